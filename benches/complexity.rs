@@ -1,0 +1,5 @@
+//! Benchmarks for `complexity` (divan). Filled by its issue.
+
+fn main() {
+    divan::main();
+}

@@ -1,0 +1,121 @@
+//! Argument parsing, output formats and exit codes of the `dpbai` binary.
+//!
+//! Exit codes: 0 success; 2 bad usage or input (one line on stderr naming the value and the
+//! allowed range); 1 any other failure (I/O, no convergence).
+
+use clap::{Parser, Subcommand};
+use std::ffi::OsString;
+
+pub mod audit;
+pub mod bounds;
+pub mod fn_cmd;
+pub mod merge;
+pub mod run;
+pub mod verify;
+
+/// A usage or input error of the CLI (exit code 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+/// Shorthand to build an `anyhow::Error` carrying a [`UsageError`].
+pub fn usage(msg: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(UsageError(msg.into()))
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "dpbai",
+    version,
+    about = "Verification and numerical analysis for differentially private best-arm identification",
+    long_about = None
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Evaluate one special function or divergence (`dpbai fn --list` for the names).
+    Fn(fn_cmd::Args),
+    /// Characteristic times, optimal allocations, regime switches and bound formulas.
+    Bounds(bounds::Args),
+    /// Run an algorithm over many seeded Monte Carlo runs.
+    Run(run::Args),
+    /// Merge shard outputs of `dpbai run --shard` into one summary.
+    Merge(merge::Args),
+    /// Audit delta-correctness of stopping rules or epsilon-DP of mechanisms.
+    Audit(audit::Args),
+    /// Check every numeric claim of the paper; regenerate figures/ and REPORT.md.
+    Verify(verify::Args),
+}
+
+/// Exit code for an error: 2 for usage/input errors, 1 otherwise.
+pub fn exit_code(e: &anyhow::Error) -> i32 {
+    for cause in e.chain() {
+        if cause.downcast_ref::<UsageError>().is_some() {
+            return 2;
+        }
+        if let Some(err) = cause.downcast_ref::<dpbai::Error>() {
+            return match err {
+                dpbai::Error::NoConvergence { .. } => 1,
+                _ => 2,
+            };
+        }
+    }
+    1
+}
+
+/// One-line rendering of an error chain.
+pub fn one_line(e: &anyhow::Error) -> String {
+    format!("{e:#}").replace('\n', " ")
+}
+
+/// Parses `args` (program name first), runs the command, returns the exit code. Never panics
+/// on user input.
+pub fn main_with_args<I, T>(args: I) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            return match e.kind() {
+                ErrorKind::DisplayHelp
+                | ErrorKind::DisplayVersion
+                | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                    let _ = e.print();
+                    if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                        2
+                    } else {
+                        0
+                    }
+                }
+                _ => {
+                    let first = e.to_string();
+                    let first = first.lines().next().unwrap_or("error: bad usage");
+                    eprintln!("{first} (see `dpbai --help`)");
+                    2
+                }
+            };
+        }
+    };
+    let result = match cli.command {
+        Command::Fn(a) => fn_cmd::run(a),
+        Command::Bounds(a) => bounds::run(a),
+        Command::Run(a) => run::run(a),
+        Command::Merge(a) => merge::run(a),
+        Command::Audit(a) => audit::run(a),
+        Command::Verify(a) => verify::run(a),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {}", one_line(&e));
+            exit_code(&e)
+        }
+    }
+}

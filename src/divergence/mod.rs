@@ -1,0 +1,304 @@
+//! Divergences between arms: KL, TV and TV² for Bernoulli and Gaussian (known σ) arms, and the
+//! local-DP contraction constant `c(ε)` (MATH.md section A).
+//!
+//! Each function comes in two forms: a checked one returning [`Result`] (for the API and the
+//! CLI), and an `_unchecked` one for hot loops whose arguments are already valid.
+//!
+//! # Accuracy
+//! Relative error <= 1e-14 against mpmath (golden file `tests/data/divergence_golden.toml`,
+//! made by `verify/golden_divergence.py`). `kl` stays accurate when `p ≈ q`: it is evaluated
+//! as `d²/(q(1−q)) + p·φ(−d/q) + (1−p)·φ(d/(1−q))` with `d = q − p` and
+//! `φ(x) = log1p(x) − x` summed as a series for small `|x|`, which has no catastrophic
+//! cancellation.
+
+use crate::error::{check_above, check_closed, check_finite, Result};
+
+/// `φ(x) = log(1 + x) − x` for `x > −1`, accurate for small `|x|` (series for `|x| < 0.1`).
+#[inline]
+fn log1p_minus_x(x: f64) -> f64 {
+    if x.abs() < 0.1 {
+        // -x²/2 + x³/3 - x⁴/4 + ... ; 17 terms give |rest| < 0.1^19/19 relative to x²/2.
+        let mut term = x * x; // x^k for k = 2
+        let mut sum = 0.0;
+        let mut k = 2.0;
+        let mut sign = -1.0;
+        while k < 20.0 {
+            sum += sign * term / k;
+            term *= x;
+            k += 1.0;
+            sign = -sign;
+        }
+        sum
+    } else {
+        x.ln_1p() - x
+    }
+}
+
+/// Binary relative entropy `kl(p, q) = KL(Ber(p) ‖ Ber(q))`, without argument checks.
+///
+/// Conventions: `0·log(0/·) = 0`; `+∞` if `p > 0 = q` or `p < 1 = q`.
+/// Caller guarantees `p, q ∈ [0, 1]`.
+#[inline]
+pub fn kl_bernoulli_unchecked(p: f64, q: f64) -> f64 {
+    if p == q {
+        return 0.0;
+    }
+    if q <= 0.0 || q >= 1.0 {
+        return f64::INFINITY; // p != q and q at the boundary
+    }
+    if p <= 0.0 {
+        return -(-q).ln_1p();
+    }
+    if p >= 1.0 {
+        return -q.ln();
+    }
+    let d = q - p;
+    let u = -d / q;
+    let v = d / (1.0 - q);
+    if u.abs() < 0.5 && v.abs() < 0.5 {
+        d * d / (q * (1.0 - q)) + p * log1p_minus_x(u) + (1.0 - p) * log1p_minus_x(v)
+    } else {
+        p * u.ln_1p() + (1.0 - p) * v.ln_1p()
+    }
+}
+
+/// Binary relative entropy `kl(p, q) = p log(p/q) + (1−p) log((1−p)/(1−q))`.
+///
+/// # Definition
+/// ```text
+/// kl(p, q) = p·log(p/q) + (1 − p)·log((1 − p)/(1 − q)),   0·log(0/·) = 0
+/// ```
+/// # Reference
+/// MATH.md A.1; paper Thm. 10 sketch, L. 16.
+/// # Domain
+/// `p, q ∈ [0, 1]`; returns `+∞` when `p > 0 = q` or `p < 1 = q`.
+/// # Accuracy
+/// Relative error <= 1e-14 (golden file `tests/data/divergence_golden.toml`).
+/// # Errors
+/// [`crate::Error::InvalidParameter`] if `p` or `q` is NaN or outside `[0, 1]`.
+/// # Example
+/// ```
+/// let v = dpbai::divergence::kl_bernoulli(0.5, 0.25).unwrap();
+/// assert!((v - (0.5 * (2.0f64).ln() + 0.5 * (2.0f64 / 3.0).ln())).abs() < 1e-15);
+/// ```
+pub fn kl_bernoulli(p: f64, q: f64) -> Result<f64> {
+    check_closed("p", p, 0.0, 1.0)?;
+    check_closed("q", q, 0.0, 1.0)?;
+    Ok(kl_bernoulli_unchecked(p, q))
+}
+
+/// `KL(N(m, σ²) ‖ N(m', σ²)) = (m − m')² / (2σ²)`, without checks.
+#[inline]
+pub fn kl_gaussian_unchecked(m: f64, m2: f64, sigma: f64) -> f64 {
+    let d = m - m2;
+    d * d / (2.0 * sigma * sigma)
+}
+
+/// Gaussian KL with common standard deviation `σ`.
+///
+/// # Definition
+/// ```text
+/// KL(N(m, σ²) ‖ N(m', σ²)) = (m − m')² / (2σ²)
+/// ```
+/// # Reference
+/// MATH.md A.2; paper Eq. (3), (5), Cor. 11.
+/// # Domain
+/// `m, m'` finite, `σ > 0` finite.
+/// # Errors
+/// [`crate::Error::InvalidParameter`] on NaN/infinite means or `σ <= 0`.
+/// # Example
+/// ```
+/// assert_eq!(dpbai::divergence::kl_gaussian(1.0, 0.0, 1.0).unwrap(), 0.5);
+/// ```
+pub fn kl_gaussian(m: f64, m2: f64, sigma: f64) -> Result<f64> {
+    check_finite("m", m)?;
+    check_finite("m'", m2)?;
+    check_above("sigma", sigma, 0.0)?;
+    Ok(kl_gaussian_unchecked(m, m2, sigma))
+}
+
+/// Total variation between Bernoulli laws, `TV(Ber(p), Ber(q)) = |p − q|`.
+///
+/// # Reference
+/// MATH.md A.1 (Thm. 10 defines `TV(P‖Q) = sup_A P(A) − Q(A)`).
+/// # Errors
+/// [`crate::Error::InvalidParameter`] if `p` or `q` is outside `[0, 1]`.
+/// # Example
+/// ```
+/// assert!((dpbai::divergence::tv_bernoulli(0.9, 0.5).unwrap() - 0.4).abs() < 1e-15);
+/// ```
+pub fn tv_bernoulli(p: f64, q: f64) -> Result<f64> {
+    check_closed("p", p, 0.0, 1.0)?;
+    check_closed("q", q, 0.0, 1.0)?;
+    Ok((p - q).abs())
+}
+
+/// Squared total variation between Bernoulli laws, `(p − q)²`.
+///
+/// # Reference
+/// MATH.md A.1, B.6 (the divergence of `T*_TV²`).
+/// # Errors
+/// As [`tv_bernoulli`].
+pub fn tv2_bernoulli(p: f64, q: f64) -> Result<f64> {
+    tv_bernoulli(p, q).map(|t| t * t)
+}
+
+/// Total variation between `N(m, σ²)` and `N(m', σ²)`: `erf(|m − m'| / (2√2 σ))`.
+///
+/// # Reference
+/// MATH.md A.2 [DERIVED, standard].
+/// # Errors
+/// [`crate::Error::InvalidParameter`] on NaN/infinite means or `σ <= 0`.
+/// # Example
+/// ```
+/// // |m − m'| = 2√2 σ·x gives erf(x); erf(1) = 0.8427007929497149.
+/// let s = 0.5;
+/// let v = dpbai::divergence::tv_gaussian(2.0 * 2f64.sqrt() * s, 0.0, s).unwrap();
+/// assert!((v - 0.8427007929497149).abs() < 1e-15);
+/// ```
+pub fn tv_gaussian(m: f64, m2: f64, sigma: f64) -> Result<f64> {
+    check_finite("m", m)?;
+    check_finite("m'", m2)?;
+    check_above("sigma", sigma, 0.0)?;
+    Ok(crate::special::erf(
+        (m - m2).abs() / (2.0 * std::f64::consts::SQRT_2 * sigma),
+    ))
+}
+
+/// Local-DP contraction constant `c(ε) = min{4, e^{2ε}}·(e^ε − 1)²`, without checks.
+#[inline]
+pub fn c_local_unchecked(eps: f64) -> f64 {
+    let em1 = eps.exp_m1();
+    let f = if eps <= std::f64::consts::LN_2 {
+        (2.0 * eps).exp()
+    } else {
+        4.0
+    };
+    f * em1 * em1
+}
+
+/// Local-DP contraction constant of Thm. 10.
+///
+/// # Definition
+/// ```text
+/// c(ε) = min{4, e^{2ε}}·(e^ε − 1)²
+/// ```
+/// For every ε-LDP channel `M`: `KL(PM‖QM) + KL(QM‖PM) <= c(ε)·TV(P, Q)²` (Duchi et al. 2013).
+/// # Reference
+/// MATH.md A.4; paper Thm. 10, Eq. (7).
+/// # Domain
+/// `ε > 0` finite. Continuous and strictly increasing; `c(ε) = ε² + 3ε³ + O(ε⁴)`.
+/// # Accuracy
+/// A few ulp (uses `expm1`); golden file `tests/data/divergence_golden.toml`.
+/// # Errors
+/// [`crate::Error::InvalidParameter`] if `ε <= 0`, NaN or infinite.
+/// # Example
+/// ```
+/// let c = dpbai::divergence::c_local(std::f64::consts::LN_2).unwrap();
+/// assert!((c - 4.0).abs() < 1e-14); // e^{2 ln 2}·(2 − 1)² = 4
+/// ```
+pub fn c_local(eps: f64) -> Result<f64> {
+    check_above("eps", eps, 0.0)?;
+    Ok(c_local_unchecked(eps))
+}
+
+/// The Pinsker switch `ε_0`, the root of `c(ε) = 2`: `ln((1 + √(1 + 4√2))/2) = 0.58224…`.
+///
+/// # Reference
+/// MATH.md A.4 [DERIVED closed form]; paper Sec. 3.1 ("≈ 0.582").
+/// # Example
+/// ```
+/// let e0 = dpbai::divergence::pinsker_switch_eps();
+/// assert!((dpbai::divergence::c_local(e0).unwrap() - 2.0).abs() < 1e-14);
+/// ```
+pub fn pinsker_switch_eps() -> f64 {
+    ((1.0 + (1.0 + 4.0 * std::f64::consts::SQRT_2).sqrt()) / 2.0).ln()
+}
+
+/// Randomised-response mean map `m_ε(μ) = (μ(e^ε − 1) + 1)/(e^ε + 1)`, without checks.
+///
+/// Written as `1/2 + (μ − 1/2)·tanh(ε/2)` to stay accurate for every ε (no overflow of `e^ε`).
+#[inline]
+pub fn rr_mean_unchecked(mu: f64, eps: f64) -> f64 {
+    0.5 + (mu - 0.5) * (0.5 * eps).tanh()
+}
+
+/// Randomised-response (CTB) mean of an arm with mean `μ` (Lemma 12).
+///
+/// # Definition
+/// ```text
+/// μ_ε = (2μ − 1)(e^ε − 1)/(2(e^ε + 1)) + 1/2 = (μ(e^ε − 1) + 1)/(e^ε + 1)
+/// ```
+/// # Reference
+/// MATH.md A.5; paper L. 12, Alg. 4.
+/// # Errors
+/// [`crate::Error::InvalidParameter`] if `μ ∉ [0, 1]` or `ε <= 0`.
+/// # Example
+/// ```
+/// let e = 1.0f64;
+/// let m = dpbai::divergence::rr_mean(0.9, e).unwrap();
+/// assert!((m - (0.9 * (e.exp() - 1.0) + 1.0) / (e.exp() + 1.0)).abs() < 1e-15);
+/// ```
+pub fn rr_mean(mu: f64, eps: f64) -> Result<f64> {
+    check_closed("mu", mu, 0.0, 1.0)?;
+    check_above("eps", eps, 0.0)?;
+    Ok(rr_mean_unchecked(mu, eps))
+}
+
+/// `kl(1 − δ, δ) = (1 − 2δ)·log((1 − δ)/δ)`, the change-of-measure constant of L. 5.
+///
+/// # Reference
+/// MATH.md A.8; paper L. 5, end of the proofs of Thm. 10 and 17 (`>= log(1/(2.4δ))`).
+/// # Errors
+/// [`crate::Error::InvalidParameter`] if `δ ∉ (0, 1)`.
+pub fn kl_delta(delta: f64) -> Result<f64> {
+    crate::error::check_open("delta", delta, 0.0, 1.0)?;
+    Ok((1.0 - 2.0 * delta) * ((1.0 - delta) / delta).ln())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kl_zero_and_infinite_conventions() {
+        assert_eq!(kl_bernoulli(0.3, 0.3).unwrap(), 0.0);
+        assert_eq!(kl_bernoulli(0.0, 0.0).unwrap(), 0.0);
+        assert_eq!(kl_bernoulli(1.0, 1.0).unwrap(), 0.0);
+        assert_eq!(kl_bernoulli(0.5, 0.0).unwrap(), f64::INFINITY);
+        assert_eq!(kl_bernoulli(0.5, 1.0).unwrap(), f64::INFINITY);
+        assert!((kl_bernoulli(0.0, 0.5).unwrap() - 2f64.ln()).abs() < 1e-15);
+        assert!((kl_bernoulli(1.0, 0.25).unwrap() - 4f64.ln()).abs() < 1e-15);
+        assert!(kl_bernoulli(f64::NAN, 0.5).is_err());
+        assert!(kl_bernoulli(0.5, 1.5).is_err());
+    }
+
+    #[test]
+    fn kl_near_diagonal_matches_second_order() {
+        // kl(p, p + d) = d²/(2p(1−p)) + O(d³)
+        let (p, d) = (0.3, 1e-7);
+        let v = kl_bernoulli(p, p + d).unwrap();
+        let approx = d * d / (2.0 * p * (1.0 - p));
+        assert!((v / approx - 1.0).abs() < 1e-6, "{v} vs {approx}");
+    }
+
+    #[test]
+    fn c_local_pieces_meet_at_ln2_and_expand() {
+        let l = std::f64::consts::LN_2;
+        let below = c_local(l * (1.0 - 1e-12)).unwrap();
+        let above = c_local(l * (1.0 + 1e-12)).unwrap();
+        assert!((below - above).abs() < 1e-10);
+        let e = 1e-4;
+        assert!((c_local(e).unwrap() - (e * e + 3.0 * e * e * e)).abs() < 1e-14);
+        assert!(c_local(0.0).is_err());
+    }
+
+    #[test]
+    fn rr_mean_forms_agree() {
+        for &(mu, e) in &[(0.0, 0.1), (1.0, 2.0), (0.37, 0.5), (0.9, 10.0)] {
+            let a: f64 = rr_mean(mu, e).unwrap();
+            let b = (2.0 * mu - 1.0) * (e.exp_m1()) / (2.0 * (e.exp() + 1.0)) + 0.5;
+            assert!((a - b).abs() < 1e-15);
+        }
+    }
+}

@@ -1,0 +1,105 @@
+//! The library's one error type.
+//!
+//! Every fallible function of the library returns [`Result<T>`]. Variants carry the offending
+//! value and the constraint it broke, so that the CLI can print a one-line message such as
+//! `invalid delta = 1.5: must be in (0, 1)` and exit with code 2.
+
+use std::fmt::Display;
+
+/// Errors of the `dpbai` library.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Error {
+    /// A parameter lies outside its domain (NaN and infinities included).
+    #[error("invalid {name} = {value}: must be {constraint}")]
+    InvalidParameter {
+        /// Name of the parameter, as the paper or the CLI spells it.
+        name: String,
+        /// The offending value, formatted.
+        value: String,
+        /// The constraint it broke, e.g. `in (0, 1)`.
+        constraint: String,
+    },
+    /// A bandit instance is not admissible (e.g. its best arm is not unique).
+    #[error("invalid instance {means}: {reason}")]
+    InvalidInstance {
+        /// The means, formatted.
+        means: String,
+        /// What is wrong with them.
+        reason: String,
+    },
+    /// An iterative method failed to reach its tolerance.
+    #[error("no convergence in {what} after {iterations} iterations")]
+    NoConvergence {
+        /// Which computation.
+        what: String,
+        /// Iterations spent.
+        iterations: usize,
+    },
+    /// A user-supplied expression or configuration could not be parsed.
+    #[error("{0}")]
+    Parse(String),
+}
+
+impl Error {
+    /// Builds [`Error::InvalidParameter`].
+    pub fn param(
+        name: impl Into<String>,
+        value: impl Display,
+        constraint: impl Into<String>,
+    ) -> Self {
+        Error::InvalidParameter {
+            name: name.into(),
+            value: value.to_string(),
+            constraint: constraint.into(),
+        }
+    }
+}
+
+/// Result alias of the library.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Checks that `x` is finite.
+pub fn check_finite(name: &str, x: f64) -> Result<f64> {
+    if x.is_finite() {
+        Ok(x)
+    } else {
+        Err(Error::param(name, x, "a finite number"))
+    }
+}
+
+/// Checks `lo < x < hi` (open interval; NaN rejected).
+pub fn check_open(name: &str, x: f64, lo: f64, hi: f64) -> Result<f64> {
+    if x > lo && x < hi {
+        Ok(x)
+    } else {
+        Err(Error::param(name, x, format!("in ({lo}, {hi})")))
+    }
+}
+
+/// Checks `lo <= x <= hi` (closed interval; NaN rejected).
+pub fn check_closed(name: &str, x: f64, lo: f64, hi: f64) -> Result<f64> {
+    if x >= lo && x <= hi {
+        Ok(x)
+    } else {
+        Err(Error::param(name, x, format!("in [{lo}, {hi}]")))
+    }
+}
+
+/// Checks `x > lo` and finite.
+pub fn check_above(name: &str, x: f64, lo: f64) -> Result<f64> {
+    if x > lo && x.is_finite() {
+        Ok(x)
+    } else {
+        Err(Error::param(name, x, format!("a finite number > {lo}")))
+    }
+}
+
+/// Checks `x >= lo` and finite.
+pub fn check_at_least(name: &str, x: f64, lo: f64) -> Result<f64> {
+    if x >= lo && x.is_finite() {
+        Ok(x)
+    } else {
+        Err(Error::param(name, x, format!("a finite number >= {lo}")))
+    }
+}

@@ -1,0 +1,52 @@
+//! # dpbai
+//!
+//! Verification and numerical analysis for **differentially private best-arm identification**
+//! (fixed-confidence BAI under local and global ε-DP), after the paper "Differentially Private
+//! Best-Arm Identification". The formulas are specified in `shared/spec/MATH.md`; section numbers
+//! below refer to it, equation/lemma numbers to the paper.
+//!
+//! ## Notation (paper symbol → Rust name)
+//!
+//! | paper | Rust | where |
+//! |---|---|---|
+//! | `W_0`, `W_{-1}` (Lambert W) | [`special::lambert_w0`], [`special::lambert_wm1`] | C.3 |
+//! | `W̄_{-1}(x) = −W_{-1}(−e^{−x})` | [`special::wbar_m1`] | C.3, L. 40 |
+//! | `ζ(s)` | [`special::zeta`] | C.1 |
+//! | `C_G(x)` (Kaufmann–Koolen) | [`special::c_g`] | C.2, Eq. (20) |
+//! | `k(x) = log2 x + 2` | [`special::k`] | C.5, Eq. (11) |
+//! | `h(x, δ)` | [`special::h`] | C.6, L. 23 |
+//! | `g1`, `g2` | [`special::g1`], [`special::g2`] | C.7, Thm. 24 |
+//! | `kl(p, q)` | [`divergence::kl_bernoulli`] | A.1 |
+//! | `TV`, `TV²` | [`divergence::tv_bernoulli`], [`divergence::tv_gaussian`] | A.1, A.2 |
+//! | `c(ε)` (LDP contraction) | [`divergence::c_local`] | A.4, Thm. 10 |
+//! | `ν`, `μ`, `a*`, `Δ_a` | [`instance::Instance`] | 0.1 |
+//! | `μ_ε` (randomised response) | [`instance::Instance::randomised_response`] | A.5, L. 12 |
+//! | `ν_{G,ε}` | [`instance::Instance::privacy_aware_gaussian`] | A.6, Cor. 18 |
+//! | `H(ν)` | [`instance::Instance::hardness_h`] | A.7 |
+//! | `Δ_{ε,a}` | [`instance::Instance::delta_eps`] | A.7 |
+//! | `T*` (characteristic time) | `complexity::characteristic_time` | B |
+//! | `w` (allocation) | `allocation` | B |
+//! | `W_{a,b}` (transport cost) | `bandit::transport_cost` | D.1 |
+//! | `c_{a,b}` (stopping threshold) | `bandit::threshold` | D.1 |
+//! | `δ`, `ε`, `β`, `σ` | [`params::Delta`], [`params::Epsilon`], [`params::Beta`], [`params::Sigma`] | 0.1 |
+//!
+//! Layers depend only on the layers before them:
+//! `special → divergence → instance → complexity → privacy/bandit → mc → audit → report → cli`.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod params;
+
+pub mod audit;
+pub mod bandit;
+pub mod complexity;
+pub mod divergence;
+pub mod instance;
+pub mod mc;
+pub mod privacy;
+pub mod report;
+pub mod special;
+
+pub use error::{Error, Result};

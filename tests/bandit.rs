@@ -1,0 +1,1 @@
+//! Integration tests for `bandit` (filled by its issue).

@@ -1,0 +1,46 @@
+//! Shared helpers of the integration tests: golden-file loading and named tolerances.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// Path of a file under `tests/data/`.
+pub fn data_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("data")
+        .join(name)
+}
+
+/// Reads and parses a TOML golden file under `tests/data/`.
+pub fn load_toml(name: &str) -> toml::Value {
+    let text = std::fs::read_to_string(data_path(name)).expect("golden file readable");
+    text.parse::<toml::Value>()
+        .expect("golden file is valid TOML")
+}
+
+/// Relative error `|got − want| / |want|` (absolute when `want == 0`).
+pub fn rel_err(got: f64, want: f64) -> f64 {
+    if want == 0.0 {
+        got.abs()
+    } else {
+        ((got - want) / want).abs()
+    }
+}
+
+/// Path of the built `dpbai` binary (integration tests run it as a user would).
+pub fn dpbai_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_dpbai"))
+}
+
+/// Runs the binary with `args`; returns (exit code, stdout, stderr).
+pub fn run_cli(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(dpbai_bin())
+        .args(args)
+        .output()
+        .expect("dpbai binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}

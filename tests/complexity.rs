@@ -1,0 +1,1 @@
+//! Integration tests for `complexity` (filled by its issue).

@@ -1,0 +1,1 @@
+//! Integration tests for `divergence` and `instance`: golden values and properties.

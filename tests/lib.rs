@@ -1,0 +1,10 @@
+//! The one integration-test binary of `dpbai`: one module per `src` topic.
+
+mod common;
+
+mod audit;
+mod bandit;
+mod cli;
+mod complexity;
+mod divergence;
+mod special;

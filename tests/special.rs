@@ -1,0 +1,1 @@
+//! Integration tests for `special` (filled by its issue).
