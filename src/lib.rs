@@ -38,6 +38,7 @@
 
 pub mod error;
 pub mod params;
+pub mod rng;
 
 pub mod audit;
 pub mod bandit;

@@ -1,1 +1,181 @@
-//! Placeholder: filled by its issue (see `issues`).
+//! Best-arm identification algorithms: the Top Two meta-algorithm (Alg. 1) and its instances
+//! (TTUCB, CTB-TT, Gaussian-mechanism TTUCB, AdaP-TT, AdaP-TT*, DPA-TT), DP-SE, their estimators,
+//! transport costs, bonuses and stopping thresholds (MATH.md section D).
+//!
+//! This file fixes the contract shared by the algorithms, the Monte Carlo engine ([`crate::mc`])
+//! and the auditors ([`crate::audit`]).
+
+use crate::rng::Rng;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// Outcome of one run of a BAI algorithm.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct RunOutcome {
+    /// `τ`: number of samples actually drawn, including the `K` initial ones (MATH.md ISSUE 9).
+    /// For an unstopped run, the samples drawn before the cap.
+    pub tau: u64,
+    /// Recommended arm (0-based); for an unstopped run, the arm recommended at the cap.
+    pub recommendation: usize,
+    /// `false` when the run hit `max_steps` without stopping (reported, never dropped).
+    pub stopped: bool,
+    /// Rounds of adaptivity `C(τ)` where defined (DAF/DPA: number of released means; DP-SE:
+    /// epochs), else `None`.
+    pub rounds: Option<u64>,
+}
+
+/// A BAI algorithm bound to an instance and its parameters.
+///
+/// # Contract
+/// `run(rng, max_steps)` simulates one independent trajectory drawing all randomness (rewards
+/// and privacy noise) from `rng`, stops by its own rule or when `τ` would exceed `max_steps`
+/// (then `stopped = false`), and never panics. The same `rng` state gives the same outcome.
+pub trait BaiAlgorithm: Send + Sync {
+    /// Stable name, as on the command line (`ttucb`, `ctb-tt`, ...).
+    fn name(&self) -> &str;
+    /// One run.
+    fn run(&self, rng: &mut Rng, max_steps: u64) -> RunOutcome;
+}
+
+/// Algorithms known to `dpbai run` (MATH.md Table 1, D.3–D.10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+#[value(rename_all = "kebab-case")]
+pub enum AlgoName {
+    /// TTUCB, non-private (Alg. 6).
+    Ttucb,
+    /// CTB-TT, ε-local DP by randomised response (Alg. 7).
+    CtbTt,
+    /// TTUCB with the Gaussian mechanism, (ε, γ)-local DP (Alg. 8).
+    GaussLdpTt,
+    /// AdaP-TT, ε-global DP with the DAF estimator (Alg. 9).
+    AdapTt,
+    /// AdaP-TT*, ε-global DP, privacy-aware cost and threshold (Alg. 10).
+    AdapTtStar,
+    /// DP-SE, ε-global DP successive elimination (Sec. 4.4, MATH.md D.10, S).
+    DpSe,
+    /// TTUCB with Doubling-Per-Arm batching, non-private (Alg. 11).
+    DpaTt,
+}
+
+impl AlgoName {
+    /// All names, in the order of the paper.
+    pub const ALL: [AlgoName; 7] = [
+        AlgoName::Ttucb,
+        AlgoName::CtbTt,
+        AlgoName::GaussLdpTt,
+        AlgoName::AdapTt,
+        AlgoName::AdapTtStar,
+        AlgoName::DpSe,
+        AlgoName::DpaTt,
+    ];
+    /// The command-line spelling.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            AlgoName::Ttucb => "ttucb",
+            AlgoName::CtbTt => "ctb-tt",
+            AlgoName::GaussLdpTt => "gauss-ldp-tt",
+            AlgoName::AdapTt => "adap-tt",
+            AlgoName::AdapTtStar => "adap-tt-star",
+            AlgoName::DpSe => "dp-se",
+            AlgoName::DpaTt => "dpa-tt",
+        }
+    }
+    /// Whether the algorithm needs `ε`.
+    pub fn needs_eps(&self) -> bool {
+        matches!(
+            self,
+            AlgoName::CtbTt
+                | AlgoName::GaussLdpTt
+                | AlgoName::AdapTt
+                | AlgoName::AdapTtStar
+                | AlgoName::DpSe
+        )
+    }
+}
+
+/// Which family of stopping rules / sampling details to use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rules {
+    /// The paper's provable thresholds and pseudo-code (Eq. (4), (12), (14), L. 34).
+    #[default]
+    Paper,
+    /// The public code's empirical rules (MATH.md section S), for like-for-like figures.
+    Reference,
+}
+
+/// Variables a user-typed stopping threshold may read (`dpbai audit delta --threshold EXPR`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ThresholdVars {
+    /// Risk `δ`.
+    pub delta: f64,
+    /// Number of arms `K`.
+    pub k: f64,
+    /// Privacy budget `ε` (`+∞` for non-private algorithms).
+    pub eps: f64,
+    /// Sub-Gaussian scale `σ` used by the rule.
+    pub sigma: f64,
+    /// Samples drawn so far.
+    pub t: f64,
+    /// Count the rule uses for the candidate arm `a` (local count `Ñ` for DAF).
+    pub na: f64,
+    /// Count the rule uses for the challenger `b`.
+    pub nb: f64,
+    /// Phase index of `a` (1 when the estimator has no phases).
+    pub ka: f64,
+    /// Phase index of `b`.
+    pub kb: f64,
+    /// `(μ̃_a − μ̃_b)_+` of the estimates.
+    pub gap: f64,
+}
+
+/// A stopping threshold supplied at run time, replacing the algorithm's `c_{a,b}`.
+///
+/// # Contract
+/// `eval` is pure and cheap (<= 100 ns); a NaN result means "do not stop".
+pub trait CustomThreshold: Send + Sync + std::fmt::Debug {
+    /// The threshold value for these variables.
+    fn eval(&self, v: &ThresholdVars) -> f64;
+}
+
+/// Everything needed to build an algorithm for one instance.
+#[derive(Debug, Clone)]
+pub struct AlgoSpec {
+    /// Which algorithm.
+    pub algo: AlgoName,
+    /// Risk `δ ∈ (0, 1)`.
+    pub delta: f64,
+    /// Privacy budget (required when `algo.needs_eps()`).
+    pub eps: Option<f64>,
+    /// `γ` of the Gaussian mechanism (Alg. 8).
+    pub gamma: Option<f64>,
+    /// Leader proportion `β` (default 1/2).
+    pub beta: f64,
+    /// Paper or reference rules.
+    pub rules: Rules,
+    /// A user threshold replacing the GLR threshold, if any.
+    pub custom_threshold: Option<Arc<dyn CustomThreshold>>,
+}
+
+pub mod dp_se;
+
+/// Builds the algorithm `spec.algo` for `instance`, validating every parameter once.
+///
+/// # Errors
+/// [`crate::Error::InvalidParameter`] for a missing or out-of-range parameter (e.g. no `ε` for
+/// a private algorithm), [`crate::Error::InvalidInstance`] when the instance does not suit the
+/// algorithm (e.g. randomised response needs rewards in `[0, 1]`).
+pub fn build(
+    spec: &AlgoSpec,
+    instance: &crate::instance::Instance,
+) -> crate::Result<Box<dyn BaiAlgorithm>> {
+    match spec.algo {
+        AlgoName::DpSe => Ok(Box::new(dp_se::DpSe::new(spec, instance)?)),
+        other => Err(crate::Error::param(
+            "algo",
+            other.as_str(),
+            "an implemented algorithm (implementation pending)",
+        )),
+    }
+}
