@@ -7,4 +7,5 @@ mod bandit;
 mod cli;
 mod complexity;
 mod divergence;
+mod mc;
 mod special;

@@ -1,0 +1,5 @@
+//! Benchmarks for `mc` (divan). Filled by its issue.
+
+fn main() {
+    divan::main();
+}
