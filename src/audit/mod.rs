@@ -6,6 +6,7 @@
 
 pub mod ci;
 pub mod delta;
+pub mod dp;
 pub mod expr;
 
 use serde::Serialize;
