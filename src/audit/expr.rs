@@ -137,6 +137,8 @@ enum Node {
     Bin(F2, Box<Node>, Box<Node>),
     H(Box<Node>, Box<Node>, Box<Node>),
     IfGe(Box<[Node; 4]>),
+    /// `x^n` for a constant small integer `n` (from folding `x ^ const`).
+    PowI(Box<Node>, i32),
 }
 
 /// One bytecode instruction.
@@ -147,6 +149,7 @@ enum Op {
     Un(F1),
     Bin(F2),
     H,
+    PowI(i32),
     /// Pops `y`, `x`; jumps to the target when `!(x >= y)` (NaN compares false: else branch).
     JumpIfLess(u32),
     Jump(u32),
@@ -603,7 +606,14 @@ fn fold(n: &Node, bound: Option<&[f64; 4]>) -> Node {
         },
         Node::Bin(f, a, b) => match (fold(a, bound), fold(b, bound)) {
             (Node::Num(x), Node::Num(y)) => Node::Num(apply2(*f, x, y)),
+            (a, Node::Num(y)) if *f == F2::Pow && y.fract() == 0.0 && y.abs() <= 16.0 => {
+                Node::PowI(Box::new(a), y as i32)
+            }
             (a, b) => Node::Bin(*f, Box::new(a), Box::new(b)),
+        },
+        Node::PowI(a, n) => match fold(a, bound) {
+            Node::Num(x) => Node::Num(x.powi(*n)),
+            a => Node::PowI(Box::new(a), *n),
         },
         Node::H(x, d, k) => match (fold(x, bound), fold(d, bound), fold(k, bound)) {
             (Node::Num(x), Node::Num(d), Node::Num(k)) => Node::Num(apply_h(x, d, k)),
@@ -646,6 +656,11 @@ fn emit(n: &Node, code: &mut Vec<Op>) -> usize {
             let db = emit(b, code);
             code.push(Op::Bin(*f));
             da.max(1 + db)
+        }
+        Node::PowI(a, n) => {
+            let d = emit(a, code);
+            code.push(Op::PowI(*n));
+            d
         }
         Node::H(x, d, k) => {
             let dx = emit(x, code);
@@ -716,6 +731,9 @@ impl Program {
                 Op::Bin(f) => {
                     sp -= 1;
                     stack[sp - 1] = apply2(f, stack[sp - 1], stack[sp]);
+                }
+                Op::PowI(n) => {
+                    stack[sp - 1] = stack[sp - 1].powi(n);
                 }
                 Op::H => {
                     sp -= 2;
