@@ -62,3 +62,21 @@ fn eval_general(b: divan::Bencher, src: &str) {
 fn parse(src: &str) -> ThresholdExpr {
     parse_threshold(black_box(src)).expect("parses")
 }
+
+/// Bound, with `na` cycling over 4096 distinct values: memo misses for the expensive presets
+/// (the TTUCB situation, where counts change at every step).
+#[divan::bench(args = EXPRS)]
+fn eval_bound_varying(b: divan::Bencher, src: &str) {
+    let e = bound(src);
+    let vs: Vec<ThresholdVars> = (0..4096)
+        .map(|i| ThresholdVars {
+            na: 64.0 + i as f64,
+            ..vars()
+        })
+        .collect();
+    let mut i = 0usize;
+    b.bench_local(|| {
+        i = (i + 1) & 4095;
+        e.eval(black_box(&vs[i]))
+    });
+}

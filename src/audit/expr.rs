@@ -692,6 +692,24 @@ fn emit(n: &Node, code: &mut Vec<Op>) -> usize {
 #[derive(Debug, Clone, PartialEq)]
 struct Program {
     code: Vec<Op>,
+    /// For programs that call an expensive special function (`cg`, `wbar`, `zeta`, `h`): a
+    /// unique id and the mask of the variables read, for the per-thread memo of [`Program::eval`].
+    memo: Option<(u64, u16)>,
+}
+
+/// Source of unique program ids for the memo.
+static NEXT_PROGRAM_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+/// Slots of the per-thread memo (direct-mapped).
+const MEMO_SLOTS: usize = 256;
+
+/// One memo entry: program id, variable bits (masked), value.
+type MemoEntry = (u64, [u64; 10], f64);
+
+thread_local! {
+    /// Per-thread memo of expensive programs. Pure function values only: a hit returns exactly
+    /// what `run` would compute, so results do not depend on threads or history.
+    static MEMO: std::cell::RefCell<Vec<MemoEntry>> =
+        std::cell::RefCell::new(vec![(0, [0; 10], 0.0); MEMO_SLOTS]);
 }
 
 impl Program {
@@ -703,7 +721,49 @@ impl Program {
                 "expression needs an evaluation stack of {depth} > {MAX_STACK} entries; simplify it"
             )));
         }
-        Ok(Program { code })
+        let expensive = code.iter().any(|op| {
+            matches!(
+                op,
+                Op::H | Op::Un(F1::Cg) | Op::Un(F1::Wbar) | Op::Un(F1::Zeta)
+            )
+        });
+        let memo = expensive.then(|| {
+            let mask = code.iter().fold(0u16, |m, op| match op {
+                Op::Load(i) => m | (1 << i),
+                _ => m,
+            });
+            let id = NEXT_PROGRAM_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            (id, mask)
+        });
+        Ok(Program { code, memo })
+    }
+
+    /// `run`, through the per-thread memo when the program is expensive.
+    #[inline]
+    fn eval(&self, vars: &[f64; 10]) -> f64 {
+        let Some((id, mask)) = self.memo else {
+            return self.run(vars);
+        };
+        let mut key = [0u64; 10];
+        let mut h = id.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        for i in 0..10 {
+            if mask & (1 << i) != 0 {
+                key[i] = vars[i].to_bits();
+                h = (h ^ key[i]).wrapping_mul(0x100_0000_01B3);
+            }
+        }
+        let slot = (crate::rng::mix64(h) as usize) % MEMO_SLOTS;
+        let hit = MEMO.with(|m| {
+            let m = m.borrow();
+            let e = &m[slot];
+            (e.0 == id && e.1 == key).then_some(e.2)
+        });
+        if let Some(v) = hit {
+            return v;
+        }
+        let v = self.run(vars);
+        MEMO.with(|m| m.borrow_mut()[slot] = (id, key, v));
+        v
     }
 
     #[inline]
@@ -883,10 +943,10 @@ impl ThresholdExpr {
                 && c[2].to_bits() == vars[2].to_bits()
                 && c[3].to_bits() == vars[3].to_bits()
             {
-                return prog.run(&vars);
+                return prog.eval(&vars);
             }
         }
-        self.general.run(&vars)
+        self.general.eval(&vars)
     }
 
     /// Number of bytecode instructions of the general program (for diagnostics and benches).
