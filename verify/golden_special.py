@@ -95,6 +95,18 @@ for x in [1.0] + [1.0 + 10.0 ** (-k) for k in range(1, 16)] + [math.nextafter(1.
 for x in logspace(1.0001, 1e300, 40):
     add("wbar_m1", [x], wbar(x))
 
+# seeded pseudo-random points (log-uniform) for all three W functions
+import random
+rng = random.Random(20261129)
+for _ in range(20):
+    add("lambert_w0", [10 ** rng.uniform(-300, 300)], None, "random")
+    add("lambert_wm1", [-(10 ** rng.uniform(-300, math.log10(0.3678)))], None, "random")
+    add("wbar_m1", [1 + 10 ** rng.uniform(-15, 300)], None, "random")
+    add("wbar_m1", [rng.uniform(1.0, 30.0)], None, "random")
+cases[:] = [(n, a, v if v is not None else {"lambert_w0": w0, "lambert_wm1": wm1,
+                                              "wbar_m1": wbar}[n](a[0]), note)
+            for (n, a, v, note) in cases]
+
 # ---------------- zeta on (1, 50] ----------------
 for d in logspace(1e-15, 49.0, 40):
     s = 1.0 + d

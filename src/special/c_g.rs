@@ -78,7 +78,7 @@ pub fn c_g_with_argmin(x: f64) -> (f64, f64) {
         // dφ/dt = λ g'' μ²
         let dphi = lam * g2 * mu * mu;
         let mut next = t - phi / dphi;
-        if !(next > t_lo && next < t_hi) || !next.is_finite() {
+        if !(next > t_lo && next < t_hi && next.is_finite()) {
             next = if t_hi.is_finite() {
                 0.5 * (t_lo + t_hi)
             } else {

@@ -151,7 +151,7 @@ pub fn g1_unchecked(y: f64) -> f64 {
         let p = t2 * t2 - t2 - b * t - c;
         let dp = 4.0 * t2 * t - 2.0 * t - b;
         let next = t - p / dp;
-        if !(next < t) {
+        if next >= t || next.is_nan() {
             break;
         }
         t = next;
