@@ -13,7 +13,8 @@
 use super::zeta::zeta_derivs;
 use crate::error::{Error, Result};
 
-/// `g_G(λ)` and its first two derivatives, at `λ = 1 − μ` (`μ` passed for accuracy).
+/// `g_G(λ)`, `g_G'(λ)` and `μ²·g_G''(λ)` at `λ = 1 − μ` (`μ` passed for accuracy; the last is
+/// scaled by `μ²` so that it stays finite for tiny `μ`).
 #[inline]
 fn g_g_derivs(mu: f64) -> (f64, f64, f64) {
     let lam = 1.0 - mu;
@@ -24,8 +25,8 @@ fn g_g_derivs(mu: f64) -> (f64, f64, f64) {
     let l4 = (4.0 * lam).ln();
     let g = 2.0 * lam - 2.0 * lam * l4 + z.ln() - 0.5 * mu.ln();
     let g1 = -2.0 * l4 + 2.0 * lz1 + 0.5 / mu;
-    let g2 = -2.0 / lam + 4.0 * lz2 + 0.5 / (mu * mu);
-    (g, g1, g2)
+    let g2_mu2 = (4.0 * lz2 - 2.0 / lam) * mu * mu + 0.5;
+    (g, g1, g2_mu2)
 }
 
 /// `g_G(λ) = 2λ − 2λ log(4λ) + log ζ(2λ) − ½ log(1 − λ)` for `λ ∈ (1/2, 1)`.
@@ -54,8 +55,28 @@ pub fn g_g(lambda: f64) -> Result<f64> {
     Ok(g_g_derivs(1.0 - lambda).0)
 }
 
-/// `C_G(x)` without checks (caller guarantees `x > 0` finite); also returns the minimiser `λ*`.
+/// `C_G(x)` together with the minimiser `λ*`, without checks.
+///
+/// # Definition
+/// `(C_G(x), λ*)` with `λ* = argmin_{λ∈(1/2,1]} (g_G(λ) + x)/λ`. # Reference: MATH.md C.2.
+/// # Domain
+/// The caller guarantees `x > 0` finite. For `x > 1e30`, returns `(x, 1)` (the correction
+/// `C_G(x) − x = O(log x)` is below half an ulp of `x`).
+/// # Accuracy
+/// `C_G` as [`c_g`]; `λ*` to ~1e-10 relative in `1 − λ*`.
+/// # Errors
+/// None (unchecked).
+/// # Example
+/// ```
+/// let (c, lam) = dpbai::special::c_g_with_argmin(10.0);
+/// assert!((c - 11.954646).abs() < 1e-6 && (lam - 0.9686).abs() < 1e-4); // MATH.md C.2
+/// ```
 pub fn c_g_with_argmin(x: f64) -> (f64, f64) {
+    if x > 1e30 {
+        // C_G(x) − x = O(log x) < 100 here, far below ulp(x)/2 > 7e13: fl(C_G(x)) = x, and
+        // λ* = 1 − O(1/x) rounds to 1.
+        return (x, 1.0);
+    }
     // Bracket in t = 1/μ: φ(t = 8) < 0 < x (λ = 0.875 lies left of argmin g_G ≈ 0.8816).
     let mut t_lo = 8.0f64;
     let mut t_hi = f64::INFINITY;
@@ -64,7 +85,7 @@ pub fn c_g_with_argmin(x: f64) -> (f64, f64) {
     for _ in 0..100 {
         let mu = 1.0 / t;
         let lam = 1.0 - mu;
-        let (g, g1, g2) = g_g_derivs(mu);
+        let (g, g1, g2_mu2) = g_g_derivs(mu);
         let f = (g + x) / lam;
         if f < best.0 {
             best = (f, lam);
@@ -76,7 +97,7 @@ pub fn c_g_with_argmin(x: f64) -> (f64, f64) {
             t_lo = t;
         }
         // dφ/dt = λ g'' μ²
-        let dphi = lam * g2 * mu * mu;
+        let dphi = lam * g2_mu2;
         let mut next = t - phi / dphi;
         if !(next > t_lo && next < t_hi && next.is_finite()) {
             next = if t_hi.is_finite() {
@@ -103,7 +124,8 @@ pub fn c_g_with_argmin(x: f64) -> (f64, f64) {
 /// MATH.md C.2; paper Eq. (20), L. 35 (Kaufmann & Koolen 2021, Thm. 9). Used at
 /// `x = log((K − 1)/δ)/2`.
 /// # Domain
-/// `x > 0`, finite. `C_G` is increasing and `C_G(x) >= x + 1.2706` (MATH.md F.66).
+/// `x > 0`, finite. `C_G` is increasing and `C_G(x) >= x + 1.2706` (MATH.md F.66);
+/// `C_G(0+) = min_λ g_G(λ)/λ = 1.41690…`; `C_G(x) = x` in floating point for `x > 1e30`.
 /// # Accuracy
 /// Relative error <= 1e-12 on `[1e-3, 1e6]` (golden file `tests/data/special_golden.toml`,
 /// mpmath golden-section search at 60 digits).
@@ -121,7 +143,20 @@ pub fn c_g(x: f64) -> Result<f64> {
     Ok(c_g_unchecked(x))
 }
 
-/// `C_G(x)` without checks; caller guarantees `x > 0` finite.
+/// `C_G(x)` without checks, for hot loops (thresholds).
+///
+/// # Definition
+/// As [`c_g`]. # Reference: MATH.md C.2, paper Eq. (20), L. 35.
+/// # Domain
+/// The caller guarantees `x > 0` finite.
+/// # Accuracy
+/// As [`c_g`].
+/// # Errors
+/// None (unchecked).
+/// # Example
+/// ```
+/// assert!((dpbai::special::c_g_unchecked(1.0) - 2.507095).abs() < 1e-6);
+/// ```
 #[inline]
 pub fn c_g_unchecked(x: f64) -> f64 {
     c_g_with_argmin(x).0

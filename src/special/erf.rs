@@ -100,6 +100,8 @@ pub fn erf(x: f64) -> f64 {
 /// ```text
 /// erfc(x) = (2/√π) ∫_x^∞ e^{−t²} dt
 /// ```
+/// # Reference
+/// Standard (Abramowitz & Stegun 7.1.2; the continued fraction is A&S 6.5.31 for `Γ(1/2, x²)`).
 /// # Domain
 /// Every real `x`; `erfc(−∞) = 2`, `erfc(+∞) = 0`; NaN in, NaN out.
 /// # Accuracy

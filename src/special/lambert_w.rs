@@ -19,7 +19,19 @@
 
 use crate::error::{Error, Result};
 
-/// The double nearest to `−1/e` (it lies 1.24e-17 below the true value; accepted, `W = −1`).
+/// The double nearest to `−1/e`, the branch point of Lambert W.
+///
+/// # Definition
+/// `fl(−1/e) = −0.36787944117144233`, which lies 1.24e-17 *below* the true `−1/e`. It is the
+/// smallest accepted argument of [`lambert_w0`] and [`lambert_wm1`], and both return `−1` there.
+/// # Reference
+/// MATH.md C.3; the `lambert_w` crate returns NaN at this double (ECOSYSTEM.md).
+/// # Example
+/// ```
+/// use dpbai::special::{lambert_w0, NEG_INV_E};
+/// assert_eq!(NEG_INV_E, -(-1f64).exp());
+/// assert_eq!(lambert_w0(NEG_INV_E).unwrap(), -1.0);
+/// ```
 pub const NEG_INV_E: f64 = -0.367_879_441_171_442_33;
 /// `e = E_HI + E_LO` to ~1e-32 (for `1 + e·x` without cancellation error).
 const E_HI: f64 = std::f64::consts::E;
@@ -102,7 +114,21 @@ fn ubar_from_y1(y1: f64) -> f64 {
     u
 }
 
-/// `W_0(x)` without argument checks; caller guarantees `x >= NEG_INV_E`, `x` finite.
+/// `W_0(x)` without argument checks, for hot loops.
+///
+/// # Definition
+/// As [`lambert_w0`]. # Reference: MATH.md C.3.
+/// # Domain
+/// The caller guarantees `NEG_INV_E <= x < ∞`; other inputs give unspecified (non-panicking)
+/// results.
+/// # Accuracy
+/// As [`lambert_w0`].
+/// # Errors
+/// None (unchecked).
+/// # Example
+/// ```
+/// assert!((dpbai::special::lambert_w0_unchecked(1.0) - 0.5671432904097838).abs() < 1e-16);
+/// ```
 #[inline]
 pub fn lambert_w0_unchecked(x: f64) -> f64 {
     if x.abs() < 1e-9 {
@@ -130,7 +156,20 @@ pub fn lambert_w0_unchecked(x: f64) -> f64 {
     }
 }
 
-/// `W_{-1}(x)` without argument checks; caller guarantees `NEG_INV_E <= x < 0`.
+/// `W_{-1}(x)` without argument checks, for hot loops.
+///
+/// # Definition
+/// As [`lambert_wm1`]. # Reference: MATH.md C.3, paper L. 23, L. 36, L. 40.
+/// # Domain
+/// The caller guarantees `NEG_INV_E <= x < 0`.
+/// # Accuracy
+/// As [`lambert_wm1`].
+/// # Errors
+/// None (unchecked).
+/// # Example
+/// ```
+/// assert!((dpbai::special::lambert_wm1_unchecked(-0.1) - -3.577152063957297).abs() < 1e-15);
+/// ```
 #[inline]
 pub fn lambert_wm1_unchecked(x: f64) -> f64 {
     if x < -0.25 {
@@ -152,7 +191,20 @@ pub fn lambert_wm1_unchecked(x: f64) -> f64 {
     }
 }
 
-/// `W̄_{-1}(x) = −W_{-1}(−e^{−x})` without argument checks; caller guarantees `1 <= x < ∞`.
+/// `W̄_{-1}(x) = −W_{-1}(−e^{−x})` without argument checks, for hot loops (thresholds).
+///
+/// # Definition
+/// As [`wbar_m1`]. # Reference: MATH.md C.3, paper L. 23, L. 40.
+/// # Domain
+/// The caller guarantees `1 <= x < ∞`.
+/// # Accuracy
+/// As [`wbar_m1`].
+/// # Errors
+/// None (unchecked).
+/// # Example
+/// ```
+/// assert_eq!(dpbai::special::wbar_m1_unchecked(1.0), 1.0);
+/// ```
 #[inline]
 pub fn wbar_m1_unchecked(x: f64) -> f64 {
     ubar_from_y1(x - 1.0)

@@ -137,7 +137,20 @@ pub fn g1(y: f64) -> Result<f64> {
     Ok(g1_unchecked(y))
 }
 
-/// `g1(y)` without checks; caller guarantees `y >= 0` finite.
+/// `g1(y)` without checks, for hot loops.
+///
+/// # Definition
+/// As [`g1`]. # Reference: MATH.md C.7, paper Thm. 24, L. 52.
+/// # Domain
+/// The caller guarantees `y >= 0` finite.
+/// # Accuracy
+/// As [`g1`].
+/// # Errors
+/// None (unchecked).
+/// # Example
+/// ```
+/// assert_eq!(dpbai::special::g1_unchecked(0.0), 1.0);
+/// ```
 #[inline]
 pub fn g1_unchecked(y: f64) -> f64 {
     if y == 0.0 {

@@ -100,7 +100,22 @@ pub(crate) fn zeta_derivs<const ORDER: u8>(s: f64, sm1: f64) -> (f64, f64, f64) 
     (z, z1, z2)
 }
 
-/// `ζ(s)` without checks, given `s` and `sm1 = s − 1` (caller guarantees `sm1 > 0`).
+/// `ζ(s)` without checks, given `s` and `sm1 = s − 1` separately (for accuracy near the pole).
+///
+/// # Definition
+/// As [`zeta`]. # Reference: MATH.md C.1.
+/// # Domain
+/// The caller guarantees `s > 1` finite and `sm1` equal to `s − 1` (pass the exact difference
+/// when `s` itself was formed as `1 + sm1`, e.g. `2λ` with `λ = 1/2 + …`).
+/// # Accuracy
+/// As [`zeta`].
+/// # Errors
+/// None (unchecked).
+/// # Example
+/// ```
+/// let h = 1e-20; // s = 1 + 1e-20 is not representable, but ζ(1 + h) ≈ 1/h + γ is
+/// assert!((dpbai::special::zeta_unchecked(1.0, h) * h - 1.0).abs() < 1e-15);
+/// ```
 #[inline]
 pub fn zeta_unchecked(s: f64, sm1: f64) -> f64 {
     if s > 60.0 {
