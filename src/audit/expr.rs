@@ -203,26 +203,21 @@ fn apply_h(x: f64, delta: f64, k: f64) -> f64 {
 }
 
 /// Bridges to `crate::special`: out-of-domain arguments give NaN.
-/// PENDING(special merge): temporary stand-ins until `crate::special` lands on main.
 mod sf {
-    pub fn c_g(_x: f64) -> f64 {
-        f64::NAN
+    pub fn c_g(x: f64) -> f64 {
+        crate::special::c_g(x).unwrap_or(f64::NAN)
     }
-    pub fn wbar_m1(_x: f64) -> f64 {
-        f64::NAN
+    pub fn wbar_m1(x: f64) -> f64 {
+        crate::special::wbar_m1(x).unwrap_or(f64::NAN)
     }
-    pub fn zeta(_x: f64) -> f64 {
-        f64::NAN
+    pub fn zeta(x: f64) -> f64 {
+        crate::special::zeta(x).unwrap_or(f64::NAN)
     }
     pub fn k(x: f64) -> f64 {
-        if x >= 1.0 {
-            x.log2() + 2.0
-        } else {
-            f64::NAN
-        }
+        crate::special::k(x).unwrap_or(f64::NAN)
     }
-    pub fn h(_x: f64, _delta: f64, _n_arms: usize) -> f64 {
-        f64::NAN
+    pub fn h(x: f64, delta: f64, n_arms: usize) -> f64 {
+        crate::special::h(x, delta, n_arms).unwrap_or(f64::NAN)
     }
 }
 
