@@ -45,11 +45,17 @@ fn presets_match_math_md_reference_vectors() {
     for (name, na, nb, eps, gap, want) in cases {
         let c = parse_threshold(name).expect("preset parses");
         let got = c.eval(&vars(0.01, 5.0, eps, 0.5, na, nb, gap));
-        assert!(rel_err(got, want) < 5e-7, "{name}({na},{nb}): {got} vs {want}");
+        assert!(
+            rel_err(got, want) < 5e-7,
+            "{name}({na},{nb}): {got} vs {want}"
+        );
         // The run-constant specialisation gives the same value.
         let b = c.bind(0.01, 5.0, eps, 0.5).expect("binds");
         let got_b = b.eval(&vars(0.01, 5.0, eps, 0.5, na, nb, gap));
-        assert!(rel_err(got_b, got) < 1e-14, "{name} bound: {got_b} vs {got}");
+        assert!(
+            rel_err(got_b, got) < 1e-14,
+            "{name} bound: {got_b} vs {got}"
+        );
     }
 }
 
@@ -113,7 +119,10 @@ fn gaussian_profile_matches_mpmath_quadrature() {
         );
         if want > 1e-6 && want < 0.5 {
             let e = gaussian_eps(want, sigma, sens).expect("valid");
-            assert!((e - eps).abs() < 1e-9 * (1.0 + eps), "eps({want}) = {e} vs {eps}");
+            assert!(
+                (e - eps).abs() < 1e-9 * (1.0 + eps),
+                "eps({want}) = {e} vs {eps}"
+            );
         }
     }
 }
@@ -183,5 +192,74 @@ proptest! {
         if let Ok(c) = ThresholdExpr::parse(&s) {
             let _ = c.eval(&vars(0.01, 5.0, 1.0, 0.5, 3.0, 4.0, 0.1));
         }
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Command line: bad input is a one-line error with exit code 2
+
+fn assert_usage_error(args: &[&str], needle: &str) {
+    let (code, out, err) = crate::common::run_cli(args);
+    assert_eq!(code, 2, "{args:?}: stdout {out} stderr {err}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?}: one line expected: {err}"
+    );
+    assert!(
+        err.contains(needle),
+        "{args:?}: {err} should contain {needle}"
+    );
+}
+
+#[test]
+fn cli_bad_input_exits_2_with_one_line() {
+    let base = [
+        "audit", "delta", "--algo", "ttucb", "--means", "0.5,0.4", "--delta", "0.1",
+    ];
+    let with = |extra: &[&'static str]| -> Vec<&'static str> {
+        let mut v: Vec<&'static str> = base.to_vec();
+        v.extend_from_slice(extra);
+        v
+    };
+    assert_usage_error(
+        &with(&["--threshold", "log(1/deta)"]),
+        "unknown variable 'deta' at column 7",
+    );
+    assert_usage_error(
+        &with(&["--threshold", "log(1/delta"]),
+        "or ')' in the call of log, found end of expression at column 12",
+    );
+    assert_usage_error(
+        &with(&["--threshold", "foo(delta)"]),
+        "unknown function 'foo'",
+    );
+    assert_usage_error(&with(&["--runs", "0"]), "runs = 0");
+    assert_usage_error(&with(&["--until-decided", "--budget", "0"]), "budget = 0");
+    assert_usage_error(&with(&["--alpha", "0"]), "alpha");
+    assert_usage_error(
+        &[
+            "audit", "delta", "--algo", "ttucb", "--means", "0.5,0.4", "--delta", "1.5",
+        ],
+        "delta = 1.5",
+    );
+    assert_usage_error(
+        &[
+            "audit", "delta", "--algo", "ttucb", "--means", "0.5,0.5", "--delta", "0.1",
+        ],
+        "not unique",
+    );
+    assert_usage_error(
+        &["audit", "delta", "--algo", "ttucb", "--delta", "0.1"],
+        "--means",
+    );
+}
+
+#[test]
+fn cli_lists_presets() {
+    let (code, out, _) = crate::common::run_cli(&["audit", "delta", "--list-presets"]);
+    assert_eq!(code, 0);
+    for p in PRESETS {
+        assert!(out.contains(p.name));
     }
 }

@@ -273,7 +273,8 @@ impl<'a> Lexer<'a> {
                 out.push(Token { tok: Tok::End, col });
                 return Ok(out);
             };
-            if c.is_ascii_digit() || (c == '.' && matches!(self.peek_char(1), Some(d) if d.is_ascii_digit()))
+            if c.is_ascii_digit()
+                || (c == '.' && matches!(self.peek_char(1), Some(d) if d.is_ascii_digit()))
             {
                 let start = self.pos;
                 while matches!(self.peek_char(0), Some(d) if d.is_ascii_digit()) {
@@ -481,7 +482,10 @@ impl Parser {
             }
             other => Err(syntax(
                 t.col,
-                format!("expected a number, a name or '(', found {}", describe(&other)),
+                format!(
+                    "expected a number, a name or '(', found {}",
+                    describe(&other)
+                ),
             )),
         }
     }
@@ -879,10 +883,7 @@ impl ThresholdExpr {
         if end.tok != Tok::End {
             let what = match &end.tok {
                 Tok::Op(')') => "unmatched ')'".to_string(),
-                other => format!(
-                    "unexpected {} (missing operator?)",
-                    describe(other)
-                ),
+                other => format!("unexpected {} (missing operator?)", describe(other)),
             };
             return Err(syntax(end.col, what));
         }
@@ -1170,21 +1171,37 @@ mod tests {
     }
 
     fn err(src: &str) -> String {
-        ThresholdExpr::parse(src).expect_err("must fail").to_string()
+        ThresholdExpr::parse(src)
+            .expect_err("must fail")
+            .to_string()
     }
 
     #[test]
     fn errors_point_at_the_column() {
-        assert!(err("log(1/deta)").starts_with("unknown variable 'deta' at column 7 (known: delta, K,"));
+        assert!(
+            err("log(1/deta)").starts_with("unknown variable 'deta' at column 7 (known: delta, K,")
+        );
         assert!(err("deta + 1").starts_with("unknown variable 'deta' at column 1"));
         assert!(err("foo(1)").starts_with("unknown function 'foo' at column 1 (known: log,"));
-        assert_eq!(err("1 +"), "expected a number, a name or '(', found end of expression at column 4");
-        assert_eq!(err("(1 + 2"), "expected ')' to close '(' of column 1, found end of expression at column 7");
+        assert_eq!(
+            err("1 +"),
+            "expected a number, a name or '(', found end of expression at column 4"
+        );
+        assert_eq!(
+            err("(1 + 2"),
+            "expected ')' to close '(' of column 1, found end of expression at column 7"
+        );
         assert_eq!(err("1 + 2)"), "unmatched ')' at column 6");
-        assert_eq!(err("2 na"), "unexpected 'na' (missing operator?) at column 3");
+        assert_eq!(
+            err("2 na"),
+            "unexpected 'na' (missing operator?) at column 3"
+        );
         assert_eq!(err("1 $ 2"), "unexpected character '$' at column 3");
         assert_eq!(err(""), "empty expression at column 1");
-        assert_eq!(err("min(1)"), "min takes at least 2 argument(s), got 1 at column 1");
+        assert_eq!(
+            err("min(1)"),
+            "min takes at least 2 argument(s), got 1 at column 1"
+        );
         assert_eq!(err("h(1, 2)"), "h takes 3 argument(s), got 2 at column 1");
         assert!(err("log").contains("'log' is a function"));
         assert!(err("na(2)").contains("'na' is a variable"));
@@ -1200,8 +1217,41 @@ mod tests {
         // Long left-associative chains stay shallow on the stack and are accepted.
         let long = vec!["na"; 3000].join("+");
         let c = ThresholdExpr::parse(&long).expect("parses");
-        let v = ThresholdVars { na: 1.0, ..Default::default() };
+        let v = ThresholdVars {
+            na: 1.0,
+            ..Default::default()
+        };
         assert_eq!(c.eval(&v), 3000.0);
+    }
+
+    #[test]
+    fn memo_returns_exactly_the_uncached_value() {
+        let c =
+            ThresholdExpr::parse(&preset("paper-adap-tt-star").expect("preset")).expect("parses");
+        assert!(c.general.memo.is_some());
+        let b = c.bind(0.01, 5.0, 0.5, 0.5).expect("binds");
+        for rep in 0..3 {
+            for i in 1..300 {
+                let v = ThresholdVars {
+                    na: i as f64,
+                    nb: (2 * i + rep) as f64,
+                    gap: 0.001 * i as f64,
+                    ..vars()
+                };
+                let vs = [
+                    v.delta, v.k, v.eps, v.sigma, v.t, v.na, v.nb, v.ka, v.kb, v.gap,
+                ];
+                let direct = c.general.run(&vs);
+                assert_eq!(c.eval(&v).to_bits(), direct.to_bits());
+                assert!((b.eval(&v) - direct).abs() <= 1e-12 * direct.abs());
+            }
+        }
+        // Cheap programs are not memoised.
+        assert!(ThresholdExpr::parse("log(na)")
+            .expect("parses")
+            .general
+            .memo
+            .is_none());
     }
 
     #[test]
