@@ -432,7 +432,10 @@ mod tests {
             let q = rr.keep_probability();
             assert!(q / (1.0 - q) <= eps.exp() * (1.0 + 1e-12));
             assert!((rr.epsilon() - eps).abs() < 1e-9 * eps.max(1.0));
-            assert!((rr.output_probability(0.3) - crate::divergence::rr_mean_unchecked(0.3, eps)).abs() < 1e-12);
+            assert!(
+                (rr.output_probability(0.3) - crate::divergence::rr_mean_unchecked(0.3, eps)).abs()
+                    < 1e-12
+            );
         }
     }
 
@@ -460,7 +463,10 @@ mod tests {
         assert_eq!(q[4].1, p[4].1);
         assert_eq!(daf_release_plan(&r[..7], 1.0, true).unwrap().len(), 3);
         let mut rng = rng_for_run(1, 0);
-        assert_eq!(daf_sample_release(&r, 1.0, true, &mut rng).unwrap().len(), 5);
+        assert_eq!(
+            daf_sample_release(&r, 1.0, true, &mut rng).unwrap().len(),
+            5
+        );
     }
 
     #[test]
