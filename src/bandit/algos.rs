@@ -23,9 +23,11 @@
 //! public code has no AdaP-TT*).
 
 use super::rules::{Cost, Thr, UCB_ALPHA, UCB_S};
+#[cfg(test)]
+use super::top_two::Observer;
 use super::top_two::{
-    run_loop, Arms, Challenger, Config, Estimator, Identity, Leader, Mle, NoObs, Observer, Phased,
-    Src, StopArm, Tracking,
+    run_loop, Arms, Challenger, Config, Estimator, Identity, Leader, Mle, NoObs, Phased, Src,
+    StopArm, Tracking,
 };
 use super::{
     AlgoName, AlgoSpec, BaiAlgorithm, ChallengerCounts, GaussLdpSigma, RewardTable, Rules,

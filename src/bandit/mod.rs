@@ -273,3 +273,6 @@ pub fn build(
         _ => algos::build_top_two(spec, instance),
     }
 }
+
+#[cfg(test)]
+mod invariant_tests;
