@@ -1,1 +1,3 @@
-//! Placeholder: filled by its issue (see `issues`).
+//! Seeded, parallel, shardable Monte Carlo engine and its summaries.
+
+pub mod stats;
