@@ -300,7 +300,12 @@ mod tests {
         assert_eq!(tr[0].pulls, (128.0 * 320f64.ln() + 1.0).floor() as u64);
         assert_eq!(tr[0].pulls, 739);
         assert!(out.stopped);
-        assert_eq!(out.tau, tr.iter().map(|t| t.pulls * t.active.len() as u64).sum::<u64>());
+        assert_eq!(
+            out.tau,
+            tr.iter()
+                .map(|t| t.pulls * t.active.len() as u64)
+                .sum::<u64>()
+        );
     }
 
     #[test]
@@ -310,7 +315,10 @@ mod tests {
         let mut rng = crate::rng::rng_for_run(1, 0);
         let out = alg.run(&mut rng, 1000);
         assert!(!out.stopped);
-        assert_eq!(out.tau, 0, "the first epoch (2 × 739+) does not fit in 1000 samples");
+        assert_eq!(
+            out.tau, 0,
+            "the first epoch (2 × 739+) does not fit in 1000 samples"
+        );
         assert_eq!(out.rounds, Some(0));
     }
 }

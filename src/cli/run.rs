@@ -276,8 +276,15 @@ pub(crate) fn make_report(
 pub(crate) fn write_csv(path: &Path, records: &[RunRecord], best: usize) -> anyhow::Result<()> {
     let ctx = || format!("writing {}", path.display());
     let mut w = csv::Writer::from_path(path).with_context(ctx)?;
-    w.write_record(["run", "tau", "recommendation", "correct", "stopped", "rounds"])
-        .with_context(ctx)?;
+    w.write_record([
+        "run",
+        "tau",
+        "recommendation",
+        "correct",
+        "stopped",
+        "rounds",
+    ])
+    .with_context(ctx)?;
     for r in records {
         let o = &r.outcome;
         w.write_record([
@@ -339,9 +346,10 @@ pub(crate) fn print_report(r: &Report, json: bool) -> anyhow::Result<()> {
                 s.runs,
                 m.seed,
                 m.max_steps.map_or("none".to_string(), |v| v.to_string()),
-                r.shard
-                    .as_ref()
-                    .map_or(String::new(), |sh| format!(", shard {sh} of {} runs", m.runs))
+                r.shard.as_ref().map_or(String::new(), |sh| format!(
+                    ", shard {sh} of {} runs",
+                    m.runs
+                ))
             ),
         ),
         (
@@ -380,10 +388,7 @@ pub(crate) fn print_report(r: &Report, json: bool) -> anyhow::Result<()> {
         ),
         (
             "time",
-            format!(
-                "{:.3} s, {:.4e} samples/s",
-                r.elapsed_s, r.samples_per_s
-            ),
+            format!("{:.3} s, {:.4e} samples/s", r.elapsed_s, r.samples_per_s),
         ),
     ];
     if s.unstopped > 0 {

@@ -389,7 +389,10 @@ mod tests {
 
     #[test]
     fn shard_parse_and_slices() {
-        assert_eq!(Shard::parse("1/3").expect("ok"), Shard { index: 1, count: 3 });
+        assert_eq!(
+            Shard::parse("1/3").expect("ok"),
+            Shard { index: 1, count: 3 }
+        );
         for bad in ["3/3", "1/0", "a/3", "1", "-1/3", "1/3/4", ""] {
             assert!(Shard::parse(bad).is_err(), "{bad}");
         }
