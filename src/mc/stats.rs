@@ -517,7 +517,7 @@ mod tests {
 
     #[test]
     fn ln1pmx_matches_direct_away_from_zero() {
-        for &t in &[-0.49, -0.1, 1e-3, 0.3, 0.49] {
+        for &t in &[-0.49f64, -0.1, 1e-3, 0.3, 0.49] {
             let direct = t.ln_1p() - t;
             assert!((ln1pmx(t) - direct).abs() <= 1e-15 * direct.abs().max(1e-3));
         }
