@@ -24,14 +24,14 @@ use std::time::Instant;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Algorithm: ttucb, ctb-tt, gauss-ldp-tt, adap-tt, adap-tt-star, dp-se, dpa-tt.
-    #[arg(long)]
-    pub algo: String,
+    #[arg(long, value_parser = parse_algo_value)]
+    pub algo: AlgoName,
     /// Arm means, comma-separated (e.g. 0.95,0.9,0.9,0.9,0.5).
     #[arg(long, allow_hyphen_values = true)]
     pub means: String,
     /// Reward family: bernoulli (default) or gaussian.
-    #[arg(long, default_value = "bernoulli")]
-    pub family: String,
+    #[arg(long, default_value = "bernoulli", value_parser = parse_family)]
+    pub family: FamilyArg,
     /// Standard deviation of Gaussian arms (default 1; gaussian only).
     #[arg(long)]
     pub sigma: Option<f64>,
@@ -48,8 +48,8 @@ pub struct Args {
     #[arg(long, default_value_t = 0.5)]
     pub beta: f64,
     /// Stopping rules: paper (provable thresholds) or reference (the public code's rules).
-    #[arg(long, default_value = "paper")]
-    pub rules: String,
+    #[arg(long, default_value = "paper", value_parser = parse_rules)]
+    pub rules: Rules,
     /// Number of runs (>= 1).
     #[arg(long)]
     pub runs: u64,
@@ -73,19 +73,42 @@ pub struct Args {
     pub json: bool,
 }
 
-/// Parses an algorithm name, listing the valid ones on failure.
-pub(crate) fn parse_algo(name: &str) -> anyhow::Result<AlgoName> {
+/// Reward family on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FamilyArg {
+    /// Bernoulli arms.
+    Bernoulli,
+    /// Gaussian arms (`--sigma`, default 1).
+    Gaussian,
+}
+
+/// Parses an algorithm name, listing the valid ones on failure (clap prints the message on the
+/// first line of its error, exit code 2).
+fn parse_algo_value(name: &str) -> Result<AlgoName, String> {
     AlgoName::ALL
         .iter()
         .copied()
         .find(|a| a.as_str() == name)
         .ok_or_else(|| {
             let names: Vec<&str> = AlgoName::ALL.iter().map(|a| a.as_str()).collect();
-            super::usage(format!(
-                "unknown algorithm `{name}`: must be one of {}",
-                names.join(", ")
-            ))
+            format!("unknown algorithm, must be one of {}", names.join(", "))
         })
+}
+
+fn parse_family(s: &str) -> Result<FamilyArg, String> {
+    match s {
+        "bernoulli" => Ok(FamilyArg::Bernoulli),
+        "gaussian" => Ok(FamilyArg::Gaussian),
+        _ => Err("must be bernoulli or gaussian".into()),
+    }
+}
+
+fn parse_rules(s: &str) -> Result<Rules, String> {
+    match s {
+        "paper" => Ok(Rules::Paper),
+        "reference" => Ok(Rules::Reference),
+        _ => Err("must be paper or reference".into()),
+    }
 }
 
 fn parse_means(s: &str) -> anyhow::Result<Vec<f64>> {
@@ -100,22 +123,12 @@ fn parse_means(s: &str) -> anyhow::Result<Vec<f64>> {
         .collect()
 }
 
-fn parse_rules(s: &str) -> anyhow::Result<Rules> {
-    match s {
-        "paper" => Ok(Rules::Paper),
-        "reference" => Ok(Rules::Reference),
-        _ => Err(super::usage(format!(
-            "invalid --rules `{s}`: must be paper or reference"
-        ))),
-    }
-}
-
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let algo = parse_algo(&args.algo)?;
+    let algo = args.algo;
     let means = parse_means(&args.means)?;
-    let family = match args.family.as_str() {
-        "bernoulli" => {
+    let family = match args.family {
+        FamilyArg::Bernoulli => {
             if let Some(s) = args.sigma {
                 return Err(super::usage(format!(
                     "--sigma {s} is only meaningful with --family gaussian"
@@ -123,14 +136,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
             Family::Bernoulli
         }
-        "gaussian" => Family::Gaussian {
+        FamilyArg::Gaussian => Family::Gaussian {
             sigma: args.sigma.unwrap_or(1.0),
         },
-        other => {
-            return Err(super::usage(format!(
-                "invalid --family `{other}`: must be bernoulli or gaussian"
-            )))
-        }
     };
     let instance = Instance::new(family, means)?;
     dpbai::params::Delta::new(args.delta)?;
@@ -147,7 +155,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         None => {}
     }
-    let rules = parse_rules(&args.rules)?;
+    let rules = args.rules;
     if args.runs == 0 {
         return Err(super::usage("invalid --runs 0: must be at least 1"));
     }
@@ -190,7 +198,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         eps: args.eps,
         gamma: args.gamma,
         beta: args.beta,
-        rules: args.rules.clone(),
+        rules: match rules {
+            Rules::Paper => "paper".into(),
+            Rules::Reference => "reference".into(),
+        },
         seed: args.seed,
         runs: args.runs,
         max_steps: args.max_steps,
