@@ -62,7 +62,11 @@ fn dp_se_mu1_eps_0_01_100_runs(bencher: divan::Bencher) {
         .map(|r| r.outcome.tau)
         .sum::<u64>();
     eprintln!("dp-se mu1 eps=0.01: {total} samples per 100 runs");
-    bencher.bench(|| simulate(alg.as_ref(), &cfg, &|| {}).expect("simulate").len());
+    bencher.bench(|| {
+        simulate(alg.as_ref(), &cfg, &|| {})
+            .expect("simulate")
+            .len()
+    });
 }
 
 /// One two-sided Clopper–Pearson interval at n = 1000 and at n = 10^7.

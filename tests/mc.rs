@@ -45,6 +45,46 @@ fn cp_matches_mpmath_golden() {
     );
 }
 
+/// Tolerance on `ln` of the smaller of `I_x(a, b)`, `1 − I_x(a, b)` against mpmath.betainc
+/// (tests/data/cp_golden.toml, `[[beta]]`, 50 digits), i.e. a relative tolerance on the value
+/// (tails down to e^-1400 included); the larger side is checked to 1e-15 absolute.
+const BETA_LN_TOL: f64 = 1e-12;
+
+#[test]
+fn beta_reg_matches_mpmath_golden() {
+    use dpbai::mc::stats::ln_beta_reg_pair;
+    let data = load_table("cp_golden.toml");
+    let cases = data["beta"].as_array().expect("beta cases");
+    assert!(cases.len() >= 40);
+    let mut worst = 0.0f64;
+    for c in cases {
+        let f = |k: &str| c[k].as_float().expect("float");
+        let g = |k: &str| c[k].as_str().expect("str").parse::<f64>().expect("f64");
+        let (a, b, x) = (f("a"), f("b"), f("x"));
+        let (want_i, want_c) = (g("ln_i"), g("ln_ic"));
+        let (li, lc) = ln_beta_reg_pair(a, b, x).expect("beta");
+        let (small_got, small_want, big_got, big_want) = if want_i < want_c {
+            (li, want_i, lc, want_c)
+        } else {
+            (lc, want_c, li, want_i)
+        };
+        let e = (small_got - small_want).abs();
+        worst = worst.max(e);
+        assert!(
+            e <= BETA_LN_TOL,
+            "ln I({a}, {b}, {x}): {small_got} vs {small_want} ({e:e})"
+        );
+        assert!(
+            (big_got.exp() - big_want.exp()).abs() <= 1e-15,
+            "I({a}, {b}, {x}) large side"
+        );
+    }
+    eprintln!(
+        "beta golden: {} cases, worst ln error {worst:e}",
+        cases.len()
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Clopper–Pearson: properties (edges vs closed forms, duality, monotonicity, defining equation)
 // ---------------------------------------------------------------------------------------------
