@@ -1,1 +1,5 @@
-//! Placeholder: filled by its issue (see `issues`).
+//! Reporting layer: the paper's claims (checked), REPORT.md generated blocks, figures.
+
+pub mod claims;
+mod claims_numeric;
+pub mod markdown;
