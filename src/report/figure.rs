@@ -464,7 +464,12 @@ pub fn render_png(fig: &Figure, path: &Path) -> FigureResult<()> {
     ensure_font()?;
     create_parent(path)?;
     let root = BitMapBackend::new(path, (fig.width, fig.height)).into_drawing_area();
-    draw_figure(&root, fig)?;
+    if let Err(e) = draw_figure(&root, fig) {
+        // Dropping the backend saves what was drawn; do not leave a half-drawn PNG behind.
+        drop(root);
+        let _ = std::fs::remove_file(path);
+        return Err(e);
+    }
     root.present().map_err(|e| FigureError::Io {
         path: path.to_path_buf(),
         source: io::Error::other(e.to_string()),
@@ -632,7 +637,7 @@ impl<DB: DrawingBackend> Canvas<'_, DB> {
         match dash {
             None => self.root.draw(&PathElement::new(ipts, style)),
             Some((on, off)) => self.root.draw(&DashedPathElement::new(
-                ipts.into_iter(),
+                ipts,
                 self.sc.px(on),
                 self.sc.px(off),
                 style,

@@ -72,6 +72,12 @@ impl Axis {
             Some(r) => r,
             None => auto_range(values, log),
         };
+        // Values near ±f64::MAX can overflow the span: fall back to a drawable range.
+        let (lo, hi) = if lo.is_finite() && hi.is_finite() && (hi - lo).is_finite() && hi > lo {
+            (lo, hi)
+        } else {
+            (0.0, 1.0)
+        };
         let (major, minor) = if log {
             log_ticks(lo, hi)
         } else {
@@ -382,6 +388,13 @@ mod tests {
         assert!(b.lo < 2.0 && b.hi > 2.0);
         let c = Axis::new(&[5.0, 5.0], false, None);
         assert!(c.lo < 5.0 && c.hi > 5.0 && !c.major.is_empty());
+    }
+
+    #[test]
+    fn overflowing_span_falls_back_to_a_drawable_range() {
+        let a = Axis::new(&[-1.7e308, 1.7e308], false, None);
+        assert!(a.lo.is_finite() && a.hi.is_finite() && a.hi > a.lo);
+        assert!(!a.major.is_empty());
     }
 
     #[test]

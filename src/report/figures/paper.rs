@@ -329,7 +329,7 @@ pub fn ratio_figure(title: &str, panels: Vec<RatioPanelData>) -> FigureResult<Fi
                 p.lower_bound.len()
             ));
         }
-        if let Some(v) = p.lower_bound.iter().find(|v| !(**v > 0.0)) {
+        if let Some(v) = p.lower_bound.iter().find(|v| v.is_nan() || **v <= 0.0) {
             return invalid(format!(
                 "panel '{}': lower bound = {v}, must be > 0",
                 p.instance
