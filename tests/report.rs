@@ -378,6 +378,14 @@ fn demo_figures_for_eyeballing() {
     )
     .expect("fig5");
     render(&fig5, &dir.join("demo_fig5")).expect("render fig5");
+    // A fixed y range zooms in; everything outside is clipped to the plot rectangle.
+    let mut zoom = fig5.clone();
+    zoom.title = "DEMO (made-up data) — Figure 5 zoomed with fixed y ranges".into();
+    for p in &mut zoom.panels {
+        let ttucb = p.series.iter().find(|s| s.label == "TTUCB").map(|s| s.y[0]);
+        p.y_range = ttucb.map(|t| [0.0, 12.0 * t]);
+    }
+    render(&zoom, &dir.join("demo_fig5_zoom")).expect("render zoom");
 
     let ratio = ratio_figure(
         "DEMO (made-up data) — empirical τ / lower bound",

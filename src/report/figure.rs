@@ -271,17 +271,31 @@ pub const PANEL_HEIGHT: u32 = 450;
 
 impl Figure {
     /// A figure with `ncols` panels per row and a size of [`PANEL_WIDTH`] × [`PANEL_HEIGHT`]
-    /// per panel plus room for the title and the legend.
+    /// per panel plus room for the title and the legend (about one legend row per 260 pixels
+    /// of width and distinct label).
     pub fn grid(title: impl Into<String>, panels: Vec<Panel>, ncols: usize) -> Self {
         let ncols = ncols.max(1);
         let nrows = panels.len().div_ceil(ncols).max(1);
         let cols = ncols.min(panels.len().max(1));
+        let width = PANEL_WIDTH * cols as u32;
+        let mut labels: Vec<&str> = Vec::new();
+        for p in &panels {
+            let names = p.series.iter().map(|s| s.label.as_str());
+            let names = names.chain(p.hlines.iter().map(|h| h.label.as_str()));
+            for l in names.chain(p.vlines.iter().map(|v| v.label.as_str())) {
+                if !l.is_empty() && !labels.contains(&l) {
+                    labels.push(l);
+                }
+            }
+        }
+        let per_row = (width / 260).max(1) as usize;
+        let legend_rows = labels.len().div_ceil(per_row) as u32;
         Figure {
             title: title.into(),
             panels,
             ncols,
-            width: PANEL_WIDTH * cols as u32,
-            height: PANEL_HEIGHT * nrows as u32 + 130,
+            width,
+            height: PANEL_HEIGHT * nrows as u32 + 60 + 28 * legend_rows,
         }
     }
 
