@@ -8,8 +8,8 @@
 use std::path::PathBuf;
 
 use dpbai::report::figure::{
-    render, render_svg, write_sidecar, ErrStyle, Figure, FigureError, Panel, RefStyle, Series,
-    SeriesStyle, VLine,
+    render, render_svg, render_with_sidecar, write_sidecar, ErrStyle, Figure, FigureError, Panel,
+    RefStyle, Series, SeriesStyle, VLine,
 };
 use dpbai::report::figures::{
     allocation_figure, paper_eps_figure, ratio_figure, AllocationPanelData, Curve, Empirical,
@@ -136,6 +136,17 @@ fn two_panel_figure_writes_png_and_svg_with_text_and_size() {
     let back: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(sidecar).expect("read")).expect("json");
     assert_eq!(back["figure"]["panels"][1]["title"], "Instance B");
+    // NaN data become null in the sidecar
+    assert!(back["figure"]["panels"][0]["series"][0]["y"][1].is_null());
+
+    let all = render_with_sidecar(&fig, &dir.join("all"), serde_json::json!({"seed": 7}))
+        .expect("rendered with sidecar");
+    let path = all.sidecar.expect("sidecar path");
+    assert_eq!(path, dir.join("all.json"));
+    let back: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("json");
+    assert_eq!(back["seed"], 7);
+    assert_eq!(back["figure"]["title"], "Test figure: two panels");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

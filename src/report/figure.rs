@@ -403,13 +403,15 @@ pub fn ensure_font() -> FigureResult<()> {
     .map_err(FigureError::Font)
 }
 
-/// The files written by [`render`].
+/// The files written by [`render`] / [`render_with_sidecar`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rendered {
     /// `<stem>.png`.
     pub png: PathBuf,
     /// `<stem>.svg`.
     pub svg: PathBuf,
+    /// `<stem>.json`, when a sidecar was written.
+    pub sidecar: Option<PathBuf>,
 }
 
 /// `<stem>.<ext>`, appending (a dot inside the stem is kept).
@@ -450,7 +452,33 @@ pub fn render(fig: &Figure, out_stem: &Path) -> FigureResult<Rendered> {
     Ok(Rendered {
         png: png_path,
         svg: svg_path,
+        sidecar: None,
     })
+}
+
+/// [`render`], then the sidecar `<out_stem>.json`: `meta` (e.g. command, seed, runs, version)
+/// with the figure's data added under the key `"figure"` (when `meta` is a JSON object; any
+/// other `meta` is wrapped as `{"meta": .., "figure": ..}`).
+///
+/// # Errors
+/// As [`render`] and [`write_sidecar`].
+pub fn render_with_sidecar(
+    fig: &Figure,
+    out_stem: &Path,
+    meta: serde_json::Value,
+) -> FigureResult<Rendered> {
+    let mut out = render(fig, out_stem)?;
+    let data = serde_json::to_value(fig)
+        .map_err(|e| FigureError::Invalid(format!("figure not serialisable: {e}")))?;
+    let sidecar = match meta {
+        serde_json::Value::Object(mut map) => {
+            map.insert("figure".to_string(), data);
+            serde_json::Value::Object(map)
+        }
+        other => serde_json::json!({ "meta": other, "figure": data }),
+    };
+    out.sidecar = Some(write_sidecar(out_stem, &sidecar)?);
+    Ok(out)
 }
 
 /// Draws `fig` as an SVG document (deterministic: same figure, same bytes).

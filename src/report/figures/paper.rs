@@ -218,6 +218,35 @@ fn fmt_eps(v: f64) -> String {
 ///
 /// # Errors
 /// [`FigureError::Invalid`] if a panel's arrays do not match its ε grid, or if there is no panel.
+///
+/// # Example
+/// ```
+/// use dpbai::report::figures::{paper_eps_figure, Curve, Empirical, EpsPanelData};
+/// let eps = vec![0.1, 1.0, 10.0];
+/// let panel = EpsPanelData {
+///     instance: "μ1".into(),
+///     eps: eps.clone(),
+///     empirical: vec![Empirical {
+///         algorithm: "AdaP-TT".into(),
+///         mean: vec![9e4, 2e4, 1.5e4],
+///         std: vec![2e4, 5e3, 4e3],
+///         runs: vec![1000; 3],
+///     }],
+///     lower_bounds: vec![Curve {
+///         label: "lower bound".into(),
+///         x: eps.clone(),
+///         y: vec![3e4, 6e3, 4e3],
+///         algorithm: None,
+///     }],
+///     upper_bounds: vec![],
+///     theory_switch: Some(0.03),
+///     paper_switch: Some(0.1),
+/// };
+/// let fig = paper_eps_figure("Figure 2", vec![panel.clone(), panel], true).unwrap();
+/// assert_eq!(fig.ncols, 2);
+/// assert_eq!(fig.panels[0].vlines.len(), 2);
+/// // render with dpbai::report::figure::render(&fig, stem)
+/// ```
 pub fn paper_eps_figure(
     title: &str,
     panels: Vec<EpsPanelData>,
@@ -310,6 +339,24 @@ pub fn paper_eps_figure(
 ///
 /// # Errors
 /// [`FigureError::Invalid`] on mismatched lengths or a non-positive lower bound.
+///
+/// # Example
+/// ```
+/// use dpbai::report::figures::{ratio_figure, Empirical, RatioPanelData};
+/// let panel = RatioPanelData {
+///     instance: "μ1".into(),
+///     eps: vec![0.1, 1.0],
+///     empirical: vec![Empirical {
+///         algorithm: "AdaP-TT".into(),
+///         mean: vec![400.0, 300.0],
+///         std: vec![40.0, 30.0],
+///         runs: vec![],
+///     }],
+///     lower_bound: vec![100.0, 100.0],
+/// };
+/// let fig = ratio_figure("ratio", vec![panel]).unwrap();
+/// assert_eq!(fig.panels[0].series[0].y, vec![4.0, 3.0]);
+/// ```
 pub fn ratio_figure(title: &str, panels: Vec<RatioPanelData>) -> FigureResult<Figure> {
     if panels.is_empty() {
         return invalid(format!("figure '{title}' has no panel"));
@@ -388,6 +435,20 @@ pub fn ratio_figure(title: &str, panels: Vec<RatioPanelData>) -> FigureResult<Fi
 ///
 /// # Errors
 /// [`FigureError::Invalid`] on mismatched shapes.
+///
+/// # Example
+/// ```
+/// use dpbai::report::figures::{allocation_figure, AllocationPanelData};
+/// let panel = AllocationPanelData {
+///     title: "μ4, TTUCB".into(),
+///     n: vec![10.0, 100.0, 1000.0],
+///     fractions: vec![vec![0.5, 0.55, 0.58], vec![0.5, 0.45, 0.42]],
+///     fraction_std: None,
+///     optimal: vec![0.6, 0.4],
+/// };
+/// let fig = allocation_figure("allocation", vec![panel]).unwrap();
+/// assert_eq!(fig.panels[0].series.len(), 2); // one line per arm
+/// ```
 pub fn allocation_figure(title: &str, panels: Vec<AllocationPanelData>) -> FigureResult<Figure> {
     if panels.is_empty() {
         return invalid(format!("figure '{title}' has no panel"));
