@@ -167,6 +167,19 @@ fn rendering_is_deterministic() {
 }
 
 #[test]
+fn png_text_is_rasterised_with_the_bundled_font() {
+    // Same figure, different title: the PNGs differ only if the text is really drawn.
+    let dir = temp_dir("text");
+    let mut fig = two_panel_figure();
+    let a = render(&fig, &dir.join("a")).expect("a");
+    fig.title = "Another title".into();
+    let b = render(&fig, &dir.join("b")).expect("b");
+    let read = |p: &PathBuf| std::fs::read(p).expect("read");
+    assert_ne!(read(&a.png), read(&b.png));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn degenerate_panels_render_without_panic() {
     // all-NaN series, empty series, a single point, a constant series, log axis with only
     // non-positive values: each must render (axes fall back to a default range).
@@ -206,9 +219,24 @@ fn degenerate_panels_render_without_panic() {
         SeriesStyle::Line,
         4,
     ));
-    let fig = Figure::grid("degenerate", vec![p, q, r], 3);
-    let svg = render_svg(&fig).expect("renders");
+    let mut untitled = Panel::new("", "", "");
+    untitled.series.push(Series::new(
+        "",
+        vec![1.0, 2.0],
+        vec![1.0, 2.0],
+        SeriesStyle::Dotted,
+        5,
+    ));
+    let fig = Figure::grid("degenerate", vec![p, q, r, untitled], 3);
+    let dir = temp_dir("degenerate");
+    let out = render(&fig, &dir.join("deg")).expect("renders");
+    let svg = std::fs::read_to_string(&out.svg).expect("svg");
     assert!(svg.contains("constant on log axis"));
+    assert_eq!(
+        png_size(&std::fs::read(&out.png).expect("png")),
+        (fig.width, fig.height)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
