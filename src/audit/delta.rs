@@ -262,8 +262,11 @@ pub struct DeltaRow {
     pub looks: u32,
     /// `α` used by the deciding (last) look of this row.
     pub alpha_look: f64,
-    /// For an inconclusive row: projected total runs that would likely decide it.
+    /// For an inconclusive row: projected total runs that would likely decide it (if the
+    /// observed frequencies persist).
     pub runs_to_decide: Option<u64>,
+    /// `runs_to_decide − runs`: how many more runs would likely decide it.
+    pub more_runs: Option<u64>,
     /// Mean `τ` over stopped runs (NaN when none stopped).
     pub mean_tau: f64,
     /// Largest `τ` over all runs.
@@ -308,7 +311,7 @@ struct Tally {
     runs: u64,
     errors: u64,
     unstopped: u64,
-    tau_sum_stopped: f64,
+    tau_sum_stopped: u128,
     stopped: u64,
     max_tau: u64,
 }
@@ -342,7 +345,7 @@ fn run_batch(
                 runs: 1,
                 errors: u64::from(o.stopped && o.recommendation != best),
                 unstopped: u64::from(!o.stopped),
-                tau_sum_stopped: if o.stopped { o.tau as f64 } else { 0.0 },
+                tau_sum_stopped: if o.stopped { u128::from(o.tau) } else { 0 },
                 stopped: u64::from(o.stopped),
                 max_tau: o.tau,
             }
@@ -401,6 +404,7 @@ fn audit_one(
         looks: 0,
         alpha_look: alpha,
         runs_to_decide: None,
+        more_runs: None,
         mean_tau: f64::NAN,
         max_tau: 0,
         skipped: None,
@@ -445,7 +449,7 @@ fn audit_one(
     row.unstopped = tally.unstopped;
     row.error_rate = tally.errors as f64 / tally.runs as f64;
     row.mean_tau = if tally.stopped > 0 {
-        tally.tau_sum_stopped / tally.stopped as f64
+        tally.tau_sum_stopped as f64 / tally.stopped as f64
     } else {
         f64::NAN
     };
@@ -459,6 +463,7 @@ fn audit_one(
         };
         row.runs_to_decide =
             runs_to_decide(tally.errors, tally.unstopped, tally.runs, inst.delta, a)?;
+        row.more_runs = row.runs_to_decide.map(|n| n.saturating_sub(tally.runs));
     }
     Ok(row)
 }

@@ -300,8 +300,8 @@ fn print_delta(r: &DeltaReport) {
             row.unstopped,
             format!("[{:.3e}, {:.3e}]", row.ci[0], row.ci[1]),
             row.verdict.as_str(),
-            row.runs_to_decide
-                .map(|n| n.to_string())
+            row.more_runs
+                .map(|n| format!("~{n}"))
                 .unwrap_or_else(|| "-".into()),
         );
     }
