@@ -306,7 +306,11 @@ fn exact_losses_match_closed_forms() {
     assert!((loss(m("laplace-half-scale")) - 2.0).abs() < 1e-12);
     assert!((loss(m("rr-wrong-keep")) - 2.0).abs() < 1e-12);
     assert!((loss(m("daf-no-forgetting")) - 3.5).abs() < 1e-12);
-    for name in [MechanismName::Rr, MechanismName::Laplace, MechanismName::Daf] {
+    for name in [
+        MechanismName::Rr,
+        MechanismName::Laplace,
+        MechanismName::Daf,
+    ] {
         let l = loss(Target::Mechanism(name));
         assert!(l <= 1.0 + 1e-12 && l > 1.0 - 1e-12, "{name:?}: {l}");
     }
@@ -347,7 +351,11 @@ fn whole_algorithms_are_not_flagged() {
         assert_ne!(r.verdict, Verdict::Violated, "{algo:?}: {r:?}");
     }
     assert!(audit_dp(&Target::Algo(AlgoName::AdapTt), &dp_opts(Mode::Exact, None)).is_err());
-    assert!(audit_dp(&Target::Algo(AlgoName::Ttucb), &dp_opts(Mode::Auto, Some(10))).is_err());
+    assert!(audit_dp(
+        &Target::Algo(AlgoName::Ttucb),
+        &dp_opts(Mode::Auto, Some(10))
+    )
+    .is_err());
 }
 
 #[test]
@@ -359,9 +367,18 @@ fn cli_dp_lists_mutants_and_rejects_unknown_ones() {
     for (l, m) in lines.iter().zip(MUTANTS) {
         assert!(l.starts_with(m.name));
     }
-    assert_usage_error(&["audit", "dp", "--mutant", "nope"], "unknown mutant 'nope'");
-    assert_usage_error(&["audit", "dp", "--mechanism", "nope"], "unknown mechanism 'nope'");
-    assert_usage_error(&["audit", "dp", "--mutant", "rr-wrong-keep", "--runs", "0"], "runs = 0");
+    assert_usage_error(
+        &["audit", "dp", "--mutant", "nope"],
+        "unknown mutant 'nope'",
+    );
+    assert_usage_error(
+        &["audit", "dp", "--mechanism", "nope"],
+        "unknown mechanism 'nope'",
+    );
+    assert_usage_error(
+        &["audit", "dp", "--mutant", "rr-wrong-keep", "--runs", "0"],
+        "runs = 0",
+    );
     assert_usage_error(&["audit", "dp"], "exactly one of");
     let (code, out, _) =
         crate::common::run_cli(&["audit", "dp", "--mutant", "laplace-half-scale", "--json"]);
@@ -480,28 +497,62 @@ fn delta_audit_is_reproducible() {
         delta: 0.1,
         eps: None,
     }];
-    let cfg = delta_cfg(AlgoName::Ttucb, Some("log(1/delta)/4"), RunPlan::Fixed { runs: 200 });
+    let cfg = delta_cfg(
+        AlgoName::Ttucb,
+        Some("log(1/delta)/4"),
+        RunPlan::Fixed { runs: 200 },
+    );
     let a = audit_delta(&cfg, &inst).expect("runs");
     let b = audit_delta(&cfg, &inst).expect("runs");
     assert_eq!(a.instances[0].errors, b.instances[0].errors);
-    assert_eq!(a.instances[0].mean_tau.to_bits(), b.instances[0].mean_tau.to_bits());
+    assert_eq!(
+        a.instances[0].mean_tau.to_bits(),
+        b.instances[0].mean_tau.to_bits()
+    );
 }
 
 #[test]
 fn cli_delta_json_has_the_documented_fields() {
     let (code, out, err) = crate::common::run_cli(&[
-        "audit", "delta", "--algo", "ttucb", "--battery", "default", "--delta", "0.1",
-        "--threshold", "log(1/delta)/20", "--runs", "200", "--json",
+        "audit",
+        "delta",
+        "--algo",
+        "ttucb",
+        "--battery",
+        "default",
+        "--delta",
+        "0.1",
+        "--threshold",
+        "log(1/delta)/20",
+        "--runs",
+        "200",
+        "--json",
     ]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert_eq!(v["verdict"], "violated");
-    for key in ["verdict", "runs", "errors", "ci", "confidence", "seed", "instances"] {
+    for key in [
+        "verdict",
+        "runs",
+        "errors",
+        "ci",
+        "confidence",
+        "seed",
+        "instances",
+    ] {
         assert!(v.get(key).is_some(), "{key}");
     }
     let rows = v["instances"].as_array().expect("rows");
     assert!(rows.len() >= 5);
-    for key in ["verdict", "runs", "errors", "unstopped", "ci", "delta", "means"] {
+    for key in [
+        "verdict",
+        "runs",
+        "errors",
+        "unstopped",
+        "ci",
+        "delta",
+        "means",
+    ] {
         assert!(rows[0].get(key).is_some(), "{key}");
     }
 }
@@ -526,7 +577,11 @@ fn heavy_adap_tt_without_privacy_term_is_violated() {
     cfg.max_steps = 1_000_000;
     let start = std::time::Instant::now();
     let r = audit_delta(&cfg, &b).expect("runs");
-    eprintln!("adap-tt without privacy term: {} in {:.1} s", r.verdict, start.elapsed().as_secs_f64());
+    eprintln!(
+        "adap-tt without privacy term: {} in {:.1} s",
+        r.verdict,
+        start.elapsed().as_secs_f64()
+    );
     assert_eq!(r.verdict, Verdict::Violated);
 }
 

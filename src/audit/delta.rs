@@ -553,14 +553,22 @@ pub fn audit_delta(cfg: &DeltaAuditConfig, instances: &[AuditInstance]) -> Resul
 /// The default stress battery for `algo` at the user's `δ` (and `ε`).
 ///
 /// # Definition
-/// Instances where weak thresholds fail first: two near-tied arms, many arms near the best,
-/// means near 0 and near 1, Gaussian arms (skipped by algorithms that need rewards in `[0, 1]`);
-/// each at `δ` and, when `δ < 0.1`, also at `δ = 0.1` (more errors allowed, so an unsafe rule
-/// shows up with fewer runs). Private algorithms get `ε ∈ {ε_user}` or, without `--eps`,
-/// `ε ∈ {0.5, 2}`... plus a small-`ε` row (`ε/5`) on the near-tie instance.
+/// Instances where weak thresholds fail first: two near-tied arms `(0.55, 0.45)`, many arms near
+/// the best `(0.6, 0.5 ×7)`, means near 0 `(0.1, 0.02, 0.01)` and near 1 `(0.99, 0.9, 0.9)`,
+/// Gaussian arms `N((0.5, 0.3, 0.3, 0), 0.5²)` (skipped by algorithms that need rewards in
+/// `[0, 1]`); each at `δ` and, when `δ < 0.1`, also at `δ = 0.1` (more errors are allowed, so an
+/// unsafe rule shows up with fewer runs). Private algorithms run at `ε` (default 1) on every
+/// instance, plus `ε/5` on the near-tie instance (small `ε` is where privacy terms matter most).
 ///
 /// # Errors
-/// Propagates instance construction errors (none for the fixed list).
+/// [`Error::InvalidParameter`] for `δ ∉ (0, 1)`.
+///
+/// # Example
+/// ```
+/// use dpbai::bandit::AlgoName;
+/// let b = dpbai::audit::delta::default_battery(AlgoName::Ttucb, 0.01, None).unwrap();
+/// assert_eq!(b.len(), 10);
+/// ```
 pub fn default_battery(algo: AlgoName, delta: f64, eps: Option<f64>) -> Result<Vec<AuditInstance>> {
     check_open("delta", delta, 0.0, 1.0)?;
     let mut deltas = vec![delta];

@@ -196,7 +196,8 @@ fn apply2(f: F2, x: f64, y: f64) -> f64 {
 }
 
 fn apply_h(x: f64, delta: f64, k: f64) -> f64 {
-    if !(k >= 2.0 && k.fract() == 0.0 && k <= 1e9) {
+    let valid = (2.0..=1e9).contains(&k) && k.fract() == 0.0;
+    if !valid {
         return f64::NAN;
     }
     sf::h(x, delta, k as usize)
@@ -800,7 +801,9 @@ impl Program {
                 }
                 Op::JumpIfLess(target) => {
                     sp -= 2;
-                    if !(stack[sp] >= stack[sp + 1]) {
+                    // `x >= y` is false for NaN: the else branch is taken.
+                    let take_then = stack[sp] >= stack[sp + 1];
+                    if !take_then {
                         pc = target as usize;
                         continue;
                     }
@@ -923,7 +926,7 @@ impl ThresholdExpr {
         let Some(v) = Var::from_name(name) else {
             return false;
         };
-        self.general.code.iter().any(|op| *op == Op::Load(v as u8))
+        self.general.code.contains(&Op::Load(v as u8))
     }
 
     /// Evaluates the expression (see the type docs).
