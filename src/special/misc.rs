@@ -156,6 +156,11 @@ pub fn g1_unchecked(y: f64) -> f64 {
     if y == 0.0 {
         return 1.0;
     }
+    if y > 1e32 {
+        // g1(y) = y/2 + √y + O(1) (substitute x = y/2 + ε); the O(1) rest is below 1e-32
+        // relative here, and the quartic below would overflow for y > 1e154.
+        return 0.5 * y + y.sqrt();
+    }
     let b = std::f64::consts::SQRT_2 * y;
     let c = 0.25 * y * y;
     let mut t = 1.0 + y.sqrt();
