@@ -248,7 +248,7 @@ pub fn lambert_w0(x: f64) -> Result<f64> {
 /// MATH.md C.3; paper L. 23, L. 36, L. 40.
 /// # Domain
 /// `−1/e <= x < 0` (the double nearest `−1/e` gives `−1`); `W_{-1}(x) → −∞` as `x → 0−`
-/// (`W_{-1}(−5e-324) = −751.8…`).
+/// (`W_{-1}(−5e-324) = −751.06…`).
 /// # Accuracy
 /// Relative error <= 2e-15 + 4 ulp over the whole domain (golden file
 /// `tests/data/special_golden.toml`).
