@@ -140,7 +140,9 @@ pub fn g1(y: f64) -> Result<f64> {
 /// `g1(y)` without checks, for hot loops.
 ///
 /// # Definition
-/// As [`g1`]. # Reference: MATH.md C.7, paper Thm. 24, L. 52.
+/// As [`g1`].
+/// # Reference
+/// MATH.md C.7, paper Thm. 24, L. 52.
 /// # Domain
 /// The caller guarantees `y >= 0` finite.
 /// # Accuracy
