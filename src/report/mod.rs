@@ -4,6 +4,7 @@
 //! * [`figures`]: builders of the paper's figures from plain numbers.
 
 pub mod claims;
+mod claims_bounds;
 mod claims_numeric;
 pub mod figure;
 pub mod figures;
