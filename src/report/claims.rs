@@ -111,6 +111,7 @@ pub fn paper_instances() -> Vec<(&'static str, Vec<f64>)> {
 pub fn all_checks() -> Vec<Check> {
     let mut v = super::claims_numeric::checks();
     v.extend(super::claims_bounds::checks());
+    v.extend(super::claims_thresholds::checks());
     v
 }
 

@@ -6,6 +6,8 @@
 pub mod claims;
 mod claims_bounds;
 mod claims_numeric;
+mod claims_thresholds;
+pub mod experiments;
 pub mod figure;
 pub mod figures;
 pub mod markdown;
