@@ -109,7 +109,10 @@ pub fn paper_instances() -> Vec<(&'static str, Vec<f64>)> {
 
 /// Every claim check, in ID order.
 pub fn all_checks() -> Vec<Check> {
-    super::claims_numeric::checks()
+    let mut v = super::claims_numeric::checks();
+    v.extend(super::claims_bounds::checks());
+    v.extend(super::claims_thresholds::checks());
+    v
 }
 
 /// Runs every check.

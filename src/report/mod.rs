@@ -4,7 +4,10 @@
 //! * [`figures`]: builders of the paper's figures from plain numbers.
 
 pub mod claims;
+mod claims_bounds;
 mod claims_numeric;
+mod claims_thresholds;
+pub mod experiments;
 pub mod figure;
 pub mod figures;
 pub mod markdown;
