@@ -612,3 +612,43 @@ fn heavy_provable_thresholds_are_never_violated() {
         assert_ne!(r.verdict, Verdict::Violated, "{}", algo.as_str());
     }
 }
+
+#[test]
+fn cli_reads_a_battery_file() {
+    let path = data_path("audit_battery_example.toml");
+    let (code, out, err) = crate::common::run_cli(&[
+        "audit",
+        "delta",
+        "--algo",
+        "ttucb",
+        "--battery",
+        path.to_str().expect("utf-8 path"),
+        "--delta",
+        "0.1",
+        "--threshold",
+        "log(1/delta)/20",
+        "--runs",
+        "100",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let rows = v["instances"].as_array().expect("rows");
+    assert_eq!(rows.len(), 3);
+    assert!(rows
+        .iter()
+        .any(|r| r["name"] == "three-arms-easy-delta" && r["delta"] == 0.2));
+    assert_usage_error(
+        &[
+            "audit",
+            "delta",
+            "--algo",
+            "ttucb",
+            "--battery",
+            "/nonexistent.toml",
+            "--delta",
+            "0.1",
+        ],
+        "cannot read battery file",
+    );
+}

@@ -371,12 +371,15 @@ fn build_for(
     spec.rules = cfg.rules;
     if let Some(t) = &cfg.threshold {
         let eps = inst.eps.unwrap_or(f64::INFINITY);
-        let bound = t.bind(
-            inst.delta,
-            inst.instance.k() as f64,
-            eps,
-            inst.instance.sigma(),
-        )?;
+        // The σ the engine passes to the threshold: 1 under the reference rules (their
+        // statistic uses σ = 1), else the instance's. A mismatch only costs speed: `eval` falls
+        // back to the general program.
+        let sigma = if cfg.rules == Rules::Reference {
+            1.0
+        } else {
+            inst.instance.sigma()
+        };
+        let bound = t.bind(inst.delta, inst.instance.k() as f64, eps, sigma)?;
         spec.custom_threshold = Some(Arc::new(bound) as Arc<dyn CustomThreshold>);
     }
     bandit::build(&spec, &inst.instance)
@@ -488,7 +491,29 @@ fn severity(r: &DeltaRow) -> (u8, f64) {
 /// (e.g. Gaussian arms for randomised response) are reported as skipped rows instead.
 ///
 /// # Example
-/// See `tests/audit.rs` (needs the algorithms).
+/// ```
+/// use dpbai::audit::delta::{audit_delta, AuditInstance, DeltaAuditConfig, RunPlan};
+/// use dpbai::audit::{expr::parse_threshold, Verdict};
+/// use dpbai::bandit::{AlgoName, Rules};
+/// let cfg = DeltaAuditConfig {
+///     algo: AlgoName::Ttucb,
+///     gamma: None,
+///     rules: Rules::Paper,
+///     threshold: Some(parse_threshold("log(1/delta)/20").unwrap()), // deliberately unsafe
+///     alpha: 1e-3,
+///     seed: 1,
+///     max_steps: 1_000_000,
+///     plan: RunPlan::Fixed { runs: 300 },
+/// };
+/// let inst = vec![AuditInstance {
+///     name: "near-tie".into(),
+///     instance: dpbai::instance::Instance::bernoulli(vec![0.55, 0.45]).unwrap(),
+///     delta: 0.1,
+///     eps: None,
+/// }];
+/// let r = audit_delta(&cfg, &inst).unwrap();
+/// assert_eq!(r.verdict, Verdict::Violated);
+/// ```
 pub fn audit_delta(cfg: &DeltaAuditConfig, instances: &[AuditInstance]) -> Result<DeltaReport> {
     check_open("alpha", cfg.alpha, 0.0, 1.0)?;
     if cfg.max_steps == 0 {

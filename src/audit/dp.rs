@@ -868,6 +868,23 @@ fn default_runs(target: &Target) -> u64 {
 
 /// Audits the privacy of `target` (module docs).
 ///
+/// # Definition
+/// Exact mode: the worst-case privacy loss of the mechanism as implemented (its parameters are
+/// read from the `dpbai::privacy` objects); black-box mode: the DP-Sniper lower bound.
+///
+/// # Reference
+/// L. 12, Thm. 3, L. 31, Rem. 13, Definition 8 (MATH.md E.1).
+///
+/// # Example
+/// ```
+/// use dpbai::audit::dp::{audit_dp, mutant, DpOptions, Mode, Target};
+/// use dpbai::audit::Verdict;
+/// let o = DpOptions { eps: 1.0, gamma: 1e-5, mode: Mode::Auto, runs: None, alpha: 1e-3, seed: 1 };
+/// let r = audit_dp(&Target::Mutant(mutant("laplace-half-scale").unwrap()), &o).unwrap();
+/// assert_eq!(r.verdict, Verdict::Violated);
+/// assert!((r.eps_lower - 2.0).abs() < 1e-12);
+/// ```
+///
 /// # Errors
 /// [`Error::InvalidParameter`] for invalid `ε`, `γ`, `α`, run counts, exact mode on a whole
 /// algorithm, or an algorithm that cannot run on reward tables.
