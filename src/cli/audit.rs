@@ -263,7 +263,7 @@ fn print_delta(r: &DeltaReport) {
         r.seconds
     );
     println!(
-        "{:<16} {:<14} {:<30} {:>7} {:>6} {:>9} {:>8} {:>8} {:>23} {:>12} {:>13}",
+        "{:<16} {:<14} {:<30} {:>7} {:>6} {:>9} {:>8} {:>8} {:>23} {:>12} {:>10} {:>10}",
         "instance",
         "family",
         "means",
@@ -274,7 +274,8 @@ fn print_delta(r: &DeltaReport) {
         "unstop",
         "ci",
         "verdict",
-        "runs-to-decide"
+        "more-runs",
+        "mean-tau"
     );
     for row in &r.instances {
         if let Some(why) = &row.skipped {
@@ -289,7 +290,7 @@ fn print_delta(r: &DeltaReport) {
             continue;
         }
         println!(
-            "{:<16} {:<14} {:<30} {:>7} {:>6} {:>9} {:>8} {:>8} {:>23} {:>12} {:>13}",
+            "{:<16} {:<14} {:<30} {:>7} {:>6} {:>9} {:>8} {:>8} {:>23} {:>12} {:>10} {:>10.4e}",
             row.name,
             row.family,
             fmt_means(&row.means),
@@ -303,6 +304,7 @@ fn print_delta(r: &DeltaReport) {
             row.more_runs
                 .map(|n| format!("~{n}"))
                 .unwrap_or_else(|| "-".into()),
+            row.mean_tau,
         );
     }
     if r.unstopped > 0 {
