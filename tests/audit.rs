@@ -416,7 +416,7 @@ fn unsafe_threshold_is_violated_on_the_default_battery() {
     let b = default_battery(AlgoName::Ttucb, 0.01, None).expect("battery");
     let cfg = delta_cfg(
         AlgoName::Ttucb,
-        Some("log(1/delta)/20"),
+        Some("unsafe-log-over-20"),
         RunPlan::UntilDecided {
             first: 100,
             budget: 2000,
@@ -564,7 +564,7 @@ fn cli_delta_json_has_the_documented_fields() {
 #[test]
 #[ignore = "heavy: minutes"]
 fn heavy_adap_tt_without_privacy_term_is_violated() {
-    let t = "2*(2*cg(log((K-1)/(18*delta/(pi^4*k(na)^2*k(nb)^2)))/2) + 2*log(4+log(na)) + 2*log(4+log(nb)))";
+    let t = "unsafe-adap-tt-no-privacy";
     let b = default_battery(AlgoName::AdapTt, 0.01, Some(0.5)).expect("battery");
     let mut cfg = delta_cfg(
         AlgoName::AdapTt,

@@ -986,7 +986,7 @@ pub struct Preset {
 }
 
 /// Every preset, provable ones first.
-pub const PRESETS: [Preset; 7] = [
+pub const PRESETS: [Preset; 9] = [
     Preset {
         name: "paper-cg",
         description: "Eq. (4) c^G (TTUCB, CTB-TT, Gaussian-mechanism TTUCB; Sec. 2.2.3)",
@@ -1020,6 +1020,16 @@ pub const PRESETS: [Preset; 7] = [
     Preset {
         name: "ref-adap-tt",
         description: "public code's AdaP-TT rule log(1/delta) + log(1+log na) + log(1+log nb) + (1/na+1/nb) log(1/delta)^2/eps^2, /sigma^2 on W^G (MATH.md S)",
+        provable: false,
+    },
+    Preset {
+        name: "unsafe-log-over-20",
+        description: "DELIBERATELY UNSAFE log(1/delta)/20, to check that the auditor catches it",
+        provable: false,
+    },
+    Preset {
+        name: "unsafe-adap-tt-no-privacy",
+        description: "DELIBERATELY UNSAFE Eq. (12) without its privacy term (fails at small eps)",
         provable: false,
     },
 ];
@@ -1077,6 +1087,10 @@ pub fn preset(name: &str) -> Option<String> {
         "ref-adap-tt" => {
             "(log(1/delta) + log(1+log(na)) + log(1+log(nb)) + (1/na+1/nb)*log(1/delta)^2/eps^2)/sigma^2"
                 .to_string()
+        }
+        "unsafe-log-over-20" => "log(1/delta)/20".to_string(),
+        "unsafe-adap-tt-no-privacy" => {
+            format!("2*{}", c_g_text("18*delta/(pi^4*k(na)^2*k(nb)^2)"))
         }
         _ => return None,
     })
