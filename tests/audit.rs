@@ -652,3 +652,36 @@ fn cli_reads_a_battery_file() {
         "cannot read battery file",
     );
 }
+
+/// Exact error probabilities of the verdict at the boundary p = δ (no simulation): summing the
+/// Binomial(n, δ) law over the counts k that give each verdict, P(violated) <= α/2 and
+/// P(holds) <= α/2 (the worst case of both errors, since P(violated) increases and P(holds)
+/// decreases in p), as the Clopper–Pearson construction promises.
+#[test]
+fn verdict_error_probabilities_are_at_most_alpha_over_2_at_the_boundary() {
+    use statrs::distribution::{Binomial, Discrete};
+    for &n in &[1u64, 7, 50, 333, 1000] {
+        for &delta in &[0.01, 0.1, 0.37] {
+            for &alpha in &[1e-3, 0.05, 0.3] {
+                let law = Binomial::new(delta, n).expect("valid");
+                let (mut p_viol, mut p_holds) = (0.0, 0.0);
+                for k in 0..=n {
+                    let d = decide(k, 0, n, delta, alpha).expect("valid");
+                    match d.verdict {
+                        Verdict::Violated => p_viol += law.pmf(k),
+                        Verdict::Holds => p_holds += law.pmf(k),
+                        Verdict::Inconclusive => {}
+                    }
+                }
+                assert!(
+                    p_viol <= alpha / 2.0 * (1.0 + 1e-9),
+                    "n {n} δ {delta} α {alpha}: {p_viol}"
+                );
+                assert!(
+                    p_holds <= alpha / 2.0 * (1.0 + 1e-9),
+                    "n {n} δ {delta} α {alpha}: {p_holds}"
+                );
+            }
+        }
+    }
+}
