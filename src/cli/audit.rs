@@ -55,8 +55,9 @@ struct DeltaArgs {
     /// gamma of the Gaussian mechanism (gauss-ldp-tt).
     #[arg(long)]
     gamma: Option<f64>,
-    /// Stopping threshold replacing the algorithm's: an expression or a preset name
-    /// (see --list-presets).
+    /// Stopping threshold replacing the algorithm's: a preset name (see --list-presets) or an
+    /// expression in delta, K, eps, sigma, t, na, nb, ka, kb, gap, pi, e with + - * / ^ and
+    /// log, log2, sqrt, exp, abs, min, max, cg, wbar, zeta, k, h(x, delta, K), ifge(x, y, a, b).
     #[arg(long, allow_hyphen_values = true)]
     threshold: Option<String>,
     /// Paper or reference (public code) rules.
