@@ -5,9 +5,12 @@
 
 pub mod claims;
 mod claims_bounds;
+mod claims_empirical;
 mod claims_numeric;
 mod claims_thresholds;
 pub mod experiments;
 pub mod figure;
 pub mod figures;
+pub mod grid;
 pub mod markdown;
+pub mod paper_figures;
