@@ -93,7 +93,8 @@ impl Branch {
         if !(z > a && z < b) {
             z = 0.5 * (a + b);
         }
-        for _ in 0..100 {
+        let mut bisect = false;
+        for _ in 0..200 {
             let hz = h(z);
             if hz == 0.0 {
                 return z;
@@ -103,16 +104,45 @@ impl Branch {
             } else {
                 b = z;
             }
-            let dh = u * x1.d2(z) + w * x2.d2(z);
-            let mut c = z - hz / dh;
-            if !(c > a && c < b) {
-                c = 0.5 * (a + b);
-            }
-            let step = (c - z).abs();
-            z = c;
-            if step <= 2.0 * f64::EPSILON * z.abs() || b - a <= 2.0 * f64::EPSILON * b.abs() {
+            if b - a <= 4.0 * f64::EPSILON * b.abs() {
                 break;
             }
+            let dh = u * x1.d2(z) + w * x2.d2(z);
+            let mut c = z - hz / dh;
+            if bisect || !(c > a && c < b) {
+                // bisection, geometric when the bracket spans orders of magnitude (minimisers
+                // can sit at 1e-80 when c(ε) is huge)
+                c = if a > 0.0 && b > 8.0 * a {
+                    (a * b).sqrt()
+                } else if a == 0.0 && b > 0.0 {
+                    0.125 * b
+                } else {
+                    0.5 * (a + b)
+                };
+                bisect = false;
+            }
+            let tiny = 4.0 * f64::EPSILON * z.abs();
+            if (c - z).abs() <= tiny {
+                // a tiny Newton step is not proof of convergence (the curvature can vary by
+                // many orders of magnitude near a boundary): probe just past it
+                let probe = if hz < 0.0 {
+                    (z + tiny).min(b)
+                } else {
+                    (z - tiny).max(a)
+                };
+                let hp = h(probe);
+                if (hp < 0.0) != (hz < 0.0) || hp == 0.0 {
+                    return if hp.abs() < hz.abs() { probe } else { z };
+                }
+                if hp < 0.0 {
+                    a = probe;
+                } else {
+                    b = probe;
+                }
+                bisect = true;
+                c = probe;
+            }
+            z = c;
         }
         z
     }
@@ -133,13 +163,17 @@ impl Branch {
                 return k1 * d * d * u * w / (u + w);
             }
         }
-        convex_lower(
-            |z| u * x1.v(z) + w * x2.v(z),
-            |z| u * x1.d1(z) + w * x2.d1(z),
-            low,
-            top,
-            z,
-        )
+        let f = |z: f64| u * x1.v(z) + w * x2.v(z);
+        let df = |z: f64| u * x1.d1(z) + w * x2.d1(z);
+        if x2.v(top).is_finite() {
+            return convex_lower(f, df, low, top, z);
+        }
+        // X2(top) = +∞ (top = 1 > μ_b with a kl term): the minimiser may lie closer to 1 than
+        // a double can resolve. Split off the sliver [top', top]: there X1 >= 0 and X2 is
+        // increasing, so f >= w X2(top'); on [low, top'] the usual tangent bound.
+        let top2 = top - (1e-14f64).min(1e-3 * (top - low));
+        let sliver = w * x2.v(top2);
+        convex_lower(f, df, low, top2, z.min(top2)).min(sliver)
     }
 }
 
@@ -230,6 +264,21 @@ impl Challenger for BranchCh {
         for br in &self.branches {
             let z = br.argmin(u, w, self.low, self.top);
             out.push(br.piece_at(z));
+            // The minimiser is only known to the resolution of a double, which is coarse
+            // relative to the gap for near-tied arms (ulp(0.5)/1e-7 ~ 1e-9). Neighbouring
+            // doubles bracket it, and the LP mixes their pieces (any z gives a valid piece).
+            let mut lo = z;
+            let mut hi = z;
+            for _ in 0..2 {
+                lo = next_down(lo).max(self.low);
+                hi = next_up(hi).min(self.top);
+                for zz in [lo, hi] {
+                    let p = br.piece_at(zz);
+                    if p.r.is_finite() && p.s.is_finite() {
+                        out.push(p);
+                    }
+                }
+            }
         }
     }
 }
@@ -375,5 +424,52 @@ impl<C: Challenger> Challenger for GlobalCh<C> {
     fn invert(&self, y: f64, guess: f64) -> f64 {
         // φ(1, x) >= y  <=>  ψ^KL(1, x) >= y and level·min(1, x) >= y
         self.kl.invert(y, guess).max(self.tv.invert(y, guess))
+    }
+}
+
+fn next_up(x: f64) -> f64 {
+    if x.is_nan() || x == f64::INFINITY {
+        return x;
+    }
+    if x == 0.0 {
+        return f64::from_bits(1);
+    }
+    let b = x.to_bits();
+    f64::from_bits(if x > 0.0 { b + 1 } else { b - 1 })
+}
+
+fn next_down(x: f64) -> f64 {
+    -next_up(-x)
+}
+
+fn next_up(x: f64) -> f64 {
+    if x.is_nan() || x == f64::INFINITY {
+        return x;
+    }
+    if x == 0.0 {
+        return f64::from_bits(1);
+    }
+    let b = x.to_bits();
+    f64::from_bits(if x > 0.0 { b + 1 } else { b - 1 })
+}
+
+fn next_down(x: f64) -> f64 {
+    -next_up(-x)
+}
+
+#[cfg(test)]
+mod dbg_tests {
+    use super::*;
+    use crate::complexity::solver::*;
+    #[test]
+    fn dbg_tiny() {
+        let c = crate::divergence::c_local_unchecked(1e-4);
+        let ch = BranchCh::local(1e-9, 0.0, c);
+        let mut ps = vec![];
+        ch.pieces(1.0, 1.0, &mut ps);
+        for p in &ps {
+            println!("piece {:e} {:e}", p.r, p.s);
+        }
+        println!("lower_free {:e}", lower_free(&[ps]));
     }
 }

@@ -220,7 +220,17 @@ pub fn characteristic_time(kind: TimeKind, nu: &Instance) -> Result<Certified> {
                 });
             }
             let c = c_local_unchecked(eps);
-            let chs: Vec<BranchCh> = lows.iter().map(|&m| BranchCh::local(top, m, c)).collect();
+            // c(ε) overflows for ε > ~354: then min{kl, c TV²} = kl exactly (c = +∞)
+            let chs: Vec<BranchCh> = lows
+                .iter()
+                .map(|&m| {
+                    if c.is_finite() {
+                        BranchCh::local(top, m, c)
+                    } else {
+                        BranchCh::kl_bernoulli(top, m)
+                    }
+                })
+                .collect();
             certify_free(nu, &chs)
         }
         TimeKind::Global { eps } => {
@@ -274,8 +284,8 @@ fn place(nu: &Instance, best_w: f64, others: impl Iterator<Item = f64>) -> Vec<f
 }
 
 fn finish(value: f64, lower: f64, upper: f64, allocation: Vec<f64>) -> Result<Certified> {
-    if !(lower > 0.0 && upper.is_finite() && lower <= upper)
-        || (upper - lower) > CERTIFIED_REL_WIDTH * value
+    if !(value.is_finite() && lower > 0.0 && upper.is_finite() && lower <= upper)
+        || (upper - lower) > CERTIFIED_REL_WIDTH * lower
     {
         return Err(Error::NoConvergence {
             what: format!(

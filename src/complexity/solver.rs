@@ -69,7 +69,7 @@ pub(crate) fn invert_concave(eval: impl Fn(f64) -> Piece, y: f64, guess: f64) ->
     } else {
         1.0
     };
-    for _ in 0..200 {
+    for _ in 0..400 {
         let p = eval(x);
         let g = p.r + x * p.s;
         if g >= y {
@@ -82,11 +82,18 @@ pub(crate) fn invert_concave(eval: impl Fn(f64) -> Piece, y: f64, guess: f64) ->
         }
         let mut c = x + (y - g) / p.s;
         if !(c.is_finite() && c > lo && c < hi) {
-            c = if hi.is_finite() {
-                0.5 * (lo + hi)
+            c = if !hi.is_finite() {
+                16.0 * x + 1.0
+            } else if lo > 0.0 && hi > 8.0 * lo {
+                (lo * hi).sqrt() // geometric bisection: brackets can span hundreds of decades
+            } else if lo == 0.0 {
+                0.0625 * hi
             } else {
-                2.0 * x + 1.0
+                0.5 * (lo + hi)
             };
+        }
+        if c > 1e300 {
+            return f64::INFINITY; // the level is not reached at any representable weight
         }
         let step = (c - x).abs();
         x = c;
@@ -116,9 +123,16 @@ pub(crate) struct LevelSolution {
 fn phi<C: Challenger>(chs: &[C], y: f64, xs: &mut [f64]) -> f64 {
     let mut sum = 0.0;
     for (c, x) in chs.iter().zip(xs.iter_mut()) {
-        *x = c.invert(y, *x);
-        let p = c.eval(*x);
+        let xi = c.invert(y, *x);
+        if !xi.is_finite() {
+            return f64::INFINITY; // y at (or numerically beyond) the saturation level
+        }
+        *x = xi;
+        let p = c.eval(xi);
         sum += p.r / p.s;
+    }
+    if sum.is_nan() {
+        return f64::INFINITY;
     }
     sum - 1.0
 }
@@ -266,8 +280,26 @@ pub(crate) fn solve_free<C: Challenger>(chs: &[C]) -> Result<LevelSolution> {
     } else if attained {
         fhi = phi(chs, hi, &mut xs);
     }
-    // lower end: Φ(0+) = −1
-    let y = brent_root(|y| phi(chs, y, &mut xs), 0.0, hi, -1.0, fhi)?;
+    // geometric descent from the top of the range to a level with Φ <= 0 (the level can span
+    // many orders of magnitude below the saturation level; Φ(0+) = −1)
+    let (mut lo, mut flo) = (0.0, -1.0);
+    let mut y = hi;
+    for _ in 0..400 {
+        y *= 0.125;
+        if y < 1e-300 {
+            break;
+        }
+        let f = phi(chs, y, &mut xs);
+        if f > 0.0 || f.is_nan() {
+            hi = y;
+            fhi = f;
+        } else {
+            lo = y;
+            flo = f;
+            break;
+        }
+    }
+    let y = brent_root(|y| phi(chs, y, &mut xs), lo, hi, flo, fhi)?;
     let mut x = vec![1.0; n];
     phi(chs, y, &mut x);
     Ok(LevelSolution { y, x })
@@ -285,8 +317,12 @@ pub(crate) fn solve_beta<C: Challenger>(chs: &[C], beta: f64) -> Result<LevelSol
     let excess = |y: f64, xs: &mut [f64]| -> f64 {
         let mut s = 0.0;
         for (c, x) in chs.iter().zip(xs.iter_mut()) {
-            *x = c.invert(y, *x);
-            s += *x;
+            let xi = c.invert(y, *x);
+            if !xi.is_finite() {
+                return f64::INFINITY;
+            }
+            *x = xi;
+            s += xi;
         }
         s - target
     };
@@ -308,7 +344,24 @@ pub(crate) fn solve_beta<C: Challenger>(chs: &[C], beta: f64) -> Result<LevelSol
             }
         }
     };
-    let y = brent_root(|y| excess(y, &mut xs), 0.0, hi, -target, fhi)?;
+    let (mut lo, mut flo, mut hi, mut fhi) = (0.0, -target, hi, fhi);
+    let mut y = hi;
+    for _ in 0..400 {
+        y *= 0.125;
+        if y < 1e-300 {
+            break;
+        }
+        let f = excess(y, &mut xs);
+        if f > 0.0 || f.is_nan() {
+            hi = y;
+            fhi = f;
+        } else {
+            lo = y;
+            flo = f;
+            break;
+        }
+    }
+    let y = brent_root(|y| excess(y, &mut xs), lo, hi, flo, fhi)?;
     let mut x = vec![1.0; n];
     excess(y, &mut x);
     Ok(LevelSolution { y, x })
@@ -381,6 +434,9 @@ pub(crate) fn lower_free(pieces: &[Vec<Piece>]) -> f64 {
                 pp: 1.0 / p.s,
                 piece: Some(j),
             })
+            // a (sub)normal s this small overflows the frontier coordinates: drop the piece
+            // (dropping pieces only weakens the bound; it stays valid)
+            .filter(|v| v.rr.is_finite() && v.pp.is_finite())
             .collect();
         pts.sort_by(|a, c| a.rr.total_cmp(&c.rr).then(c.pp.total_cmp(&a.pp)));
         // best ray (pieces with s = 0): slope 1/r
@@ -561,11 +617,28 @@ pub(crate) fn convex_lower(
     hi: f64,
     z: f64,
 ) -> f64 {
-    let h = (1e-7 * (hi - lo)).max(8.0 * f64::EPSILON * z.abs());
-    let x1 = (z - h).max(lo);
-    let x2 = (z + h).min(hi);
-    let (f1, d1) = (f(x1), df(x1));
-    let (f2, d2) = (f(x2), df(x2));
+    // `z` is known to a few ulps (closed form or a converged bracket): tangents ~2 ulps away
+    // bracket the true minimiser, and stay inside the curvature scale, which can be tiny
+    // (minimisers at 1e-23 from an end when c(ε) is large)
+    let h = (4.0 * f64::EPSILON * z.abs()).max(1e-300);
+    let mut x1 = (z - h).max(lo);
+    let mut x2 = (z + h).min(hi);
+    let (mut f1, mut d1) = (f(x1), df(x1));
+    let (mut f2, mut d2) = (f(x2), df(x2));
+    for _ in 0..60 {
+        if f1.is_finite() && d1.is_finite() {
+            break;
+        }
+        x1 = z - 0.25 * (z - x1);
+        (f1, d1) = (f(x1), df(x1));
+    }
+    for _ in 0..60 {
+        if f2.is_finite() && d2.is_finite() {
+            break;
+        }
+        x2 = z + 0.25 * (x2 - z);
+        (f2, d2) = (f(x2), df(x2));
+    }
     let ok1 = f1.is_finite() && d1.is_finite();
     let ok2 = f2.is_finite() && d2.is_finite();
     let mut best = f64::INFINITY;
