@@ -208,7 +208,11 @@ pub fn characteristic_time(kind: TimeKind, nu: &Instance) -> Result<Certified> {
             let chs: Vec<TvCh> = gaps.iter().map(|&d| TvCh { level: tv_level(d) }).collect();
             certify_free(nu, &chs)
         }
-        TimeKind::Tv2 => certify_free(nu, &quad(std::f64::consts::FRAC_1_SQRT_2)),
+        TimeKind::Tv2 => {
+            // ψ_b = Δ_b²/(1/u + 1/w) (B.6)
+            let chs: Vec<QuadCh> = gaps.iter().map(|d| QuadCh { q: d * d }).collect();
+            certify_free(nu, &chs)
+        }
         TimeKind::Local { eps } => {
             check_eps(eps)?;
             if !bern {
