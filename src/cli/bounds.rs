@@ -309,6 +309,8 @@ fn print_grid(nu: &Instance, grid: &[f64], delta: f64, beta: f64) -> Result<()> 
     let t_tv = complexity::t_tv(nu)?.value;
     let t_tv2 = complexity::t_tv2(nu)?.value;
     let lf = complexity::log_factor(delta)?;
+    let tg_beta = complexity::t_kl_gaussian_beta(nu, 0.5, beta)?.value;
+    let tg = complexity::t_kl_gaussian(nu, 0.5)?.value;
     let mut w = csv::Writer::from_writer(std::io::stdout().lock());
     w.write_record([
         "eps",
@@ -347,7 +349,7 @@ fn print_grid(nu: &Instance, grid: &[f64], delta: f64, beta: f64) -> Result<()> 
         let global = complexity::t_global(nu, eps)?;
         let kge = complexity::t_kl_g_eps(nu, eps)?.value;
         let kbge = complexity::t_kl_beta_g_eps(nu, eps, beta)?.value;
-        let ub = upper::upper_bounds(nu, eps, beta)?;
+        let ub = upper::upper_bounds_from(nu, eps, beta, tg_beta, tg)?;
         let rec = vec![
             format!("{eps:e}"),
             format!("{c:e}"),

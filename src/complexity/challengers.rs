@@ -198,7 +198,31 @@ impl BranchCh {
         }
     }
 
+    /// Local-DP cost with `d_ε = min{kl, c TV²}` (B.8). Exact simplifications on `[low, top]`:
+    /// * `c <= 2`: Pinsker `kl >= 2 TV² >= c TV²`, so `d_ε = c TV²` (one quadratic branch);
+    /// * `c >= ½ max{1/(m(1−m)) : m ∈ {low, top}}`: `kl(p, z) = (z−p)² ∫_0^1 θ/(s(1−s)) dθ`
+    ///   with `s` between `p` and `z`, and `1/(s(1−s))` is convex, so `kl <= c TV²` on
+    ///   `[low, top]` for both arms and `d_ε = kl` (one KL branch);
+    /// * otherwise the four branches `J_KK, J_KT, J_TK, J_TT`.
     pub fn local(top: f64, low: f64, c: f64) -> Self {
+        if !c.is_finite() {
+            return Self::kl_bernoulli(top, low);
+        }
+        if c <= 2.0 {
+            return BranchCh {
+                top,
+                low,
+                branches: vec![Branch {
+                    x1: Div::Quad(top, c),
+                    x2: Div::Quad(low, c),
+                }],
+            };
+        }
+        let curv = |m: f64| 1.0 / (m * (1.0 - m));
+        let c_kl = 0.5 * curv(low).max(curv(top));
+        if low > 0.0 && top < 1.0 && c >= c_kl * (1.0 + 1e-12) {
+            return Self::kl_bernoulli(top, low);
+        }
         let a = [Div::Kl(top), Div::Quad(top, c)];
         let b = [Div::Kl(low), Div::Quad(low, c)];
         let mut branches = Vec::with_capacity(4);
@@ -250,7 +274,7 @@ impl Challenger for BranchCh {
         // ψ = min_j ψ_j >= y  <=>  every branch >= y: invert each smooth branch
         let mut x = 0.0f64;
         for br in &self.branches {
-            let xj = invert_concave(
+            let (xj, _) = invert_concave(
                 |x| br.piece_at(br.argmin(1.0, x, self.low, self.top)),
                 y,
                 guess,
@@ -258,6 +282,18 @@ impl Challenger for BranchCh {
             x = x.max(xj);
         }
         x
+    }
+
+    fn invert_with_piece(&self, y: f64, guess: f64) -> (f64, Piece) {
+        if let [br] = self.branches.as_slice() {
+            return invert_concave(
+                |x| br.piece_at(br.argmin(1.0, x, self.low, self.top)),
+                y,
+                guess,
+            );
+        }
+        let x = self.invert(y, guess);
+        (x, self.eval(x))
     }
 
     fn pieces(&self, u: f64, w: f64, out: &mut Vec<Piece>) {

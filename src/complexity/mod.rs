@@ -224,17 +224,8 @@ pub fn characteristic_time(kind: TimeKind, nu: &Instance) -> Result<Certified> {
                 });
             }
             let c = c_local_unchecked(eps);
-            // c(ε) overflows for ε > ~354: then min{kl, c TV²} = kl exactly (c = +∞)
-            let chs: Vec<BranchCh> = lows
-                .iter()
-                .map(|&m| {
-                    if c.is_finite() {
-                        BranchCh::local(top, m, c)
-                    } else {
-                        BranchCh::kl_bernoulli(top, m)
-                    }
-                })
-                .collect();
+            // (c(ε) overflows for ε > ~354: then min{kl, c TV²} = kl exactly, c = +∞)
+            let chs: Vec<BranchCh> = lows.iter().map(|&m| BranchCh::local(top, m, c)).collect();
             certify_free(nu, &chs)
         }
         TimeKind::Global { eps } => {

@@ -55,13 +55,20 @@ pub(crate) trait Challenger {
     fn pieces(&self, u: f64, w: f64, out: &mut Vec<Piece>);
     /// `min{x : ψ(1, x) >= y}` for `0 < y < S` (or `y = S` when attained), starting from `guess`.
     fn invert(&self, y: f64, guess: f64) -> f64 {
-        invert_concave(|x| self.eval(x), y, guess)
+        invert_concave(|x| self.eval(x), y, guess).0
+    }
+    /// [`Challenger::invert`] and the supergradient there (accurate to the inversion's
+    /// tolerance; avoids re-evaluating the inner problem).
+    fn invert_with_piece(&self, y: f64, guess: f64) -> (f64, Piece) {
+        let x = self.invert(y, guess);
+        (x, self.eval(x))
     }
 }
 
 /// Generic inversion of a concave increasing `g(x) = r + x s` with `g(0) = 0`: safeguarded
 /// Newton (from below Newton is monotone for concave functions; from above it lands below).
-pub(crate) fn invert_concave(eval: impl Fn(f64) -> Piece, y: f64, guess: f64) -> f64 {
+/// Returns the root and the piece at the last evaluated point (within the tolerance of it).
+pub(crate) fn invert_concave(eval: impl Fn(f64) -> Piece, y: f64, guess: f64) -> (f64, Piece) {
     let mut lo = 0.0f64; // g(lo) < y (g(0) = 0 < y)
     let mut hi = f64::INFINITY; // g(hi) >= y
     let mut x = if guess.is_finite() && guess > 0.0 {
@@ -69,13 +76,18 @@ pub(crate) fn invert_concave(eval: impl Fn(f64) -> Piece, y: f64, guess: f64) ->
     } else {
         1.0
     };
+    let mut last = Piece {
+        r: f64::NAN,
+        s: f64::NAN,
+    };
     for _ in 0..400 {
         let p = eval(x);
+        last = p;
         let g = p.r + x * p.s;
         if g >= y {
             hi = x;
             if g == y {
-                return x;
+                return (x, p);
             }
         } else {
             lo = x;
@@ -93,7 +105,8 @@ pub(crate) fn invert_concave(eval: impl Fn(f64) -> Piece, y: f64, guess: f64) ->
             };
         }
         if c > 1e300 {
-            return f64::INFINITY; // the level is not reached at any representable weight
+            // the level is not reached at any representable weight
+            return (f64::INFINITY, last);
         }
         let step = (c - x).abs();
         x = c;
@@ -102,7 +115,7 @@ pub(crate) fn invert_concave(eval: impl Fn(f64) -> Piece, y: f64, guess: f64) ->
             break;
         }
     }
-    x
+    (x, last)
 }
 
 /// Relative rounding margin applied to both certificate sides for `n` challengers: covers the
@@ -123,12 +136,11 @@ pub(crate) struct LevelSolution {
 fn phi<C: Challenger>(chs: &[C], y: f64, xs: &mut [f64]) -> f64 {
     let mut sum = 0.0;
     for (c, x) in chs.iter().zip(xs.iter_mut()) {
-        let xi = c.invert(y, *x);
+        let (xi, p) = c.invert_with_piece(y, *x);
         if !xi.is_finite() {
             return f64::INFINITY; // y at (or numerically beyond) the saturation level
         }
         *x = xi;
-        let p = c.eval(xi);
         sum += p.r / p.s;
     }
     if sum.is_nan() {

@@ -6,35 +6,7 @@
 use super::{t_kl_beta_g_eps, t_kl_gaussian, t_kl_gaussian_beta};
 use crate::error::{check_above, check_open, Result};
 use crate::instance::{Family, Instance};
-use shim::{g1, g2};
-
-/// TEMPORARY until `special::{g1, g2}` land on main (then replaced by `crate::special`).
-mod shim {
-    use crate::error::Result;
-    pub fn g1(y: f64) -> Result<f64> {
-        if y == 0.0 {
-            return Ok(1.0);
-        }
-        let q = |x: f64| x * x - x - y * (2.0 * x).sqrt() - y * y / 4.0;
-        let (mut a, mut b) = (1.0f64, 2.0f64);
-        while q(b) < 0.0 {
-            b *= 2.0;
-        }
-        for _ in 0..200 {
-            let m = 0.5 * (a + b);
-            if q(m) < 0.0 {
-                a = m
-            } else {
-                b = m
-            }
-        }
-        Ok(0.5 * (a + b))
-    }
-    pub fn g2(y: f64) -> Result<f64> {
-        let s = 1.0 + (1.0 + 1.0 / y).sqrt();
-        Ok(y * s * s)
-    }
-}
+use crate::special::{g1, g2};
 use serde::Serialize;
 
 /// One upper-bound value with the caveat that applies to the instance (if any).
@@ -132,12 +104,28 @@ pub fn assumption_note(nu: &Instance) -> Option<String> {
 /// assert!((u.adap_tt_star.thm24_main - 85794.0).abs() < 1.0);
 /// ```
 pub fn upper_bounds(nu: &Instance, eps: f64, beta: f64) -> Result<UpperBounds> {
+    check_open("beta", beta, 0.0, 1.0)?;
+    let tg_beta = t_kl_gaussian_beta(nu, 0.5, beta)?.value;
+    let tg = t_kl_gaussian(nu, 0.5)?.value;
+    upper_bounds_from(nu, eps, beta, tg_beta, tg)
+}
+
+/// [`upper_bounds`] with the ε-free times precomputed (for ε curves): `tg_beta` =
+/// `T^G_{KL,β}(μ; 1/2)`, `tg` = `T^G_KL(μ; 1/2)`.
+///
+/// # Errors
+/// As [`upper_bounds`].
+pub fn upper_bounds_from(
+    nu: &Instance,
+    eps: f64,
+    beta: f64,
+    tg_beta: f64,
+    tg: f64,
+) -> Result<UpperBounds> {
     check_above("eps", eps, 0.0)?;
     check_open("beta", beta, 0.0, 1.0)?;
     let sigma2 = 0.25;
     let note = assumption_note(nu);
-    let tg_beta = t_kl_gaussian_beta(nu, 0.5, beta)?.value;
-    let tg = t_kl_gaussian(nu, 0.5)?.value;
     let tge_beta = t_kl_beta_g_eps(nu, eps, beta)?.value;
     let coth2 = 1.0 / (0.5 * eps).tanh().powi(2);
     let dmax = nu.delta_max();
