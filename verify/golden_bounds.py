@@ -40,7 +40,8 @@ def kl(p, q):
     if p > 0:
         r += p * mp.log(p / q)
     if p < 1:
-        r += (1 - p) * mp.log((1 - p) / (1 - q))
+        # log1p: q can be as small as 1e-600 at large levels (kl(0, q) = -log(1 - q))
+        r += (1 - p) * (mp.log1p(-p) - mp.log1p(-q))
     return r
 
 
@@ -427,8 +428,12 @@ def main():
         part = (int(i), int(n))
     # optional "--from NAME": skip the instances before NAME (resume a run)
     start = sys.argv[sys.argv.index("--from") + 1] if "--from" in sys.argv else None
+    # optional "--only a,b,c": just these instances
+    only = sys.argv[sys.argv.index("--only") + 1].split(",") if "--only" in sys.argv else None
     for idx, (name, fam, sigma, means) in enumerate(instances()):
         if part and idx % part[1] != part[0]:
+            continue
+        if only is not None and name not in only:
             continue
         if start is not None:
             if name != start:

@@ -296,8 +296,9 @@ pub(crate) fn solve_free<C: Challenger>(chs: &[C]) -> Result<LevelSolution> {
     // many orders of magnitude below the saturation level; Φ(0+) = −1)
     let (mut lo, mut flo) = (0.0, -1.0);
     let mut y = hi;
-    for _ in 0..400 {
-        y *= 0.125;
+    for k in 0..400 {
+        // halve near the top (tight finite bracket for Brent), then larger steps
+        y *= if k < 4 { 0.5 } else { 0.125 };
         if y < 1e-300 {
             break;
         }
@@ -358,8 +359,9 @@ pub(crate) fn solve_beta<C: Challenger>(chs: &[C], beta: f64) -> Result<LevelSol
     };
     let (mut lo, mut flo, mut hi, mut fhi) = (0.0, -target, hi, fhi);
     let mut y = hi;
-    for _ in 0..400 {
-        y *= 0.125;
+    for k in 0..400 {
+        // halve near the top (tight finite bracket for Brent), then larger steps
+        y *= if k < 4 { 0.5 } else { 0.125 };
         if y < 1e-300 {
             break;
         }
@@ -594,7 +596,7 @@ pub(crate) fn lower_free(pieces: &[Vec<Piece>]) -> f64 {
         cap_max = cap_max.max(cap);
     }
     let denom = a_star.max(cap_max);
-    if !(denom > 0.0) || !total.is_finite() {
+    if denom.is_nan() || denom <= 0.0 || !total.is_finite() {
         return 0.0;
     }
     total / denom * (1.0 - rounding_margin(pieces.len()))
@@ -609,7 +611,7 @@ pub(crate) fn lower_beta(pieces: &[Vec<Piece>], beta: f64) -> f64 {
     let mut ratio_sum = 0.0;
     for ps in pieces {
         let p = ps[0];
-        if !(p.s > 0.0) {
+        if p.s.is_nan() || p.s <= 0.0 {
             return 0.0;
         }
         inv_sum += 1.0 / p.s;
