@@ -115,6 +115,7 @@ pub fn all_checks() -> Vec<Check> {
     v.extend(super::claims_bounds::checks());
     v.extend(super::claims_thresholds::checks());
     v.extend(super::claims_empirical::checks());
+    v.extend(super::claims_upper::checks());
     v
 }
 

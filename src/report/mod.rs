@@ -8,6 +8,7 @@ mod claims_bounds;
 mod claims_empirical;
 mod claims_numeric;
 mod claims_thresholds;
+mod claims_upper;
 pub mod experiments;
 pub mod figure;
 pub mod figures;
