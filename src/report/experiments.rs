@@ -53,6 +53,17 @@ pub struct CellResult {
     pub cached: bool,
     /// Wall time spent computing (0 when cached).
     pub elapsed_s: f64,
+    /// Sample standard deviation of `τ` over the stopped runs (None if fewer than two stopped).
+    pub std_tau_stopped: Option<f64>,
+}
+
+fn std_stopped(records: &[RunRecord]) -> Option<f64> {
+    let t: Vec<f64> = records
+        .iter()
+        .filter(|r| r.outcome.stopped)
+        .map(|r| r.outcome.tau as f64)
+        .collect();
+    crate::mc::stats::sample_std(&t).ok()
 }
 
 /// FNV-1a 64-bit hash.
@@ -178,6 +189,7 @@ pub fn run_cell(cell: &Cell, cache: Option<&Path>, threads: usize) -> Result<Cel
                 summary,
                 cached: true,
                 elapsed_s: 0.0,
+                std_tau_stopped: std_stopped(&records),
             });
         }
     }
@@ -207,6 +219,7 @@ pub fn run_cell(cell: &Cell, cache: Option<&Path>, threads: usize) -> Result<Cel
         summary,
         cached: false,
         elapsed_s,
+        std_tau_stopped: std_stopped(&records),
     })
 }
 
