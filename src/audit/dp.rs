@@ -658,37 +658,67 @@ impl MechanismName {
 }
 
 /// A planted bug.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Mutant {
     /// Name for `--mutant`.
     pub name: &'static str,
     /// What is wrong.
     pub description: &'static str,
-    /// The mechanism it corrupts.
-    pub base: MechanismName,
+    /// What it corrupts.
+    pub base: MutantBase,
+}
+
+/// What a mutant corrupts: a mechanism, or a whole algorithm (black-box only).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum MutantBase {
+    /// A mechanism (exact and black-box modes).
+    Mechanism(MechanismName),
+    /// A whole algorithm run with `factor·ε` while claiming `ε` (black-box on reward tables).
+    Algo {
+        /// The algorithm.
+        algo: AlgoName,
+        /// Factor applied to the privacy budget actually used.
+        factor: f64,
+    },
 }
 
 /// Every built-in mutant.
-pub const MUTANTS: [Mutant; 4] = [
+pub const MUTANTS: [Mutant; 6] = [
     Mutant {
         name: "laplace-half-scale",
         description: "Laplace mechanism with noise scale 1/(2 eps) instead of 1/eps (true loss 2 eps)",
-        base: MechanismName::Laplace,
+        base: MutantBase::Mechanism(MechanismName::Laplace),
     },
     Mutant {
         name: "daf-no-forgetting",
         description: "DAF releasing each phase mean over all past samples (no forgetting), scales unchanged",
-        base: MechanismName::Daf,
+        base: MutantBase::Mechanism(MechanismName::Daf),
     },
     Mutant {
         name: "rr-wrong-keep",
         description: "randomised response keeping the bit w.p. e^(2 eps)/(e^(2 eps)+1) instead of e^eps/(e^eps+1)",
-        base: MechanismName::Rr,
+        base: MutantBase::Mechanism(MechanismName::Rr),
     },
     Mutant {
         name: "gaussian-small-sigma",
         description: "Gaussian mechanism with sigma_{eps,gamma}/2 instead of sqrt(2 log(1.25/gamma))/eps",
-        base: MechanismName::Gaussian,
+        base: MutantBase::Mechanism(MechanismName::Gaussian),
+    },
+    Mutant {
+        name: "adap-tt-eps-x4",
+        description: "AdaP-TT whose DAF noise is calibrated for 4 eps while claiming eps (black-box on reward tables)",
+        base: MutantBase::Algo {
+            algo: AlgoName::AdapTt,
+            factor: 4.0,
+        },
+    },
+    Mutant {
+        name: "ctb-tt-eps-x4",
+        description: "CTB-TT whose randomised response uses 4 eps while claiming eps (black-box on reward tables)",
+        base: MutantBase::Algo {
+            algo: AlgoName::CtbTt,
+            factor: 4.0,
+        },
     },
 ];
 
@@ -797,7 +827,11 @@ enum Mech {
 fn mechanism_for(target: &Target, eps: f64, gamma: f64) -> Result<Option<Mech>> {
     let (base, mutated) = match target {
         Target::Mechanism(m) => (*m, false),
-        Target::Mutant(m) => (m.base, true),
+        Target::Mutant(Mutant {
+            base: MutantBase::Mechanism(b),
+            ..
+        }) => (*b, true),
+        Target::Mutant(_) => return Ok(None),
         Target::Algo(_) => return Ok(None),
     };
     Ok(Some(match (base, mutated) {
@@ -857,9 +891,13 @@ where
 fn default_runs(target: &Target) -> u64 {
     match target {
         Target::Algo(_) => 20_000,
+        Target::Mutant(Mutant {
+            base: MutantBase::Algo { .. },
+            ..
+        }) => 40_000,
         Target::Mechanism(MechanismName::Gaussian)
         | Target::Mutant(Mutant {
-            base: MechanismName::Gaussian,
+            base: MutantBase::Mechanism(MechanismName::Gaussian),
             ..
         }) => 4_000_000,
         _ => 1_000_000,
@@ -989,8 +1027,20 @@ pub fn audit_dp(target: &Target, o: &DpOptions) -> Result<DpReport> {
         let bb = match (mech, target) {
             (Some(m), _) => blackbox_mechanism(m, n, o.seed, o.alpha, claim)?,
             (None, Target::Algo(a)) => {
-                let (bb, note) = blackbox_algorithm(*a, o.eps, n, o.seed, o.alpha)?;
+                let (bb, note) = blackbox_algorithm(*a, o.eps, o.eps, n, o.seed, o.alpha)?;
                 rep.note = note;
+                bb
+            }
+            (
+                None,
+                Target::Mutant(Mutant {
+                    base: MutantBase::Algo { algo, factor },
+                    ..
+                }),
+            ) => {
+                let (bb, note) =
+                    blackbox_algorithm(*algo, factor * o.eps, o.eps, n, o.seed, o.alpha)?;
+                rep.note = format!("{note}; runs at eps = {}", factor * o.eps);
                 bb
             }
             (None, _) => unreachable!("invariant: only algorithms lack a mechanism"),
@@ -1088,6 +1138,7 @@ fn hash_of<T: std::hash::Hash>(v: &T) -> u64 {
 
 fn blackbox_algorithm(
     algo: AlgoName,
+    eps_run: f64,
     eps: f64,
     n: u64,
     seed: u64,
@@ -1107,7 +1158,7 @@ fn blackbox_algorithm(
     let delta = 0.1;
     let instance = crate::instance::Instance::bernoulli(vec![0.7, 0.3])?;
     let mut spec = AlgoSpec::new(algo, delta);
-    spec.eps = Some(eps);
+    spec.eps = Some(eps_run);
     let alg = bandit::build(&spec, &instance)?;
     let (d, d2) = neighbouring_tables(rows);
     let probe = alg.run_on_table(&d, &mut rng_for_run(seed, u64::MAX));
