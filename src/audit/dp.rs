@@ -36,6 +36,17 @@
 //! quantity is `gamma_lower = cp_lower(k, m, α/2) − e^ε cp_upper(k', m, α/2)`, and
 //! `violated` means `gamma_lower > γ`. Black-box mode never reports `holds` (it cannot prove
 //! privacy): no violation found is `inconclusive`.
+//!
+//! # Whole algorithms (Definition 8)
+//! `ctb-tt`, `adap-tt`, `adap-tt-star` run on two fixed neighbouring reward tables (`K = 2`,
+//! 400 rows drawn once from `Ber(0.7) × Ber(0.3)`, the neighbour flips row 1). Each run's output
+//! `(a_1..a_τ, â, stopped)` is reduced to four discrete features (hash of the whole output,
+//! recommendation, `τ`, hash of the first 16 actions); [`sniper_discrete`] picks a feature and a
+//! set of its values on the selection half and certifies it on the held-out half.
+//!
+//! # Mutants
+//! [`MUTANTS`]: four mechanism bugs (caught instantly in exact mode, and by the black box) and
+//! two whole-algorithm bugs (AdaP-TT and CTB-TT run at `4ε` while claiming `ε`; black box only).
 
 use crate::audit::{ci, Verdict};
 use crate::bandit::{self, AlgoName, AlgoSpec, RewardTable};
