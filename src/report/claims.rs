@@ -120,6 +120,7 @@ pub fn all_checks() -> Vec<Check> {
     v.extend(super::claims_thresholds::checks());
     v.extend(super::claims_empirical::checks());
     v.extend(super::claims_upper::checks());
+    v.extend(super::claims_audit::checks());
     v
 }
 

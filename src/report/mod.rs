@@ -5,6 +5,7 @@
 
 pub mod blocks;
 pub mod claims;
+mod claims_audit;
 mod claims_bounds;
 mod claims_empirical;
 mod claims_numeric;
