@@ -278,3 +278,33 @@ fn reproducible_and_options_run() {
         }
     }
 }
+
+/// Deterministic arms (means 1 and 0) and negligible privacy noise (ε = 1e6): the phase sums
+/// are deterministic, so the phase-skipping path and the step-by-step loop must give exactly
+/// the same τ and recommendation (catches e.g. an off-by-one in the number of samples drawn
+/// at a switch, which the two-sample test above has little power against).
+#[test]
+fn fast_path_exact_on_deterministic_arms() {
+    let inst = Instance::bernoulli(vec![0.0, 1.0]).unwrap();
+    for algo in [AlgoName::AdapTt, AlgoName::AdapTtStar, AlgoName::DpaTt] {
+        // Paper rules only: the reference rules flip coins, so their trajectories depend on
+        // the generator stream.
+        for rules in [Rules::Paper] {
+            let mut s = spec(algo, 0.01, 1e6);
+            s.rules = rules;
+            let fast = build(&s, &inst).unwrap();
+            s.step_by_step = true;
+            let slow = build(&s, &inst).unwrap();
+            for r in 0..3 {
+                let a = fast.run(&mut rng_for_run(8, r), 1_000_000);
+                let b = slow.run(&mut rng_for_run(9, r), 1_000_000);
+                assert!(a.stopped && a.recommendation == 1, "{algo:?} {rules:?}");
+                assert_eq!(
+                    (a.tau, a.recommendation, a.rounds),
+                    (b.tau, b.recommendation, b.rounds),
+                    "{algo:?} {rules:?}"
+                );
+            }
+        }
+    }
+}
