@@ -1,14 +1,102 @@
-//! `dpbai merge`: not implemented yet (see its issue).
+//! `dpbai merge FILES...`: combines the shard files of `dpbai run --shard i/n --out FILE` into
+//! exactly the summary of the unsharded run (same JSON except the timing fields `elapsed_s`, the
+//! sum of the shards' wall-clock times, and `samples_per_s`).
+//!
+//! Checks: every file is a shard file of the same experiment (identical metadata: algorithm,
+//! instance, parameters, seed, runs, cap, version), all with the same shard count `n`, each
+//! index `0..n` exactly once, and the runs cover `0..runs` exactly once.
 
-/// Arguments (none yet).
+use super::run::{make_report, print_report, write_csv};
+use anyhow::Context;
+use dpbai::mc::{self, ShardFile};
+use std::path::PathBuf;
+
+/// Arguments of `dpbai merge`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Arguments, ignored until the command is implemented.
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
-    rest: Vec<String>,
+    /// Shard files written by `dpbai run --shard i/n --out FILE`.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Per-run CSV of the merged runs (same columns as `dpbai run --out`).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Runs the command.
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    Err(super::usage("`dpbai merge` is not implemented yet"))
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let mut shards: Vec<ShardFile> = Vec::new();
+    for path in &args.files {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("reading shard file {}", path.display()))?;
+        let file: ShardFile = serde_json::from_str(&text).map_err(|e| {
+            super::usage(format!(
+                "{} is not a dpbai shard file ({e})",
+                path.display()
+            ))
+        })?;
+        if file.format != mc::SHARD_FORMAT {
+            return Err(super::usage(format!(
+                "{} has format `{}`, expected `{}`",
+                path.display(),
+                file.format,
+                mc::SHARD_FORMAT
+            )));
+        }
+        if let Some(first) = shards.first() {
+            if file.meta != first.meta {
+                return Err(super::usage(format!(
+                    "{} belongs to a different experiment than {} (algorithm, instance, \
+                     parameters, seed, runs, max-steps and version must all match)",
+                    path.display(),
+                    args.files[0].display()
+                )));
+            }
+            if file.shard.count != first.shard.count {
+                return Err(super::usage(format!(
+                    "{} is shard {}/{} but {} has {} shards",
+                    path.display(),
+                    file.shard.index,
+                    file.shard.count,
+                    args.files[0].display(),
+                    first.shard.count
+                )));
+            }
+        }
+        if let Some(r) = file.records.iter().find(|r| !file.shard.contains(r.run)) {
+            return Err(super::usage(format!(
+                "{}: run {} does not belong to shard {}/{}",
+                path.display(),
+                r.run,
+                file.shard.index,
+                file.shard.count
+            )));
+        }
+        shards.push(file);
+    }
+    let count = shards[0].shard.count;
+    let mut seen = std::collections::BTreeSet::new();
+    for (f, path) in shards.iter().zip(&args.files) {
+        if !seen.insert(f.shard.index) {
+            return Err(super::usage(format!(
+                "shard {}/{count} given twice ({})",
+                f.shard.index,
+                path.display()
+            )));
+        }
+    }
+    if let Some(missing) = (0..count).find(|i| !seen.contains(i)) {
+        return Err(super::usage(format!("shard {missing}/{count} is missing")));
+    }
+    let meta = shards[0].meta.clone();
+    let elapsed: f64 = shards.iter().map(|s| s.elapsed_s).sum();
+    let parts = shards.into_iter().map(|s| s.records).collect();
+    let records = mc::merge_records(parts, meta.runs)?;
+    let report = make_report(&meta, None, &records, elapsed)?;
+    if let Some(path) = args.out.as_deref() {
+        write_csv(path, &records, meta.best_arm - 1)?;
+    }
+    print_report(&report, args.json)
 }

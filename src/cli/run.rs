@@ -1,14 +1,422 @@
-//! `dpbai run`: not implemented yet (see its issue).
+//! `dpbai run`: many seeded Monte Carlo runs of one algorithm on one instance.
+//!
+//! Output: a human table (default) or one JSON object (`--json`, see [`dpbai::mc::Report`]);
+//! `--out FILE` writes one CSV row per run, `run,tau,recommendation,correct,stopped,rounds`, with
+//! `run` 0-based (its generator is `rng_for_run(seed, run)`), `recommendation` **1-based** (as
+//! arms are numbered on the command line), `correct` = recommendation is the best arm (also for
+//! unstopped runs: the arm recommended at the cap), `stopped` false for capped runs, `rounds`
+//! empty where the algorithm does not define it. Booleans are `true`/`false` (pandas reads them
+//! as bool).
+//!
+//! With `--shard i/n` only the runs `r ≡ i (mod n)` are simulated and `--out FILE` is required:
+//! it receives the shard file (JSON, [`dpbai::mc::ShardFile`]) for `dpbai merge`; stdout gets the
+//! summary of the shard's runs alone.
 
-/// Arguments (none yet).
+use anyhow::Context;
+use dpbai::bandit::{AlgoName, AlgoSpec, Rules};
+use dpbai::instance::{Family, Instance};
+use dpbai::mc::{self, EngineConfig, Report, RunMeta, RunRecord, Shard, ShardFile};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Arguments of `dpbai run`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Arguments, ignored until the command is implemented.
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
-    rest: Vec<String>,
+    /// Algorithm: ttucb, ctb-tt, gauss-ldp-tt, adap-tt, adap-tt-star, dp-se, dpa-tt.
+    #[arg(long, value_parser = parse_algo_value)]
+    pub algo: AlgoName,
+    /// Arm means, comma-separated (e.g. 0.95,0.9,0.9,0.9,0.5).
+    #[arg(long, allow_hyphen_values = true)]
+    pub means: String,
+    /// Reward family: bernoulli (default) or gaussian.
+    #[arg(long, default_value = "bernoulli", value_parser = parse_family)]
+    pub family: FamilyArg,
+    /// Standard deviation of Gaussian arms (default 1; gaussian only).
+    #[arg(long)]
+    pub sigma: Option<f64>,
+    /// Risk δ in (0, 1).
+    #[arg(long)]
+    pub delta: f64,
+    /// Privacy budget ε > 0 (required by the private algorithms).
+    #[arg(long)]
+    pub eps: Option<f64>,
+    /// γ of the Gaussian mechanism (gauss-ldp-tt).
+    #[arg(long)]
+    pub gamma: Option<f64>,
+    /// Leader proportion β in (0, 1) (default 1/2).
+    #[arg(long, default_value_t = 0.5)]
+    pub beta: f64,
+    /// Stopping rules: paper (provable thresholds) or reference (the public code's rules).
+    #[arg(long, default_value = "paper", value_parser = parse_rules)]
+    pub rules: Rules,
+    /// Number of runs (>= 1).
+    #[arg(long)]
+    pub runs: u64,
+    /// Master seed: run r draws from rng_for_run(seed, r).
+    #[arg(long)]
+    pub seed: u64,
+    /// Worker threads (default: all cores). The output does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Cap on the samples of one run; a capped run is reported as unstopped (default: no cap).
+    #[arg(long)]
+    pub max_steps: Option<u64>,
+    /// Run only the slice i/n of the run indices (runs r with r mod n = i; 0 <= i < n).
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// Per-run CSV (or, with --shard, the shard file for `dpbai merge`).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Reward family on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FamilyArg {
+    /// Bernoulli arms.
+    Bernoulli,
+    /// Gaussian arms (`--sigma`, default 1).
+    Gaussian,
+}
+
+/// Parses an algorithm name, listing the valid ones on failure (clap prints the message on the
+/// first line of its error, exit code 2).
+fn parse_algo_value(name: &str) -> Result<AlgoName, String> {
+    AlgoName::ALL
+        .iter()
+        .copied()
+        .find(|a| a.as_str() == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = AlgoName::ALL.iter().map(|a| a.as_str()).collect();
+            format!("unknown algorithm, must be one of {}", names.join(", "))
+        })
+}
+
+fn parse_family(s: &str) -> Result<FamilyArg, String> {
+    match s {
+        "bernoulli" => Ok(FamilyArg::Bernoulli),
+        "gaussian" => Ok(FamilyArg::Gaussian),
+        _ => Err("must be bernoulli or gaussian".into()),
+    }
+}
+
+fn parse_rules(s: &str) -> Result<Rules, String> {
+    match s {
+        "paper" => Ok(Rules::Paper),
+        "reference" => Ok(Rules::Reference),
+        _ => Err("must be paper or reference".into()),
+    }
+}
+
+fn parse_means(s: &str) -> anyhow::Result<Vec<f64>> {
+    s.split(',')
+        .map(|x| {
+            x.trim().parse::<f64>().map_err(|_| {
+                super::usage(format!(
+                    "invalid --means `{s}`: `{x}` is not a number (comma-separated list of numbers)"
+                ))
+            })
+        })
+        .collect()
 }
 
 /// Runs the command.
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    Err(super::usage("`dpbai run` is not implemented yet"))
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let algo = args.algo;
+    let means = parse_means(&args.means)?;
+    let family = match args.family {
+        FamilyArg::Bernoulli => {
+            if let Some(s) = args.sigma {
+                return Err(super::usage(format!(
+                    "--sigma {s} is only meaningful with --family gaussian"
+                )));
+            }
+            Family::Bernoulli
+        }
+        FamilyArg::Gaussian => Family::Gaussian {
+            sigma: args.sigma.unwrap_or(1.0),
+        },
+    };
+    let instance = Instance::new(family, means)?;
+    dpbai::params::Delta::new(args.delta)?;
+    dpbai::params::Beta::new(args.beta)?;
+    match args.eps {
+        Some(e) => {
+            dpbai::params::Epsilon::new(e)?;
+        }
+        None if algo.needs_eps() => {
+            return Err(super::usage(format!(
+                "--eps is required by {} (a private algorithm): pass --eps E with E > 0",
+                algo.as_str()
+            )))
+        }
+        None => {}
+    }
+    let rules = args.rules;
+    if args.runs == 0 {
+        return Err(super::usage("invalid --runs 0: must be at least 1"));
+    }
+    if args.max_steps == Some(0) {
+        return Err(super::usage("invalid --max-steps 0: must be at least 1"));
+    }
+    let threads = match args.threads {
+        Some(0) => return Err(super::usage("invalid --threads 0: must be at least 1")),
+        Some(t) => t,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
+    if shard.is_some() && args.out.is_none() {
+        return Err(super::usage(
+            "--shard needs --out FILE (the shard file that `dpbai merge` reads)",
+        ));
+    }
+
+    let mut spec = AlgoSpec::new(algo, args.delta);
+    spec.eps = args.eps;
+    spec.gamma = args.gamma;
+    spec.beta = args.beta;
+    spec.rules = rules;
+    let alg = dpbai::bandit::build(&spec, &instance)?;
+
+    let meta = RunMeta {
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        algo: algo.as_str().to_string(),
+        family: match family {
+            Family::Bernoulli => "bernoulli".into(),
+            Family::Gaussian { .. } => "gaussian".into(),
+        },
+        sigma: match family {
+            Family::Bernoulli => None,
+            Family::Gaussian { sigma } => Some(sigma),
+        },
+        means: instance.means().to_vec(),
+        best_arm: instance.best() + 1,
+        delta: args.delta,
+        eps: args.eps,
+        gamma: args.gamma,
+        beta: args.beta,
+        rules: match rules {
+            Rules::Paper => "paper".into(),
+            Rules::Reference => "reference".into(),
+        },
+        seed: args.seed,
+        runs: args.runs,
+        max_steps: args.max_steps,
+    };
+    let cfg = EngineConfig {
+        seed: args.seed,
+        runs: args.runs,
+        threads,
+        max_steps: args.max_steps.unwrap_or(u64::MAX),
+        shard,
+    };
+    let n_sim = cfg.indices().len() as u64;
+    if n_sim == 0 {
+        return Err(super::usage(format!(
+            "shard {} of {} runs is empty: use fewer shards than runs",
+            args.shard.as_deref().unwrap_or(""),
+            args.runs
+        )));
+    }
+
+    let bar = progress_bar(n_sim);
+    let start = Instant::now();
+    let records = mc::simulate(alg.as_ref(), &cfg, &|| bar.inc(1))?;
+    let elapsed = start.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+
+    let report = make_report(&meta, shard, &records, elapsed)?;
+    if let (Some(s), Some(path)) = (shard, args.out.as_deref()) {
+        let file = ShardFile {
+            format: mc::SHARD_FORMAT.to_string(),
+            meta: meta.clone(),
+            shard: s,
+            elapsed_s: elapsed,
+            records,
+        };
+        let text = serde_json::to_string(&file).context("serialising the shard file")?;
+        std::fs::write(path, text + "\n")
+            .with_context(|| format!("writing shard file {}", path.display()))?;
+    } else if let Some(path) = args.out.as_deref() {
+        write_csv(path, &records, instance.best())?;
+    }
+    print_report(&report, args.json)
+}
+
+/// A progress bar on stderr when stderr is a terminal, else a hidden one.
+pub(crate) fn progress_bar(n: u64) -> indicatif::ProgressBar {
+    if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(n);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{wide_bar}] {pos}/{len} runs (eta {eta})",
+        ) {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    }
+}
+
+/// The report of `records` (in run order).
+pub(crate) fn make_report(
+    meta: &RunMeta,
+    shard: Option<Shard>,
+    records: &[RunRecord],
+    elapsed_s: f64,
+) -> anyhow::Result<Report> {
+    let summary = mc::summarize(records, meta.best_arm - 1)?;
+    let samples_per_s = if elapsed_s > 0.0 {
+        summary.total_samples as f64 / elapsed_s
+    } else {
+        0.0
+    };
+    Ok(Report {
+        meta: meta.clone(),
+        shard: shard.map(|s| format!("{}/{}", s.index, s.count)),
+        summary,
+        elapsed_s,
+        samples_per_s,
+    })
+}
+
+/// Writes the per-run CSV (see the module docs for the columns).
+pub(crate) fn write_csv(path: &Path, records: &[RunRecord], best: usize) -> anyhow::Result<()> {
+    let ctx = || format!("writing {}", path.display());
+    let mut w = csv::Writer::from_path(path).with_context(ctx)?;
+    w.write_record([
+        "run",
+        "tau",
+        "recommendation",
+        "correct",
+        "stopped",
+        "rounds",
+    ])
+    .with_context(ctx)?;
+    for r in records {
+        let o = &r.outcome;
+        w.write_record([
+            r.run.to_string(),
+            o.tau.to_string(),
+            (o.recommendation + 1).to_string(),
+            (o.recommendation == best).to_string(),
+            o.stopped.to_string(),
+            o.rounds.map(|x| x.to_string()).unwrap_or_default(),
+        ])
+        .with_context(ctx)?;
+    }
+    w.flush().with_context(ctx)?;
+    Ok(())
+}
+
+fn opt(x: Option<f64>) -> String {
+    x.map_or("-".to_string(), |v| format!("{v}"))
+}
+
+/// Prints the report as JSON or as a table.
+pub(crate) fn print_report(r: &Report, json: bool) -> anyhow::Result<()> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if json {
+        let text = serde_json::to_string(r).context("serialising the report")?;
+        writeln!(out, "{text}")?;
+        return Ok(());
+    }
+    let m = &r.meta;
+    let s = &r.summary;
+    let means: Vec<String> = m.means.iter().map(|x| x.to_string()).collect();
+    let mut rows: Vec<(&str, String)> = vec![
+        ("algorithm", format!("{} (rules = {})", m.algo, m.rules)),
+        (
+            "instance",
+            format!(
+                "{} [{}], best arm {}{}",
+                m.family,
+                means.join(", "),
+                m.best_arm,
+                m.sigma.map_or(String::new(), |v| format!(", sigma = {v}"))
+            ),
+        ),
+        (
+            "parameters",
+            format!(
+                "delta = {}, eps = {}, gamma = {}, beta = {}",
+                m.delta,
+                opt(m.eps),
+                opt(m.gamma),
+                m.beta
+            ),
+        ),
+        (
+            "runs",
+            format!(
+                "{} (seed {}, max_steps {}){}",
+                s.runs,
+                m.seed,
+                m.max_steps.map_or("none".to_string(), |v| v.to_string()),
+                r.shard.as_ref().map_or(String::new(), |sh| format!(
+                    ", shard {sh} of {} runs",
+                    m.runs
+                ))
+            ),
+        ),
+        (
+            "tau",
+            format!(
+                "mean {:.2}  std {}  median {}  min {}  max {}",
+                s.mean_tau,
+                s.std_tau.map_or("-".to_string(), |v| format!("{v:.2}")),
+                s.median_tau,
+                s.min_tau,
+                s.max_tau
+            ),
+        ),
+        (
+            "stopped runs",
+            format!(
+                "{} (mean tau {}), unstopped {} ({} wrong at the cap)",
+                s.runs - s.unstopped,
+                s.mean_tau_stopped
+                    .map_or("-".to_string(), |v| format!("{v:.2}")),
+                s.unstopped,
+                s.unstopped_wrong
+            ),
+        ),
+        (
+            "errors",
+            format!(
+                "{} / {} = {:.6}, 95% CP interval [{:.6}, {:.6}]",
+                s.errors, s.runs, s.error_rate, s.error_ci[0], s.error_ci[1]
+            ),
+        ),
+        (
+            "rounds",
+            s.mean_rounds
+                .map_or("-".to_string(), |v| format!("mean {v:.3}")),
+        ),
+        (
+            "time",
+            format!("{:.3} s, {:.4e} samples/s", r.elapsed_s, r.samples_per_s),
+        ),
+    ];
+    if s.unstopped > 0 {
+        rows.insert(
+            7,
+            (
+                "errors (worst)",
+                format!(
+                    "counting unstopped as errors: 95% CP interval [{:.6}, {:.6}]",
+                    s.error_ci_worst_case[0], s.error_ci_worst_case[1]
+                ),
+            ),
+        );
+    }
+    writeln!(out, "dpbai {} run", m.version)?;
+    for (k, v) in rows {
+        writeln!(out, "  {k:<15} {v}")?;
+    }
+    Ok(())
 }

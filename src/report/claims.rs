@@ -1,0 +1,143 @@
+//! The paper's numeric claims (shared/spec/CLAIMS.md, F.1 … F.66), each checked by a function.
+//!
+//! A check computes values with the library (never pasted numbers), compares them with the
+//! paper's statement and returns a [`Verdict`]. `dpbai verify` runs every check, writes the
+//! results into REPORT.md's generated blocks and compares the verdicts with
+//! `verify/expected.toml` (`--check`).
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Outcome of checking one claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The claim holds as printed.
+    Confirmed,
+    /// The claim does not hold as printed; the note gives the counter-example or corrected value.
+    Refuted,
+    /// The claim holds under the reading adopted in MATH.md section H.
+    ConfirmedAsCorrected,
+    /// The claim cannot be checked numerically; the note says why.
+    NotCheckable,
+}
+
+impl Verdict {
+    /// The spelling used in REPORT.md and `verify/expected.toml`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Verdict::Confirmed => "confirmed",
+            Verdict::Refuted => "refuted",
+            Verdict::ConfirmedAsCorrected => "confirmed as corrected",
+            Verdict::NotCheckable => "not checkable",
+        }
+    }
+}
+
+/// The result of one claim check.
+#[derive(Debug, Clone, Serialize)]
+pub struct ClaimResult {
+    /// Claim ID, e.g. `F.1`.
+    pub id: &'static str,
+    /// Short title.
+    pub title: &'static str,
+    /// Where the paper states it.
+    pub source: &'static str,
+    /// The paper's statement, briefly.
+    pub paper: String,
+    /// What we computed (values, with their uncertainty where empirical).
+    pub computed: String,
+    /// The verdict.
+    pub verdict: Verdict,
+}
+
+/// Shared inputs of the checks (profile, caches of expensive computations).
+#[derive(Debug, Default)]
+pub struct Context {
+    /// `true` for the `paper` profile (full grids), `false` for `quick`.
+    pub full: bool,
+    /// Named numeric results other parts of the report reuse (e.g. Monte Carlo summaries).
+    pub values: BTreeMap<String, f64>,
+}
+
+/// A claim check.
+pub type Check = fn(&mut Context) -> ClaimResult;
+
+/// Formats `x` with `n` significant digits (plain notation for moderate magnitudes).
+pub fn sig(x: f64, n: usize) -> String {
+    if !x.is_finite() {
+        return x.to_string();
+    }
+    if x == 0.0 {
+        return "0".into();
+    }
+    let e = x.abs().log10().floor() as i32;
+    if (-4..6).contains(&e) {
+        let dec = (n as i32 - 1 - e).max(0) as usize;
+        format!("{x:.dec$}")
+    } else {
+        format!("{:.*e}", n.saturating_sub(1), x)
+    }
+}
+
+/// Log-spaced grid of `n >= 2` points from `lo` to `hi` (both > 0).
+pub fn log_grid(lo: f64, hi: f64, n: usize) -> Vec<f64> {
+    let (a, b) = (lo.ln(), hi.ln());
+    (0..n)
+        .map(|i| (a + (b - a) * i as f64 / (n - 1) as f64).exp())
+        .collect()
+}
+
+/// Linear grid of `n >= 2` points from `lo` to `hi`.
+pub fn lin_grid(lo: f64, hi: f64, n: usize) -> Vec<f64> {
+    (0..n)
+        .map(|i| lo + (hi - lo) * i as f64 / (n - 1) as f64)
+        .collect()
+}
+
+/// The six Bernoulli instances of the experiments (MATH.md G.1).
+pub fn paper_instances() -> Vec<(&'static str, Vec<f64>)> {
+    vec![
+        ("mu1", vec![0.95, 0.9, 0.9, 0.9, 0.5]),
+        ("mu2", vec![0.75, 0.7, 0.7, 0.7, 0.7]),
+        ("mu3", vec![0.0, 0.25, 0.5, 0.75, 1.0]),
+        ("mu4", vec![0.75, 0.625, 0.5, 0.375, 0.25]),
+        ("mu5", vec![0.75, 0.53125, 0.375, 0.28125, 0.25]),
+        ("mu6", vec![0.75, 0.71875, 0.625, 0.46875, 0.25]),
+    ]
+}
+
+/// Every claim check, in ID order.
+pub fn all_checks() -> Vec<Check> {
+    super::claims_numeric::checks()
+}
+
+/// Runs every check.
+pub fn run_all(ctx: &mut Context) -> Vec<ClaimResult> {
+    let mut out: Vec<ClaimResult> = all_checks().into_iter().map(|c| c(ctx)).collect();
+    out.sort_by_key(|r| id_key(r.id));
+    out
+}
+
+/// Sort key of a claim ID (`F.7` before `F.10`).
+pub fn id_key(id: &str) -> u32 {
+    id.trim_start_matches("F.").parse().unwrap_or(u32::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sig_formats() {
+        assert_eq!(sig(0.582240209, 5), "0.58224");
+        assert_eq!(sig(395.5415, 7), "395.5415");
+        assert_eq!(sig(2.90219e7, 6), "2.90219e7");
+    }
+
+    #[test]
+    fn grids() {
+        let g = log_grid(1e-3, 1e3, 7);
+        assert!((g[3] - 1.0).abs() < 1e-12 && (g[6] - 1e3).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,82 @@
+//! REPORT.md generated blocks: prose stays by hand; everything between
+//! `<!-- BEGIN GENERATED name -->` and `<!-- END GENERATED name -->` is rewritten by `dpbai verify`.
+
+use super::claims::{ClaimResult, Verdict};
+
+fn markers(name: &str) -> (String, String) {
+    (
+        format!("<!-- BEGIN GENERATED {name} -->"),
+        format!("<!-- END GENERATED {name} -->"),
+    )
+}
+
+/// Replaces the content of block `name` in `doc` (appending a new block at the end if absent).
+pub fn replace_block(doc: &str, name: &str, content: &str) -> String {
+    let (begin, end) = markers(name);
+    let body = format!("{begin}\n{}\n{end}", content.trim_end());
+    match (doc.find(&begin), doc.find(&end)) {
+        (Some(b), Some(e)) if e > b => {
+            format!("{}{}{}", &doc[..b], body, &doc[e + end.len()..])
+        }
+        _ => {
+            let mut s = doc.trim_end().to_string();
+            s.push_str("\n\n");
+            s.push_str(&body);
+            s.push('\n');
+            s
+        }
+    }
+}
+
+/// Escapes a table cell (pipes and newlines).
+pub fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+/// The claims table, in ID order.
+pub fn claims_table(results: &[ClaimResult]) -> String {
+    let mut s = String::from("| ID | claim | source | the paper says | we computed | verdict |\n|---|---|---|---|---|---|\n");
+    for r in results {
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {} | **{}** |\n",
+            r.id,
+            cell(r.title),
+            cell(r.source),
+            cell(&r.paper),
+            cell(&r.computed),
+            r.verdict.as_str()
+        ));
+    }
+    s
+}
+
+/// One-line counts per verdict.
+pub fn verdict_summary(results: &[ClaimResult]) -> String {
+    let count = |v: Verdict| results.iter().filter(|r| r.verdict == v).count();
+    format!(
+        "{} claims checked: {} confirmed, {} confirmed as corrected, {} refuted, {} not checkable.",
+        results.len(),
+        count(Verdict::Confirmed),
+        count(Verdict::ConfirmedAsCorrected),
+        count(Verdict::Refuted),
+        count(Verdict::NotCheckable)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replaces_and_appends_blocks() {
+        let doc = "intro\n<!-- BEGIN GENERATED a -->\nold\n<!-- END GENERATED a -->\noutro\n";
+        let out = replace_block(doc, "a", "new");
+        assert_eq!(
+            out,
+            "intro\n<!-- BEGIN GENERATED a -->\nnew\n<!-- END GENERATED a -->\noutro\n"
+        );
+        let out2 = replace_block(&out, "b", "x");
+        assert!(out2.ends_with("<!-- BEGIN GENERATED b -->\nx\n<!-- END GENERATED b -->\n"));
+        assert_eq!(replace_block(&out2, "b", "x"), out2, "idempotent");
+    }
+}

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Golden values for the exact Clopper-Pearson bounds of `dpbai::mc::stats`.
+
+Independent of the Rust code: the Rust side inverts its own Lentz continued fraction of the
+regularised incomplete beta function I_x(a, b) with Brent's method; this script inverts the
+binomial tail computed as a direct sum of binomial probabilities (term-ratio recurrence) with
+mpmath.findroot (bisection then Anderson-Bjorck on a bracket) at 50 significant digits.
+(mpmath.betainc's hypergeometric series does not converge for n >= 1e5.)
+
+Definitions (k successes in n trials, one-sided level alpha):
+  cp_upper(k, n, alpha) = p with P(Bin(n, p) <= k) = alpha   (1 if k = n)
+                         = p with I_p(k + 1, n - k) = 1 - alpha, i.e. I_{1-p}(n - k, k + 1) = alpha
+  cp_lower(k, n, alpha) = p with P(Bin(n, p) >= k) = alpha   (0 if k = 0)
+                         = p with I_p(k, n - k + 1) = alpha
+Also: [[beta]] cases, ln I_x(a, b) and ln(1 - I_x(a, b)) from mpmath.betainc, each tail
+integrated from 0 (x as the exact double; 1 - I_x(a, b) = I_{1-x}(b, a)).
+Run:  python3 verify/golden_cp.py > tests/data/cp_golden.toml
+"""
+import sys
+import mpmath as mp
+
+mp.mp.dps = 50
+
+
+def _pmf(j, n, p):
+    return mp.exp(mp.loggamma(n + 1) - mp.loggamma(j + 1) - mp.loggamma(n - j + 1)
+                  + j * mp.log(p) + (n - j) * mp.log1p(-p))
+
+
+def _tail_sum(j0, n, p, step):
+    """sum of pmf(j) for j = j0, j0+step, ... (step = -1: j0 down to 0; +1: j0 up to n), by the
+    exact term-ratio recurrence, stopped once terms fall below 1e-60 of the sum (the terms are
+    then geometrically decreasing, since the sums start at the mode side of the tail)."""
+    t = _pmf(j0, n, p)
+    s = t
+    j = j0
+    q = p / (1 - p)
+    while True:
+        if step < 0:
+            if j == 0:
+                break
+            t = t * j / ((n - j + 1) * q)
+            j -= 1
+        else:
+            if j == n:
+                break
+            t = t * (n - j) * q / (j + 1)
+            j += 1
+        s += t
+        if t < s * mp.mpf(10) ** -60 and (step < 0 and j < n * p or step > 0 and j > n * p):
+            break
+    return s
+
+
+def lower_tail(k, n, p):
+    """P(Bin(n, p) <= k): direct sum of binomial probabilities (small when the root is
+    sought, i.e. k below the mean n p, so the sum is over the far tail)."""
+    if k >= n * p:
+        return 1 - _tail_sum(k + 1, n, p, +1) if k < n else mp.mpf(1)
+    return _tail_sum(k, n, p, -1)
+
+
+def upper_tail(k, n, p):
+    """P(Bin(n, p) >= k): direct sum of binomial probabilities."""
+    if k <= n * p:
+        return 1 - _tail_sum(k - 1, n, p, -1) if k > 0 else mp.mpf(1)
+    return _tail_sum(k, n, p, +1)
+
+
+def solve(f, lo, hi):
+    """Root of the monotone f on [lo, hi] (sign change assumed): bisection in log scale to a
+    narrow bracket, then mpmath's bracketing Anderson-Bjorck solver."""
+    flo, fhi = f(lo), f(hi)
+    assert flo * fhi < 0, (lo, hi, flo, fhi)
+    for _ in range(400):
+        if hi - lo <= mp.mpf(10) ** -8 * hi:
+            break
+        mid = mp.sqrt(lo * hi) if lo > 0 and hi / lo > 4 else (lo + hi) / 2
+        fm = f(mid)
+        if fm == 0:
+            return mid
+        if (fm < 0) == (flo < 0):
+            lo, flo = mid, fm
+        else:
+            hi, fhi = mid, fm
+    return mp.findroot(f, (lo, hi), solver="anderson", tol=mp.mpf(10) ** -45)
+
+
+def cp_upper(k, n, alpha):
+    if k == n:
+        return mp.mpf(1)
+    alpha = mp.mpf(alpha)
+    f = lambda p: mp.log(lower_tail(k, n, p)) - mp.log(alpha)  # decreasing in p
+    return solve(f, mp.mpf(10) ** -300, 1 - mp.mpf(10) ** -40)
+
+
+def cp_lower(k, n, alpha):
+    if k == 0:
+        return mp.mpf(0)
+    alpha = mp.mpf(alpha)
+    f = lambda p: mp.log(upper_tail(k, n, p)) - mp.log(alpha)  # increasing in p
+    return solve(f, mp.mpf(10) ** -300, 1 - mp.mpf(10) ** -40)
+
+
+def cases():
+    alphas = ["0.05", "0.025", "1e-3", "1e-6", "1e-9"]
+    out = []
+    for n in [1, 2, 3, 10, 37, 100, 1000, 100000, 10000000]:
+        ks = sorted(set([0, 1, 2, n // 3, n // 2, n - 2, n - 1, n]) & set(range(0, n + 1)))
+        if n == 10000000:
+            ks = [0, 1, 7, 1000, n // 2, n - 1, n]
+        for k in ks:
+            for a in alphas:
+                if n == 10000000 and a not in ("0.025", "1e-9"):
+                    continue
+                out.append((k, n, a))
+    return out
+
+
+def beta_cases():
+    """(a, b, x) for direct checks of the regularised incomplete beta function, including
+    non-integer parameters and far tails (mpmath.betainc converges for these sizes)."""
+    out = []
+    for a, b in [(0.5, 0.5), (0.3, 7.5), (2.5, 1.5), (10.25, 30.5), (100.5, 200.25), (1.5, 900.0), (450.75, 3.5)]:
+        m = a / (a + b)
+        for x in [m * 1e-3, m * 0.3, m * 0.9, m, min(0.5 * (m + 1), m * 1.1), 1 - (1 - m) * 0.3, 1 - (1 - m) * 1e-3]:
+            out.append((a, b, x))
+    return out
+
+
+def main():
+    print("# Golden values: exact one-sided Clopper-Pearson bounds.")
+    print("# Generated by verify/golden_cp.py with mpmath %s at mp.dps = %d" % (mp.__version__, mp.mp.dps))
+    print("# (binomial tail = direct sum of pmf terms, inverted by bisection + findroot 'anderson'); independent of the Rust code.")
+    print("# cp_upper: P(Bin(n,p) <= k) = alpha; cp_lower: P(Bin(n,p) >= k) = alpha.")
+    print('mpmath_version = "%s"' % mp.__version__)
+    print("dps = %d" % mp.mp.dps)
+    print()
+    for (k, n, a) in cases():
+        up = cp_upper(k, n, a)
+        lo = cp_lower(k, n, a)
+        print("[[case]]")
+        print("k = %d" % k)
+        print("n = %d" % n)
+        print("alpha = %s" % mp.nstr(mp.mpf(a), 17))
+        print('upper = "%s"' % mp.nstr(up, 25))
+        print('lower = "%s"' % mp.nstr(lo, 25))
+        print()
+        sys.stdout.flush()
+    for (a, b, x) in beta_cases():
+        xm = mp.mpf(x)
+        ym = 1 - xm  # exact: x is a double
+        # both tails as integrals from 0 (betainc(a, b, x, 1) would cancel catastrophically)
+        i = mp.betainc(a, b, 0, xm, regularized=True)
+        ic = mp.betainc(b, a, 0, ym, regularized=True)
+        assert abs(i + ic - 1) < mp.mpf(10) ** -40
+        print("[[beta]]")
+        print("a = %r" % a)
+        print("b = %r" % b)
+        print("x = %r" % x)
+        print('ln_i = "%s"' % mp.nstr(mp.log(i), 25))
+        print('ln_ic = "%s"' % mp.nstr(mp.log(ic), 25))
+        print()
+
+
+if __name__ == "__main__":
+    main()
