@@ -16,7 +16,7 @@
 //!   cost with global or local counts, reference signed rule), tracking (β, IDS β_n, coin flip),
 //!   stopping cost and threshold. The per-sample loop is O(K) and allocation-free.
 //! * [`algos`]: Table 1's instances assembled from those parts (see its docs for the table).
-//! * [`dp_se`]: DP-SE.
+//! * DP-SE lives in [`dp_se`].
 //!
 //! # Conventions (MATH.md D.0)
 //! Arms are 0-based; initialisation pulls arm `a` at time `a + 1`; `τ` is the number of samples

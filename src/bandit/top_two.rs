@@ -570,8 +570,9 @@ pub(crate) fn run_loop<E: Estimator, O: Observer + ?Sized>(
                     k_b: s.phase[b] as f64,
                     t: tf,
                 };
-                // NaN threshold: do not stop.
-                if !(w >= cfg.thr.value(&p)) {
+                // NaN threshold: do not stop (w is never NaN).
+                let c = cfg.thr.value(&p);
+                if w < c || c.is_nan() {
                     stop = false;
                     break;
                 }

@@ -431,7 +431,9 @@ mod tests {
             let rr = RandomisedResponse::new(eps).unwrap();
             let q = rr.keep_probability();
             assert!(q / (1.0 - q) <= eps.exp() * (1.0 + 1e-12));
-            assert!((rr.epsilon() - eps).abs() < 1e-9 * eps.max(1.0));
+            // q is stored in binary64: for large ε, 1 − q carries few significant bits.
+            let tol = if eps <= 5.0 { 1e-9 } else { 1e-2 };
+            assert!((rr.epsilon() - eps).abs() < tol * eps.max(1.0));
             assert!(
                 (rr.output_probability(0.3) - crate::divergence::rr_mean_unchecked(0.3, eps)).abs()
                     < 1e-12
