@@ -12,9 +12,18 @@
 //!
 //! All use β-tracking (or IDS, D.9) and `σ = 1/2` for Bernoulli arms (the arms' `σ` otherwise).
 //!
+//! **Starvation (AdaP-TT, AdaP-TT\*).** The private bonus of Eq. (11) depends on `Ñ_a` only (the
+//! paper calls it heuristic, Sec. 4.3). When an arm's released mean is far below the others
+//! (a large negative Laplace draw) it is neither the leader nor — when the remaining arms are
+//! tied, as in μ1 (ISSUE 31), so that their transport costs stay O(1) — the challenger, and its
+//! estimate is never refreshed: the run does not stop. This is the algorithm as printed, not a
+//! simulation artefact; `max_steps` caps such runs (reported as unstopped).
+//!
 //! `--rules reference` (MATH.md S): `ttucb` — empirical-best leader, coin-flip w.p. β, signed
 //! challenger with `κ(t) = log(1+t)^{-1/4}`, statistic `0.5·d²/(1/N_a+1/N_b)`, threshold
-//! `log((1 + log t)/δ)`. `ctb-tt` and `gauss-ldp-tt`: the same rules on the privatised rewards.
+//! `log((1 + log t)/δ)`. `ctb-tt` and `gauss-ldp-tt`: the same rules on the privatised rewards
+//! (for `gauss-ldp-tt` the σ = 1 statistic ignores the mechanism's variance `σ_{ε,γ}²`, so these
+//! empirical rules are not calibrated there and err often).
 //! `dpa-tt`: the same rules on the DPA estimates (local counts in the statistic).
 //! `adap-tt`: leader `μ̃_a + log(n)/(εÑ_a) + sqrt(log(n)/(2Ñ_a))`, coin flip, signed challenger
 //! with `κ(t) = 1/(1+√t)`, statistic as above on `Ñ`, threshold
