@@ -187,6 +187,13 @@ impl AnyTopTwo {
 
 /// Builds the concrete algorithm (see [`build_top_two`]).
 pub(crate) fn build_any(spec: &AlgoSpec, inst: &Instance) -> Result<AnyTopTwo> {
+    if spec.algo == AlgoName::DpSe {
+        return Err(Error::param(
+            "algo",
+            "dp-se",
+            "a Top Two algorithm (dp-se is built by bandit::dp_se)",
+        ));
+    }
     let delta = check_open("delta", spec.delta, 0.0, 1.0)?;
     let beta = check_open("beta", spec.beta, 0.0, 1.0)?;
     let k = inst.k();
@@ -304,7 +311,7 @@ pub(crate) fn build_any(spec: &AlgoSpec, inst: &Instance) -> Result<AnyTopTwo> {
         A::AdapTt => Thr::eq12(delta, k, eps, sigma),
         A::AdapTtStar => Thr::eq14(delta, k, eps, sigma, spec.eq14_form),
         A::DpaTt => Thr::l34(delta, k),
-        A::DpSe => unreachable!("invariant: dp-se is built by dp_se::DpSe::new"),
+        A::DpSe => unreachable!("invariant: dp-se rejected at the top of build_any"),
     };
     let thr = custom.unwrap_or(paper_thr);
     let cfg = match spec.algo {
@@ -314,7 +321,7 @@ pub(crate) fn build_any(spec: &AlgoSpec, inst: &Instance) -> Result<AnyTopTwo> {
         A::AdapTt => paper(Leader::PrivateUcb, gauss, gauss, thr),
         A::AdapTtStar => paper(Leader::PrivateUcb, priv_aware, priv_aware, thr),
         A::DpaTt => paper(ucb, gauss, gauss, thr),
-        A::DpSe => unreachable!("invariant: dp-se is built by dp_se::DpSe::new"),
+        A::DpSe => unreachable!("invariant: dp-se rejected at the top of build_any"),
     };
     Ok(match spec.algo {
         A::Ttucb => AnyTopTwo::Plain(TopTwo {
@@ -366,6 +373,6 @@ pub(crate) fn build_any(spec: &AlgoSpec, inst: &Instance) -> Result<AnyTopTwo> {
             arms,
             step_by_step,
         }),
-        A::DpSe => unreachable!("invariant: dp-se is built by dp_se::DpSe::new"),
+        A::DpSe => unreachable!("invariant: dp-se rejected at the top of build_any"),
     })
 }
