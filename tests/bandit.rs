@@ -95,6 +95,9 @@ fn fast_path_matches_step_by_step() {
         equivalence(algo, Rules::Paper, &inst, 2.0, 3000);
     }
     equivalence(AlgoName::AdapTt, Rules::Reference, &inst, 0.5, 3000);
+    // Gaussian arms: the phase sum is one Normal draw.
+    let g = Instance::gaussian(vec![0.9, 0.6, 0.5, 0.3], 0.5).unwrap();
+    equivalence(AlgoName::AdapTtStar, Rules::Paper, &g, 2.0, 1500);
 }
 
 /// CTB (Alg. 4, F.58): the observed flip rate of randomised response is `1/(e^ε + 1)`, for
