@@ -61,6 +61,15 @@ fn ulp_down(x: f64) -> f64 {
 /// # Definition
 /// `thr = floor(p · 2^53)`; a draw succeeds iff `(u64 >> 11) < thr`, so its probability is
 /// `thr / 2^53 ∈ (p − 2^-53, p]` (exact when `p` is a multiple of `2^-53`, e.g. 0, 1/2, 1).
+///
+/// # Domain
+/// `p` is clamped to `[0, 1]` (NaN gives 0).
+///
+/// # Example
+/// ```
+/// assert_eq!(dpbai::privacy::bernoulli_threshold(0.5), 1u64 << 52);
+/// assert_eq!(dpbai::privacy::bernoulli_threshold(1.0), 1u64 << 53);
+/// ```
 #[inline]
 pub fn bernoulli_threshold(p: f64) -> u64 {
     (p.clamp(0.0, 1.0) * TWO53) as u64
@@ -247,6 +256,20 @@ impl Laplace {
 }
 
 /// One draw of `Lap(b)` as `sign × Exp(1) × b` (no validation; `b > 0` assumed).
+///
+/// # Definition
+/// `E ~ Exp(1)` from the ziggurat of `rand_distr::Exp1` (never `log(0)`), sign from the top bit
+/// of an independent 64-bit draw.
+///
+/// # Reference
+/// Laplace law of Sec. 2.1 / App. B; used by Thm. 3 and DAF (L. 31).
+///
+/// # Example
+/// ```
+/// let mut rng = dpbai::rng::rng_for_run(1, 0);
+/// let x = dpbai::privacy::laplace_noise(2.0, &mut rng);
+/// assert!(x.is_finite() && x != 0.0);
+/// ```
 #[inline]
 pub fn laplace_noise(b: f64, rng: &mut Rng) -> f64 {
     let e: f64 = Exp1.sample(rng);
