@@ -289,6 +289,7 @@ pub mod dp_se;
 pub mod rules;
 mod sf;
 pub(crate) mod top_two;
+pub mod trace;
 
 /// Builds the algorithm `spec.algo` for `instance`, validating every parameter once.
 ///

@@ -93,6 +93,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             args.out_dir.join("figures").display()
         );
         ctx.grid = Some(grid);
+        let fig8 = dpbai::report::claims_trace::render_allocation(
+            &mut ctx,
+            &args.out_dir.join("figures"),
+            &format!("dpbai verify --profile {}", profile.name),
+        )?;
+        eprintln!("wrote {}", fig8.png.display());
     }
     let results = run_all(&mut ctx);
 

@@ -64,6 +64,8 @@ pub struct Context {
     pub values: BTreeMap<String, f64>,
     /// Monte Carlo results of the experiment grid (None with `--no-experiments`).
     pub grid: Option<super::grid::GridResults>,
+    /// Traced runs (computed on first use by the trajectory claims).
+    pub traces: Option<super::claims_trace::Traces>,
 }
 
 /// A claim check.
@@ -121,6 +123,7 @@ pub fn all_checks() -> Vec<Check> {
     v.extend(super::claims_empirical::checks());
     v.extend(super::claims_upper::checks());
     v.extend(super::claims_audit::checks());
+    v.extend(super::claims_trace::checks());
     v
 }
 

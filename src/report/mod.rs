@@ -10,6 +10,7 @@ mod claims_bounds;
 mod claims_empirical;
 mod claims_numeric;
 mod claims_thresholds;
+pub mod claims_trace;
 mod claims_upper;
 pub mod experiments;
 pub mod figure;
