@@ -1,1 +1,280 @@
-//! Integration tests for `bandit` (filled by its issue).
+//! Integration tests for `bandit` and `privacy`: equivalence of the phase-skipping DAF/DPA path
+//! with the plain step-by-step loop, randomised-response flip rate, reward tables, caps, custom
+//! thresholds, bad input, and value stability.
+//!
+//! Statistical tests use a fixed seed and a pre-registered `alpha = 1e-6` with analytic
+//! (non-asymptotic) critical values: DKW–Massart for empirical CDFs and Hoeffding for
+//! frequencies.
+
+use dpbai::bandit::{
+    build, AlgoName, AlgoSpec, BaiAlgorithm, CustomThreshold, Rules, ThresholdVars,
+};
+use dpbai::instance::Instance;
+use dpbai::privacy::RandomisedResponse;
+use dpbai::rng::rng_for_run;
+use std::sync::Arc;
+
+/// Pre-registered level of every statistical test in this file.
+const ALPHA: f64 = 1e-6;
+
+/// Half-width `t` with `P(sup|F_n − F| > t) <= a` (DKW–Massart) or `P(|p̂ − p| > t) <= a`
+/// (Hoeffding): `t = sqrt(ln(2/a)/(2n))`.
+fn dkw(n: usize, a: f64) -> f64 {
+    ((2.0 / a).ln() / (2.0 * n as f64)).sqrt()
+}
+
+/// Two-sample KS distance `sup_x |F_n(x) − G_m(x)|`.
+fn ks(x: &mut [u64], y: &mut [u64]) -> f64 {
+    x.sort_unstable();
+    y.sort_unstable();
+    let (n, m) = (x.len() as f64, y.len() as f64);
+    let (mut i, mut j, mut d) = (0usize, 0usize, 0f64);
+    while i < x.len() && j < y.len() {
+        let v = x[i].min(y[j]);
+        while i < x.len() && x[i] == v {
+            i += 1;
+        }
+        while j < y.len() && y[j] == v {
+            j += 1;
+        }
+        d = d.max((i as f64 / n - j as f64 / m).abs());
+    }
+    d
+}
+
+fn spec(algo: AlgoName, delta: f64, eps: f64) -> AlgoSpec {
+    let mut s = AlgoSpec::new(algo, delta);
+    s.eps = Some(eps);
+    s.gamma = Some(0.1);
+    s
+}
+
+fn mu1() -> Instance {
+    Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap()
+}
+
+/// Phase-skipping path vs plain step-by-step loop: same law of (τ, recommendation).
+/// Under H0 both empirical CDFs are within `dkw(n, α/4)` of the common CDF with probability
+/// `>= 1 − α/2`, so the KS distance exceeds `2·dkw(n, α/4)` with probability `<= α/2`;
+/// likewise for the frequency of the correct recommendation (Hoeffding). Total level `<= α`.
+fn equivalence(algo: AlgoName, rules: Rules, inst: &Instance, eps: f64, n: usize) {
+    let mut fast_spec = spec(algo, 0.1, eps);
+    fast_spec.rules = rules;
+    let mut slow_spec = fast_spec.clone();
+    slow_spec.step_by_step = true;
+    let fast = build(&fast_spec, inst).unwrap();
+    let slow = build(&slow_spec, inst).unwrap();
+    let sample = |alg: &dyn BaiAlgorithm, seed: u64| {
+        let mut taus = Vec::with_capacity(n);
+        let mut correct = 0usize;
+        for r in 0..n as u64 {
+            let o = alg.run(&mut rng_for_run(seed, r), 10_000_000);
+            assert!(o.stopped);
+            taus.push(o.tau);
+            correct += (o.recommendation == inst.best()) as usize;
+        }
+        (taus, correct)
+    };
+    let (mut tf, cf) = sample(fast.as_ref(), 101);
+    let (mut ts, cs) = sample(slow.as_ref(), 202);
+    let d = ks(&mut tf, &mut ts);
+    let crit = 2.0 * dkw(n, ALPHA / 4.0);
+    assert!(d <= crit, "{algo:?} {rules:?}: KS distance {d} > {crit}");
+    let pf = cf as f64 / n as f64;
+    let ps = cs as f64 / n as f64;
+    assert!(
+        (pf - ps).abs() <= crit,
+        "{algo:?}: recommendation {pf} vs {ps}"
+    );
+}
+
+#[test]
+fn fast_path_matches_step_by_step() {
+    let inst = Instance::bernoulli(vec![0.9, 0.6, 0.5, 0.3]).unwrap();
+    for algo in [AlgoName::AdapTt, AlgoName::AdapTtStar, AlgoName::DpaTt] {
+        equivalence(algo, Rules::Paper, &inst, 2.0, 3000);
+    }
+    equivalence(AlgoName::AdapTt, Rules::Reference, &inst, 0.5, 3000);
+}
+
+/// CTB (Alg. 4, F.58): the observed flip rate of randomised response is `1/(e^ε + 1)`, for
+/// both input bits. Hoeffding at level α/2 per bit.
+#[test]
+fn ctb_flip_rate_matches() {
+    let n = 400_000usize;
+    for (i, &eps) in [0.1, 1.0, 3.0].iter().enumerate() {
+        let rr = RandomisedResponse::new(eps).unwrap();
+        let want = 1.0 / (eps.exp() + 1.0);
+        let mut rng = rng_for_run(5, i as u64);
+        for bit in [false, true] {
+            let flips = (0..n)
+                .filter(|_| rr.privatise_bit(bit, &mut rng) != bit)
+                .count();
+            let f = flips as f64 / n as f64;
+            assert!(
+                (f - want).abs() <= dkw(n, ALPHA / 6.0),
+                "eps {eps}, bit {bit}: {f} vs {want}"
+            );
+        }
+    }
+}
+
+fn stopping_algos() -> [AlgoName; 6] {
+    [
+        AlgoName::Ttucb,
+        AlgoName::CtbTt,
+        AlgoName::GaussLdpTt,
+        AlgoName::AdapTt,
+        AlgoName::AdapTtStar,
+        AlgoName::DpaTt,
+    ]
+}
+
+/// `max_steps` caps a run: `τ = max_steps`, `stopped = false` (also below K).
+#[test]
+fn cap_gives_unstopped_runs() {
+    for algo in stopping_algos() {
+        let alg = build(&spec(algo, 0.01, 0.1), &mu1()).unwrap();
+        for cap in [3u64, 5, 1000] {
+            let o = alg.run(&mut rng_for_run(1, 0), cap);
+            assert_eq!((o.tau, o.stopped), (cap, false), "{algo:?}");
+            assert!(o.recommendation < 5);
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Const(f64);
+impl CustomThreshold for Const {
+    fn eval(&self, v: &ThresholdVars) -> f64 {
+        assert!(v.na >= 1.0 && v.nb >= 1.0 && v.ka >= 1.0 && v.t >= 5.0 && v.k == 5.0);
+        self.0
+    }
+}
+
+/// A custom threshold replaces `c_{a,b}`: `−1` stops at the first test (τ = K); NaN never stops.
+#[test]
+fn custom_threshold_replaces_glr() {
+    for algo in stopping_algos() {
+        let mut s = spec(algo, 0.01, 1.0);
+        s.custom_threshold = Some(Arc::new(Const(-1.0)));
+        let o = build(&s, &mu1())
+            .unwrap()
+            .run(&mut rng_for_run(2, 0), 1_000_000);
+        assert_eq!((o.tau, o.stopped), (5, true), "{algo:?}");
+        s.custom_threshold = Some(Arc::new(Const(f64::NAN)));
+        let o = build(&s, &mu1()).unwrap().run(&mut rng_for_run(2, 0), 2000);
+        assert_eq!((o.tau, o.stopped), (2000, false), "{algo:?}");
+    }
+}
+
+/// Definition 8: the reward of arm `a` at time `t` is `table[t−1][a]`; the action sequence has
+/// length τ; a table that runs out gives `stopped = false`; malformed tables give `None`.
+#[test]
+fn reward_tables() {
+    let inst = Instance::bernoulli(vec![0.9, 0.5, 0.2]).unwrap();
+    let mut rng = rng_for_run(3, 0);
+    // Arm 0 always pays 1, others 0: TTUCB/DPA (no noise) must stop and recommend arm 0,
+    // deterministically whatever the generator.
+    let good: Vec<Vec<f64>> = (0..20_000).map(|_| vec![1.0, 0.0, 0.0]).collect();
+    for algo in [AlgoName::Ttucb, AlgoName::DpaTt] {
+        let alg = build(&spec(algo, 0.1, 1.0), &inst).unwrap();
+        let a = alg.run_on_table(&good, &mut rng_for_run(1, 0)).unwrap();
+        let b = alg.run_on_table(&good, &mut rng_for_run(9, 9)).unwrap();
+        assert_eq!(a, b, "{algo:?}: no randomness besides the table");
+        assert!(a.stopped && a.recommendation == 0);
+        assert_eq!(&a.actions[..3], &[0, 1, 2]);
+    }
+    for algo in [
+        AlgoName::Ttucb,
+        AlgoName::CtbTt,
+        AlgoName::AdapTt,
+        AlgoName::AdapTtStar,
+    ] {
+        let alg = build(&spec(algo, 0.01, 0.5), &inst).unwrap();
+        // All-equal rewards: nothing can be identified; the table runs out.
+        let flat: Vec<Vec<f64>> = (0..300).map(|_| vec![0.5, 0.5, 0.5]).collect();
+        let out = alg.run_on_table(&flat, &mut rng).unwrap();
+        assert!(!out.stopped, "{algo:?}");
+        assert_eq!(out.actions.len(), 300);
+        assert!(alg.run_on_table(&vec![vec![0.5, 0.5]], &mut rng).is_none());
+        let t = alg.run_on_table(&good, &mut rng).unwrap();
+        assert!(t.actions.iter().all(|&a| a < 3));
+    }
+    let ctb = build(&spec(AlgoName::CtbTt, 0.01, 0.5), &inst).unwrap();
+    assert!(ctb
+        .run_on_table(&vec![vec![0.5, 1.5, 0.0]], &mut rng)
+        .is_none());
+}
+
+/// Bad input is an error naming the value (never a panic).
+#[test]
+fn bad_input_is_rejected() {
+    let inst = mu1();
+    for algo in [
+        AlgoName::CtbTt,
+        AlgoName::GaussLdpTt,
+        AlgoName::AdapTt,
+        AlgoName::AdapTtStar,
+    ] {
+        let mut s = AlgoSpec::new(algo, 0.01);
+        s.gamma = Some(0.1);
+        let e = build(&s, &inst).err().expect("missing eps").to_string();
+        assert!(e.contains("eps"), "{e}");
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            s.eps = Some(bad);
+            assert!(build(&s, &inst).is_err());
+        }
+    }
+    for algo in stopping_algos() {
+        for d in [0.0, 1.0, -0.1, f64::NAN] {
+            assert!(build(&spec(algo, d, 1.0), &inst).is_err());
+        }
+        let mut s = spec(algo, 0.01, 1.0);
+        s.beta = 1.0;
+        assert!(build(&s, &inst).is_err());
+    }
+    let mut s = spec(AlgoName::GaussLdpTt, 0.01, 1.0);
+    s.gamma = None;
+    assert!(build(&s, &inst)
+        .err()
+        .expect("missing gamma")
+        .to_string()
+        .contains("gamma"));
+    let g = Instance::gaussian(vec![1.0, 0.0], 1.0).unwrap();
+    assert!(build(&spec(AlgoName::CtbTt, 0.01, 1.0), &g).is_err());
+    // Gaussian arms are fine for the others.
+    for algo in [AlgoName::Ttucb, AlgoName::AdapTt, AlgoName::DpaTt] {
+        let o = build(&spec(algo, 0.01, 1.0), &g)
+            .unwrap()
+            .run(&mut rng_for_run(1, 1), 10_000_000);
+        assert!(o.stopped && o.recommendation == 0, "{algo:?}");
+    }
+}
+
+/// Same generator state, same outcome (BaiAlgorithm contract); options build and run.
+#[test]
+fn reproducible_and_options_run() {
+    use dpbai::bandit::{rules::Eq14Form, ChallengerCounts, GaussLdpSigma, TieBreak};
+    let inst = Instance::bernoulli(vec![0.9, 0.6, 0.5, 0.3]).unwrap();
+    for algo in stopping_algos() {
+        for rules in [Rules::Paper, Rules::Reference] {
+            let mut s = spec(algo, 0.05, 1.0);
+            s.rules = rules;
+            let alg = build(&s, &inst).unwrap();
+            let a = alg.run(&mut rng_for_run(4, 2), 5_000_000);
+            let b = alg.run(&mut rng_for_run(4, 2), 5_000_000);
+            assert_eq!(a, b);
+            assert_eq!(alg.name(), algo.as_str());
+            s.tie_break = TieBreak::Uniform;
+            s.challenger_counts = ChallengerCounts::Local;
+            s.ids_beta = true;
+            s.gauss_sigma = GaussLdpSigma::Printed;
+            s.eq14_form = Eq14Form::Printed;
+            let o = build(&s, &inst)
+                .unwrap()
+                .run(&mut rng_for_run(4, 3), 5_000_000);
+            assert!(o.stopped, "{algo:?} {rules:?}");
+        }
+    }
+}

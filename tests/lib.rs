@@ -8,4 +8,5 @@ mod cli;
 mod complexity;
 mod divergence;
 mod mc;
+mod report;
 mod special;

@@ -178,6 +178,56 @@ pub struct AlgoSpec {
     pub rules: Rules,
     /// A user threshold replacing the GLR threshold, if any.
     pub custom_threshold: Option<Arc<dyn CustomThreshold>>,
+    /// Tie-breaking in every argmax/argmin (MATH.md D.0); default lowest index.
+    pub tie_break: TieBreak,
+    /// Counts of the transport-cost challenger (MATH.md ISSUE 11); default global `N`.
+    pub challenger_counts: ChallengerCounts,
+    /// Use the IDS proportion `β_n` with cumulative tracking (MATH.md D.9) instead of `β`.
+    pub ids_beta: bool,
+    /// `σ` of `gauss-ldp-tt`'s costs and bonus (MATH.md ISSUE 12).
+    pub gauss_sigma: GaussLdpSigma,
+    /// Form of Eq. (14)'s second case for `adap-tt-star` (MATH.md ISSUE 16).
+    pub eq14_form: rules::Eq14Form,
+    /// DAF/DPA algorithms: draw every reward and test the stopping rule at every step (the plain
+    /// reference implementation) instead of the phase-skipping fast path. Same law of
+    /// `(τ, recommendation)`; slower.
+    pub step_by_step: bool,
+}
+
+/// Tie-breaking rule of every `argmax` / `argmin` (MATH.md D.0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+#[value(rename_all = "kebab-case")]
+pub enum TieBreak {
+    /// Lowest index (deterministic; default).
+    #[default]
+    LowestIndex,
+    /// Uniform among the optimisers.
+    Uniform,
+}
+
+/// Which counts the transport-cost challenger uses (MATH.md D.2, ISSUE 11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+#[value(rename_all = "kebab-case")]
+pub enum ChallengerCounts {
+    /// Global counts `N` (Alg. 1, 9, 10 and L. 49; default).
+    #[default]
+    Global,
+    /// Local counts `Ñ` (L. 45's proof).
+    Local,
+}
+
+/// `σ` used by `gauss-ldp-tt` (MATH.md D.5, ISSUE 12).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+#[value(rename_all = "kebab-case")]
+pub enum GaussLdpSigma {
+    /// `σ² = σ_arm² + σ_{ε,γ}²` (`1/4 + σ_{ε,γ}²` for Bernoulli arms; Rem. 13; default).
+    #[default]
+    Combined,
+    /// The arms' own `σ` (`1/2` for Bernoulli), as printed in Alg. 8.
+    Printed,
 }
 
 impl AlgoSpec {
@@ -192,11 +242,21 @@ impl AlgoSpec {
             beta: 0.5,
             rules: Rules::Paper,
             custom_threshold: None,
+            tie_break: TieBreak::LowestIndex,
+            challenger_counts: ChallengerCounts::Global,
+            ids_beta: false,
+            gauss_sigma: GaussLdpSigma::Combined,
+            eq14_form: rules::Eq14Form::KSquared,
+            step_by_step: false,
         }
     }
 }
 
+pub mod algos;
 pub mod dp_se;
+pub mod rules;
+mod sf;
+pub(crate) mod top_two;
 
 /// Builds the algorithm `spec.algo` for `instance`, validating every parameter once.
 ///
@@ -210,10 +270,9 @@ pub fn build(
 ) -> crate::Result<Box<dyn BaiAlgorithm>> {
     match spec.algo {
         AlgoName::DpSe => Ok(Box::new(dp_se::DpSe::new(spec, instance)?)),
-        other => Err(crate::Error::param(
-            "algo",
-            other.as_str(),
-            "an implemented algorithm (implementation pending)",
-        )),
+        _ => algos::build_top_two(spec, instance),
     }
 }
+
+#[cfg(test)]
+mod invariant_tests;

@@ -1,14 +1,396 @@
-//! `dpbai audit`: not implemented yet (see its issue).
+//! `dpbai audit delta` and `dpbai audit dp`: δ-correctness of stopping rules and ε-DP of
+//! mechanisms and algorithms (library: `dpbai::audit`).
+//!
+//! Exit code 0 whatever the verdict; 2 for bad input (malformed expression, unknown variable or
+//! mutant, zero budget, ...), with a one-line message.
 
-/// Arguments (none yet).
+use super::usage;
+use dpbai::audit::delta::{
+    audit_delta, default_battery, parse_battery, AuditInstance, DeltaAuditConfig, DeltaReport,
+    RunPlan, DEFAULT_ALPHA, DEFAULT_MAX_STEPS,
+};
+use dpbai::audit::expr::{parse_threshold, preset, PRESETS};
+use dpbai::bandit::{AlgoName, Rules};
+use dpbai::instance::Instance;
+
+/// Arguments of `dpbai audit`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Arguments, ignored until the command is implemented.
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
-    rest: Vec<String>,
+    #[command(subcommand)]
+    cmd: Sub,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Sub {
+    /// Is P(tau < inf, recommendation != best) <= delta? Exact Clopper-Pearson verdict.
+    Delta(DeltaArgs),
+    /// Lower confidence bound on the privacy loss of a mechanism, algorithm or planted bug.
+    Dp(DpArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct DeltaArgs {
+    /// Algorithm to audit (required unless --list-presets).
+    #[arg(long, value_enum)]
+    algo: Option<AlgoName>,
+    /// Print the threshold presets (name, provable?, description, expression) and exit.
+    #[arg(long)]
+    list_presets: bool,
+    /// Arm means, comma-separated (single-instance audit).
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    means: Vec<f64>,
+    /// Reward family of --means.
+    #[arg(long, default_value = "bernoulli", value_parser = ["bernoulli", "gaussian"])]
+    family: String,
+    /// Standard deviation of Gaussian arms.
+    #[arg(long, default_value_t = 1.0)]
+    sigma: f64,
+    /// Risk delta in (0, 1) (required unless --list-presets).
+    #[arg(long)]
+    delta: Option<f64>,
+    /// Privacy budget (private algorithms).
+    #[arg(long)]
+    eps: Option<f64>,
+    /// gamma of the Gaussian mechanism (gauss-ldp-tt).
+    #[arg(long)]
+    gamma: Option<f64>,
+    /// Stopping threshold replacing the algorithm's: an expression or a preset name
+    /// (see --list-presets).
+    #[arg(long, allow_hyphen_values = true)]
+    threshold: Option<String>,
+    /// Paper or reference (public code) rules.
+    #[arg(long, value_enum, default_value = "paper")]
+    rules: Rules,
+    /// Runs per instance (single look).
+    #[arg(long, conflicts_with = "until_decided")]
+    runs: Option<u64>,
+    /// Keep adding batches (doubling, alpha_j = alpha 2^-j) until decisive or --budget runs.
+    #[arg(long, requires = "budget")]
+    until_decided: bool,
+    /// Maximum runs per instance with --until-decided.
+    #[arg(long)]
+    budget: Option<u64>,
+    /// Runs of the first look with --until-decided.
+    #[arg(long, default_value_t = 1000)]
+    first: u64,
+    /// `default` or a TOML file of [[instance]] tables.
+    #[arg(long)]
+    battery: Option<String>,
+    /// Confidence parameter: verdicts hold with probability >= 1 - alpha.
+    #[arg(long, default_value_t = DEFAULT_ALPHA)]
+    alpha: f64,
+    /// Step cap of one run (unstopped runs are reported and counted conservatively).
+    #[arg(long, default_value_t = DEFAULT_MAX_STEPS)]
+    max_steps: u64,
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// JSON output.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args, Debug)]
+struct DpArgs {
+    /// Mechanism: rr, laplace, gaussian, daf.
+    #[arg(long, conflicts_with_all = ["algo", "mutant"])]
+    mechanism: Option<String>,
+    /// Whole algorithm on neighbouring reward tables: ctb-tt, adap-tt, adap-tt-star.
+    #[arg(long, value_enum, conflicts_with = "mutant")]
+    algo: Option<AlgoName>,
+    /// A planted bug (see --list-mutants).
+    #[arg(long)]
+    mutant: Option<String>,
+    /// Print the mutants, one per line (name first), and exit.
+    #[arg(long)]
+    list_mutants: bool,
+    /// Claimed epsilon.
+    #[arg(long, default_value_t = 1.0)]
+    eps: f64,
+    /// Claimed gamma of the Gaussian mechanism.
+    #[arg(long, default_value_t = 1e-5)]
+    gamma: f64,
+    /// exact (computable output law), blackbox (DP-Sniper), or auto (exact when available).
+    #[arg(long, default_value = "auto", value_parser = ["auto", "exact", "blackbox"])]
+    mode: String,
+    /// Runs per neighbouring input in black-box mode (default depends on the target).
+    #[arg(long)]
+    runs: Option<u64>,
+    /// Confidence parameter.
+    #[arg(long, default_value_t = DEFAULT_ALPHA)]
+    alpha: f64,
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// JSON output.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Runs the command.
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    Err(super::usage("`dpbai audit` is not implemented yet"))
+pub fn run(args: Args) -> anyhow::Result<()> {
+    match args.cmd {
+        Sub::Delta(a) => run_delta(a),
+        Sub::Dp(a) => run_dp(a),
+    }
+}
+
+fn check_unit(name: &str, x: f64) -> anyhow::Result<()> {
+    if x > 0.0 && x < 1.0 {
+        Ok(())
+    } else {
+        Err(usage(format!("invalid {name} = {x}: must be in (0, 1)")))
+    }
+}
+
+fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
+    if a.list_presets {
+        for p in PRESETS {
+            let text = preset(p.name).unwrap_or_default();
+            let kind = if p.provable { "provable" } else { "empirical" };
+            println!("{:<28} {kind:<9} {}\n    {text}", p.name, p.description);
+        }
+        return Ok(());
+    }
+    let algo = a
+        .algo
+        .ok_or_else(|| usage("--algo NAME is required (see `dpbai audit delta --help`)"))?;
+    let delta = a.delta.ok_or_else(|| usage("--delta D is required"))?;
+    check_unit("delta", delta)?;
+    check_unit("alpha", a.alpha)?;
+    if let Some(e) = a.eps {
+        if !(e > 0.0 && e.is_finite()) {
+            return Err(usage(format!("invalid eps = {e}: must be a finite number > 0")));
+        }
+    }
+    if algo.needs_eps() && a.eps.is_none() && a.battery.is_none() {
+        return Err(usage(format!("--eps is required by {}", algo.as_str())));
+    }
+    let plan = if a.until_decided {
+        let budget = a.budget.unwrap_or(0);
+        if budget == 0 {
+            return Err(usage("invalid budget = 0: must be at least 1"));
+        }
+        if a.first == 0 {
+            return Err(usage("invalid first = 0: must be at least 1"));
+        }
+        RunPlan::UntilDecided {
+            first: a.first,
+            budget,
+        }
+    } else {
+        if a.budget.is_some() {
+            return Err(usage("--budget needs --until-decided"));
+        }
+        let runs = a.runs.unwrap_or(1000);
+        if runs == 0 {
+            return Err(usage("invalid runs = 0: must be at least 1"));
+        }
+        RunPlan::Fixed { runs }
+    };
+    if a.max_steps == 0 {
+        return Err(usage("invalid max-steps = 0: must be at least 1"));
+    }
+    let threshold = match &a.threshold {
+        Some(t) => Some(parse_threshold(t).map_err(|e| usage(format!("--threshold: {e}")))?),
+        None => None,
+    };
+    let instances: Vec<AuditInstance> = match (&a.battery, a.means.is_empty()) {
+        (Some(_), false) => return Err(usage("give either --means or --battery, not both")),
+        (None, true) => return Err(usage("give --means LIST or --battery default|FILE")),
+        (Some(b), true) if b == "default" => default_battery(algo, delta, a.eps)?,
+        (Some(path), true) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| usage(format!("cannot read battery file {path}: {e}")))?;
+            parse_battery(&text, delta, a.eps)?
+        }
+        (None, false) => {
+            let inst = match a.family.as_str() {
+                "gaussian" => Instance::gaussian(a.means.clone(), a.sigma)?,
+                _ => Instance::bernoulli(a.means.clone())?,
+            };
+            vec![AuditInstance {
+                name: "instance".into(),
+                instance: inst,
+                delta,
+                eps: a.eps,
+            }]
+        }
+    };
+    let cfg = DeltaAuditConfig {
+        algo,
+        gamma: a.gamma,
+        rules: a.rules,
+        threshold,
+        alpha: a.alpha,
+        seed: a.seed,
+        max_steps: a.max_steps,
+        plan,
+    };
+    let report = audit_delta(&cfg, &instances)?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print_delta(&report);
+    }
+    Ok(())
+}
+
+fn fmt_means(m: &[f64]) -> String {
+    let v: Vec<String> = m.iter().map(|x| format!("{x}")).collect();
+    let s = v.join(",");
+    if s.len() > 28 {
+        format!("{}..", &s[..26])
+    } else {
+        s
+    }
+}
+
+fn print_delta(r: &DeltaReport) {
+    println!(
+        "audit delta: {}{}  verdict: {}  confidence {}  seed {}  ({:.1} s)",
+        r.algo,
+        r.threshold
+            .as_ref()
+            .map(|t| format!(" with threshold `{t}`"))
+            .unwrap_or_default(),
+        r.verdict,
+        r.confidence,
+        r.seed,
+        r.seconds
+    );
+    println!(
+        "{:<16} {:<14} {:<30} {:>7} {:>6} {:>9} {:>8} {:>8} {:>23} {:>12} {:>13}",
+        "instance", "family", "means", "delta", "eps", "runs", "errors", "unstop", "ci", "verdict", "runs-to-decide"
+    );
+    for row in &r.instances {
+        if let Some(why) = &row.skipped {
+            println!(
+                "{:<16} {:<14} {:<30} {:>7} {:>6} skipped: {why}",
+                row.name,
+                row.family,
+                fmt_means(&row.means),
+                row.delta,
+                row.eps.map(|e| e.to_string()).unwrap_or_else(|| "-".into()),
+            );
+            continue;
+        }
+        println!(
+            "{:<16} {:<14} {:<30} {:>7} {:>6} {:>9} {:>8} {:>8} {:>23} {:>12} {:>13}",
+            row.name,
+            row.family,
+            fmt_means(&row.means),
+            row.delta,
+            row.eps.map(|e| e.to_string()).unwrap_or_else(|| "-".into()),
+            row.runs,
+            row.errors,
+            row.unstopped,
+            format!("[{:.3e}, {:.3e}]", row.ci[0], row.ci[1]),
+            row.verdict.as_str(),
+            row.runs_to_decide
+                .map(|n| n.to_string())
+                .unwrap_or_else(|| "-".into()),
+        );
+    }
+    if r.unstopped > 0 {
+        println!(
+            "note: {} run(s) hit the step cap {}; they count as correct for the lower bound and as errors for the upper bound.",
+            r.unstopped, r.max_steps
+        );
+    }
+}
+
+// PENDING(engine merge)
+fn run_dp(_a: DpArgs) -> anyhow::Result<()> {
+    Err(usage("audit dp: pending"))
+}
+#[cfg(any())]
+mod pending_dp {
+use super::*;
+use dpbai::audit::dp::{self as dpa, DpOptions, DpReport, Target};
+fn run_dp(a: DpArgs) -> anyhow::Result<()> {
+    if a.list_mutants {
+        for m in dpa::MUTANTS {
+            println!("{:<24} {}", m.name, m.description);
+        }
+        return Ok(());
+    }
+    check_unit("alpha", a.alpha)?;
+    if !(a.eps > 0.0 && a.eps.is_finite()) {
+        return Err(usage(format!("invalid eps = {}: must be a finite number > 0", a.eps)));
+    }
+    check_unit("gamma", a.gamma)?;
+    if a.runs == Some(0) {
+        return Err(usage("invalid runs = 0: must be at least 1"));
+    }
+    let target = match (&a.mechanism, a.algo, &a.mutant) {
+        (Some(m), None, None) => Target::Mechanism(
+            dpa::MechanismName::parse(m).ok_or_else(|| {
+                usage(format!(
+                    "unknown mechanism '{m}' (known: {})",
+                    dpa::MechanismName::ALL_NAMES.join(", ")
+                ))
+            })?,
+        ),
+        (None, Some(algo), None) => Target::Algo(algo),
+        (None, None, Some(m)) => Target::Mutant(dpa::mutant(m).ok_or_else(|| {
+            usage(format!(
+                "unknown mutant '{m}' (known: {}; see --list-mutants)",
+                dpa::MUTANTS.iter().map(|m| m.name).collect::<Vec<_>>().join(", ")
+            ))
+        })?),
+        _ => {
+            return Err(usage(
+                "give exactly one of --mechanism NAME, --algo NAME, --mutant NAME (or --list-mutants)",
+            ))
+        }
+    };
+    let mode = match a.mode.as_str() {
+        "exact" => dpa::Mode::Exact,
+        "blackbox" => dpa::Mode::BlackBox,
+        _ => dpa::Mode::Auto,
+    };
+    let opts = DpOptions {
+        eps: a.eps,
+        gamma: a.gamma,
+        mode,
+        runs: a.runs,
+        alpha: a.alpha,
+        seed: a.seed,
+    };
+    let report = dpa::audit_dp(&target, &opts)?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print_dp(&report);
+    }
+    Ok(())
+}
+
+fn print_dp(r: &DpReport) {
+    println!(
+        "audit dp: {}  mode: {}  verdict: {}  confidence {}  seed {}  ({:.2} s)",
+        r.target, r.mode, r.verdict, r.confidence, r.seed, r.seconds
+    );
+    println!("  claim:      {}", r.claim);
+    if let Some(l) = r.loss_exact {
+        println!("  exact loss: {l:.12}");
+    }
+    if let Some(g) = r.gamma_exact {
+        println!("  exact gamma at claimed eps: {g:.6e}");
+    }
+    if r.mode == "blackbox" {
+        println!(
+            "  eps_lower:  {:.6}  (eps_claimed {})  runs {} per input, {} held out; event {}",
+            r.eps_lower, r.eps_claimed, r.runs, r.certify_runs, r.event
+        );
+        if let Some(g) = r.gamma_lower {
+            println!("  gamma_lower: {g:.6e}");
+        }
+    }
+    if !r.note.is_empty() {
+        println!("  note: {}", r.note);
+    }
+}
+
 }

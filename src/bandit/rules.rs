@@ -1,0 +1,581 @@
+//! Building blocks of the Top Two algorithms (MATH.md D.1): UCB bonuses, transport costs and
+//! stopping thresholds, as plain functions (reference implementations, tested against the D.1
+//! vectors) and as the cached plug-ins the simulation loop uses.
+
+use super::{CustomThreshold, ThresholdVars};
+use crate::bandit::sf::{c_g, h, k_fn};
+use std::f64::consts::{PI, SQRT_2};
+use std::sync::{Arc, OnceLock};
+
+/// Concentration parameters `s = α = 1.2` of the UCB bonus (Sec. 2.2.3, MATH.md D.3).
+pub const UCB_S: f64 = 1.2;
+/// See [`UCB_S`].
+pub const UCB_ALPHA: f64 = 1.2;
+
+const PI2: f64 = PI * PI;
+/// `ζ(2)² = π⁴/36`.
+const ZETA2_SQ: f64 = PI2 * PI2 / 36.0;
+
+/// Gaussian UCB bonus of TTUCB (Eq. (3)).
+///
+/// # Definition
+/// `b^G_a(ω) = sqrt(2σ²·α(1+s)·log(‖ω‖_1)/ω_a)`, `s = α = 1.2`.
+///
+/// # Reference
+/// Eq. (3); MATH.md D.1.
+///
+/// # Domain
+/// `ω_a >= 1`, `‖ω‖_1 >= 1`, `σ > 0` (not checked: hot path).
+///
+/// # Accuracy
+/// A few ulps.
+///
+/// # Example
+/// ```
+/// // MATH.md D.1: b^G_1(N = (10,20,30,40,50)) = 0.8132674
+/// let b = dpbai::bandit::rules::ucb_bonus_gaussian(10.0, 150.0, 0.5);
+/// assert!((b - 0.8132674).abs() < 1e-7);
+/// ```
+pub fn ucb_bonus_gaussian(w_a: f64, w_total: f64, sigma: f64) -> f64 {
+    (2.0 * sigma * sigma * UCB_ALPHA * (1.0 + UCB_S) * w_total.ln() / w_a).sqrt()
+}
+
+/// Private bonus of AdaP-TT / AdaP-TT* (Eq. (11)).
+///
+/// # Definition
+/// `b^{G,ε}_a(ω) = sqrt(k(ω_a)/ω_a) + k(ω_a)/(ε·ω_a)`, `k(x) = log2 x + 2`.
+///
+/// # Reference
+/// Eq. (11); MATH.md D.1 (heuristic, Sec. 4.3).
+///
+/// # Domain
+/// `ω_a >= 1`, `ε > 0` (`ε = ∞` drops the second term).
+///
+/// # Accuracy
+/// A few ulps.
+///
+/// # Example
+/// ```
+/// let b = dpbai::bandit::rules::ucb_bonus_private(8.0, 0.5);
+/// assert!((b - 2.0405694).abs() < 1e-7);
+/// ```
+pub fn ucb_bonus_private(w_a: f64, eps: f64) -> f64 {
+    let k = k_fn(w_a);
+    (k / w_a).sqrt() + k / (eps * w_a)
+}
+
+/// Gaussian transport cost (Eq. (3)).
+///
+/// # Definition
+/// `W^G_{a,b}(μ̃, ω) = ((μ̃_a − μ̃_b)_+)² / (2σ²(1/ω_a + 1/ω_b))`.
+///
+/// # Reference
+/// Eq. (3); MATH.md D.1.
+///
+/// # Domain
+/// Counts `>= 1`, `σ > 0`.
+///
+/// # Accuracy
+/// A few ulps.
+///
+/// # Example
+/// ```
+/// let w = dpbai::bandit::rules::transport_cost_gaussian(0.7, 0.5, 8.0, 16.0, 0.5);
+/// assert!((w - 0.4266667).abs() < 1e-7);
+/// ```
+pub fn transport_cost_gaussian(mu_a: f64, mu_b: f64, w_a: f64, w_b: f64, sigma: f64) -> f64 {
+    let g = (mu_a - mu_b).max(0.0);
+    g * g / (2.0 * sigma * sigma * (1.0 / w_a + 1.0 / w_b))
+}
+
+/// Privacy-aware transport cost (Eq. (13)).
+///
+/// # Definition
+/// `W^{G,ε}_{a,b} = g·min{ε/2, g} / (2σ²(1/ω_a + 1/ω_b))`, `g = (μ̃_a − μ̃_b)_+`.
+///
+/// # Reference
+/// Eq. (13); MATH.md D.1.
+///
+/// # Domain
+/// Counts `>= 1`, `σ, ε > 0`.
+///
+/// # Accuracy
+/// A few ulps.
+///
+/// # Example
+/// ```
+/// let w = dpbai::bandit::rules::transport_cost_privacy_aware(0.7, 0.5, 8.0, 16.0, 0.2, 0.5);
+/// assert!((w - 0.2133333).abs() < 1e-7);
+/// ```
+pub fn transport_cost_privacy_aware(
+    mu_a: f64,
+    mu_b: f64,
+    w_a: f64,
+    w_b: f64,
+    eps: f64,
+    sigma: f64,
+) -> f64 {
+    let g = (mu_a - mu_b).max(0.0);
+    g * g.min(eps / 2.0) / (2.0 * sigma * sigma * (1.0 / w_a + 1.0 / w_b))
+}
+
+/// Non-private GLR threshold (Eq. (4)).
+///
+/// # Definition
+/// `c^G_{a,b}(ω, δ) = 2·C_G(log((K−1)/δ)/2) + 2·log(4 + log ω_a) + 2·log(4 + log ω_b)`.
+///
+/// # Reference
+/// Eq. (4), from L. 35 (Kaufmann–Koolen 2021, Thm. 9); MATH.md D.1.
+///
+/// # Domain
+/// `ω >= 1`, `δ ∈ (0, 1)`, `K >= 2` (not checked).
+///
+/// # Accuracy
+/// That of `C_G` (~1e-9 absolute).
+///
+/// # Example
+/// ```
+/// let c = dpbai::bandit::rules::threshold_glr(8.0, 16.0, 0.01, 5);
+/// assert!((c - 16.723265).abs() < 1e-5);
+/// ```
+pub fn threshold_glr(w_a: f64, w_b: f64, delta: f64, n_arms: usize) -> f64 {
+    2.0 * c_g(((n_arms as f64 - 1.0) / delta).ln() / 2.0) + glr_log_terms(w_a, w_b)
+}
+
+#[inline]
+fn glr_log_terms(w_a: f64, w_b: f64) -> f64 {
+    2.0 * (4.0 + w_a.ln()).ln() + 2.0 * (4.0 + w_b.ln()).ln()
+}
+
+/// Threshold of AdaP-TT (Eq. (12)).
+///
+/// # Definition
+/// `c^{G,ε}_{a,b}(ω, δ) = 2·c^G_{a,b}(ω, 18δ/(π⁴k(ω_a)²k(ω_b)²))
+///   + (1/(ε²σ²))·Σ_{c∈{a,b}} (1/ω_c)·log(π²K·k(ω_c)²/(3δ))²`.
+///
+/// # Reference
+/// Eq. (12), L. 21; MATH.md D.1.
+///
+/// # Domain
+/// `ω >= 1`, `δ ∈ (0, 1)`, `ε, σ > 0`.
+///
+/// # Accuracy
+/// That of `C_G`.
+///
+/// # Example
+/// ```
+/// let c = dpbai::bandit::rules::threshold_adap(8.0, 16.0, 0.01, 5, 0.5, 0.5);
+/// assert!((c - 397.76956).abs() < 1e-4);
+/// ```
+pub fn threshold_adap(w_a: f64, w_b: f64, delta: f64, n_arms: usize, eps: f64, sigma: f64) -> f64 {
+    let (ka, kb) = (k_fn(w_a), k_fn(w_b));
+    let kk = n_arms as f64;
+    let d2 = 18.0 * delta / (PI2 * PI2 * ka * ka * kb * kb);
+    let glr = threshold_glr(w_a, w_b, d2, n_arms);
+    let lap = |w: f64, k: f64| (PI2 * kk * k * k / (3.0 * delta)).ln().powi(2) / w;
+    2.0 * glr + (lap(w_a, ka) + lap(w_b, kb)) / (eps * eps * sigma * sigma)
+}
+
+/// Which form of Eq. (14)'s second case (MATH.md ISSUE 16).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+#[value(rename_all = "kebab-case")]
+pub enum Eq14Form {
+    /// `log(π²K·max_c k(ω_c)²/(2δ))`: the form covered by the proof of L. 23 (default).
+    #[default]
+    KSquared,
+    /// `log(π²K·max_c k(ω_c)/(2δ))`, as printed in the paper.
+    Printed,
+}
+
+/// Threshold of AdaP-TT* (Eq. (14)).
+///
+/// # Definition
+/// With `g = (μ̃_a − μ̃_b)_+`:
+/// ```text
+/// g <  ε/2: (1/2)·c^{G,ε}_{a,b}(ω, 2δ/3) + (√2/(εσ))·Σ_c sqrt(h(ω_c,δ)/ω_c)·log(π²K·k(ω_c)²/(2δ))
+/// g >= ε/2: (1/(2σ²))·log(π²K·max_c k(ω_c)^p/(2δ)) + (ε/(2√2σ))·Σ_c sqrt(ω_c·h(ω_c,δ))
+/// ```
+/// with `p = 2` ([`Eq14Form::KSquared`], default) or `p = 1` ([`Eq14Form::Printed`]).
+///
+/// # Reference
+/// Eq. (14), L. 23; MATH.md D.1, ISSUE 16.
+///
+/// # Domain
+/// `ω >= 1`, `δ ∈ (0, 1)`, `ε, σ > 0`.
+///
+/// # Accuracy
+/// That of `C_G` and `W̄_{-1}`.
+///
+/// # Example
+/// ```
+/// use dpbai::bandit::rules::{threshold_adap_star, Eq14Form};
+/// let c1 = threshold_adap_star(0.1, 8.0, 16.0, 0.01, 5, 0.5, 0.5, Eq14Form::KSquared);
+/// assert!((c1 - 369.52433).abs() < 1e-4);
+/// let c2 = threshold_adap_star(0.3, 8.0, 16.0, 0.01, 5, 0.5, 0.5, Eq14Form::Printed);
+/// assert!((c2 - 29.156878).abs() < 1e-5);
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn threshold_adap_star(
+    gap: f64,
+    w_a: f64,
+    w_b: f64,
+    delta: f64,
+    n_arms: usize,
+    eps: f64,
+    sigma: f64,
+    form: Eq14Form,
+) -> f64 {
+    let kk = n_arms as f64;
+    let (ka, kb) = (k_fn(w_a), k_fn(w_b));
+    let (ha, hb) = (h(w_a, delta, n_arms), h(w_b, delta, n_arms));
+    if gap.max(0.0) < eps / 2.0 {
+        let lg = |k: f64| (PI2 * kk * k * k / (2.0 * delta)).ln();
+        0.5 * threshold_adap(w_a, w_b, 2.0 * delta / 3.0, n_arms, eps, sigma)
+            + SQRT_2 / (eps * sigma) * ((ha / w_a).sqrt() * lg(ka) + (hb / w_b).sqrt() * lg(kb))
+    } else {
+        let km = ka.max(kb);
+        let kp = match form {
+            Eq14Form::KSquared => km * km,
+            Eq14Form::Printed => km,
+        };
+        (PI2 * kk * kp / (2.0 * delta)).ln() / (2.0 * sigma * sigma)
+            + eps / (2.0 * SQRT_2 * sigma) * ((w_a * ha).sqrt() + (w_b * hb).sqrt())
+    }
+}
+
+/// DAF/DPA threshold for `ε = ∞` (L. 34), `s = 2`, with phase indices `k_a, k_b`.
+///
+/// # Definition
+/// `c^G_{a,b}(ω, δ/(ζ(2)²·k_a²·k_b²))`.
+///
+/// # Reference
+/// L. 34; MATH.md D.1, D.8 (ISSUE 27: `k` = phase index, `ω` = `N_{T_k(a),a}`).
+///
+/// # Domain
+/// `ω >= 1`, `k >= 1`, `δ ∈ (0, 1)`.
+///
+/// # Accuracy
+/// That of `C_G`.
+///
+/// # Example
+/// ```
+/// let c = dpbai::bandit::rules::threshold_l34(1.0, 1.0, 1.0, 1.0, 0.01, 5);
+/// let want = dpbai::bandit::rules::threshold_glr(1.0, 1.0, 0.01 * 36.0 / std::f64::consts::PI.powi(4), 5);
+/// assert!((c - want).abs() < 1e-12);
+/// ```
+pub fn threshold_l34(w_a: f64, w_b: f64, k_a: f64, k_b: f64, delta: f64, n_arms: usize) -> f64 {
+    threshold_glr(w_a, w_b, delta / (ZETA2_SQ * k_a * k_a * k_b * k_b), n_arms)
+}
+
+/// Lazily computed `C_G(x0 + log p)` for integer `p` in `1..=MAXP` (thread-safe).
+#[derive(Debug)]
+pub(crate) struct CgCache {
+    x0: f64,
+    cells: Vec<OnceLock<f64>>,
+}
+
+const MAXP: usize = 66 * 66;
+
+impl CgCache {
+    fn new(x0: f64) -> Self {
+        CgCache {
+            x0,
+            cells: (0..=MAXP).map(|_| OnceLock::new()).collect(),
+        }
+    }
+    /// `C_G(x0 + log p)`; cached when `p` is an integer `<= MAXP`.
+    fn get(&self, p: f64) -> f64 {
+        let i = p as usize;
+        if i as f64 == p && i >= 1 && i <= MAXP {
+            *self.cells[i].get_or_init(|| c_g(self.x0 + p.ln()))
+        } else {
+            c_g(self.x0 + p.ln())
+        }
+    }
+}
+
+/// Lazily computed `h(2^j, δ)` (L. 23) for `j` in `0..64`.
+#[derive(Debug)]
+pub(crate) struct HCache {
+    delta: f64,
+    n_arms: usize,
+    cells: Vec<OnceLock<f64>>,
+}
+
+impl HCache {
+    fn get(&self, w: f64) -> f64 {
+        let j = w.log2();
+        let ji = j as usize;
+        if ji as f64 == j && ji < self.cells.len() {
+            *self.cells[ji].get_or_init(|| h(w, self.delta, self.n_arms))
+        } else {
+            h(w, self.delta, self.n_arms)
+        }
+    }
+}
+
+/// A pair `(a, b)` as seen by a stopping threshold.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Pair {
+    pub mu_a: f64,
+    pub mu_b: f64,
+    pub w_a: f64,
+    pub w_b: f64,
+    pub k_a: f64,
+    pub k_b: f64,
+    pub t: f64,
+}
+
+/// Cached stopping thresholds (MATH.md D.1, S).
+#[derive(Debug)]
+pub(crate) enum Thr {
+    /// Eq. (4): `cg2 = 2 C_G(log((K−1)/δ)/2)`.
+    Eq4 { cg2: f64 },
+    /// L. 34 with phase indices.
+    L34 { cache: CgCache },
+    /// Eq. (12).
+    Eq12(Eq12),
+    /// Eq. (14).
+    Eq14 {
+        half: Eq12,
+        hc: HCache,
+        eps: f64,
+        sigma: f64,
+        lk1: f64,
+        form: Eq14Form,
+    },
+    /// Public code, TTUCB: `log((1 + log t)/δ)`.
+    RefTtucb { ln_inv_delta: f64 },
+    /// Public code, AdaP-TT: `log(1/δ) + log(1+log n) + log(1+log m) + (1/n+1/m)·log²(1/δ)/ε²`.
+    RefAdap { ln_inv_delta: f64, eps: f64 },
+    /// A user threshold.
+    Custom {
+        f: Arc<dyn CustomThreshold>,
+        base: ThresholdVars,
+    },
+}
+
+/// Eq. (12) with cached `C_G`.
+#[derive(Debug)]
+pub(crate) struct Eq12 {
+    cache: CgCache,
+    coef: f64,
+    lk: f64,
+}
+
+impl Eq12 {
+    fn new(delta: f64, n_arms: usize, eps: f64, sigma: f64) -> Self {
+        let kk = n_arms as f64;
+        // log((K−1)/δ')/2 with δ' = 18δ/(π⁴ka²kb²) = log((K−1)π⁴/(18δ))/2 + log(ka·kb)
+        let x0 = ((kk - 1.0) * PI2 * PI2 / (18.0 * delta)).ln() / 2.0;
+        Eq12 {
+            cache: CgCache::new(x0),
+            coef: 1.0 / (eps * eps * sigma * sigma),
+            lk: (PI2 * kk / (3.0 * delta)).ln(),
+        }
+    }
+    #[inline]
+    fn value(&self, w_a: f64, w_b: f64) -> f64 {
+        let (ka, kb) = (k_fn(w_a), k_fn(w_b));
+        let glr = 2.0 * self.cache.get(ka * kb) + glr_log_terms(w_a, w_b);
+        let la = self.lk + 2.0 * ka.ln();
+        let lb = self.lk + 2.0 * kb.ln();
+        2.0 * glr + self.coef * (la * la / w_a + lb * lb / w_b)
+    }
+}
+
+impl Thr {
+    pub(crate) fn eq4(delta: f64, n_arms: usize) -> Self {
+        Thr::Eq4 {
+            cg2: 2.0 * c_g(((n_arms as f64 - 1.0) / delta).ln() / 2.0),
+        }
+    }
+    pub(crate) fn l34(delta: f64, n_arms: usize) -> Self {
+        let x0 = ((n_arms as f64 - 1.0) * ZETA2_SQ / delta).ln() / 2.0;
+        Thr::L34 {
+            cache: CgCache::new(x0),
+        }
+    }
+    pub(crate) fn eq12(delta: f64, n_arms: usize, eps: f64, sigma: f64) -> Self {
+        Thr::Eq12(Eq12::new(delta, n_arms, eps, sigma))
+    }
+    pub(crate) fn eq14(delta: f64, n_arms: usize, eps: f64, sigma: f64, form: Eq14Form) -> Self {
+        Thr::Eq14 {
+            half: Eq12::new(2.0 * delta / 3.0, n_arms, eps, sigma),
+            hc: HCache {
+                delta,
+                n_arms,
+                cells: (0..64).map(|_| OnceLock::new()).collect(),
+            },
+            eps,
+            sigma,
+            lk1: (PI2 * n_arms as f64 / (2.0 * delta)).ln(),
+            form,
+        }
+    }
+
+    /// A value `<=` the threshold of every pair (quick rejection), `−∞` if none is cheap.
+    pub(crate) fn lower_bound(&self) -> f64 {
+        match self {
+            Thr::Eq4 { cg2 } => cg2 + 4.0 * 4f64.ln(),
+            Thr::RefTtucb { ln_inv_delta } | Thr::RefAdap { ln_inv_delta, .. } => *ln_inv_delta,
+            _ => f64::NEG_INFINITY,
+        }
+    }
+
+    /// Whether the value can change while estimates and counts are frozen (time-dependent).
+    pub(crate) fn depends_on_time(&self) -> bool {
+        matches!(self, Thr::RefTtucb { .. } | Thr::Custom { .. })
+    }
+
+    #[inline]
+    pub(crate) fn value(&self, p: &Pair) -> f64 {
+        match self {
+            Thr::Eq4 { cg2 } => cg2 + glr_log_terms(p.w_a, p.w_b),
+            Thr::L34 { cache } => 2.0 * cache.get(p.k_a * p.k_b) + glr_log_terms(p.w_a, p.w_b),
+            Thr::Eq12(e) => e.value(p.w_a, p.w_b),
+            Thr::Eq14 {
+                half,
+                hc,
+                eps,
+                sigma,
+                lk1,
+                form,
+            } => {
+                let (ha, hb) = (hc.get(p.w_a), hc.get(p.w_b));
+                let (ka, kb) = (k_fn(p.w_a), k_fn(p.w_b));
+                if (p.mu_a - p.mu_b).max(0.0) < eps / 2.0 {
+                    let lga = lk1 + 2.0 * ka.ln();
+                    let lgb = lk1 + 2.0 * kb.ln();
+                    0.5 * half.value(p.w_a, p.w_b)
+                        + SQRT_2 / (eps * sigma)
+                            * ((ha / p.w_a).sqrt() * lga + (hb / p.w_b).sqrt() * lgb)
+                } else {
+                    let km = ka.max(kb);
+                    let lkp = match form {
+                        Eq14Form::KSquared => lk1 + 2.0 * km.ln(),
+                        Eq14Form::Printed => lk1 + km.ln(),
+                    };
+                    lkp / (2.0 * sigma * sigma)
+                        + eps / (2.0 * SQRT_2 * sigma) * ((p.w_a * ha).sqrt() + (p.w_b * hb).sqrt())
+                }
+            }
+            Thr::RefTtucb { ln_inv_delta } => ln_inv_delta + (1.0 + p.t.ln()).ln(),
+            Thr::RefAdap { ln_inv_delta, eps } => {
+                ln_inv_delta
+                    + (1.0 + p.w_a.ln()).ln()
+                    + (1.0 + p.w_b.ln()).ln()
+                    + (1.0 / p.w_a + 1.0 / p.w_b) * ln_inv_delta * ln_inv_delta / (eps * eps)
+            }
+            Thr::Custom { f, base } => {
+                let v = ThresholdVars {
+                    t: p.t,
+                    na: p.w_a,
+                    nb: p.w_b,
+                    ka: p.k_a,
+                    kb: p.k_b,
+                    gap: (p.mu_a - p.mu_b).max(0.0),
+                    ..*base
+                };
+                f.eval(&v)
+            }
+        }
+    }
+}
+
+/// Transport costs (Eq. (3), (13)) and the public code's statistic (MATH.md S).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Cost {
+    /// `W^G` with `inv2s2 = 1/(2σ²)`.
+    Gauss { inv2s2: f64 },
+    /// `W^{G,ε}`.
+    PrivAware { half_eps: f64, inv2s2: f64 },
+    /// `0.5·(μ̃_a − μ̃_b)²/(1/n_a + 1/n_b)` (σ = 1, no positive part).
+    Reference,
+}
+
+impl Cost {
+    /// The cost for inverse counts `iwa = 1/ω_a`, `iwb = 1/ω_b`.
+    #[inline(always)]
+    pub(crate) fn eval(&self, mu_a: f64, mu_b: f64, iwa: f64, iwb: f64) -> f64 {
+        match *self {
+            Cost::Gauss { inv2s2 } => {
+                let g = (mu_a - mu_b).max(0.0);
+                g * g * inv2s2 / (iwa + iwb)
+            }
+            Cost::PrivAware { half_eps, inv2s2 } => {
+                let g = (mu_a - mu_b).max(0.0);
+                g * g.min(half_eps) * inv2s2 / (iwa + iwb)
+            }
+            Cost::Reference => {
+                let d = mu_a - mu_b;
+                0.5 * d * d / (iwa + iwb)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cached_thresholds_match_reference_functions() {
+        let (d, k) = (0.01, 5);
+        let e4 = Thr::eq4(d, k);
+        let p = Pair {
+            mu_a: 0.7,
+            mu_b: 0.5,
+            w_a: 8.0,
+            w_b: 16.0,
+            k_a: 4.0,
+            k_b: 5.0,
+            t: 100.0,
+        };
+        assert!((e4.value(&p) - threshold_glr(8.0, 16.0, d, k)).abs() < 1e-12);
+        assert!((e4.value(&p) - 16.723265).abs() < 1e-5);
+        let e12 = Thr::eq12(d, k, 0.5, 0.5);
+        assert!((e12.value(&p) - threshold_adap(8.0, 16.0, d, k, 0.5, 0.5)).abs() < 1e-9);
+        let p2 = Pair {
+            w_a: 64.0,
+            w_b: 128.0,
+            ..p
+        };
+        assert!((Thr::eq12(d, k, 1.0, 0.5).value(&p2) - 69.852841).abs() < 1e-5);
+        for form in [Eq14Form::KSquared, Eq14Form::Printed] {
+            let e14 = Thr::eq14(d, k, 0.5, 0.5, form);
+            for gap in [0.1, 0.3] {
+                let q = Pair {
+                    mu_a: 0.5 + gap,
+                    mu_b: 0.5,
+                    ..p
+                };
+                let want = threshold_adap_star(gap, 8.0, 16.0, d, k, 0.5, 0.5, form);
+                assert!((e14.value(&q) - want).abs() < 1e-9);
+            }
+        }
+        let l34 = Thr::l34(d, k);
+        assert!((l34.value(&p) - threshold_l34(8.0, 16.0, 4.0, 5.0, d, k)).abs() < 1e-9);
+        assert!(e4.lower_bound() <= threshold_glr(1.0, 1.0, d, k));
+        assert!((threshold_glr(1.0, 1.0, d, k) - 14.832850).abs() < 1e-5);
+    }
+
+    #[test]
+    fn eq14_k_squared_exceeds_printed_in_case_two() {
+        let a = threshold_adap_star(0.3, 8.0, 16.0, 0.01, 5, 0.5, 0.5, Eq14Form::KSquared);
+        let b = threshold_adap_star(0.3, 8.0, 16.0, 0.01, 5, 0.5, 0.5, Eq14Form::Printed);
+        // difference = log(max k)/(2σ²) = 2·log 6 at σ = 1/2 (k(16) = 6)
+        assert!((a - b - 2.0 * 6f64.ln()).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,674 @@
+//! The Top Two meta-algorithm (Alg. 1, MATH.md D.2) with plug-in estimator, bonus, costs,
+//! threshold, leader, challenger and tracking rules, and the phase-skipping fast path of the
+//! DAF/DPA estimators.
+//!
+//! # One loop, three reward sources
+//! [`run_loop`] runs Alg. 1 step by step. Rewards come from the instance (one draw per pull),
+//! from a reward table (Definition 8), or — for phased estimators (DAF, DPA) only — lazily:
+//! between two phase switches of an arm its released estimate is frozen, and no decision reads
+//! the raw rewards, so the rewards of a phase need not be drawn one by one: at the switch their
+//! sum is drawn at once (one `Binomial(Ñ, μ_a)` for Bernoulli arms, one Normal for Gaussian
+//! arms). The action sequence is the same deterministic function of the released estimates in
+//! both modes, so (τ, recommendation) has the same law; `tests/bandit.rs` checks this by a
+//! two-sample test. The lazy mode costs one O(K) deterministic step per sample and random
+//! numbers only at phase ends (plus coin flips of the reference rules).
+
+use super::rules::{Cost, Pair, Thr};
+use super::{RewardTable, RunOutcome};
+use crate::privacy::{bernoulli_draw, laplace_noise, GaussianMechanism, RandomisedResponse};
+use crate::rng::Rng;
+use rand::Rng as _;
+use rand_distr::{Binomial, Distribution, StandardNormal};
+
+/// Reward model of the arms.
+#[derive(Debug, Clone)]
+pub(crate) enum Arms {
+    /// Bernoulli arms: 53-bit thresholds and means.
+    Bern { thr: Vec<u64>, p: Vec<f64> },
+    /// Gaussian arms `N(μ_a, σ²)`.
+    Gauss { mu: Vec<f64>, sigma: f64 },
+}
+
+impl Arms {
+    pub(crate) fn from_instance(inst: &crate::instance::Instance) -> Self {
+        match inst.family() {
+            crate::instance::Family::Bernoulli => Arms::Bern {
+                thr: inst
+                    .means()
+                    .iter()
+                    .map(|&m| crate::privacy::bernoulli_threshold(m))
+                    .collect(),
+                p: inst.means().to_vec(),
+            },
+            crate::instance::Family::Gaussian { sigma } => Arms::Gauss {
+                mu: inst.means().to_vec(),
+                sigma,
+            },
+        }
+    }
+    #[inline(always)]
+    fn draw(&self, a: usize, rng: &mut Rng) -> f64 {
+        match self {
+            Arms::Bern { thr, .. } => bernoulli_draw(thr[a], rng) as u8 as f64,
+            Arms::Gauss { mu, sigma } => {
+                let z: f64 = StandardNormal.sample(rng);
+                mu[a] + sigma * z
+            }
+        }
+    }
+    /// The sum of `m` i.i.d. rewards of arm `a`, in one draw.
+    fn sum_draw(&self, a: usize, m: u64, rng: &mut Rng) -> f64 {
+        match self {
+            Arms::Bern { p, .. } => match Binomial::new(m, p[a]) {
+                Ok(b) => b.sample(rng) as f64,
+                Err(_) => unreachable!("invariant: Bernoulli means are validated in [0, 1]"),
+            },
+            Arms::Gauss { mu, sigma } => {
+                let z: f64 = StandardNormal.sample(rng);
+                m as f64 * mu[a] + sigma * (m as f64).sqrt() * z
+            }
+        }
+    }
+}
+
+/// Local privatisation of each reward before the policy sees it (Def. 7).
+pub(crate) trait Privatiser: Send + Sync + std::fmt::Debug {
+    fn apply(&self, r: f64, rng: &mut Rng) -> f64;
+    /// Whether a table reward is admissible.
+    fn accepts(&self, r: f64) -> bool {
+        r.is_finite()
+    }
+}
+
+/// No privatisation.
+#[derive(Debug)]
+pub(crate) struct Identity;
+impl Privatiser for Identity {
+    #[inline(always)]
+    fn apply(&self, r: f64, _rng: &mut Rng) -> f64 {
+        r
+    }
+}
+
+impl Privatiser for RandomisedResponse {
+    #[inline(always)]
+    fn apply(&self, r: f64, rng: &mut Rng) -> f64 {
+        self.privatise(r, rng)
+    }
+    fn accepts(&self, r: f64) -> bool {
+        (0.0..=1.0).contains(&r)
+    }
+}
+
+impl Privatiser for GaussianMechanism {
+    #[inline(always)]
+    fn apply(&self, r: f64, rng: &mut Rng) -> f64 {
+        self.privatise(r, rng)
+    }
+}
+
+/// Estimator state of every arm (MATH.md D.0: `μ̃`, `Ñ`, phase index).
+#[derive(Debug, Clone)]
+pub(crate) struct EstState {
+    /// Released estimates `μ̃_a`.
+    pub mu: Vec<f64>,
+    /// Local counts `Ñ_a`.
+    pub w: Vec<f64>,
+    /// `1/Ñ_a`.
+    pub iw: Vec<f64>,
+    /// `1/sqrt(Ñ_a)`.
+    pub isw: Vec<f64>,
+    /// Phase index `k_a` (1 for unphased estimators).
+    pub phase: Vec<u32>,
+    /// Running sum (MLE: all privatised rewards; DAF: current phase; DPA: all rewards).
+    pub sum: Vec<f64>,
+    /// Global count at the start of the current phase `N_{T_k(a),a}`.
+    pub start: Vec<u64>,
+    /// Cached private bonus `b^{G,ε}_a(Ñ)` (phased estimators).
+    pub pbonus: Vec<f64>,
+    /// `Σ_a Ñ_a`.
+    pub sum_w: f64,
+}
+
+impl EstState {
+    fn new(k: usize) -> Self {
+        EstState {
+            mu: vec![0.0; k],
+            w: vec![1.0; k],
+            iw: vec![1.0; k],
+            isw: vec![1.0; k],
+            phase: vec![1; k],
+            sum: vec![0.0; k],
+            start: vec![1; k],
+            pbonus: vec![0.0; k],
+            sum_w: k as f64,
+        }
+    }
+}
+
+/// An estimator (MATH.md D.3–D.8).
+pub(crate) trait Estimator: Send + Sync + std::fmt::Debug {
+    /// Whether estimates only change at phase switches.
+    const PHASED: bool;
+    /// Records the initial sample of arm `a`.
+    fn init(&self, s: &mut EstState, a: usize, r: f64, rng: &mut Rng);
+    /// Records a pull's (raw) reward.
+    fn observe(&self, s: &mut EstState, a: usize, r: f64, rng: &mut Rng);
+    /// Step (E) for arm `a` whose global count is `n_a`; `lazy` draws the phase's rewards.
+    /// Returns whether a new estimate was released.
+    fn switch(
+        &self,
+        s: &mut EstState,
+        a: usize,
+        n_a: u64,
+        lazy: Option<&Arms>,
+        rng: &mut Rng,
+    ) -> bool;
+    /// Whether a table reward is admissible.
+    fn accepts(&self, r: f64) -> bool;
+}
+
+/// Empirical mean of (locally privatised) rewards, `Ñ = N` (Alg. 2, 4, 8).
+#[derive(Debug)]
+pub(crate) struct Mle<P: Privatiser>(pub P);
+
+impl<P: Privatiser> Estimator for Mle<P> {
+    const PHASED: bool = false;
+    fn init(&self, s: &mut EstState, a: usize, r: f64, rng: &mut Rng) {
+        let r = self.0.apply(r, rng);
+        s.sum[a] = r;
+        s.mu[a] = r;
+    }
+    #[inline(always)]
+    fn observe(&self, s: &mut EstState, a: usize, r: f64, rng: &mut Rng) {
+        let r = self.0.apply(r, rng);
+        s.sum[a] += r;
+        let w = s.w[a] + 1.0;
+        s.w[a] = w;
+        let iw = 1.0 / w;
+        s.iw[a] = iw;
+        s.isw[a] = iw.sqrt();
+        s.mu[a] = s.sum[a] * iw;
+        s.sum_w += 1.0;
+    }
+    #[inline(always)]
+    fn switch(&self, _: &mut EstState, _: usize, _: u64, _: Option<&Arms>, _: &mut Rng) -> bool {
+        false
+    }
+    fn accepts(&self, r: f64) -> bool {
+        self.0.accepts(r)
+    }
+}
+
+/// Per-arm doubling estimators: DAF(ε) (Alg. 5, forgetting + Laplace) and DPA (Alg. 11).
+#[derive(Debug)]
+pub(crate) struct Phased {
+    /// `Some(ε)`: DAF(ε) (forget past phases, add `Lap(1/(εÑ))`); `None`: DPA (all past
+    /// samples, no noise).
+    pub daf_eps: Option<f64>,
+    /// `Some(ε)`: maintain the private bonus `b^{G,ε}` (Eq. (11)).
+    pub bonus_eps: Option<f64>,
+}
+
+impl Phased {
+    fn set_w(&self, s: &mut EstState, a: usize, w: f64) {
+        s.sum_w += w - s.w[a];
+        s.w[a] = w;
+        s.iw[a] = 1.0 / w;
+        s.isw[a] = 1.0 / w.sqrt();
+        if let Some(e) = self.bonus_eps {
+            s.pbonus[a] = super::rules::ucb_bonus_private(w, e);
+        }
+    }
+}
+
+impl Estimator for Phased {
+    const PHASED: bool = true;
+    fn init(&self, s: &mut EstState, a: usize, r: f64, rng: &mut Rng) {
+        match self.daf_eps {
+            Some(eps) => {
+                // Alg. 9/10 (ISSUE 7): phase 1 releases r_a + Lap(1/ε).
+                s.mu[a] = r + laplace_noise(1.0 / eps, rng);
+                s.sum[a] = 0.0;
+            }
+            None => {
+                s.mu[a] = r;
+                s.sum[a] = r;
+            }
+        }
+        s.phase[a] = 1;
+        s.start[a] = 1;
+        self.set_w(s, a, 1.0);
+    }
+    #[inline(always)]
+    fn observe(&self, s: &mut EstState, a: usize, r: f64, _rng: &mut Rng) {
+        s.sum[a] += r;
+    }
+    #[inline]
+    fn switch(
+        &self,
+        s: &mut EstState,
+        a: usize,
+        n_a: u64,
+        lazy: Option<&Arms>,
+        rng: &mut Rng,
+    ) -> bool {
+        let start = s.start[a];
+        if n_a < 2 * start {
+            return false;
+        }
+        let m = n_a - start; // samples of the phase that just ended
+        if let Some(arms) = lazy {
+            s.sum[a] += arms.sum_draw(a, m, rng);
+        }
+        s.phase[a] += 1;
+        s.start[a] = n_a;
+        match self.daf_eps {
+            Some(eps) => {
+                let w = m as f64;
+                s.mu[a] = s.sum[a] / w + laplace_noise(1.0 / (eps * w), rng);
+                s.sum[a] = 0.0;
+                self.set_w(s, a, w);
+            }
+            None => {
+                let w = n_a as f64;
+                s.mu[a] = s.sum[a] / w;
+                self.set_w(s, a, w);
+            }
+        }
+        true
+    }
+    fn accepts(&self, r: f64) -> bool {
+        r.is_finite()
+    }
+}
+
+/// Leader rules.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Leader {
+    /// `argmax μ̃_a + sqrt(c·log(Σ Ñ)/Ñ_a)`, `c = 2σ²α(1+s)` (Eq. (3)).
+    Ucb { c: f64 },
+    /// `argmax μ̃_a + b^{G,ε}_a(Ñ)` (Eq. (11)).
+    PrivateUcb,
+    /// Empirical best `argmax μ̃` (public code, TTUCB).
+    Empirical,
+    /// Public code, AdaP-TT: `argmax μ̃_a + log(n)/(ε Ñ_a) + sqrt(log(n)/(2Ñ_a))`.
+    RefAdap { eps: f64 },
+}
+
+/// Challenger rules.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Challenger {
+    /// Transport-cost challenger `argmin_{b≠B} W_{B,b}(μ̃, ω)`, `ω = N` or `Ñ` (ISSUE 11).
+    Tc { local: bool },
+    /// Public code: `argmin (μ̃_B − μ̃_j + κ(t))/sqrt(1/N_B + 1/N_j)`.
+    RefSigned { adap: bool },
+}
+
+/// Tracking rules.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Tracking {
+    /// β-tracking (D.0).
+    Beta(f64),
+    /// IDS β_n with cumulative tracking (D.9).
+    Ids,
+    /// Coin flip w.p. β (public code).
+    Coin(f64),
+}
+
+/// Which arm the stopping rule tests against all others.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StopArm {
+    /// `â_n = argmax μ̃` (Alg. 1).
+    Argmax,
+    /// The leader, only right after a phase switch (public code, AdaP-TT).
+    LeaderOnSwitch,
+}
+
+/// Everything but the estimator.
+#[derive(Debug)]
+pub(crate) struct Config {
+    pub name: &'static str,
+    pub k: usize,
+    pub leader: Leader,
+    pub challenger: Challenger,
+    pub tracking: Tracking,
+    pub stop_cost: Cost,
+    pub chal_cost: Cost,
+    pub thr: Thr,
+    pub stop_arm: StopArm,
+    pub tie_uniform: bool,
+}
+
+/// Global counters of Alg. 1 (MATH.md D.0).
+#[derive(Debug, Clone)]
+pub(crate) struct Core {
+    /// Global counts `N_a`.
+    pub n: Vec<u64>,
+    /// `1/N_a`.
+    pub inv_n: Vec<f64>,
+    /// `L_a`.
+    pub lead: Vec<u64>,
+    /// `N^a_a`.
+    pub nlead: Vec<u64>,
+    /// IDS cumulative `Σ β_t`.
+    pub ids: Vec<f64>,
+    /// Samples drawn.
+    pub t: u64,
+}
+
+/// Hooks for invariant tests (no-ops in production).
+pub(crate) trait Observer {
+    /// After each pull of the main loop: leader `b`, challenger `c`, pulled `a`.
+    fn step(&mut self, _core: &Core, _est: &EstState, _b: usize, _c: usize, _a: usize) {}
+    /// After step (E) of an iteration.
+    fn after_switch(&mut self, _core: &Core, _est: &EstState, _switched: bool) {}
+}
+
+/// The no-op observer.
+pub(crate) struct NoObs;
+impl Observer for NoObs {}
+
+/// Where rewards come from.
+pub(crate) enum Src<'a> {
+    Arms(&'a Arms),
+    Lazy(&'a Arms),
+    Table(&'a RewardTable),
+}
+
+#[inline(always)]
+fn uniform_pick(ties: u64, rng: &mut Rng) -> bool {
+    // P = 1/ties (Lemire's multiply-shift; bias <= ties/2^64).
+    ((rng.next_u64() as u128 * ties as u128) >> 64) == 0
+}
+
+#[inline(always)]
+fn argmax(k: usize, f: impl Fn(usize) -> f64, uniform: bool, rng: &mut Rng) -> usize {
+    let mut best = 0;
+    let mut bv = f(0);
+    let mut ties = 1u64;
+    for a in 1..k {
+        let v = f(a);
+        if v > bv {
+            best = a;
+            bv = v;
+            ties = 1;
+        } else if uniform && v == bv {
+            ties += 1;
+            if uniform_pick(ties, rng) {
+                best = a;
+            }
+        }
+    }
+    best
+}
+
+#[inline(always)]
+fn argmin_except(
+    k: usize,
+    skip: usize,
+    f: impl Fn(usize) -> f64,
+    uniform: bool,
+    rng: &mut Rng,
+) -> usize {
+    let mut best = usize::MAX;
+    let mut bv = f64::INFINITY;
+    let mut ties = 0u64;
+    for b in 0..k {
+        if b == skip {
+            continue;
+        }
+        let v = f(b);
+        if best == usize::MAX || v < bv {
+            best = b;
+            bv = v;
+            ties = 1;
+        } else if uniform && v == bv {
+            ties += 1;
+            if uniform_pick(ties, rng) {
+                best = b;
+            }
+        }
+    }
+    best
+}
+
+/// Runs Alg. 1. `check_always`: evaluate the stopping rule at every iteration even when nothing
+/// was released (the plain step-by-step reference). Returns the outcome; pushes actions when
+/// asked.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run_loop<E: Estimator, O: Observer + ?Sized>(
+    cfg: &Config,
+    est: &E,
+    src: Src<'_>,
+    rng: &mut Rng,
+    max_steps: u64,
+    mut actions: Option<&mut Vec<u32>>,
+    check_always: bool,
+    obs: &mut O,
+) -> RunOutcome {
+    let k = cfg.k;
+    let mut s = EstState::new(k);
+    let mut core = Core {
+        n: vec![0; k],
+        inv_n: vec![1.0; k],
+        lead: vec![0; k],
+        nlead: vec![0; k],
+        ids: vec![0.0; k],
+        t: 0,
+    };
+    let (arms, lazy, table) = match src {
+        Src::Arms(a) => (Some(a), None, None),
+        Src::Lazy(a) => (Some(a), Some(a), None),
+        Src::Table(t) => (None, None, Some(t)),
+    };
+    let cap = match table {
+        Some(t) => max_steps.min(t.len() as u64),
+        None => max_steps,
+    };
+    let reward = |a: usize, t: u64, rng: &mut Rng| -> f64 {
+        match table {
+            Some(tab) => tab[t as usize][a],
+            None => arms
+                .expect("invariant: an arm model or a table")
+                .draw(a, rng),
+        }
+    };
+    let uni = cfg.tie_uniform;
+    let rounds = |s: &EstState| {
+        if E::PHASED {
+            Some(s.phase.iter().map(|&p| p as u64).sum())
+        } else {
+            None
+        }
+    };
+    let unstopped = |s: &EstState, t: u64, rng: &mut Rng| RunOutcome {
+        tau: t,
+        recommendation: argmax(k, |a| s.mu[a], uni, rng),
+        stopped: false,
+        rounds: rounds(s),
+    };
+    // Initialisation: a_t = t for t = 1..K.
+    for a in 0..k {
+        if core.t >= cap {
+            return unstopped(&s, core.t, rng);
+        }
+        let r = reward(a, core.t, rng);
+        est.init(&mut s, a, r, rng);
+        core.n[a] = 1;
+        core.t += 1;
+        if let Some(v) = actions.as_deref_mut() {
+            v.push(a as u32);
+        }
+    }
+    let lb = cfg.thr.lower_bound();
+    let check_every = check_always || !E::PHASED || cfg.thr.depends_on_time();
+    let only_on_switch = cfg.stop_arm == StopArm::LeaderOnSwitch;
+    let mut changed = true;
+    let mut last = usize::MAX;
+    // The leader only moves when an estimate is released, unless it reads the time or
+    // breaks ties at random.
+    let leader_dynamic = !E::PHASED || uni || matches!(cfg.leader, Leader::RefAdap { .. });
+    let mut b_cached = 0usize;
+    loop {
+        // (E) phase switch: only the arm pulled last can trigger (ISSUE 8).
+        if E::PHASED && last != usize::MAX {
+            changed |= est.switch(&mut s, last, core.n[last], lazy, rng);
+        }
+        obs.after_switch(&core, &s, changed);
+        let tf = core.t as f64;
+        // (L) leader, computed first because the reference AdaP-TT stops on it.
+        let b_lead = if !(changed || leader_dynamic) {
+            b_cached
+        } else {
+            match cfg.leader {
+                Leader::Ucb { c } => {
+                    let f = (c * s.sum_w.ln()).sqrt();
+                    argmax(k, |a| s.mu[a] + f * s.isw[a], uni, rng)
+                }
+                Leader::PrivateUcb => argmax(k, |a| s.mu[a] + s.pbonus[a], uni, rng),
+                Leader::Empirical => argmax(k, |a| s.mu[a], uni, rng),
+                Leader::RefAdap { eps } => {
+                    let ln = tf.ln();
+                    argmax(
+                        k,
+                        |a| s.mu[a] + ln * s.iw[a] / eps + (0.5 * ln * s.iw[a]).sqrt(),
+                        uni,
+                        rng,
+                    )
+                }
+            }
+        };
+        b_cached = b_lead;
+        // (R) + (S) stopping.
+        let do_check = if only_on_switch {
+            changed
+        } else {
+            changed || check_every
+        };
+        if do_check {
+            let cand = match cfg.stop_arm {
+                StopArm::Argmax => argmax(k, |a| s.mu[a], uni, rng),
+                StopArm::LeaderOnSwitch => b_lead,
+            };
+            let mut stop = true;
+            for b in 0..k {
+                if b == cand {
+                    continue;
+                }
+                let w = cfg.stop_cost.eval(s.mu[cand], s.mu[b], s.iw[cand], s.iw[b]);
+                if w < lb {
+                    stop = false;
+                    break;
+                }
+                let p = Pair {
+                    mu_a: s.mu[cand],
+                    mu_b: s.mu[b],
+                    w_a: s.w[cand],
+                    w_b: s.w[b],
+                    k_a: s.phase[cand] as f64,
+                    k_b: s.phase[b] as f64,
+                    t: tf,
+                };
+                // NaN threshold: do not stop.
+                if !(w >= cfg.thr.value(&p)) {
+                    stop = false;
+                    break;
+                }
+            }
+            if stop {
+                let rec = argmax(k, |a| s.mu[a], uni, rng);
+                return RunOutcome {
+                    tau: core.t,
+                    recommendation: rec,
+                    stopped: true,
+                    rounds: rounds(&s),
+                };
+            }
+        }
+        changed = false;
+        if core.t >= cap {
+            return unstopped(&s, core.t, rng);
+        }
+        // (C) challenger.
+        let c_chal = match cfg.challenger {
+            Challenger::Tc { local } => {
+                let (mb, cost) = (s.mu[b_lead], cfg.chal_cost);
+                if local {
+                    let ib = s.iw[b_lead];
+                    argmin_except(k, b_lead, |b| cost.eval(mb, s.mu[b], ib, s.iw[b]), uni, rng)
+                } else {
+                    let ib = core.inv_n[b_lead];
+                    argmin_except(
+                        k,
+                        b_lead,
+                        |b| cost.eval(mb, s.mu[b], ib, core.inv_n[b]),
+                        uni,
+                        rng,
+                    )
+                }
+            }
+            Challenger::RefSigned { adap } => {
+                let kappa = if adap {
+                    1.0 / (1.0 + tf.sqrt())
+                } else {
+                    1.0 / (1.0 + tf).ln().sqrt().sqrt()
+                };
+                let (mb, ib) = (s.mu[b_lead], core.inv_n[b_lead]);
+                argmin_except(
+                    k,
+                    b_lead,
+                    |j| (mb - s.mu[j] + kappa) / (ib + core.inv_n[j]).sqrt(),
+                    uni,
+                    rng,
+                )
+            }
+        };
+        // (T) tracking.
+        let a = match cfg.tracking {
+            Tracking::Beta(beta) => {
+                if core.nlead[b_lead] as f64 <= beta * (core.lead[b_lead] + 1) as f64 {
+                    b_lead
+                } else {
+                    c_chal
+                }
+            }
+            Tracking::Ids => {
+                let (nb, nc) = (core.n[b_lead] as f64, core.n[c_chal] as f64);
+                core.ids[b_lead] += nc / (nb + nc);
+                if core.nlead[b_lead] as f64 <= core.ids[b_lead] {
+                    b_lead
+                } else {
+                    c_chal
+                }
+            }
+            Tracking::Coin(beta) => {
+                if ((rng.next_u64() >> 11) as f64) * (1.0 / 9_007_199_254_740_992.0) < beta {
+                    b_lead
+                } else {
+                    c_chal
+                }
+            }
+        };
+        // (P) pull, (U) update.
+        if lazy.is_none() {
+            let r = reward(a, core.t, rng);
+            est.observe(&mut s, a, r, rng);
+            if !E::PHASED {
+                changed = true;
+            }
+        }
+        core.n[a] += 1;
+        core.inv_n[a] = 1.0 / core.n[a] as f64;
+        core.lead[b_lead] += 1;
+        if a == b_lead {
+            core.nlead[b_lead] += 1;
+        }
+        core.t += 1;
+        last = a;
+        if let Some(v) = actions.as_deref_mut() {
+            v.push(a as u32);
+        }
+        obs.step(&core, &s, b_lead, c_chal, a);
+    }
+}

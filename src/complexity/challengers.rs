@@ -1,0 +1,379 @@
+//! The per-challenger costs `ψ_b` of every characteristic time (MATH.md B.3–B.9).
+
+use super::solver::{convex_lower, invert_concave, Challenger, Piece, Saturation};
+use crate::divergence::kl_bernoulli_unchecked;
+
+/// One-arm divergence `z ↦ X(z)` centred at `p` (`X(p) = 0`): Bernoulli `kl(p, z)` or a
+/// quadratic `k (z − p)²`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Div {
+    Kl(f64),
+    Quad(f64, f64),
+}
+
+impl Div {
+    #[inline]
+    fn v(self, z: f64) -> f64 {
+        match self {
+            Div::Kl(p) => kl_bernoulli_unchecked(p, z),
+            Div::Quad(p, k) => k * (z - p) * (z - p),
+        }
+    }
+    /// `dX/dz`.
+    #[inline]
+    fn d1(self, z: f64) -> f64 {
+        match self {
+            Div::Kl(p) => {
+                if p <= 0.0 {
+                    1.0 / (1.0 - z)
+                } else if p >= 1.0 {
+                    -1.0 / z
+                } else {
+                    (z - p) / (z * (1.0 - z))
+                }
+            }
+            Div::Quad(p, k) => 2.0 * k * (z - p),
+        }
+    }
+    /// `d²X/dz²`.
+    #[inline]
+    fn d2(self, z: f64) -> f64 {
+        match self {
+            Div::Kl(p) => {
+                let a = if p > 0.0 { p / (z * z) } else { 0.0 };
+                let b = if p < 1.0 {
+                    (1.0 - p) / ((1.0 - z) * (1.0 - z))
+                } else {
+                    0.0
+                };
+                a + b
+            }
+            Div::Quad(_, k) => 2.0 * k,
+        }
+    }
+    fn same_kind(self, o: Div) -> bool {
+        matches!(
+            (self, o),
+            (Div::Kl(_), Div::Kl(_)) | (Div::Quad(..), Div::Quad(..))
+        ) && match (self, o) {
+            (Div::Quad(_, k1), Div::Quad(_, k2)) => k1 == k2,
+            _ => true,
+        }
+    }
+}
+
+/// A branch `inf_{z∈[low, top]} u X1(z) + w X2(z)` (X1 centred at the best mean, X2 at μ_b).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Branch {
+    pub x1: Div,
+    pub x2: Div,
+}
+
+impl Branch {
+    /// Minimiser `z*` of `u X1 + w X2` on `[low, top]`.
+    fn argmin(&self, u: f64, w: f64, low: f64, top: f64) -> f64 {
+        if self.x1.same_kind(self.x2) {
+            // closed form: weighted mean (B.4 for kl; B.3 for quadratics)
+            let z = (u * top + w * low) / (u + w);
+            return z.clamp(low, top);
+        }
+        let h = |z: f64| u * self.x1.d1(z) + w * self.x2.d1(z);
+        let (x1, x2) = (self.x1, self.x2);
+        // end points
+        let htop = h(top);
+        if htop <= 0.0 {
+            return top;
+        }
+        let hlow = h(low);
+        if hlow >= 0.0 {
+            return low;
+        }
+        let (mut a, mut b) = (low, top);
+        let mut z = (u * top + w * low) / (u + w);
+        if !(z > a && z < b) {
+            z = 0.5 * (a + b);
+        }
+        for _ in 0..100 {
+            let hz = h(z);
+            if hz == 0.0 {
+                return z;
+            }
+            if hz < 0.0 {
+                a = z;
+            } else {
+                b = z;
+            }
+            let dh = u * x1.d2(z) + w * x2.d2(z);
+            let mut c = z - hz / dh;
+            if !(c > a && c < b) {
+                c = 0.5 * (a + b);
+            }
+            let step = (c - z).abs();
+            z = c;
+            if step <= 2.0 * f64::EPSILON * z.abs() || b - a <= 2.0 * f64::EPSILON * b.abs() {
+                break;
+            }
+        }
+        z
+    }
+
+    fn piece_at(&self, z: f64) -> Piece {
+        Piece {
+            r: self.x1.v(z),
+            s: self.x2.v(z),
+        }
+    }
+
+    fn lower(&self, u: f64, w: f64, low: f64, top: f64) -> f64 {
+        let z = self.argmin(u, w, low, top);
+        let (x1, x2) = (self.x1, self.x2);
+        if let (Div::Quad(_, k1), Div::Quad(_, k2)) = (x1, x2) {
+            if k1 == k2 {
+                let d = top - low;
+                return k1 * d * d * u * w / (u + w);
+            }
+        }
+        convex_lower(
+            |z| u * x1.v(z) + w * x2.v(z),
+            |z| u * x1.d1(z) + w * x2.d1(z),
+            low,
+            top,
+            z,
+        )
+    }
+}
+
+/// `ψ_b = min_j inf_z [u X1_j(z) + w X2_j(z)]`: Bernoulli KL (one branch) or the local-DP
+/// divergence `min{kl, c(ε) TV²}` (four branches, B.8).
+#[derive(Debug, Clone)]
+pub(crate) struct BranchCh {
+    pub top: f64,
+    pub low: f64,
+    pub branches: Vec<Branch>,
+}
+
+impl BranchCh {
+    pub fn kl_bernoulli(top: f64, low: f64) -> Self {
+        BranchCh {
+            top,
+            low,
+            branches: vec![Branch {
+                x1: Div::Kl(top),
+                x2: Div::Kl(low),
+            }],
+        }
+    }
+
+    pub fn local(top: f64, low: f64, c: f64) -> Self {
+        let a = [Div::Kl(top), Div::Quad(top, c)];
+        let b = [Div::Kl(low), Div::Quad(low, c)];
+        let mut branches = Vec::with_capacity(4);
+        for &x1 in &a {
+            for &x2 in &b {
+                branches.push(Branch { x1, x2 });
+            }
+        }
+        BranchCh { top, low, branches }
+    }
+}
+
+impl Challenger for BranchCh {
+    fn eval(&self, x: f64) -> Piece {
+        let mut best = Piece {
+            r: f64::INFINITY,
+            s: 0.0,
+        };
+        let mut bestv = f64::INFINITY;
+        for br in &self.branches {
+            let z = br.argmin(1.0, x, self.low, self.top);
+            let p = br.piece_at(z);
+            let v = p.r + x * p.s;
+            if v < bestv || (v == bestv && p.s > best.s) {
+                best = p;
+                bestv = v;
+            }
+        }
+        best
+    }
+
+    fn saturation(&self) -> Saturation {
+        let level = self
+            .branches
+            .iter()
+            .map(|b| b.x1.v(self.low))
+            .fold(f64::INFINITY, f64::min);
+        Saturation { level, at: None }
+    }
+
+    fn lower(&self, u: f64, w: f64) -> f64 {
+        self.branches
+            .iter()
+            .map(|b| b.lower(u, w, self.low, self.top))
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    fn invert(&self, y: f64, guess: f64) -> f64 {
+        // ψ = min_j ψ_j >= y  <=>  every branch >= y: invert each smooth branch
+        let mut x = 0.0f64;
+        for br in &self.branches {
+            let xj = invert_concave(
+                |x| br.piece_at(br.argmin(1.0, x, self.low, self.top)),
+                y,
+                guess,
+            );
+            x = x.max(xj);
+        }
+        x
+    }
+
+    fn pieces(&self, u: f64, w: f64, out: &mut Vec<Piece>) {
+        for br in &self.branches {
+            let z = br.argmin(u, w, self.low, self.top);
+            out.push(br.piece_at(z));
+        }
+    }
+}
+
+/// `ψ_b(u, w) = q / (1/u + 1/w)`: Gaussian KL (`q = Δ²/(2σ²)`), TV² (`q = Δ²`), privacy-aware
+/// Gaussian (`q = 2Δ min{Δ, ε/2}`), B.3, B.6, B.7.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct QuadCh {
+    pub q: f64,
+}
+
+impl Challenger for QuadCh {
+    fn eval(&self, x: f64) -> Piece {
+        let a = 1.0 / (1.0 + x);
+        let b = x / (1.0 + x);
+        Piece {
+            r: self.q * b * b,
+            s: self.q * a * a,
+        }
+    }
+    fn saturation(&self) -> Saturation {
+        Saturation {
+            level: self.q,
+            at: None,
+        }
+    }
+    fn lower(&self, u: f64, w: f64) -> f64 {
+        self.q * u * w / (u + w)
+    }
+    fn pieces(&self, u: f64, w: f64, out: &mut Vec<Piece>) {
+        let a = u / (u + w);
+        let b = w / (u + w);
+        out.push(Piece {
+            r: self.q * b * b,
+            s: self.q * a * a,
+        });
+    }
+    fn invert(&self, y: f64, _guess: f64) -> f64 {
+        // q x/(1+x) = y  <=>  x = y/(q − y)
+        y / (self.q - y)
+    }
+}
+
+/// `ψ_b(u, w) = level · min(u, w)`: TV time (B.5; `level = Δ_b` Bernoulli, `erf(Δ_b/(2√2σ))`
+/// Gaussian), and the TV part of the global time (`level = ε·TV`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TvCh {
+    pub level: f64,
+}
+
+impl Challenger for TvCh {
+    fn eval(&self, x: f64) -> Piece {
+        if x <= 1.0 {
+            Piece {
+                r: 0.0,
+                s: self.level,
+            }
+        } else {
+            Piece {
+                r: self.level,
+                s: 0.0,
+            }
+        }
+    }
+    fn saturation(&self) -> Saturation {
+        Saturation {
+            level: self.level,
+            at: Some(1.0),
+        }
+    }
+    fn lower(&self, u: f64, w: f64) -> f64 {
+        self.level * u.min(w)
+    }
+    fn pieces(&self, _u: f64, _w: f64, out: &mut Vec<Piece>) {
+        out.push(Piece {
+            r: 0.0,
+            s: self.level,
+        });
+        out.push(Piece {
+            r: self.level,
+            s: 0.0,
+        });
+    }
+    fn invert(&self, y: f64, _guess: f64) -> f64 {
+        (y / self.level).min(1.0)
+    }
+}
+
+/// Global-DP cost `φ_b = min{ψ^KL_b, ε TV_b min(u, w)}` (B.9).
+#[derive(Debug, Clone)]
+pub(crate) struct GlobalCh<C> {
+    pub kl: C,
+    pub tv: TvCh,
+    /// `x` where the saturation level `ε TV_b` is first reached (when `ε TV_b < sup ψ^KL`).
+    at: Option<f64>,
+}
+
+impl<C: Challenger> GlobalCh<C> {
+    pub fn new(kl: C, level: f64) -> Self {
+        let tv = TvCh { level };
+        let s_kl = kl.saturation().level;
+        let at = if level < s_kl {
+            Some(kl.invert(level, 1.0).max(1.0))
+        } else {
+            None
+        };
+        GlobalCh { kl, tv, at }
+    }
+}
+
+impl<C: Challenger> Challenger for GlobalCh<C> {
+    fn eval(&self, x: f64) -> Piece {
+        let a = self.kl.eval(x);
+        let b = self.tv.eval(x);
+        let (va, vb) = (a.r + x * a.s, b.r + x * b.s);
+        if va < vb || (va == vb && a.s >= b.s) {
+            a
+        } else {
+            b
+        }
+    }
+    fn saturation(&self) -> Saturation {
+        let s_kl = self.kl.saturation().level;
+        if self.tv.level < s_kl {
+            Saturation {
+                level: self.tv.level,
+                at: self.at,
+            }
+        } else {
+            Saturation {
+                level: s_kl,
+                at: None,
+            }
+        }
+    }
+    fn lower(&self, u: f64, w: f64) -> f64 {
+        self.kl.lower(u, w).min(self.tv.lower(u, w))
+    }
+    fn pieces(&self, u: f64, w: f64, out: &mut Vec<Piece>) {
+        self.kl.pieces(u, w, out);
+        self.tv.pieces(u, w, out);
+    }
+    fn invert(&self, y: f64, guess: f64) -> f64 {
+        // φ(1, x) >= y  <=>  ψ^KL(1, x) >= y and level·min(1, x) >= y
+        self.kl.invert(y, guess).max(self.tv.invert(y, guess))
+    }
+}

@@ -1,0 +1,1 @@
+//! Upper-bound formulas (filled after the special functions land).

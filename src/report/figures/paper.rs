@@ -1,0 +1,638 @@
+//! Builders of the paper's figures from plain numbers: stopping time versus ε with the theory
+//! drawn on top (Figures 1–5), the ratio empirical / lower bound, and the convergence of the
+//! empirical allocation `N_a(n)/n` to the optimal allocation `w*`.
+//!
+//! The caller computes the numbers (Monte Carlo summaries, `T*·log(1/(2.4δ))`, upper bounds,
+//! switches); the builders only choose styles: empirical means are markers joined by a thin line
+//! with `± std` error bars, lower bounds dashed (black, then grey), upper bounds dotted in the
+//! colour of their algorithm, the theoretical regime switch a thin black vertical line and the
+//! paper's empirical switch a shaded grey one.
+
+use serde::{Deserialize, Serialize};
+
+use crate::report::figure::{
+    ErrStyle, Figure, FigureError, FigureResult, HLine, Panel, RefStyle, Series, SeriesStyle,
+    VLine, BLACK_INDEX, GREY_INDEX,
+};
+
+/// Axis label of the privacy budget.
+pub const EPS_LABEL: &str = "privacy budget ε";
+/// Axis label of the stopping time.
+pub const TAU_LABEL: &str = "stopping time τ (samples)";
+/// Legend label of the theoretical regime switch.
+pub const THEORY_SWITCH_LABEL: &str = "theoretical regime switch ε*";
+/// Legend label of the paper's empirical regime switch.
+pub const PAPER_SWITCH_LABEL: &str = "paper's empirical switch (shaded)";
+
+/// A named curve (a bound), on its own abscissae (e.g. a finer ε grid than the experiment).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Curve {
+    /// Legend label, e.g. `"lower bound T_g(μ;ε)·log(1/(2.4δ))"`.
+    pub label: String,
+    /// Abscissae.
+    pub x: Vec<f64>,
+    /// Values (non-finite values leave a gap).
+    pub y: Vec<f64>,
+    /// For an upper bound: the algorithm it bounds, so that it is drawn in that colour.
+    #[serde(default)]
+    pub algorithm: Option<String>,
+}
+
+/// Monte Carlo summary of one algorithm over an ε grid.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Empirical {
+    /// Algorithm name (legend label; also keys the colour across panels).
+    pub algorithm: String,
+    /// Mean stopping time per ε (NaN = no data).
+    pub mean: Vec<f64>,
+    /// Standard deviation per ε.
+    pub std: Vec<f64>,
+    /// Number of runs per ε (`0` = cell not run, drawn as missing); empty = not reported.
+    #[serde(default)]
+    pub runs: Vec<u64>,
+}
+
+/// One panel (one instance) of a stopping-time-versus-ε figure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EpsPanelData {
+    /// Instance name shown as the panel title, e.g. `"μ1 = (0.95, 0.9, 0.9, 0.9, 0.5)"`.
+    pub instance: String,
+    /// The ε grid of the experiment.
+    pub eps: Vec<f64>,
+    /// One summary per algorithm, indexed like `eps`.
+    pub empirical: Vec<Empirical>,
+    /// Lower-bound curves `T·log(1/(2.4δ))` (dashed).
+    #[serde(default)]
+    pub lower_bounds: Vec<Curve>,
+    /// Asymptotic upper-bound curves (dotted).
+    #[serde(default)]
+    pub upper_bounds: Vec<Curve>,
+    /// Theoretical regime switch (thin vertical line).
+    #[serde(default)]
+    pub theory_switch: Option<f64>,
+    /// The paper's empirical switch read off its figure (shaded vertical line).
+    #[serde(default)]
+    pub paper_switch: Option<f64>,
+}
+
+/// One panel of the ratio figure: empirical stopping time over the lower bound.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RatioPanelData {
+    /// Panel title (instance name).
+    pub instance: String,
+    /// The ε grid.
+    pub eps: Vec<f64>,
+    /// One summary per algorithm, indexed like `eps`.
+    pub empirical: Vec<Empirical>,
+    /// The lower bound `T*·log(1/(2.4δ))` at each ε (`> 0`).
+    pub lower_bound: Vec<f64>,
+}
+
+/// One panel of the allocation figure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AllocationPanelData {
+    /// Panel title, e.g. `"μ4, AdaP-TT, ε = 0.1"`.
+    pub title: String,
+    /// Sample counts `n` at which the allocation was recorded.
+    pub n: Vec<f64>,
+    /// `fractions[a][j]` = mean of `N_a(n_j)/n_j` for arm `a`.
+    pub fractions: Vec<Vec<f64>>,
+    /// Optional standard deviations, same shape as `fractions` (drawn as bands).
+    #[serde(default)]
+    pub fraction_std: Option<Vec<Vec<f64>>>,
+    /// Optimal allocation `w*_a` per arm (dashed horizontal lines).
+    pub optimal: Vec<f64>,
+}
+
+fn invalid<T>(msg: String) -> FigureResult<T> {
+    Err(FigureError::Invalid(msg))
+}
+
+/// Number of columns of a figure with `n` panels: 2 for up to 2 panels and for 4, else 3.
+fn columns(n: usize) -> usize {
+    match n {
+        0..=2 => n.max(1),
+        4 => 2,
+        _ => 3,
+    }
+}
+
+/// Palette index of each algorithm, in order of first appearance, so that an algorithm keeps
+/// its colour (and marker) in every panel.
+fn algorithm_colors<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut seen: Vec<String> = Vec::new();
+    for n in names {
+        if !seen.iter().any(|s| s == n) {
+            seen.push(n.to_string());
+        }
+    }
+    seen
+}
+
+fn color_of(algos: &[String], name: &str) -> Option<usize> {
+    // Six algorithm colours (0..=5) before black and grey.
+    algos.iter().position(|a| a == name).map(|i| i % 6)
+}
+
+/// Mean with cells of zero runs turned into NaN (missing).
+fn masked_mean(e: &Empirical) -> Vec<f64> {
+    e.mean
+        .iter()
+        .enumerate()
+        .map(|(i, &m)| match e.runs.get(i) {
+            Some(0) => f64::NAN,
+            _ => m,
+        })
+        .collect()
+}
+
+fn check_empirical(panel: &str, eps: &[f64], e: &Empirical) -> FigureResult<()> {
+    let n = eps.len();
+    if e.mean.len() != n || e.std.len() != n || !(e.runs.is_empty() || e.runs.len() == n) {
+        return invalid(format!(
+            "panel '{panel}', algorithm '{}': {} eps values but {} means, {} stds, {} run counts",
+            e.algorithm,
+            n,
+            e.mean.len(),
+            e.std.len(),
+            e.runs.len()
+        ));
+    }
+    Ok(())
+}
+
+fn runs_note(empirical: &[Empirical]) -> Option<String> {
+    let mut counts: Vec<u64> = empirical
+        .iter()
+        .flat_map(|e| e.runs.iter().copied())
+        .filter(|&r| r > 0)
+        .collect();
+    counts.sort_unstable();
+    counts.dedup();
+    match counts.as_slice() {
+        [] => None,
+        [r] => Some(format!("{r} runs per point")),
+        [lo, .., hi] => Some(format!("{lo}–{hi} runs per point")),
+    }
+}
+
+/// The x range of an ε panel: the ε values where some algorithm has data, widened by 5% of
+/// the log span on each side (bound curves given on a wider grid are clipped to it, and the
+/// y range follows the visible part). `None` (automatic) without any data.
+fn data_window(eps: &[f64], empirical: &[Empirical]) -> Option<[f64; 2]> {
+    let mut lo = f64::INFINITY;
+    let mut hi = f64::NEG_INFINITY;
+    for e in empirical {
+        for (&x, m) in eps.iter().zip(masked_mean(e)) {
+            if x > 0.0 && x.is_finite() && m.is_finite() {
+                lo = lo.min(x);
+                hi = hi.max(x);
+            }
+        }
+    }
+    if lo > hi {
+        return None;
+    }
+    let (a, b) = (lo.log10(), hi.log10());
+    let m = if b > a { 0.05 * (b - a) } else { 0.5 };
+    Some([10f64.powf(a - m), 10f64.powf(b + m)])
+}
+
+fn fmt_eps(v: f64) -> String {
+    let s = format!("{:.3}", v);
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s.is_empty() || s == "-" || s == "0" && v != 0.0 {
+        format!("{v:.2e}")
+    } else {
+        s.to_string()
+    }
+}
+
+/// Stopping time versus ε, one panel per instance (the paper's Figures 1–5): empirical
+/// mean ± std per algorithm, lower bounds (dashed), upper bounds (dotted), the theoretical
+/// switch (thin line) and the paper's empirical switch (shaded). The x axis is logarithmic;
+/// the y axis too when `y_log` (Figures 1–4), linear otherwise (Figure 5). Two panels are laid
+/// side by side, six as 2 rows × 3 columns. The x range covers the ε values with data (cells
+/// with `runs == 0` or a NaN mean do not count); bound curves are clipped to it. The returned
+/// [`Figure`] is plain data: set a panel's `y_range` to zoom (e.g. Figure 5's linear axis).
+///
+/// # Errors
+/// [`FigureError::Invalid`] if a panel's arrays do not match its ε grid, or if there is no panel.
+///
+/// # Example
+/// ```
+/// use dpbai::report::figures::{paper_eps_figure, Curve, Empirical, EpsPanelData};
+/// let eps = vec![0.1, 1.0, 10.0];
+/// let panel = EpsPanelData {
+///     instance: "μ1".into(),
+///     eps: eps.clone(),
+///     empirical: vec![Empirical {
+///         algorithm: "AdaP-TT".into(),
+///         mean: vec![9e4, 2e4, 1.5e4],
+///         std: vec![2e4, 5e3, 4e3],
+///         runs: vec![1000; 3],
+///     }],
+///     lower_bounds: vec![Curve {
+///         label: "lower bound".into(),
+///         x: eps.clone(),
+///         y: vec![3e4, 6e3, 4e3],
+///         algorithm: None,
+///     }],
+///     upper_bounds: vec![],
+///     theory_switch: Some(0.03),
+///     paper_switch: Some(0.1),
+/// };
+/// let fig = paper_eps_figure("Figure 2", vec![panel.clone(), panel], true).unwrap();
+/// assert_eq!(fig.ncols, 2);
+/// assert_eq!(fig.panels[0].vlines.len(), 2);
+/// // render with dpbai::report::figure::render(&fig, stem)
+/// ```
+pub fn paper_eps_figure(
+    title: &str,
+    panels: Vec<EpsPanelData>,
+    y_log: bool,
+) -> FigureResult<Figure> {
+    if panels.is_empty() {
+        return invalid(format!("figure '{title}' has no panel"));
+    }
+    let algos = algorithm_colors(
+        panels
+            .iter()
+            .flat_map(|p| p.empirical.iter().map(|e| e.algorithm.as_str())),
+    );
+    let mut out = Vec::with_capacity(panels.len());
+    for p in &panels {
+        let mut panel = Panel::new(p.instance.clone(), EPS_LABEL, TAU_LABEL);
+        panel.x_log = true;
+        panel.y_log = y_log;
+        for (k, lb) in p.lower_bounds.iter().enumerate() {
+            let color = if k == 0 { BLACK_INDEX } else { GREY_INDEX };
+            panel.series.push(Series::new(
+                lb.label.clone(),
+                lb.x.clone(),
+                lb.y.clone(),
+                SeriesStyle::Dashed,
+                color,
+            ));
+        }
+        for ub in &p.upper_bounds {
+            let color = ub
+                .algorithm
+                .as_deref()
+                .and_then(|a| color_of(&algos, a))
+                .unwrap_or(GREY_INDEX);
+            panel.series.push(Series::new(
+                ub.label.clone(),
+                ub.x.clone(),
+                ub.y.clone(),
+                SeriesStyle::Dotted,
+                color,
+            ));
+        }
+        for e in &p.empirical {
+            check_empirical(&p.instance, &p.eps, e)?;
+            let color = color_of(&algos, &e.algorithm).unwrap_or(GREY_INDEX);
+            panel.series.push(
+                Series::new(
+                    e.algorithm.clone(),
+                    p.eps.clone(),
+                    masked_mean(e),
+                    SeriesStyle::LineAndPoints,
+                    color,
+                )
+                .with_err(e.std.clone(), ErrStyle::Bars),
+            );
+        }
+        panel.x_range = data_window(&p.eps, &p.empirical);
+        let mut notes = Vec::new();
+        if let Some(x) = p.theory_switch {
+            panel.vlines.push(VLine {
+                x,
+                x_hi: None,
+                label: THEORY_SWITCH_LABEL.to_string(),
+                style: RefStyle::Solid,
+                color: BLACK_INDEX,
+            });
+            notes.push(format!("ε* theory = {}", fmt_eps(x)));
+        }
+        if let Some(x) = p.paper_switch {
+            panel.vlines.push(VLine {
+                x,
+                x_hi: None,
+                label: PAPER_SWITCH_LABEL.to_string(),
+                style: RefStyle::Shaded,
+                color: GREY_INDEX,
+            });
+            notes.push(format!("paper ≈ {}", fmt_eps(x)));
+        }
+        notes.extend(runs_note(&p.empirical));
+        panel.subtitle = notes.join("   ·   ");
+        out.push(panel);
+    }
+    let ncols = columns(out.len());
+    Ok(Figure::grid(title, out, ncols))
+}
+
+/// Ratio of the empirical stopping time to the lower bound versus ε (log–log), with `± std`
+/// scaled likewise and a dashed line at ratio 1 (an algorithm below it on average would refute
+/// the lower bound, up to Monte Carlo error).
+///
+/// # Errors
+/// [`FigureError::Invalid`] on mismatched lengths or a non-positive lower bound.
+///
+/// # Example
+/// ```
+/// use dpbai::report::figures::{ratio_figure, Empirical, RatioPanelData};
+/// let panel = RatioPanelData {
+///     instance: "μ1".into(),
+///     eps: vec![0.1, 1.0],
+///     empirical: vec![Empirical {
+///         algorithm: "AdaP-TT".into(),
+///         mean: vec![400.0, 300.0],
+///         std: vec![40.0, 30.0],
+///         runs: vec![],
+///     }],
+///     lower_bound: vec![100.0, 100.0],
+/// };
+/// let fig = ratio_figure("ratio", vec![panel]).unwrap();
+/// assert_eq!(fig.panels[0].series[0].y, vec![4.0, 3.0]);
+/// ```
+pub fn ratio_figure(title: &str, panels: Vec<RatioPanelData>) -> FigureResult<Figure> {
+    if panels.is_empty() {
+        return invalid(format!("figure '{title}' has no panel"));
+    }
+    let algos = algorithm_colors(
+        panels
+            .iter()
+            .flat_map(|p| p.empirical.iter().map(|e| e.algorithm.as_str())),
+    );
+    let mut out = Vec::with_capacity(panels.len());
+    for p in &panels {
+        if p.lower_bound.len() != p.eps.len() {
+            return invalid(format!(
+                "panel '{}': {} eps values but {} lower-bound values",
+                p.instance,
+                p.eps.len(),
+                p.lower_bound.len()
+            ));
+        }
+        if let Some(v) = p.lower_bound.iter().find(|v| v.is_nan() || **v <= 0.0) {
+            return invalid(format!(
+                "panel '{}': lower bound = {v}, must be > 0",
+                p.instance
+            ));
+        }
+        let mut panel = Panel::new(
+            p.instance.clone(),
+            EPS_LABEL,
+            "empirical τ / lower bound T*·log(1/(2.4δ))",
+        );
+        panel.x_log = true;
+        panel.y_log = true;
+        panel.hlines.push(HLine {
+            y: 1.0,
+            label: "ratio 1 (lower bound)".to_string(),
+            style: RefStyle::Dashed,
+            color: BLACK_INDEX,
+        });
+        for e in &p.empirical {
+            check_empirical(&p.instance, &p.eps, e)?;
+            let mean = masked_mean(e);
+            let ratio = mean
+                .iter()
+                .zip(&p.lower_bound)
+                .map(|(m, l)| m / l)
+                .collect();
+            let err = e
+                .std
+                .iter()
+                .zip(&p.lower_bound)
+                .map(|(s, l)| s / l)
+                .collect();
+            let color = color_of(&algos, &e.algorithm).unwrap_or(GREY_INDEX);
+            panel.series.push(
+                Series::new(
+                    e.algorithm.clone(),
+                    p.eps.clone(),
+                    ratio,
+                    SeriesStyle::LineAndPoints,
+                    color,
+                )
+                .with_err(err, ErrStyle::Bars),
+            );
+        }
+        if let Some(note) = runs_note(&p.empirical) {
+            panel.subtitle = note;
+        }
+        out.push(panel);
+    }
+    let ncols = columns(out.len());
+    Ok(Figure::grid(title, out, ncols))
+}
+
+/// Convergence of the empirical allocation: `N_a(n)/n` per arm versus `n` (log x), with
+/// `± std` bands and the optimal allocation `w*_a` as dashed horizontal lines in the arm's colour.
+///
+/// # Errors
+/// [`FigureError::Invalid`] on mismatched shapes.
+///
+/// # Example
+/// ```
+/// use dpbai::report::figures::{allocation_figure, AllocationPanelData};
+/// let panel = AllocationPanelData {
+///     title: "μ4, TTUCB".into(),
+///     n: vec![10.0, 100.0, 1000.0],
+///     fractions: vec![vec![0.5, 0.55, 0.58], vec![0.5, 0.45, 0.42]],
+///     fraction_std: None,
+///     optimal: vec![0.6, 0.4],
+/// };
+/// let fig = allocation_figure("allocation", vec![panel]).unwrap();
+/// assert_eq!(fig.panels[0].series.len(), 2); // one line per arm
+/// ```
+pub fn allocation_figure(title: &str, panels: Vec<AllocationPanelData>) -> FigureResult<Figure> {
+    if panels.is_empty() {
+        return invalid(format!("figure '{title}' has no panel"));
+    }
+    let mut out = Vec::with_capacity(panels.len());
+    for p in &panels {
+        let k = p.fractions.len();
+        if p.optimal.len() != k {
+            return invalid(format!(
+                "panel '{}': {} arms of fractions but {} optimal weights",
+                p.title,
+                k,
+                p.optimal.len()
+            ));
+        }
+        if let Some(f) = p.fractions.iter().find(|f| f.len() != p.n.len()) {
+            return invalid(format!(
+                "panel '{}': {} sample counts n but an arm has {} fractions",
+                p.title,
+                p.n.len(),
+                f.len()
+            ));
+        }
+        if let Some(sd) = &p.fraction_std {
+            if sd.len() != k || sd.iter().any(|s| s.len() != p.n.len()) {
+                return invalid(format!(
+                    "panel '{}': fraction_std does not have the shape of fractions",
+                    p.title
+                ));
+            }
+        }
+        let mut panel = Panel::new(
+            p.title.clone(),
+            "samples n",
+            "empirical allocation N_a(n)/n",
+        );
+        panel.x_log = true;
+        for (a, f) in p.fractions.iter().enumerate() {
+            let mut s = Series::new(
+                format!("arm {}", a + 1),
+                p.n.clone(),
+                f.clone(),
+                SeriesStyle::Line,
+                a % 6,
+            );
+            if let Some(sd) = &p.fraction_std {
+                s = s.with_err(sd[a].clone(), ErrStyle::Band);
+            }
+            panel.series.push(s);
+            panel.hlines.push(HLine {
+                y: p.optimal[a],
+                label: String::new(),
+                style: RefStyle::Dashed,
+                color: a % 6,
+            });
+        }
+        // Legend-only entry explaining the dashed lines (a NaN line is never drawn).
+        panel.hlines.push(HLine {
+            y: f64::NAN,
+            label: "optimal allocation w*_a (dashed, colour of the arm)".to_string(),
+            style: RefStyle::Dashed,
+            color: BLACK_INDEX,
+        });
+        out.push(panel);
+    }
+    let ncols = columns(out.len());
+    Ok(Figure::grid(title, out, ncols))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn emp(name: &str, n: usize) -> Empirical {
+        Empirical {
+            algorithm: name.into(),
+            mean: vec![100.0; n],
+            std: vec![10.0; n],
+            runs: vec![1000; n],
+        }
+    }
+
+    fn eps_panel(name: &str) -> EpsPanelData {
+        EpsPanelData {
+            instance: name.into(),
+            eps: vec![0.1, 1.0, 10.0],
+            empirical: vec![emp("TTUCB", 3), emp("AdaP-TT", 3)],
+            lower_bounds: vec![],
+            upper_bounds: vec![Curve {
+                label: "UB AdaP-TT".into(),
+                x: vec![0.1, 10.0],
+                y: vec![1e3, 1e2],
+                algorithm: Some("AdaP-TT".into()),
+            }],
+            theory_switch: Some(0.58224),
+            paper_switch: Some(4.0),
+        }
+    }
+
+    #[test]
+    fn algorithms_keep_their_colour_across_panels() {
+        let mut p2 = eps_panel("μ2");
+        p2.empirical.reverse();
+        let fig = paper_eps_figure("t", vec![eps_panel("μ1"), p2], true).expect("valid");
+        let color = |p: usize, label: &str| {
+            fig.panels[p]
+                .series
+                .iter()
+                .find(|s| s.label == label)
+                .map(|s| s.color)
+        };
+        assert_eq!(color(0, "AdaP-TT"), color(1, "AdaP-TT"));
+        assert_ne!(color(0, "AdaP-TT"), color(0, "TTUCB"));
+        // the upper bound takes the colour of its algorithm
+        assert_eq!(color(0, "UB AdaP-TT"), color(0, "AdaP-TT"));
+        assert_eq!(fig.ncols, 2);
+        assert!(fig.panels[0].subtitle.contains("ε* theory = 0.582"));
+        assert!(fig.panels[0].subtitle.contains("1000 runs per point"));
+    }
+
+    #[test]
+    fn six_panels_make_two_rows_of_three() {
+        let panels = (1..=6).map(|i| eps_panel(&format!("μ{i}"))).collect();
+        let fig = paper_eps_figure("t", panels, false).expect("valid");
+        assert_eq!(fig.ncols, 3);
+        assert!(fig.height > fig.width / 2);
+    }
+
+    #[test]
+    fn mismatched_lengths_are_rejected() {
+        let mut p = eps_panel("μ1");
+        p.empirical[0].std.pop();
+        assert!(paper_eps_figure("t", vec![p], true).is_err());
+        let r = RatioPanelData {
+            instance: "μ1".into(),
+            eps: vec![1.0, 2.0],
+            empirical: vec![emp("A", 2)],
+            lower_bound: vec![1.0, 0.0],
+        };
+        assert!(ratio_figure("t", vec![r]).is_err());
+    }
+
+    #[test]
+    fn zero_run_cells_are_missing() {
+        let mut e = emp("A", 3);
+        e.runs[1] = 0;
+        let m = masked_mean(&e);
+        assert!(m[0].is_finite() && m[1].is_nan() && m[2].is_finite());
+    }
+
+    #[test]
+    fn ratio_divides_by_the_lower_bound() {
+        let r = RatioPanelData {
+            instance: "μ1".into(),
+            eps: vec![1.0, 2.0],
+            empirical: vec![emp("A", 2)],
+            lower_bound: vec![50.0, 25.0],
+        };
+        let fig = ratio_figure("t", vec![r]).expect("valid");
+        let s = &fig.panels[0].series[0];
+        assert_eq!(s.y, vec![2.0, 4.0]);
+        assert_eq!(s.y_err.as_deref(), Some(&[0.2, 0.4][..]));
+    }
+
+    #[test]
+    fn allocation_shapes_are_checked() {
+        let ok = AllocationPanelData {
+            title: "μ4".into(),
+            n: vec![10.0, 100.0],
+            fractions: vec![vec![0.5, 0.4], vec![0.5, 0.6]],
+            fraction_std: None,
+            optimal: vec![0.45, 0.55],
+        };
+        let fig = allocation_figure("t", vec![ok.clone()]).expect("valid");
+        assert_eq!(fig.panels[0].series.len(), 2);
+        let mut bad = ok;
+        bad.optimal.pop();
+        assert!(allocation_figure("t", vec![bad]).is_err());
+    }
+
+    #[test]
+    fn eps_values_are_written_compactly() {
+        assert_eq!(fmt_eps(0.58224), "0.582");
+        assert_eq!(fmt_eps(4.0), "4");
+        assert_eq!(fmt_eps(0.0001), "1.00e-4");
+    }
+}

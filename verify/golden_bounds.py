@@ -1,0 +1,472 @@
+#!/usr/bin/env python3
+"""Golden values for the characteristic times of `dpbai::complexity` (MATH.md section B).
+
+Independent reference, mpmath at 40 digits. The algorithm is deliberately DIFFERENT from the
+Rust solver (which works on the level y of psi_b(1, x), inverts it by Newton and solves the
+stationarity condition sum_b D(mu*, z_b)/D(mu_b, z_b) = 1):
+
+  * outer: golden-section search over the leader weight beta (t*(beta) is concave, MATH.md B.2);
+  * middle: root of  sum_b w_b(beta, t) = 1 - beta  in the level t (bracketing solver);
+  * inner: the minimal weight is computed through the DUAL form of the inner infimum,
+        w_b(beta, t) = sup_z (t - beta X1(z)) / X2(z)   over every branch pair (X1, X2),
+    i.e. a quasi-concave 1-D maximisation in the common mean z, solved by a bracketed root of
+    its derivative (closed forms only for the TV pairs, where the sup is at z = mu*).
+
+psi_b(u, w) >= t  <=>  u X1(z) + w X2(z) >= t for all z and every branch pair, hence the formula.
+Branch pairs: KL: (d(mu*, z), d(mu_b, z)); local DP (Thm. 10): the four pairs of
+min{kl, c(eps) TV^2} x min{kl, c(eps) TV^2}; global DP (Thm. 17): the KL pair and the TV pair.
+
+Usage: python3 verify/golden_bounds.py > tests/data/bounds_golden.toml   (takes minutes)
+"""
+
+import sys
+import time
+
+import mpmath as mp
+
+mp.mp.dps = 40
+
+# --------------------------------------------------------------------------------------------
+# divergences and their derivatives in the second argument
+
+
+def kl(p, q):
+    p, q = mp.mpf(p), mp.mpf(q)
+    if p == q:
+        return mp.mpf(0)
+    if q <= 0 or q >= 1:
+        return mp.inf
+    r = mp.mpf(0)
+    if p > 0:
+        r += p * mp.log(p / q)
+    if p < 1:
+        r += (1 - p) * mp.log((1 - p) / (1 - q))
+    return r
+
+
+def dkl(p, q):
+    return (q - p) / (q * (1 - q))
+
+
+class Quad:
+    """X(z) = k (z - m)^2 (Gaussian KL with k = 1/(2 sigma^2), or c(eps) TV^2 Bernoulli)."""
+
+    def __init__(self, m, k):
+        self.m, self.k = mp.mpf(m), mp.mpf(k)
+
+    def f(self, z):
+        return self.k * (z - self.m) ** 2
+
+    def d(self, z):
+        return 2 * self.k * (z - self.m)
+
+
+class Kl:
+    def __init__(self, m):
+        self.m = mp.mpf(m)
+
+    def f(self, z):
+        return kl(self.m, z)
+
+    def d(self, z):
+        if self.m >= 1:
+            return -1 / z
+        if self.m <= 0:
+            return 1 / (1 - z)
+        return dkl(self.m, z)
+
+
+# --------------------------------------------------------------------------------------------
+# minimal weight through the dual form
+
+
+def bracket_root(f, a, b, fa=None, fb=None, rel=mp.mpf(10) ** -28):
+    """Illinois (regula falsi with halving) on a sign change f(a) < 0 < f(b) or f(a) > 0 > f(b)."""
+    fa = f(a) if fa is None else fa
+    fb = f(b) if fb is None else fb
+    if fa == 0:
+        return a
+    if fb == 0:
+        return b
+    assert (fa < 0) != (fb < 0), "no sign change"
+    side = 0
+    for _ in range(400):
+        c = (a * fb - b * fa) / (fb - fa)
+        if not (min(a, b) < c < max(a, b)):
+            c = (a + b) / 2
+        fc = f(c)
+        if fc == 0:
+            return c
+        if (fc < 0) == (fb < 0):
+            b, fb = c, fc
+            if side == -1:
+                fa /= 2
+            side = -1
+        else:
+            a, fa = c, fc
+            if side == 1:
+                fb /= 2
+            side = 1
+        if abs(b - a) <= rel * max(abs(a), abs(b)):
+            break
+    return (a + b) / 2
+
+
+def w_pair(beta, t, X1, X2, top, low):
+    """sup_{z in (low, top]} (t - beta X1(z)) / X2(z) for convex X1 (zero at top) and X2 (zero
+    at low). Returns +inf if t is not reachable (t >= beta X1(low))."""
+    if t >= beta * X1.f(low):
+        return mp.inf
+
+    def num(z):
+        return t - beta * X1.f(z)
+
+    def deriv(z):  # the sign of d/dz of the ratio
+        return -beta * X1.d(z) * X2.f(z) - num(z) * X2.d(z)
+
+    gap = top - low
+    hi = top
+    if X2.f(top) == mp.inf:
+        hi = top - gap * mp.mpf(10) ** -30
+    dh = deriv(hi)
+    if dh >= 0:
+        return num(hi) / X2.f(hi)
+    lo = low + gap * mp.mpf(10) ** -30
+    z = bracket_root(deriv, lo, hi, fb=dh)
+    return num(z) / X2.f(z)
+
+
+def tv_pair_w(beta, t, level):
+    """psi = min(u, w) * level: minimal w is t / level when t <= beta * level."""
+    if t > beta * level:
+        return mp.inf
+    return t / level
+
+
+class Challenger:
+    """One sub-optimal arm b: smooth pairs [(X1, X2)] and TV levels [level]."""
+
+    def __init__(self, top, low, pairs, tv_levels):
+        self.top, self.low = mp.mpf(top), mp.mpf(low)
+        self.pairs, self.tv = pairs, tv_levels
+
+    def w(self, beta, t):
+        best = mp.mpf(0)
+        for X1, X2 in self.pairs:
+            best = max(best, w_pair(beta, t, X1, X2, self.top, self.low))
+            if best == mp.inf:
+                return best
+        for lev in self.tv:
+            best = max(best, tv_pair_w(beta, t, lev))
+        return best
+
+    def tmax(self, beta):
+        """Largest level reachable at leader weight beta (sup over w of psi(beta, w))."""
+        vals = [beta * X1.f(self.low) for X1, _ in self.pairs] + [beta * l for l in self.tv]
+        return min(vals)
+
+
+def t_star(chs, beta):
+    beta = mp.mpf(beta)
+    target = 1 - beta
+    tmax = min(c.tmax(beta) for c in chs)
+
+    def excess(t):
+        return mp.fsum(c.w(beta, t) for c in chs) - target
+
+    if tmax == mp.inf:
+        hi = mp.mpf(1)
+        while excess(hi) < 0:
+            hi *= 2
+    else:
+        hi = tmax
+        e = excess(hi)
+        if e <= 0:  # boundary optimum (TV saturation): the level tmax is reachable
+            return hi
+    lo = hi / 2
+    while excess(lo) > 0:
+        hi = lo
+        lo /= 2
+    while excess(hi) == mp.inf:
+        mid = (lo + hi) / 2
+        if excess(mid) > 0:
+            hi = mid
+        else:
+            lo = mid
+    return bracket_root(excess, lo, hi)
+
+
+def golden_max(fun, a, b, iters=90):
+    g = (mp.sqrt(5) - 1) / 2
+    c, d = b - g * (b - a), a + g * (b - a)
+    fc, fd = fun(c), fun(d)
+    for _ in range(iters):
+        if fc >= fd:
+            b, d, fd = d, c, fc
+            c = b - g * (b - a)
+            fc = fun(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + g * (b - a)
+            fd = fun(d)
+    return max(fc, fd), (c if fc >= fd else d)
+
+
+def brent_max(fun, a, b, tol=mp.mpf(10) ** -19, maxiter=400):
+    """Brent's method (parabolic interpolation + golden section) maximising a unimodal fun on
+    [a, b]; returns (max value, argmax). Works for kinked concave functions (golden fallback)."""
+    cg = (3 - mp.sqrt(5)) / 2
+    x = w = v = a + cg * (b - a)
+    fx = fw = fv = -fun(x)
+    d = e = mp.mpf(0)
+    for _ in range(maxiter):
+        m = (a + b) / 2
+        tol1 = tol * abs(x) + mp.mpf(10) ** -30
+        tol2 = 2 * tol1
+        if abs(x - m) <= tol2 - (b - a) / 2:
+            break
+        para = False
+        if abs(e) > tol1:
+            r = (x - w) * (fx - fv)
+            q = (x - v) * (fx - fw)
+            p = (x - v) * q - (x - w) * r
+            q = 2 * (q - r)
+            if q > 0:
+                p = -p
+            q = abs(q)
+            if abs(p) < abs(q * e / 2) and q * (a - x) < p < q * (b - x):
+                e, d = d, p / q
+                u = x + d
+                if u - a < tol2 or b - u < tol2:
+                    d = tol1 if x < m else -tol1
+                para = True
+        if not para:
+            e = (b - x) if x < m else (a - x)
+            d = cg * e
+        u = x + (d if abs(d) >= tol1 else (tol1 if d > 0 else -tol1))
+        fu = -fun(u)
+        if fu <= fx:
+            if u < x:
+                b = x
+            else:
+                a = x
+            v, fv, w, fw, x, fx = w, fw, x, fx, u, fu
+        else:
+            if u < x:
+                a = u
+            else:
+                b = u
+            if fu <= fw or w == x:
+                v, fv, w, fw = w, fw, u, fu
+            elif fu <= fv or v == x or v == w:
+                v, fv = u, fu
+    return -fx, x
+
+
+def char_time(chs, beta=None):
+    if beta is not None:
+        return 1 / t_star(chs, beta)
+    best, _ = brent_max(lambda bb: t_star(chs, bb), mp.mpf("1e-6"), 1 - mp.mpf("1e-6"))
+    return 1 / best
+
+
+# --------------------------------------------------------------------------------------------
+# challengers of every time
+
+
+def c_local(eps):
+    eps = mp.mpf(eps)
+    return min(4, mp.exp(2 * eps)) * mp.expm1(eps) ** 2
+
+
+def split(means):
+    means = [mp.mpf(m) for m in means]
+    top = max(means)
+    return top, [m for m in means if m != top]
+
+
+def ch_kl_bern(means):
+    top, rest = split(means)
+    return [Challenger(top, m, [(Kl(top), Kl(m))], []) for m in rest]
+
+
+def ch_quad(means, k, sq=None):
+    """Gaussian KL cost with coefficient k = 1/(2 sigma^2); `sq` replaces the squared gaps."""
+    top, rest = split(means)
+    out = []
+    for m in rest:
+        if sq is not None:
+            # squared gap replaced: rescale the coefficient so that k' (top - m)^2 = k * sq(gap)
+            kk = k * sq(top - m) / (top - m) ** 2
+        else:
+            kk = k
+        out.append(Challenger(top, m, [(Quad(top, kk), Quad(m, kk))], []))
+    return out
+
+
+def tv_level(gap, family, sigma):
+    if family == "bernoulli":
+        return gap
+    return mp.erf(gap / (2 * mp.sqrt(2) * sigma))
+
+
+def ch_tv(means, family, sigma):
+    top, rest = split(means)
+    return [Challenger(top, m, [], [tv_level(top - m, family, sigma)]) for m in rest]
+
+
+def ch_local(means, eps):
+    c = c_local(eps)
+    top, rest = split(means)
+    out = []
+    for m in rest:
+        a = [Kl(top), Quad(top, c)]
+        b = [Kl(m), Quad(m, c)]
+        out.append(Challenger(top, m, [(x, y) for x in a for y in b], []))
+    return out
+
+
+def ch_global(means, eps, family, sigma):
+    eps = mp.mpf(eps)
+    top, rest = split(means)
+    out = []
+    for m in rest:
+        if family == "bernoulli":
+            pair = (Kl(top), Kl(m))
+        else:
+            k = 1 / (2 * mp.mpf(sigma) ** 2)
+            pair = (Quad(top, k), Quad(m, k))
+        out.append(Challenger(top, m, [pair], [eps * tv_level(top - m, family, sigma)]))
+    return out
+
+
+def sq_g_eps(eps):
+    eps = mp.mpf(eps)
+    return lambda d: d * min(d, eps / 2)
+
+
+# --------------------------------------------------------------------------------------------
+# cases
+
+
+def instances():
+    out = []
+    B, G = "bernoulli", "gaussian"
+    paper = [
+        ("mu1", [0.95, 0.9, 0.9, 0.9, 0.5]),
+        ("mu2", [0.75, 0.7, 0.7, 0.7, 0.7]),
+        ("mu3", [0, 0.25, 0.5, 0.75, 1]),
+        ("mu4", [0.75, 0.625, 0.5, 0.375, 0.25]),
+        ("mu5", [0.75, 0.53125, 0.375, 0.28125, 0.25]),
+        ("mu6", [0.75, 0.71875, 0.625, 0.46875, 0.25]),
+    ]
+    for n, m in paper:
+        out.append((n, B, 0.5, m))
+    out += [
+        ("k2_mid", B, 0.5, [0.5, 0.4]),
+        ("k2_far", B, 0.5, [0.9, 0.1]),
+        ("k2_near0", B, 0.5, [0.01, 0.001]),
+        ("k2_near1", B, 0.5, [0.999, 0.99]),
+        ("k2_tie", B, 0.5, [0.6, 0.5999]),
+        ("k2_boundary", B, 0.5, [1.0, 0.0]),
+        ("k2_top1", B, 0.5, [1.0, 0.7]),
+        ("k3_tied", B, 0.5, [0.8, 0.5, 0.5]),
+        ("k3_neartie", B, 0.5, [0.7, 0.6999, 0.2]),
+        ("k4_low", B, 0.5, [0.05, 0.02, 0.01, 0.0]),
+        ("k4_high", B, 0.5, [1.0, 0.98, 0.95, 0.9]),
+        ("k6_spread", B, 0.5, [0.3, 0.1, 0.25, 0.05, 0.2, 0.29]),
+        ("k10_lin", B, 0.5, [0.1 * i + 0.05 for i in range(10)]),
+        ("k10_tied", B, 0.5, [0.6] + [0.55] * 5 + [0.3] * 4),
+        ("k20_geo", B, 0.5, [0.9 - 0.8 * (0.8 ** i) for i in range(20)][::-1]),
+        ("k50_lin", B, 0.5, [0.98 - 0.019 * i for i in range(50)]),
+        ("k50_cluster", B, 0.5, [0.81] + [0.8 - 0.001 * i for i in range(49)]),
+        ("g_k2", G, 1.0, [1.0, 0.0]),
+        ("g_k3", G, 2.0, [0.0, -1.0, -3.0]),
+        ("g_k5_mu1", G, 0.5, [0.95, 0.9, 0.9, 0.9, 0.5]),
+        ("g_k5_s03", G, 0.3, [2.0, 1.5, 1.4, 0.0, -5.0]),
+        ("g_k8", G, 1.0, [0.1 * i * i for i in range(8)]),
+        ("g_tie", G, 1.0, [0.0, -0.001, -0.5]),
+        ("g_k30", G, 1.5, [3.0 - 0.1 * i for i in range(30)]),
+        ("g_k50", G, 1.0, [0.2 * ((7 * i) % 50) for i in range(50)]),
+        ("g_wide", G, 0.1, [10.0, 9.0, 0.0]),
+    ]
+    return out
+
+
+def eps_for(name, k):
+    if k >= 50:
+        return ["1e-4", "0.3", "1e4"]
+    if k >= 10:
+        return ["1e-2", "0.5", "3"]
+    return ["1e-4", "0.05", "0.3", "1", "3", "1e4"]
+
+
+def main():
+    t0 = time.time()
+    print("# Golden values for the characteristic times (dpbai::complexity).")
+    print("# Generated by verify/golden_bounds.py with mpmath %s at %d digits:" % (mp.__version__, mp.mp.dps))
+    print("# golden-section over beta, bisection/secant over t, dual form of the minimal weight.")
+    print("# Independent of the Rust algorithm (level parametrisation + stationarity + Newton).")
+    print("# kinds: t_kl (Bernoulli KL for Bernoulli, Gaussian KL for Gaussian), t_kl_gaussian")
+    print("# (sigma = 1/2 for Bernoulli), t_kl_beta (beta given), t_tv, t_tv2 (B.6 quadratic cost),")
+    print("# t_local (Bernoulli only), t_global, t_kl_g_eps, t_kl_beta_g_eps (Eq. (10), (15)).")
+    print('mpmath_version = "%s"' % mp.__version__)
+    print("digits = %d" % mp.mp.dps)
+    print()
+    # optional "--part i/n": every n-th instance starting at i (to run in parallel)
+    part = None
+    if len(sys.argv) > 2 and sys.argv[1] == "--part":
+        i, n = sys.argv[2].split("/")
+        part = (int(i), int(n))
+    for idx, (name, fam, sigma, means) in enumerate(instances()):
+        if part and idx % part[1] != part[0]:
+            continue
+        # the Rust side parses the same decimal strings into f64: use the exact doubles here
+        means_s = [repr(float(m)) for m in means]
+        means = [mp.mpf(float(s)) for s in means_s]
+        k = len(means)
+        sig = mp.mpf(sigma)
+        quad_k = 1 / (2 * sig ** 2)
+        rows = []
+        if fam == "bernoulli":
+            rows.append(("t_kl", None, None, lambda: char_time(ch_kl_bern(means))))
+            rows.append(("t_kl_beta", None, "0.5", lambda: char_time(ch_kl_bern(means), mp.mpf("0.5"))))
+            rows.append(("t_kl_beta", None, "0.3", lambda: char_time(ch_kl_bern(means), mp.mpf(0.3))))
+        else:
+            rows.append(("t_kl", None, None, lambda: char_time(ch_quad(means, quad_k))))
+            rows.append(("t_kl_beta", None, "0.5", lambda: char_time(ch_quad(means, quad_k), mp.mpf("0.5"))))
+        rows.append(("t_kl_gaussian", None, None, lambda: char_time(ch_quad(means, quad_k))))
+        rows.append(("t_tv", None, None, lambda: char_time(ch_tv(means, fam, sig))))
+        rows.append(("t_tv2", None, None, lambda: char_time(ch_quad(means, mp.mpf(1)))))
+        for e in eps_for(name, k):
+            E = mp.mpf(float(e))
+            if fam == "bernoulli":
+                rows.append(("t_local", e, None, (lambda E=E: char_time(ch_local(means, E)))))
+            rows.append(("t_global", e, None, (lambda E=E: char_time(ch_global(means, E, fam, sig)))))
+            rows.append(("t_kl_g_eps", e, None, (lambda E=E: char_time(ch_quad(means, 2, sq_g_eps(E))))))
+            rows.append(
+                ("t_kl_beta_g_eps", e, "0.5", (lambda E=E: char_time(ch_quad(means, 2, sq_g_eps(E)), mp.mpf("0.5"))))
+            )
+        for kind, e, beta, fn in rows:
+            t1 = time.time()
+            v = fn()
+            print("[[case]]")
+            print('instance = "%s"' % name)
+            print('family = "%s"' % fam)
+            print("sigma = %s" % sigma)
+            print("means = [%s]" % ", ".join(means_s))
+            print('kind = "%s"' % kind)
+            if e is not None:
+                print("eps = %s" % e)
+            if beta is not None:
+                print("beta = %s" % beta)
+            print('value = "%s"' % mp.nstr(v, 25))
+            print()
+            sys.stdout.flush()
+            print("%s %s eps=%s beta=%s: %s (%.1fs)" % (name, kind, e, beta, mp.nstr(v, 12), time.time() - t1),
+                  file=sys.stderr)
+    print("# total time %.0f s" % (time.time() - t0))
+
+
+if __name__ == "__main__":
+    main()
