@@ -45,11 +45,17 @@ fn presets_match_math_md_reference_vectors() {
     for (name, na, nb, eps, gap, want) in cases {
         let c = parse_threshold(name).expect("preset parses");
         let got = c.eval(&vars(0.01, 5.0, eps, 0.5, na, nb, gap));
-        assert!(rel_err(got, want) < 5e-7, "{name}({na},{nb}): {got} vs {want}");
+        assert!(
+            rel_err(got, want) < 5e-7,
+            "{name}({na},{nb}): {got} vs {want}"
+        );
         // The run-constant specialisation gives the same value.
         let b = c.bind(0.01, 5.0, eps, 0.5).expect("binds");
         let got_b = b.eval(&vars(0.01, 5.0, eps, 0.5, na, nb, gap));
-        assert!(rel_err(got_b, got) < 1e-14, "{name} bound: {got_b} vs {got}");
+        assert!(
+            rel_err(got_b, got) < 1e-14,
+            "{name} bound: {got_b} vs {got}"
+        );
     }
 }
 
@@ -113,7 +119,10 @@ fn gaussian_profile_matches_mpmath_quadrature() {
         );
         if want > 1e-6 && want < 0.5 {
             let e = gaussian_eps(want, sigma, sens).expect("valid");
-            assert!((e - eps).abs() < 1e-9 * (1.0 + eps), "eps({want}) = {e} vs {eps}");
+            assert!(
+                (e - eps).abs() < 1e-9 * (1.0 + eps),
+                "eps({want}) = {e} vs {eps}"
+            );
         }
     }
 }

@@ -704,3 +704,34 @@ fn dp_se_value_stability() {
     assert_eq!(trace[0].pulls, 702); // ⌊128·ln(8·3/0.1) + 1⌋
     assert_eq!(trace[0].reward_sums, vec![450.0, 379.0, 339.0]);
 }
+
+/// Thread-count invariance and shard/merge equality on every real algorithm (small instance,
+/// capped runs so that the test cannot hang).
+#[test]
+fn every_algorithm_is_thread_and_shard_invariant() {
+    let nu = Instance::bernoulli(vec![0.9, 0.6, 0.3]).unwrap();
+    for name in AlgoName::ALL {
+        let mut spec = AlgoSpec::new(name, 0.1);
+        if name.needs_eps() {
+            spec.eps = Some(0.5);
+        }
+        if name == AlgoName::GaussLdpTt {
+            spec.gamma = Some(0.1);
+        }
+        let alg =
+            dpbai::bandit::build(&spec, &nu).unwrap_or_else(|e| panic!("{}: {e}", name.as_str()));
+        let mut cfg = EngineConfig::new(17, 30);
+        cfg.max_steps = 1_000_000;
+        let one = simulate(alg.as_ref(), &cfg, &no_progress).unwrap();
+        cfg.threads = 2;
+        let two = simulate(alg.as_ref(), &cfg, &no_progress).unwrap();
+        assert_eq!(one, two, "{}", name.as_str());
+        let parts = (0..3)
+            .map(|i| {
+                cfg.shard = Some(Shard::new(i, 3).unwrap());
+                simulate(alg.as_ref(), &cfg, &no_progress).unwrap()
+            })
+            .collect();
+        assert_eq!(merge_records(parts, 30).unwrap(), one, "{}", name.as_str());
+    }
+}

@@ -358,7 +358,10 @@ fn family_label(f: Family) -> String {
 }
 
 /// Builds the algorithm of `cfg` for one battery instance (threshold bound to its constants).
-fn build_for(cfg: &DeltaAuditConfig, inst: &AuditInstance) -> Result<Box<dyn bandit::BaiAlgorithm>> {
+fn build_for(
+    cfg: &DeltaAuditConfig,
+    inst: &AuditInstance,
+) -> Result<Box<dyn bandit::BaiAlgorithm>> {
     let mut spec = AlgoSpec::new(cfg.algo, inst.delta);
     spec.eps = inst.eps;
     spec.gamma = cfg.gamma;
@@ -449,8 +452,13 @@ fn audit_one(
     row.max_tau = tally.max_tau;
     if row.verdict == Verdict::Inconclusive {
         // Projection at the α of the next look (sequential) or the same α (fixed plan).
-        let a = if sequential { row.alpha_look / 2.0 } else { row.alpha_look };
-        row.runs_to_decide = runs_to_decide(tally.errors, tally.unstopped, tally.runs, inst.delta, a)?;
+        let a = if sequential {
+            row.alpha_look / 2.0
+        } else {
+            row.alpha_look
+        };
+        row.runs_to_decide =
+            runs_to_decide(tally.errors, tally.unstopped, tally.runs, inst.delta, a)?;
     }
     Ok(row)
 }
@@ -458,7 +466,11 @@ fn audit_one(
 fn severity(r: &DeltaRow) -> (u8, f64) {
     let skipped = r.skipped.is_some();
     (
-        if skipped { 3 } else { r.verdict.severity_rank() },
+        if skipped {
+            3
+        } else {
+            r.verdict.severity_rank()
+        },
         -(r.ci[0] - r.delta),
     )
 }
@@ -628,10 +640,14 @@ struct BatteryFile {
 /// assert_eq!(b[0].delta, 0.05);
 /// ```
 pub fn parse_battery(text: &str, delta: f64, eps: Option<f64>) -> Result<Vec<AuditInstance>> {
-    let file: BatteryFile = toml::from_str(text)
-        .map_err(|e| Error::Parse(format!("battery file: {}", e.message())))?;
+    let file: BatteryFile =
+        toml::from_str(text).map_err(|e| Error::Parse(format!("battery file: {}", e.message())))?;
     if file.instance.is_empty() {
-        return Err(Error::param("battery", "empty", "at least one [[instance]]"));
+        return Err(Error::param(
+            "battery",
+            "empty",
+            "at least one [[instance]]",
+        ));
     }
     let mut out = Vec::new();
     for (i, fi) in file.instance.into_iter().enumerate() {
@@ -690,7 +706,12 @@ mod tests {
         assert_eq!((b[0].delta, b[0].eps), (0.2, Some(0.5)));
         assert!(parse_battery("[[instance]]\nmeans = [0.5, 0.5]\n", 0.1, None).is_err());
         assert!(parse_battery("[[instance]]\nmean = [0.5, 0.4]\n", 0.1, None).is_err());
-        assert!(parse_battery("[[instance]]\nmeans = [0.6, 0.4]\nfamily = \"poisson\"\n", 0.1, None).is_err());
+        assert!(parse_battery(
+            "[[instance]]\nmeans = [0.6, 0.4]\nfamily = \"poisson\"\n",
+            0.1,
+            None
+        )
+        .is_err());
         assert!(parse_battery("instance = []\n", 0.1, None).is_err());
     }
 
@@ -698,7 +719,9 @@ mod tests {
     fn default_battery_covers_the_stress_cases() {
         let b = default_battery(AlgoName::Ttucb, 0.01, None).expect("builds");
         assert!(b.iter().any(|i| i.delta == 0.1));
-        assert!(b.iter().any(|i| matches!(i.instance.family(), Family::Gaussian { .. })));
+        assert!(b
+            .iter()
+            .any(|i| matches!(i.instance.family(), Family::Gaussian { .. })));
         let p = default_battery(AlgoName::AdapTt, 0.01, Some(1.0)).expect("builds");
         assert!(p.iter().any(|i| i.eps == Some(0.2)));
     }

@@ -278,7 +278,8 @@ impl<'a> Lexer<'a> {
                 out.push(Token { tok: Tok::End, col });
                 return Ok(out);
             };
-            if c.is_ascii_digit() || (c == '.' && matches!(self.peek_char(1), Some(d) if d.is_ascii_digit()))
+            if c.is_ascii_digit()
+                || (c == '.' && matches!(self.peek_char(1), Some(d) if d.is_ascii_digit()))
             {
                 let start = self.pos;
                 while matches!(self.peek_char(0), Some(d) if d.is_ascii_digit()) {
@@ -486,7 +487,10 @@ impl Parser {
             }
             other => Err(syntax(
                 t.col,
-                format!("expected a number, a name or '(', found {}", describe(&other)),
+                format!(
+                    "expected a number, a name or '(', found {}",
+                    describe(&other)
+                ),
             )),
         }
     }
@@ -884,10 +888,7 @@ impl ThresholdExpr {
         if end.tok != Tok::End {
             let what = match &end.tok {
                 Tok::Op(')') => "unmatched ')'".to_string(),
-                other => format!(
-                    "unexpected {} (missing operator?)",
-                    describe(other)
-                ),
+                other => format!("unexpected {} (missing operator?)", describe(other)),
             };
             return Err(syntax(end.col, what));
         }
@@ -1175,21 +1176,37 @@ mod tests {
     }
 
     fn err(src: &str) -> String {
-        ThresholdExpr::parse(src).expect_err("must fail").to_string()
+        ThresholdExpr::parse(src)
+            .expect_err("must fail")
+            .to_string()
     }
 
     #[test]
     fn errors_point_at_the_column() {
-        assert!(err("log(1/deta)").starts_with("unknown variable 'deta' at column 7 (known: delta, K,"));
+        assert!(
+            err("log(1/deta)").starts_with("unknown variable 'deta' at column 7 (known: delta, K,")
+        );
         assert!(err("deta + 1").starts_with("unknown variable 'deta' at column 1"));
         assert!(err("foo(1)").starts_with("unknown function 'foo' at column 1 (known: log,"));
-        assert_eq!(err("1 +"), "expected a number, a name or '(', found end of expression at column 4");
-        assert_eq!(err("(1 + 2"), "expected ')' to close '(' of column 1, found end of expression at column 7");
+        assert_eq!(
+            err("1 +"),
+            "expected a number, a name or '(', found end of expression at column 4"
+        );
+        assert_eq!(
+            err("(1 + 2"),
+            "expected ')' to close '(' of column 1, found end of expression at column 7"
+        );
         assert_eq!(err("1 + 2)"), "unmatched ')' at column 6");
-        assert_eq!(err("2 na"), "unexpected 'na' (missing operator?) at column 3");
+        assert_eq!(
+            err("2 na"),
+            "unexpected 'na' (missing operator?) at column 3"
+        );
         assert_eq!(err("1 $ 2"), "unexpected character '$' at column 3");
         assert_eq!(err(""), "empty expression at column 1");
-        assert_eq!(err("min(1)"), "min takes at least 2 argument(s), got 1 at column 1");
+        assert_eq!(
+            err("min(1)"),
+            "min takes at least 2 argument(s), got 1 at column 1"
+        );
         assert_eq!(err("h(1, 2)"), "h takes 3 argument(s), got 2 at column 1");
         assert!(err("log").contains("'log' is a function"));
         assert!(err("na(2)").contains("'na' is a variable"));
@@ -1205,7 +1222,10 @@ mod tests {
         // Long left-associative chains stay shallow on the stack and are accepted.
         let long = vec!["na"; 3000].join("+");
         let c = ThresholdExpr::parse(&long).expect("parses");
-        let v = ThresholdVars { na: 1.0, ..Default::default() };
+        let v = ThresholdVars {
+            na: 1.0,
+            ..Default::default()
+        };
         assert_eq!(c.eval(&v), 3000.0);
     }
 

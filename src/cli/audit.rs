@@ -160,7 +160,9 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
     check_unit("alpha", a.alpha)?;
     if let Some(e) = a.eps {
         if !(e > 0.0 && e.is_finite()) {
-            return Err(usage(format!("invalid eps = {e}: must be a finite number > 0")));
+            return Err(usage(format!(
+                "invalid eps = {e}: must be a finite number > 0"
+            )));
         }
     }
     if algo.needs_eps() && a.eps.is_none() && a.battery.is_none() {
@@ -261,7 +263,17 @@ fn print_delta(r: &DeltaReport) {
     );
     println!(
         "{:<16} {:<14} {:<30} {:>7} {:>6} {:>9} {:>8} {:>8} {:>23} {:>12} {:>13}",
-        "instance", "family", "means", "delta", "eps", "runs", "errors", "unstop", "ci", "verdict", "runs-to-decide"
+        "instance",
+        "family",
+        "means",
+        "delta",
+        "eps",
+        "runs",
+        "errors",
+        "unstop",
+        "ci",
+        "verdict",
+        "runs-to-decide"
     );
     for row in &r.instances {
         if let Some(why) = &row.skipped {
@@ -306,24 +318,27 @@ fn run_dp(_a: DpArgs) -> anyhow::Result<()> {
 }
 #[cfg(any())]
 mod pending_dp {
-use super::*;
-use dpbai::audit::dp::{self as dpa, DpOptions, DpReport, Target};
-fn run_dp(a: DpArgs) -> anyhow::Result<()> {
-    if a.list_mutants {
-        for m in dpa::MUTANTS {
-            println!("{:<24} {}", m.name, m.description);
+    use super::*;
+    use dpbai::audit::dp::{self as dpa, DpOptions, DpReport, Target};
+    fn run_dp(a: DpArgs) -> anyhow::Result<()> {
+        if a.list_mutants {
+            for m in dpa::MUTANTS {
+                println!("{:<24} {}", m.name, m.description);
+            }
+            return Ok(());
         }
-        return Ok(());
-    }
-    check_unit("alpha", a.alpha)?;
-    if !(a.eps > 0.0 && a.eps.is_finite()) {
-        return Err(usage(format!("invalid eps = {}: must be a finite number > 0", a.eps)));
-    }
-    check_unit("gamma", a.gamma)?;
-    if a.runs == Some(0) {
-        return Err(usage("invalid runs = 0: must be at least 1"));
-    }
-    let target = match (&a.mechanism, a.algo, &a.mutant) {
+        check_unit("alpha", a.alpha)?;
+        if !(a.eps > 0.0 && a.eps.is_finite()) {
+            return Err(usage(format!(
+                "invalid eps = {}: must be a finite number > 0",
+                a.eps
+            )));
+        }
+        check_unit("gamma", a.gamma)?;
+        if a.runs == Some(0) {
+            return Err(usage("invalid runs = 0: must be at least 1"));
+        }
+        let target = match (&a.mechanism, a.algo, &a.mutant) {
         (Some(m), None, None) => Target::Mechanism(
             dpa::MechanismName::parse(m).ok_or_else(|| {
                 usage(format!(
@@ -345,52 +360,51 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
             ))
         }
     };
-    let mode = match a.mode.as_str() {
-        "exact" => dpa::Mode::Exact,
-        "blackbox" => dpa::Mode::BlackBox,
-        _ => dpa::Mode::Auto,
-    };
-    let opts = DpOptions {
-        eps: a.eps,
-        gamma: a.gamma,
-        mode,
-        runs: a.runs,
-        alpha: a.alpha,
-        seed: a.seed,
-    };
-    let report = dpa::audit_dp(&target, &opts)?;
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        print_dp(&report);
+        let mode = match a.mode.as_str() {
+            "exact" => dpa::Mode::Exact,
+            "blackbox" => dpa::Mode::BlackBox,
+            _ => dpa::Mode::Auto,
+        };
+        let opts = DpOptions {
+            eps: a.eps,
+            gamma: a.gamma,
+            mode,
+            runs: a.runs,
+            alpha: a.alpha,
+            seed: a.seed,
+        };
+        let report = dpa::audit_dp(&target, &opts)?;
+        if a.json {
+            println!("{}", serde_json::to_string_pretty(&report)?);
+        } else {
+            print_dp(&report);
+        }
+        Ok(())
     }
-    Ok(())
-}
 
-fn print_dp(r: &DpReport) {
-    println!(
-        "audit dp: {}  mode: {}  verdict: {}  confidence {}  seed {}  ({:.2} s)",
-        r.target, r.mode, r.verdict, r.confidence, r.seed, r.seconds
-    );
-    println!("  claim:      {}", r.claim);
-    if let Some(l) = r.loss_exact {
-        println!("  exact loss: {l:.12}");
-    }
-    if let Some(g) = r.gamma_exact {
-        println!("  exact gamma at claimed eps: {g:.6e}");
-    }
-    if r.mode == "blackbox" {
+    fn print_dp(r: &DpReport) {
         println!(
-            "  eps_lower:  {:.6}  (eps_claimed {})  runs {} per input, {} held out; event {}",
-            r.eps_lower, r.eps_claimed, r.runs, r.certify_runs, r.event
+            "audit dp: {}  mode: {}  verdict: {}  confidence {}  seed {}  ({:.2} s)",
+            r.target, r.mode, r.verdict, r.confidence, r.seed, r.seconds
         );
-        if let Some(g) = r.gamma_lower {
-            println!("  gamma_lower: {g:.6e}");
+        println!("  claim:      {}", r.claim);
+        if let Some(l) = r.loss_exact {
+            println!("  exact loss: {l:.12}");
+        }
+        if let Some(g) = r.gamma_exact {
+            println!("  exact gamma at claimed eps: {g:.6e}");
+        }
+        if r.mode == "blackbox" {
+            println!(
+                "  eps_lower:  {:.6}  (eps_claimed {})  runs {} per input, {} held out; event {}",
+                r.eps_lower, r.eps_claimed, r.runs, r.certify_runs, r.event
+            );
+            if let Some(g) = r.gamma_lower {
+                println!("  gamma_lower: {g:.6e}");
+            }
+        }
+        if !r.note.is_empty() {
+            println!("  note: {}", r.note);
         }
     }
-    if !r.note.is_empty() {
-        println!("  note: {}", r.note);
-    }
-}
-
 }
