@@ -330,8 +330,9 @@ fn summary_fields_match_direct_computation() {
 // DP-SE
 // ---------------------------------------------------------------------------------------------
 
-use dpbai::bandit::dp_se::{laplace, DpSe};
+use dpbai::bandit::dp_se::{laplace_scale, DpSe};
 use dpbai::instance::Instance;
+use dpbai::privacy::laplace_noise;
 use dpbai::rng::rng_for_run;
 use rand_distr::{Binomial, Distribution};
 
@@ -367,7 +368,7 @@ fn dp_se_one_binomial_and_one_laplace_per_arm_per_epoch() {
                     let sum = Binomial::new(t.pulls, means[a])
                         .unwrap()
                         .sample(&mut replay) as f64;
-                    let noise = laplace(&mut replay, 1.0 / (0.5 * t.pulls as f64));
+                    let noise = laplace_noise(laplace_scale(0.5, t.pulls as f64), &mut replay);
                     assert_eq!(sum, t.reward_sums[j]);
                     assert_eq!(noise, t.noise[j]);
                     cum[a] += t.pulls;
