@@ -661,6 +661,12 @@ fn cli_bad_input_exits_2_with_one_line() {
         vec!["--algo", "dp-se", "--eps", "1", "--family", "poisson"],
         vec!["--algo", "dp-se", "--eps", "1", "--rules", "mine"],
         vec!["--algo", "dp-se", "--eps", "1", "--threads", "0"],
+        vec!["--algo", "dp-se", "--eps", "1", "--sigma", "1"], // sigma without gaussian
+        vec![
+            "--algo", "dp-se", "--eps", "1", "--family", "gaussian", "--sigma", "0",
+        ],
+        vec!["--algo", "dp-se", "--eps", "1", "--max-steps", "0"],
+        vec!["--algo", "dp-se", "--eps", "1", "--beta", "1"],
     ];
     for case in cases {
         // each flag once: the case's flags replace the defaults of `ok`
