@@ -742,3 +742,31 @@ fn every_algorithm_is_thread_and_shard_invariant() {
         assert_eq!(merge_records(parts, 30).unwrap(), one, "{}", name.as_str());
     }
 }
+
+/// Issue acceptance for DP-SE on the paper's instances μ1, μ2 (MATH.md G.1), δ = 0.01, 1000 runs
+/// per ε: (i) errors below the critical value c of Bin(1000, δ) at α = 1e-6 (pre-registered,
+/// fixed seed), (ii) mean τ >= T_g(μ; ε)·log(1/(2.4δ)) (Thm. 17 lower bound, proven lower end of
+/// the certified characteristic time; the sample mean of a δ-correct algorithm far above it).
+#[test]
+fn dp_se_paper_instances_delta_correct_and_above_lower_bound() {
+    use dpbai::mc::stats::ln_beta_reg_pair;
+    const ALPHA: f64 = 1e-6;
+    let (n, delta) = (1000u64, 0.01);
+    let c = (1..=n)
+        .find(|&c| ln_beta_reg_pair(c as f64, (n - c + 1) as f64, delta).unwrap().0 <= ALPHA.ln())
+        .unwrap();
+    for means in [[0.95, 0.9, 0.9, 0.9, 0.5], [0.75, 0.7, 0.7, 0.7, 0.7]] {
+        let nu = Instance::bernoulli(means.to_vec()).unwrap();
+        for eps in [0.01, 0.1, 1.0, 10.0] {
+            let alg = dp_se(&means, eps, delta, false);
+            let mut cfg = EngineConfig::new(99, n);
+            cfg.threads = 2;
+            let s = summarize(&simulate(&alg, &cfg, &no_progress).unwrap(), 0).unwrap();
+            assert_eq!(s.unstopped, 0);
+            assert!(s.errors < c, "{means:?} eps {eps}: errors {} >= {c}", s.errors);
+            let t = dpbai::complexity::t_global(&nu, eps).unwrap();
+            let lb = dpbai::complexity::sample_lower_bound(t.lower, delta).unwrap();
+            assert!(s.mean_tau >= lb, "{means:?} eps {eps}: mean tau {} < {lb}", s.mean_tau);
+        }
+    }
+}
