@@ -753,7 +753,12 @@ fn dp_se_paper_instances_delta_correct_and_above_lower_bound() {
     const ALPHA: f64 = 1e-6;
     let (n, delta) = (1000u64, 0.01);
     let c = (1..=n)
-        .find(|&c| ln_beta_reg_pair(c as f64, (n - c + 1) as f64, delta).unwrap().0 <= ALPHA.ln())
+        .find(|&c| {
+            ln_beta_reg_pair(c as f64, (n - c + 1) as f64, delta)
+                .unwrap()
+                .0
+                <= ALPHA.ln()
+        })
         .unwrap();
     for means in [[0.95, 0.9, 0.9, 0.9, 0.5], [0.75, 0.7, 0.7, 0.7, 0.7]] {
         let nu = Instance::bernoulli(means.to_vec()).unwrap();
@@ -763,10 +768,18 @@ fn dp_se_paper_instances_delta_correct_and_above_lower_bound() {
             cfg.threads = 2;
             let s = summarize(&simulate(&alg, &cfg, &no_progress).unwrap(), 0).unwrap();
             assert_eq!(s.unstopped, 0);
-            assert!(s.errors < c, "{means:?} eps {eps}: errors {} >= {c}", s.errors);
+            assert!(
+                s.errors < c,
+                "{means:?} eps {eps}: errors {} >= {c}",
+                s.errors
+            );
             let t = dpbai::complexity::t_global(&nu, eps).unwrap();
             let lb = dpbai::complexity::sample_lower_bound(t.lower, delta).unwrap();
-            assert!(s.mean_tau >= lb, "{means:?} eps {eps}: mean tau {} < {lb}", s.mean_tau);
+            assert!(
+                s.mean_tau >= lb,
+                "{means:?} eps {eps}: mean tau {} < {lb}",
+                s.mean_tau
+            );
         }
     }
 }

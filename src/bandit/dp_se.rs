@@ -20,9 +20,9 @@
 //! the order of the active arms (the Laplace draw is
 //! [`crate::privacy::laplace_noise`], `sign × Exp(1) × b`); the cost of a run is `O(K × epochs)` whatever `τ`.
 //!
-//! **Variants.** [`Rules::Paper`](super::Rules::Paper) (default) is the faithful DP-SE: the epoch
+//! **Variants.** [`Rules::Paper`] (default) is the faithful DP-SE: the epoch
 //! mean divides the epoch's reward sum by the epoch's own count `m_e`.
-//! [`Rules::Reference`](super::Rules::Reference) reproduces the public code's variant (MATH.md S
+//! [`Rules::Reference`] reproduces the public code's variant (MATH.md S
 //! caveat): the epoch's reward sum is divided by the arm's *cumulative* count `Σ_{e' ≤ e} m_{e'}`,
 //! which shrinks every active mean by the same factor from epoch 2 on and so delays elimination.
 //! Both use the noise `Lap(1/(ε m_e))` and the same radii.
