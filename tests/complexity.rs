@@ -1,1 +1,716 @@
-//! Integration tests for `complexity` (filled by its issue).
+//! Integration tests for `complexity`: golden values (mpmath), the paper's relations as
+//! property tests, MATH.md B.12's reference tables, closed-form oracles and the `bounds` CLI.
+
+use crate::common::{data_path, rel_err, run_cli};
+use dpbai::complexity::{self, characteristic_time, Certified, TimeKind, CERTIFIED_REL_WIDTH};
+use dpbai::divergence::{c_local, kl_bernoulli, pinsker_switch_eps};
+use dpbai::instance::Instance;
+use proptest::prelude::*;
+
+/// Golden tolerance of the issue (relative error vs the mpmath reference).
+const GOLDEN_TOL: f64 = 1e-8;
+/// Slack for comparisons between two certified values (each is within 1e-9 of the truth).
+const CERT_SLACK: f64 = 3e-9;
+/// MATH.md B.12 prints 5-7 significant digits.
+const B12_TOL: f64 = 5e-5;
+
+fn checked(c: &Certified) -> &Certified {
+    assert!(c.contains_value(), "{c:?}");
+    assert!(c.rel_width() <= CERTIFIED_REL_WIDTH, "{c:?}");
+    let s: f64 = c.allocation.iter().sum();
+    assert!((s - 1.0).abs() < 1e-12, "allocation sums to {s}");
+    assert!(c.allocation.iter().all(|&w| w >= 0.0));
+    c
+}
+
+fn t(kind: TimeKind, nu: &Instance) -> f64 {
+    checked(&characteristic_time(kind, nu).expect("solver converges")).value
+}
+
+fn ber(m: &[f64]) -> Instance {
+    Instance::bernoulli(m.to_vec()).expect("valid instance")
+}
+
+fn paper() -> Vec<(&'static str, Vec<f64>)> {
+    vec![
+        ("mu1", vec![0.95, 0.9, 0.9, 0.9, 0.5]),
+        ("mu2", vec![0.75, 0.7, 0.7, 0.7, 0.7]),
+        ("mu3", vec![0.0, 0.25, 0.5, 0.75, 1.0]),
+        ("mu4", vec![0.75, 0.625, 0.5, 0.375, 0.25]),
+        ("mu5", vec![0.75, 0.53125, 0.375, 0.28125, 0.25]),
+        ("mu6", vec![0.75, 0.71875, 0.625, 0.46875, 0.25]),
+    ]
+}
+
+// ------------------------------------------------------------------------------------------
+// golden values: verify/golden_bounds.py (mpmath, 40 digits, a different algorithm)
+
+#[test]
+fn golden_values_from_mpmath() {
+    // NB: `common::load_toml` parses with `str::parse::<toml::Value>`, which in toml 1.x reads a
+    // single VALUE, not a document; parse the document as a table here.
+    let text = std::fs::read_to_string(data_path("bounds_golden.toml")).expect("golden file");
+    let g: toml::Table = toml::from_str(&text).expect("golden file is a TOML document");
+    let cases = g["case"].as_array().expect("[[case]] array");
+    let num = |v: &toml::Value| v.as_float().or(v.as_integer().map(|i| i as f64));
+    assert!(cases.len() >= 100, "only {} golden cases", cases.len());
+    assert_eq!(g["digits"].as_integer(), Some(40));
+    let mut instances = std::collections::BTreeSet::new();
+    let (mut worst, mut worst_case) = (0.0f64, String::new());
+    let mut max_width = 0.0f64;
+    for c in cases {
+        let name = c["instance"].as_str().expect("instance");
+        let fam = c["family"].as_str().expect("family");
+        let sigma = num(&c["sigma"]).expect("sigma");
+        let means: Vec<f64> = c["means"]
+            .as_array()
+            .expect("means")
+            .iter()
+            .map(|v| num(v).expect("mean"))
+            .collect();
+        let nu = match fam {
+            "bernoulli" => Instance::bernoulli(means).expect("instance"),
+            _ => Instance::gaussian(means, sigma).expect("instance"),
+        };
+        instances.insert(name.to_string());
+        let eps = c.get("eps").map(|v| num(v).expect("eps"));
+        let beta = c.get("beta").map(|v| num(v).expect("beta"));
+        let want: f64 = c["value"].as_str().expect("value").parse().expect("number");
+        let kind = match c["kind"].as_str().expect("kind") {
+            "t_kl" => TimeKind::Kl,
+            "t_kl_gaussian" => TimeKind::KlGaussian { sigma },
+            "t_kl_beta" => TimeKind::KlBeta {
+                beta: beta.expect("beta"),
+            },
+            "t_tv" => TimeKind::Tv,
+            "t_tv2" => TimeKind::Tv2,
+            "t_local" => TimeKind::Local {
+                eps: eps.expect("eps"),
+            },
+            "t_global" => TimeKind::Global {
+                eps: eps.expect("eps"),
+            },
+            "t_kl_g_eps" => TimeKind::KlGEps {
+                eps: eps.expect("eps"),
+            },
+            "t_kl_beta_g_eps" => TimeKind::KlBetaGEps {
+                eps: eps.expect("eps"),
+                beta: beta.expect("beta"),
+            },
+            other => panic!("unknown kind {other}"),
+        };
+        let got = characteristic_time(kind, &nu).expect("solver converges");
+        checked(&got);
+        let e = rel_err(got.value, want);
+        let label = format!("{name} {kind:?}: got {} want {want}", got.value);
+        assert!(e <= GOLDEN_TOL, "{label} (rel err {e:e})");
+        // the certificate is a proof: the exact value must lie inside (golden has 25 digits)
+        assert!(
+            got.lower <= want * (1.0 + 1e-15) && want <= got.upper * (1.0 + 1e-15),
+            "{label}: outside [{}, {}]",
+            got.lower,
+            got.upper
+        );
+        if e > worst {
+            worst = e;
+            worst_case = label;
+        }
+        max_width = max_width.max(got.rel_width());
+    }
+    eprintln!(
+        "golden: {} cases, {} instances, max rel err {worst:e} ({worst_case}), max rel width {max_width:e}",
+        cases.len(),
+        instances.len()
+    );
+    assert!(instances.len() >= 30, "only {} instances", instances.len());
+}
+
+// ------------------------------------------------------------------------------------------
+// MATH.md B.12 reference values (prototype, 5-7 digits)
+
+#[test]
+fn b12_reference_table() {
+    // (T_KL^Ber, ω*_{a*}, T_{KL,1/2}^Ber, T_KL^G(½), β*, T^G_{KL,½}, H^G, T_TV, T_TV2, ε_ℓ*, ε_g*)
+    let rows: [[f64; 11]; 6] = [
+        [
+            395.5415, 0.390444, 414.442, 1495.301, 0.36542, 1603.72, 802.469, 82.2222, 2990.601,
+            0.8649, 0.2079,
+        ],
+        [
+            1424.747, 0.337643, 1574.89, 1800.000, 0.33333, 2000.00, 1000.00, 100.000, 3600.000,
+            0.6186, 0.0702,
+        ],
+        [
+            11.43016, 0.554470, 11.5545, 35.7418, 0.45050, 36.1200, 19.3889, 12.3333, 71.4836,
+            0.8111, 1.0790,
+        ],
+        [
+            122.8431, 0.456894, 123.827, 142.967, 0.45046, 144.480, 77.5556, 24.6667, 285.934,
+            0.6057, 0.2008,
+        ],
+        [
+            46.37677, 0.427435, 47.4459, 50.8337, 0.41820, 52.3349, 28.7291, 15.9429, 101.667,
+            0.5964, 0.3438,
+        ],
+        [
+            1631.870, 0.492613, 1632.23, 2089.40, 0.49020, 2090.21, 1064.32, 77.5556, 4178.79,
+            0.6207, 0.0475,
+        ],
+    ];
+    for ((name, m), r) in paper().iter().zip(rows.iter()) {
+        let nu = ber(m);
+        let kl = complexity::t_kl(&nu).unwrap();
+        let klg = complexity::t_kl_gaussian(&nu, 0.5).unwrap();
+        let best = nu.best();
+        let got = [
+            kl.value,
+            kl.allocation[best],
+            complexity::t_kl_beta(&nu, 0.5).unwrap().value,
+            klg.value,
+            klg.allocation[best],
+            complexity::t_kl_gaussian_beta(&nu, 0.5, 0.5).unwrap().value,
+            nu.hardness_h(0.5),
+            complexity::t_tv(&nu).unwrap().value,
+            complexity::t_tv2(&nu).unwrap().value,
+            complexity::eps_switch_local(&nu).unwrap(),
+            complexity::eps_switch_global(&nu).unwrap(),
+        ];
+        for (j, (&g, &w)) in got.iter().zip(r.iter()).enumerate() {
+            // the table rounds to its printed digits: allow half a unit of the last digit
+            let tol = B12_TOL.max(0.6 * 10f64.powi(-(decimals(w) as i32)) / w.abs());
+            assert!(
+                rel_err(g, w) <= tol,
+                "{name} column {j}: got {g}, table {w}"
+            );
+        }
+    }
+    // GK16 Bernoulli allocations, sub-optimal arms in instance order
+    let allocs: [&[f64]; 6] = [
+        &[0.20215, 0.20215, 0.20215, 0.003106],
+        &[0.165589; 4],
+        &[0.020205, 0.034907, 0.071494, 0.318924],
+        &[0.433771, 0.065992, 0.027921, 0.015422],
+        &[0.392504, 0.085052, 0.050944, 0.044065],
+        &[0.486159, 0.01668, 0.00343, 0.001119],
+    ];
+    for ((name, m), want) in paper().iter().zip(allocs.iter()) {
+        let nu = ber(m);
+        let a = complexity::t_kl(&nu).unwrap().allocation;
+        let sub: Vec<f64> = (0..nu.k())
+            .filter(|&i| i != nu.best())
+            .map(|i| a[i])
+            .collect();
+        for (g, w) in sub.iter().zip(want.iter()) {
+            assert!(
+                (g - w).abs() <= 1e-6 + 2e-5 * w,
+                "{name}: {sub:?} vs {want:?}"
+            );
+        }
+    }
+    // Gaussian allocation of μ1 and GK's Σ (ω_b/ω_{a*})² = 1
+    let a = complexity::t_kl_gaussian(&ber(&paper()[0].1), 0.5)
+        .unwrap()
+        .allocation;
+    let s: f64 = a[1..].iter().map(|w| (w / a[0]).powi(2)).sum();
+    assert!((s - 1.0).abs() < 1e-9, "{s}");
+    assert!((a[4] - 0.001659).abs() < 1e-6 && (a[1] - 0.210974).abs() < 1e-6);
+}
+
+fn decimals(x: f64) -> usize {
+    // number of printed decimals of a table entry (e.g. 395.5415 -> 4)
+    let s = format!("{x}");
+    s.split('.').nth(1).map_or(0, |d| d.len())
+}
+
+#[test]
+fn b12_local_and_global_tables() {
+    let nu = ber(&paper()[0].1);
+    // ε, T_ℓ, T_g, T_KL(ν_{G,ε}), 2H(ν_{G,ε})   (μ1)
+    let rows = [
+        (0.01, 2.90219e7, 8222.22, 15159.8, 16444.4),
+        (0.1, 221365.0, 822.222, 1515.98, 1644.44),
+        (0.3, 13409.0, 401.72, 1500.33, 1614.81),
+        (0.5, 2614.25, 398.757, 1497.30, 1608.89),
+        (0.6, 1332.71, 398.017, 1496.55, 1607.41),
+        (0.8, 498.199, 397.091, 1495.61, 1605.56),
+        (1.0, 395.542, 396.535, 1495.30, 1604.94),
+        (2.0, 395.542, 395.542, 1495.30, 1604.94),
+    ];
+    for (e, tl, tg, tge, h2) in rows {
+        assert!(
+            rel_err(t(TimeKind::Local { eps: e }, &nu), tl) < 2e-5,
+            "T_l({e})"
+        );
+        assert!(
+            rel_err(t(TimeKind::Global { eps: e }, &nu), tg) < 2e-5,
+            "T_g({e})"
+        );
+        assert!(
+            rel_err(t(TimeKind::KlGEps { eps: e }, &nu), tge) < 2e-5,
+            "T_KL(G,{e})"
+        );
+        assert!(rel_err(complexity::two_h_g_eps(&nu, e).unwrap(), h2) < 2e-5);
+    }
+    let nu = ber(&paper()[1].1);
+    let rows = [
+        (0.01, 3.49357e7, 10000.0),
+        (0.1, 266472.0, 1424.75),
+        (0.3, 16141.4, 1424.75),
+        (0.5, 3146.96, 1424.75),
+        (0.5822, 1800.47, 1424.75),
+        (0.6, 1604.28, 1424.75),
+        (0.8, 1424.75, 1424.75),
+        (1.0, 1424.75, 1424.75),
+        (3.0, 1424.75, 1424.75),
+    ];
+    for (e, tl, tg) in rows {
+        assert!(
+            rel_err(t(TimeKind::Local { eps: e }, &nu), tl) < 2e-5,
+            "μ2 T_l({e})"
+        );
+        assert!(
+            rel_err(t(TimeKind::Global { eps: e }, &nu), tg) < 2e-5,
+            "μ2 T_g({e})"
+        );
+    }
+    // F.64 prototype thresholds (μ1: 0.1834 and 1.8087; μ2: 0.06276, 0.08477; μ4: 0.1462, 1.0557)
+    for (i, lo, hi) in [
+        (0, 0.1834, 1.8087),
+        (1, 0.06276, 0.08477),
+        (3, 0.1462, 1.0557),
+    ] {
+        let nu = ber(&paper()[i].1);
+        let (a, b) = f64_thresholds(&nu);
+        assert!(
+            rel_err(a, lo) < 5e-4 && rel_err(b, hi) < 5e-4,
+            "{i}: {a} {b}"
+        );
+    }
+}
+
+/// `ψ^KL_b(u, w)` for Bernoulli arms with the closed-form minimiser (B.4), test-side.
+fn psi_kl(top: f64, m: f64, u: f64, w: f64) -> f64 {
+    let z = (u * top + w * m) / (u + w);
+    u * kl_bernoulli(top, z).unwrap() + w * kl_bernoulli(m, z).unwrap()
+}
+
+/// F.64 thresholds: `T_g = T_TV/ε` for `ε <= F_KL(ω^TV)·T_TV`, `T_g = T_KL` for
+/// `ε >= 1/(T_KL min_b min(ω^KL_{a*}, ω^KL_b) Δ_b)`.
+fn f64_thresholds(nu: &Instance) -> (f64, f64) {
+    let tv = complexity::t_tv(nu).unwrap();
+    let kl = complexity::t_kl(nu).unwrap();
+    let (b0, top) = (nu.best(), nu.best_mean());
+    let mut f_kl = f64::INFINITY;
+    let mut f_tv = f64::INFINITY;
+    for b in (0..nu.k()).filter(|&b| b != b0) {
+        let m = nu.means()[b];
+        f_kl = f_kl.min(psi_kl(top, m, tv.allocation[b0], tv.allocation[b]));
+        f_tv = f_tv.min(kl.allocation[b0].min(kl.allocation[b]) * (top - m));
+    }
+    (f_kl * tv.value, 1.0 / (kl.value * f_tv))
+}
+
+// ------------------------------------------------------------------------------------------
+// exact oracles (closed forms are tests, not shortcuts)
+
+#[test]
+fn closed_form_oracles() {
+    for (name, m) in paper() {
+        let nu = ber(&m);
+        // B.5: T_TV = Σ_{a∈[K]} 1/Δ_a (Δ_{a*} = Δ_min)
+        let tv: f64 = nu.gaps().iter().map(|d| 1.0 / d).sum();
+        assert!(rel_err(t(TimeKind::Tv, &nu), tv) < 1e-12, "{name}");
+        // B.6: T_TV2 = 2 T_KL^G(μ; 1/2) = T_KL(ν_G)/2
+        let g = t(TimeKind::KlGaussian { sigma: 0.5 }, &nu);
+        let g1 = t(TimeKind::KlGaussian { sigma: 1.0 }, &nu);
+        let tv2 = t(TimeKind::Tv2, &nu);
+        assert!(rel_err(tv2, 2.0 * g) < CERT_SLACK && rel_err(tv2, g1 / 2.0) < CERT_SLACK);
+        // F.63: T_ℓ = T_TV2/c(ε) exactly for ε <= ε_0
+        for e in [1e-4, 0.01, 0.3, pinsker_switch_eps()] {
+            let tl = t(TimeKind::Local { eps: e }, &nu);
+            assert!(
+                rel_err(tl, tv2 / c_local(e).unwrap()) < CERT_SLACK,
+                "{name} {e}"
+            );
+        }
+        // F.64: exact regimes of T_g
+        let (lo, hi) = f64_thresholds(&nu);
+        let tkl = t(TimeKind::Kl, &nu);
+        for e in [lo * 0.5, lo] {
+            assert!(rel_err(t(TimeKind::Global { eps: e }, &nu), tv / e) < CERT_SLACK);
+        }
+        for e in [hi, 2.0 * hi] {
+            assert!(rel_err(t(TimeKind::Global { eps: e }, &nu), tkl) < CERT_SLACK);
+        }
+        // B.7: T_{KL,β}(ν_{G,ε}) = T^G_{KL,β}(μ; 1/2) when Δ_max <= ε/2
+        let e = 2.0 * nu.delta_max();
+        let a = t(TimeKind::KlBetaGEps { eps: e, beta: 0.5 }, &nu);
+        let b = t(
+            TimeKind::KlGaussianBeta {
+                sigma: 0.5,
+                beta: 0.5,
+            },
+            &nu,
+        );
+        assert!(rel_err(a, b) < CERT_SLACK, "{name}");
+    }
+    // Gaussian TV (B.5): Σ 1/erf(Δ_a/(2√2σ))
+    let nu = Instance::gaussian(vec![0.0, -1.0, -3.0], 2.0).unwrap();
+    let want: f64 = nu
+        .gaps()
+        .iter()
+        .map(|d| 1.0 / dpbai::special::erf(d / (2.0 * std::f64::consts::SQRT_2 * 2.0)))
+        .sum();
+    assert!(rel_err(t(TimeKind::Tv, &nu), want) < 1e-12);
+    // two arms, Gaussian KL: T = 8σ²/Δ² at ω = (1/2, 1/2)
+    let nu = Instance::gaussian(vec![1.0, 0.0], 1.0).unwrap();
+    assert!(rel_err(t(TimeKind::Kl, &nu), 8.0) < 1e-12);
+    // two arms μ = (1, 0), Bernoulli KL: ψ(½,½) = ln 2, T = 1/ln 2
+    assert!(rel_err(t(TimeKind::Kl, &ber(&[1.0, 0.0])), 1.0 / 2f64.ln()) < 1e-12);
+}
+
+#[test]
+fn regime_switches_are_crossings() {
+    for (name, m) in paper() {
+        let nu = ber(&m);
+        let el = complexity::eps_switch_local(&nu).unwrap();
+        let r = t(TimeKind::Tv2, &nu) / t(TimeKind::Kl, &nu);
+        assert!(rel_err(c_local(el).unwrap(), r) < 1e-12, "{name}");
+        assert!(el >= pinsker_switch_eps() * (1.0 - 1e-12));
+        let eg = complexity::eps_switch_global(&nu).unwrap();
+        assert!(rel_err(t(TimeKind::Tv, &nu) / eg, t(TimeKind::Kl, &nu)) < 1e-12);
+    }
+    for v in [1e-6, 0.5, 2.0, 4.0, 4.5, 1e6] {
+        let e = complexity::c_local_inverse(v).unwrap();
+        assert!(rel_err(c_local(e).unwrap(), v) < 1e-12, "{v}");
+    }
+}
+
+#[test]
+fn bad_parameters_are_errors() {
+    let nu = ber(&paper()[0].1);
+    for e in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        assert!(complexity::t_local(&nu, e).is_err());
+        assert!(complexity::t_global(&nu, e).is_err());
+        assert!(complexity::t_kl_g_eps(&nu, e).is_err());
+    }
+    for b in [0.0, 1.0, f64::NAN, 1.5] {
+        assert!(complexity::t_kl_beta(&nu, b).is_err());
+        assert!(complexity::t_kl_beta_g_eps(&nu, 0.3, b).is_err());
+    }
+    assert!(complexity::log_factor(0.0).is_err() && complexity::log_factor(1.0).is_err());
+    let g = Instance::gaussian(vec![0.0, 1.0], 1.0).unwrap();
+    assert!(complexity::t_local(&g, 1.0).is_err());
+}
+
+#[test]
+fn upper_bound_formulas() {
+    use complexity::upper;
+    // MATH.md E.4 behaviour note: μ4, β = 1/2, ε = 1: Thm. 22 1578.9, Thm. 24 85794; ε = 0.1: 8771.4 vs 14399
+    let nu = ber(&paper()[3].1);
+    let u = upper::upper_bounds(&nu, 1.0, 0.5).unwrap();
+    assert!(
+        rel_err(u.adap_tt.value, 1578.9) < 1e-4,
+        "{}",
+        u.adap_tt.value
+    );
+    assert!(rel_err(u.adap_tt_star.thm24_main, 85794.0) < 1e-4);
+    let u = upper::upper_bounds(&nu, 0.1, 0.5).unwrap();
+    assert!(
+        rel_err(u.adap_tt.value, 8771.4) < 1e-4,
+        "{}",
+        u.adap_tt.value
+    );
+    assert!(rel_err(u.adap_tt_star.thm24_main, 14399.0) < 1e-4);
+    assert!(u.adap_tt.note.is_none());
+    // ε → ∞: Thm. 24 → 4 T^G_β (F.62), Thm. 22 → 8 T^G_β, CTB-TT → T^G_β
+    let tgb = complexity::t_kl_gaussian_beta(&nu, 0.5, 0.5).unwrap().value;
+    let u = upper::upper_bounds(&nu, 1e7, 0.5).unwrap();
+    assert!(rel_err(u.adap_tt_star.thm24_main, 4.0 * tgb) < 1e-6);
+    assert!(rel_err(u.adap_tt_star.proof_max, 4.0 * tgb) < 1e-6);
+    assert!(rel_err(u.adap_tt.value, 8.0 * tgb) < 1e-6);
+    assert!(rel_err(u.ctb_tt.value, tgb) < 1e-6);
+    // proof_max >= main text wherever both use the g2 branch; equal when Δ_max < ε/2
+    for e in [0.01, 0.1, 0.3, 0.6, 1.0, 2.0] {
+        let u = upper::upper_bounds(&nu, e, 0.5).unwrap();
+        assert!(u.adap_tt_star.proof_max >= u.adap_tt_star.thm24_main * (1.0 - 1e-12));
+        // CTB-TT ratio to T_TV2/c(ε) is (e^ε+1)² min{4, e^{2ε}} · T^G_{1/2}/T_TV2 (E.4)
+        let ratio = u.ctb_tt.value / (t(TimeKind::Tv2, &nu) / c_local(e).unwrap());
+        let f = (e.exp() + 1.0).powi(2) * 4f64.min((2.0 * e).exp()) * tgb / t(TimeKind::Tv2, &nu);
+        assert!(rel_err(ratio, f) < 1e-8);
+    }
+    // notes flag tied means (μ1) and boundary means (μ3)
+    let n1 = upper::dpa(&ber(&paper()[0].1), 0.5).unwrap().note.unwrap();
+    assert!(n1.contains("tied"));
+    let n3 = upper::dpa(&ber(&paper()[2].1), 0.5).unwrap().note.unwrap();
+    assert!(n3.contains("boundary"));
+}
+
+// ------------------------------------------------------------------------------------------
+// property tests
+
+fn bernoulli_instance() -> impl Strategy<Value = Instance> {
+    prop::collection::vec(0.02f64..0.98, 2..7)
+        .prop_filter_map("unique best arm", |m| Instance::bernoulli(m).ok())
+}
+
+fn gaussian_instance() -> impl Strategy<Value = Instance> {
+    (prop::collection::vec(-3.0f64..3.0, 2..8), 0.2f64..3.0)
+        .prop_filter_map("unique best arm", |(m, s)| Instance::gaussian(m, s).ok())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Sec. 2.2.3 / Eq. (5): H <= T_KL^G <= 2H, T_KL^G <= T^G_{KL,1/2} <= 2 T_KL^G, and
+    /// [DERIVED] T^G_{KL,1/2} <= 2H (B.3).
+    #[test]
+    fn gaussian_sandwiches(nu in gaussian_instance()) {
+        let s = nu.sigma();
+        let h = nu.hardness_h(s);
+        let tg = t(TimeKind::Kl, &nu);
+        let tb = t(TimeKind::KlBeta { beta: 0.5 }, &nu);
+        prop_assert!(h <= tg * (1.0 + CERT_SLACK) && tg <= 2.0 * h * (1.0 + CERT_SLACK));
+        prop_assert!(tg <= tb * (1.0 + CERT_SLACK) && tb <= 2.0 * tg * (1.0 + CERT_SLACK));
+        prop_assert!(tb <= 2.0 * h * (1.0 + CERT_SLACK));
+    }
+
+    /// B.4–B.6 (Pinsker, Cor. 11, Sec. 4.1): T_TV >= sqrt(2 T_KL^Ber), T_TV2 >= 2 T_KL^Ber,
+    /// T_KL^Ber <= T_KL^G(μ; 1/2), T_{KL,1/2}^Ber <= 2 T_KL^Ber.
+    #[test]
+    fn bernoulli_relations(nu in bernoulli_instance()) {
+        let kl = t(TimeKind::Kl, &nu);
+        prop_assert!(t(TimeKind::Tv, &nu) >= (2.0 * kl).sqrt() * (1.0 - CERT_SLACK));
+        prop_assert!(t(TimeKind::Tv2, &nu) >= 2.0 * kl * (1.0 - CERT_SLACK));
+        let g = t(TimeKind::KlGaussian { sigma: 0.5 }, &nu);
+        prop_assert!(kl <= g * (1.0 + CERT_SLACK));
+        let kb = t(TimeKind::KlBeta { beta: 0.5 }, &nu);
+        prop_assert!(kl <= kb * (1.0 + CERT_SLACK) && kb <= 2.0 * kl * (1.0 + CERT_SLACK));
+    }
+
+    /// Cor. 11 (Eq. (7)) and Pinsker: max{T_KL, T_TV2/c(ε)} <= T_ℓ <= T_TV2/min{2, c(ε)};
+    /// Cor. 18 (Eq. (9), (10)): max{T_KL, T_TV/ε} <= T_g <= T_KL(ν_{G,ε}) <= 2H(ν_{G,ε}),
+    /// and H(ν_{G,ε}) <= T_KL(ν_{G,ε}).
+    #[test]
+    fn corollary_11_and_18_sandwiches(nu in bernoulli_instance(), le in -4.0f64..4.0) {
+        let e = 10f64.powf(le);
+        let c = c_local(e).unwrap();
+        let kl = t(TimeKind::Kl, &nu);
+        let tv = t(TimeKind::Tv, &nu);
+        let tv2 = t(TimeKind::Tv2, &nu);
+        let tl = t(TimeKind::Local { eps: e }, &nu);
+        prop_assert!(tl >= kl.max(tv2 / c) * (1.0 - CERT_SLACK));
+        prop_assert!(tl <= tv2 / c.min(2.0) * (1.0 + CERT_SLACK));
+        let tg = t(TimeKind::Global { eps: e }, &nu);
+        let tge = t(TimeKind::KlGEps { eps: e }, &nu);
+        let h2 = complexity::two_h_g_eps(&nu, e).unwrap();
+        prop_assert!(tg >= kl.max(tv / e) * (1.0 - CERT_SLACK));
+        prop_assert!(tg <= tge * (1.0 + CERT_SLACK));
+        prop_assert!(tge <= h2 * (1.0 + CERT_SLACK) && h2 / 2.0 <= tge * (1.0 + CERT_SLACK));
+    }
+
+    /// B.8, B.9 [DERIVED]: T_ℓ and T_g are non-increasing in ε and equal T_KL^Ber for ε large
+    /// enough (means in (0,1)).
+    #[test]
+    fn monotone_in_eps_and_limit(nu in bernoulli_instance(), le in -3.0f64..1.0) {
+        let e1 = 10f64.powf(le);
+        let e2 = e1 * 1.7;
+        for kind in [|e| TimeKind::Local { eps: e }, |e| TimeKind::Global { eps: e }] {
+            let a = t(kind(e1), &nu);
+            let b = t(kind(e2), &nu);
+            prop_assert!(b <= a * (1.0 + CERT_SLACK), "{a} {b}");
+        }
+        let kl = t(TimeKind::Kl, &nu);
+        let tl = t(TimeKind::Local { eps: 60.0 }, &nu);
+        prop_assert!(rel_err(tl, kl) < CERT_SLACK, "{tl} {kl}");
+        let (_, hi) = f64_thresholds(&nu);
+        let tg = t(TimeKind::Global { eps: hi * 1.001 }, &nu);
+        prop_assert!(rel_err(tg, kl) < CERT_SLACK, "{tg} {kl}");
+    }
+
+    /// Every interval contains its value with relative width <= 1e-9; the allocation's
+    /// objective reproduces the value (B.2 step 4, equal transportation costs for KL).
+    #[test]
+    fn certificates_and_equal_costs(nu in bernoulli_instance()) {
+        let c = complexity::t_kl(&nu).unwrap();
+        checked(&c);
+        let (b0, top) = (nu.best(), nu.best_mean());
+        for b in (0..nu.k()).filter(|&b| b != b0) {
+            let psi = psi_kl(top, nu.means()[b], c.allocation[b0], c.allocation[b]);
+            prop_assert!(rel_err(psi * c.value, 1.0) < 1e-8, "{psi}");
+        }
+    }
+}
+
+#[test]
+fn scaling_of_gaussian_times() {
+    // B.3: T^G(cμ + d; σ) = T^G(μ; σ)/c², ∝ σ², allocation invariant
+    let m = vec![0.3, 0.1, -0.2, 0.25];
+    let a = complexity::t_kl(&Instance::gaussian(m.clone(), 1.0).unwrap()).unwrap();
+    let m2: Vec<f64> = m.iter().map(|x| 3.0 * x + 1.0).collect();
+    let b = complexity::t_kl(&Instance::gaussian(m2, 2.0).unwrap()).unwrap();
+    assert!(rel_err(b.value, a.value * 4.0 / 9.0) < CERT_SLACK);
+    for (x, y) in a.allocation.iter().zip(&b.allocation) {
+        assert!((x - y).abs() < 1e-9);
+    }
+}
+
+#[test]
+fn hard_instances_certify() {
+    // near ties, means at 0 and 1, many arms: every time certifies at 1e-9
+    let cases: Vec<Vec<f64>> = vec![
+        vec![0.5, 0.4999999],
+        vec![0.3, 0.2999999, 0.1],
+        vec![1.0, 0.0],
+        vec![1.0, 0.0, 0.0, 0.0],
+        vec![1e-9, 0.0],
+        vec![1.0, 0.99999, 0.0],
+        (0..200).map(|i| 0.99 - 0.0049 * i as f64).collect(),
+    ];
+    for m in cases {
+        let nu = ber(&m);
+        for e in [1e-4, 0.05, 0.6, 3.0, 100.0, 1e4] {
+            for kind in [
+                TimeKind::Local { eps: e },
+                TimeKind::Global { eps: e },
+                TimeKind::KlGEps { eps: e },
+            ] {
+                let c = characteristic_time(kind, &nu)
+                    .unwrap_or_else(|err| panic!("{:?} {kind:?}: {err}", &m[..2]));
+                checked(&c);
+            }
+        }
+        for kind in [
+            TimeKind::Kl,
+            TimeKind::Tv,
+            TimeKind::Tv2,
+            TimeKind::KlBeta { beta: 0.3 },
+        ] {
+            checked(&characteristic_time(kind, &nu).unwrap());
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// CLI
+
+#[test]
+fn cli_json_has_every_key() {
+    let (code, out, err) = run_cli(&[
+        "bounds",
+        "--means",
+        "0.95,0.9,0.9,0.9,0.5",
+        "--eps",
+        "0.3",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    for k in [
+        "t_kl",
+        "t_kl_gaussian",
+        "t_kl_beta",
+        "t_tv",
+        "t_tv2",
+        "t_local",
+        "t_global",
+        "t_kl_g_eps",
+        "t_kl_beta_g_eps",
+    ] {
+        for f in ["value", "lower", "upper", "allocation"] {
+            assert!(!v[k][f].is_null(), "{k}.{f}");
+        }
+    }
+    for k in ["hardness_h", "eps_switch_local", "eps_switch_global"] {
+        assert!(v[k].is_number(), "{k}");
+    }
+    for k in ["non_private", "local", "global"] {
+        assert!(v["sample_lower_bounds"][k].is_number(), "{k}");
+    }
+    for k in ["ctb_tt", "adap_tt", "dpa"] {
+        assert!(v["upper_bounds"][k]["value"].is_number(), "{k}");
+        assert!(v["upper_bounds"][k]["note"]
+            .as_str()
+            .unwrap()
+            .contains("tied"));
+    }
+    for k in ["thm24_main", "lemma52_app", "proof_max"] {
+        assert!(v["upper_bounds"]["adap_tt_star"][k].is_number(), "{k}");
+    }
+    assert!(rel_err(v["t_global"]["value"].as_f64().unwrap(), 401.72) < 1e-5);
+    let lb = v["sample_lower_bounds"]["non_private"].as_f64().unwrap();
+    assert!(rel_err(lb, 395.5415490290948 * (1.0f64 / 0.024).ln()) < 1e-9);
+}
+
+#[test]
+fn cli_table_and_grid() {
+    let (code, out, _) = run_cli(&[
+        "bounds",
+        "--means",
+        "0.75,0.625,0.5,0.375,0.25",
+        "--eps",
+        "1",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("T_global") && out.contains("AdaP-TT"));
+    let (code, out, err) = run_cli(&[
+        "bounds",
+        "--means",
+        "0.95,0.9,0.9,0.9,0.5",
+        "--eps-grid",
+        "1e-4:1e4:100",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.trim().lines().collect();
+    assert_eq!(lines.len(), 101);
+    let header: Vec<&str> = lines[0].split(',').collect();
+    assert_eq!(header[0], "eps");
+    assert!(header.contains(&"t_local") && header.contains(&"t_global"));
+    let first: Vec<f64> = lines[1].split(',').map(|x| x.parse().unwrap()).collect();
+    let last: Vec<f64> = lines[100].split(',').map(|x| x.parse().unwrap()).collect();
+    assert_eq!(first.len(), header.len());
+    assert!((first[0] - 1e-4).abs() < 1e-18 && (last[0] - 1e4).abs() < 1e-8);
+    // Gaussian: local columns empty, the rest present
+    let (code, out, err) = run_cli(&[
+        "bounds",
+        "--family",
+        "gaussian",
+        "--sigma",
+        "1",
+        "--means",
+        "1,0,-1",
+        "--eps-grid",
+        "0.1:10:3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.trim().lines().count(), 4);
+}
+
+#[test]
+fn cli_bad_input_exit_2() {
+    let bad: Vec<Vec<&str>> = vec![
+        vec!["--means", "0.5,1.2"],
+        vec!["--means", "0.5"],
+        vec!["--means", "0.9,0.9,0.1"],
+        vec!["--means", "0.5,nan"],
+        vec!["--means", "0.5,abc"],
+        vec!["--means", "0.9,0.5", "--eps", "0"],
+        vec!["--means", "0.9,0.5", "--eps", "-1"],
+        vec!["--means", "0.9,0.5", "--eps", "nan"],
+        vec!["--means", "0.9,0.5", "--delta", "1"],
+        vec!["--means", "0.9,0.5", "--delta", "0"],
+        vec!["--means", "0.9,0.5", "--beta", "1.5"],
+        vec!["--means", "0.9,0.5", "--beta", "nan"],
+        vec!["--means", "0.9,0.5", "--family", "poisson"],
+        vec!["--means", "1,0", "--family", "gaussian", "--sigma", "0"],
+        vec!["--means", "0.9,0.5", "--eps-grid", "1:0.1:5"],
+        vec!["--means", "0.9,0.5", "--eps-grid", "0:1:5"],
+    ];
+    for args in bad {
+        let mut a = vec!["bounds"];
+        a.extend(args.iter());
+        let (code, _out, err) = run_cli(&a);
+        assert_eq!(code, 2, "{a:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{a:?}: {err}");
+    }
+}

@@ -181,8 +181,21 @@ fn png_text_is_rasterised_with_the_bundled_font() {
 
 #[test]
 fn degenerate_panels_render_without_panic() {
-    // all-NaN series, empty series, a single point, a constant series, log axis with only
-    // non-positive values: each must render (axes fall back to a default range).
+    let fig = degenerate_figure();
+    let dir = temp_dir("degenerate");
+    let out = render(&fig, &dir.join("deg")).expect("renders");
+    let svg = std::fs::read_to_string(&out.svg).expect("svg");
+    assert!(svg.contains("constant on log axis"));
+    assert_eq!(
+        png_size(&std::fs::read(&out.png).expect("png")),
+        (fig.width, fig.height)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// All-NaN series, empty series, a single point, a constant series, a log axis with only
+/// non-positive values, empty titles: each must render (axes fall back to a default range).
+fn degenerate_figure() -> Figure {
     let mut p = Panel::new("degenerate", "x", "y");
     p.x_log = true;
     p.y_log = true;
@@ -227,16 +240,7 @@ fn degenerate_panels_render_without_panic() {
         SeriesStyle::Dotted,
         5,
     ));
-    let fig = Figure::grid("degenerate", vec![p, q, r, untitled], 3);
-    let dir = temp_dir("degenerate");
-    let out = render(&fig, &dir.join("deg")).expect("renders");
-    let svg = std::fs::read_to_string(&out.svg).expect("svg");
-    assert!(svg.contains("constant on log axis"));
-    assert_eq!(
-        png_size(&std::fs::read(&out.png).expect("png")),
-        (fig.width, fig.height)
-    );
-    let _ = std::fs::remove_dir_all(&dir);
+    Figure::grid("degenerate", vec![p, q, r, untitled], 3)
 }
 
 #[test]
@@ -483,4 +487,5 @@ fn demo_figures_for_eyeballing() {
     .expect("alloc");
     render(&alloc, &dir.join("demo_alloc")).expect("render alloc");
     render(&two_panel_figure(), &dir.join("demo_edge_cases")).expect("render edge cases");
+    render(&degenerate_figure(), &dir.join("demo_degenerate")).expect("render degenerate");
 }

@@ -202,6 +202,29 @@ fn known_constants() {
     // g1(12) <= 10 (Thm. 24, L. 52; MATH.md F.32).
     assert!(g1(12.0).unwrap() <= 10.0);
     assert_eq!(g1(0.0).unwrap(), 1.0);
+    // g2(0+) = 1 (MATH.md C.7, F.32): g2(y) = 1 + 2√y + O(y)
+    for y in [1e-300, 1e-30, 1e-12] {
+        let v = g2(y).unwrap();
+        assert!(v > 1.0 || y < 1e-32, "g2({y}) = {v}");
+        assert!((v - 1.0 - 2.0 * y.sqrt()).abs() <= 4.0 * y + 2.0 * f64::EPSILON);
+    }
+    // g2(y) = 4y + 2 + o(1) as y → ∞ (MATH.md C.7)
+    assert!((g2(1e6).unwrap() - 4e6 - 2.0).abs() < 1e-5);
+    // h(x, δ) = c_L36(x, δ/(3ζ(2)k(x)²)) (MATH.md C.6, App. F.3)
+    for (x, d, kk) in [(1.0, 0.01, 5usize), (8.0, 1e-6, 2), (1e5, 0.3, 40)] {
+        let kx = k(x).unwrap();
+        let alt = c_l36(x, d / (3.0 * zeta(2.0).unwrap() * kx * kx), kk).unwrap();
+        assert!(rel_err(h(x, d, kk).unwrap(), alt) <= 1e-14);
+    }
+    // h_1(A, B) is the largest root of x = A log x + B (MATH.md C.4, L. 41)
+    for (a, b) in [(2.0, 3.0), (0.5, 10.0), (100.0, 1000.0)] {
+        let x = h1(a, b).unwrap();
+        assert!(rel_err(x, a * x.ln() + b) <= 1e-14);
+        assert!(
+            x >= a,
+            "largest root lies where the derivative 1 - A/x >= 0"
+        );
+    }
 }
 
 proptest! {

@@ -11,7 +11,8 @@ The algorithms here are deliberately different from the Rust ones:
   * W_0, W_{-1}: mpmath.lambertw (its own series/Halley at 50 digits); W-bar additionally by
     mpmath.findroot on u - log u - x (cross-checked against lambertw where exp(-x) is moderate).
   * zeta: mpmath.zeta (Borwein / Euler-Maclaurin at 50 digits, mpmath's own).
-  * C_G: golden-section search (no derivatives, 170 iterations) of (g_G(l) + x)/l at 60 digits.
+  * C_G: golden-section search (no derivatives, 230 iterations) of (g_G(l) + x)/l at 60 digits,
+    in the variable u = log(1 - l) on [log 1e-40, log 0.25].
   * g1: mpmath.polyroots (Durand-Kerner) on the quartic t^4 - t^2 - sqrt(2) y t - y^2/4.
   * closed forms (g2, k, h, c_L36, h_1, erf, erfc): evaluated in mpmath at 50 digits.
 """
@@ -122,12 +123,14 @@ def g_G(lam):
 def c_g(x):
     with mp.workdps(60):
         xm = mp.mpf(x)
-        F = lambda lam: (g_G(lam) + xm) / lam
-        a, b = mp.mpf("0.75"), 1 - mp.mpf(10) ** -10
+        # search in u = log(1 - lambda) (monotone reparametrisation: F stays unimodal)
+        F = lambda u: (g_G(1 - mp.exp(u)) + xm) / (1 - mp.exp(u))
+        a, b = mp.log(mp.mpf("0.25")), mp.log(mp.mpf(10) ** -40)
+        a, b = b, a
         r = (mp.sqrt(5) - 1) / 2
         c, d = b - r * (b - a), a + r * (b - a)
         fc, fd = F(c), F(d)
-        for _ in range(170):
+        for _ in range(230):
             if fc < fd:
                 b, d, fd = d, c, fc
                 c = b - r * (b - a)
@@ -136,12 +139,13 @@ def c_g(x):
                 a, c, fc = c, d, fd
                 d = a + r * (b - a)
                 fd = F(d)
-        lam = (a + b) / 2
-        assert 0.8 < lam < 1 - 1e-9, (x, lam)
-        return F(lam)
+        u = (a + b) / 2
+        assert mp.log(mp.mpf(10) ** -39) < u < mp.log(mp.mpf("0.2")), (x, u)
+        return F(u)
 
 
-for x in logspace(1e-3, 1e6, 36) + [0.1, 0.5, 1.0, 2.0, math.log(400) / 2, 5.0, 20.0, 50.0]:
+for x in logspace(1e-3, 1e6, 36) + [0.1, 0.5, 1.0, 2.0, math.log(400) / 2, 5.0, 20.0, 50.0,
+                                    1e-6, 1e9, 1e12, 1e15, 1e20]:
     add("c_g", [x], c_g(x))
 
 # ---------------- g1 (root of a quartic), g2 ----------------
@@ -156,6 +160,14 @@ def g1(y):
 
 for y in [0.0] + logspace(1e-6, 1e4, 30) + [0.5, 1.0, 2.0, 4.0, 8.0, 12.0]:
     add("g1", [y], g1(y))
+# large y (outside the accuracy range [0, 1e4], checked for correctness): findroot on
+# q(x) = x^2 - x - y sqrt(2x) - y^2/4 at 120 digits from x0 = y/2 + sqrt(y)
+for y in [1e6, 1e10, 1e20, 1e31, 1e33, 1e100, 1e300]:
+    with mp.workdps(120):
+        ym = mp.mpf(y)
+        x = mp.findroot(lambda x: x * x - x - ym * mp.sqrt(2 * x) - ym * ym / 4,
+                        ym / 2 + mp.sqrt(ym), tol=mp.mpf(10) ** -100 * ym * ym)
+    add("g1", [y], x, "large y")
 for y in logspace(1e-12, 1e12, 20) + [1e-4, 0.01, 0.1, 1.0, 10.0]:
     ym = mp.mpf(y)
     add("g2", [y], ym * (1 + mp.sqrt(1 + 1 / ym)) ** 2)

@@ -1,14 +1,384 @@
-//! `dpbai bounds`: not implemented yet (see its issue).
+//! `dpbai bounds`: characteristic times with certificates, optimal allocations, regime switches,
+//! sample-complexity lower bounds and the asymptotic upper-bound formulas (MATH.md B, E.3, E.4).
 
-/// Arguments (none yet).
+use anyhow::Result;
+use dpbai::complexity::{self, upper, Certified};
+use dpbai::instance::{Family, Instance};
+use serde_json::{json, Value};
+
+/// Arguments of `dpbai bounds`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Arguments, ignored until the command is implemented.
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
-    rest: Vec<String>,
+    /// Arm means, comma separated (e.g. 0.95,0.9,0.9,0.9,0.5).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        allow_hyphen_values = true,
+        required = true
+    )]
+    means: Vec<String>,
+    /// Reward family: bernoulli (means in [0,1]) or gaussian (known --sigma).
+    #[arg(long, default_value = "bernoulli")]
+    family: String,
+    /// Standard deviation of the Gaussian arms (ignored for Bernoulli, where sigma = 1/2).
+    #[arg(long, allow_hyphen_values = true)]
+    sigma: Option<f64>,
+    /// Privacy budget epsilon > 0 (adds the local/global times and the private bounds).
+    #[arg(long, allow_hyphen_values = true)]
+    eps: Option<f64>,
+    /// Risk delta in (0,1) for the sample-complexity lower bounds.
+    #[arg(long, default_value_t = 0.01, allow_hyphen_values = true)]
+    delta: f64,
+    /// Leader proportion beta in (0,1) of the beta-times and of the upper bounds.
+    #[arg(long, default_value_t = 0.5, allow_hyphen_values = true)]
+    beta: f64,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// LO:HI:N — print a CSV of every eps-dependent quantity on N log-spaced eps in [LO, HI].
+    #[arg(long)]
+    eps_grid: Option<String>,
+}
+
+fn parse_f64(name: &str, s: &str) -> Result<f64> {
+    s.trim()
+        .parse::<f64>()
+        .map_err(|_| super::usage(format!("invalid {name} = {s:?}: not a number")))
+}
+
+fn instance(a: &Args) -> Result<Instance> {
+    let means: Vec<f64> = a
+        .means
+        .iter()
+        .map(|s| parse_f64("mean", s))
+        .collect::<Result<_>>()?;
+    let family = match a.family.as_str() {
+        "bernoulli" => Family::Bernoulli,
+        "gaussian" => Family::Gaussian {
+            sigma: a.sigma.unwrap_or(1.0),
+        },
+        other => {
+            return Err(super::usage(format!(
+                "invalid family = {other:?}: must be bernoulli or gaussian"
+            )))
+        }
+    };
+    Ok(Instance::new(family, means)?)
+}
+
+fn parse_grid(s: &str) -> Result<Vec<f64>> {
+    let bad = || {
+        super::usage(format!(
+            "invalid eps-grid = {s:?}: must be LO:HI:N with 0 < LO <= HI finite and N >= 1"
+        ))
+    };
+    let parts: Vec<&str> = s.split(':').collect();
+    if parts.len() != 3 {
+        return Err(bad());
+    }
+    let lo: f64 = parts[0].trim().parse().map_err(|_| bad())?;
+    let hi: f64 = parts[1].trim().parse().map_err(|_| bad())?;
+    let n: usize = parts[2].trim().parse().map_err(|_| bad())?;
+    if !(lo > 0.0 && hi >= lo && hi.is_finite() && n >= 1) {
+        return Err(bad());
+    }
+    if n == 1 {
+        return Ok(vec![lo]);
+    }
+    let (l0, l1) = (lo.ln(), hi.ln());
+    Ok((0..n)
+        .map(|i| {
+            if i == 0 {
+                lo
+            } else if i == n - 1 {
+                hi
+            } else {
+                (l0 + (l1 - l0) * i as f64 / (n - 1) as f64).exp()
+            }
+        })
+        .collect())
+}
+
+fn cert_json(c: &Certified) -> Value {
+    json!({"value": c.value, "lower": c.lower, "upper": c.upper, "allocation": c.allocation})
+}
+
+fn ub_json(u: &upper::UpperBound) -> Value {
+    json!({"value": u.value, "note": u.note})
 }
 
 /// Runs the command.
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    Err(super::usage("`dpbai bounds` is not implemented yet"))
+pub fn run(a: Args) -> Result<()> {
+    let nu = instance(&a)?;
+    dpbai::error::check_open("delta", a.delta, 0.0, 1.0)?;
+    dpbai::error::check_open("beta", a.beta, 0.0, 1.0)?;
+    if let Some(e) = a.eps {
+        dpbai::error::check_above("eps", e, 0.0)?;
+    }
+    if let Some(g) = &a.eps_grid {
+        let grid = parse_grid(g)?;
+        return print_grid(&nu, &grid, a.delta, a.beta);
+    }
+    let bern = nu.family() == Family::Bernoulli;
+    let sigma = nu.sigma();
+    let t_kl = complexity::t_kl(&nu)?;
+    let t_klg = complexity::t_kl_gaussian(&nu, sigma)?;
+    let t_klb = complexity::t_kl_beta(&nu, a.beta)?;
+    let t_tv = complexity::t_tv(&nu)?;
+    let t_tv2 = complexity::t_tv2(&nu)?;
+    let h = nu.hardness_h(sigma);
+    let eps_l = complexity::c_local_inverse(t_tv2.value / t_kl.value)?;
+    let eps_g = t_tv.value / t_kl.value;
+    let lf = complexity::log_factor(a.delta)?;
+    let dpa = upper::dpa(&nu, a.beta)?;
+
+    struct Private {
+        eps: f64,
+        local: Option<Certified>,
+        global: Certified,
+        kl_g_eps: Certified,
+        kl_beta_g_eps: Certified,
+        ub: upper::UpperBounds,
+    }
+    let private = match a.eps {
+        None => None,
+        Some(eps) => Some(Private {
+            eps,
+            local: if bern {
+                Some(complexity::t_local(&nu, eps)?)
+            } else {
+                None
+            },
+            global: complexity::t_global(&nu, eps)?,
+            kl_g_eps: complexity::t_kl_g_eps(&nu, eps)?,
+            kl_beta_g_eps: complexity::t_kl_beta_g_eps(&nu, eps, a.beta)?,
+            ub: upper::upper_bounds(&nu, eps, a.beta)?,
+        }),
+    };
+
+    if a.json {
+        let mut o = json!({
+            "family": if bern { "bernoulli" } else { "gaussian" },
+            "sigma": sigma,
+            "means": nu.means(),
+            "best_arm": nu.best() + 1,
+            "delta": a.delta,
+            "beta": a.beta,
+            "eps": a.eps,
+            "t_kl": cert_json(&t_kl),
+            "t_kl_gaussian": cert_json(&t_klg),
+            "t_kl_beta": cert_json(&t_klb),
+            "t_tv": cert_json(&t_tv),
+            "t_tv2": cert_json(&t_tv2),
+            "hardness_h": h,
+            "eps_switch_local": eps_l,
+            "eps_switch_global": eps_g,
+            "log_factor": lf,
+        });
+        let m = o.as_object_mut().expect("invariant: json! object");
+        let mut slb = json!({"non_private": t_kl.value * lf, "local": null, "global": null});
+        let mut ub = json!({"ctb_tt": null, "ctb_tt_ids": null, "adap_tt": null, "adap_tt_star": null,
+                            "dpa": ub_json(&dpa)});
+        if let Some(p) = &private {
+            m.insert(
+                "t_local".into(),
+                p.local.as_ref().map_or(Value::Null, cert_json),
+            );
+            m.insert("t_global".into(), cert_json(&p.global));
+            m.insert("t_kl_g_eps".into(), cert_json(&p.kl_g_eps));
+            m.insert("t_kl_beta_g_eps".into(), cert_json(&p.kl_beta_g_eps));
+            m.insert("c_eps".into(), json!(dpbai::divergence::c_local(p.eps)?));
+            m.insert(
+                "two_h_g_eps".into(),
+                json!(complexity::two_h_g_eps(&nu, p.eps)?),
+            );
+            m.insert("h_eps_sec43".into(), json!(nu.hardness_h_eps_sec43(p.eps)));
+            m.insert("h_eps_app_b".into(), json!(nu.hardness_h_eps_app_b(p.eps)));
+            slb["local"] = p
+                .local
+                .as_ref()
+                .map_or(Value::Null, |c| json!(c.value * lf));
+            slb["global"] = json!(p.global.value * lf);
+            ub["ctb_tt"] = ub_json(&p.ub.ctb_tt);
+            ub["ctb_tt_ids"] = ub_json(&p.ub.ctb_tt_ids);
+            ub["adap_tt"] = ub_json(&p.ub.adap_tt);
+            ub["adap_tt_star"] = json!({
+                "thm24_main": p.ub.adap_tt_star.thm24_main,
+                "lemma52_app": p.ub.adap_tt_star.lemma52_app,
+                "proof_max": p.ub.adap_tt_star.proof_max,
+                "note": p.ub.adap_tt_star.note,
+            });
+        }
+        m.insert("sample_lower_bounds".into(), slb);
+        m.insert("upper_bounds".into(), ub);
+        println!("{}", serde_json::to_string(&o)?);
+        return Ok(());
+    }
+
+    // human-readable table
+    let fam = if bern {
+        "Bernoulli".to_string()
+    } else {
+        format!("Gaussian (sigma = {sigma})")
+    };
+    println!(
+        "instance: {fam}, K = {}, best arm {} (mean {}), Delta_min = {}, Delta_max = {}",
+        nu.k(),
+        nu.best() + 1,
+        nu.best_mean(),
+        nu.delta_min(),
+        nu.delta_max()
+    );
+    println!("delta = {}, beta = {}", a.delta, a.beta);
+    println!();
+    println!(
+        "{:<26} {:>16}  {:<36} allocation",
+        "characteristic time", "value", "[certified lower, upper]"
+    );
+    let row = |name: &str, c: &Certified| {
+        let alloc: Vec<String> = c.allocation.iter().map(|w| format!("{w:.4}")).collect();
+        println!(
+            "{:<26} {:>16.8}  [{:.10e}, {:.10e}] ({})",
+            name,
+            c.value,
+            c.lower,
+            c.upper,
+            alloc.join(", ")
+        );
+    };
+    row(
+        if bern {
+            "T_KL (Bernoulli)"
+        } else {
+            "T_KL (Gaussian)"
+        },
+        &t_kl,
+    );
+    row(&format!("T_KL^G (sigma = {sigma})"), &t_klg);
+    row(&format!("T_KL,beta (beta = {})", a.beta), &t_klb);
+    row("T_TV", &t_tv);
+    row("T_TV2", &t_tv2);
+    if let Some(p) = &private {
+        if let Some(l) = &p.local {
+            row(&format!("T_local (eps = {})", p.eps), l);
+        }
+        row(&format!("T_global (eps = {})", p.eps), &p.global);
+        row("T_KL(nu_G,eps)", &p.kl_g_eps);
+        row("T_KL,beta(nu_G,eps)", &p.kl_beta_g_eps);
+    }
+    println!();
+    println!("H (sigma = {sigma})           {h:.8}");
+    println!("eps switch local  (c(eps) = T_TV2/T_KL)  {eps_l:.8}");
+    println!("eps switch global (T_TV/T_KL)            {eps_g:.8}");
+    println!();
+    println!("sample-complexity lower bounds  T log(1/(2.4 delta)), log factor {lf:.6}:");
+    println!("  non-private  {:.6}", t_kl.value * lf);
+    if let Some(p) = &private {
+        if let Some(l) = &p.local {
+            println!("  local        {:.6}", l.value * lf);
+        }
+        println!("  global       {:.6}", p.global.value * lf);
+    }
+    println!();
+    println!("asymptotic upper bounds, per unit of log(1/delta) (MATH.md E.4):");
+    if let Some(p) = &private {
+        println!("  CTB-TT                 {:.6}", p.ub.ctb_tt.value);
+        println!("  CTB-TT (IDS)           {:.6}", p.ub.ctb_tt_ids.value);
+        println!("  AdaP-TT (Thm. 22)      {:.6}", p.ub.adap_tt.value);
+        println!(
+            "  AdaP-TT* (Thm. 24)     thm24_main {:.6}, lemma52_app {:.6}, proof_max {:.6}",
+            p.ub.adap_tt_star.thm24_main,
+            p.ub.adap_tt_star.lemma52_app,
+            p.ub.adap_tt_star.proof_max
+        );
+    }
+    println!("  DPA (App. H)           {:.6}", dpa.value);
+    if let Some(n) = &dpa.note {
+        println!("  note: {n}");
+    }
+    Ok(())
+}
+
+fn fmt_opt(x: Option<f64>) -> String {
+    x.map_or(String::new(), |v| format!("{v:e}"))
+}
+
+fn print_grid(nu: &Instance, grid: &[f64], delta: f64, beta: f64) -> Result<()> {
+    let bern = nu.family() == Family::Bernoulli;
+    let t_kl = complexity::t_kl(nu)?.value;
+    let t_tv = complexity::t_tv(nu)?.value;
+    let t_tv2 = complexity::t_tv2(nu)?.value;
+    let lf = complexity::log_factor(delta)?;
+    let tg_beta = complexity::t_kl_gaussian_beta(nu, 0.5, beta)?.value;
+    let tg = complexity::t_kl_gaussian(nu, 0.5)?.value;
+    let mut w = csv::Writer::from_writer(std::io::stdout().lock());
+    w.write_record([
+        "eps",
+        "c_eps",
+        "t_local",
+        "t_local_lower",
+        "t_local_upper",
+        "t_global",
+        "t_global_lower",
+        "t_global_upper",
+        "t_kl",
+        "relaxed_local",
+        "relaxed_global",
+        "t_kl_g_eps",
+        "t_kl_beta_g_eps",
+        "two_h_g_eps",
+        "h_eps_sec43",
+        "h_eps_app_b",
+        "lb_non_private",
+        "lb_local",
+        "lb_global",
+        "ub_ctb_tt",
+        "ub_ctb_tt_ids",
+        "ub_adap_tt",
+        "ub_adap_tt_star_thm24_main",
+        "ub_adap_tt_star_lemma52_app",
+        "ub_adap_tt_star_proof_max",
+    ])?;
+    for &eps in grid {
+        let c = dpbai::divergence::c_local(eps)?;
+        let local = if bern {
+            Some(complexity::t_local(nu, eps)?)
+        } else {
+            None
+        };
+        let global = complexity::t_global(nu, eps)?;
+        let kge = complexity::t_kl_g_eps(nu, eps)?.value;
+        let kbge = complexity::t_kl_beta_g_eps(nu, eps, beta)?.value;
+        let ub = upper::upper_bounds_from(nu, eps, beta, tg_beta, tg)?;
+        let rec = vec![
+            format!("{eps:e}"),
+            format!("{c:e}"),
+            fmt_opt(local.as_ref().map(|l| l.value)),
+            fmt_opt(local.as_ref().map(|l| l.lower)),
+            fmt_opt(local.as_ref().map(|l| l.upper)),
+            format!("{:e}", global.value),
+            format!("{:e}", global.lower),
+            format!("{:e}", global.upper),
+            format!("{t_kl:e}"),
+            fmt_opt(bern.then(|| t_kl.max(t_tv2 / c))),
+            format!("{:e}", t_kl.max(t_tv / eps)),
+            format!("{kge:e}"),
+            format!("{kbge:e}"),
+            format!("{:e}", complexity::two_h_g_eps(nu, eps)?),
+            format!("{:e}", nu.hardness_h_eps_sec43(eps)),
+            format!("{:e}", nu.hardness_h_eps_app_b(eps)),
+            format!("{:e}", t_kl * lf),
+            fmt_opt(local.as_ref().map(|l| l.value * lf)),
+            format!("{:e}", global.value * lf),
+            format!("{:e}", ub.ctb_tt.value),
+            format!("{:e}", ub.ctb_tt_ids.value),
+            format!("{:e}", ub.adap_tt.value),
+            format!("{:e}", ub.adap_tt_star.thm24_main),
+            format!("{:e}", ub.adap_tt_star.lemma52_app),
+            format!("{:e}", ub.adap_tt_star.proof_max),
+        ];
+        w.write_record(&rec)?;
+    }
+    w.flush()?;
+    Ok(())
 }

@@ -3,6 +3,7 @@
 
 use anyhow::Context as _;
 use dpbai::report::claims::{run_all, Context, Verdict};
+use dpbai::report::grid::{run_grid, Profile};
 use dpbai::report::markdown::{claims_table, replace_block, verdict_summary};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -25,6 +26,15 @@ pub struct Args {
     /// Also print every result as JSON on stdout.
     #[arg(long)]
     json: bool,
+    /// Override the runs per experiment cell of the profile.
+    #[arg(long)]
+    runs: Option<u64>,
+    /// Worker threads for the Monte Carlo runs (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Skip the Monte Carlo experiments (claims that need them are reported as not checkable).
+    #[arg(long)]
+    no_experiments: bool,
 }
 
 const TEMPLATE: &str =
@@ -37,6 +47,48 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         full: args.profile == "paper",
         ..Default::default()
     };
+    let mut profile =
+        Profile::named(&args.profile).ok_or_else(|| super::usage("unknown profile"))?;
+    if let Some(r) = args.runs {
+        if r == 0 {
+            return Err(super::usage("invalid --runs = 0: must be at least 1"));
+        }
+        profile.runs = r;
+    }
+    let threads = args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    if threads == 0 {
+        return Err(super::usage("invalid --threads = 0: must be at least 1"));
+    }
+    if !args.no_experiments {
+        let cache = args.out_dir.join("verify-cache").join(profile.name);
+        let grid = run_grid(&profile, Some(&cache), threads, &|done, total, r| {
+            let s = &r.summary;
+            eprintln!(
+                "[{done:>3}/{total}] {:<48} mean tau {:>12.1} errors {} unstopped {} {}",
+                r.cell.key(),
+                s.mean_tau,
+                s.errors,
+                s.unstopped,
+                if r.cached {
+                    "(cached)".to_string()
+                } else {
+                    format!("{:.1} s", r.elapsed_s)
+                }
+            );
+        })?;
+        let figs = dpbai::report::paper_figures::render_all(
+            &grid,
+            &profile,
+            &args.out_dir.join("figures"),
+            &format!("dpbai verify --profile {}", profile.name),
+        )?;
+        eprintln!("wrote {} figures (PNG + SVG + JSON) to {}", figs.len(), args.out_dir.join("figures").display());
+        ctx.grid = Some(grid);
+    }
     let results = run_all(&mut ctx);
 
     let report_path = args.out_dir.join("REPORT.md");

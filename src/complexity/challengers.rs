@@ -93,7 +93,8 @@ impl Branch {
         if !(z > a && z < b) {
             z = 0.5 * (a + b);
         }
-        for _ in 0..100 {
+        let mut bisect = false;
+        for _ in 0..200 {
             let hz = h(z);
             if hz == 0.0 {
                 return z;
@@ -103,16 +104,45 @@ impl Branch {
             } else {
                 b = z;
             }
-            let dh = u * x1.d2(z) + w * x2.d2(z);
-            let mut c = z - hz / dh;
-            if !(c > a && c < b) {
-                c = 0.5 * (a + b);
-            }
-            let step = (c - z).abs();
-            z = c;
-            if step <= 2.0 * f64::EPSILON * z.abs() || b - a <= 2.0 * f64::EPSILON * b.abs() {
+            if b - a <= 4.0 * f64::EPSILON * b.abs() {
                 break;
             }
+            let dh = u * x1.d2(z) + w * x2.d2(z);
+            let mut c = z - hz / dh;
+            if bisect || !(c > a && c < b) {
+                // bisection, geometric when the bracket spans orders of magnitude (minimisers
+                // can sit at 1e-80 when c(ε) is huge)
+                c = if a > 0.0 && b > 8.0 * a {
+                    (a * b).sqrt()
+                } else if a == 0.0 && b > 0.0 {
+                    0.125 * b
+                } else {
+                    0.5 * (a + b)
+                };
+                bisect = false;
+            }
+            let tiny = 4.0 * f64::EPSILON * z.abs();
+            if (c - z).abs() <= tiny {
+                // a tiny Newton step is not proof of convergence (the curvature can vary by
+                // many orders of magnitude near a boundary): probe just past it
+                let probe = if hz < 0.0 {
+                    (z + tiny).min(b)
+                } else {
+                    (z - tiny).max(a)
+                };
+                let hp = h(probe);
+                if (hp < 0.0) != (hz < 0.0) || hp == 0.0 {
+                    return if hp.abs() < hz.abs() { probe } else { z };
+                }
+                if hp < 0.0 {
+                    a = probe;
+                } else {
+                    b = probe;
+                }
+                bisect = true;
+                c = probe;
+            }
+            z = c;
         }
         z
     }
@@ -133,13 +163,17 @@ impl Branch {
                 return k1 * d * d * u * w / (u + w);
             }
         }
-        convex_lower(
-            |z| u * x1.v(z) + w * x2.v(z),
-            |z| u * x1.d1(z) + w * x2.d1(z),
-            low,
-            top,
-            z,
-        )
+        let f = |z: f64| u * x1.v(z) + w * x2.v(z);
+        let df = |z: f64| u * x1.d1(z) + w * x2.d1(z);
+        if x2.v(top).is_finite() {
+            return convex_lower(f, df, low, top, z);
+        }
+        // X2(top) = +∞ (top = 1 > μ_b with a kl term): the minimiser may lie closer to 1 than
+        // a double can resolve. Split off the sliver [top', top]: there X1 >= 0 and X2 is
+        // increasing, so f >= w X2(top'); on [low, top'] the usual tangent bound.
+        let top2 = top - (1e-14f64).min(1e-3 * (top - low));
+        let sliver = w * x2.v(top2);
+        convex_lower(f, df, low, top2, z.min(top2)).min(sliver)
     }
 }
 
@@ -164,7 +198,31 @@ impl BranchCh {
         }
     }
 
+    /// Local-DP cost with `d_ε = min{kl, c TV²}` (B.8). Exact simplifications on `[low, top]`:
+    /// * `c <= 2`: Pinsker `kl >= 2 TV² >= c TV²`, so `d_ε = c TV²` (one quadratic branch);
+    /// * `c >= ½ max{1/(m(1−m)) : m ∈ {low, top}}`: `kl(p, z) = (z−p)² ∫_0^1 θ/(s(1−s)) dθ`
+    ///   with `s` between `p` and `z`, and `1/(s(1−s))` is convex, so `kl <= c TV²` on
+    ///   `[low, top]` for both arms and `d_ε = kl` (one KL branch);
+    /// * otherwise the four branches `J_KK, J_KT, J_TK, J_TT`.
     pub fn local(top: f64, low: f64, c: f64) -> Self {
+        if !c.is_finite() {
+            return Self::kl_bernoulli(top, low);
+        }
+        if c <= 2.0 {
+            return BranchCh {
+                top,
+                low,
+                branches: vec![Branch {
+                    x1: Div::Quad(top, c),
+                    x2: Div::Quad(low, c),
+                }],
+            };
+        }
+        let curv = |m: f64| 1.0 / (m * (1.0 - m));
+        let c_kl = 0.5 * curv(low).max(curv(top));
+        if low > 0.0 && top < 1.0 && c >= c_kl * (1.0 + 1e-12) {
+            return Self::kl_bernoulli(top, low);
+        }
         let a = [Div::Kl(top), Div::Quad(top, c)];
         let b = [Div::Kl(low), Div::Quad(low, c)];
         let mut branches = Vec::with_capacity(4);
@@ -216,7 +274,7 @@ impl Challenger for BranchCh {
         // ψ = min_j ψ_j >= y  <=>  every branch >= y: invert each smooth branch
         let mut x = 0.0f64;
         for br in &self.branches {
-            let xj = invert_concave(
+            let (xj, _) = invert_concave(
                 |x| br.piece_at(br.argmin(1.0, x, self.low, self.top)),
                 y,
                 guess,
@@ -226,10 +284,37 @@ impl Challenger for BranchCh {
         x
     }
 
+    fn invert_with_piece(&self, y: f64, guess: f64) -> (f64, Piece) {
+        if let [br] = self.branches.as_slice() {
+            return invert_concave(
+                |x| br.piece_at(br.argmin(1.0, x, self.low, self.top)),
+                y,
+                guess,
+            );
+        }
+        let x = self.invert(y, guess);
+        (x, self.eval(x))
+    }
+
     fn pieces(&self, u: f64, w: f64, out: &mut Vec<Piece>) {
         for br in &self.branches {
             let z = br.argmin(u, w, self.low, self.top);
             out.push(br.piece_at(z));
+            // The minimiser is only known to the resolution of a double, which is coarse
+            // relative to the gap for near-tied arms (ulp(0.5)/1e-7 ~ 1e-9). Neighbouring
+            // doubles bracket it, and the LP mixes their pieces (any z gives a valid piece).
+            let mut lo = z;
+            let mut hi = z;
+            for _ in 0..2 {
+                lo = next_down(lo).max(self.low);
+                hi = next_up(hi).min(self.top);
+                for zz in [lo, hi] {
+                    let p = br.piece_at(zz);
+                    if p.r.is_finite() && p.s.is_finite() {
+                        out.push(p);
+                    }
+                }
+            }
         }
     }
 }
@@ -376,4 +461,19 @@ impl<C: Challenger> Challenger for GlobalCh<C> {
         // φ(1, x) >= y  <=>  ψ^KL(1, x) >= y and level·min(1, x) >= y
         self.kl.invert(y, guess).max(self.tv.invert(y, guess))
     }
+}
+
+fn next_up(x: f64) -> f64 {
+    if x.is_nan() || x == f64::INFINITY {
+        return x;
+    }
+    if x == 0.0 {
+        return f64::from_bits(1);
+    }
+    let b = x.to_bits();
+    f64::from_bits(if x > 0.0 { b + 1 } else { b - 1 })
+}
+
+fn next_down(x: f64) -> f64 {
+    -next_up(-x)
 }

@@ -208,7 +208,11 @@ pub fn characteristic_time(kind: TimeKind, nu: &Instance) -> Result<Certified> {
             let chs: Vec<TvCh> = gaps.iter().map(|&d| TvCh { level: tv_level(d) }).collect();
             certify_free(nu, &chs)
         }
-        TimeKind::Tv2 => certify_free(nu, &quad(std::f64::consts::FRAC_1_SQRT_2)),
+        TimeKind::Tv2 => {
+            // ψ_b = Δ_b²/(1/u + 1/w) (B.6)
+            let chs: Vec<QuadCh> = gaps.iter().map(|d| QuadCh { q: d * d }).collect();
+            certify_free(nu, &chs)
+        }
         TimeKind::Local { eps } => {
             check_eps(eps)?;
             if !bern {
@@ -220,6 +224,7 @@ pub fn characteristic_time(kind: TimeKind, nu: &Instance) -> Result<Certified> {
                 });
             }
             let c = c_local_unchecked(eps);
+            // (c(ε) overflows for ε > ~354: then min{kl, c TV²} = kl exactly, c = +∞)
             let chs: Vec<BranchCh> = lows.iter().map(|&m| BranchCh::local(top, m, c)).collect();
             certify_free(nu, &chs)
         }
@@ -274,8 +279,8 @@ fn place(nu: &Instance, best_w: f64, others: impl Iterator<Item = f64>) -> Vec<f
 }
 
 fn finish(value: f64, lower: f64, upper: f64, allocation: Vec<f64>) -> Result<Certified> {
-    if !(lower > 0.0 && upper.is_finite() && lower <= upper)
-        || (upper - lower) > CERTIFIED_REL_WIDTH * value
+    if !(value.is_finite() && lower > 0.0 && upper.is_finite() && lower <= upper)
+        || (upper - lower) > CERTIFIED_REL_WIDTH * lower
     {
         return Err(Error::NoConvergence {
             what: format!(

@@ -55,13 +55,20 @@ pub(crate) trait Challenger {
     fn pieces(&self, u: f64, w: f64, out: &mut Vec<Piece>);
     /// `min{x : ψ(1, x) >= y}` for `0 < y < S` (or `y = S` when attained), starting from `guess`.
     fn invert(&self, y: f64, guess: f64) -> f64 {
-        invert_concave(|x| self.eval(x), y, guess)
+        invert_concave(|x| self.eval(x), y, guess).0
+    }
+    /// [`Challenger::invert`] and the supergradient there (accurate to the inversion's
+    /// tolerance; avoids re-evaluating the inner problem).
+    fn invert_with_piece(&self, y: f64, guess: f64) -> (f64, Piece) {
+        let x = self.invert(y, guess);
+        (x, self.eval(x))
     }
 }
 
 /// Generic inversion of a concave increasing `g(x) = r + x s` with `g(0) = 0`: safeguarded
 /// Newton (from below Newton is monotone for concave functions; from above it lands below).
-pub(crate) fn invert_concave(eval: impl Fn(f64) -> Piece, y: f64, guess: f64) -> f64 {
+/// Returns the root and the piece at the last evaluated point (within the tolerance of it).
+pub(crate) fn invert_concave(eval: impl Fn(f64) -> Piece, y: f64, guess: f64) -> (f64, Piece) {
     let mut lo = 0.0f64; // g(lo) < y (g(0) = 0 < y)
     let mut hi = f64::INFINITY; // g(hi) >= y
     let mut x = if guess.is_finite() && guess > 0.0 {
@@ -69,24 +76,37 @@ pub(crate) fn invert_concave(eval: impl Fn(f64) -> Piece, y: f64, guess: f64) ->
     } else {
         1.0
     };
-    for _ in 0..200 {
+    let mut last = Piece {
+        r: f64::NAN,
+        s: f64::NAN,
+    };
+    for _ in 0..400 {
         let p = eval(x);
+        last = p;
         let g = p.r + x * p.s;
         if g >= y {
             hi = x;
             if g == y {
-                return x;
+                return (x, p);
             }
         } else {
             lo = x;
         }
         let mut c = x + (y - g) / p.s;
         if !(c.is_finite() && c > lo && c < hi) {
-            c = if hi.is_finite() {
-                0.5 * (lo + hi)
+            c = if !hi.is_finite() {
+                16.0 * x + 1.0
+            } else if lo > 0.0 && hi > 8.0 * lo {
+                (lo * hi).sqrt() // geometric bisection: brackets can span hundreds of decades
+            } else if lo == 0.0 {
+                0.0625 * hi
             } else {
-                2.0 * x + 1.0
+                0.5 * (lo + hi)
             };
+        }
+        if c > 1e300 {
+            // the level is not reached at any representable weight
+            return (f64::INFINITY, last);
         }
         let step = (c - x).abs();
         x = c;
@@ -95,7 +115,7 @@ pub(crate) fn invert_concave(eval: impl Fn(f64) -> Piece, y: f64, guess: f64) ->
             break;
         }
     }
-    x
+    (x, last)
 }
 
 /// Relative rounding margin applied to both certificate sides for `n` challengers: covers the
@@ -116,9 +136,15 @@ pub(crate) struct LevelSolution {
 fn phi<C: Challenger>(chs: &[C], y: f64, xs: &mut [f64]) -> f64 {
     let mut sum = 0.0;
     for (c, x) in chs.iter().zip(xs.iter_mut()) {
-        *x = c.invert(y, *x);
-        let p = c.eval(*x);
+        let (xi, p) = c.invert_with_piece(y, *x);
+        if !xi.is_finite() {
+            return f64::INFINITY; // y at (or numerically beyond) the saturation level
+        }
+        *x = xi;
         sum += p.r / p.s;
+    }
+    if sum.is_nan() {
+        return f64::INFINITY;
     }
     sum - 1.0
 }
@@ -266,8 +292,27 @@ pub(crate) fn solve_free<C: Challenger>(chs: &[C]) -> Result<LevelSolution> {
     } else if attained {
         fhi = phi(chs, hi, &mut xs);
     }
-    // lower end: Φ(0+) = −1
-    let y = brent_root(|y| phi(chs, y, &mut xs), 0.0, hi, -1.0, fhi)?;
+    // geometric descent from the top of the range to a level with Φ <= 0 (the level can span
+    // many orders of magnitude below the saturation level; Φ(0+) = −1)
+    let (mut lo, mut flo) = (0.0, -1.0);
+    let mut y = hi;
+    for k in 0..400 {
+        // halve near the top (tight finite bracket for Brent), then larger steps
+        y *= if k < 4 { 0.5 } else { 0.125 };
+        if y < 1e-300 {
+            break;
+        }
+        let f = phi(chs, y, &mut xs);
+        if f > 0.0 || f.is_nan() {
+            hi = y;
+            fhi = f;
+        } else {
+            lo = y;
+            flo = f;
+            break;
+        }
+    }
+    let y = brent_root(|y| phi(chs, y, &mut xs), lo, hi, flo, fhi)?;
     let mut x = vec![1.0; n];
     phi(chs, y, &mut x);
     Ok(LevelSolution { y, x })
@@ -285,8 +330,12 @@ pub(crate) fn solve_beta<C: Challenger>(chs: &[C], beta: f64) -> Result<LevelSol
     let excess = |y: f64, xs: &mut [f64]| -> f64 {
         let mut s = 0.0;
         for (c, x) in chs.iter().zip(xs.iter_mut()) {
-            *x = c.invert(y, *x);
-            s += *x;
+            let xi = c.invert(y, *x);
+            if !xi.is_finite() {
+                return f64::INFINITY;
+            }
+            *x = xi;
+            s += xi;
         }
         s - target
     };
@@ -308,7 +357,25 @@ pub(crate) fn solve_beta<C: Challenger>(chs: &[C], beta: f64) -> Result<LevelSol
             }
         }
     };
-    let y = brent_root(|y| excess(y, &mut xs), 0.0, hi, -target, fhi)?;
+    let (mut lo, mut flo, mut hi, mut fhi) = (0.0, -target, hi, fhi);
+    let mut y = hi;
+    for k in 0..400 {
+        // halve near the top (tight finite bracket for Brent), then larger steps
+        y *= if k < 4 { 0.5 } else { 0.125 };
+        if y < 1e-300 {
+            break;
+        }
+        let f = excess(y, &mut xs);
+        if f > 0.0 || f.is_nan() {
+            hi = y;
+            fhi = f;
+        } else {
+            lo = y;
+            flo = f;
+            break;
+        }
+    }
+    let y = brent_root(|y| excess(y, &mut xs), lo, hi, flo, fhi)?;
     let mut x = vec![1.0; n];
     excess(y, &mut x);
     Ok(LevelSolution { y, x })
@@ -381,6 +448,9 @@ pub(crate) fn lower_free(pieces: &[Vec<Piece>]) -> f64 {
                 pp: 1.0 / p.s,
                 piece: Some(j),
             })
+            // a (sub)normal s this small overflows the frontier coordinates: drop the piece
+            // (dropping pieces only weakens the bound; it stays valid)
+            .filter(|v| v.rr.is_finite() && v.pp.is_finite())
             .collect();
         pts.sort_by(|a, c| a.rr.total_cmp(&c.rr).then(c.pp.total_cmp(&a.pp)));
         // best ray (pieces with s = 0): slope 1/r
@@ -526,7 +596,7 @@ pub(crate) fn lower_free(pieces: &[Vec<Piece>]) -> f64 {
         cap_max = cap_max.max(cap);
     }
     let denom = a_star.max(cap_max);
-    if !(denom > 0.0) || !total.is_finite() {
+    if denom.is_nan() || denom <= 0.0 || !total.is_finite() {
         return 0.0;
     }
     total / denom * (1.0 - rounding_margin(pieces.len()))
@@ -541,7 +611,7 @@ pub(crate) fn lower_beta(pieces: &[Vec<Piece>], beta: f64) -> f64 {
     let mut ratio_sum = 0.0;
     for ps in pieces {
         let p = ps[0];
-        if !(p.s > 0.0) {
+        if p.s.is_nan() || p.s <= 0.0 {
             return 0.0;
         }
         inv_sum += 1.0 / p.s;
@@ -561,11 +631,28 @@ pub(crate) fn convex_lower(
     hi: f64,
     z: f64,
 ) -> f64 {
-    let h = (1e-7 * (hi - lo)).max(8.0 * f64::EPSILON * z.abs());
-    let x1 = (z - h).max(lo);
-    let x2 = (z + h).min(hi);
-    let (f1, d1) = (f(x1), df(x1));
-    let (f2, d2) = (f(x2), df(x2));
+    // `z` is known to a few ulps (closed form or a converged bracket): tangents ~2 ulps away
+    // bracket the true minimiser, and stay inside the curvature scale, which can be tiny
+    // (minimisers at 1e-23 from an end when c(ε) is large)
+    let h = (4.0 * f64::EPSILON * z.abs()).max(1e-300);
+    let mut x1 = (z - h).max(lo);
+    let mut x2 = (z + h).min(hi);
+    let (mut f1, mut d1) = (f(x1), df(x1));
+    let (mut f2, mut d2) = (f(x2), df(x2));
+    for _ in 0..60 {
+        if f1.is_finite() && d1.is_finite() {
+            break;
+        }
+        x1 = z - 0.25 * (z - x1);
+        (f1, d1) = (f(x1), df(x1));
+    }
+    for _ in 0..60 {
+        if f2.is_finite() && d2.is_finite() {
+            break;
+        }
+        x2 = z + 0.25 * (x2 - z);
+        (f2, d2) = (f(x2), df(x2));
+    }
     let ok1 = f1.is_finite() && d1.is_finite();
     let ok2 = f2.is_finite() && d2.is_finite();
     let mut best = f64::INFINITY;

@@ -58,6 +58,8 @@ pub struct Context {
     pub full: bool,
     /// Named numeric results other parts of the report reuse (e.g. Monte Carlo summaries).
     pub values: BTreeMap<String, f64>,
+    /// Monte Carlo results of the experiment grid (None with `--no-experiments`).
+    pub grid: Option<super::grid::GridResults>,
 }
 
 /// A claim check.
@@ -109,7 +111,12 @@ pub fn paper_instances() -> Vec<(&'static str, Vec<f64>)> {
 
 /// Every claim check, in ID order.
 pub fn all_checks() -> Vec<Check> {
-    super::claims_numeric::checks()
+    let mut v = super::claims_numeric::checks();
+    v.extend(super::claims_bounds::checks());
+    v.extend(super::claims_thresholds::checks());
+    v.extend(super::claims_empirical::checks());
+    v.extend(super::claims_upper::checks());
+    v
 }
 
 /// Runs every check.

@@ -4,7 +4,14 @@
 //! * [`figures`]: builders of the paper's figures from plain numbers.
 
 pub mod claims;
+mod claims_bounds;
+mod claims_empirical;
 mod claims_numeric;
+mod claims_thresholds;
+mod claims_upper;
+pub mod experiments;
 pub mod figure;
 pub mod figures;
+pub mod grid;
 pub mod markdown;
+pub mod paper_figures;

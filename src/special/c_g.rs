@@ -58,7 +58,9 @@ pub fn g_g(lambda: f64) -> Result<f64> {
 /// `C_G(x)` together with the minimiser `λ*`, without checks.
 ///
 /// # Definition
-/// `(C_G(x), λ*)` with `λ* = argmin_{λ∈(1/2,1]} (g_G(λ) + x)/λ`. # Reference: MATH.md C.2.
+/// `(C_G(x), λ*)` with `λ* = argmin_{λ∈(1/2,1]} (g_G(λ) + x)/λ`.
+/// # Reference
+/// MATH.md C.2.
 /// # Domain
 /// The caller guarantees `x > 0` finite. For `x > 1e30`, returns `(x, 1)` (the correction
 /// `C_G(x) − x = O(log x)` is below half an ulp of `x`).
@@ -146,7 +148,9 @@ pub fn c_g(x: f64) -> Result<f64> {
 /// `C_G(x)` without checks, for hot loops (thresholds).
 ///
 /// # Definition
-/// As [`c_g`]. # Reference: MATH.md C.2, paper Eq. (20), L. 35.
+/// As [`c_g`].
+/// # Reference
+/// MATH.md C.2, paper Eq. (20), L. 35.
 /// # Domain
 /// The caller guarantees `x > 0` finite.
 /// # Accuracy

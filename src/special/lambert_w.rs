@@ -117,7 +117,9 @@ fn ubar_from_y1(y1: f64) -> f64 {
 /// `W_0(x)` without argument checks, for hot loops.
 ///
 /// # Definition
-/// As [`lambert_w0`]. # Reference: MATH.md C.3.
+/// As [`lambert_w0`].
+/// # Reference
+/// MATH.md C.3.
 /// # Domain
 /// The caller guarantees `NEG_INV_E <= x < ∞`; other inputs give unspecified (non-panicking)
 /// results.
@@ -159,7 +161,9 @@ pub fn lambert_w0_unchecked(x: f64) -> f64 {
 /// `W_{-1}(x)` without argument checks, for hot loops.
 ///
 /// # Definition
-/// As [`lambert_wm1`]. # Reference: MATH.md C.3, paper L. 23, L. 36, L. 40.
+/// As [`lambert_wm1`].
+/// # Reference
+/// MATH.md C.3, paper L. 23, L. 36, L. 40.
 /// # Domain
 /// The caller guarantees `NEG_INV_E <= x < 0`.
 /// # Accuracy
@@ -194,7 +198,9 @@ pub fn lambert_wm1_unchecked(x: f64) -> f64 {
 /// `W̄_{-1}(x) = −W_{-1}(−e^{−x})` without argument checks, for hot loops (thresholds).
 ///
 /// # Definition
-/// As [`wbar_m1`]. # Reference: MATH.md C.3, paper L. 23, L. 40.
+/// As [`wbar_m1`].
+/// # Reference
+/// MATH.md C.3, paper L. 23, L. 40.
 /// # Domain
 /// The caller guarantees `1 <= x < ∞`.
 /// # Accuracy
@@ -248,7 +254,7 @@ pub fn lambert_w0(x: f64) -> Result<f64> {
 /// MATH.md C.3; paper L. 23, L. 36, L. 40.
 /// # Domain
 /// `−1/e <= x < 0` (the double nearest `−1/e` gives `−1`); `W_{-1}(x) → −∞` as `x → 0−`
-/// (`W_{-1}(−5e-324) = −751.8…`).
+/// (`W_{-1}(−5e-324) = −751.06…`).
 /// # Accuracy
 /// Relative error <= 2e-15 + 4 ulp over the whole domain (golden file
 /// `tests/data/special_golden.toml`).

@@ -140,7 +140,9 @@ pub fn g1(y: f64) -> Result<f64> {
 /// `g1(y)` without checks, for hot loops.
 ///
 /// # Definition
-/// As [`g1`]. # Reference: MATH.md C.7, paper Thm. 24, L. 52.
+/// As [`g1`].
+/// # Reference
+/// MATH.md C.7, paper Thm. 24, L. 52.
 /// # Domain
 /// The caller guarantees `y >= 0` finite.
 /// # Accuracy
@@ -155,6 +157,11 @@ pub fn g1(y: f64) -> Result<f64> {
 pub fn g1_unchecked(y: f64) -> f64 {
     if y == 0.0 {
         return 1.0;
+    }
+    if y > 1e32 {
+        // g1(y) = y/2 + √y + O(1) (substitute x = y/2 + ε); the O(1) rest is below 1e-32
+        // relative here, and the quartic below would overflow for y > 1e154.
+        return 0.5 * y + y.sqrt();
     }
     let b = std::f64::consts::SQRT_2 * y;
     let c = 0.25 * y * y;

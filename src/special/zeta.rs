@@ -103,7 +103,9 @@ pub(crate) fn zeta_derivs<const ORDER: u8>(s: f64, sm1: f64) -> (f64, f64, f64) 
 /// `ζ(s)` without checks, given `s` and `sm1 = s − 1` separately (for accuracy near the pole).
 ///
 /// # Definition
-/// As [`zeta`]. # Reference: MATH.md C.1.
+/// As [`zeta`].
+/// # Reference
+/// MATH.md C.1.
 /// # Domain
 /// The caller guarantees `s > 1` finite and `sm1` equal to `s − 1` (pass the exact difference
 /// when `s` itself was formed as `1 + sm1`, e.g. `2λ` with `λ = 1/2 + …`).
