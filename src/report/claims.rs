@@ -49,6 +49,10 @@ pub struct ClaimResult {
     pub computed: String,
     /// The verdict.
     pub verdict: Verdict,
+    /// False when the check was skipped (its inputs were not computed, e.g. `--no-experiments`);
+    /// `--check` ignores such claims.
+    #[serde(skip)]
+    pub ran: bool,
 }
 
 /// Shared inputs of the checks (profile, caches of expensive computations).
@@ -116,6 +120,7 @@ pub fn all_checks() -> Vec<Check> {
     v.extend(super::claims_thresholds::checks());
     v.extend(super::claims_empirical::checks());
     v.extend(super::claims_upper::checks());
+    v.extend(super::claims_audit::checks());
     v
 }
 

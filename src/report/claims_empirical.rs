@@ -35,6 +35,7 @@ fn result(
         paper: paper.into(),
         computed: computed.into(),
         verdict,
+        ran: true,
     }
 }
 
@@ -44,14 +45,16 @@ fn no_grid(
     source: &'static str,
     paper: &str,
 ) -> ClaimResult {
-    result(
+    let mut r = result(
         id,
         title,
         source,
         paper,
         "not run: `verify --no-experiments`",
         Verdict::NotCheckable,
-    )
+    );
+    r.ran = false;
+    r
 }
 
 /// Mean over stopped runs, its standard error, and the number of stopped runs.

@@ -102,5 +102,6 @@ fn result(
         paper: paper.into(),
         computed: computed.into(),
         verdict,
+        ran: true,
     }
 }

@@ -25,6 +25,7 @@ fn result(
         paper: paper.into(),
         computed: computed.into(),
         verdict,
+        ran: true,
     }
 }
 

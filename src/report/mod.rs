@@ -3,7 +3,9 @@
 //! * [`figure`]: the data model of a figure and its renderer (PNG + SVG + JSON sidecar);
 //! * [`figures`]: builders of the paper's figures from plain numbers.
 
+pub mod blocks;
 pub mod claims;
+mod claims_audit;
 mod claims_bounds;
 mod claims_empirical;
 mod claims_numeric;

@@ -12,7 +12,11 @@ use super::figures::{
 };
 use super::grid::{GridResults, Profile};
 use crate::bandit::AlgoName;
-use crate::complexity::{eps_switch_global, eps_switch_local, log_factor, t_global, t_kl, t_local};
+use crate::complexity::upper::{upper_bounds_from, UpperBounds};
+use crate::complexity::{
+    eps_switch_global, eps_switch_local, log_factor, t_global, t_kl, t_kl_gaussian,
+    t_kl_gaussian_beta, t_local,
+};
 use crate::error::{Error, Result};
 use crate::instance::Instance;
 use std::path::Path;
@@ -157,9 +161,58 @@ pub fn eps_panel(
                 algorithm: None,
             },
         ],
-        upper_bounds: vec![],
+        upper_bounds: upper_curves(&nu, model, &fine, profile.delta)?,
         theory_switch: Some(switch),
         paper_switch: paper_switch(name, model == Model::Local),
+    })
+}
+
+/// Asymptotic upper bounds (E.4) times `log(1/δ)`, β = 1/2: indicative only at a fixed δ.
+fn upper_curves(nu: &Instance, model: Model, eps: &[f64], delta: f64) -> Result<Vec<Curve>> {
+    let l = (1.0 / delta).ln();
+    let tgb = t_kl_gaussian_beta(nu, 0.5, 0.5)?.value;
+    let tg = t_kl_gaussian(nu, 0.5)?.value;
+    let ub: Vec<Option<UpperBounds>> = eps
+        .iter()
+        .map(|&e| upper_bounds_from(nu, e, 0.5, tgb, tg).ok())
+        .collect();
+    let curve = |label: &str, algo: AlgoName, f: &dyn Fn(&UpperBounds) -> f64| Curve {
+        label: label.into(),
+        x: eps.to_vec(),
+        y: ub
+            .iter()
+            .map(|u| u.as_ref().map(|u| f(u) * l).unwrap_or(f64::NAN))
+            .collect(),
+        algorithm: Some(algo_label(algo).into()),
+    };
+    let ttucb = Curve {
+        label: "TTUCB upper bound T^G_{KL,1/2}·log(1/δ)".into(),
+        x: eps.to_vec(),
+        y: vec![tgb * l; eps.len()],
+        algorithm: Some(algo_label(AlgoName::Ttucb).into()),
+    };
+    Ok(match model {
+        Model::Local => vec![
+            curve(
+                "CTB-TT upper bound (Sec. 3.2)·log(1/δ)",
+                AlgoName::CtbTt,
+                &|u| u.ctb_tt.value,
+            ),
+            ttucb,
+        ],
+        Model::Global => vec![
+            curve(
+                "AdaP-TT* upper bound (Thm. 24)·log(1/δ)",
+                AlgoName::AdapTtStar,
+                &|u| u.adap_tt_star.thm24_main,
+            ),
+            curve(
+                "AdaP-TT upper bound (Thm. 22)·log(1/δ)",
+                AlgoName::AdapTt,
+                &|u| u.adap_tt.value,
+            ),
+            ttucb,
+        ],
     })
 }
 
