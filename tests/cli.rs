@@ -21,13 +21,13 @@ fn unknown_subcommand_is_usage_error() {
 fn verify_writes_report_blocks_and_is_reproducible() {
     let dir = temp_dir("verify");
     let d = dir.to_str().expect("utf-8 path");
-    let (code, out, err) = run_cli(&["verify", "--out-dir", d]);
+    let (code, out, err) = run_cli(&["verify", "--no-experiments", "--out-dir", d]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("claims checked"));
     let first = std::fs::read_to_string(dir.join("REPORT.md")).expect("REPORT.md written");
     assert!(first.contains("<!-- BEGIN GENERATED claims -->"));
     assert!(first.contains("| F.1 |"));
-    let (code2, _, _) = run_cli(&["verify", "--out-dir", d]);
+    let (code2, _, _) = run_cli(&["verify", "--no-experiments", "--out-dir", d]);
     assert_eq!(code2, 0);
     let second = std::fs::read_to_string(dir.join("REPORT.md")).expect("REPORT.md rewritten");
     assert_eq!(

@@ -46,6 +46,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
     let mut ctx = Context {
         full: args.profile == "paper",
+        experiments: !args.no_experiments,
         ..Default::default()
     };
     let mut profile =

@@ -64,12 +64,33 @@ pub struct Context {
     pub values: BTreeMap<String, f64>,
     /// Monte Carlo results of the experiment grid (None with `--no-experiments`).
     pub grid: Option<super::grid::GridResults>,
+    /// Whether Monte Carlo checks (grid, traced runs, audits) may run (`--no-experiments` clears it).
+    pub experiments: bool,
     /// Traced runs (computed on first use by the trajectory claims).
     pub traces: Option<super::claims_trace::Traces>,
 }
 
 /// A claim check.
 pub type Check = fn(&mut Context) -> ClaimResult;
+
+/// The result of a check that was skipped because its Monte Carlo inputs were not computed
+/// (`verify --no-experiments`); `--check` ignores it.
+pub fn skipped(
+    id: &'static str,
+    title: &'static str,
+    source: &'static str,
+    paper: &str,
+) -> ClaimResult {
+    ClaimResult {
+        id,
+        title,
+        source,
+        paper: paper.into(),
+        computed: "not run: `verify --no-experiments`".into(),
+        verdict: Verdict::NotCheckable,
+        ran: false,
+    }
+}
 
 /// Formats `x` with `n` significant digits (plain notation for moderate magnitudes).
 pub fn sig(x: f64, n: usize) -> String {

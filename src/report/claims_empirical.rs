@@ -5,7 +5,7 @@
 //! **provable** thresholds, whereas the paper's figures used unpublished empirical thresholds
 //! (Rem. 53, ISSUE 32): a claim about the figures that fails here says so.
 
-use super::claims::{paper_instances, sig, Check, ClaimResult, Context, Verdict};
+use super::claims::{paper_instances, sig, skipped, Check, ClaimResult, Context, Verdict};
 use super::experiments::CellResult;
 use super::grid::{GridResults, DPA_DELTAS};
 use crate::bandit::AlgoName;
@@ -45,16 +45,7 @@ fn no_grid(
     source: &'static str,
     paper: &str,
 ) -> ClaimResult {
-    let mut r = result(
-        id,
-        title,
-        source,
-        paper,
-        "not run: `verify --no-experiments`",
-        Verdict::NotCheckable,
-    );
-    r.ran = false;
-    r
+    skipped(id, title, source, paper)
 }
 
 /// Mean over stopped runs, its standard error, and the number of stopped runs.

@@ -2,7 +2,7 @@
 //! of the plain step-by-step path ([`crate::bandit::trace`]), and the allocation-convergence
 //! figure.
 
-use super::claims::{paper_instances, sig, Check, ClaimResult, Context, Verdict};
+use super::claims::{paper_instances, sig, skipped, Check, ClaimResult, Context, Verdict};
 use super::figure::{render_with_sidecar, Rendered};
 use super::figures::{allocation_figure, AllocationPanelData};
 use super::paper_figures::algo_label;
@@ -81,6 +81,9 @@ pub fn compute(full: bool) -> Result<Traces> {
 }
 
 fn traces(ctx: &mut Context) -> std::result::Result<&Traces, String> {
+    if !ctx.experiments {
+        return Err(SKIP.into());
+    }
     if ctx.traces.is_none() {
         ctx.traces = Some(compute(ctx.full).map_err(|e| e.to_string())?);
     }
@@ -106,6 +109,8 @@ fn result(
     }
 }
 
+const SKIP: &str = "skipped: --no-experiments";
+
 fn failed(
     id: &'static str,
     title: &'static str,
@@ -113,6 +118,9 @@ fn failed(
     paper: &str,
     e: String,
 ) -> ClaimResult {
+    if e == SKIP {
+        return skipped(id, title, source, paper);
+    }
     result(
         id,
         title,
