@@ -44,6 +44,7 @@ fn verify_check_fails_on_a_changed_verdict() {
     std::fs::write(&bad, "\"F.1\" = \"refuted\"\n").expect("write expected");
     let (code, _out, err) = run_cli(&[
         "verify",
+        "--no-experiments",
         "--out-dir",
         d,
         "--check",

@@ -45,10 +45,11 @@ impl Profile {
             "quick" => Some(Profile {
                 name: "quick",
                 runs: 100,
-                global_eps: vec![0.05, 0.1, 0.2, 0.4, 1.0, 10.0, 1000.0],
+                global_eps: vec![0.1, 0.2, 0.4, 1.0, 10.0, 1000.0],
                 local_eps: vec![0.3, 0.5, 1.0, 2.0, 4.0, 10.0, 100.0],
                 delta: 0.01,
-                max_steps: 200_000_000,
+                // Starved AdaP-TT(*) runs on μ1, μ2 never stop and burn the whole cap.
+                max_steps: 30_000_000,
             }),
             "paper" => Some(Profile {
                 name: "paper",
@@ -56,7 +57,7 @@ impl Profile {
                 global_eps: PAPER_GLOBAL_EPS.to_vec(),
                 local_eps: PAPER_LOCAL_EPS.to_vec(),
                 delta: 0.01,
-                max_steps: 2_000_000_000,
+                max_steps: 200_000_000,
             }),
             _ => None,
         }
