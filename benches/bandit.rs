@@ -1,5 +1,83 @@
-//! Benchmarks for `bandit` (divan). Filled by its issue.
+//! Benchmarks for `bandit` (divan): one run of each algorithm on μ1 = (0.95, 0.9, 0.9, 0.9, 0.5),
+//! δ = 0.01, paper thresholds, fixed seed; throughput is reported in samples (items) per second.
+//!
+//! `cargo bench --bench bandit -- --sample-count 10`
+
+use dpbai::bandit::{build, AlgoName, AlgoSpec, BaiAlgorithm, Rules};
+use dpbai::instance::Instance;
+use dpbai::rng::rng_for_run;
 
 fn main() {
     divan::main();
+}
+
+const CAP: u64 = 100_000_000;
+
+fn algo(
+    name: AlgoName,
+    eps: f64,
+    rules: Rules,
+    step_by_step: bool,
+) -> (Box<dyn BaiAlgorithm>, u64) {
+    let inst = Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).expect("mu1");
+    let mut spec = AlgoSpec::new(name, 0.01);
+    spec.eps = Some(eps);
+    spec.gamma = Some(0.1);
+    spec.rules = rules;
+    spec.step_by_step = step_by_step;
+    let alg = build(&spec, &inst).expect("valid spec");
+    // τ of the benchmarked run (a fixed seed gives a fixed trajectory); also warms caches.
+    let tau = alg.run(&mut rng_for_run(1, 0), CAP).tau;
+    (alg, tau)
+}
+
+fn bench_one(b: divan::Bencher, name: AlgoName, eps: f64, rules: Rules, sbs: bool) {
+    let (alg, tau) = algo(name, eps, rules, sbs);
+    b.counter(divan::counter::ItemsCount::new(tau))
+        .bench(|| alg.run(&mut rng_for_run(1, 0), CAP));
+}
+
+#[divan::bench]
+fn ttucb(b: divan::Bencher) {
+    bench_one(b, AlgoName::Ttucb, 1.0, Rules::Paper, false);
+}
+
+#[divan::bench]
+fn ttucb_reference(b: divan::Bencher) {
+    bench_one(b, AlgoName::Ttucb, 1.0, Rules::Reference, false);
+}
+
+#[divan::bench]
+fn ctb_tt_eps1(b: divan::Bencher) {
+    bench_one(b, AlgoName::CtbTt, 1.0, Rules::Paper, false);
+}
+
+#[divan::bench]
+fn gauss_ldp_tt_eps1(b: divan::Bencher) {
+    bench_one(b, AlgoName::GaussLdpTt, 1.0, Rules::Paper, false);
+}
+
+#[divan::bench]
+fn adap_tt_eps1(b: divan::Bencher) {
+    bench_one(b, AlgoName::AdapTt, 1.0, Rules::Paper, false);
+}
+
+#[divan::bench]
+fn adap_tt_eps1_step_by_step(b: divan::Bencher) {
+    bench_one(b, AlgoName::AdapTt, 1.0, Rules::Paper, true);
+}
+
+#[divan::bench]
+fn adap_tt_star_eps1(b: divan::Bencher) {
+    bench_one(b, AlgoName::AdapTtStar, 1.0, Rules::Paper, false);
+}
+
+#[divan::bench]
+fn adap_tt_star_eps001(b: divan::Bencher) {
+    bench_one(b, AlgoName::AdapTtStar, 0.01, Rules::Paper, false);
+}
+
+#[divan::bench]
+fn dpa_tt(b: divan::Bencher) {
+    bench_one(b, AlgoName::DpaTt, 1.0, Rules::Paper, false);
 }

@@ -194,3 +194,500 @@ proptest! {
         }
     }
 }
+
+// ------------------------------------------------------------------------------------------
+// Command line: bad input is a one-line error with exit code 2
+
+fn assert_usage_error(args: &[&str], needle: &str) {
+    let (code, out, err) = crate::common::run_cli(args);
+    assert_eq!(code, 2, "{args:?}: stdout {out} stderr {err}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?}: one line expected: {err}"
+    );
+    assert!(
+        err.contains(needle),
+        "{args:?}: {err} should contain {needle}"
+    );
+}
+
+#[test]
+fn cli_bad_input_exits_2_with_one_line() {
+    let base = [
+        "audit", "delta", "--algo", "ttucb", "--means", "0.5,0.4", "--delta", "0.1",
+    ];
+    let with = |extra: &[&'static str]| -> Vec<&'static str> {
+        let mut v: Vec<&'static str> = base.to_vec();
+        v.extend_from_slice(extra);
+        v
+    };
+    assert_usage_error(
+        &with(&["--threshold", "log(1/deta)"]),
+        "unknown variable 'deta' at column 7",
+    );
+    assert_usage_error(
+        &with(&["--threshold", "log(1/delta"]),
+        "or ')' in the call of log, found end of expression at column 12",
+    );
+    assert_usage_error(
+        &with(&["--threshold", "foo(delta)"]),
+        "unknown function 'foo'",
+    );
+    assert_usage_error(&with(&["--runs", "0"]), "runs = 0");
+    assert_usage_error(&with(&["--until-decided", "--budget", "0"]), "budget = 0");
+    assert_usage_error(&with(&["--alpha", "0"]), "alpha");
+    assert_usage_error(
+        &[
+            "audit", "delta", "--algo", "ttucb", "--means", "0.5,0.4", "--delta", "1.5",
+        ],
+        "delta = 1.5",
+    );
+    assert_usage_error(
+        &[
+            "audit", "delta", "--algo", "ttucb", "--means", "0.5,0.5", "--delta", "0.1",
+        ],
+        "not unique",
+    );
+    assert_usage_error(
+        &["audit", "delta", "--algo", "ttucb", "--delta", "0.1"],
+        "--means",
+    );
+}
+
+#[test]
+fn cli_lists_presets() {
+    let (code, out, _) = crate::common::run_cli(&["audit", "delta", "--list-presets"]);
+    assert_eq!(code, 0);
+    for p in PRESETS {
+        assert!(out.contains(p.name));
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Privacy audits: every mutant violated, every faithful target not
+
+use dpbai::audit::dp::{
+    audit_dp, mutant, DpOptions, MechanismName, Mode, MutantBase, Target, MUTANTS,
+};
+
+fn dp_opts(mode: Mode, runs: Option<u64>) -> DpOptions {
+    DpOptions {
+        eps: 1.0,
+        gamma: dpbai::audit::dp::DEFAULT_GAMMA,
+        mode,
+        runs,
+        alpha: 1e-3,
+        seed: 7,
+    }
+}
+
+#[test]
+fn every_mechanism_mutant_is_violated_in_exact_mode() {
+    for m in MUTANTS {
+        if !matches!(m.base, MutantBase::Mechanism(_)) {
+            continue;
+        }
+        let r = audit_dp(&Target::Mutant(m), &dp_opts(Mode::Auto, None)).expect("runs");
+        assert_eq!(r.mode, "exact");
+        assert_eq!(r.verdict, Verdict::Violated, "{}: {r:?}", m.name);
+        assert!(r.eps_lower > 1.0, "{}", m.name);
+    }
+}
+
+/// Closed forms of the exact losses (ε = 1): Laplace at half scale 2ε; RR with the keep
+/// probability of 2ε: 2ε; DAF without forgetting on 32 samples (6 phases): the first sample
+/// shifts phase 1 by 1 (scale 1/ε) and phase k >= 2 by 1/2^{k−1} (scale 1/(ε 2^{k−2})), so
+/// ε(1 + 5/2) = 3.5ε; faithful mechanisms: exactly ε (scales rounded up: <= ε).
+#[test]
+fn exact_losses_match_closed_forms() {
+    let loss = |t: Target| {
+        audit_dp(&t, &dp_opts(Mode::Exact, None))
+            .expect("runs")
+            .loss_exact
+            .expect("exact")
+    };
+    let m = |n: &str| Target::Mutant(mutant(n).expect("known"));
+    assert!((loss(m("laplace-half-scale")) - 2.0).abs() < 1e-12);
+    assert!((loss(m("rr-wrong-keep")) - 2.0).abs() < 1e-12);
+    assert!((loss(m("daf-no-forgetting")) - 3.5).abs() < 1e-12);
+    for name in [
+        MechanismName::Rr,
+        MechanismName::Laplace,
+        MechanismName::Daf,
+    ] {
+        let l = loss(Target::Mechanism(name));
+        assert!(l <= 1.0 + 1e-12 && l > 1.0 - 1e-12, "{name:?}: {l}");
+    }
+    let g = audit_dp(
+        &Target::Mechanism(MechanismName::Gaussian),
+        &dp_opts(Mode::Exact, None),
+    )
+    .expect("runs");
+    assert_eq!(g.verdict, Verdict::Holds);
+    assert!(g.gamma_exact.expect("gamma") <= dpbai::audit::dp::DEFAULT_GAMMA);
+}
+
+/// Black box: each mutant (mechanisms, and whole algorithms run at 4ε while claiming ε) is
+/// caught from samples alone (pre-registered α = 1e-3, fixed seed), and no faithful mechanism
+/// is flagged.
+#[test]
+fn black_box_catches_every_mutant_and_spares_faithful_mechanisms() {
+    for m in MUTANTS {
+        let r = audit_dp(&Target::Mutant(m), &dp_opts(Mode::BlackBox, None)).expect("runs");
+        assert_eq!(r.verdict, Verdict::Violated, "{}: {r:?}", m.name);
+    }
+    for name in [
+        MechanismName::Rr,
+        MechanismName::Laplace,
+        MechanismName::Gaussian,
+        MechanismName::Daf,
+    ] {
+        let r = audit_dp(&Target::Mechanism(name), &dp_opts(Mode::BlackBox, None)).expect("runs");
+        assert_ne!(r.verdict, Verdict::Violated, "{name:?}: {r:?}");
+        assert!(r.eps_lower <= 1.0);
+    }
+}
+
+#[test]
+fn whole_algorithms_are_not_flagged() {
+    for algo in [AlgoName::CtbTt, AlgoName::AdapTt, AlgoName::AdapTtStar] {
+        let r = audit_dp(&Target::Algo(algo), &dp_opts(Mode::Auto, Some(4000))).expect("runs");
+        assert_eq!(r.mode, "blackbox");
+        assert_ne!(r.verdict, Verdict::Violated, "{algo:?}: {r:?}");
+    }
+    assert!(audit_dp(&Target::Algo(AlgoName::AdapTt), &dp_opts(Mode::Exact, None)).is_err());
+    assert!(audit_dp(
+        &Target::Algo(AlgoName::Ttucb),
+        &dp_opts(Mode::Auto, Some(10))
+    )
+    .is_err());
+}
+
+#[test]
+fn cli_dp_lists_mutants_and_rejects_unknown_ones() {
+    let (code, out, _) = crate::common::run_cli(&["audit", "dp", "--list-mutants"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), MUTANTS.len());
+    for (l, m) in lines.iter().zip(MUTANTS) {
+        assert!(l.starts_with(m.name));
+    }
+    assert_usage_error(
+        &["audit", "dp", "--mutant", "nope"],
+        "unknown mutant 'nope'",
+    );
+    assert_usage_error(
+        &["audit", "dp", "--mechanism", "nope"],
+        "unknown mechanism 'nope'",
+    );
+    assert_usage_error(
+        &["audit", "dp", "--mutant", "rr-wrong-keep", "--runs", "0"],
+        "runs = 0",
+    );
+    assert_usage_error(&["audit", "dp"], "exactly one of");
+    let (code, out, _) =
+        crate::common::run_cli(&["audit", "dp", "--mutant", "laplace-half-scale", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["verdict"], "violated");
+    for key in ["eps_lower", "eps_claimed", "confidence", "seed", "runs"] {
+        assert!(v.get(key).is_some(), "{key}");
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// δ-correctness audits with the real algorithms
+
+use dpbai::audit::delta::{audit_delta, default_battery, AuditInstance, DeltaAuditConfig, RunPlan};
+use dpbai::bandit::{AlgoName, Rules};
+use dpbai::instance::Instance;
+
+fn delta_cfg(algo: AlgoName, threshold: Option<&str>, plan: RunPlan) -> DeltaAuditConfig {
+    DeltaAuditConfig {
+        algo,
+        gamma: None,
+        rules: Rules::Paper,
+        threshold: threshold.map(|t| parse_threshold(t).expect("parses")),
+        alpha: 1e-3,
+        seed: 11,
+        max_steps: 10_000_000,
+        plan,
+    }
+}
+
+/// An unsafe threshold (log(1/δ)/20 on TTUCB) is `violated` on the default battery.
+#[test]
+fn unsafe_threshold_is_violated_on_the_default_battery() {
+    let b = default_battery(AlgoName::Ttucb, 0.01, None).expect("battery");
+    let cfg = delta_cfg(
+        AlgoName::Ttucb,
+        Some("unsafe-log-over-20"),
+        RunPlan::UntilDecided {
+            first: 100,
+            budget: 2000,
+        },
+    );
+    let r = audit_delta(&cfg, &b).expect("runs");
+    assert_eq!(r.verdict, Verdict::Violated);
+    assert_eq!(r.instances[0].verdict, Verdict::Violated);
+    // Worst first: among violated rows, the excess of the lower bound over δ decreases.
+    let lows: Vec<f64> = r
+        .instances
+        .iter()
+        .filter(|x| x.verdict == Verdict::Violated)
+        .map(|x| x.ci[0] - x.delta)
+        .collect();
+    assert!(lows.windows(2).all(|w| w[0] >= w[1]));
+}
+
+/// The paper's threshold (Eq. (4), TTUCB) is not `violated` (small run count; the full battery
+/// is in the ignored test below).
+#[test]
+fn provable_threshold_is_not_violated_small() {
+    let inst = vec![AuditInstance {
+        name: "near-tie".into(),
+        instance: Instance::bernoulli(vec![0.55, 0.45]).expect("valid"),
+        delta: 0.1,
+        eps: None,
+    }];
+    for t in [None, Some("paper-cg")] {
+        let r = audit_delta(
+            &delta_cfg(AlgoName::Ttucb, t, RunPlan::Fixed { runs: 300 }),
+            &inst,
+        )
+        .expect("runs");
+        assert_ne!(r.verdict, Verdict::Violated, "{t:?}");
+        assert_eq!(r.runs, 300);
+    }
+}
+
+/// Sequential looks: α_j = α 2^{-j}, cumulative runs doubling from `first`, stop when decisive.
+#[test]
+fn until_decided_spends_alpha_geometrically() {
+    let inst = vec![AuditInstance {
+        name: "easy".into(),
+        instance: Instance::bernoulli(vec![0.9, 0.1]).expect("valid"),
+        delta: 0.2,
+        eps: None,
+    }];
+    let r = audit_delta(
+        &delta_cfg(
+            AlgoName::Ttucb,
+            None,
+            RunPlan::UntilDecided {
+                first: 10,
+                budget: 10_000,
+            },
+        ),
+        &inst,
+    )
+    .expect("runs");
+    let row = &r.instances[0];
+    assert_eq!(row.verdict, Verdict::Holds);
+    // 0 errors: holds once 1 − (α_j/2)^{1/n_j} <= 0.2, i.e. n_j = 10·2^{j−1} >= log(α_j/2)/log(0.8).
+    let j = row.looks as i32;
+    assert_eq!(row.runs, 10 << (j - 1));
+    assert!((row.alpha_look - 1e-3 * 0.5f64.powi(j)).abs() < 1e-18);
+    let need = |jj: i32| ((1e-3 * 0.5f64.powi(jj) / 2.0).ln() / 0.8f64.ln()).ceil() as u64;
+    assert!(row.runs >= need(j));
+    assert!((10u64 << (j - 2)) < need(j - 1));
+}
+
+/// Same seed, same report (runs are seeded per index and reduced with integer sums).
+#[test]
+fn delta_audit_is_reproducible() {
+    let inst = vec![AuditInstance {
+        name: "x".into(),
+        instance: Instance::bernoulli(vec![0.6, 0.5]).expect("valid"),
+        delta: 0.1,
+        eps: None,
+    }];
+    let cfg = delta_cfg(
+        AlgoName::Ttucb,
+        Some("log(1/delta)/4"),
+        RunPlan::Fixed { runs: 200 },
+    );
+    let a = audit_delta(&cfg, &inst).expect("runs");
+    let b = audit_delta(&cfg, &inst).expect("runs");
+    assert_eq!(a.instances[0].errors, b.instances[0].errors);
+    assert_eq!(
+        a.instances[0].mean_tau.to_bits(),
+        b.instances[0].mean_tau.to_bits()
+    );
+}
+
+#[test]
+fn cli_delta_json_has_the_documented_fields() {
+    let (code, out, err) = crate::common::run_cli(&[
+        "audit",
+        "delta",
+        "--algo",
+        "ttucb",
+        "--battery",
+        "default",
+        "--delta",
+        "0.1",
+        "--threshold",
+        "log(1/delta)/20",
+        "--runs",
+        "200",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["verdict"], "violated");
+    for key in [
+        "verdict",
+        "runs",
+        "errors",
+        "ci",
+        "confidence",
+        "seed",
+        "instances",
+    ] {
+        assert!(v.get(key).is_some(), "{key}");
+    }
+    let rows = v["instances"].as_array().expect("rows");
+    assert!(rows.len() >= 5);
+    for key in [
+        "verdict",
+        "runs",
+        "errors",
+        "unstopped",
+        "ci",
+        "delta",
+        "means",
+    ] {
+        assert!(rows[0].get(key).is_some(), "{key}");
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Heavy acceptance checks (run with `cargo test --release -- --ignored audit::heavy`)
+
+/// The AdaP-TT rule without its privacy term, at small ε, is violated on the default battery.
+#[test]
+#[ignore = "heavy: minutes"]
+fn heavy_adap_tt_without_privacy_term_is_violated() {
+    let t = "unsafe-adap-tt-no-privacy";
+    let b = default_battery(AlgoName::AdapTt, 0.01, Some(0.5)).expect("battery");
+    let mut cfg = delta_cfg(
+        AlgoName::AdapTt,
+        Some(t),
+        RunPlan::UntilDecided {
+            first: 100,
+            budget: 1000,
+        },
+    );
+    cfg.max_steps = 1_000_000;
+    let start = std::time::Instant::now();
+    let r = audit_delta(&cfg, &b).expect("runs");
+    eprintln!(
+        "adap-tt without privacy term: {} in {:.1} s",
+        r.verdict,
+        start.elapsed().as_secs_f64()
+    );
+    assert_eq!(r.verdict, Verdict::Violated);
+}
+
+/// The paper's provable thresholds are never violated on the default battery.
+#[test]
+#[ignore = "heavy: minutes"]
+fn heavy_provable_thresholds_are_never_violated() {
+    for (algo, eps) in [
+        (AlgoName::Ttucb, None),
+        (AlgoName::CtbTt, Some(1.0)),
+        (AlgoName::AdapTt, Some(1.0)),
+        (AlgoName::AdapTtStar, Some(1.0)),
+    ] {
+        let b = default_battery(algo, 0.01, eps).expect("battery");
+        let mut cfg = delta_cfg(algo, None, RunPlan::Fixed { runs: 500 });
+        cfg.max_steps = 1_000_000;
+        let start = std::time::Instant::now();
+        let r = audit_delta(&cfg, &b).expect("runs");
+        eprintln!(
+            "{}: {} ({} runs, {} errors, {} unstopped) in {:.1} s",
+            algo.as_str(),
+            r.verdict,
+            r.runs,
+            r.errors,
+            r.unstopped,
+            start.elapsed().as_secs_f64()
+        );
+        assert_ne!(r.verdict, Verdict::Violated, "{}", algo.as_str());
+    }
+}
+
+#[test]
+fn cli_reads_a_battery_file() {
+    let path = data_path("audit_battery_example.toml");
+    let (code, out, err) = crate::common::run_cli(&[
+        "audit",
+        "delta",
+        "--algo",
+        "ttucb",
+        "--battery",
+        path.to_str().expect("utf-8 path"),
+        "--delta",
+        "0.1",
+        "--threshold",
+        "log(1/delta)/20",
+        "--runs",
+        "100",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let rows = v["instances"].as_array().expect("rows");
+    assert_eq!(rows.len(), 3);
+    assert!(rows
+        .iter()
+        .any(|r| r["name"] == "three-arms-easy-delta" && r["delta"] == 0.2));
+    assert_usage_error(
+        &[
+            "audit",
+            "delta",
+            "--algo",
+            "ttucb",
+            "--battery",
+            "/nonexistent.toml",
+            "--delta",
+            "0.1",
+        ],
+        "cannot read battery file",
+    );
+}
+
+/// Exact error probabilities of the verdict at the boundary p = δ (no simulation): summing the
+/// Binomial(n, δ) law over the counts k that give each verdict, P(violated) <= α/2 and
+/// P(holds) <= α/2 (the worst case of both errors, since P(violated) increases and P(holds)
+/// decreases in p), as the Clopper–Pearson construction promises.
+#[test]
+fn verdict_error_probabilities_are_at_most_alpha_over_2_at_the_boundary() {
+    use statrs::distribution::{Binomial, Discrete};
+    for &n in &[1u64, 7, 50, 333, 1000] {
+        for &delta in &[0.01, 0.1, 0.37] {
+            for &alpha in &[1e-3, 0.05, 0.3] {
+                let law = Binomial::new(delta, n).expect("valid");
+                let (mut p_viol, mut p_holds) = (0.0, 0.0);
+                for k in 0..=n {
+                    let d = decide(k, 0, n, delta, alpha).expect("valid");
+                    match d.verdict {
+                        Verdict::Violated => p_viol += law.pmf(k),
+                        Verdict::Holds => p_holds += law.pmf(k),
+                        Verdict::Inconclusive => {}
+                    }
+                }
+                assert!(
+                    p_viol <= alpha / 2.0 * (1.0 + 1e-9),
+                    "n {n} δ {delta} α {alpha}: {p_viol}"
+                );
+                assert!(
+                    p_holds <= alpha / 2.0 * (1.0 + 1e-9),
+                    "n {n} δ {delta} α {alpha}: {p_holds}"
+                );
+            }
+        }
+    }
+}

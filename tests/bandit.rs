@@ -95,6 +95,9 @@ fn fast_path_matches_step_by_step() {
         equivalence(algo, Rules::Paper, &inst, 2.0, 3000);
     }
     equivalence(AlgoName::AdapTt, Rules::Reference, &inst, 0.5, 3000);
+    // Gaussian arms: the phase sum is one Normal draw.
+    let g = Instance::gaussian(vec![0.9, 0.6, 0.5, 0.3], 0.5).unwrap();
+    equivalence(AlgoName::AdapTtStar, Rules::Paper, &g, 2.0, 1500);
 }
 
 /// CTB (Alg. 4, F.58): the observed flip rate of randomised response is `1/(e^ε + 1)`, for
@@ -276,5 +279,155 @@ fn reproducible_and_options_run() {
                 .run(&mut rng_for_run(4, 3), 5_000_000);
             assert!(o.stopped, "{algo:?} {rules:?}");
         }
+    }
+}
+
+/// Deterministic arms (means 1 and 0) and negligible privacy noise (ε = 1e6): the phase sums
+/// are deterministic, so the phase-skipping path and the step-by-step loop must give exactly
+/// the same τ and recommendation (catches e.g. an off-by-one in the number of samples drawn
+/// at a switch, which the two-sample test above has little power against).
+#[test]
+fn fast_path_exact_on_deterministic_arms() {
+    let inst = Instance::bernoulli(vec![0.0, 1.0]).unwrap();
+    for algo in [AlgoName::AdapTt, AlgoName::AdapTtStar, AlgoName::DpaTt] {
+        // Paper rules only: the reference rules flip coins, so their trajectories depend on
+        // the generator stream.
+        for rules in [Rules::Paper] {
+            let mut s = spec(algo, 0.01, 1e6);
+            s.rules = rules;
+            let fast = build(&s, &inst).unwrap();
+            s.step_by_step = true;
+            let slow = build(&s, &inst).unwrap();
+            for r in 0..3 {
+                let a = fast.run(&mut rng_for_run(8, r), 1_000_000);
+                let b = slow.run(&mut rng_for_run(9, r), 1_000_000);
+                assert!(a.stopped && a.recommendation == 1, "{algo:?} {rules:?}");
+                assert_eq!(
+                    (a.tau, a.recommendation, a.rounds),
+                    (b.tau, b.recommendation, b.rounds),
+                    "{algo:?} {rules:?}"
+                );
+            }
+        }
+    }
+}
+
+/// Value stability (regression guard ONLY, not a correctness check): exact outcomes of fixed
+/// seeds on a tiny instance, recorded from this implementation. A change here means the
+/// trajectories changed (generator use, tie-breaking, thresholds): review it, then update.
+#[test]
+fn value_stability() {
+    let inst = Instance::bernoulli(vec![0.9, 0.5, 0.2]).unwrap();
+    let got: Vec<(String, u64, usize, bool)> = stopping_algos()
+        .iter()
+        .flat_map(|&algo| {
+            [Rules::Paper, Rules::Reference].map(|rules| {
+                let mut s = spec(algo, 0.1, 1.0);
+                s.rules = rules;
+                let o = build(&s, &inst)
+                    .unwrap()
+                    .run(&mut rng_for_run(42, 0), 10_000_000);
+                (
+                    format!("{}/{rules:?}", algo.as_str()),
+                    o.tau,
+                    o.recommendation,
+                    o.stopped,
+                )
+            })
+        })
+        .collect();
+    #[rustfmt::skip]
+    let want: &[(&str, u64, usize, bool)] = &[
+        ("ttucb/Paper", 238, 0, true),
+        ("ttucb/Reference", 373, 0, true),
+        ("ctb-tt/Paper", 1017, 0, true),
+        ("ctb-tt/Reference", 1289, 0, true),
+        ("gauss-ldp-tt/Paper", 2878, 0, true),
+        ("gauss-ldp-tt/Reference", 85, 0, true),
+        ("adap-tt/Paper", 2717, 0, true),
+        ("adap-tt/Reference", 1311, 0, true),
+        ("adap-tt-star/Paper", 8068, 0, true),
+        ("adap-tt-star/Reference", 1311, 0, true),
+        ("dpa-tt/Paper", 515, 0, true),
+        ("dpa-tt/Reference", 473, 0, true),
+    ];
+    assert_eq!(got.len(), want.len());
+    for (g, w) in got.iter().zip(want) {
+        assert_eq!((g.0.as_str(), g.1, g.2, g.3), *w);
+    }
+}
+
+/// Smallest `k` with `P(Bin(n, p) >= k) <= a` (exact tail, log-space sum).
+fn binomial_critical(n: u64, p: f64, a: f64) -> u64 {
+    let ln_pmf = |k: u64| {
+        let lg = |x: u64| (1..=x).map(|i| (i as f64).ln()).sum::<f64>();
+        lg(n) - lg(k) - lg(n - k) + k as f64 * p.ln() + (n - k) as f64 * (1.0 - p).ln()
+    };
+    let mut tail = 0.0;
+    for k in (0..=n).rev() {
+        tail += ln_pmf(k).exp();
+        if tail > a {
+            return k + 1;
+        }
+    }
+    0
+}
+
+/// δ-correctness spot check (HEAVY, `#[ignore]`; about a minute on 2 cores):
+/// 1000 runs of every algorithm on μ1 with δ = 0.01 (private ones at ε = 1, γ = 0.1) and the
+/// paper's thresholds, runs capped at 10^8 samples. Checks (i) errors among stopped runs (the
+/// event `τ < ∞, â ≠ a*`) < the α = 1e-6 critical value of Bin(1000, δ), and
+/// (ii) mean τ >= T·log(1/(2.4δ)) with closed-form lower bounds of the characteristic time:
+/// `T_KL^Ber >= min_{m∈[μ_min, μ*]} m(1−m)·Σ_{a∈[K]} Δ_a^{-2}` (χ² bound on kl, then
+/// `T_KL^G >= H^G`, F.26), `T_ℓ >= Σ_a Δ_a^{-2}/c(ε)` (Cor. 11, `T_TV2 >= H^G(μ;1)/2`), and
+/// `T_g >= T_TV/ε = Σ_a Δ_a^{-1}/ε` (Cor. 18, F.19). Run with
+/// `cargo test --release --test lib bandit::delta_correctness -- --ignored --nocapture`.
+///
+/// Unstopped runs are reported, not failed: on μ1 (tied sub-optimal arms, ISSUE 31) AdaP-TT and
+/// AdaP-TT* can starve an arm forever — its private bonus `b^{G,ε}(Ñ)` (Eq. (11)) does not grow
+/// with `n`, so an arm released with a large negative Laplace draw is neither leader nor (the
+/// tied arms' transport costs staying O(1)) challenger again. Capped runs enter the mean with
+/// `τ = cap`, which only lowers it (the lower-bound check stays valid).
+#[test]
+#[ignore]
+fn delta_correctness_mu1() {
+    use rayon::prelude::*;
+    let inst = mu1();
+    let delta: f64 = 0.01;
+    let eps: f64 = 1.0;
+    let gaps = inst.gaps();
+    let sum_inv2: f64 = gaps.iter().map(|g| g.powi(-2)).sum();
+    let sum_inv: f64 = gaps.iter().map(|g| 1.0 / g).sum();
+    let t_kl = 0.95 * 0.05 * sum_inv2;
+    let c_eps = dpbai::divergence::c_local(eps).unwrap();
+    let factor = (1.0 / (2.4 * delta)).ln();
+    let crit = binomial_critical(1000, delta, ALPHA);
+    for algo in stopping_algos() {
+        let t_star = match algo {
+            AlgoName::CtbTt => t_kl.max(sum_inv2 / c_eps),
+            AlgoName::AdapTt | AlgoName::AdapTtStar => t_kl.max(sum_inv / eps),
+            _ => t_kl,
+        };
+        let alg = build(&spec(algo, delta, eps), &inst).unwrap();
+        let t0 = std::time::Instant::now();
+        let outs: Vec<_> = (0..1000u64)
+            .into_par_iter()
+            .map(|r| alg.run(&mut rng_for_run(2024, r), 100_000_000))
+            .collect();
+        let errors = outs
+            .iter()
+            .filter(|o| o.stopped && o.recommendation != 0)
+            .count() as u64;
+        let unstopped = outs.iter().filter(|o| !o.stopped).count();
+        let mean_tau = outs.iter().map(|o| o.tau as f64).sum::<f64>() / 1000.0;
+        println!(
+            "{:14} errors {errors}/1000 (crit {crit}) unstopped {unstopped} mean_tau {mean_tau:.0} \
+             lower bound {:.0} ({:.1} s)",
+            algo.as_str(),
+            t_star * factor,
+            t0.elapsed().as_secs_f64()
+        );
+        assert!(errors < crit, "{algo:?}: {errors} errors");
+        assert!(mean_tau >= t_star * factor, "{algo:?}");
     }
 }

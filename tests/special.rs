@@ -72,22 +72,8 @@ fn golden_cases() -> Vec<Golden> {
 }
 
 fn eval(name: &str, a: &[f64]) -> dpbai::Result<f64> {
-    match name {
-        "lambert_w0" => lambert_w0(a[0]),
-        "lambert_wm1" => lambert_wm1(a[0]),
-        "wbar_m1" => wbar_m1(a[0]),
-        "zeta" => zeta(a[0]),
-        "c_g" => c_g(a[0]),
-        "g1" => g1(a[0]),
-        "g2" => g2(a[0]),
-        "k" => k(a[0]),
-        "h" => h(a[0], a[1], a[2] as usize),
-        "c_l36" => c_l36(a[0], a[1], a[2] as usize),
-        "h1" => h1(a[0], a[1]),
-        "erf" => Ok(erf(a[0])),
-        "erfc" => Ok(erfc(a[0])),
-        other => panic!("unknown golden function {other}"),
-    }
+    dpbai::special::eval_by_name(name, a)
+        .unwrap_or_else(|| panic!("unknown golden function {name} / {} arguments", a.len()))
 }
 
 /// Allowed absolute error for `want`, per function.

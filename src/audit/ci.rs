@@ -32,7 +32,7 @@ use crate::error::Result;
 /// assert!((lo - 0.05f64.powf(0.1)).abs() < 1e-12);
 /// ```
 pub fn lower(k: u64, n: u64, alpha: f64) -> Result<f64> {
-    pending::cp_lower(k, n, alpha)
+    crate::mc::stats::cp_lower(k, n, alpha)
 }
 
 /// One-sided upper Clopper–Pearson bound: the `p` with `P(Bin(n, p) <= k) = alpha`
@@ -60,29 +60,5 @@ pub fn lower(k: u64, n: u64, alpha: f64) -> Result<f64> {
 /// assert!((hi - (1.0 - 0.05f64.powf(0.01))).abs() < 1e-12);
 /// ```
 pub fn upper(k: u64, n: u64, alpha: f64) -> Result<f64> {
-    pending::cp_upper(k, n, alpha)
-}
-
-/// PENDING(mc merge): stand-in until `crate::mc::stats` lands; closed forms at the edges only,
-/// trivial bounds elsewhere (never used for a verdict once merged).
-mod pending {
-    use crate::error::Result;
-    pub fn cp_lower(k: u64, n: u64, alpha: f64) -> Result<f64> {
-        Ok(if k == 0 {
-            0.0
-        } else if k == n {
-            alpha.powf(1.0 / n as f64)
-        } else {
-            0.0
-        })
-    }
-    pub fn cp_upper(k: u64, n: u64, alpha: f64) -> Result<f64> {
-        Ok(if k == n {
-            1.0
-        } else if k == 0 {
-            1.0 - alpha.powf(1.0 / n as f64)
-        } else {
-            1.0
-        })
-    }
+    crate::mc::stats::cp_upper(k, n, alpha)
 }

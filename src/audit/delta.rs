@@ -262,8 +262,11 @@ pub struct DeltaRow {
     pub looks: u32,
     /// `α` used by the deciding (last) look of this row.
     pub alpha_look: f64,
-    /// For an inconclusive row: projected total runs that would likely decide it.
+    /// For an inconclusive row: projected total runs that would likely decide it (if the
+    /// observed frequencies persist).
     pub runs_to_decide: Option<u64>,
+    /// `runs_to_decide − runs`: how many more runs would likely decide it.
+    pub more_runs: Option<u64>,
     /// Mean `τ` over stopped runs (NaN when none stopped).
     pub mean_tau: f64,
     /// Largest `τ` over all runs.
@@ -308,7 +311,7 @@ struct Tally {
     runs: u64,
     errors: u64,
     unstopped: u64,
-    tau_sum_stopped: f64,
+    tau_sum_stopped: u128,
     stopped: u64,
     max_tau: u64,
 }
@@ -342,7 +345,7 @@ fn run_batch(
                 runs: 1,
                 errors: u64::from(o.stopped && o.recommendation != best),
                 unstopped: u64::from(!o.stopped),
-                tau_sum_stopped: if o.stopped { o.tau as f64 } else { 0.0 },
+                tau_sum_stopped: if o.stopped { u128::from(o.tau) } else { 0 },
                 stopped: u64::from(o.stopped),
                 max_tau: o.tau,
             }
@@ -368,12 +371,15 @@ fn build_for(
     spec.rules = cfg.rules;
     if let Some(t) = &cfg.threshold {
         let eps = inst.eps.unwrap_or(f64::INFINITY);
-        let bound = t.bind(
-            inst.delta,
-            inst.instance.k() as f64,
-            eps,
-            inst.instance.sigma(),
-        )?;
+        // The σ the engine passes to the threshold: 1 under the reference rules (their
+        // statistic uses σ = 1), else the instance's. A mismatch only costs speed: `eval` falls
+        // back to the general program.
+        let sigma = if cfg.rules == Rules::Reference {
+            1.0
+        } else {
+            inst.instance.sigma()
+        };
+        let bound = t.bind(inst.delta, inst.instance.k() as f64, eps, sigma)?;
         spec.custom_threshold = Some(Arc::new(bound) as Arc<dyn CustomThreshold>);
     }
     bandit::build(&spec, &inst.instance)
@@ -401,6 +407,7 @@ fn audit_one(
         looks: 0,
         alpha_look: alpha,
         runs_to_decide: None,
+        more_runs: None,
         mean_tau: f64::NAN,
         max_tau: 0,
         skipped: None,
@@ -445,7 +452,7 @@ fn audit_one(
     row.unstopped = tally.unstopped;
     row.error_rate = tally.errors as f64 / tally.runs as f64;
     row.mean_tau = if tally.stopped > 0 {
-        tally.tau_sum_stopped / tally.stopped as f64
+        tally.tau_sum_stopped as f64 / tally.stopped as f64
     } else {
         f64::NAN
     };
@@ -459,6 +466,7 @@ fn audit_one(
         };
         row.runs_to_decide =
             runs_to_decide(tally.errors, tally.unstopped, tally.runs, inst.delta, a)?;
+        row.more_runs = row.runs_to_decide.map(|n| n.saturating_sub(tally.runs));
     }
     Ok(row)
 }
@@ -483,7 +491,29 @@ fn severity(r: &DeltaRow) -> (u8, f64) {
 /// (e.g. Gaussian arms for randomised response) are reported as skipped rows instead.
 ///
 /// # Example
-/// See `tests/audit.rs` (needs the algorithms).
+/// ```
+/// use dpbai::audit::delta::{audit_delta, AuditInstance, DeltaAuditConfig, RunPlan};
+/// use dpbai::audit::{expr::parse_threshold, Verdict};
+/// use dpbai::bandit::{AlgoName, Rules};
+/// let cfg = DeltaAuditConfig {
+///     algo: AlgoName::Ttucb,
+///     gamma: None,
+///     rules: Rules::Paper,
+///     threshold: Some(parse_threshold("log(1/delta)/20").unwrap()), // deliberately unsafe
+///     alpha: 1e-3,
+///     seed: 1,
+///     max_steps: 1_000_000,
+///     plan: RunPlan::Fixed { runs: 300 },
+/// };
+/// let inst = vec![AuditInstance {
+///     name: "near-tie".into(),
+///     instance: dpbai::instance::Instance::bernoulli(vec![0.55, 0.45]).unwrap(),
+///     delta: 0.1,
+///     eps: None,
+/// }];
+/// let r = audit_delta(&cfg, &inst).unwrap();
+/// assert_eq!(r.verdict, Verdict::Violated);
+/// ```
 pub fn audit_delta(cfg: &DeltaAuditConfig, instances: &[AuditInstance]) -> Result<DeltaReport> {
     check_open("alpha", cfg.alpha, 0.0, 1.0)?;
     if cfg.max_steps == 0 {
@@ -548,14 +578,22 @@ pub fn audit_delta(cfg: &DeltaAuditConfig, instances: &[AuditInstance]) -> Resul
 /// The default stress battery for `algo` at the user's `δ` (and `ε`).
 ///
 /// # Definition
-/// Instances where weak thresholds fail first: two near-tied arms, many arms near the best,
-/// means near 0 and near 1, Gaussian arms (skipped by algorithms that need rewards in `[0, 1]`);
-/// each at `δ` and, when `δ < 0.1`, also at `δ = 0.1` (more errors allowed, so an unsafe rule
-/// shows up with fewer runs). Private algorithms get `ε ∈ {ε_user}` or, without `--eps`,
-/// `ε ∈ {0.5, 2}`... plus a small-`ε` row (`ε/5`) on the near-tie instance.
+/// Instances where weak thresholds fail first: two near-tied arms `(0.55, 0.45)`, many arms near
+/// the best `(0.6, 0.5 ×7)`, means near 0 `(0.1, 0.02, 0.01)` and near 1 `(0.99, 0.9, 0.9)`,
+/// Gaussian arms `N((0.5, 0.3, 0.3, 0), 0.5²)` (skipped by algorithms that need rewards in
+/// `[0, 1]`); each at `δ` and, when `δ < 0.1`, also at `δ = 0.1` (more errors are allowed, so an
+/// unsafe rule shows up with fewer runs). Private algorithms run at `ε` (default 1) on every
+/// instance, plus `ε/5` on the near-tie instance (small `ε` is where privacy terms matter most).
 ///
 /// # Errors
-/// Propagates instance construction errors (none for the fixed list).
+/// [`Error::InvalidParameter`] for `δ ∉ (0, 1)`.
+///
+/// # Example
+/// ```
+/// use dpbai::bandit::AlgoName;
+/// let b = dpbai::audit::delta::default_battery(AlgoName::Ttucb, 0.01, None).unwrap();
+/// assert_eq!(b.len(), 10);
+/// ```
 pub fn default_battery(algo: AlgoName, delta: f64, eps: Option<f64>) -> Result<Vec<AuditInstance>> {
     check_open("delta", delta, 0.0, 1.0)?;
     let mut deltas = vec![delta];

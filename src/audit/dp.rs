@@ -36,9 +36,24 @@
 //! quantity is `gamma_lower = cp_lower(k, m, α/2) − e^ε cp_upper(k', m, α/2)`, and
 //! `violated` means `gamma_lower > γ`. Black-box mode never reports `holds` (it cannot prove
 //! privacy): no violation found is `inconclusive`.
+//!
+//! # Whole algorithms (Definition 8)
+//! `ctb-tt`, `adap-tt`, `adap-tt-star` run on two fixed neighbouring reward tables (`K = 2`,
+//! 400 rows drawn once from `Ber(0.7) × Ber(0.3)`, the neighbour flips row 1). Each run's output
+//! `(a_1..a_τ, â, stopped)` is reduced to four discrete features (hash of the whole output,
+//! recommendation, `τ`, hash of the first 16 actions); [`sniper_discrete`] picks a feature and a
+//! set of its values on the selection half and certifies it on the held-out half.
+//!
+//! # Mutants
+//! [`MUTANTS`]: four mechanism bugs (caught instantly in exact mode, and by the black box) and
+//! two whole-algorithm bugs (AdaP-TT and CTB-TT run at `4ε` while claiming `ε`; black box only).
 
 use crate::audit::{ci, Verdict};
+use crate::bandit::{self, AlgoName, AlgoSpec, RewardTable};
 use crate::error::{check_above, check_open, Error, Result};
+use crate::privacy::{self, GaussianMechanism, Laplace, RandomisedResponse};
+use crate::rng::{rng_for_run, Rng};
+use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -608,283 +623,331 @@ mod tests {
     }
 }
 
-// PENDING(engine merge)
-#[cfg(any())]
-mod pending_targets {
-    use super::*;
-    use crate::bandit::{self, AlgoName, AlgoSpec, RewardTable};
-    use crate::privacy::{self, GaussianMechanism, Laplace, RandomisedResponse};
-    use crate::rng::{rng_for_run, Rng};
-    use rayon::prelude::*;
-    // ------------------------------------------------------------------------------------------
-    // Targets: mechanisms, whole algorithms and planted bugs
+// ------------------------------------------------------------------------------------------
+// Targets: mechanisms, whole algorithms and planted bugs
 
-    /// Default claimed `γ` of the Gaussian mechanism.
-    pub const DEFAULT_GAMMA: f64 = 1e-5;
-    /// Length of the reward sequence of the DAF audits (`2^5`: phases 1..=6 complete).
-    pub const DAF_SEQUENCE_LEN: usize = 32;
+/// Default claimed `γ` of the Gaussian mechanism.
+pub const DEFAULT_GAMMA: f64 = 1e-5;
+/// Length of the reward sequence of the DAF audits (`2^5`: phases 1..=6 complete).
+pub const DAF_SEQUENCE_LEN: usize = 32;
 
-    /// The mechanisms `audit dp --mechanism` knows.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-    #[serde(rename_all = "kebab-case")]
-    pub enum MechanismName {
-        /// Randomised response on `[0, 1]` (Alg. 4, L. 12).
-        Rr,
-        /// Laplace mechanism with sensitivity 1 (Thm. 3).
-        Laplace,
-        /// Gaussian mechanism, `(ε, γ)` (Rem. 13).
-        Gaussian,
-        /// DAF's vector of released phase means on a fixed schedule (Alg. 5, L. 31).
-        Daf,
+/// The mechanisms `audit dp --mechanism` knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MechanismName {
+    /// Randomised response on `[0, 1]` (Alg. 4, L. 12).
+    Rr,
+    /// Laplace mechanism with sensitivity 1 (Thm. 3).
+    Laplace,
+    /// Gaussian mechanism, `(ε, γ)` (Rem. 13).
+    Gaussian,
+    /// DAF's vector of released phase means on a fixed schedule (Alg. 5, L. 31).
+    Daf,
+}
+
+impl MechanismName {
+    /// Command-line names.
+    pub const ALL_NAMES: [&'static str; 4] = ["rr", "laplace", "gaussian", "daf"];
+    /// Parses a command-line name.
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "rr" | "randomised-response" => MechanismName::Rr,
+            "laplace" => MechanismName::Laplace,
+            "gaussian" => MechanismName::Gaussian,
+            "daf" => MechanismName::Daf,
+            _ => return None,
+        })
     }
-
-    impl MechanismName {
-        /// Command-line names.
-        pub const ALL_NAMES: [&'static str; 4] = ["rr", "laplace", "gaussian", "daf"];
-        /// Parses a command-line name.
-        pub fn parse(s: &str) -> Option<Self> {
-            Some(match s {
-                "rr" | "randomised-response" => MechanismName::Rr,
-                "laplace" => MechanismName::Laplace,
-                "gaussian" => MechanismName::Gaussian,
-                "daf" => MechanismName::Daf,
-                _ => return None,
-            })
-        }
-        fn as_str(&self) -> &'static str {
-            match self {
-                MechanismName::Rr => "rr",
-                MechanismName::Laplace => "laplace",
-                MechanismName::Gaussian => "gaussian",
-                MechanismName::Daf => "daf",
-            }
+    fn as_str(&self) -> &'static str {
+        match self {
+            MechanismName::Rr => "rr",
+            MechanismName::Laplace => "laplace",
+            MechanismName::Gaussian => "gaussian",
+            MechanismName::Daf => "daf",
         }
     }
+}
 
-    /// A planted bug.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-    pub struct Mutant {
-        /// Name for `--mutant`.
-        pub name: &'static str,
-        /// What is wrong.
-        pub description: &'static str,
-        /// The mechanism it corrupts.
-        pub base: MechanismName,
-    }
+/// A planted bug.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Mutant {
+    /// Name for `--mutant`.
+    pub name: &'static str,
+    /// What is wrong.
+    pub description: &'static str,
+    /// What it corrupts.
+    pub base: MutantBase,
+}
 
-    /// Every built-in mutant.
-    pub const MUTANTS: [Mutant; 4] = [
+/// What a mutant corrupts: a mechanism, or a whole algorithm (black-box only).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum MutantBase {
+    /// A mechanism (exact and black-box modes).
+    Mechanism(MechanismName),
+    /// A whole algorithm run with `factor·ε` while claiming `ε` (black-box on reward tables).
+    Algo {
+        /// The algorithm.
+        algo: AlgoName,
+        /// Factor applied to the privacy budget actually used.
+        factor: f64,
+    },
+}
+
+/// Every built-in mutant.
+pub const MUTANTS: [Mutant; 6] = [
     Mutant {
         name: "laplace-half-scale",
         description: "Laplace mechanism with noise scale 1/(2 eps) instead of 1/eps (true loss 2 eps)",
-        base: MechanismName::Laplace,
+        base: MutantBase::Mechanism(MechanismName::Laplace),
     },
     Mutant {
         name: "daf-no-forgetting",
         description: "DAF releasing each phase mean over all past samples (no forgetting), scales unchanged",
-        base: MechanismName::Daf,
+        base: MutantBase::Mechanism(MechanismName::Daf),
     },
     Mutant {
         name: "rr-wrong-keep",
         description: "randomised response keeping the bit w.p. e^(2 eps)/(e^(2 eps)+1) instead of e^eps/(e^eps+1)",
-        base: MechanismName::Rr,
+        base: MutantBase::Mechanism(MechanismName::Rr),
     },
     Mutant {
         name: "gaussian-small-sigma",
         description: "Gaussian mechanism with sigma_{eps,gamma}/2 instead of sqrt(2 log(1.25/gamma))/eps",
-        base: MechanismName::Gaussian,
+        base: MutantBase::Mechanism(MechanismName::Gaussian),
+    },
+    Mutant {
+        name: "adap-tt-eps-x4",
+        description: "AdaP-TT whose DAF noise is calibrated for 4 eps while claiming eps (black-box on reward tables)",
+        base: MutantBase::Algo {
+            algo: AlgoName::AdapTt,
+            factor: 4.0,
+        },
+    },
+    Mutant {
+        name: "ctb-tt-eps-x4",
+        description: "CTB-TT whose randomised response uses 4 eps while claiming eps (black-box on reward tables)",
+        base: MutantBase::Algo {
+            algo: AlgoName::CtbTt,
+            factor: 4.0,
+        },
     },
 ];
 
-    /// Looks a mutant up by name.
-    ///
-    /// # Example
-    /// ```
-    /// assert!(dpbai::audit::dp::mutant("laplace-half-scale").is_some());
-    /// assert!(dpbai::audit::dp::mutant("nope").is_none());
-    /// ```
-    pub fn mutant(name: &str) -> Option<Mutant> {
-        MUTANTS.iter().copied().find(|m| m.name == name)
-    }
+/// Looks a mutant up by name.
+///
+/// # Example
+/// ```
+/// assert!(dpbai::audit::dp::mutant("laplace-half-scale").is_some());
+/// assert!(dpbai::audit::dp::mutant("nope").is_none());
+/// ```
+pub fn mutant(name: &str) -> Option<Mutant> {
+    MUTANTS.iter().copied().find(|m| m.name == name)
+}
 
-    /// What `audit dp` examines.
-    #[derive(Debug, Clone, Copy, PartialEq)]
-    pub enum Target {
-        /// A faithful mechanism.
-        Mechanism(MechanismName),
-        /// A whole algorithm on neighbouring reward tables (Definition 8).
-        Algo(AlgoName),
-        /// A planted bug.
-        Mutant(Mutant),
-    }
+/// What `audit dp` examines.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Target {
+    /// A faithful mechanism.
+    Mechanism(MechanismName),
+    /// A whole algorithm on neighbouring reward tables (Definition 8).
+    Algo(AlgoName),
+    /// A planted bug.
+    Mutant(Mutant),
+}
 
-    /// Exact or black-box.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-    pub enum Mode {
-        /// Exact where the output law is computable, else black-box.
-        Auto,
-        /// Exact only (an error for whole algorithms).
-        Exact,
-        /// Black-box (DP-Sniper).
-        BlackBox,
-    }
+/// Exact or black-box.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Exact where the output law is computable, else black-box.
+    Auto,
+    /// Exact only (an error for whole algorithms).
+    Exact,
+    /// Black-box (DP-Sniper).
+    BlackBox,
+}
 
-    /// Options of `audit dp`.
-    #[derive(Debug, Clone, Copy, PartialEq)]
-    pub struct DpOptions {
-        /// Claimed `ε`.
-        pub eps: f64,
-        /// Claimed `γ` (Gaussian mechanism only).
-        pub gamma: f64,
-        /// Mode.
-        pub mode: Mode,
-        /// Runs per neighbouring input (black-box); `None` for the target's default.
-        pub runs: Option<u64>,
-        /// Confidence parameter.
-        pub alpha: f64,
-        /// Master seed.
-        pub seed: u64,
-    }
+/// Options of `audit dp`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DpOptions {
+    /// Claimed `ε`.
+    pub eps: f64,
+    /// Claimed `γ` (Gaussian mechanism only).
+    pub gamma: f64,
+    /// Mode.
+    pub mode: Mode,
+    /// Runs per neighbouring input (black-box); `None` for the target's default.
+    pub runs: Option<u64>,
+    /// Confidence parameter.
+    pub alpha: f64,
+    /// Master seed.
+    pub seed: u64,
+}
 
-    /// Report of `audit dp`.
-    #[derive(Debug, Clone, Serialize)]
-    pub struct DpReport {
-        /// What was audited (`mechanism rr`, `algo adap-tt`, `mutant laplace-half-scale`).
-        pub target: String,
-        /// `exact` or `blackbox`.
-        pub mode: String,
-        /// Verdict against the claim.
-        pub verdict: Verdict,
-        /// The claim in words.
-        pub claim: String,
-        /// Claimed `ε`.
-        pub eps_claimed: f64,
-        /// Claimed `γ` (Gaussian only).
-        pub gamma_claimed: Option<f64>,
-        /// Exact worst-case privacy loss (exact mode, pure-DP targets; for the Gaussian mechanism:
-        /// the smallest `ε` with `γ(ε) <= γ_claimed`).
-        pub loss_exact: Option<f64>,
-        /// Exact `γ(ε_claimed)` (Gaussian mechanism, exact mode).
-        pub gamma_exact: Option<f64>,
-        /// Lower bound on the privacy loss: the exact loss in exact mode, the certified bound in
-        /// black-box mode.
-        pub eps_lower: f64,
-        /// Certified lower bound on `γ` at the claimed `ε` (black-box, Gaussian).
-        pub gamma_lower: Option<f64>,
-        /// Runs per input (black-box; 0 in exact mode).
-        pub runs: u64,
-        /// Held-out runs per input (black-box).
-        pub certify_runs: u64,
-        /// Held-out event counts on the two inputs (black-box).
-        pub counts: Option<[u64; 2]>,
-        /// The certified event (black-box).
-        pub event: String,
-        /// `1 − α`.
-        pub confidence: f64,
-        /// Master seed.
-        pub seed: u64,
-        /// Wall-clock seconds.
-        pub seconds: f64,
-        /// Remarks (e.g. the neighbouring inputs used).
-        pub note: String,
-    }
+/// Report of `audit dp`.
+#[derive(Debug, Clone, Serialize)]
+pub struct DpReport {
+    /// What was audited (`mechanism rr`, `algo adap-tt`, `mutant laplace-half-scale`).
+    pub target: String,
+    /// `exact` or `blackbox`.
+    pub mode: String,
+    /// Verdict against the claim.
+    pub verdict: Verdict,
+    /// The claim in words.
+    pub claim: String,
+    /// Claimed `ε`.
+    pub eps_claimed: f64,
+    /// Claimed `γ` (Gaussian only).
+    pub gamma_claimed: Option<f64>,
+    /// Exact worst-case privacy loss (exact mode, pure-DP targets; for the Gaussian mechanism:
+    /// the smallest `ε` with `γ(ε) <= γ_claimed`).
+    pub loss_exact: Option<f64>,
+    /// Exact `γ(ε_claimed)` (Gaussian mechanism, exact mode).
+    pub gamma_exact: Option<f64>,
+    /// Lower bound on the privacy loss: the exact loss in exact mode, the certified bound in
+    /// black-box mode.
+    pub eps_lower: f64,
+    /// Certified lower bound on `γ` at the claimed `ε` (black-box, Gaussian).
+    pub gamma_lower: Option<f64>,
+    /// Runs per input (black-box; 0 in exact mode).
+    pub runs: u64,
+    /// Held-out runs per input (black-box).
+    pub certify_runs: u64,
+    /// Held-out event counts on the two inputs (black-box).
+    pub counts: Option<[u64; 2]>,
+    /// The certified event (black-box).
+    pub event: String,
+    /// `1 − α`.
+    pub confidence: f64,
+    /// Master seed.
+    pub seed: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Remarks (e.g. the neighbouring inputs used).
+    pub note: String,
+}
 
-    /// The mechanism a target stands for (faithful or mutated) at claimed `ε`, `γ`.
-    #[derive(Debug, Clone, Copy)]
-    enum Mech {
-        Rr(RandomisedResponse),
-        Laplace(Laplace),
-        Gaussian(GaussianMechanism),
-        Daf { eps: f64, forgetting: bool },
-    }
+/// The mechanism a target stands for (faithful or mutated) at claimed `ε`, `γ`.
+#[derive(Debug, Clone, Copy)]
+enum Mech {
+    Rr(RandomisedResponse),
+    Laplace(Laplace),
+    Gaussian(GaussianMechanism),
+    Daf { eps: f64, forgetting: bool },
+}
 
-    fn mechanism_for(target: &Target, eps: f64, gamma: f64) -> Result<Option<Mech>> {
-        let (base, mutated) = match target {
-            Target::Mechanism(m) => (*m, false),
-            Target::Mutant(m) => (m.base, true),
-            Target::Algo(_) => return Ok(None),
-        };
-        Ok(Some(match (base, mutated) {
-            (MechanismName::Rr, false) => Mech::Rr(RandomisedResponse::new(eps)?),
-            (MechanismName::Rr, true) => Mech::Rr(RandomisedResponse::with_keep_probability(
-                RandomisedResponse::new(2.0 * eps)?.keep_probability(),
-            )?),
-            (MechanismName::Laplace, false) => Mech::Laplace(Laplace::new(1.0, eps)?),
-            (MechanismName::Laplace, true) => {
-                Mech::Laplace(Laplace::with_scale(Laplace::new(1.0, eps)?.scale() / 2.0)?)
+fn mechanism_for(target: &Target, eps: f64, gamma: f64) -> Result<Option<Mech>> {
+    let (base, mutated) = match target {
+        Target::Mechanism(m) => (*m, false),
+        Target::Mutant(Mutant {
+            base: MutantBase::Mechanism(b),
+            ..
+        }) => (*b, true),
+        Target::Mutant(_) => return Ok(None),
+        Target::Algo(_) => return Ok(None),
+    };
+    Ok(Some(match (base, mutated) {
+        (MechanismName::Rr, false) => Mech::Rr(RandomisedResponse::new(eps)?),
+        (MechanismName::Rr, true) => Mech::Rr(RandomisedResponse::with_keep_probability(
+            RandomisedResponse::new(2.0 * eps)?.keep_probability(),
+        )?),
+        (MechanismName::Laplace, false) => Mech::Laplace(Laplace::new(1.0, eps)?),
+        (MechanismName::Laplace, true) => {
+            Mech::Laplace(Laplace::with_scale(Laplace::new(1.0, eps)?.scale() / 2.0)?)
+        }
+        (MechanismName::Gaussian, false) => Mech::Gaussian(GaussianMechanism::new(eps, gamma)?),
+        (MechanismName::Gaussian, true) => Mech::Gaussian(GaussianMechanism::with_sigma(
+            GaussianMechanism::new(eps, gamma)?.sigma() / 2.0,
+        )?),
+        (MechanismName::Daf, m) => {
+            check_above("eps", eps, 0.0)?;
+            Mech::Daf {
+                eps,
+                forgetting: !m,
             }
-            (MechanismName::Gaussian, false) => Mech::Gaussian(GaussianMechanism::new(eps, gamma)?),
-            (MechanismName::Gaussian, true) => Mech::Gaussian(GaussianMechanism::with_sigma(
-                GaussianMechanism::new(eps, gamma)?.sigma() / 2.0,
-            )?),
-            (MechanismName::Daf, m) => {
-                check_above("eps", eps, 0.0)?;
-                Mech::Daf {
-                    eps,
-                    forgetting: !m,
-                }
-            }
-        }))
-    }
-
-    fn target_name(t: &Target) -> String {
-        match t {
-            Target::Mechanism(m) => format!("mechanism {}", m.as_str()),
-            Target::Algo(a) => format!("algo {}", a.as_str()),
-            Target::Mutant(m) => format!("mutant {}", m.name),
         }
-    }
+    }))
+}
 
-    /// Draws `n` values per input in parallel chunks (run `r` of input `i` uses
-    /// `rng_for_run(seed ^ i, chunk)`), deterministic for any thread count.
-    fn sample_pair<T, F>(n: u64, seed: u64, f: F) -> (Vec<T>, Vec<T>)
-    where
-        T: Send,
-        F: Fn(usize, &mut Rng) -> T + Sync,
-    {
-        const CHUNK: u64 = 4096;
-        let chunks = n.div_ceil(CHUNK);
-        let draw = |input: usize| -> Vec<T> {
-            (0..chunks)
-                .into_par_iter()
-                .map(|c| {
-                    let mut rng = rng_for_run(crate::rng::mix64(seed ^ input as u64), c);
-                    let len = CHUNK.min(n - c * CHUNK);
-                    (0..len).map(|_| f(input, &mut rng)).collect::<Vec<T>>()
-                })
-                .flatten()
-                .collect()
-        };
-        (draw(0), draw(1))
+fn target_name(t: &Target) -> String {
+    match t {
+        Target::Mechanism(m) => format!("mechanism {}", m.as_str()),
+        Target::Algo(a) => format!("algo {}", a.as_str()),
+        Target::Mutant(m) => format!("mutant {}", m.name),
     }
+}
 
-    fn default_runs(target: &Target) -> u64 {
-        match target {
-            Target::Algo(_) => 20_000,
-            Target::Mechanism(MechanismName::Gaussian)
-            | Target::Mutant(Mutant {
-                base: MechanismName::Gaussian,
-                ..
-            }) => 4_000_000,
-            _ => 1_000_000,
-        }
+/// Draws `n` values per input in parallel chunks (run `r` of input `i` uses
+/// `rng_for_run(seed ^ i, chunk)`), deterministic for any thread count.
+fn sample_pair<T, F>(n: u64, seed: u64, f: F) -> (Vec<T>, Vec<T>)
+where
+    T: Send,
+    F: Fn(usize, &mut Rng) -> T + Sync,
+{
+    const CHUNK: u64 = 4096;
+    let chunks = n.div_ceil(CHUNK);
+    let draw = |input: usize| -> Vec<T> {
+        (0..chunks)
+            .into_par_iter()
+            .map(|c| {
+                let mut rng = rng_for_run(crate::rng::mix64(seed ^ input as u64), c);
+                let len = CHUNK.min(n - c * CHUNK);
+                (0..len).map(|_| f(input, &mut rng)).collect::<Vec<T>>()
+            })
+            .flatten()
+            .collect()
+    };
+    (draw(0), draw(1))
+}
+
+fn default_runs(target: &Target) -> u64 {
+    match target {
+        Target::Algo(_) => 20_000,
+        Target::Mutant(Mutant {
+            base: MutantBase::Algo { .. },
+            ..
+        }) => 40_000,
+        Target::Mechanism(MechanismName::Gaussian)
+        | Target::Mutant(Mutant {
+            base: MutantBase::Mechanism(MechanismName::Gaussian),
+            ..
+        }) => 4_000_000,
+        _ => 1_000_000,
     }
+}
 
-    /// Audits the privacy of `target` (module docs).
-    ///
-    /// # Errors
-    /// [`Error::InvalidParameter`] for invalid `ε`, `γ`, `α`, run counts, exact mode on a whole
-    /// algorithm, or an algorithm that cannot run on reward tables.
-    pub fn audit_dp(target: &Target, o: &DpOptions) -> Result<DpReport> {
-        check_above("eps", o.eps, 0.0)?;
-        check_open("gamma", o.gamma, 0.0, 1.0)?;
-        check_open("alpha", o.alpha, 0.0, 1.0)?;
-        if o.runs == Some(0) {
-            return Err(Error::param("runs", 0, "at least 1"));
-        }
-        let start = std::time::Instant::now();
-        let mech = mechanism_for(target, o.eps, o.gamma)?;
-        let exact = match (o.mode, mech) {
+/// Audits the privacy of `target` (module docs).
+///
+/// # Definition
+/// Exact mode: the worst-case privacy loss of the mechanism as implemented (its parameters are
+/// read from the `dpbai::privacy` objects); black-box mode: the DP-Sniper lower bound.
+///
+/// # Reference
+/// L. 12, Thm. 3, L. 31, Rem. 13, Definition 8 (MATH.md E.1).
+///
+/// # Example
+/// ```
+/// use dpbai::audit::dp::{audit_dp, mutant, DpOptions, Mode, Target};
+/// use dpbai::audit::Verdict;
+/// let o = DpOptions { eps: 1.0, gamma: 1e-5, mode: Mode::Auto, runs: None, alpha: 1e-3, seed: 1 };
+/// let r = audit_dp(&Target::Mutant(mutant("laplace-half-scale").unwrap()), &o).unwrap();
+/// assert_eq!(r.verdict, Verdict::Violated);
+/// assert!((r.eps_lower - 2.0).abs() < 1e-12);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidParameter`] for invalid `ε`, `γ`, `α`, run counts, exact mode on a whole
+/// algorithm, or an algorithm that cannot run on reward tables.
+pub fn audit_dp(target: &Target, o: &DpOptions) -> Result<DpReport> {
+    check_above("eps", o.eps, 0.0)?;
+    check_open("gamma", o.gamma, 0.0, 1.0)?;
+    check_open("alpha", o.alpha, 0.0, 1.0)?;
+    if o.runs == Some(0) {
+        return Err(Error::param("runs", 0, "at least 1"));
+    }
+    let start = std::time::Instant::now();
+    let mech = mechanism_for(target, o.eps, o.gamma)?;
+    let exact =
+        match (o.mode, mech) {
             (Mode::Exact, None) => return Err(Error::param(
                 "mode",
                 "exact",
@@ -893,250 +956,256 @@ mod pending_targets {
             (Mode::BlackBox, _) | (_, None) => false,
             _ => true,
         };
-        let is_gauss = matches!(mech, Some(Mech::Gaussian(_)));
-        let claim = if is_gauss {
-            Claim::Approx {
-                eps: o.eps,
-                gamma: o.gamma,
+    let is_gauss = matches!(mech, Some(Mech::Gaussian(_)));
+    let claim = if is_gauss {
+        Claim::Approx {
+            eps: o.eps,
+            gamma: o.gamma,
+        }
+    } else {
+        Claim::Pure { eps: o.eps }
+    };
+    let mut rep = DpReport {
+        target: target_name(target),
+        mode: if exact { "exact" } else { "blackbox" }.into(),
+        verdict: Verdict::Inconclusive,
+        claim: match claim {
+            Claim::Pure { eps } => format!("{eps}-DP"),
+            Claim::Approx { eps, gamma } => format!("({eps}, {gamma})-DP"),
+        },
+        eps_claimed: o.eps,
+        gamma_claimed: is_gauss.then_some(o.gamma),
+        loss_exact: None,
+        gamma_exact: None,
+        eps_lower: 0.0,
+        gamma_lower: None,
+        runs: 0,
+        certify_runs: 0,
+        counts: None,
+        event: String::new(),
+        confidence: 1.0 - o.alpha,
+        seed: o.seed,
+        seconds: 0.0,
+        note: String::new(),
+    };
+    if exact {
+        let m = mech.expect("invariant: exact mode has a mechanism");
+        match m {
+            Mech::Rr(rr) => {
+                let l = rr_loss(rr.keep_probability())?;
+                rep.loss_exact = Some(l);
+                rep.eps_lower = l;
+                rep.verdict = exact_verdict(l, o.eps);
+                rep.note = format!("keep probability {}", rr.keep_probability());
             }
-        } else {
-            Claim::Pure { eps: o.eps }
-        };
-        let mut rep = DpReport {
-            target: target_name(target),
-            mode: if exact { "exact" } else { "blackbox" }.into(),
-            verdict: Verdict::Inconclusive,
-            claim: match claim {
-                Claim::Pure { eps } => format!("{eps}-DP"),
-                Claim::Approx { eps, gamma } => format!("({eps}, {gamma})-DP"),
-            },
-            eps_claimed: o.eps,
-            gamma_claimed: is_gauss.then_some(o.gamma),
-            loss_exact: None,
-            gamma_exact: None,
-            eps_lower: 0.0,
-            gamma_lower: None,
-            runs: 0,
-            certify_runs: 0,
-            counts: None,
-            event: String::new(),
-            confidence: 1.0 - o.alpha,
-            seed: o.seed,
-            seconds: 0.0,
-            note: String::new(),
-        };
-        if exact {
-            let m = mech.expect("invariant: exact mode has a mechanism");
-            match m {
-                Mech::Rr(rr) => {
-                    let l = rr_loss(rr.keep_probability())?;
-                    rep.loss_exact = Some(l);
-                    rep.eps_lower = l;
-                    rep.verdict = exact_verdict(l, o.eps);
-                    rep.note = format!("keep probability {}", rr.keep_probability());
-                }
-                Mech::Laplace(lap) => {
-                    let l = laplace_vector_loss(&[(1.0, lap.scale())], &[(0.0, lap.scale())])?;
-                    rep.loss_exact = Some(l);
-                    rep.eps_lower = l;
-                    rep.verdict = exact_verdict(l, o.eps);
-                    rep.note = format!("sensitivity 1, scale {}", lap.scale());
-                }
-                Mech::Gaussian(g) => {
-                    let ge = gaussian_gamma(o.eps, g.sigma(), 1.0)?;
-                    let le = gaussian_eps(o.gamma, g.sigma(), 1.0)?;
-                    rep.gamma_exact = Some(ge);
-                    rep.loss_exact = Some(le);
-                    rep.eps_lower = le;
-                    rep.verdict = if ge <= o.gamma * (1.0 + EXACT_REL_SLACK) {
-                        Verdict::Holds
-                    } else {
-                        Verdict::Violated
-                    };
-                    rep.note = format!(
+            Mech::Laplace(lap) => {
+                let l = laplace_vector_loss(&[(1.0, lap.scale())], &[(0.0, lap.scale())])?;
+                rep.loss_exact = Some(l);
+                rep.eps_lower = l;
+                rep.verdict = exact_verdict(l, o.eps);
+                rep.note = format!("sensitivity 1, scale {}", lap.scale());
+            }
+            Mech::Gaussian(g) => {
+                let ge = gaussian_gamma(o.eps, g.sigma(), 1.0)?;
+                let le = gaussian_eps(o.gamma, g.sigma(), 1.0)?;
+                rep.gamma_exact = Some(ge);
+                rep.loss_exact = Some(le);
+                rep.eps_lower = le;
+                rep.verdict = if ge <= o.gamma * (1.0 + EXACT_REL_SLACK) {
+                    Verdict::Holds
+                } else {
+                    Verdict::Violated
+                };
+                rep.note = format!(
                     "sensitivity 1, sigma {}; loss_exact is the smallest eps with gamma(eps) <= {}",
                     g.sigma(),
                     o.gamma
                 );
-                }
-                Mech::Daf { eps, forgetting } => {
-                    let plan = |r: &[f64]| privacy::daf_release_plan(r, eps, forgetting);
-                    let (l, pos) = daf_exact_loss(plan, DAF_SEQUENCE_LEN)?;
-                    rep.loss_exact = Some(l);
-                    rep.eps_lower = l;
-                    rep.verdict = exact_verdict(l, o.eps);
-                    rep.note = format!(
-                    "one arm's sequence of {DAF_SEQUENCE_LEN} rewards (6 released phase means); worst neighbour: entry {pos} changed 0 <-> 1"
-                );
-                }
-            }
-        } else {
-            let n = o.runs.unwrap_or_else(|| default_runs(target));
-            let bb = match (mech, target) {
-                (Some(m), _) => blackbox_mechanism(m, n, o.seed, o.alpha, claim)?,
-                (None, Target::Algo(a)) => {
-                    let (bb, note) = blackbox_algorithm(*a, o.eps, n, o.seed, o.alpha)?;
-                    rep.note = note;
-                    bb
-                }
-                (None, _) => unreachable!("invariant: only algorithms lack a mechanism"),
-            };
-            rep.eps_lower = bb.eps_lower;
-            rep.gamma_lower = bb.gamma_lower;
-            rep.runs = bb.runs;
-            rep.certify_runs = bb.certify_runs;
-            rep.counts = Some(bb.counts);
-            rep.event = bb.event;
-            rep.verdict = bb.verdict;
-            if rep.note.is_empty() {
-                rep.note =
-                    "black-box mode never certifies privacy: no violation found is 'inconclusive'"
-                        .into();
-            }
-        }
-        rep.seconds = start.elapsed().as_secs_f64();
-        Ok(rep)
-    }
-
-    fn blackbox_mechanism(
-        m: Mech,
-        n: u64,
-        seed: u64,
-        alpha: f64,
-        claim: Claim,
-    ) -> Result<BlackBox> {
-        match m {
-            Mech::Rr(rr) => {
-                let (x, y) = sample_pair(n, seed, |i, rng| {
-                    rr.privatise(if i == 0 { 1.0 } else { 0.0 }, rng)
-                });
-                sniper_real(&x, &y, alpha, claim)
-            }
-            Mech::Laplace(lap) => {
-                let (x, y) = sample_pair(n, seed, |i, rng| {
-                    lap.release(if i == 0 { 1.0 } else { 0.0 }, rng)
-                });
-                sniper_real(&x, &y, alpha, claim)
-            }
-            Mech::Gaussian(g) => {
-                let (x, y) = sample_pair(n, seed, |i, rng| {
-                    g.privatise(if i == 0 { 1.0 } else { 0.0 }, rng)
-                });
-                sniper_real(&x, &y, alpha, claim)
             }
             Mech::Daf { eps, forgetting } => {
-                // Neighbours: the first reward 1 vs 0, the others 1/2. The released vector is
-                // projected on T = Σ_j y_j / b_j (the scales b_j are public).
-                let mut r1 = vec![0.5; DAF_SEQUENCE_LEN];
-                r1[0] = 1.0;
-                let mut r0 = r1.clone();
-                r0[0] = 0.0;
-                let p1 = privacy::daf_release_plan(&r1, eps, forgetting)?;
-                let p0 = privacy::daf_release_plan(&r0, eps, forgetting)?;
-                let stat = |plan: &[(f64, f64)], rng: &mut Rng| -> f64 {
-                    plan.iter()
-                        .map(|&(mean, b)| (mean + privacy::laplace_noise(b, rng)) / b)
-                        .sum()
-                };
-                let (x, y) = sample_pair(n, seed, |i, rng| {
-                    if i == 0 {
-                        stat(&p1, rng)
-                    } else {
-                        stat(&p0, rng)
-                    }
-                });
-                let mut bb = sniper_real(&x, &y, alpha, claim)?;
-                bb.event = format!("{} with Y = sum_j y_j/b_j", bb.event);
-                Ok(bb)
+                let plan = |r: &[f64]| privacy::daf_release_plan(r, eps, forgetting);
+                let (l, pos) = daf_exact_loss(plan, DAF_SEQUENCE_LEN)?;
+                rep.loss_exact = Some(l);
+                rep.eps_lower = l;
+                rep.verdict = exact_verdict(l, o.eps);
+                rep.note = format!(
+                    "one arm's sequence of {DAF_SEQUENCE_LEN} rewards (6 released phase means); worst neighbour: entry {pos} changed 0 <-> 1"
+                );
             }
         }
+    } else {
+        let n = o.runs.unwrap_or_else(|| default_runs(target));
+        let bb = match (mech, target) {
+            (Some(m), _) => blackbox_mechanism(m, n, o.seed, o.alpha, claim)?,
+            (None, Target::Algo(a)) => {
+                let (bb, note) = blackbox_algorithm(*a, o.eps, o.eps, n, o.seed, o.alpha)?;
+                rep.note = note;
+                bb
+            }
+            (
+                None,
+                Target::Mutant(Mutant {
+                    base: MutantBase::Algo { algo, factor },
+                    ..
+                }),
+            ) => {
+                let (bb, note) =
+                    blackbox_algorithm(*algo, factor * o.eps, o.eps, n, o.seed, o.alpha)?;
+                rep.note = format!("{note}; runs at eps = {}", factor * o.eps);
+                bb
+            }
+            (None, _) => unreachable!("invariant: only algorithms lack a mechanism"),
+        };
+        rep.eps_lower = bb.eps_lower;
+        rep.gamma_lower = bb.gamma_lower;
+        rep.runs = bb.runs;
+        rep.certify_runs = bb.certify_runs;
+        rep.counts = Some(bb.counts);
+        rep.event = bb.event;
+        rep.verdict = bb.verdict;
+        if rep.note.is_empty() {
+            rep.note =
+                "black-box mode never certifies privacy: no violation found is 'inconclusive'"
+                    .into();
+        }
     }
+    rep.seconds = start.elapsed().as_secs_f64();
+    Ok(rep)
+}
 
-    /// Neighbouring reward tables for the whole-algorithm audit (Definition 8): `K = 2`, rows drawn
-    /// once from `Ber(0.7) × Ber(0.3)` with a fixed seed; the neighbour flips row 1 (the first
-    /// user, whose reward of arm 1 every algorithm observes at `t = 1`).
-    fn neighbouring_tables(rows: usize) -> (RewardTable, RewardTable) {
-        use rand::RngExt;
-        let mut rng = rng_for_run(0xD1FF_7AB1E, 0);
-        let d: RewardTable = (0..rows)
-            .map(|_| {
-                vec![
-                    f64::from(u8::from(rng.random::<f64>() < 0.7)),
-                    f64::from(u8::from(rng.random::<f64>() < 0.3)),
-                ]
-            })
-            .collect();
-        let mut d2 = d.clone();
-        d2[0] = vec![1.0 - d[0][0], 1.0 - d[0][1]];
-        (d, d2)
+fn blackbox_mechanism(m: Mech, n: u64, seed: u64, alpha: f64, claim: Claim) -> Result<BlackBox> {
+    match m {
+        Mech::Rr(rr) => {
+            let (x, y) = sample_pair(n, seed, |i, rng| {
+                rr.privatise(if i == 0 { 1.0 } else { 0.0 }, rng)
+            });
+            sniper_real(&x, &y, alpha, claim)
+        }
+        Mech::Laplace(lap) => {
+            let (x, y) = sample_pair(n, seed, |i, rng| {
+                lap.release(if i == 0 { 1.0 } else { 0.0 }, rng)
+            });
+            sniper_real(&x, &y, alpha, claim)
+        }
+        Mech::Gaussian(g) => {
+            let (x, y) = sample_pair(n, seed, |i, rng| {
+                g.privatise(if i == 0 { 1.0 } else { 0.0 }, rng)
+            });
+            sniper_real(&x, &y, alpha, claim)
+        }
+        Mech::Daf { eps, forgetting } => {
+            // Neighbours: the first reward 1 vs 0, the others 1/2. The released vector is
+            // projected on T = Σ_j y_j / b_j (the scales b_j are public).
+            let mut r1 = vec![0.5; DAF_SEQUENCE_LEN];
+            r1[0] = 1.0;
+            let mut r0 = r1.clone();
+            r0[0] = 0.0;
+            let p1 = privacy::daf_release_plan(&r1, eps, forgetting)?;
+            let p0 = privacy::daf_release_plan(&r0, eps, forgetting)?;
+            let stat = |plan: &[(f64, f64)], rng: &mut Rng| -> f64 {
+                plan.iter()
+                    .map(|&(mean, b)| (mean + privacy::laplace_noise(b, rng)) / b)
+                    .sum()
+            };
+            let (x, y) = sample_pair(n, seed, |i, rng| {
+                if i == 0 {
+                    stat(&p1, rng)
+                } else {
+                    stat(&p0, rng)
+                }
+            });
+            let mut bb = sniper_real(&x, &y, alpha, claim)?;
+            bb.event = format!("{} with Y = sum_j y_j/b_j", bb.event);
+            Ok(bb)
+        }
     }
+}
 
-    fn hash_of<T: std::hash::Hash>(v: &T) -> u64 {
-        use std::hash::Hasher;
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        v.hash(&mut h);
-        h.finish()
-    }
+/// Neighbouring reward tables for the whole-algorithm audit (Definition 8): `K = 2`, rows drawn
+/// once from `Ber(0.7) × Ber(0.3)` with a fixed seed; the neighbour flips row 1 (the first
+/// user, whose reward of arm 1 every algorithm observes at `t = 1`).
+fn neighbouring_tables(rows: usize) -> (RewardTable, RewardTable) {
+    use rand::RngExt;
+    let mut rng = rng_for_run(0xD1FF_7AB1E, 0);
+    let d: RewardTable = (0..rows)
+        .map(|_| {
+            vec![
+                f64::from(u8::from(rng.random::<f64>() < 0.7)),
+                f64::from(u8::from(rng.random::<f64>() < 0.3)),
+            ]
+        })
+        .collect();
+    let mut d2 = d.clone();
+    d2[0] = vec![1.0 - d[0][0], 1.0 - d[0][1]];
+    (d, d2)
+}
 
-    fn blackbox_algorithm(
-        algo: AlgoName,
-        eps: f64,
-        n: u64,
-        seed: u64,
-        alpha: f64,
-    ) -> Result<(BlackBox, String)> {
-        if !matches!(
-            algo,
-            AlgoName::CtbTt | AlgoName::AdapTt | AlgoName::AdapTtStar
-        ) {
-            return Err(Error::param(
+fn hash_of<T: std::hash::Hash>(v: &T) -> u64 {
+    use std::hash::Hasher;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    v.hash(&mut h);
+    h.finish()
+}
+
+fn blackbox_algorithm(
+    algo: AlgoName,
+    eps_run: f64,
+    eps: f64,
+    n: u64,
+    seed: u64,
+    alpha: f64,
+) -> Result<(BlackBox, String)> {
+    if !matches!(
+        algo,
+        AlgoName::CtbTt | AlgoName::AdapTt | AlgoName::AdapTtStar
+    ) {
+        return Err(Error::param(
             "algo",
             algo.as_str(),
             "ctb-tt, adap-tt or adap-tt-star (the algorithms with an epsilon-DP claim on reward tables)",
         ));
-        }
-        let rows = 400;
-        let delta = 0.1;
-        let instance = crate::instance::Instance::bernoulli(vec![0.7, 0.3])?;
-        let mut spec = AlgoSpec::new(algo, delta);
-        spec.eps = Some(eps);
-        let alg = bandit::build(&spec, &instance)?;
-        let (d, d2) = neighbouring_tables(rows);
-        let probe = alg.run_on_table(&d, &mut rng_for_run(seed, u64::MAX));
-        if probe.is_none() {
-            return Err(Error::param(
-                "algo",
-                algo.as_str(),
-                "an algorithm that supports reward tables",
-            ));
-        }
-        let features = |o: Option<bandit::TableOutput>| -> Vec<u64> {
-            match o {
-                None => vec![0; 4],
-                Some(o) => {
-                    let prefix: Vec<u32> = o.actions.iter().take(16).copied().collect();
-                    vec![
-                        hash_of(&o),
-                        o.recommendation as u64 * 2 + u64::from(o.stopped),
-                        o.actions.len() as u64 * 2 + u64::from(o.stopped),
-                        hash_of(&prefix),
-                    ]
-                }
+    }
+    let rows = 400;
+    let delta = 0.1;
+    let instance = crate::instance::Instance::bernoulli(vec![0.7, 0.3])?;
+    let mut spec = AlgoSpec::new(algo, delta);
+    spec.eps = Some(eps_run);
+    let alg = bandit::build(&spec, &instance)?;
+    let (d, d2) = neighbouring_tables(rows);
+    let probe = alg.run_on_table(&d, &mut rng_for_run(seed, u64::MAX));
+    if probe.is_none() {
+        return Err(Error::param(
+            "algo",
+            algo.as_str(),
+            "an algorithm that supports reward tables",
+        ));
+    }
+    let features = |o: Option<bandit::TableOutput>| -> Vec<u64> {
+        match o {
+            None => vec![0; 4],
+            Some(o) => {
+                let prefix: Vec<u32> = o.actions.iter().take(16).copied().collect();
+                vec![
+                    hash_of(&o),
+                    o.recommendation as u64 * 2 + u64::from(o.stopped),
+                    o.actions.len() as u64 * 2 + u64::from(o.stopped),
+                    hash_of(&prefix),
+                ]
             }
-        };
-        let (x, y) = sample_pair(n, seed, |i, rng| {
-            features(alg.run_on_table(if i == 0 { &d } else { &d2 }, rng))
-        });
-        let bb = sniper_discrete(
-            &x,
-            &y,
-            &["output hash", "recommendation", "tau", "first 16 actions"],
-            alpha,
-            Claim::Pure { eps },
-        )?;
-        let note = format!(
+        }
+    };
+    let (x, y) = sample_pair(n, seed, |i, rng| {
+        features(alg.run_on_table(if i == 0 { &d } else { &d2 }, rng))
+    });
+    let bb = sniper_discrete(
+        &x,
+        &y,
+        &["output hash", "recommendation", "tau", "first 16 actions"],
+        alpha,
+        Claim::Pure { eps },
+    )?;
+    let note = format!(
         "neighbouring reward tables of {rows} rows (K = 2, row 1 flipped), delta = {delta}; events on (actions, recommendation, tau)"
     );
-        Ok((bb, note))
-    }
+    Ok((bb, note))
 }

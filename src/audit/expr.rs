@@ -196,33 +196,29 @@ fn apply2(f: F2, x: f64, y: f64) -> f64 {
 }
 
 fn apply_h(x: f64, delta: f64, k: f64) -> f64 {
-    if !(k >= 2.0 && k.fract() == 0.0 && k <= 1e9) {
+    let valid = (2.0..=1e9).contains(&k) && k.fract() == 0.0;
+    if !valid {
         return f64::NAN;
     }
     sf::h(x, delta, k as usize)
 }
 
 /// Bridges to `crate::special`: out-of-domain arguments give NaN.
-/// PENDING(special merge): temporary stand-ins until `crate::special` lands on main.
 mod sf {
-    pub fn c_g(_x: f64) -> f64 {
-        f64::NAN
+    pub fn c_g(x: f64) -> f64 {
+        crate::special::c_g(x).unwrap_or(f64::NAN)
     }
-    pub fn wbar_m1(_x: f64) -> f64 {
-        f64::NAN
+    pub fn wbar_m1(x: f64) -> f64 {
+        crate::special::wbar_m1(x).unwrap_or(f64::NAN)
     }
-    pub fn zeta(_x: f64) -> f64 {
-        f64::NAN
+    pub fn zeta(x: f64) -> f64 {
+        crate::special::zeta(x).unwrap_or(f64::NAN)
     }
     pub fn k(x: f64) -> f64 {
-        if x >= 1.0 {
-            x.log2() + 2.0
-        } else {
-            f64::NAN
-        }
+        crate::special::k(x).unwrap_or(f64::NAN)
     }
-    pub fn h(_x: f64, _delta: f64, _n_arms: usize) -> f64 {
-        f64::NAN
+    pub fn h(x: f64, delta: f64, n_arms: usize) -> f64 {
+        crate::special::h(x, delta, n_arms).unwrap_or(f64::NAN)
     }
 }
 
@@ -805,7 +801,9 @@ impl Program {
                 }
                 Op::JumpIfLess(target) => {
                     sp -= 2;
-                    if !(stack[sp] >= stack[sp + 1]) {
+                    // `x >= y` is false for NaN: the else branch is taken.
+                    let take_then = stack[sp] >= stack[sp + 1];
+                    if !take_then {
                         pc = target as usize;
                         continue;
                     }
@@ -928,7 +926,7 @@ impl ThresholdExpr {
         let Some(v) = Var::from_name(name) else {
             return false;
         };
-        self.general.code.iter().any(|op| *op == Op::Load(v as u8))
+        self.general.code.contains(&Op::Load(v as u8))
     }
 
     /// Evaluates the expression (see the type docs).
@@ -988,7 +986,7 @@ pub struct Preset {
 }
 
 /// Every preset, provable ones first.
-pub const PRESETS: [Preset; 7] = [
+pub const PRESETS: [Preset; 9] = [
     Preset {
         name: "paper-cg",
         description: "Eq. (4) c^G (TTUCB, CTB-TT, Gaussian-mechanism TTUCB; Sec. 2.2.3)",
@@ -1022,6 +1020,16 @@ pub const PRESETS: [Preset; 7] = [
     Preset {
         name: "ref-adap-tt",
         description: "public code's AdaP-TT rule log(1/delta) + log(1+log na) + log(1+log nb) + (1/na+1/nb) log(1/delta)^2/eps^2, /sigma^2 on W^G (MATH.md S)",
+        provable: false,
+    },
+    Preset {
+        name: "unsafe-log-over-20",
+        description: "DELIBERATELY UNSAFE log(1/delta)/20, to check that the auditor catches it",
+        provable: false,
+    },
+    Preset {
+        name: "unsafe-adap-tt-no-privacy",
+        description: "DELIBERATELY UNSAFE Eq. (12) without its privacy term (fails at small eps)",
         provable: false,
     },
 ];
@@ -1079,6 +1087,10 @@ pub fn preset(name: &str) -> Option<String> {
         "ref-adap-tt" => {
             "(log(1/delta) + log(1+log(na)) + log(1+log(nb)) + (1/na+1/nb)*log(1/delta)^2/eps^2)/sigma^2"
                 .to_string()
+        }
+        "unsafe-log-over-20" => "log(1/delta)/20".to_string(),
+        "unsafe-adap-tt-no-privacy" => {
+            format!("2*{}", c_g_text("18*delta/(pi^4*k(na)^2*k(nb)^2)"))
         }
         _ => return None,
     })
@@ -1227,6 +1239,36 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(c.eval(&v), 3000.0);
+    }
+
+    #[test]
+    fn memo_returns_exactly_the_uncached_value() {
+        let c =
+            ThresholdExpr::parse(&preset("paper-adap-tt-star").expect("preset")).expect("parses");
+        assert!(c.general.memo.is_some());
+        let b = c.bind(0.01, 5.0, 0.5, 0.5).expect("binds");
+        for rep in 0..3 {
+            for i in 1..300 {
+                let v = ThresholdVars {
+                    na: i as f64,
+                    nb: (2 * i + rep) as f64,
+                    gap: 0.001 * i as f64,
+                    ..vars()
+                };
+                let vs = [
+                    v.delta, v.k, v.eps, v.sigma, v.t, v.na, v.nb, v.ka, v.kb, v.gap,
+                ];
+                let direct = c.general.run(&vs);
+                assert_eq!(c.eval(&v).to_bits(), direct.to_bits());
+                assert!((b.eval(&v) - direct).abs() <= 1e-12 * direct.abs());
+            }
+        }
+        // Cheap programs are not memoised.
+        assert!(ThresholdExpr::parse("log(na)")
+            .expect("parses")
+            .general
+            .memo
+            .is_none());
     }
 
     #[test]

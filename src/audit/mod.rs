@@ -2,7 +2,17 @@
 //! ([`dp`]), with the threshold expression language of `--threshold` ([`expr`]).
 //!
 //! Both audits end in a [`Verdict`] backed by exact Clopper–Pearson bounds
-//! ([`crate::mc::stats`]) at a stated confidence.
+//! ([`crate::mc::stats`], wrapped in [`ci`]) at a stated confidence `1 − α` (default
+//! `α = 1e-3`). Command lines (`dpbai audit --help`):
+//! ```text
+//! dpbai audit delta --algo ttucb --battery default --delta 0.01 --threshold "log(1/delta)/20"
+//! dpbai audit delta --algo adap-tt --battery default --delta 0.01 --eps 0.5 \
+//!     --threshold unsafe-adap-tt-no-privacy --until-decided --first 100 --budget 1000
+//! dpbai audit delta --list-presets
+//! dpbai audit dp --mutant laplace-half-scale [--mode blackbox]
+//! dpbai audit dp --algo adap-tt --eps 1
+//! dpbai audit dp --list-mutants
+//! ```
 
 pub mod ci;
 pub mod delta;

@@ -12,9 +12,18 @@
 //!
 //! All use β-tracking (or IDS, D.9) and `σ = 1/2` for Bernoulli arms (the arms' `σ` otherwise).
 //!
+//! **Starvation (AdaP-TT, AdaP-TT\*).** The private bonus of Eq. (11) depends on `Ñ_a` only (the
+//! paper calls it heuristic, Sec. 4.3). When an arm's released mean is far below the others
+//! (a large negative Laplace draw) it is neither the leader nor — when the remaining arms are
+//! tied, as in μ1 (ISSUE 31), so that their transport costs stay O(1) — the challenger, and its
+//! estimate is never refreshed: the run does not stop. This is the algorithm as printed, not a
+//! simulation artefact; `max_steps` caps such runs (reported as unstopped).
+//!
 //! `--rules reference` (MATH.md S): `ttucb` — empirical-best leader, coin-flip w.p. β, signed
 //! challenger with `κ(t) = log(1+t)^{-1/4}`, statistic `0.5·d²/(1/N_a+1/N_b)`, threshold
-//! `log((1 + log t)/δ)`. `ctb-tt` and `gauss-ldp-tt`: the same rules on the privatised rewards.
+//! `log((1 + log t)/δ)`. `ctb-tt` and `gauss-ldp-tt`: the same rules on the privatised rewards
+//! (for `gauss-ldp-tt` the σ = 1 statistic ignores the mechanism's variance `σ_{ε,γ}²`, so these
+//! empirical rules are not calibrated there and err often).
 //! `dpa-tt`: the same rules on the DPA estimates (local counts in the statistic).
 //! `adap-tt`: leader `μ̃_a + log(n)/(εÑ_a) + sqrt(log(n)/(2Ñ_a))`, coin flip, signed challenger
 //! with `κ(t) = 1/(1+√t)`, statistic as above on `Ñ`, threshold
@@ -178,6 +187,13 @@ impl AnyTopTwo {
 
 /// Builds the concrete algorithm (see [`build_top_two`]).
 pub(crate) fn build_any(spec: &AlgoSpec, inst: &Instance) -> Result<AnyTopTwo> {
+    if spec.algo == AlgoName::DpSe {
+        return Err(Error::param(
+            "algo",
+            "dp-se",
+            "a Top Two algorithm (dp-se is built by bandit::dp_se)",
+        ));
+    }
     let delta = check_open("delta", spec.delta, 0.0, 1.0)?;
     let beta = check_open("beta", spec.beta, 0.0, 1.0)?;
     let k = inst.k();
@@ -295,7 +311,7 @@ pub(crate) fn build_any(spec: &AlgoSpec, inst: &Instance) -> Result<AnyTopTwo> {
         A::AdapTt => Thr::eq12(delta, k, eps, sigma),
         A::AdapTtStar => Thr::eq14(delta, k, eps, sigma, spec.eq14_form),
         A::DpaTt => Thr::l34(delta, k),
-        A::DpSe => unreachable!("invariant: dp-se is built by dp_se::DpSe::new"),
+        A::DpSe => unreachable!("invariant: dp-se rejected at the top of build_any"),
     };
     let thr = custom.unwrap_or(paper_thr);
     let cfg = match spec.algo {
@@ -305,7 +321,7 @@ pub(crate) fn build_any(spec: &AlgoSpec, inst: &Instance) -> Result<AnyTopTwo> {
         A::AdapTt => paper(Leader::PrivateUcb, gauss, gauss, thr),
         A::AdapTtStar => paper(Leader::PrivateUcb, priv_aware, priv_aware, thr),
         A::DpaTt => paper(ucb, gauss, gauss, thr),
-        A::DpSe => unreachable!("invariant: dp-se is built by dp_se::DpSe::new"),
+        A::DpSe => unreachable!("invariant: dp-se rejected at the top of build_any"),
     };
     Ok(match spec.algo {
         A::Ttucb => AnyTopTwo::Plain(TopTwo {
@@ -357,6 +373,6 @@ pub(crate) fn build_any(spec: &AlgoSpec, inst: &Instance) -> Result<AnyTopTwo> {
             arms,
             step_by_step,
         }),
-        A::DpSe => unreachable!("invariant: dp-se is built by dp_se::DpSe::new"),
+        A::DpSe => unreachable!("invariant: dp-se rejected at the top of build_any"),
     })
 }

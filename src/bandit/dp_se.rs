@@ -8,7 +8,7 @@
 //!   Δ_e = 2^{-e},  L1 = ln(8|S|e²/δ),  L2 = ln(4|S|e²/δ)
 //!   R_e = max{32·L1/Δ_e², 8·L2/(εΔ_e)} + 1,  m_e = ⌊R_e⌋
 //!   for a in S:  pull a m_e times (rewards of earlier epochs are forgotten)
-//!                μ̃_a = (epoch reward sum of a)/m_e + Lap(1/(ε m_e))
+//!                μ̃_a = (epoch reward sum of a)/m_e + Lap(1/(ε m_e))   (scale rounded up)
 //!   h_e = sqrt(L1/(2R_e)),  c_e = L2/(R_e ε)
 //!   eliminate every a ∈ S with max_{i∈S} μ̃_i − μ̃_a > 2(h_e + c_e)
 //! recommend the last arm left (= argmax μ̃ of the last epoch); τ = total pulls; rounds = epochs
@@ -17,11 +17,12 @@
 //!
 //! **Simulation.** An epoch's reward sum is drawn in ONE draw per active arm: `Bin(m_e, μ_a)`
 //! for Bernoulli arms, `N(m_e μ_a, m_e σ²)` for Gaussian arms, followed by one Laplace draw, in
-//! the order of the active arms; the cost of a run is `O(K × epochs)` whatever `τ`.
+//! the order of the active arms (the Laplace draw is
+//! [`crate::privacy::laplace_noise`], `sign × Exp(1) × b`); the cost of a run is `O(K × epochs)` whatever `τ`.
 //!
-//! **Variants.** [`Rules::Paper`](super::Rules::Paper) (default) is the faithful DP-SE: the epoch
+//! **Variants.** [`Rules::Paper`] (default) is the faithful DP-SE: the epoch
 //! mean divides the epoch's reward sum by the epoch's own count `m_e`.
-//! [`Rules::Reference`](super::Rules::Reference) reproduces the public code's variant (MATH.md S
+//! [`Rules::Reference`] reproduces the public code's variant (MATH.md S
 //! caveat): the epoch's reward sum is divided by the arm's *cumulative* count `Σ_{e' ≤ e} m_{e'}`,
 //! which shrinks every active mean by the same factor from epoch 2 on and so delays elimination.
 //! Both use the noise `Lap(1/(ε m_e))` and the same radii.
@@ -41,40 +42,39 @@ use super::{AlgoSpec, BaiAlgorithm, Rules, RunOutcome};
 use crate::error::{Error, Result};
 use crate::instance::{Family, Instance};
 use crate::params::{Delta, Epsilon};
+use crate::privacy::laplace_noise;
 use crate::rng::Rng;
-use rand::RngExt;
-use rand_distr::{Binomial, Distribution, Exp1, StandardNormal};
+use rand_distr::{Binomial, Distribution, StandardNormal};
 
-/// One draw of `Lap(b)`, the Laplace law of density `exp(−|x|/b)/(2b)`.
+/// The Laplace scale `1/(ε m)` rounded up (safe direction: never less noise than the spec).
 ///
 /// # Definition
-/// `S·E·b` with `S` uniform on `{−1, +1}` and `E ~ Exp(1)` independent (the law of `|X|` for
-/// `X ~ Lap(b)` is `Exp(1/b)` and its sign is symmetric and independent).
+/// `fl(1/fl(ε·m))` plus two ulps: each of the two roundings loses at most half an ulp, so the
+/// result is `≥ 1/(ε m)` exactly.
 ///
 /// # Reference
-/// Laplace mechanism (Dwork & Roth 2014, Def. 3.3); used by DP-SE (MATH.md S).
+/// Laplace mechanism with sensitivity `1/m` (Dwork & Roth 2014, Thm. 3.6), MATH.md S.
 ///
 /// # Domain
-/// `b > 0` (not checked: callers pass validated scales).
+/// `ε > 0`, `m ≥ 1` finite (validated by [`DpSe::new`]).
 ///
 /// # Accuracy
-/// Exact up to the exponential sampler of `rand_distr` (ziggurat).
+/// Relative excess at most `2^{-51}`.
 ///
 /// # Errors
 /// None.
 ///
 /// # Example
 /// ```
-/// let mut rng = dpbai::rng::rng_for_run(1, 0);
-/// let x = dpbai::bandit::dp_se::laplace(&mut rng, 2.0);
-/// assert!(x.is_finite());
+/// let b = dpbai::bandit::dp_se::laplace_scale(0.5, 3.0);
+/// assert!(b >= 2.0 / 3.0 && b - 2.0 / 3.0 < 1e-15);
 /// ```
-pub fn laplace(rng: &mut Rng, b: f64) -> f64 {
-    let e: f64 = Exp1.sample(rng);
-    if rng.random::<bool>() {
-        e * b
+pub fn laplace_scale(eps: f64, m: f64) -> f64 {
+    let b = 1.0 / (eps * m);
+    if b.is_finite() && b > 0.0 {
+        f64::from_bits(b.to_bits() + 2)
     } else {
-        -e * b
+        b
     }
 }
 
@@ -206,12 +206,12 @@ impl DpSe {
                 };
             }
             let m = m_f as u64;
-            let scale = 1.0 / (self.eps * m_f);
+            let scale = laplace_scale(self.eps, m_f);
             let mut sums = Vec::new();
             let mut noises = Vec::new();
             for &a in &active {
                 let sum = self.epoch_sum(rng, a, m);
-                let noise = laplace(rng, scale);
+                let noise = laplace_noise(scale, rng);
                 cum[a] += m;
                 let denom = if self.cumulative { cum[a] as f64 } else { m_f };
                 mu_tilde[a] = sum / denom + noise;

@@ -4,6 +4,38 @@
 //!
 //! This file fixes the contract shared by the algorithms, the Monte Carlo engine ([`crate::mc`])
 //! and the auditors ([`crate::audit`]).
+//!
+//! # Layout
+//! * [`rules`]: UCB bonuses (Eq. (3), (11)), transport costs (Eq. (3), (13)) and stopping
+//!   thresholds (Eq. (4), (12), (14), L. 34) as reference functions, plus the cached plug-ins
+//!   used in the loop (`C_G` of the constant argument computed once per algorithm object, the
+//!   phase-dependent `C_G` and `h` values memoised per phase index).
+//! * `top_two` (private): Alg. 1 generic over the estimator (MLE with a local privatiser:
+//!   identity, randomised response, Gaussian mechanism; phased: DAF(ε), DPA) with plug-in
+//!   leader (UCB, private UCB, empirical best, reference AdaP-TT index), challenger (transport
+//!   cost with global or local counts, reference signed rule), tracking (β, IDS β_n, coin flip),
+//!   stopping cost and threshold. The per-sample loop is O(K) and allocation-free.
+//! * [`algos`]: Table 1's instances assembled from those parts (see its docs for the table).
+//! * DP-SE lives in [`dp_se`].
+//!
+//! # Conventions (MATH.md D.0)
+//! Arms are 0-based; initialisation pulls arm `a` at time `a + 1`; `τ` is the number of samples
+//! drawn (ISSUE 9); every argmax/argmin breaks ties by lowest index unless
+//! [`AlgoSpec::tie_break`] says uniform; stopping and leader use local counts `Ñ`, the
+//! challenger global counts `N` ([`AlgoSpec::challenger_counts`], ISSUE 11); β-tracking is
+//! `a_n = B_n iff N^{B_n}_{n,B_n} <= β(L_{n,B_n} + 1)`; the DAF switch test is applied to the arm
+//! pulled last (the only one whose count changed, ISSUE 8).
+//!
+//! # Speed
+//! TTUCB and CTB-TT draw one (two for CTB) 53-bit uniform(s) per sample and evaluate the
+//! stopping rule with a quick rejection against a constant lower bound of the threshold. DAF/DPA
+//! algorithms run by default on the phase-skipping path: rewards of a phase are drawn as one
+//! Binomial (Bernoulli arms) or Normal (Gaussian arms) sum at the phase switch, and the stopping
+//! rule is evaluated only when a new estimate is released (the paper's thresholds do not depend
+//! on `t`; with a custom or time-dependent threshold it is evaluated every step). Between
+//! switches a step costs one O(K) deterministic challenger/tracking update and no random
+//! number. [`AlgoSpec::step_by_step`] selects the plain loop (one draw per sample, stopping
+//! tested every step), kept for the equivalence tests.
 
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
@@ -257,6 +289,7 @@ pub mod dp_se;
 pub mod rules;
 mod sf;
 pub(crate) mod top_two;
+pub mod trace;
 
 /// Builds the algorithm `spec.algo` for `instance`, validating every parameter once.
 ///

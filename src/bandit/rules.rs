@@ -297,7 +297,7 @@ impl CgCache {
     /// `C_G(x0 + log p)`; cached when `p` is an integer `<= MAXP`.
     fn get(&self, p: f64) -> f64 {
         let i = p as usize;
-        if i as f64 == p && i >= 1 && i <= MAXP {
+        if i as f64 == p && (1..=MAXP).contains(&i) {
             *self.cells[i].get_or_init(|| c_g(self.x0 + p.ln()))
         } else {
             c_g(self.x0 + p.ln())

@@ -59,10 +59,9 @@ impl Arms {
     /// The sum of `m` i.i.d. rewards of arm `a`, in one draw.
     fn sum_draw(&self, a: usize, m: u64, rng: &mut Rng) -> f64 {
         match self {
-            Arms::Bern { p, .. } => match Binomial::new(m, p[a]) {
-                Ok(b) => b.sample(rng) as f64,
-                Err(_) => unreachable!("invariant: Bernoulli means are validated in [0, 1]"),
-            },
+            Arms::Bern { p, .. } => Binomial::new(m, p[a])
+                .expect("invariant: Bernoulli means are validated in [0, 1]")
+                .sample(rng) as f64,
             Arms::Gauss { mu, sigma } => {
                 let z: f64 = StandardNormal.sample(rng);
                 m as f64 * mu[a] + sigma * (m as f64).sqrt() * z
@@ -570,8 +569,9 @@ pub(crate) fn run_loop<E: Estimator, O: Observer + ?Sized>(
                     k_b: s.phase[b] as f64,
                     t: tf,
                 };
-                // NaN threshold: do not stop.
-                if !(w >= cfg.thr.value(&p)) {
+                // NaN threshold: do not stop (w is never NaN).
+                let c = cfg.thr.value(&p);
+                if w < c || c.is_nan() {
                     stop = false;
                     break;
                 }

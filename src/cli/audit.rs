@@ -9,6 +9,7 @@ use dpbai::audit::delta::{
     audit_delta, default_battery, parse_battery, AuditInstance, DeltaAuditConfig, DeltaReport,
     RunPlan, DEFAULT_ALPHA, DEFAULT_MAX_STEPS,
 };
+use dpbai::audit::dp::{self as dpa, DpOptions, DpReport, Target};
 use dpbai::audit::expr::{parse_threshold, preset, PRESETS};
 use dpbai::bandit::{AlgoName, Rules};
 use dpbai::instance::Instance;
@@ -54,8 +55,9 @@ struct DeltaArgs {
     /// gamma of the Gaussian mechanism (gauss-ldp-tt).
     #[arg(long)]
     gamma: Option<f64>,
-    /// Stopping threshold replacing the algorithm's: an expression or a preset name
-    /// (see --list-presets).
+    /// Stopping threshold replacing the algorithm's: a preset name (see --list-presets) or an
+    /// expression in delta, K, eps, sigma, t, na, nb, ka, kb, gap, pi, e with + - * / ^ and
+    /// log, log2, sqrt, exp, abs, min, max, cg, wbar, zeta, k, h(x, delta, K), ifge(x, y, a, b).
     #[arg(long, allow_hyphen_values = true)]
     threshold: Option<String>,
     /// Paper or reference (public code) rules.
@@ -108,7 +110,7 @@ struct DpArgs {
     #[arg(long, default_value_t = 1.0)]
     eps: f64,
     /// Claimed gamma of the Gaussian mechanism.
-    #[arg(long, default_value_t = 1e-5)]
+    #[arg(long, default_value_t = dpa::DEFAULT_GAMMA)]
     gamma: f64,
     /// exact (computable output law), blackbox (DP-Sniper), or auto (exact when available).
     #[arg(long, default_value = "auto", value_parser = ["auto", "exact", "blackbox"])]
@@ -262,7 +264,7 @@ fn print_delta(r: &DeltaReport) {
         r.seconds
     );
     println!(
-        "{:<16} {:<14} {:<30} {:>7} {:>6} {:>9} {:>8} {:>8} {:>23} {:>12} {:>13}",
+        "{:<16} {:<14} {:<30} {:>7} {:>6} {:>9} {:>8} {:>8} {:>23} {:>12} {:>10} {:>10}",
         "instance",
         "family",
         "means",
@@ -273,7 +275,8 @@ fn print_delta(r: &DeltaReport) {
         "unstop",
         "ci",
         "verdict",
-        "runs-to-decide"
+        "more-runs",
+        "mean-tau"
     );
     for row in &r.instances {
         if let Some(why) = &row.skipped {
@@ -288,7 +291,7 @@ fn print_delta(r: &DeltaReport) {
             continue;
         }
         println!(
-            "{:<16} {:<14} {:<30} {:>7} {:>6} {:>9} {:>8} {:>8} {:>23} {:>12} {:>13}",
+            "{:<16} {:<14} {:<30} {:>7} {:>6} {:>9} {:>8} {:>8} {:>23} {:>12} {:>10} {:>10.4e}",
             row.name,
             row.family,
             fmt_means(&row.means),
@@ -299,9 +302,10 @@ fn print_delta(r: &DeltaReport) {
             row.unstopped,
             format!("[{:.3e}, {:.3e}]", row.ci[0], row.ci[1]),
             row.verdict.as_str(),
-            row.runs_to_decide
-                .map(|n| n.to_string())
+            row.more_runs
+                .map(|n| format!("~{n}"))
                 .unwrap_or_else(|| "-".into()),
+            row.mean_tau,
         );
     }
     if r.unstopped > 0 {
@@ -312,99 +316,92 @@ fn print_delta(r: &DeltaReport) {
     }
 }
 
-// PENDING(engine merge)
-fn run_dp(_a: DpArgs) -> anyhow::Result<()> {
-    Err(usage("audit dp: pending"))
-}
-#[cfg(any())]
-mod pending_dp {
-    use super::*;
-    use dpbai::audit::dp::{self as dpa, DpOptions, DpReport, Target};
-    fn run_dp(a: DpArgs) -> anyhow::Result<()> {
-        if a.list_mutants {
-            for m in dpa::MUTANTS {
-                println!("{:<24} {}", m.name, m.description);
-            }
-            return Ok(());
+fn run_dp(a: DpArgs) -> anyhow::Result<()> {
+    if a.list_mutants {
+        for m in dpa::MUTANTS {
+            println!("{:<24} {}", m.name, m.description);
         }
-        check_unit("alpha", a.alpha)?;
-        if !(a.eps > 0.0 && a.eps.is_finite()) {
-            return Err(usage(format!(
-                "invalid eps = {}: must be a finite number > 0",
-                a.eps
-            )));
-        }
-        check_unit("gamma", a.gamma)?;
-        if a.runs == Some(0) {
-            return Err(usage("invalid runs = 0: must be at least 1"));
-        }
-        let target = match (&a.mechanism, a.algo, &a.mutant) {
-        (Some(m), None, None) => Target::Mechanism(
-            dpa::MechanismName::parse(m).ok_or_else(|| {
+        return Ok(());
+    }
+    check_unit("alpha", a.alpha)?;
+    if !(a.eps > 0.0 && a.eps.is_finite()) {
+        return Err(usage(format!(
+            "invalid eps = {}: must be a finite number > 0",
+            a.eps
+        )));
+    }
+    check_unit("gamma", a.gamma)?;
+    if a.runs == Some(0) {
+        return Err(usage("invalid runs = 0: must be at least 1"));
+    }
+    let target = match (&a.mechanism, a.algo, &a.mutant) {
+        (Some(m), None, None) => {
+            Target::Mechanism(dpa::MechanismName::parse(m).ok_or_else(|| {
                 usage(format!(
                     "unknown mechanism '{m}' (known: {})",
                     dpa::MechanismName::ALL_NAMES.join(", ")
                 ))
-            })?,
-        ),
+            })?)
+        }
         (None, Some(algo), None) => Target::Algo(algo),
         (None, None, Some(m)) => Target::Mutant(dpa::mutant(m).ok_or_else(|| {
             usage(format!(
                 "unknown mutant '{m}' (known: {}; see --list-mutants)",
-                dpa::MUTANTS.iter().map(|m| m.name).collect::<Vec<_>>().join(", ")
+                dpa::MUTANTS
+                    .iter()
+                    .map(|m| m.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))
         })?),
-        _ => {
-            return Err(usage(
-                "give exactly one of --mechanism NAME, --algo NAME, --mutant NAME (or --list-mutants)",
-            ))
-        }
+        _ => return Err(usage(
+            "give exactly one of --mechanism NAME, --algo NAME, --mutant NAME (or --list-mutants)",
+        )),
     };
-        let mode = match a.mode.as_str() {
-            "exact" => dpa::Mode::Exact,
-            "blackbox" => dpa::Mode::BlackBox,
-            _ => dpa::Mode::Auto,
-        };
-        let opts = DpOptions {
-            eps: a.eps,
-            gamma: a.gamma,
-            mode,
-            runs: a.runs,
-            alpha: a.alpha,
-            seed: a.seed,
-        };
-        let report = dpa::audit_dp(&target, &opts)?;
-        if a.json {
-            println!("{}", serde_json::to_string_pretty(&report)?);
-        } else {
-            print_dp(&report);
-        }
-        Ok(())
+    let mode = match a.mode.as_str() {
+        "exact" => dpa::Mode::Exact,
+        "blackbox" => dpa::Mode::BlackBox,
+        _ => dpa::Mode::Auto,
+    };
+    let opts = DpOptions {
+        eps: a.eps,
+        gamma: a.gamma,
+        mode,
+        runs: a.runs,
+        alpha: a.alpha,
+        seed: a.seed,
+    };
+    let report = dpa::audit_dp(&target, &opts)?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print_dp(&report);
     }
+    Ok(())
+}
 
-    fn print_dp(r: &DpReport) {
+fn print_dp(r: &DpReport) {
+    println!(
+        "audit dp: {}  mode: {}  verdict: {}  confidence {}  seed {}  ({:.2} s)",
+        r.target, r.mode, r.verdict, r.confidence, r.seed, r.seconds
+    );
+    println!("  claim:      {}", r.claim);
+    if let Some(l) = r.loss_exact {
+        println!("  exact loss: {l:.12}");
+    }
+    if let Some(g) = r.gamma_exact {
+        println!("  exact gamma at claimed eps: {g:.6e}");
+    }
+    if r.mode == "blackbox" {
         println!(
-            "audit dp: {}  mode: {}  verdict: {}  confidence {}  seed {}  ({:.2} s)",
-            r.target, r.mode, r.verdict, r.confidence, r.seed, r.seconds
+            "  eps_lower:  {:.6}  (eps_claimed {})  runs {} per input, {} held out; event {}",
+            r.eps_lower, r.eps_claimed, r.runs, r.certify_runs, r.event
         );
-        println!("  claim:      {}", r.claim);
-        if let Some(l) = r.loss_exact {
-            println!("  exact loss: {l:.12}");
+        if let Some(g) = r.gamma_lower {
+            println!("  gamma_lower: {g:.6e}");
         }
-        if let Some(g) = r.gamma_exact {
-            println!("  exact gamma at claimed eps: {g:.6e}");
-        }
-        if r.mode == "blackbox" {
-            println!(
-                "  eps_lower:  {:.6}  (eps_claimed {})  runs {} per input, {} held out; event {}",
-                r.eps_lower, r.eps_claimed, r.runs, r.certify_runs, r.event
-            );
-            if let Some(g) = r.gamma_lower {
-                println!("  gamma_lower: {g:.6e}");
-            }
-        }
-        if !r.note.is_empty() {
-            println!("  note: {}", r.note);
-        }
+    }
+    if !r.note.is_empty() {
+        println!("  note: {}", r.note);
     }
 }

@@ -22,6 +22,14 @@ use std::time::Instant;
 
 /// Arguments of `dpbai run`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Statistics: tau = samples drawn (capped tau for unstopped runs); mean/std (n-1)/median/min/max of
+tau are over ALL runs, mean_tau_stopped over stopped runs; unstopped = runs capped by --max-steps.
+errors = stopped runs with a wrong recommendation (event tau < inf, rec != best); error_ci = exact
+95% Clopper-Pearson interval of errors/runs; error_ci_worst_case counts unstopped runs as errors.
+CSV (--out): run (0-based), tau, recommendation (1-based), correct, stopped, rounds (empty if
+undefined). Run r uses rng_for_run(seed, r): output is identical for any --threads, and
+`dpbai merge` of the --shard files equals the unsharded run.")]
 pub struct Args {
     /// Algorithm: ttucb, ctb-tt, gauss-ldp-tt, adap-tt, adap-tt-star, dp-se, dpa-tt.
     #[arg(long, value_parser = parse_algo_value)]

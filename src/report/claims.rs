@@ -49,6 +49,10 @@ pub struct ClaimResult {
     pub computed: String,
     /// The verdict.
     pub verdict: Verdict,
+    /// False when the check was skipped (its inputs were not computed, e.g. `--no-experiments`);
+    /// `--check` ignores such claims.
+    #[serde(skip)]
+    pub ran: bool,
 }
 
 /// Shared inputs of the checks (profile, caches of expensive computations).
@@ -58,6 +62,10 @@ pub struct Context {
     pub full: bool,
     /// Named numeric results other parts of the report reuse (e.g. Monte Carlo summaries).
     pub values: BTreeMap<String, f64>,
+    /// Monte Carlo results of the experiment grid (None with `--no-experiments`).
+    pub grid: Option<super::grid::GridResults>,
+    /// Traced runs (computed on first use by the trajectory claims).
+    pub traces: Option<super::claims_trace::Traces>,
 }
 
 /// A claim check.
@@ -111,6 +119,11 @@ pub fn paper_instances() -> Vec<(&'static str, Vec<f64>)> {
 pub fn all_checks() -> Vec<Check> {
     let mut v = super::claims_numeric::checks();
     v.extend(super::claims_bounds::checks());
+    v.extend(super::claims_thresholds::checks());
+    v.extend(super::claims_empirical::checks());
+    v.extend(super::claims_upper::checks());
+    v.extend(super::claims_audit::checks());
+    v.extend(super::claims_trace::checks());
     v
 }
 

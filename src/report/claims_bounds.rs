@@ -39,6 +39,7 @@ fn result(
         paper: paper.into(),
         computed: computed.into(),
         verdict,
+        ran: true,
     }
 }
 

@@ -31,6 +31,7 @@ fn result(
         paper: paper.into(),
         computed: computed.into(),
         verdict,
+        ran: true,
     }
 }
 

@@ -1,0 +1,266 @@
+//! Experiment cells of `dpbai verify`: one (instance, algorithm, ε, δ, rules) combination run
+//! over many seeded Monte Carlo runs, cached as a CSV so that the `paper` profile is resumable.
+//!
+//! # Seeds
+//! A cell's master seed is the FNV-1a hash of its key *without* the run count, so the runs of
+//! the quick profile are exactly the first runs of the paper profile, and a cell can be
+//! extended without recomputing what it has.
+//!
+//! # Cache
+//! `<cache>/<key>.csv`: a comment line `# dpbai-cell key=… seed=… max_steps=… version=…`, then
+//! `run,tau,recommendation,stopped,rounds` (recommendation 0-based; `rounds` empty when not
+//! defined); pandas reads it with `comment="#"`. A cached cell is reused when its key, seed,
+//! `max_steps` and version match and it holds at least the requested runs.
+
+use crate::bandit::{build, AlgoName, AlgoSpec, Rules, RunOutcome};
+use crate::error::{Error, Result};
+use crate::instance::Instance;
+use crate::mc::{simulate, summarize, EngineConfig, RunRecord, Summary};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// One experiment cell.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Cell {
+    /// Instance name (`mu1` … `mu6`).
+    pub instance: String,
+    /// Bernoulli means.
+    pub means: Vec<f64>,
+    /// Algorithm.
+    pub algo: AlgoName,
+    /// Privacy budget (None for non-private algorithms).
+    pub eps: Option<f64>,
+    /// Risk.
+    pub delta: f64,
+    /// Paper (provable) or reference (public code) rules.
+    pub rules: Rules,
+    /// Runs.
+    pub runs: u64,
+    /// Cap on the samples of one run.
+    pub max_steps: u64,
+}
+
+/// A finished cell.
+#[derive(Debug, Clone, Serialize)]
+pub struct CellResult {
+    /// The cell.
+    pub cell: Cell,
+    /// Its master seed.
+    pub seed: u64,
+    /// Summary of its runs.
+    pub summary: Summary,
+    /// Whether the runs came from the cache.
+    pub cached: bool,
+    /// Wall time spent computing (0 when cached).
+    pub elapsed_s: f64,
+    /// Sample standard deviation of `τ` over the stopped runs (None if fewer than two stopped).
+    pub std_tau_stopped: Option<f64>,
+}
+
+fn std_stopped(records: &[RunRecord]) -> Option<f64> {
+    let t: Vec<f64> = records
+        .iter()
+        .filter(|r| r.outcome.stopped)
+        .map(|r| r.outcome.tau as f64)
+        .collect();
+    crate::mc::stats::sample_std(&t).ok()
+}
+
+/// FNV-1a 64-bit hash.
+pub fn fnv1a(s: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+fn rules_str(r: Rules) -> &'static str {
+    match r {
+        Rules::Paper => "paper",
+        Rules::Reference => "reference",
+    }
+}
+
+impl Cell {
+    /// Key without the run count (names the cache file and seeds the cell).
+    pub fn key(&self) -> String {
+        let eps = self
+            .eps
+            .map(|e| format!("eps{e}"))
+            .unwrap_or_else(|| "nonprivate".into());
+        format!(
+            "{}_{}_{}_delta{}_{}",
+            self.instance,
+            self.algo.as_str(),
+            eps,
+            self.delta,
+            rules_str(self.rules)
+        )
+    }
+    /// Master seed of the cell.
+    pub fn seed(&self) -> u64 {
+        fnv1a(&self.key())
+    }
+}
+
+fn header(cell: &Cell) -> String {
+    format!(
+        "# dpbai-cell key={} seed={} max_steps={} version={}",
+        cell.key(),
+        cell.seed(),
+        cell.max_steps,
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+fn cache_path(dir: &Path, cell: &Cell) -> PathBuf {
+    dir.join(format!("{}.csv", cell.key()))
+}
+
+fn read_cache(path: &Path, cell: &Cell) -> Option<Vec<RunRecord>> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut lines = text.lines();
+    if lines.next()? != header(cell) {
+        return None;
+    }
+    if lines.next()? != "run,tau,recommendation,stopped,rounds" {
+        return None;
+    }
+    let mut out = Vec::new();
+    for line in lines {
+        let f: Vec<&str> = line.split(',').collect();
+        if f.len() != 5 {
+            return None;
+        }
+        out.push(RunRecord {
+            run: f[0].parse().ok()?,
+            outcome: RunOutcome {
+                tau: f[1].parse().ok()?,
+                recommendation: f[2].parse().ok()?,
+                stopped: f[3] == "true",
+                rounds: if f[4].is_empty() {
+                    None
+                } else {
+                    Some(f[4].parse().ok()?)
+                },
+            },
+        });
+    }
+    if out.len() as u64 >= cell.runs && out.iter().enumerate().all(|(i, r)| r.run == i as u64) {
+        out.truncate(cell.runs as usize);
+        Some(out)
+    } else {
+        None
+    }
+}
+
+fn write_cache(path: &Path, cell: &Cell, records: &[RunRecord]) -> std::io::Result<()> {
+    let mut s = header(cell);
+    s.push_str("\nrun,tau,recommendation,stopped,rounds\n");
+    for r in records {
+        let o = &r.outcome;
+        let rounds = o.rounds.map(|x| x.to_string()).unwrap_or_default();
+        s.push_str(&format!(
+            "{},{},{},{},{}\n",
+            r.run, o.tau, o.recommendation, o.stopped, rounds
+        ));
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(path, s)
+}
+
+/// Runs (or loads from `cache`) one cell on `threads` threads.
+///
+/// # Errors
+/// Invalid instance or algorithm parameters; an unwritable cache is reported as
+/// [`Error::Parse`] with the path.
+pub fn run_cell(cell: &Cell, cache: Option<&Path>, threads: usize) -> Result<CellResult> {
+    let nu = Instance::bernoulli(cell.means.clone())?;
+    if let Some(dir) = cache {
+        if let Some(records) = read_cache(&cache_path(dir, cell), cell) {
+            let summary = summarize(&records, nu.best())?;
+            return Ok(CellResult {
+                cell: cell.clone(),
+                seed: cell.seed(),
+                summary,
+                cached: true,
+                elapsed_s: 0.0,
+                std_tau_stopped: std_stopped(&records),
+            });
+        }
+    }
+    let mut spec = AlgoSpec::new(cell.algo, cell.delta);
+    spec.eps = cell.eps;
+    spec.rules = cell.rules;
+    let algo = build(&spec, &nu)?;
+    let cfg = EngineConfig {
+        seed: cell.seed(),
+        runs: cell.runs,
+        threads,
+        max_steps: cell.max_steps,
+        shard: None,
+    };
+    let started = std::time::Instant::now();
+    let records = simulate(algo.as_ref(), &cfg, &|| {})?;
+    let elapsed_s = started.elapsed().as_secs_f64();
+    if let Some(dir) = cache {
+        let p = cache_path(dir, cell);
+        write_cache(&p, cell, &records)
+            .map_err(|e| Error::Parse(format!("cannot write {}: {e}", p.display())))?;
+    }
+    let summary = summarize(&records, nu.best())?;
+    Ok(CellResult {
+        cell: cell.clone(),
+        seed: cell.seed(),
+        summary,
+        cached: false,
+        elapsed_s,
+        std_tau_stopped: std_stopped(&records),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv_known_values() {
+        // FNV-1a 64 test vectors (Fowler–Noll–Vo reference).
+        assert_eq!(fnv1a(""), 0xcbf29ce484222325);
+        assert_eq!(fnv1a("a"), 0xaf63dc4c8601ec8c);
+    }
+
+    #[test]
+    fn cache_round_trip_and_prefix() {
+        let dir = std::env::temp_dir().join(format!("dpbai-cells-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut cell = Cell {
+            instance: "easy".into(),
+            means: vec![0.9, 0.1],
+            algo: AlgoName::DpSe,
+            eps: Some(1.0),
+            delta: 0.1,
+            rules: Rules::Paper,
+            runs: 6,
+            max_steps: 10_000_000,
+        };
+        let a = run_cell(&cell, Some(&dir), 2).expect("runs");
+        assert!(!a.cached);
+        let b = run_cell(&cell, Some(&dir), 1).expect("loads");
+        assert!(b.cached);
+        assert_eq!(a.summary, b.summary);
+        cell.runs = 3; // a prefix of the cached runs
+        let c = run_cell(&cell, Some(&dir), 1).expect("loads prefix");
+        let d = run_cell(&cell, None, 1).expect("recomputes");
+        assert!(c.cached && !d.cached);
+        assert_eq!(
+            c.summary, d.summary,
+            "the first runs do not depend on the run count"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,160 @@
+//! The experiment grid of Section 5 / App. I (MATH.md G): six Bernoulli instances, δ = 0.01,
+//! local-DP algorithms (CTB-TT, TTUCB) and global-DP algorithms (AdaP-TT, AdaP-TT*, DP-SE,
+//! TTUCB) over ε grids, at two sizes: `quick` (the README's main command) and `paper`.
+
+use super::claims::paper_instances;
+use super::experiments::{run_cell, Cell, CellResult};
+use crate::bandit::{AlgoName, Rules};
+use crate::error::Result;
+use std::path::Path;
+
+/// Sizes of one verification run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Profile {
+    /// `quick` or `paper`.
+    pub name: &'static str,
+    /// Runs per cell.
+    pub runs: u64,
+    /// ε grid of the global-DP figures.
+    pub global_eps: Vec<f64>,
+    /// ε grid of the local-DP figures.
+    pub local_eps: Vec<f64>,
+    /// Risk.
+    pub delta: f64,
+    /// Cap on the samples of one run (a capped run is reported as unstopped).
+    pub max_steps: u64,
+}
+
+/// The paper's global-DP ε grid (17 values, MATH.md G.2).
+pub const PAPER_GLOBAL_EPS: [f64; 17] = [
+    0.001, 0.005, 0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 10.0, 100.0, 1000.0,
+];
+/// The paper's local-DP ε grid restricted to ε >= 0.1 (Sec. 5.1: smaller ε is prohibitive),
+/// plus ε = 2 and 4 where the paper places its empirical local switches (F.50).
+pub const PAPER_LOCAL_EPS: [f64; 14] = [
+    0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 2.0, 4.0, 10.0, 100.0,
+];
+
+/// Risks of the DPA-TT cells (F.42's asymptotic trend in log(1/δ)).
+pub const DPA_DELTAS: [f64; 4] = [1e-2, 1e-4, 1e-8, 1e-16];
+
+impl Profile {
+    /// The named profile.
+    pub fn named(name: &str) -> Option<Profile> {
+        match name {
+            "quick" => Some(Profile {
+                name: "quick",
+                runs: 100,
+                global_eps: vec![0.05, 0.1, 0.2, 0.4, 1.0, 10.0, 1000.0],
+                local_eps: vec![0.3, 0.5, 1.0, 2.0, 4.0, 10.0, 100.0],
+                delta: 0.01,
+                max_steps: 200_000_000,
+            }),
+            "paper" => Some(Profile {
+                name: "paper",
+                runs: 1000,
+                global_eps: PAPER_GLOBAL_EPS.to_vec(),
+                local_eps: PAPER_LOCAL_EPS.to_vec(),
+                delta: 0.01,
+                max_steps: 2_000_000_000,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Every cell of the profile, cheapest first within each instance.
+    pub fn cells(&self) -> Vec<Cell> {
+        let mut out = Vec::new();
+        for (name, means) in paper_instances() {
+            let cell = |algo: AlgoName, eps: Option<f64>| Cell {
+                instance: name.to_string(),
+                means: means.clone(),
+                algo,
+                eps,
+                delta: self.delta,
+                rules: Rules::Paper,
+                runs: self.runs,
+                max_steps: self.max_steps,
+            };
+            out.push(cell(AlgoName::Ttucb, None));
+            for &e in &self.global_eps {
+                out.push(cell(AlgoName::DpSe, Some(e)));
+            }
+            for &e in &self.local_eps {
+                out.push(cell(AlgoName::CtbTt, Some(e)));
+            }
+            for &e in &self.global_eps {
+                out.push(cell(AlgoName::AdapTtStar, Some(e)));
+                out.push(cell(AlgoName::AdapTt, Some(e)));
+            }
+        }
+        // F.42: DPA-TT (batched TTUCB) on μ4 (distinct means) along δ → 0.
+        let (name, means) = paper_instances().swap_remove(3);
+        for &d in &DPA_DELTAS {
+            out.push(Cell {
+                instance: name.to_string(),
+                means: means.clone(),
+                algo: AlgoName::DpaTt,
+                eps: None,
+                delta: d,
+                rules: Rules::Paper,
+                runs: self.runs,
+                max_steps: self.max_steps,
+            });
+        }
+        out
+    }
+}
+
+/// Results of a grid.
+#[derive(Debug, Clone, Default)]
+pub struct GridResults {
+    /// One result per cell, in the order of [`Profile::cells`].
+    pub cells: Vec<CellResult>,
+}
+
+impl GridResults {
+    /// The result of (instance, algorithm, ε) at the profile's main δ (the first such cell).
+    pub fn get(&self, instance: &str, algo: AlgoName, eps: Option<f64>) -> Option<&CellResult> {
+        self.cells
+            .iter()
+            .find(|c| c.cell.instance == instance && c.cell.algo == algo && c.cell.eps == eps)
+    }
+    /// The result of (instance, algorithm, ε, δ).
+    pub fn get_delta(
+        &self,
+        instance: &str,
+        algo: AlgoName,
+        eps: Option<f64>,
+        delta: f64,
+    ) -> Option<&CellResult> {
+        self.cells.iter().find(|c| {
+            c.cell.instance == instance
+                && c.cell.algo == algo
+                && c.cell.eps == eps
+                && c.cell.delta == delta
+        })
+    }
+}
+
+/// Runs (or loads from `cache`) every cell of `profile`; `progress(done, total, &result)` is
+/// called after each cell.
+///
+/// # Errors
+/// The first failing cell's error.
+pub fn run_grid(
+    profile: &Profile,
+    cache: Option<&Path>,
+    threads: usize,
+    progress: &dyn Fn(usize, usize, &CellResult),
+) -> Result<GridResults> {
+    let cells = profile.cells();
+    let total = cells.len();
+    let mut out = GridResults::default();
+    for (i, cell) in cells.iter().enumerate() {
+        let r = run_cell(cell, cache, threads)?;
+        progress(i + 1, total, &r);
+        out.cells.push(r);
+    }
+    Ok(out)
+}
