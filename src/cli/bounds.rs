@@ -20,7 +20,7 @@ pub struct Args {
     /// Reward family: bernoulli (means in [0,1]) or gaussian (known --sigma).
     #[arg(long, default_value = "bernoulli")]
     family: String,
-    /// Standard deviation of the Gaussian arms (ignored for Bernoulli, where sigma = 1/2).
+    /// Standard deviation of the Gaussian arms (default 1; ignored for Bernoulli, sigma = 1/2).
     #[arg(long, allow_hyphen_values = true)]
     sigma: Option<f64>,
     /// Privacy budget epsilon > 0 (adds the local/global times and the private bounds).
@@ -131,6 +131,10 @@ pub fn run(a: Args) -> Result<()> {
     let eps_g = t_tv.value / t_kl.value;
     let lf = complexity::log_factor(a.delta)?;
     let dpa = upper::dpa(&nu, a.beta)?;
+    // per-arm privacy regime switch ε = 2Δ_a (Sec. 4.1, B.10), null for the best arm
+    let per_arm: Vec<Option<f64>> = (0..nu.k())
+        .map(|i| (i != nu.best()).then(|| 2.0 * (nu.best_mean() - nu.means()[i])))
+        .collect();
 
     struct Private {
         eps: f64,
@@ -173,6 +177,7 @@ pub fn run(a: Args) -> Result<()> {
             "hardness_h": h,
             "eps_switch_local": eps_l,
             "eps_switch_global": eps_g,
+            "eps_switch_per_arm": per_arm,
             "log_factor": lf,
         });
         let m = o.as_object_mut().expect("invariant: json! object");
@@ -232,17 +237,18 @@ pub fn run(a: Args) -> Result<()> {
     println!("delta = {}, beta = {}", a.delta, a.beta);
     println!();
     println!(
-        "{:<26} {:>16}  {:<36} allocation",
-        "characteristic time", "value", "[certified lower, upper]"
+        "{:<26} {:>18}  {:<44} {:>9}  allocation",
+        "characteristic time", "value", "[certified lower, upper]", "rel width"
     );
     let row = |name: &str, c: &Certified| {
         let alloc: Vec<String> = c.allocation.iter().map(|w| format!("{w:.4}")).collect();
         println!(
-            "{:<26} {:>16.8}  [{:.10e}, {:.10e}] ({})",
+            "{:<26} {:>18.10}  [{:.14e}, {:.14e}] {:>9.1e}  ({})",
             name,
             c.value,
             c.lower,
             c.upper,
+            c.rel_width(),
             alloc.join(", ")
         );
     };
@@ -270,6 +276,11 @@ pub fn run(a: Args) -> Result<()> {
     println!("H (sigma = {sigma})           {h:.8}");
     println!("eps switch local  (c(eps) = T_TV2/T_KL)  {eps_l:.8}");
     println!("eps switch global (T_TV/T_KL)            {eps_g:.8}");
+    let pa: Vec<String> = per_arm
+        .iter()
+        .map(|v| v.map_or("-".into(), |e| format!("{e:.6}")))
+        .collect();
+    println!("eps switch per arm (2 Delta_a)           {}", pa.join(", "));
     println!();
     println!("sample-complexity lower bounds  T log(1/(2.4 delta)), log factor {lf:.6}:");
     println!("  non-private  {:.6}", t_kl.value * lf);

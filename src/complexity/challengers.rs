@@ -477,3 +477,58 @@ fn next_up(x: f64) -> f64 {
 fn next_down(x: f64) -> f64 {
     -next_up(-x)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn four(top: f64, low: f64, c: f64) -> BranchCh {
+        let a = [Div::Kl(top), Div::Quad(top, c)];
+        let b = [Div::Kl(low), Div::Quad(low, c)];
+        let branches = a
+            .iter()
+            .flat_map(|&x1| b.iter().map(move |&x2| Branch { x1, x2 }))
+            .collect();
+        BranchCh { top, low, branches }
+    }
+
+    /// The exact simplifications of `BranchCh::local` (Pinsker for c <= 2, the curvature bound
+    /// for large c) agree with the four-branch minimum.
+    #[test]
+    fn local_pruning_is_exact() {
+        for &(top, low) in &[(0.7, 0.4), (0.95, 0.5), (0.3, 0.01), (0.999, 0.99)] {
+            let curv = |m: f64| 1.0 / (m * (1.0 - m));
+            let c_kl = 0.5 * curv(low).max(curv(top));
+            for &c in &[0.1, 1.0, 2.0, c_kl * 1.001, c_kl * 10.0] {
+                let (p, f) = (BranchCh::local(top, low, c), four(top, low, c));
+                assert_eq!(p.branches.len(), 1);
+                for &x in &[1e-3, 0.1, 1.0, 10.0, 1e3] {
+                    let (a, b) = (p.eval(x), f.eval(x));
+                    let (va, vb) = (a.r + x * a.s, b.r + x * b.s);
+                    assert!(
+                        (va - vb).abs() <= 1e-13 * vb,
+                        "{top} {low} {c} {x}: {va} {vb}"
+                    );
+                }
+            }
+            // in between: four branches
+            assert_eq!(
+                BranchCh::local(top, low, 2.5f64.min(c_kl * 0.9))
+                    .branches
+                    .len(),
+                4
+            );
+        }
+    }
+
+    #[test]
+    fn global_saturation_point() {
+        // level below the KL saturation: reached at x = max(1, x_KL(level))
+        let g = GlobalCh::new(BranchCh::kl_bernoulli(0.9, 0.5), 0.05);
+        let s = g.saturation();
+        assert_eq!(s.level, 0.05);
+        let x = s.at.expect("attained");
+        let p = g.eval(x);
+        assert!((p.r + x * p.s - 0.05).abs() < 1e-15 && x >= 1.0);
+    }
+}

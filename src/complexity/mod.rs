@@ -336,6 +336,8 @@ fn certify_beta<C: Challenger>(nu: &Instance, chs: &[C], beta: f64) -> Result<Ce
 
 /// `T_KL` of the instance (Bernoulli KL or Gaussian KL with the instance's σ), L. 5.
 ///
+/// # Definition, Reference, Domain, Accuracy, Errors
+/// As [`characteristic_time`] with the corresponding [`TimeKind`].
 /// # Example
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.75, 0.7, 0.7, 0.7, 0.7]).unwrap();
@@ -348,6 +350,8 @@ pub fn t_kl(nu: &Instance) -> Result<Certified> {
 
 /// `T_KL^G(μ; σ)`: the Gaussian-formula time with standard deviation `σ` (Eq. (5), B.3).
 ///
+/// # Definition, Reference, Domain, Accuracy, Errors
+/// As [`characteristic_time`] with the corresponding [`TimeKind`].
 /// # Example
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
@@ -360,6 +364,8 @@ pub fn t_kl_gaussian(nu: &Instance, sigma: f64) -> Result<Certified> {
 
 /// `T_{KL,β}` of the instance's own KL (B.3, B.4).
 ///
+/// # Definition, Reference, Domain, Accuracy, Errors
+/// As [`characteristic_time`] with the corresponding [`TimeKind`].
 /// # Example
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
@@ -372,6 +378,8 @@ pub fn t_kl_beta(nu: &Instance, beta: f64) -> Result<Certified> {
 
 /// `T^G_{KL,β}(μ; σ)` (Eq. (5)); `σ = 1/2` is the paper's `T*_{KL,β}` in Thm. 22/24.
 ///
+/// # Definition, Reference, Domain, Accuracy, Errors
+/// As [`characteristic_time`] with the corresponding [`TimeKind`].
 /// # Example
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
@@ -384,6 +392,8 @@ pub fn t_kl_gaussian_beta(nu: &Instance, sigma: f64, beta: f64) -> Result<Certif
 
 /// `T_TV` (Cor. 18, B.5), computed by the general solver (closed form `Σ_a 1/Δ_a` is a test).
 ///
+/// # Definition, Reference, Domain, Accuracy, Errors
+/// As [`characteristic_time`] with the corresponding [`TimeKind`].
 /// # Example
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
@@ -396,6 +406,8 @@ pub fn t_tv(nu: &Instance) -> Result<Certified> {
 
 /// `T_TV²` (Cor. 11, B.6).
 ///
+/// # Definition, Reference, Domain, Accuracy, Errors
+/// As [`characteristic_time`] with the corresponding [`TimeKind`].
 /// # Example
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
@@ -408,6 +420,8 @@ pub fn t_tv2(nu: &Instance) -> Result<Certified> {
 
 /// Local-DP time `T_ℓ(μ; ε)` (Thm. 10, B.8), Bernoulli instances.
 ///
+/// # Definition, Reference, Domain, Accuracy, Errors
+/// As [`characteristic_time`] with the corresponding [`TimeKind`].
 /// # Example
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
@@ -420,6 +434,8 @@ pub fn t_local(nu: &Instance, eps: f64) -> Result<Certified> {
 
 /// Global-DP time `T_g(μ; ε)` (Thm. 17, B.9).
 ///
+/// # Definition, Reference, Domain, Accuracy, Errors
+/// As [`characteristic_time`] with the corresponding [`TimeKind`].
 /// # Example
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
@@ -432,6 +448,8 @@ pub fn t_global(nu: &Instance, eps: f64) -> Result<Certified> {
 
 /// `T_KL(ν_{G,ε})` (Eq. (10), B.7).
 ///
+/// # Definition, Reference, Domain, Accuracy, Errors
+/// As [`characteristic_time`] with the corresponding [`TimeKind`].
 /// # Example
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
@@ -444,6 +462,8 @@ pub fn t_kl_g_eps(nu: &Instance, eps: f64) -> Result<Certified> {
 
 /// `T_{KL,β}(ν_{G,ε})` (Eq. (15), B.7).
 ///
+/// # Definition, Reference, Domain, Accuracy, Errors
+/// As [`characteristic_time`] with the corresponding [`TimeKind`].
 /// # Example
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.75, 0.7, 0.7, 0.7, 0.7]).unwrap();

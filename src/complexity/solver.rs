@@ -701,8 +701,11 @@ mod tests {
     fn convex_lower_of_parabola_is_tight() {
         let f = |x: f64| (x - 0.3) * (x - 0.3) + 2.0;
         let df = |x: f64| 2.0 * (x - 0.3);
-        let lb = convex_lower(f, df, 0.0, 1.0, 0.3 + 1e-9);
+        let lb = convex_lower(f, df, 0.0, 1.0, 0.3);
         assert!(lb <= 2.0 && lb > 2.0 - 1e-13, "{lb}");
+        // an inaccurate minimiser still gives a valid (weaker) bound
+        let lb = convex_lower(f, df, 0.0, 1.0, 0.3 + 1e-3);
+        assert!(lb <= 2.0 && lb > 2.0 - 1e-2, "{lb}");
         // minimum at an end point
         let lb = convex_lower(f, df, 0.5, 1.0, 0.5);
         assert!(lb <= f(0.5) && lb > f(0.5) - 1e-13);
