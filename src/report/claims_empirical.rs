@@ -233,7 +233,7 @@ fn f50(ctx: &mut Context) -> ClaimResult {
         return no_grid(id, t, s, p);
     };
     let mut rows = Vec::new();
-    let mut holds = true;
+    let mut tests: Vec<(String, (f64, f64))> = Vec::new();
     for (inst, from) in [("mu1", 4.0), ("mu2", 2.0)] {
         let Some(tt) = g.get(inst, AlgoName::Ttucb, None) else {
             continue;
@@ -246,7 +246,7 @@ fn f50(ctx: &mut Context) -> ClaimResult {
                 let r = ratio(c, tt);
                 let coth2 = 1.0 / (0.5 * e).tanh().powi(2);
                 if e > from {
-                    holds &= (r.0 - 1.0).abs() <= 2.0 * r.1;
+                    tests.push((format!("{inst} ε = {e}"), r));
                 }
                 rows.push(format!(
                     "{inst} ε = {e}: τ(CTB-TT)/τ(TTUCB) = {} (theory coth²(ε/2) = {})",
@@ -256,21 +256,45 @@ fn f50(ctx: &mut Context) -> ClaimResult {
             }
         }
     }
+    // Family of tests "ratio = 1" above the stated ε: Bonferroni at a family level of 5%.
+    let z = bonferroni_z(tests.len().max(1), 0.05);
+    let off: Vec<String> = tests
+        .iter()
+        .filter(|(_, (r, se))| (r - 1.0).abs() > z * se)
+        .map(|(l, _)| l.clone())
+        .collect();
+    let holds = !tests.is_empty() && off.is_empty();
     result(
         id,
         t,
         s,
         p,
         format!(
-            "{}; ratios within 2 s.e. of 1 above the stated ε: {holds}",
-            rows.join("; ")
+            "{} (± 2 s.e.); ratios above the stated ε farther than {} s.e. from 1 (Bonferroni over {}, family \
+             level 5%): {}",
+            rows.join("; "),
+            sig(z, 3),
+            tests.len(),
+            if off.is_empty() { "none".to_string() } else { off.join(", ") }
         ),
-        if holds {
-            Verdict::Confirmed
-        } else {
-            Verdict::Refuted
-        },
+        if holds { Verdict::Confirmed } else { Verdict::Refuted },
     )
+}
+
+/// Two-sided Bonferroni critical value: `z` with `P(|N(0,1)| > z) = alpha/m`.
+fn bonferroni_z(m: usize, alpha: f64) -> f64 {
+    let target = alpha / m as f64;
+    let (mut lo, mut hi) = (0.0f64, 40.0f64);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        // P(|Z| > z) = erfc(z/√2)
+        if crate::special::erfc(mid / std::f64::consts::SQRT_2) > target {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
 }
 
 fn f51(ctx: &mut Context) -> ClaimResult {
@@ -620,4 +644,14 @@ fn f57(ctx: &mut Context) -> ClaimResult {
         ),
         Verdict::Confirmed,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn bonferroni_critical_values() {
+        // Φ^{-1}(0.975) = 1.959964; Φ^{-1}(1 − 0.05/14) = 2.690
+        assert!((super::bonferroni_z(1, 0.05) - 1.959964).abs() < 1e-5);
+        assert!((super::bonferroni_z(7, 0.05) - 2.690).abs() < 1e-3);
+    }
 }
