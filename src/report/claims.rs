@@ -92,6 +92,51 @@ pub fn skipped(
     }
 }
 
+/// Builds a [`ClaimResult`] of a check that ran.
+pub fn claim(
+    id: &'static str,
+    title: &'static str,
+    source: &'static str,
+    paper: impl Into<String>,
+    computed: impl Into<String>,
+    verdict: Verdict,
+) -> ClaimResult {
+    ClaimResult {
+        id,
+        title,
+        source,
+        paper: paper.into(),
+        computed: computed.into(),
+        verdict,
+        ran: true,
+    }
+}
+
+/// `Confirmed` if `holds`, else `Refuted`.
+pub fn verdict_of(holds: bool) -> Verdict {
+    if holds {
+        Verdict::Confirmed
+    } else {
+        Verdict::Refuted
+    }
+}
+
+/// Golden-section minimisation of a unimodal `f` on `[a, b]`; returns `(argmin, min)`.
+pub fn golden_min(f: impl Fn(f64) -> f64, mut a: f64, mut b: f64, iters: usize) -> (f64, f64) {
+    let r = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..iters {
+        let c = b - r * (b - a);
+        let d = a + r * (b - a);
+        if f(c) < f(d) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    let x = 0.5 * (a + b);
+    (x, f(x))
+}
+
 /// Formats `x` with `n` significant digits (plain notation for moderate magnitudes).
 pub fn sig(x: f64, n: usize) -> String {
     if !x.is_finite() {

@@ -1,7 +1,7 @@
 //! Claim checks by the auditors: privacy of the mechanisms and algorithms (F.59) and
 //! δ-correctness of the provable thresholds (F.60), with the planted bugs as power checks.
 
-use super::claims::{sig, skipped, Check, ClaimResult, Context, Verdict};
+use super::claims::{claim as result, sig, skipped, Check, ClaimResult, Context, Verdict};
 use crate::audit::delta::{audit_delta, default_battery, DeltaAuditConfig, RunPlan};
 use crate::audit::dp::{audit_dp, DpOptions, MechanismName, Mode, Target, MUTANTS};
 use crate::audit::expr::parse_threshold;
@@ -11,25 +11,6 @@ use crate::bandit::{AlgoName, Rules};
 /// The checks of this module.
 pub fn checks() -> Vec<Check> {
     vec![f59, f60]
-}
-
-fn result(
-    id: &'static str,
-    title: &'static str,
-    source: &'static str,
-    paper: impl Into<String>,
-    computed: impl Into<String>,
-    verdict: Verdict,
-) -> ClaimResult {
-    ClaimResult {
-        id,
-        title,
-        source,
-        paper: paper.into(),
-        computed: computed.into(),
-        verdict,
-        ran: true,
-    }
 }
 
 const EPS: f64 = 1.0;

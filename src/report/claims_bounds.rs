@@ -4,7 +4,10 @@
 //! of [`REL_TOL`] (1e-8, the solver's promised accuracy), so that identities such as
 //! `T_ℓ = T_TV2/c(ε)` (F.63) do not fail on rounding.
 
-use super::claims::{log_grid, paper_instances, sig, Check, ClaimResult, Context, Verdict};
+use super::claims::{
+    claim as result, golden_min, log_grid, paper_instances, sig, verdict_of as ok, Check,
+    ClaimResult, Context, Verdict,
+};
 use crate::complexity::{
     eps_switch_global, t_global, t_kl, t_kl_beta_g_eps, t_kl_g_eps, t_kl_gaussian,
     t_kl_gaussian_beta, t_local, t_tv, t_tv2, two_h_g_eps,
@@ -22,33 +25,6 @@ pub fn checks() -> Vec<Check> {
         f3, f4, f5, f10, f11, f13, f18, f19, f21, f23, f24, f26, f32, f34, f37, f38, f48, f63,
         f64_, f65, f66,
     ]
-}
-
-fn result(
-    id: &'static str,
-    title: &'static str,
-    source: &'static str,
-    paper: impl Into<String>,
-    computed: impl Into<String>,
-    verdict: Verdict,
-) -> ClaimResult {
-    ClaimResult {
-        id,
-        title,
-        source,
-        paper: paper.into(),
-        computed: computed.into(),
-        verdict,
-        ran: true,
-    }
-}
-
-fn ok(b: bool) -> Verdict {
-    if b {
-        Verdict::Confirmed
-    } else {
-        Verdict::Refuted
-    }
 }
 
 /// `a >= b` up to the solver's relative accuracy.
@@ -640,18 +616,7 @@ fn f65(_: &mut Context) -> ClaimResult {
 fn f66(_: &mut Context) -> ClaimResult {
     // min of g_G on (1/2, 1) by golden section (independent of c_g's own minimiser).
     let g = |l: f64| g_g(l).unwrap_or(f64::INFINITY);
-    let r = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut a, mut b) = (0.5 + 1e-9, 1.0 - 1e-9);
-    for _ in 0..200 {
-        let c = b - r * (b - a);
-        let d = a + r * (b - a);
-        if g(c) < g(d) {
-            b = d;
-        } else {
-            a = c;
-        }
-    }
-    let lmin = 0.5 * (a + b);
+    let (lmin, _) = golden_min(g, 0.5 + 1e-9, 1.0 - 1e-9, 200);
     let gmin = g(lmin);
     let xs = log_grid(1e-3, 1e6, 200);
     let worst = xs

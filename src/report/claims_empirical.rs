@@ -5,7 +5,9 @@
 //! **provable** thresholds, whereas the paper's figures used unpublished empirical thresholds
 //! (Rem. 53, ISSUE 32): a claim about the figures that fails here says so.
 
-use super::claims::{paper_instances, sig, skipped, Check, ClaimResult, Context, Verdict};
+use super::claims::{
+    claim as result, paper_instances, sig, skipped, Check, ClaimResult, Context, Verdict,
+};
 use super::experiments::CellResult;
 use super::grid::{GridResults, DPA_DELTAS};
 use crate::bandit::AlgoName;
@@ -18,25 +20,6 @@ use crate::mc::stats::cp_upper;
 /// The checks of this module.
 pub fn checks() -> Vec<Check> {
     vec![f40, f41, f42, f50, f51, f52, f53, f54, f55, f56, f57]
-}
-
-fn result(
-    id: &'static str,
-    title: &'static str,
-    source: &'static str,
-    paper: impl Into<String>,
-    computed: impl Into<String>,
-    verdict: Verdict,
-) -> ClaimResult {
-    ClaimResult {
-        id,
-        title,
-        source,
-        paper: paper.into(),
-        computed: computed.into(),
-        verdict,
-        ran: true,
-    }
 }
 
 fn no_grid(

@@ -1,7 +1,8 @@
 //! Claim checks that need only closed forms, divergences and instance transforms.
 
 use super::claims::{
-    lin_grid, log_grid, paper_instances, sig, Check, ClaimResult, Context, Verdict,
+    claim as result, golden_min, lin_grid, log_grid, paper_instances, sig, verdict_of as ok, Check,
+    ClaimResult, Context, Verdict,
 };
 use crate::divergence::{
     c_local_unchecked, kl_bernoulli_unchecked, kl_gaussian_unchecked, pinsker_switch_eps,
@@ -14,51 +15,6 @@ pub fn checks() -> Vec<Check> {
     vec![
         f1, f2, f6, f7, f8, f9, f12, f14, f15, f16, f20, f22, f25, f39, f46, f47, f49, f58,
     ]
-}
-
-fn result(
-    id: &'static str,
-    title: &'static str,
-    source: &'static str,
-    paper: impl Into<String>,
-    computed: impl Into<String>,
-    verdict: Verdict,
-) -> ClaimResult {
-    ClaimResult {
-        id,
-        title,
-        source,
-        paper: paper.into(),
-        computed: computed.into(),
-        verdict,
-        ran: true,
-    }
-}
-
-fn ok(b: bool) -> Verdict {
-    if b {
-        Verdict::Confirmed
-    } else {
-        Verdict::Refuted
-    }
-}
-
-/// Golden-section minimisation of a unimodal `f` on `[a, b]`.
-fn golden_min(f: impl Fn(f64) -> f64, mut a: f64, mut b: f64, iters: usize) -> (f64, f64) {
-    let r = (5f64.sqrt() - 1.0) / 2.0;
-    let mut c = b - r * (b - a);
-    let mut d = a + r * (b - a);
-    for _ in 0..iters {
-        if f(c) < f(d) {
-            b = d;
-        } else {
-            a = c;
-        }
-        c = b - r * (b - a);
-        d = a + r * (b - a);
-    }
-    let x = 0.5 * (a + b);
-    (x, f(x))
 }
 
 fn f1(_: &mut Context) -> ClaimResult {

@@ -1,6 +1,6 @@
 //! Claim checks on the stopping thresholds' asymptotics (MATH.md D.1; Sec. 4.3, 4.4).
 
-use super::claims::{sig, Check, ClaimResult, Context, Verdict};
+use super::claims::{claim as result, sig, Check, ClaimResult, Context, Verdict};
 use crate::bandit::rules::{threshold_adap, threshold_adap_star, Eq14Form};
 
 /// The checks of this module.
@@ -85,23 +85,4 @@ fn f36(_: &mut Context) -> ClaimResult {
         ),
         if ok { Verdict::Confirmed } else { Verdict::Refuted },
     )
-}
-
-fn result(
-    id: &'static str,
-    title: &'static str,
-    source: &'static str,
-    paper: impl Into<String>,
-    computed: impl Into<String>,
-    verdict: Verdict,
-) -> ClaimResult {
-    ClaimResult {
-        id,
-        title,
-        source,
-        paper: paper.into(),
-        computed: computed.into(),
-        verdict,
-        ran: true,
-    }
 }

@@ -2,7 +2,9 @@
 //! of the plain step-by-step path ([`crate::bandit::trace`]), and the allocation-convergence
 //! figure.
 
-use super::claims::{paper_instances, sig, skipped, Check, ClaimResult, Context, Verdict};
+use super::claims::{
+    claim as result, paper_instances, sig, skipped, Check, ClaimResult, Context, Verdict,
+};
 use super::figure::{render_with_sidecar, Rendered};
 use super::figures::{allocation_figure, AllocationPanelData};
 use super::paper_figures::algo_label;
@@ -88,25 +90,6 @@ fn traces(ctx: &mut Context) -> std::result::Result<&Traces, String> {
         ctx.traces = Some(compute(ctx.full).map_err(|e| e.to_string())?);
     }
     ctx.traces.as_ref().ok_or_else(|| "no traces".to_string())
-}
-
-fn result(
-    id: &'static str,
-    title: &'static str,
-    source: &'static str,
-    paper: impl Into<String>,
-    computed: impl Into<String>,
-    verdict: Verdict,
-) -> ClaimResult {
-    ClaimResult {
-        id,
-        title,
-        source,
-        paper: paper.into(),
-        computed: computed.into(),
-        verdict,
-        ran: true,
-    }
 }
 
 const SKIP: &str = "skipped: --no-experiments";

@@ -1,6 +1,6 @@
 //! Claim checks on the asymptotic upper bounds (MATH.md E.4; Thm. 22, 24, L. 52, Rem. 25).
 
-use super::claims::{paper_instances, sig, Check, ClaimResult, Context, Verdict};
+use super::claims::{claim as result, paper_instances, sig, Check, ClaimResult, Context, Verdict};
 use crate::complexity::upper::upper_bounds;
 use crate::complexity::{t_kl_gaussian, t_kl_gaussian_beta, t_tv};
 use crate::instance::Instance;
@@ -8,25 +8,6 @@ use crate::instance::Instance;
 /// The checks of this module.
 pub fn checks() -> Vec<Check> {
     vec![f31, f33, f35, f43, f61, f62]
-}
-
-fn result(
-    id: &'static str,
-    title: &'static str,
-    source: &'static str,
-    paper: impl Into<String>,
-    computed: impl Into<String>,
-    verdict: Verdict,
-) -> ClaimResult {
-    ClaimResult {
-        id,
-        title,
-        source,
-        paper: paper.into(),
-        computed: computed.into(),
-        verdict,
-        ran: true,
-    }
 }
 
 /// Instances with distinct means (the theorems' assumption); μ3 has boundary means, μ1, μ2 ties.

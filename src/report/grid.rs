@@ -79,7 +79,10 @@ impl Profile {
             };
             // The non-private baseline enters every ratio claim (F.50, F.53) and is cheap:
             // estimate it ten times more precisely.
-            out.push(Cell { runs: 10 * self.runs, ..cell(AlgoName::Ttucb, None) });
+            out.push(Cell {
+                runs: 10 * self.runs,
+                ..cell(AlgoName::Ttucb, None)
+            });
             for &e in &self.global_eps {
                 out.push(cell(AlgoName::DpSe, Some(e)));
             }
