@@ -327,7 +327,26 @@ pub fn render_all(
         ),
     ];
     for (stem, title, p, ylog) in specs {
-        let fig = paper_eps_figure(title, p, ylog).map_err(fig_err)?;
+        let empirical_top: Vec<f64> = p
+            .iter()
+            .map(|panel| {
+                panel
+                    .empirical
+                    .iter()
+                    .flat_map(|e| e.mean.iter().zip(&e.std).map(|(m, s)| m + s.max(0.0)))
+                    .filter(|v| v.is_finite())
+                    .fold(0.0, f64::max)
+            })
+            .collect();
+        let mut fig = paper_eps_figure(title, p, ylog).map_err(fig_err)?;
+        if !ylog {
+            // Linear τ axis: frame the data; the (indicative) bound curves are clipped.
+            for (panel, top) in fig.panels.iter_mut().zip(empirical_top) {
+                if top > 0.0 {
+                    panel.y_range = Some([0.0, 1.1 * top]);
+                }
+            }
+        }
         out.push(render_with_sidecar(&fig, &dir.join(stem), meta(stem)).map_err(fig_err)?);
     }
     for (stem, title, model) in [
