@@ -1,6 +1,7 @@
 //! Integration tests for `audit`: threshold expressions and presets, the δ-correctness verdict
 //! logic at the binomial edges, exact privacy losses, and the `dpbai audit` command line.
 
+use crate::common::load_toml;
 use crate::common::{data_path, rel_err};
 use dpbai::audit::delta::{decide, runs_to_decide};
 use dpbai::audit::dp::{gaussian_eps, gaussian_gamma};
@@ -8,13 +9,6 @@ use dpbai::audit::expr::{parse_threshold, preset, ThresholdExpr, PRESETS};
 use dpbai::audit::Verdict;
 use dpbai::bandit::ThresholdVars;
 use proptest::prelude::*;
-
-/// Loads a TOML document under tests/data (`common::load_toml` parses a single TOML *value*
-/// with toml 1.x, which rejects whole documents).
-fn load_toml(name: &str) -> toml::Table {
-    let text = std::fs::read_to_string(data_path(name)).expect("golden file readable");
-    toml::from_str(&text).expect("golden file is a TOML document")
-}
 
 fn vars(delta: f64, k: f64, eps: f64, sigma: f64, na: f64, nb: f64, gap: f64) -> ThresholdVars {
     ThresholdVars {

@@ -11,11 +11,11 @@ pub fn data_path(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Reads and parses a TOML golden file under `tests/data/`.
-pub fn load_toml(name: &str) -> toml::Value {
+/// Reads and parses a TOML golden document under `tests/data/` (toml 1.x: a whole document is
+/// a `Table`; `str::parse::<toml::Value>` would read a single value).
+pub fn load_toml(name: &str) -> toml::Table {
     let text = std::fs::read_to_string(data_path(name)).expect("golden file readable");
-    text.parse::<toml::Value>()
-        .expect("golden file is valid TOML")
+    toml::from_str(&text).expect("golden file is a valid TOML document")
 }
 
 /// Relative error `|got − want| / |want|` (absolute when `want == 0`).

@@ -1,7 +1,7 @@
 //! Integration tests for `complexity`: golden values (mpmath), the paper's relations as
 //! property tests, MATH.md B.12's reference tables, closed-form oracles and the `bounds` CLI.
 
-use crate::common::{data_path, rel_err, run_cli};
+use crate::common::{rel_err, run_cli};
 use dpbai::complexity::{self, characteristic_time, Certified, TimeKind, CERTIFIED_REL_WIDTH};
 use dpbai::divergence::{c_local, kl_bernoulli, pinsker_switch_eps};
 use dpbai::instance::Instance;
@@ -47,10 +47,7 @@ fn paper() -> Vec<(&'static str, Vec<f64>)> {
 
 #[test]
 fn golden_values_from_mpmath() {
-    // NB: `common::load_toml` parses with `str::parse::<toml::Value>`, which in toml 1.x reads a
-    // single VALUE, not a document; parse the document as a table here.
-    let text = std::fs::read_to_string(data_path("bounds_golden.toml")).expect("golden file");
-    let g: toml::Table = toml::from_str(&text).expect("golden file is a TOML document");
+    let g = crate::common::load_toml("bounds_golden.toml");
     let cases = g["case"].as_array().expect("[[case]] array");
     let num = |v: &toml::Value| v.as_float().or(v.as_integer().map(|i| i as f64));
     assert!(cases.len() >= 100, "only {} golden cases", cases.len());

@@ -2,7 +2,6 @@
 //! `verify/golden_divergence.py`) and properties (MATH.md A.1–A.8).
 
 use crate::common::rel_err;
-use crate::special::load_doc;
 use dpbai::divergence::*;
 use dpbai::instance::Instance;
 use proptest::prelude::*;
@@ -41,7 +40,7 @@ fn eval(name: &str, a: &[f64]) -> f64 {
 
 #[test]
 fn golden_values_divergence() {
-    let doc = load_doc("divergence_golden.toml");
+    let doc = crate::common::load_toml("divergence_golden.toml");
     assert_eq!(doc["mpmath_version"].as_str(), Some("1.3.0"));
     let cases = doc["case"].as_array().expect("cases");
     assert!(cases.len() >= 100);

@@ -1,22 +1,15 @@
 //! Integration tests for the Monte Carlo engine, shards, DP-SE and the Clopper–Pearson bounds.
 
-use crate::common::{data_path, rel_err};
+use crate::common::rel_err;
 use dpbai::mc::stats::{clopper_pearson, cp_lower, cp_upper};
 
 /// Relative tolerance of the Clopper–Pearson bounds against the mpmath golden values
 /// (tests/data/cp_golden.toml, 50 digits, direct binomial sums).
 const CP_REL_TOL: f64 = 1e-10;
 
-/// Parses a TOML document under tests/data (`common::load_toml` parses a single TOML *value* with
-/// toml 1.x, which rejects documents).
-fn load_table(name: &str) -> toml::Table {
-    let text = std::fs::read_to_string(data_path(name)).expect("golden file readable");
-    toml::from_str(&text).expect("golden file is a valid TOML document")
-}
-
 #[test]
 fn cp_matches_mpmath_golden() {
-    let data = load_table("cp_golden.toml");
+    let data = crate::common::load_toml("cp_golden.toml");
     let cases = data["case"].as_array().expect("cases");
     assert!(cases.len() >= 200, "golden file has {} cases", cases.len());
     let mut worst = 0.0f64;
@@ -53,7 +46,7 @@ const BETA_LN_TOL: f64 = 1e-12;
 #[test]
 fn beta_reg_matches_mpmath_golden() {
     use dpbai::mc::stats::ln_beta_reg_pair;
-    let data = load_table("cp_golden.toml");
+    let data = crate::common::load_toml("cp_golden.toml");
     let cases = data["beta"].as_array().expect("beta cases");
     assert!(cases.len() >= 40);
     let mut worst = 0.0f64;

@@ -1,7 +1,7 @@
 //! Integration tests for `special`: golden values (mpmath, `verify/golden_special.py`),
 //! property tests (MATH.md C.2, C.3, C.7, F.37, F.66) and the `dpbai fn` command.
 
-use crate::common::{data_path, rel_err, run_cli};
+use crate::common::{rel_err, run_cli};
 use dpbai::special::*;
 use proptest::prelude::*;
 
@@ -40,15 +40,8 @@ struct Golden {
     value: f64,
 }
 
-/// Loads a TOML document from `tests/data/` (note: `toml::Value: FromStr` parses a single
-/// value in toml 1.x, not a document, so `common::load_toml` cannot be used for tables).
-pub(crate) fn load_doc(name: &str) -> toml::Table {
-    let text = std::fs::read_to_string(data_path(name)).expect("golden file readable");
-    toml::from_str(&text).expect("golden file is a valid TOML document")
-}
-
 fn golden_cases() -> Vec<Golden> {
-    let doc = load_doc("special_golden.toml");
+    let doc = crate::common::load_toml("special_golden.toml");
     assert_eq!(
         doc.get("mpmath_version").and_then(|v| v.as_str()),
         Some("1.3.0"),

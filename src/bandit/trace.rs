@@ -67,7 +67,8 @@ impl Observer for Recorder {
             t.last_exploration_violation = n;
         }
         if n >= self.next_snapshot {
-            t.snapshots.push((n, core.n.iter().map(|&c| c as f64 / n as f64).collect()));
+            t.snapshots
+                .push((n, core.n.iter().map(|&c| c as f64 / n as f64).collect()));
             self.next_snapshot = (self.next_snapshot as f64 * 1.25).ceil() as u64;
         }
     }
@@ -85,7 +86,11 @@ impl Observer for Recorder {
             if switched && t.switch_times[x].len() < (k - 1) as usize {
                 t.switch_times[x].push(core.t + 1);
             }
-            let want_w = if self.dpa { 1u64 << (k - 1) } else { 1u64 << (k - 2) };
+            let want_w = if self.dpa {
+                1u64 << (k - 1)
+            } else {
+                1u64 << (k - 2)
+            };
             if est.start[x] != 1u64 << (k - 1) || est.w[x] != want_w as f64 {
                 t.doubling_violations += 1;
             }
@@ -94,32 +99,71 @@ impl Observer for Recorder {
     }
 }
 
-fn traced<E: Estimator>(a: &TopTwo<E>, rng: &mut Rng, max_steps: u64, rec: &mut Recorder) -> RunOutcome {
-    run_loop(&a.cfg, &a.est, Src::Arms(&a.arms), rng, max_steps, None, true, rec)
+fn traced<E: Estimator>(
+    a: &TopTwo<E>,
+    rng: &mut Rng,
+    max_steps: u64,
+    rec: &mut Recorder,
+) -> RunOutcome {
+    run_loop(
+        &a.cfg,
+        &a.est,
+        Src::Arms(&a.arms),
+        rng,
+        max_steps,
+        None,
+        true,
+        rec,
+    )
 }
 
 /// Runs `spec` on `instance` once on the plain step-by-step path, recording a [`Trace`].
 ///
 /// # Errors
 /// As [`super::build`]; DP-SE is not a Top Two algorithm and is rejected.
-pub fn run_traced(spec: &AlgoSpec, instance: &Instance, rng: &mut Rng, max_steps: u64) -> Result<Trace> {
+pub fn run_traced(
+    spec: &AlgoSpec,
+    instance: &Instance,
+    rng: &mut Rng,
+    max_steps: u64,
+) -> Result<Trace> {
     if spec.algo == AlgoName::DpSe {
-        return Err(Error::param("algo", "dp-se", "a Top Two algorithm (DP-SE has no trace)"));
+        return Err(Error::param(
+            "algo",
+            "dp-se",
+            "a Top Two algorithm (DP-SE has no trace)",
+        ));
     }
     let any = build_any(spec, instance)?;
     let k = instance.k();
     let mut rec = Recorder {
         beta: spec.beta,
         ids: spec.ids_beta,
-        phased: matches!(spec.algo, AlgoName::AdapTt | AlgoName::AdapTtStar | AlgoName::DpaTt),
+        phased: matches!(
+            spec.algo,
+            AlgoName::AdapTt | AlgoName::AdapTtStar | AlgoName::DpaTt
+        ),
         dpa: spec.algo == AlgoName::DpaTt,
         k,
         next_snapshot: (4 * k) as u64,
         trace: Trace {
-            outcome: RunOutcome { tau: 0, recommendation: 0, stopped: false, rounds: None },
+            outcome: RunOutcome {
+                tau: 0,
+                recommendation: 0,
+                stopped: false,
+                rounds: None,
+            },
             counts: vec![0; k],
-            tracking_min: if spec.ids_beta { f64::NAN } else { f64::INFINITY },
-            tracking_max: if spec.ids_beta { f64::NAN } else { f64::NEG_INFINITY },
+            tracking_min: if spec.ids_beta {
+                f64::NAN
+            } else {
+                f64::INFINITY
+            },
+            tracking_max: if spec.ids_beta {
+                f64::NAN
+            } else {
+                f64::NEG_INFINITY
+            },
             max_count_ratio: 0.0,
             doubling_violations: 0,
             switch_times: vec![Vec::new(); k],
