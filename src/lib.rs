@@ -39,6 +39,7 @@
 pub mod error;
 pub mod params;
 pub mod rng;
+pub mod roots;
 
 pub mod audit;
 pub mod bandit;

@@ -149,7 +149,7 @@ fn phi<C: Challenger>(chs: &[C], y: f64, xs: &mut [f64]) -> f64 {
     sum - 1.0
 }
 
-/// Brent's root finder (zeroin) on a sign change `f(a) < 0 < f(b)`; `f` may be `+∞` near `b`
+/// Brent's root finder ([`crate::roots::zeroin`]) on a sign change `f(a) < 0 < f(b)`; `f` may be `+∞` near `b`
 /// (bisection then).
 fn brent_root(
     mut f: impl FnMut(f64) -> f64,
@@ -175,74 +175,18 @@ fn brent_root(
             return Ok(if fb.is_finite() { b } else { a });
         }
     }
-    if fa == 0.0 {
-        return Ok(a);
-    }
-    if fb == 0.0 {
-        return Ok(b);
-    }
-    let (mut c, mut fc) = (a, fa);
-    let mut d = b - a;
-    let mut e = d;
-    for _ in 0..300 {
-        if (fb > 0.0) == (fc > 0.0) {
-            c = a;
-            fc = fa;
-            d = b - a;
-            e = d;
-        }
-        if fc.abs() < fb.abs() {
-            a = b;
-            b = c;
-            c = a;
-            fa = fb;
-            fb = fc;
-            fc = fa;
-        }
-        let tol = 2.0 * f64::EPSILON * b.abs() + 1e-300;
-        let m = 0.5 * (c - b);
-        if m.abs() <= tol || fb == 0.0 {
-            return Ok(b);
-        }
-        if e.abs() >= tol && fa.abs() > fb.abs() {
-            let s = fb / fa;
-            let (mut p, mut q);
-            if a == c {
-                p = 2.0 * m * s;
-                q = 1.0 - s;
-            } else {
-                let qq = fa / fc;
-                let r = fb / fc;
-                p = s * (2.0 * m * qq * (qq - r) - (b - a) * (r - 1.0));
-                q = (qq - 1.0) * (r - 1.0) * (s - 1.0);
-            }
-            if p > 0.0 {
-                q = -q;
-            } else {
-                p = -p;
-            }
-            if 2.0 * p < (3.0 * m * q - (tol * q).abs()).min((e * q).abs()) {
-                e = d;
-                d = p / q;
-            } else {
-                d = m;
-                e = m;
-            }
-        } else {
-            d = m;
-            e = m;
-        }
-        a = b;
-        fa = fb;
-        b += if d.abs() > tol { d } else { tol.copysign(m) };
-        fb = f(b);
-        if !fb.is_finite() {
-            // step into the infinite region: fall back to the bisection of [a, c]
-            b = 0.5 * (a + c);
-            fb = f(b);
-            d = b - a;
-            e = d;
-        }
+    let f = &mut f;
+    if let Some(root) = crate::roots::zeroin(
+        |x| Ok::<f64, std::convert::Infallible>(f(x)),
+        a,
+        b,
+        fa,
+        fb,
+        300,
+    )
+    .unwrap_or_else(|never| match never {})
+    {
+        return Ok(root);
     }
     Err(Error::NoConvergence {
         what: "characteristic time: level root".into(),

@@ -227,80 +227,21 @@ fn check_cp_args(k: u64, n: u64, alpha: f64) -> Result<()> {
     Ok(())
 }
 
-/// Brent's root finder (zeroin) on `[lo, hi]` for `f` with `f(lo)·f(hi) < 0`; infinite values
+/// Brent's root finder ([`crate::roots::zeroin`]) on `[lo, hi]` for `f` with `f(lo)·f(hi) < 0`; infinite values
 /// are clamped to `±1e300` (so that the bracket may touch a pole of the logarithm).
 fn brent(mut f: impl FnMut(f64) -> Result<f64>, lo: f64, hi: f64) -> Result<f64> {
     let clamp = |v: f64| v.clamp(-1e300, 1e300);
-    let (mut a, mut b) = (lo, hi);
-    let mut fa = clamp(f(a)?);
-    let mut fb = clamp(f(b)?);
-    if fa == 0.0 {
-        return Ok(a);
-    }
-    if fb == 0.0 {
-        return Ok(b);
-    }
-    if fa.signum() == fb.signum() {
+    let (a, b) = (lo, hi);
+    let fa = clamp(f(a)?);
+    let fb = clamp(f(b)?);
+    if fa != 0.0 && fb != 0.0 && fa.signum() == fb.signum() {
         return Err(Error::NoConvergence {
             what: "Clopper-Pearson bracket (no sign change)".into(),
             iterations: 0,
         });
     }
-    let (mut c, mut fc) = (a, fa);
-    let mut d = b - a;
-    let mut e = d;
-    for _ in 0..1000 {
-        if fb.signum() == fc.signum() {
-            c = a;
-            fc = fa;
-            d = b - a;
-            e = d;
-        }
-        if fc.abs() < fb.abs() {
-            a = b;
-            b = c;
-            c = a;
-            fa = fb;
-            fb = fc;
-            fc = fa;
-        }
-        let tol = 2.0 * EPS * b.abs() + f64::MIN_POSITIVE;
-        let m = 0.5 * (c - b);
-        if m.abs() <= tol || fb == 0.0 {
-            return Ok(b);
-        }
-        if e.abs() >= tol && fa.abs() > fb.abs() {
-            let s = fb / fa;
-            let (mut p, mut q);
-            if a == c {
-                p = 2.0 * m * s;
-                q = 1.0 - s;
-            } else {
-                let qq = fa / fc;
-                let r = fb / fc;
-                p = s * (2.0 * m * qq * (qq - r) - (b - a) * (r - 1.0));
-                q = (qq - 1.0) * (r - 1.0) * (s - 1.0);
-            }
-            if p > 0.0 {
-                q = -q;
-            } else {
-                p = -p;
-            }
-            if 2.0 * p < (3.0 * m * q - (tol * q).abs()).min((e * q).abs()) && p.is_finite() {
-                e = d;
-                d = p / q;
-            } else {
-                d = m;
-                e = m;
-            }
-        } else {
-            d = m;
-            e = m;
-        }
-        a = b;
-        fa = fb;
-        b += if d.abs() > tol { d } else { tol.copysign(m) };
-        fb = clamp(f(b)?);
+    if let Some(root) = crate::roots::zeroin(|x| f(x).map(clamp), a, b, fa, fb, 1000)? {
+        return Ok(root);
     }
     Err(Error::NoConvergence {
         what: "Clopper-Pearson root (Brent)".into(),
