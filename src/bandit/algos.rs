@@ -32,7 +32,6 @@
 //! public code has no AdaP-TT*).
 
 use super::rules::{Cost, Thr, UCB_ALPHA, UCB_S};
-#[cfg(test)]
 use super::top_two::Observer;
 use super::top_two::{
     run_loop, Arms, Challenger, Config, Estimator, Identity, Leader, Mle, NoObs, Phased, Src,
@@ -147,7 +146,6 @@ pub(crate) enum AnyTopTwo {
     Phased(TopTwo<Phased>),
 }
 
-#[cfg(test)]
 impl<E: Estimator> TopTwo<E> {
     /// A run with an observer (`lazy`: phase-skipping path, phased estimators only).
     pub(crate) fn run_observed(
@@ -166,7 +164,6 @@ impl<E: Estimator> TopTwo<E> {
     }
 }
 
-#[cfg(test)]
 impl AnyTopTwo {
     /// See [`TopTwo::run_observed`].
     pub(crate) fn run_observed(

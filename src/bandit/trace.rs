@@ -9,8 +9,8 @@
 //! * F.45 (L. 46): the last time `min_a N_{n,a} < sqrt(n/K)`;
 //! * F.17 (L. 16): the counts `N_{τ,a}`; and the allocation `N_{n,a}/n` at geometric times.
 
-use super::algos::{build_any, AnyTopTwo, TopTwo};
-use super::top_two::{run_loop, Core, EstState, Estimator, Observer, Src};
+use super::algos::build_any;
+use super::top_two::{Core, EstState, Observer};
 use super::{AlgoName, AlgoSpec, RunOutcome};
 use crate::error::{Error, Result};
 use crate::instance::Instance;
@@ -99,24 +99,6 @@ impl Observer for Recorder {
     }
 }
 
-fn traced<E: Estimator>(
-    a: &TopTwo<E>,
-    rng: &mut Rng,
-    max_steps: u64,
-    rec: &mut Recorder,
-) -> RunOutcome {
-    run_loop(
-        &a.cfg,
-        &a.est,
-        Src::Arms(&a.arms),
-        rng,
-        max_steps,
-        None,
-        true,
-        rec,
-    )
-}
-
 /// Runs `spec` on `instance` once on the plain step-by-step path, recording a [`Trace`].
 ///
 /// # Errors
@@ -171,12 +153,8 @@ pub fn run_traced(
             snapshots: Vec::new(),
         },
     };
-    let outcome = match &any {
-        AnyTopTwo::Plain(a) => traced(a, rng, max_steps, &mut rec),
-        AnyTopTwo::Ctb(a) => traced(a, rng, max_steps, &mut rec),
-        AnyTopTwo::Gauss(a) => traced(a, rng, max_steps, &mut rec),
-        AnyTopTwo::Phased(a) => traced(a, rng, max_steps, &mut rec),
-    };
+    // plain step-by-step path (`lazy = false`): every sample is observed
+    let outcome = any.run_observed(rng, max_steps, false, &mut rec);
     let mut trace = rec.trace;
     trace.outcome = outcome;
     Ok(trace)

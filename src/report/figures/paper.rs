@@ -135,6 +135,25 @@ fn color_of(algos: &[String], name: &str) -> Option<usize> {
 }
 
 /// Mean with cells of zero runs turned into NaN (missing).
+/// One algorithm's empirical points (markers joined by a line, ± error bars) in its colour.
+fn empirical_series(
+    algos: &[String],
+    e: &Empirical,
+    x: &[f64],
+    y: Vec<f64>,
+    err: Vec<f64>,
+) -> Series {
+    let color = color_of(algos, &e.algorithm).unwrap_or(GREY_INDEX);
+    Series::new(
+        e.algorithm.clone(),
+        x.to_vec(),
+        y,
+        SeriesStyle::LineAndPoints,
+        color,
+    )
+    .with_err(err, ErrStyle::Bars)
+}
+
 fn masked_mean(e: &Empirical) -> Vec<f64> {
     e.mean
         .iter()
@@ -291,17 +310,13 @@ pub fn paper_eps_figure(
         }
         for e in &p.empirical {
             check_empirical(&p.instance, &p.eps, e)?;
-            let color = color_of(&algos, &e.algorithm).unwrap_or(GREY_INDEX);
-            panel.series.push(
-                Series::new(
-                    e.algorithm.clone(),
-                    p.eps.clone(),
-                    masked_mean(e),
-                    SeriesStyle::LineAndPoints,
-                    color,
-                )
-                .with_err(e.std.clone(), ErrStyle::Bars),
-            );
+            panel.series.push(empirical_series(
+                &algos,
+                e,
+                &p.eps,
+                masked_mean(e),
+                e.std.clone(),
+            ));
         }
         panel.x_range = data_window(&p.eps, &p.empirical);
         let mut notes = Vec::new();
@@ -409,17 +424,9 @@ pub fn ratio_figure(title: &str, panels: Vec<RatioPanelData>) -> FigureResult<Fi
                 .zip(&p.lower_bound)
                 .map(|(s, l)| s / l)
                 .collect();
-            let color = color_of(&algos, &e.algorithm).unwrap_or(GREY_INDEX);
-            panel.series.push(
-                Series::new(
-                    e.algorithm.clone(),
-                    p.eps.clone(),
-                    ratio,
-                    SeriesStyle::LineAndPoints,
-                    color,
-                )
-                .with_err(err, ErrStyle::Bars),
-            );
+            panel
+                .series
+                .push(empirical_series(&algos, e, &p.eps, ratio, err));
         }
         if let Some(note) = runs_note(&p.empirical) {
             panel.subtitle = note;
