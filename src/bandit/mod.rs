@@ -33,9 +33,13 @@
 //! Binomial (Bernoulli arms) or Normal (Gaussian arms) sum at the phase switch, and the stopping
 //! rule is evaluated only when a new estimate is released (the paper's thresholds do not depend
 //! on `t`; with a custom or time-dependent threshold it is evaluated every step). Between
-//! switches a step costs one O(K) deterministic challenger/tracking update and no random
-//! number. [`AlgoSpec::step_by_step`] selects the plain loop (one draw per sample, stopping
-//! tested every step), kept for the equivalence tests.
+//! switches nothing is random: the leader is frozen, β-tracking is a closed form, and the
+//! challenger only changes when its cost overtakes the runner-up's, so whole stretches of steps
+//! are skipped at once (O(K + log m) for m steps, exact: `skip_tests.rs` compares run for run
+//! with the loop forced step by step). A run whose challenger only changes at releases — a
+//! starved best arm — costs O(K log τ); while several arms share the challenger role a step
+//! costs one O(K) deterministic update. [`AlgoSpec::step_by_step`] selects the plain loop (one
+//! draw per sample, stopping tested every step), kept for the equivalence tests.
 
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
@@ -309,3 +313,5 @@ pub fn build(
 
 #[cfg(test)]
 mod invariant_tests;
+#[cfg(test)]
+mod skip_tests;

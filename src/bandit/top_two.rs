@@ -10,8 +10,8 @@
 //! sum is drawn at once (one `Binomial(Ñ, μ_a)` for Bernoulli arms, one Normal for Gaussian
 //! arms). The action sequence is the same deterministic function of the released estimates in
 //! both modes, so (τ, recommendation) has the same law; `tests/bandit.rs` checks this by a
-//! two-sample test. The lazy mode costs one O(K) deterministic step per sample and random
-//! numbers only at phase ends (plus coin flips of the reference rules).
+//! two-sample test. The lazy mode draws random numbers only at phase ends (plus coin flips of
+//! the reference rules) and skips whole stretches of deterministic steps ([`skip_steps`]).
 
 use super::rules::{Cost, Pair, Thr};
 use super::{RewardTable, RunOutcome};
@@ -362,11 +362,27 @@ pub(crate) trait Observer {
     fn step(&mut self, _core: &Core, _est: &EstState, _b: usize, _c: usize, _a: usize) {}
     /// After step (E) of an iteration.
     fn after_switch(&mut self, _core: &Core, _est: &EstState, _switched: bool) {}
+    /// Whether the observer needs no per-step hook, so that the loop may skip deterministic work
+    /// (computing an unused challenger, or a whole run of steps at once).
+    fn passive(&self) -> bool {
+        false
+    }
 }
 
-/// The no-op observer.
+/// The no-op observer (lets the loop take every shortcut).
 pub(crate) struct NoObs;
-impl Observer for NoObs {}
+impl Observer for NoObs {
+    fn passive(&self) -> bool {
+        true
+    }
+}
+
+/// A no-op observer that forces the loop to do every step one by one (the reference the
+/// shortcuts are tested against).
+#[cfg(test)]
+pub(crate) struct DenseObs;
+#[cfg(test)]
+impl Observer for DenseObs {}
 
 /// Where rewards come from.
 pub(crate) enum Src<'a> {
@@ -430,6 +446,138 @@ fn argmin_except(
         }
     }
     best
+}
+
+/// `N^B_B` after `m` more steps of β-tracking with a fixed leader, starting from `N^B_B = a0`,
+/// `L_B = l0`, exactly as the step rule `N^B_B <= β (L_B + 1)` evaluates it in `f64`.
+///
+/// With `v(j) = ⌊β (l0 + j + 1)⌋` (non-decreasing, steps of at most 1 since β < 1) the count
+/// climbs by one per step while below `v`, then follows `v(j) + 1`, and waits while above it:
+/// `A(m) = max(a0, min(a0 + m, v(m − 1) + 1))`.
+#[inline]
+pub(crate) fn tracked_leader_pulls(a0: u64, l0: u64, beta: f64, m: u64) -> u64 {
+    if m == 0 {
+        return a0;
+    }
+    let v = (beta * (l0 + m) as f64).floor() as u64;
+    a0.max((a0 + m).min(v + 1))
+}
+
+/// Skips are tried after this many pulls of the same challenger in a row.
+const SKIP_STREAK: u32 = 3;
+
+/// The smallest `m` in `1..=limit` with `pred(m)` (`pred` monotone: false, then true), if any.
+#[inline]
+fn first_true(limit: u64, pred: impl Fn(u64) -> bool) -> Option<u64> {
+    if limit == 0 {
+        return None;
+    }
+    // Gallop, then bisect: O(log m) evaluations for an answer m.
+    let (mut lo, mut hi) = (0u64, 1u64);
+    while !pred(hi) {
+        if hi == limit {
+            return None;
+        }
+        lo = hi;
+        hi = hi.saturating_mul(2).min(limit);
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if pred(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Some(hi)
+}
+
+/// Does, at once, every step from now on in which the leader `b` and challenger `c` stay the
+/// same and no estimate is released, for a phased estimator with lazy rewards, β-tracking and
+/// the transport-cost challenger. Returns `(m, a)`: the steps done and the arm pulled last.
+///
+/// Between two releases nothing random happens and the leader is frozen, so only the
+/// challenger can change. Every cost is `const / (1/ω_B + 1/ω_b)` with `const >= 0`, and IEEE
+/// arithmetic is monotone, so as counts grow every cost is non-decreasing *in floating point*.
+/// Hence `c` stays the argmin (the step rule's lowest-index argmin) for as long as its own cost
+/// stays below the others' current costs, which is a monotone test on the step index; the next
+/// release is the first time `b` or `c` reaches twice its phase-start count. The skipped steps
+/// are exactly the steps [`run_loop`] would take one by one (tested against it run for run).
+/// Cost: O(K + log m) for `m` steps, so a run costs O(K log τ) when the challenger changes
+/// only at releases (e.g. a starved best arm). Returns `(m, last arm, kept)`, `kept` false when
+/// the skip ended because the challenger changed.
+#[allow(clippy::too_many_arguments)]
+fn skip_steps(
+    cfg: &Config,
+    s: &EstState,
+    core: &mut Core,
+    b: usize,
+    c: usize,
+    beta: f64,
+    local: bool,
+    cap: u64,
+) -> (u64, usize, bool) {
+    let (nb0, nc0, l0, a0) = (core.n[b], core.n[c], core.lead[b], core.nlead[b]);
+    let lead_pulls = |m: u64| tracked_leader_pulls(a0, l0, beta, m) - a0;
+    let cost = cfg.chal_cost;
+    let inv = |j: usize| {
+        if local {
+            s.iw[j]
+        } else {
+            core.inv_n[j]
+        }
+    };
+    // The runner-up among the other arms: its current cost and lowest index.
+    let (mut w2, mut i2) = (f64::INFINITY, usize::MAX);
+    for j in 0..cfg.k {
+        if j == b || j == c {
+            continue;
+        }
+        let w = cost.eval(s.mu[b], s.mu[j], inv(b), inv(j));
+        if w < w2 {
+            (w2, i2) = (w, j);
+        }
+    }
+    // Challenger change first (usually soon when several arms share the challenger role, so
+    // that the release searches below stay short): at step j (j steps done) c is still the
+    // argmin while `keeps(j)`.
+    let mut limit = cap - core.t;
+    let mut kept = true;
+    if !local {
+        // With local counts every cost is frozen until the next release.
+        let keeps = |j: u64| {
+            let p = lead_pulls(j);
+            let ib = 1.0 / (nb0 + p) as f64;
+            let ic = 1.0 / (nc0 + j - p) as f64;
+            let w = cost.eval(s.mu[b], s.mu[c], ib, ic);
+            w < w2 || (w == w2 && c < i2)
+        };
+        if let Some(j) = first_true(limit - 1, |j| !keeps(j)) {
+            limit = j;
+            kept = false;
+        }
+    }
+    // Releases: b or c reaches twice its phase-start count.
+    let (tb, tc) = (2 * s.start[b], 2 * s.start[c]);
+    if let Some(m) = first_true(limit, |m| nb0 + lead_pulls(m) >= tb) {
+        limit = m;
+        kept = true;
+    }
+    if let Some(m) = first_true(limit, |m| nc0 + m - lead_pulls(m) >= tc) {
+        limit = m;
+        kept = true;
+    }
+    let m = limit;
+    let p = lead_pulls(m);
+    let last = if p > lead_pulls(m - 1) { b } else { c };
+    core.n[b] = nb0 + p;
+    core.n[c] = nc0 + m - p;
+    core.inv_n[b] = 1.0 / core.n[b] as f64;
+    core.inv_n[c] = 1.0 / core.n[c] as f64;
+    core.lead[b] = l0 + m;
+    core.nlead[b] = a0 + p;
+    core.t += m;
+    (m, last, kept)
 }
 
 /// Runs Alg. 1. `check_always`: evaluate the stopping rule at every iteration even when nothing
@@ -509,6 +657,21 @@ pub(crate) fn run_loop<E: Estimator, O: Observer + ?Sized>(
     // breaks ties at random.
     let leader_dynamic = !E::PHASED || uni || matches!(cfg.leader, Leader::RefAdap { .. });
     let mut b_cached = 0usize;
+    // Whole runs of steps may be skipped when nothing between two phase switches is random or
+    // watched: lazy rewards, no stopping test, a fixed leader, β-tracking, the deterministic
+    // transport-cost challenger.
+    let chunkable = E::PHASED
+        && lazy.is_some()
+        && actions.is_none()
+        && obs.passive()
+        && !check_every
+        && !leader_dynamic
+        && !uni
+        && matches!(cfg.tracking, Tracking::Beta(_))
+        && matches!(cfg.challenger, Challenger::Tc { .. });
+    // Consecutive single steps that pulled the same challenger (skips are tried from
+    // `SKIP_STREAK` on).
+    let (mut streak, mut prev_c) = (0u32, usize::MAX);
     loop {
         // (E) phase switch: only the arm pulled last can trigger (ISSUE 8).
         if E::PHASED && last != usize::MAX {
@@ -590,8 +753,9 @@ pub(crate) fn run_loop<E: Estimator, O: Observer + ?Sized>(
         if core.t >= cap {
             return unstopped(&s, core.t, rng);
         }
-        // (C) challenger.
-        let c_chal = match cfg.challenger {
+        // (C) challenger. Without random tie-breaking it is a pure function of the state, so it
+        // is computed only when the tracking picks it (or an observer or IDS reads it).
+        let chal = |core: &Core, rng: &mut Rng| match cfg.challenger {
             Challenger::Tc { local } => {
                 let (mb, cost) = (s.mu[b_lead], cfg.chal_cost);
                 if local {
@@ -624,16 +788,41 @@ pub(crate) fn run_loop<E: Estimator, O: Observer + ?Sized>(
                 )
             }
         };
+        if let (true, Tracking::Beta(beta), Challenger::Tc { local }) =
+            (streak >= SKIP_STREAK, cfg.tracking, cfg.challenger)
+        {
+            // Phase skipping: jump over every step up to the next phase switch (or challenger
+            // change, or the cap) at once; see [`skip_steps`]. Tried only once the challenger
+            // has repeated, as skips of one or two steps cost more than they save.
+            let c_chal = chal(&core, rng);
+            let (m, a, kept) = skip_steps(cfg, &s, &mut core, b_lead, c_chal, beta, local, cap);
+            debug_assert!(m >= 1);
+            if !kept {
+                streak = 0;
+            }
+            last = a;
+            continue;
+        }
+        let c_lazy = !uni && obs.passive() && !matches!(cfg.tracking, Tracking::Ids);
+        let mut c_memo = if c_lazy { usize::MAX } else { chal(&core, rng) };
         // (T) tracking.
         let a = match cfg.tracking {
             Tracking::Beta(beta) => {
                 if core.nlead[b_lead] as f64 <= beta * (core.lead[b_lead] + 1) as f64 {
                     b_lead
                 } else {
-                    c_chal
+                    if c_memo == usize::MAX {
+                        c_memo = chal(&core, rng);
+                    }
+                    if chunkable {
+                        streak = if c_memo == prev_c { streak + 1 } else { 1 };
+                        prev_c = c_memo;
+                    }
+                    c_memo
                 }
             }
             Tracking::Ids => {
+                let c_chal = c_memo;
                 let (nb, nc) = (core.n[b_lead] as f64, core.n[c_chal] as f64);
                 core.ids[b_lead] += nc / (nb + nc);
                 if core.nlead[b_lead] as f64 <= core.ids[b_lead] {
@@ -646,7 +835,10 @@ pub(crate) fn run_loop<E: Estimator, O: Observer + ?Sized>(
                 if ((rng.next_u64() >> 11) as f64) * (1.0 / 9_007_199_254_740_992.0) < beta {
                     b_lead
                 } else {
-                    c_chal
+                    if c_memo == usize::MAX {
+                        c_memo = chal(&core, rng);
+                    }
+                    c_memo
                 }
             }
         };
@@ -669,6 +861,6 @@ pub(crate) fn run_loop<E: Estimator, O: Observer + ?Sized>(
         if let Some(v) = actions.as_deref_mut() {
             v.push(a as u32);
         }
-        obs.step(&core, &s, b_lead, c_chal, a);
+        obs.step(&core, &s, b_lead, c_memo, a);
     }
 }
