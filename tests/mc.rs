@@ -660,6 +660,9 @@ fn cli_bad_input_exits_2_with_one_line() {
         ],
         vec!["--algo", "dp-se", "--eps", "1", "--max-steps", "0"],
         vec!["--algo", "dp-se", "--eps", "1", "--beta", "1"],
+        vec!["--algo", "dp-se", "--eps", "1", "--dpa-episodes", "global"],
+        vec!["--algo", "dp-se", "--eps", "1", "--dpa-episodes", "all"],
+        vec!["--algo", "dp-se", "--eps", "1", "--tie-break", "random"],
     ];
     for case in cases {
         // each flag once: the case's flags replace the defaults of `ok`
@@ -775,4 +778,45 @@ fn dp_se_paper_instances_delta_correct_and_above_lower_bound() {
             );
         }
     }
+}
+
+/// The MATH.md H readings are command-line options, and a run records the non-default ones.
+#[test]
+fn cli_reading_options_are_recorded() {
+    let base = [
+        "run",
+        "--algo",
+        "dpa-tt",
+        "--means",
+        "0.9,0.5,0.2",
+        "--delta",
+        "0.1",
+        "--runs",
+        "20",
+        "--seed",
+        "3",
+        "--json",
+    ];
+    let (code, out, err) = run_cli(&base);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v.get("options").is_none(), "defaults are not listed: {out}");
+    let mut args = base.to_vec();
+    args.extend([
+        "--challenger-counts",
+        "local",
+        "--dpa-episodes",
+        "global",
+        "--max-steps",
+        "100000",
+    ]);
+    let (code, out, err) = run_cli(&args);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["options"],
+        serde_json::json!(["--challenger-counts local", "--dpa-episodes global"])
+    );
+    // Global episodes report one round per episode, far fewer than per-arm phases.
+    assert!(v["mean_rounds"].as_f64().unwrap() < 20.0, "{out}");
 }

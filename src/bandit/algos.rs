@@ -38,8 +38,8 @@ use super::top_two::{
     StopArm, Tracking,
 };
 use super::{
-    AlgoName, AlgoSpec, BaiAlgorithm, ChallengerCounts, GaussLdpSigma, RewardTable, Rules,
-    RunOutcome, TableOutput, ThresholdVars, TieBreak,
+    AlgoName, AlgoSpec, BaiAlgorithm, ChallengerCounts, DpaEpisodes, GaussLdpSigma, RewardTable,
+    Rules, RunOutcome, TableOutput, ThresholdVars, TieBreak,
 };
 use crate::error::{check_above, check_open, Error, Result};
 use crate::instance::{Family, Instance};
@@ -357,6 +357,7 @@ pub(crate) fn build_any(spec: &AlgoSpec, inst: &Instance) -> Result<AnyTopTwo> {
             est: Phased {
                 daf_eps: Some(eps),
                 bonus_eps: Some(eps),
+                global: false,
             },
             arms,
             step_by_step,
@@ -366,6 +367,7 @@ pub(crate) fn build_any(spec: &AlgoSpec, inst: &Instance) -> Result<AnyTopTwo> {
             est: Phased {
                 daf_eps: None,
                 bonus_eps: None,
+                global: spec.dpa_episodes == DpaEpisodes::Global,
             },
             arms,
             step_by_step,

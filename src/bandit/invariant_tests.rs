@@ -1,7 +1,7 @@
 //! Internal invariants of the Top Two loop checked at every step (MATH.md E.5, F.27–F.29).
 
 use super::algos::build_any;
-use super::top_two::{Core, EstState, Observer};
+use super::top_two::{Core, EstState, NoObs, Observer};
 use super::{AlgoName, AlgoSpec};
 use crate::instance::Instance;
 use crate::rng::rng_for_run;
@@ -116,6 +116,92 @@ fn invariants_hold_for_every_algorithm() {
         ) {
             check(algo, 0.5, false, true);
             check(algo, 0.3, false, true);
+        }
+    }
+}
+
+/// DPA's global-episode variant (MATH.md D.8): one episode counter shared by all arms; an
+/// episode closes exactly when every arm has doubled its count since the last one, and then
+/// every estimate is refreshed from all `N_{T_k, a}` samples.
+struct EpisodeChecker {
+    prev_start: Vec<u64>,
+    episodes: u64,
+}
+
+impl Observer for EpisodeChecker {
+    fn after_switch(&mut self, core: &Core, est: &EstState, switched: bool) {
+        let k = est.phase[0];
+        assert!(
+            est.phase.iter().all(|&p| p == k),
+            "one shared episode counter"
+        );
+        // The first call (right after the K initial pulls) reports `switched` for the initial
+        // estimates.
+        if switched && core.t > 4 {
+            self.episodes += 1;
+            for a in 0..core.n.len() {
+                assert!(core.n[a] >= 2 * self.prev_start[a], "every arm doubled");
+                assert_eq!(est.start[a], core.n[a]);
+                assert_eq!(est.w[a], core.n[a] as f64, "DPA: all samples");
+            }
+            self.prev_start.clone_from(&est.start);
+        } else {
+            // No episode may be left unclosed: some arm has not yet doubled.
+            assert!((0..core.n.len()).any(|a| core.n[a] < 2 * est.start[a]) || core.t <= 4);
+        }
+    }
+}
+
+#[test]
+fn global_episodes_refresh_every_arm_at_once() {
+    // Gaussian arms: no ties among the initial estimates, so some episodes do close (with
+    // Bernoulli arms most runs stall in the first one, REPORT.md finding 3).
+    let inst = Instance::gaussian(vec![0.9, 0.6, 0.5, 0.2], 0.5).unwrap();
+    let mut spec = AlgoSpec::new(AlgoName::DpaTt, 0.05);
+    spec.dpa_episodes = super::DpaEpisodes::Global;
+    let alg = build_any(&spec, &inst).unwrap();
+    let (mut episodes, mut stopped) = (0, 0);
+    for lazy in [false, true] {
+        for r in 0..20 {
+            let mut obs = EpisodeChecker {
+                prev_start: vec![1; 4],
+                episodes: 0,
+            };
+            let out = alg.run_observed(&mut rng_for_run(12, r), 200_000, lazy, &mut obs);
+            // C(τ) = k_τ = 1 + the number of closed episodes.
+            assert_eq!(out.rounds, Some(1 + obs.episodes));
+            episodes += obs.episodes;
+            stopped += u64::from(out.stopped);
+        }
+    }
+    assert!(
+        episodes >= 40 && stopped > 0,
+        "{episodes} episodes, {stopped} stopped"
+    );
+}
+
+/// The deadlock of REPORT.md finding 3: on μ4 most runs never close their first episode, while
+/// per-arm DPA stops every time.
+#[test]
+fn global_episodes_stall_on_bernoulli_ties() {
+    let inst = Instance::bernoulli(vec![0.75, 0.625, 0.5, 0.375, 0.25]).unwrap();
+    for (episodes, want_stalled) in [
+        (super::DpaEpisodes::Global, true),
+        (super::DpaEpisodes::PerArm, false),
+    ] {
+        let mut spec = AlgoSpec::new(AlgoName::DpaTt, 0.01);
+        spec.dpa_episodes = episodes;
+        let alg = build_any(&spec, &inst).unwrap();
+        let stalled = (0..50)
+            .filter(|&r| {
+                let out = alg.run_observed(&mut rng_for_run(13, r), 1_000_000, true, &mut NoObs);
+                !out.stopped
+            })
+            .count();
+        if want_stalled {
+            assert!(stalled >= 40, "{stalled} of 50 stalled");
+        } else {
+            assert_eq!(stalled, 0);
         }
     }
 }

@@ -228,6 +228,22 @@ pub struct AlgoSpec {
     /// reference implementation) instead of the phase-skipping fast path. Same law of
     /// `(τ, recommendation)`; slower.
     pub step_by_step: bool,
+    /// Episodes of `dpa-tt` (MATH.md D.8): per-arm doubling (Alg. 11; default) or one global
+    /// episode counter.
+    pub dpa_episodes: DpaEpisodes,
+}
+
+/// Episodes of the DPA estimator (MATH.md D.8, App. H).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+#[value(rename_all = "kebab-case")]
+pub enum DpaEpisodes {
+    /// Each arm doubles on its own (Alg. 11): `C(τ) = Σ_a k_{τ,a}`.
+    #[default]
+    PerArm,
+    /// One episode counter `k_n`: every estimate is refreshed when *all* arms have doubled
+    /// (`N_{n,a} >= 2 N_{T_{k_n},a}` for all `a`): `C(τ) = k_τ`.
+    Global,
 }
 
 /// Tie-breaking rule of every `argmax` / `argmin` (MATH.md D.0).
@@ -284,6 +300,7 @@ impl AlgoSpec {
             gauss_sigma: GaussLdpSigma::Combined,
             eq14_form: rules::Eq14Form::KSquared,
             step_by_step: false,
+            dpa_episodes: DpaEpisodes::PerArm,
         }
     }
 }
@@ -305,6 +322,16 @@ pub fn build(
     spec: &AlgoSpec,
     instance: &crate::instance::Instance,
 ) -> crate::Result<Box<dyn BaiAlgorithm>> {
+    if spec.dpa_episodes != DpaEpisodes::PerArm && spec.algo != AlgoName::DpaTt {
+        return Err(crate::error::Error::param(
+            "dpa-episodes",
+            "global",
+            format!(
+                "per-arm for {} (global episodes are a dpa-tt variant)",
+                spec.algo.as_str()
+            ),
+        ));
+    }
     match spec.algo {
         AlgoName::DpSe => Ok(Box::new(dp_se::DpSe::new(spec, instance)?)),
         _ => algos::build_top_two(spec, instance),

@@ -3,7 +3,7 @@
 
 use super::algos::build_any;
 use super::top_two::{tracked_leader_pulls, DenseObs, NoObs};
-use super::{AlgoName, AlgoSpec, ChallengerCounts};
+use super::{AlgoName, AlgoSpec, ChallengerCounts, DpaEpisodes};
 use crate::instance::Instance;
 use crate::rng::rng_for_run;
 use rand::Rng as _;
@@ -51,20 +51,35 @@ fn tracked_leader_pulls_matches_the_step_rule() {
 /// Runs `runs` seeds with and without the shortcuts and requires identical outcomes and
 /// identical random streams afterwards. Returns the number of capped runs seen.
 fn same_runs(algo: AlgoName, means: &[f64], eps: f64, beta: f64, local: bool, cap: u64) -> u64 {
-    let inst = Instance::bernoulli(means.to_vec()).unwrap();
     let mut spec = AlgoSpec::new(algo, 0.01);
+    same_runs_spec(&mut spec, means, eps, beta, local, cap)
+}
+
+fn same_runs_spec(
+    spec: &mut AlgoSpec,
+    means: &[f64],
+    eps: f64,
+    beta: f64,
+    local: bool,
+    cap: u64,
+) -> u64 {
+    let algo = spec.algo;
+    let inst = Instance::bernoulli(means.to_vec()).unwrap();
     spec.eps = Some(eps);
     spec.beta = beta;
     if local {
         spec.challenger_counts = ChallengerCounts::Local;
     }
-    let alg = build_any(&spec, &inst).unwrap();
+    let alg = build_any(spec, &inst).unwrap();
     let mut capped = 0;
     for r in 0..40 {
         let (mut r1, mut r2) = (rng_for_run(5, r), rng_for_run(5, r));
         let fast = alg.run_observed(&mut r1, cap, true, &mut NoObs);
         let dense = alg.run_observed(&mut r2, cap, true, &mut DenseObs);
-        let ctx = format!("{algo:?} {means:?} eps {eps} beta {beta} local {local} run {r}");
+        let ctx = format!(
+            "{algo:?} {:?} {means:?} eps {eps} beta {beta} local {local} run {r}",
+            spec.dpa_episodes
+        );
         assert_eq!(fast, dense, "{ctx}");
         assert_eq!(r1.next_u64(), r2.next_u64(), "random stream: {ctx}");
         capped += u64::from(!fast.stopped);
@@ -91,6 +106,13 @@ fn phase_skipping_is_exact() {
             ] {
                 capped += same_runs(algo, means, eps, beta, local, 200_000);
             }
+        }
+    }
+    for means in instances {
+        for (beta, local) in [(0.5, false), (0.3, true), (0.8, false)] {
+            let mut spec = AlgoSpec::new(AlgoName::DpaTt, 0.01);
+            spec.dpa_episodes = DpaEpisodes::Global;
+            same_runs_spec(&mut spec, means, 1.0, beta, local, 200_000);
         }
     }
     // The comparison must cover capped runs too (starved runs, the case skipping is for).

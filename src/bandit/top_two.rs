@@ -153,16 +153,24 @@ pub(crate) trait Estimator: Send + Sync + std::fmt::Debug {
     fn init(&self, s: &mut EstState, a: usize, r: f64, rng: &mut Rng);
     /// Records a pull's (raw) reward.
     fn observe(&self, s: &mut EstState, a: usize, r: f64, rng: &mut Rng);
-    /// Step (E) for arm `a` whose global count is `n_a`; `lazy` draws the phase's rewards.
-    /// Returns whether a new estimate was released.
+    /// Step (E) after a pull of arm `a`, with global counts `n`; `lazy` draws the phase's
+    /// rewards. Returns whether a new estimate was released.
     fn switch(
         &self,
         s: &mut EstState,
         a: usize,
-        n_a: u64,
+        n: &[u64],
         lazy: Option<&Arms>,
         rng: &mut Rng,
     ) -> bool;
+    /// Rounds of adaptivity `C` so far (phased estimators).
+    fn rounds(&self, _s: &EstState) -> Option<u64> {
+        None
+    }
+    /// Whether a release waits for every arm to double (one global episode counter).
+    fn global_episodes(&self) -> bool {
+        false
+    }
     /// Whether a table reward is admissible.
     fn accepts(&self, r: f64) -> bool;
 }
@@ -191,7 +199,7 @@ impl<P: Privatiser> Estimator for Mle<P> {
         s.sum_w += 1.0;
     }
     #[inline(always)]
-    fn switch(&self, _: &mut EstState, _: usize, _: u64, _: Option<&Arms>, _: &mut Rng) -> bool {
+    fn switch(&self, _: &mut EstState, _: usize, _: &[u64], _: Option<&Arms>, _: &mut Rng) -> bool {
         false
     }
     fn accepts(&self, r: f64) -> bool {
@@ -207,9 +215,49 @@ pub(crate) struct Phased {
     pub daf_eps: Option<f64>,
     /// `Some(ε)`: maintain the private bonus `b^{G,ε}` (Eq. (11)).
     pub bonus_eps: Option<f64>,
+    /// DPA's global-episode variant (MATH.md D.8): release every arm's estimate when all arms
+    /// have doubled their counts since the last episode.
+    pub global: bool,
 }
 
 impl Phased {
+    /// Closes the phase of arm `a` (global count `n_a`) if it has doubled, releasing a new
+    /// estimate: DAF forgets the past phases and adds `Lap(1/(εÑ))` (private by L. 31, Thm. 32),
+    /// DPA averages all `N_{T_k(a),a}` samples (ISSUE 27).
+    #[inline]
+    fn release(
+        &self,
+        s: &mut EstState,
+        a: usize,
+        n_a: u64,
+        lazy: Option<&Arms>,
+        rng: &mut Rng,
+    ) -> bool {
+        let start = s.start[a];
+        if n_a < 2 * start {
+            return false;
+        }
+        let m = n_a - start; // samples of the phase that just ended
+        if let Some(arms) = lazy {
+            s.sum[a] += arms.sum_draw(a, m, rng);
+        }
+        s.phase[a] += 1;
+        s.start[a] = n_a;
+        match self.daf_eps {
+            Some(eps) => {
+                let w = m as f64;
+                s.mu[a] = s.sum[a] / w + laplace_noise(1.0 / (eps * w), rng);
+                s.sum[a] = 0.0;
+                self.set_w(s, a, w);
+            }
+            None => {
+                let w = n_a as f64;
+                s.mu[a] = s.sum[a] / w;
+                self.set_w(s, a, w);
+            }
+        }
+        true
+    }
     fn set_w(&self, s: &mut EstState, a: usize, w: f64) {
         s.sum_w += w - s.w[a];
         s.w[a] = w;
@@ -248,34 +296,31 @@ impl Estimator for Phased {
         &self,
         s: &mut EstState,
         a: usize,
-        n_a: u64,
+        n: &[u64],
         lazy: Option<&Arms>,
         rng: &mut Rng,
     ) -> bool {
-        let start = s.start[a];
-        if n_a < 2 * start {
+        if !self.global {
+            return self.release(s, a, n[a], lazy, rng);
+        }
+        // One episode: only the arm pulled last can complete it (the others were already done).
+        if n[a] < 2 * s.start[a] || (0..n.len()).any(|b| n[b] < 2 * s.start[b]) {
             return false;
         }
-        let m = n_a - start; // samples of the phase that just ended
-        if let Some(arms) = lazy {
-            s.sum[a] += arms.sum_draw(a, m, rng);
-        }
-        s.phase[a] += 1;
-        s.start[a] = n_a;
-        match self.daf_eps {
-            Some(eps) => {
-                let w = m as f64;
-                s.mu[a] = s.sum[a] / w + laplace_noise(1.0 / (eps * w), rng);
-                s.sum[a] = 0.0;
-                self.set_w(s, a, w);
-            }
-            None => {
-                let w = n_a as f64;
-                s.mu[a] = s.sum[a] / w;
-                self.set_w(s, a, w);
-            }
+        for (b, &n_b) in n.iter().enumerate() {
+            self.release(s, b, n_b, lazy, rng);
         }
         true
+    }
+    fn rounds(&self, s: &EstState) -> Option<u64> {
+        Some(if self.global {
+            s.phase[0] as u64
+        } else {
+            s.phase.iter().map(|&p| p as u64).sum()
+        })
+    }
+    fn global_episodes(&self) -> bool {
+        self.global
     }
     fn accepts(&self, r: f64) -> bool {
         r.is_finite()
@@ -515,6 +560,7 @@ fn skip_steps(
     c: usize,
     beta: f64,
     local: bool,
+    global: bool,
     cap: u64,
 ) -> (u64, usize, bool) {
     let (nb0, nc0, l0, a0) = (core.n[b], core.n[c], core.lead[b], core.nlead[b]);
@@ -557,15 +603,28 @@ fn skip_steps(
             kept = false;
         }
     }
-    // Releases: b or c reaches twice its phase-start count.
+    // Releases: b or c reaches twice its phase-start count; with global episodes, the later of
+    // the two, and only if every other arm has already doubled.
     let (tb, tc) = (2 * s.start[b], 2 * s.start[c]);
-    if let Some(m) = first_true(limit, |m| nb0 + lead_pulls(m) >= tb) {
-        limit = m;
-        kept = true;
-    }
-    if let Some(m) = first_true(limit, |m| nc0 + m - lead_pulls(m) >= tc) {
-        limit = m;
-        kept = true;
+    let first_b = |limit| first_true(limit, |m| nb0 + lead_pulls(m) >= tb);
+    let first_c = |limit| first_true(limit, |m| nc0 + m - lead_pulls(m) >= tc);
+    if global {
+        let others_done = (0..cfg.k).all(|j| j == b || j == c || core.n[j] >= 2 * s.start[j]);
+        if others_done {
+            if let (Some(mb), Some(mc)) = (first_b(limit), first_c(limit)) {
+                limit = mb.max(mc);
+                kept = true;
+            }
+        }
+    } else {
+        if let Some(m) = first_b(limit) {
+            limit = m;
+            kept = true;
+        }
+        if let Some(m) = first_c(limit) {
+            limit = m;
+            kept = true;
+        }
     }
     let m = limit;
     let p = lead_pulls(m);
@@ -622,13 +681,7 @@ pub(crate) fn run_loop<E: Estimator, O: Observer + ?Sized>(
         }
     };
     let uni = cfg.tie_uniform;
-    let rounds = |s: &EstState| {
-        if E::PHASED {
-            Some(s.phase.iter().map(|&p| p as u64).sum())
-        } else {
-            None
-        }
-    };
+    let rounds = |s: &EstState| est.rounds(s);
     let unstopped = |s: &EstState, t: u64, rng: &mut Rng| RunOutcome {
         tau: t,
         recommendation: argmax(k, |a| s.mu[a], uni, rng),
@@ -675,7 +728,7 @@ pub(crate) fn run_loop<E: Estimator, O: Observer + ?Sized>(
     loop {
         // (E) phase switch: only the arm pulled last can trigger (ISSUE 8).
         if E::PHASED && last != usize::MAX {
-            changed |= est.switch(&mut s, last, core.n[last], lazy, rng);
+            changed |= est.switch(&mut s, last, &core.n, lazy, rng);
         }
         obs.after_switch(&core, &s, changed);
         let tf = core.t as f64;
@@ -795,7 +848,17 @@ pub(crate) fn run_loop<E: Estimator, O: Observer + ?Sized>(
             // change, or the cap) at once; see [`skip_steps`]. Tried only once the challenger
             // has repeated, as skips of one or two steps cost more than they save.
             let c_chal = chal(&core, rng);
-            let (m, a, kept) = skip_steps(cfg, &s, &mut core, b_lead, c_chal, beta, local, cap);
+            let (m, a, kept) = skip_steps(
+                cfg,
+                &s,
+                &mut core,
+                b_lead,
+                c_chal,
+                beta,
+                local,
+                est.global_episodes(),
+                cap,
+            );
             debug_assert!(m >= 1);
             if !kept {
                 streak = 0;

@@ -13,7 +13,10 @@
 //! summary of the shard's runs alone.
 
 use anyhow::Context;
-use dpbai::bandit::{AlgoName, AlgoSpec, Rules};
+use dpbai::bandit::rules::Eq14Form;
+use dpbai::bandit::{
+    AlgoName, AlgoSpec, ChallengerCounts, DpaEpisodes, GaussLdpSigma, Rules, TieBreak,
+};
 use dpbai::instance::{Family, Instance};
 use dpbai::mc::{self, EngineConfig, Report, RunMeta, RunRecord, Shard, ShardFile};
 use std::io::{IsTerminal, Write};
@@ -58,6 +61,28 @@ pub struct Args {
     /// Stopping rules: paper (provable thresholds) or reference (the public code's rules).
     #[arg(long, default_value = "paper", value_parser = parse_rules)]
     pub rules: Rules,
+    /// Tie-breaking of every argmax/argmin (MATH.md D.0).
+    #[arg(long, value_enum, default_value_t = TieBreak::LowestIndex)]
+    pub tie_break: TieBreak,
+    /// Counts of the transport-cost challenger: global N (Alg. 1) or local Ñ (ISSUE 11).
+    #[arg(long, value_enum, default_value_t = ChallengerCounts::Global)]
+    pub challenger_counts: ChallengerCounts,
+    /// Use the IDS proportion β_n = N_C/(N_B + N_C) with cumulative tracking (Sec. 3.2, D.9).
+    #[arg(long)]
+    pub ids_beta: bool,
+    /// σ of gauss-ldp-tt's costs and bonus: combined (Rem. 13) or printed (Alg. 8, ISSUE 12).
+    #[arg(long, value_enum, default_value_t = GaussLdpSigma::Combined)]
+    pub gauss_sigma: GaussLdpSigma,
+    /// Form of Eq. (14)'s second case for adap-tt-star (ISSUE 16).
+    #[arg(long, value_enum, default_value_t = Eq14Form::KSquared)]
+    pub eq14_form: Eq14Form,
+    /// Episodes of dpa-tt: per-arm doubling (Alg. 11) or one global episode counter (D.8).
+    #[arg(long, value_enum, default_value_t = DpaEpisodes::PerArm)]
+    pub dpa_episodes: DpaEpisodes,
+    /// DAF/DPA algorithms: draw every reward and test the stopping rule at every step (the
+    /// plain reference loop; same law of (tau, recommendation), slower).
+    #[arg(long)]
+    pub step_by_step: bool,
     /// Number of runs (>= 1).
     #[arg(long)]
     pub runs: u64,
@@ -81,6 +106,31 @@ pub struct Args {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The algorithm options that differ from their defaults, as flags.
+fn non_default_options(args: &Args) -> Vec<String> {
+    use clap::ValueEnum;
+    fn flag<T: ValueEnum + PartialEq + Default>(out: &mut Vec<String>, name: &str, v: &T) {
+        if *v != T::default() {
+            if let Some(pv) = v.to_possible_value() {
+                out.push(format!("--{name} {}", pv.get_name()));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    flag(&mut out, "tie-break", &args.tie_break);
+    flag(&mut out, "challenger-counts", &args.challenger_counts);
+    if args.ids_beta {
+        out.push("--ids-beta".into());
+    }
+    flag(&mut out, "gauss-sigma", &args.gauss_sigma);
+    flag(&mut out, "eq14-form", &args.eq14_form);
+    flag(&mut out, "dpa-episodes", &args.dpa_episodes);
+    if args.step_by_step {
+        out.push("--step-by-step".into());
+    }
+    out
 }
 
 /// Reward family on the command line.
@@ -192,6 +242,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     spec.gamma = args.gamma;
     spec.beta = args.beta;
     spec.rules = rules;
+    spec.tie_break = args.tie_break;
+    spec.challenger_counts = args.challenger_counts;
+    spec.ids_beta = args.ids_beta;
+    spec.gauss_sigma = args.gauss_sigma;
+    spec.eq14_form = args.eq14_form;
+    spec.dpa_episodes = args.dpa_episodes;
+    spec.step_by_step = args.step_by_step;
     let alg = dpbai::bandit::build(&spec, &instance)?;
 
     let meta = RunMeta {
@@ -218,6 +275,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         seed: args.seed,
         runs: args.runs,
         max_steps: Some(args.max_steps.unwrap_or(DEFAULT_MAX_STEPS)),
+        options: non_default_options(&args),
     };
     let cfg = EngineConfig {
         seed: args.seed,

@@ -344,6 +344,10 @@ pub struct RunMeta {
     pub runs: u64,
     /// Cap on `τ` per run (`None`: no cap).
     pub max_steps: Option<u64>,
+    /// Non-default readings of the algorithm (MATH.md H), as command-line flags, e.g.
+    /// `--challenger-counts local`; empty (and omitted) for the paper's defaults.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
 }
 
 /// A summary with its metadata and timing: the object printed by `dpbai run --json` and

@@ -191,7 +191,7 @@ pub fn mc_table(grid: &GridResults) -> String {
         s.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             c.cell.instance,
-            algo_label(c.cell.algo),
+            cell_label(&c.cell),
             c.cell
                 .eps
                 .map(|e| e.to_string())
@@ -217,12 +217,20 @@ pub fn mc_table(grid: &GridResults) -> String {
     s
 }
 
+/// The algorithm of a cell, with its variant.
+fn cell_label(c: &super::experiments::Cell) -> String {
+    match c.dpa_episodes {
+        crate::bandit::DpaEpisodes::PerArm => algo_label(c.algo).to_string(),
+        crate::bandit::DpaEpisodes::Global => format!("{} (global episodes)", algo_label(c.algo)),
+    }
+}
+
 /// Capped runs per (instance, algorithm) — the starvation finding.
 pub fn capped_table(grid: &GridResults) -> String {
     let mut agg: BTreeMap<(String, String), (u64, u64)> = BTreeMap::new();
     for c in &grid.cells {
         let e = agg
-            .entry((c.cell.instance.clone(), algo_label(c.cell.algo).to_string()))
+            .entry((c.cell.instance.clone(), cell_label(&c.cell)))
             .or_insert((0, 0));
         e.0 += c.summary.unstopped;
         e.1 += c.summary.runs;

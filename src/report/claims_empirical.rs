@@ -10,7 +10,7 @@ use super::claims::{
 };
 use super::experiments::CellResult;
 use super::grid::{GridResults, DPA_DELTAS};
-use crate::bandit::AlgoName;
+use crate::bandit::{AlgoName, DpaEpisodes};
 use crate::complexity::{
     eps_switch_global, eps_switch_local, log_factor, t_kl_gaussian_beta, t_local,
 };
@@ -124,7 +124,8 @@ fn f41(ctx: &mut Context) -> ClaimResult {
         if !matches!(
             c.cell.algo,
             AlgoName::AdapTt | AlgoName::AdapTtStar | AlgoName::DpaTt
-        ) {
+        ) || c.cell.dpa_episodes != DpaEpisodes::PerArm
+        {
             continue;
         }
         if let Some(r) = c.summary.mean_rounds {
@@ -140,11 +141,44 @@ fn f41(ctx: &mut Context) -> ClaimResult {
         s,
         p,
         format!(
-            "per-arm phases (AdaP-TT, AdaP-TT*, DPA-TT), {n} cells: max of mean C(τ) / (K log2 mean τ) = {}; \
-             the global-episode variant (D.8) is not implemented, so its bound is not checked",
-            sig(worst, 3)
+            "per-arm phases (AdaP-TT, AdaP-TT*, DPA-TT), {n} cells: max of mean C(τ) / (K log2 mean τ) = {}; {}",
+            sig(worst, 3),
+            global_episodes_evidence(g)
         ),
         if holds && n > 0 { Verdict::Confirmed } else { Verdict::Refuted },
+    )
+}
+
+/// F.41's second part: DPA-TT with one global episode counter (MATH.md D.8).
+fn global_episodes_evidence(g: &GridResults) -> String {
+    let Some(c) = g.dpa_global() else {
+        return "the global-episode variant (D.8) is not in this grid".into();
+    };
+    let sm = &c.summary;
+    let per_arm = g.get_delta(&c.cell.instance, AlgoName::DpaTt, None, c.cell.delta);
+    let stopped = sm.runs - sm.unstopped;
+    format!(
+        "global-episode variant (D.8, TTUCB sampling) on {} at δ = {}: {} of {} runs still running at the cap of \
+         {} samples (per-arm DPA-TT: {} of {}), mean C = {}. With frozen estimates the Top Two rule can keep \
+         pulling the same two arms (a challenger whose estimate ties or beats the leader's has cost 0 for ever), \
+         so an arm that has not doubled never does and the episode never closes: E[τ] = ∞ and the bound \
+         C(τ) ≤ log2 E[τ] holds only vacuously{}",
+        c.cell.instance,
+        c.cell.delta,
+        sm.unstopped,
+        sm.runs,
+        sig(c.cell.max_steps as f64, 2),
+        per_arm.map_or("—".to_string(), |p| p.summary.unstopped.to_string()),
+        per_arm.map_or("—".to_string(), |p| p.summary.runs.to_string()),
+        sm.mean_rounds.map_or("—".to_string(), |r| sig(r, 3)),
+        if stopped > 0 {
+            format!(
+                "; its {stopped} stopped runs: mean τ {}",
+                sm.mean_tau_stopped.map_or("—".to_string(), |m| sig(m, 4))
+            )
+        } else {
+            String::new()
+        }
     )
 }
 
@@ -561,7 +595,12 @@ fn f56(ctx: &mut Context) -> ClaimResult {
     };
     let (mut errors, mut runs, mut unstopped) = (0u64, 0u64, 0u64);
     let mut violated = Vec::new();
-    for c in g.cells.iter().filter(|c| c.cell.delta == 0.01) {
+    // The paper's algorithms (not the D.8 variant, which F.41 covers).
+    let paper_cells = g
+        .cells
+        .iter()
+        .filter(|c| c.cell.delta == 0.01 && c.cell.dpa_episodes == DpaEpisodes::PerArm);
+    for c in paper_cells {
         errors += c.summary.errors;
         runs += c.summary.runs;
         unstopped += c.summary.unstopped;

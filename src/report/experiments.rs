@@ -12,7 +12,7 @@
 //! defined); pandas reads it with `comment="#"`. A cached cell is reused when its key, seed,
 //! `max_steps` and version match and it holds at least the requested runs.
 
-use crate::bandit::{build, AlgoName, AlgoSpec, Rules, RunOutcome};
+use crate::bandit::{build, AlgoName, AlgoSpec, DpaEpisodes, Rules, RunOutcome};
 use crate::error::{Error, Result};
 use crate::instance::Instance;
 use crate::mc::{simulate, summarize, EngineConfig, RunRecord, Summary};
@@ -38,6 +38,8 @@ pub struct Cell {
     pub runs: u64,
     /// Cap on the samples of one run.
     pub max_steps: u64,
+    /// Episodes of `dpa-tt` (per-arm unless the cell tests the global-episode variant).
+    pub dpa_episodes: DpaEpisodes,
 }
 
 /// A finished cell.
@@ -91,13 +93,21 @@ impl Cell {
             .map(|e| format!("eps{e}"))
             .unwrap_or_else(|| "nonprivate".into());
         format!(
-            "{}_{}_{}_delta{}_{}",
+            "{}_{}{}_{}_delta{}_{}",
             self.instance,
             self.algo.as_str(),
+            self.variant_suffix(),
             eps,
             self.delta,
             rules_str(self.rules)
         )
+    }
+    /// `-global` for the global-episode DPA variant, empty otherwise.
+    pub fn variant_suffix(&self) -> &'static str {
+        match self.dpa_episodes {
+            DpaEpisodes::PerArm => "",
+            DpaEpisodes::Global => "-global",
+        }
     }
     /// Master seed of the cell.
     pub fn seed(&self) -> u64 {
@@ -196,6 +206,7 @@ pub fn run_cell(cell: &Cell, cache: Option<&Path>, threads: usize) -> Result<Cel
     let mut spec = AlgoSpec::new(cell.algo, cell.delta);
     spec.eps = cell.eps;
     spec.rules = cell.rules;
+    spec.dpa_episodes = cell.dpa_episodes;
     let algo = build(&spec, &nu)?;
     let cfg = EngineConfig {
         seed: cell.seed(),
@@ -247,6 +258,7 @@ mod tests {
             rules: Rules::Paper,
             runs: 6,
             max_steps: 10_000_000,
+            dpa_episodes: DpaEpisodes::PerArm,
         };
         let a = run_cell(&cell, Some(&dir), 2).expect("runs");
         assert!(!a.cached);

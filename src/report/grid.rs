@@ -4,7 +4,7 @@
 
 use super::claims::paper_instances;
 use super::experiments::{run_cell, Cell, CellResult};
-use crate::bandit::{AlgoName, Rules};
+use crate::bandit::{AlgoName, DpaEpisodes, Rules};
 use crate::error::Result;
 use std::path::Path;
 
@@ -76,6 +76,7 @@ impl Profile {
                 rules: Rules::Paper,
                 runs: self.runs,
                 max_steps: self.max_steps,
+                dpa_episodes: DpaEpisodes::PerArm,
             };
             // The non-private baseline enters every ratio claim (F.50, F.53) and is cheap:
             // estimate it ten times more precisely.
@@ -106,8 +107,21 @@ impl Profile {
                 rules: Rules::Paper,
                 runs: self.runs,
                 max_steps: self.max_steps,
+                dpa_episodes: DpaEpisodes::PerArm,
             });
         }
+        // F.41: DPA-TT's global-episode variant (MATH.md D.8) on μ4 at the main δ.
+        out.push(Cell {
+            instance: name.to_string(),
+            means,
+            algo: AlgoName::DpaTt,
+            eps: None,
+            delta: self.delta,
+            rules: Rules::Paper,
+            runs: self.runs,
+            max_steps: self.max_steps,
+            dpa_episodes: DpaEpisodes::Global,
+        });
         out
     }
 }
@@ -122,9 +136,18 @@ pub struct GridResults {
 impl GridResults {
     /// The result of (instance, algorithm, ε) at the profile's main δ (the first such cell).
     pub fn get(&self, instance: &str, algo: AlgoName, eps: Option<f64>) -> Option<&CellResult> {
+        self.cells.iter().find(|c| {
+            c.cell.instance == instance
+                && c.cell.algo == algo
+                && c.cell.eps == eps
+                && c.cell.dpa_episodes == DpaEpisodes::PerArm
+        })
+    }
+    /// The cell of DPA-TT's global-episode variant, if the grid has one.
+    pub fn dpa_global(&self) -> Option<&CellResult> {
         self.cells
             .iter()
-            .find(|c| c.cell.instance == instance && c.cell.algo == algo && c.cell.eps == eps)
+            .find(|c| c.cell.dpa_episodes == DpaEpisodes::Global)
     }
     /// The result of (instance, algorithm, ε, δ).
     pub fn get_delta(
@@ -139,6 +162,7 @@ impl GridResults {
                 && c.cell.algo == algo
                 && c.cell.eps == eps
                 && c.cell.delta == delta
+                && c.cell.dpa_episodes == DpaEpisodes::PerArm
         })
     }
 }
