@@ -539,7 +539,7 @@ fn first_true(limit: u64, pred: impl Fn(u64) -> bool) -> Option<u64> {
 
 /// Does, at once, every step from now on in which the leader `b` and challenger `c` stay the
 /// same and no estimate is released, for a phased estimator with lazy rewards, β-tracking and
-/// the transport-cost challenger. Returns `(m, a)`: the steps done and the arm pulled last.
+/// the transport-cost challenger.
 ///
 /// Between two releases nothing random happens and the leader is frozen, so only the
 /// challenger can change. Every cost is `const / (1/ω_B + 1/ω_b)` with `const >= 0`, and IEEE
@@ -549,8 +549,8 @@ fn first_true(limit: u64, pred: impl Fn(u64) -> bool) -> Option<u64> {
 /// release is the first time `b` or `c` reaches twice its phase-start count. The skipped steps
 /// are exactly the steps [`run_loop`] would take one by one (tested against it run for run).
 /// Cost: O(K + log m) for `m` steps, so a run costs O(K log τ) when the challenger changes
-/// only at releases (e.g. a starved best arm). Returns `(m, last arm, kept)`, `kept` false when
-/// the skip ended because the challenger changed.
+/// only at releases (e.g. a starved best arm). Returns `(m, a, kept)`: the steps done, the arm
+/// pulled last, and `kept` false when the skip ended because the challenger changed.
 #[allow(clippy::too_many_arguments)]
 fn skip_steps(
     cfg: &Config,
