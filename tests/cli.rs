@@ -57,3 +57,17 @@ fn verify_check_fails_on_a_changed_verdict() {
         "{err}"
     );
 }
+
+#[test]
+fn verify_shard_rejects_bad_slices_and_combinations() {
+    for args in [
+        vec!["verify", "--shard", "2/2"],
+        vec!["verify", "--shard", "x"],
+        vec!["verify", "--shard", "0/2", "--no-experiments"],
+        vec!["verify", "--shard", "0/2", "--check"],
+    ] {
+        let (code, _out, err) = run_cli(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    }
+}

@@ -4,6 +4,7 @@
 use anyhow::Context as _;
 use dpbai::report::blocks;
 use dpbai::report::claims::{run_all, Context, Verdict};
+use dpbai::report::experiments::run_cell_shard;
 use dpbai::report::grid::{run_grid, Profile};
 use dpbai::report::markdown::{claims_table, replace_block, verdict_summary};
 use std::collections::BTreeMap;
@@ -36,6 +37,49 @@ pub struct Args {
     /// Skip the Monte Carlo experiments (claims that need them are reported as not checkable).
     #[arg(long)]
     no_experiments: bool,
+    /// Run only the slice i/n (0-based) of every cell's runs into shard files under
+    /// OUT_DIR/verify-cache/PROFILE, and write no report: one job of a job array per i. Then put
+    /// all shard files in one verify-cache folder and run `verify` without --shard: it assembles
+    /// the cells (identical to an unsharded run) and writes the report.
+    #[arg(long)]
+    shard: Option<String>,
+}
+
+/// `verify --shard i/n`: every cell's slice into shard files, no report.
+fn run_shard(profile: &Profile, args: &Args, shard: &str, threads: usize) -> anyhow::Result<()> {
+    if args.no_experiments || args.check {
+        return Err(super::usage(
+            "--shard runs experiments only: it cannot be combined with --no-experiments or --check",
+        ));
+    }
+    let shard = dpbai::mc::Shard::parse(shard)?;
+    let cache = args.out_dir.join("verify-cache").join(profile.name);
+    let cells = profile.cells();
+    let started = std::time::Instant::now();
+    for (i, cell) in cells.iter().enumerate() {
+        let s = run_cell_shard(cell, &cache, threads, shard)?;
+        eprintln!(
+            "[{:>3}/{}] {:<48} shard {}/{} {}",
+            i + 1,
+            cells.len(),
+            cell.key(),
+            shard.index,
+            shard.count,
+            s.map_or("(cached)".to_string(), |s| format!("{s:.1} s"))
+        );
+    }
+    println!(
+        "shard {}/{} of profile {}: {} cells in {:.1} s, files in {}; run `dpbai verify --profile {}` \
+         once every shard's files are in that folder",
+        shard.index,
+        shard.count,
+        profile.name,
+        cells.len(),
+        started.elapsed().as_secs_f64(),
+        cache.display(),
+        profile.name
+    );
+    Ok(())
 }
 
 const TEMPLATE: &str =
@@ -64,6 +108,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     });
     if threads == 0 {
         return Err(super::usage("invalid --threads = 0: must be at least 1"));
+    }
+    if let Some(sh) = &args.shard {
+        return run_shard(&profile, &args, sh, threads);
     }
     if !args.no_experiments {
         let cache = args.out_dir.join("verify-cache").join(profile.name);

@@ -11,11 +11,18 @@
 //! `run,tau,recommendation,stopped,rounds` (recommendation 0-based; `rounds` empty when not
 //! defined); pandas reads it with `comment="#"`. A cached cell is reused when its key, seed,
 //! `max_steps` and version match and it holds at least the requested runs.
+//!
+//! # Shards
+//! `dpbai verify --shard i/n` (e.g. one job of a cluster's job array per `i`) runs the slice
+//! `r ≡ i (mod n)` of every cell and writes `<cache>/<key>.shard-<i>-of-<n>.csv` (same format).
+//! Once the shard files of all `i` sit in one cache folder, [`run_cell`] assembles them into the
+//! complete `<key>.csv` — exactly the file an unsharded run writes, since run `r` draws from
+//! `rng_for_run(seed, r)` whatever the shard.
 
 use crate::bandit::{build, AlgoName, AlgoSpec, DpaEpisodes, Rules, RunOutcome};
 use crate::error::{Error, Result};
 use crate::instance::Instance;
-use crate::mc::{simulate, summarize, EngineConfig, RunRecord, Summary};
+use crate::mc::{simulate, summarize, EngineConfig, RunRecord, Shard, Summary};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -129,7 +136,17 @@ fn cache_path(dir: &Path, cell: &Cell) -> PathBuf {
     dir.join(format!("{}.csv", cell.key()))
 }
 
-fn read_cache(path: &Path, cell: &Cell) -> Option<Vec<RunRecord>> {
+fn shard_path(dir: &Path, cell: &Cell, shard: Shard) -> PathBuf {
+    dir.join(format!(
+        "{}.shard-{}-of-{}.csv",
+        cell.key(),
+        shard.index,
+        shard.count
+    ))
+}
+
+/// The records of a cache or shard file whose header matches `cell`, in file order.
+fn read_records(path: &Path, cell: &Cell) -> Option<Vec<RunRecord>> {
     let text = std::fs::read_to_string(path).ok()?;
     let mut lines = text.lines();
     if lines.next()? != header(cell) {
@@ -158,12 +175,97 @@ fn read_cache(path: &Path, cell: &Cell) -> Option<Vec<RunRecord>> {
             },
         });
     }
+    Some(out)
+}
+
+fn read_cache(path: &Path, cell: &Cell) -> Option<Vec<RunRecord>> {
+    let mut out = read_records(path, cell)?;
     if out.len() as u64 >= cell.runs && out.iter().enumerate().all(|(i, r)| r.run == i as u64) {
         out.truncate(cell.runs as usize);
         Some(out)
     } else {
         None
     }
+}
+
+/// The records of one shard file, if it holds exactly the shard's runs of `cell`.
+fn read_shard(dir: &Path, cell: &Cell, shard: Shard) -> Option<Vec<RunRecord>> {
+    let out = read_records(&shard_path(dir, cell, shard), cell)?;
+    out.iter()
+        .map(|r| r.run)
+        .eq(shard.runs(cell.runs))
+        .then_some(out)
+}
+
+/// Assembles `<key>.csv` from a complete set of shard files (`i = 0..n` for one `n`), if the
+/// folder has one; returns the records in run order.
+fn assemble_shards(dir: &Path, cell: &Cell) -> Option<Vec<RunRecord>> {
+    let prefix = format!("{}.shard-", cell.key());
+    let mut counts: Vec<u64> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|name| {
+            let rest = name.strip_prefix(&prefix)?.strip_suffix(".csv")?;
+            let (_, n) = rest.split_once("-of-")?;
+            n.parse().ok()
+        })
+        .collect();
+    counts.sort_unstable();
+    counts.dedup();
+    for n in counts {
+        let shards: Option<Vec<Vec<RunRecord>>> = (0..n)
+            .map(|i| read_shard(dir, cell, Shard::new(i, n).ok()?))
+            .collect();
+        if let Some(shards) = shards {
+            let mut records: Vec<RunRecord> = shards.into_iter().flatten().collect();
+            records.sort_by_key(|r| r.run);
+            write_cache(&cache_path(dir, cell), cell, &records).ok()?;
+            return Some(records);
+        }
+    }
+    None
+}
+
+fn spec_of(cell: &Cell) -> AlgoSpec {
+    let mut spec = AlgoSpec::new(cell.algo, cell.delta);
+    spec.eps = cell.eps;
+    spec.rules = cell.rules;
+    spec.dpa_episodes = cell.dpa_episodes;
+    spec
+}
+
+/// Runs the slice `shard` of `cell` into its shard file in `cache`, unless the complete cell or
+/// that shard is already there. Returns the seconds spent (`None` when nothing was run).
+///
+/// # Errors
+/// As [`run_cell`].
+pub fn run_cell_shard(
+    cell: &Cell,
+    cache: &Path,
+    threads: usize,
+    shard: Shard,
+) -> Result<Option<f64>> {
+    if read_cache(&cache_path(cache, cell), cell).is_some()
+        || read_shard(cache, cell, shard).is_some()
+    {
+        return Ok(None);
+    }
+    let nu = Instance::bernoulli(cell.means.clone())?;
+    let algo = build(&spec_of(cell), &nu)?;
+    let cfg = EngineConfig {
+        seed: cell.seed(),
+        runs: cell.runs,
+        threads,
+        max_steps: cell.max_steps,
+        shard: Some(shard),
+    };
+    let started = std::time::Instant::now();
+    let records = simulate(algo.as_ref(), &cfg, &|| {})?;
+    let elapsed = started.elapsed().as_secs_f64();
+    let p = shard_path(cache, cell, shard);
+    write_cache(&p, cell, &records)
+        .map_err(|e| Error::Parse(format!("cannot write {}: {e}", p.display())))?;
+    Ok(Some(elapsed))
 }
 
 fn write_cache(path: &Path, cell: &Cell, records: &[RunRecord]) -> std::io::Result<()> {
@@ -191,7 +293,9 @@ fn write_cache(path: &Path, cell: &Cell, records: &[RunRecord]) -> std::io::Resu
 pub fn run_cell(cell: &Cell, cache: Option<&Path>, threads: usize) -> Result<CellResult> {
     let nu = Instance::bernoulli(cell.means.clone())?;
     if let Some(dir) = cache {
-        if let Some(records) = read_cache(&cache_path(dir, cell), cell) {
+        let cached =
+            read_cache(&cache_path(dir, cell), cell).or_else(|| assemble_shards(dir, cell));
+        if let Some(records) = cached {
             let summary = summarize(&records, nu.best())?;
             return Ok(CellResult {
                 cell: cell.clone(),
@@ -203,11 +307,7 @@ pub fn run_cell(cell: &Cell, cache: Option<&Path>, threads: usize) -> Result<Cel
             });
         }
     }
-    let mut spec = AlgoSpec::new(cell.algo, cell.delta);
-    spec.eps = cell.eps;
-    spec.rules = cell.rules;
-    spec.dpa_episodes = cell.dpa_episodes;
-    let algo = build(&spec, &nu)?;
+    let algo = build(&spec_of(cell), &nu)?;
     let cfg = EngineConfig {
         seed: cell.seed(),
         runs: cell.runs,
@@ -274,5 +374,46 @@ mod tests {
             "the first runs do not depend on the run count"
         );
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn shards_assemble_into_the_unsharded_cell() {
+        let base = std::env::temp_dir().join(format!("dpbai-shards-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let (sharded, whole) = (base.join("sharded"), base.join("whole"));
+        let cell = Cell {
+            instance: "easy".into(),
+            means: vec![0.8, 0.5, 0.4],
+            algo: AlgoName::Ttucb,
+            eps: None,
+            delta: 0.1,
+            rules: Rules::Paper,
+            runs: 11,
+            max_steps: 1_000_000,
+            dpa_episodes: DpaEpisodes::PerArm,
+        };
+        for i in [0, 2] {
+            let s = Shard::new(i, 3).unwrap();
+            assert!(run_cell_shard(&cell, &sharded, 1, s).unwrap().is_some());
+            assert!(
+                run_cell_shard(&cell, &sharded, 1, s).unwrap().is_none(),
+                "resumable"
+            );
+        }
+        // Shard 1/3 missing: nothing to assemble yet.
+        assert!(assemble_shards(&sharded, &cell).is_none());
+        run_cell_shard(&cell, &sharded, 2, Shard::new(1, 3).unwrap()).unwrap();
+        let a = run_cell(&cell, Some(&sharded), 1).unwrap();
+        assert!(a.cached, "assembled from the shard files");
+        let b = run_cell(&cell, Some(&whole), 2).unwrap();
+        assert!(!b.cached);
+        assert_eq!(a.summary, b.summary);
+        let key = format!("{}.csv", cell.key());
+        assert_eq!(
+            std::fs::read(sharded.join(&key)).unwrap(),
+            std::fs::read(whole.join(&key)).unwrap(),
+            "byte-identical cache files"
+        );
+        let _ = std::fs::remove_dir_all(&base);
     }
 }
