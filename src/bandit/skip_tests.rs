@@ -118,3 +118,31 @@ fn phase_skipping_is_exact() {
     // The comparison must cover capped runs too (starved runs, the case skipping is for).
     assert!(capped > 0, "no capped run exercised");
 }
+
+/// A wider sweep (random instances with K in 2..=10, random β, ε, local/global counts, both
+/// DAF algorithms and DPA); `cargo test --release -- --ignored phase_skipping_stress`.
+#[test]
+#[ignore = "a minute or more; run by hand after touching the skip logic"]
+fn phase_skipping_stress() {
+    let mut rng = rng_for_run(2026, 0);
+    let mut capped = 0;
+    for case in 0..300 {
+        let k = 2 + (rng.next_u64() % 9) as usize;
+        let mut means: Vec<f64> = (0..k)
+            .map(|_| (rng.next_u64() % 20) as f64 / 20.0)
+            .collect();
+        // A unique best arm (ties below it are kept: they are the interesting case).
+        let top = means.iter().cloned().fold(f64::MIN, f64::max);
+        let i = means.iter().position(|&m| m == top).unwrap();
+        means[i] = (top + 0.04).min(1.0);
+        if means.iter().filter(|&&m| m == means[i]).count() > 1 {
+            continue;
+        }
+        let algo = [AlgoName::AdapTt, AlgoName::AdapTtStar, AlgoName::DpaTt][case % 3];
+        let beta = 0.1 + 0.8 * (rng.next_u64() % 1000) as f64 / 1000.0;
+        let eps = [0.01, 0.1, 1.0, 10.0][(rng.next_u64() % 4) as usize];
+        let local = rng.next_u64() % 4 == 0;
+        capped += same_runs(algo, &means, eps, beta, local, 300_000);
+    }
+    assert!(capped > 0);
+}
