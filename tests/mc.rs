@@ -380,24 +380,28 @@ fn dp_se_one_binomial_and_one_laplace_per_arm_per_epoch() {
     }
 }
 
+/// The smallest `c` with `P(Bin(n, δ) >= c) = I_δ(c, n − c + 1) <= alpha`: more errors than
+/// `c − 1` in `n` runs reject error rate `<= δ` at level `alpha`.
+fn critical_errors(n: u64, delta: f64, alpha: f64) -> u64 {
+    (1..=n)
+        .find(|&c| {
+            dpbai::mc::stats::ln_beta_reg_pair(c as f64, (n - c + 1) as f64, delta)
+                .unwrap()
+                .0
+                <= alpha.ln()
+        })
+        .unwrap()
+}
+
 /// δ-correctness (MATH.md E.2, D.10): on an easy instance the error count over N runs must not
 /// exceed the critical value c with P(Bin(N, δ) >= c) <= 1e-6 (pre-registered α = 1e-6, fixed
 /// seed). Instance (0.51, 0.5): a DP-SE that eliminates on the noisy argmax alone (radius 0)
 /// errs with probability ≈ Φ(−0.01/sqrt(0.5/740)) ≈ 0.35 > c/N ≈ 0.245 and fails it.
 #[test]
 fn dp_se_error_rate_at_most_delta() {
-    use dpbai::mc::stats::ln_beta_reg_pair;
     const ALPHA: f64 = 1e-6;
     let (n, delta) = (2000u64, 0.2);
-    // smallest c with P(Bin(n, δ) >= c) = I_δ(c, n − c + 1) <= ALPHA
-    let c = (1..=n)
-        .find(|&c| {
-            ln_beta_reg_pair(c as f64, (n - c + 1) as f64, delta)
-                .unwrap()
-                .0
-                <= ALPHA.ln()
-        })
-        .unwrap();
+    let c = critical_errors(n, delta, ALPHA);
     let alg = dp_se(&[0.51, 0.5], 1.0, delta, false);
     let mut cfg = EngineConfig::new(2024, n);
     cfg.threads = 2;
@@ -745,17 +749,9 @@ fn every_algorithm_is_thread_and_shard_invariant() {
 /// the certified characteristic time; the sample mean of a δ-correct algorithm far above it).
 #[test]
 fn dp_se_paper_instances_delta_correct_and_above_lower_bound() {
-    use dpbai::mc::stats::ln_beta_reg_pair;
     const ALPHA: f64 = 1e-6;
     let (n, delta) = (1000u64, 0.01);
-    let c = (1..=n)
-        .find(|&c| {
-            ln_beta_reg_pair(c as f64, (n - c + 1) as f64, delta)
-                .unwrap()
-                .0
-                <= ALPHA.ln()
-        })
-        .unwrap();
+    let c = critical_errors(n, delta, ALPHA);
     for means in [[0.95, 0.9, 0.9, 0.9, 0.5], [0.75, 0.7, 0.7, 0.7, 0.7]] {
         let nu = Instance::bernoulli(means.to_vec()).unwrap();
         for eps in [0.01, 0.1, 1.0, 10.0] {

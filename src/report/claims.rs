@@ -82,13 +82,15 @@ pub fn skipped(
     paper: &str,
 ) -> ClaimResult {
     ClaimResult {
-        id,
-        title,
-        source,
-        paper: paper.into(),
-        computed: "not run: `verify --no-experiments`".into(),
-        verdict: Verdict::NotCheckable,
         ran: false,
+        ..claim(
+            id,
+            title,
+            source,
+            paper,
+            "not run: `verify --no-experiments`",
+            Verdict::NotCheckable,
+        )
     }
 }
 

@@ -226,12 +226,28 @@ fn assemble_shards(dir: &Path, cell: &Cell) -> Option<Vec<RunRecord>> {
     None
 }
 
-fn spec_of(cell: &Cell) -> AlgoSpec {
+/// Simulates `cell` (or its slice `shard`); returns the records and the seconds spent.
+fn simulate_cell(
+    cell: &Cell,
+    threads: usize,
+    shard: Option<Shard>,
+) -> Result<(Vec<RunRecord>, f64)> {
+    let nu = Instance::bernoulli(cell.means.clone())?;
     let mut spec = AlgoSpec::new(cell.algo, cell.delta);
     spec.eps = cell.eps;
     spec.rules = cell.rules;
     spec.dpa_episodes = cell.dpa_episodes;
-    spec
+    let algo = build(&spec, &nu)?;
+    let cfg = EngineConfig {
+        seed: cell.seed(),
+        runs: cell.runs,
+        threads,
+        max_steps: cell.max_steps,
+        shard,
+    };
+    let started = std::time::Instant::now();
+    let records = simulate(algo.as_ref(), &cfg, &|| {})?;
+    Ok((records, started.elapsed().as_secs_f64()))
 }
 
 /// Runs the slice `shard` of `cell` into its shard file in `cache`, unless the complete cell or
@@ -250,18 +266,7 @@ pub fn run_cell_shard(
     {
         return Ok(None);
     }
-    let nu = Instance::bernoulli(cell.means.clone())?;
-    let algo = build(&spec_of(cell), &nu)?;
-    let cfg = EngineConfig {
-        seed: cell.seed(),
-        runs: cell.runs,
-        threads,
-        max_steps: cell.max_steps,
-        shard: Some(shard),
-    };
-    let started = std::time::Instant::now();
-    let records = simulate(algo.as_ref(), &cfg, &|| {})?;
-    let elapsed = started.elapsed().as_secs_f64();
+    let (records, elapsed) = simulate_cell(cell, threads, Some(shard))?;
     let p = shard_path(cache, cell, shard);
     write_cache(&p, cell, &records)
         .map_err(|e| Error::Parse(format!("cannot write {}: {e}", p.display())))?;
@@ -307,17 +312,7 @@ pub fn run_cell(cell: &Cell, cache: Option<&Path>, threads: usize) -> Result<Cel
             });
         }
     }
-    let algo = build(&spec_of(cell), &nu)?;
-    let cfg = EngineConfig {
-        seed: cell.seed(),
-        runs: cell.runs,
-        threads,
-        max_steps: cell.max_steps,
-        shard: None,
-    };
-    let started = std::time::Instant::now();
-    let records = simulate(algo.as_ref(), &cfg, &|| {})?;
-    let elapsed_s = started.elapsed().as_secs_f64();
+    let (records, elapsed_s) = simulate_cell(cell, threads, None)?;
     if let Some(dir) = cache {
         let p = cache_path(dir, cell);
         write_cache(&p, cell, &records)
