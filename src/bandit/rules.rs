@@ -506,21 +506,28 @@ pub(crate) enum Cost {
 }
 
 impl Cost {
-    /// The cost for inverse counts `iwa = 1/ω_a`, `iwb = 1/ω_b`.
+    /// The cost for inverse counts `iwa = 1/ω_a`, `iwb = 1/ω_b`:
+    /// `numerator(μ_a, μ_b) / (iwa + iwb)`, evaluated exactly so.
     #[inline(always)]
     pub(crate) fn eval(&self, mu_a: f64, mu_b: f64, iwa: f64, iwb: f64) -> f64 {
+        self.numerator(mu_a, mu_b) / (iwa + iwb)
+    }
+
+    /// The count-free factor of the cost (`>= 0`): the cost is this over `1/ω_a + 1/ω_b`.
+    #[inline(always)]
+    pub(crate) fn numerator(&self, mu_a: f64, mu_b: f64) -> f64 {
         match *self {
             Cost::Gauss { inv2s2 } => {
                 let g = (mu_a - mu_b).max(0.0);
-                g * g * inv2s2 / (iwa + iwb)
+                g * g * inv2s2
             }
             Cost::PrivAware { half_eps, inv2s2 } => {
                 let g = (mu_a - mu_b).max(0.0);
-                g * g.min(half_eps) * inv2s2 / (iwa + iwb)
+                g * g.min(half_eps) * inv2s2
             }
             Cost::Reference => {
                 let d = mu_a - mu_b;
-                0.5 * d * d / (iwa + iwb)
+                0.5 * d * d
             }
         }
     }

@@ -639,6 +639,99 @@ fn skip_steps(
     (m, last, kept)
 }
 
+/// Challenger pulls in a row after which [`rotate_steps`] hands over to [`skip_steps`].
+const ROTATE_STREAK: u32 = 32;
+
+/// The challenger among the arms other than `b` (lowest index among the smallest costs, as
+/// [`argmin_except`] without random ties), the two cheapest arms `s0 < s1` (by index; `s1 = s0`
+/// when there is only one), and the smallest cost of every other arm (`∞` if none).
+#[inline]
+fn cheapest_pair(cfg: &Config, s: &EstState, core: &Core, b: usize) -> (usize, usize, usize, f64) {
+    let ib = core.inv_n[b];
+    // (cost, index) in lexicographic order: the first is the argmin of the step rule.
+    let mut top = [(f64::INFINITY, usize::MAX); 3];
+    for j in 0..cfg.k {
+        if j == b {
+            continue;
+        }
+        let v = (cfg.chal_cost.eval(s.mu[b], s.mu[j], ib, core.inv_n[j]), j);
+        if v.0 < top[0].0 || top[0].1 == usize::MAX {
+            top = [v, top[0], top[1]];
+        } else if v.0 < top[1].0 || top[1].1 == usize::MAX {
+            top = [top[0], v, top[1]];
+        } else if v.0 < top[2].0 || top[2].1 == usize::MAX {
+            top[2] = v;
+        }
+    }
+    let best = top[0].1;
+    let other = if top[1].1 == usize::MAX {
+        best
+    } else {
+        top[1].1
+    };
+    (best, best.min(other), best.max(other), top[2].0)
+}
+
+/// Does single steps exactly as [`run_loop`] would (same floating-point operations, same
+/// lowest-index ties) while the leader `b` is fixed and no estimate is released: phased
+/// estimator, lazy rewards, β-tracking, the transport-cost challenger on global counts,
+/// per-arm phases. This is the path of runs whose challenger rotates among a few arms, which
+/// [`skip_steps`] cannot shorten.
+///
+/// Only the two cheapest challengers `S` are evaluated at each step; every other arm's cost at
+/// the last full evaluation is a lower bound of its cost from then on (costs are non-decreasing
+/// in `N_B` in floating point, and its own count is frozen while it is not pulled), so the
+/// argmin stays in `S` while `S`'s smaller cost is strictly below that bound; when it is not,
+/// all costs are evaluated again and `S` is re-chosen. Stops after the step that makes the
+/// pulled arm double its phase-start count (a release), at the cap, or after [`ROTATE_STREAK`]
+/// pulls of one challenger in a row (then [`skip_steps`] is worth trying). Returns the arm
+/// pulled last and the loop's `(streak, previous challenger)` bookkeeping.
+#[allow(clippy::too_many_arguments)]
+fn rotate_steps(
+    cfg: &Config,
+    s: &EstState,
+    core: &mut Core,
+    b: usize,
+    beta: f64,
+    cap: u64,
+    mut streak: u32,
+    mut prev_c: usize,
+) -> (usize, u32, usize) {
+    let (cost, mb) = (cfg.chal_cost, s.mu[b]);
+    let (_, mut s0, mut s1, mut bound) = cheapest_pair(cfg, s, core, b);
+    let (mut num0, mut num1) = (cost.numerator(mb, s.mu[s0]), cost.numerator(mb, s.mu[s1]));
+    let mut ib = core.inv_n[b];
+    loop {
+        let a = if core.nlead[b] as f64 <= beta * (core.lead[b] + 1) as f64 {
+            core.nlead[b] += 1;
+            b
+        } else {
+            let v0 = num0 / (ib + core.inv_n[s0]);
+            let v1 = num1 / (ib + core.inv_n[s1]);
+            let (mut c, vmin) = if v1 < v0 { (s1, v1) } else { (s0, v0) };
+            if !(vmin < bound) {
+                let best;
+                (best, s0, s1, bound) = cheapest_pair(cfg, s, core, b);
+                (num0, num1) = (cost.numerator(mb, s.mu[s0]), cost.numerator(mb, s.mu[s1]));
+                c = best;
+            }
+            streak = if c == prev_c { streak + 1 } else { 1 };
+            prev_c = c;
+            c
+        };
+        core.n[a] += 1;
+        core.inv_n[a] = 1.0 / core.n[a] as f64;
+        if a == b {
+            ib = core.inv_n[b];
+        }
+        core.lead[b] += 1;
+        core.t += 1;
+        if core.n[a] >= 2 * s.start[a] || core.t >= cap || streak >= ROTATE_STREAK {
+            return (a, streak, prev_c);
+        }
+    }
+}
+
 /// Runs Alg. 1. `check_always`: evaluate the stopping rule at every iteration even when nothing
 /// was released (the plain step-by-step reference). Returns the outcome; pushes actions when
 /// asked.
@@ -722,6 +815,11 @@ pub(crate) fn run_loop<E: Estimator, O: Observer + ?Sized>(
         && !uni
         && matches!(cfg.tracking, Tracking::Beta(_))
         && matches!(cfg.challenger, Challenger::Tc { .. });
+    // Single steps may run in `rotate_steps` when the challenger uses global counts and phases
+    // are per arm.
+    let rotatable = chunkable
+        && !est.global_episodes()
+        && matches!(cfg.challenger, Challenger::Tc { local: false });
     // Consecutive single steps that pulled the same challenger (skips are tried from
     // `SKIP_STREAK` on).
     let (mut streak, mut prev_c) = (0u32, usize::MAX);
@@ -864,6 +962,13 @@ pub(crate) fn run_loop<E: Estimator, O: Observer + ?Sized>(
                 streak = 0;
             }
             last = a;
+            continue;
+        }
+        if let (true, Tracking::Beta(beta)) = (rotatable, cfg.tracking) {
+            // Single steps in a tight loop up to the next release (or a long streak of one
+            // challenger, for `skip_steps`); see [`rotate_steps`].
+            (last, streak, prev_c) =
+                rotate_steps(cfg, &s, &mut core, b_lead, beta, cap, streak, prev_c);
             continue;
         }
         let c_lazy = !uni && obs.passive() && !matches!(cfg.tracking, Tracking::Ids);
