@@ -709,7 +709,7 @@ fn rotate_steps(
             let v0 = num0 / (ib + core.inv_n[s0]);
             let v1 = num1 / (ib + core.inv_n[s1]);
             let (mut c, vmin) = if v1 < v0 { (s1, v1) } else { (s0, v0) };
-            if !(vmin < bound) {
+            if vmin >= bound {
                 let best;
                 (best, s0, s1, bound) = cheapest_pair(cfg, s, core, b);
                 (num0, num1) = (cost.numerator(mb, s.mu[s0]), cost.numerator(mb, s.mu[s1]));
