@@ -4,8 +4,8 @@
 use anyhow::Context as _;
 use dpbai::report::blocks;
 use dpbai::report::claims::{run_all, Context, Verdict};
-use dpbai::report::experiments::run_cell_shard;
-use dpbai::report::grid::{run_grid, Profile};
+use dpbai::report::experiments::{run_cell, run_cell_shard};
+use dpbai::report::grid::{case2_control_cells, run_grid, Profile};
 use dpbai::report::markdown::{claims_table, replace_block, verdict_summary};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -112,6 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(sh) = &args.shard {
         return run_shard(&profile, &args, sh, threads);
     }
+    let mut case2_control = Vec::new();
     if !args.no_experiments {
         let cache = args.out_dir.join("verify-cache").join(profile.name);
         let grid = run_grid(&profile, Some(&cache), threads, &|done, total, r| {
@@ -140,6 +141,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             figs.len(),
             args.out_dir.join("figures").display()
         );
+        for cell in case2_control_cells(&profile) {
+            let r = run_cell(&cell, Some(&cache), threads)?;
+            eprintln!(
+                "[control] {:<48} mean tau {:>12.1} {}",
+                cell.key(),
+                r.summary.mean_tau,
+                if r.cached {
+                    "(cached)".to_string()
+                } else {
+                    format!("{:.1} s", r.elapsed_s)
+                }
+            );
+            case2_control.push(r);
+        }
         ctx.grid = Some(grid);
         let fig8 = dpbai::report::claims_trace::render_allocation(
             &mut ctx,
@@ -162,6 +177,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(grid) = &ctx.grid {
         doc = replace_block(&doc, "mc", &blocks::mc_table(grid));
         doc = replace_block(&doc, "capped", &blocks::capped_table(grid));
+        doc = replace_block(
+            &doc,
+            "case2",
+            &blocks::case2_table(grid, &profile.global_eps, &case2_control),
+        );
     }
     std::fs::create_dir_all(&args.out_dir)
         .with_context(|| format!("creating {}", args.out_dir.display()))?;

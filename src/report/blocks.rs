@@ -3,9 +3,11 @@
 //! paper's issues that the numbers bear on.
 
 use super::claims::{paper_instances, sig, ClaimResult};
-use super::grid::GridResults;
+use super::experiments::CellResult;
+use super::grid::{GridResults, CASE2_CONTROL_EPS};
 use super::markdown::cell;
 use super::paper_figures::algo_label;
+use crate::bandit::AlgoName;
 use crate::complexity::{
     eps_switch_global, eps_switch_local, t_global, t_kl, t_kl_beta, t_kl_gaussian,
     t_kl_gaussian_beta, t_local, t_tv, t_tv2,
@@ -245,6 +247,113 @@ pub fn capped_table(grid: &GridResults) -> String {
     s
 }
 
+/// `(2Δ_min, 2Δ_max)`: for ε strictly inside, some sub-optimal arm has gap `>= ε/2` (case 2 of
+/// Eq. (14)) and some has gap `< ε/2`; from `2Δ_max` on every gap is below `ε/2` up to noise.
+pub fn case2_window(means: &[f64]) -> (f64, f64) {
+    let best = means.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let gaps = means.iter().map(|m| best - m).filter(|&g| g > 0.0);
+    let lo = gaps.clone().fold(f64::INFINITY, f64::min);
+    let hi = gaps.fold(0.0, f64::max);
+    (2.0 * lo, 2.0 * hi)
+}
+
+/// The largest grid ε strictly inside `(lo, hi)` and the smallest grid ε `>= hi`.
+pub fn window_eps(grid_eps: &[f64], (lo, hi): (f64, f64)) -> (Option<f64>, Option<f64>) {
+    let inside = grid_eps
+        .iter()
+        .cloned()
+        .filter(|&e| e > lo && e < hi)
+        .fold(None, |m: Option<f64>, e| Some(m.map_or(e, |m| m.max(e))));
+    let after = grid_eps
+        .iter()
+        .cloned()
+        .filter(|&e| e >= hi)
+        .fold(None, |m: Option<f64>, e| Some(m.map_or(e, |m| m.min(e))));
+    (inside, after)
+}
+
+/// AdaP-TT*'s case-2 plateau (Finding 5): per instance, mean τ of the stopped runs at the
+/// largest grid ε inside `(2Δ_min, 2Δ_max)` and at the first grid ε past it, for AdaP-TT* and
+/// AdaP-TT; then the control cells (μ4 with and without its easiest arm).
+pub fn case2_table(grid: &GridResults, grid_eps: &[f64], control: &[CellResult]) -> String {
+    let tau = |c: Option<&CellResult>| {
+        c.and_then(|c| c.summary.mean_tau_stopped)
+            .map_or("—".to_string(), |m| sig(m, 3))
+    };
+    let ratio = |a: Option<&CellResult>, b: Option<&CellResult>| match (
+        a.and_then(|c| c.summary.mean_tau_stopped),
+        b.and_then(|c| c.summary.mean_tau_stopped),
+    ) {
+        (Some(x), Some(y)) => format!("{}×", sig(x / y, 3)),
+        _ => "—".to_string(),
+    };
+    let mut s = String::from(
+        "Mean τ of the stopped runs at the largest grid ε inside the window and at the first one \
+         past it:\n\n\
+         | instance | window (2Δ_min, 2Δ_max) | ε inside | AdaP-TT* | AdaP-TT | ε after | AdaP-TT* | AdaP-TT | AdaP-TT* inside / after |\n\
+         |---|---|---|---|---|---|---|---|---|\n",
+    );
+    for (name, means) in paper_instances() {
+        let w = case2_window(&means);
+        let (inside, after) = window_eps(grid_eps, w);
+        let get = |algo, e: Option<f64>| e.and_then(|e| grid.get(name, algo, Some(e)));
+        let (si, ti) = (
+            get(AlgoName::AdapTtStar, inside),
+            get(AlgoName::AdapTt, inside),
+        );
+        let (sa, ta) = (
+            get(AlgoName::AdapTtStar, after),
+            get(AlgoName::AdapTt, after),
+        );
+        let e = |e: Option<f64>| e.map_or("—".to_string(), |e| e.to_string());
+        let short = |x: f64| {
+            let t = format!("{x:.4}");
+            t.trim_end_matches('0').trim_end_matches('.').to_string()
+        };
+        let empty = if w.0 < w.1 { "" } else { ", empty" };
+        s.push_str(&format!(
+            "| {name} | ({}, {}){empty} | {} | {} | {} | {} | {} | {} | {} |\n",
+            short(w.0),
+            short(w.1),
+            e(inside),
+            tau(si),
+            tau(ti),
+            e(after),
+            tau(sa),
+            tau(ta),
+            ratio(si, sa)
+        ));
+    }
+    s.push_str(&format!(
+        "\nControl at ε = {CASE2_CONTROL_EPS}, mean τ of the stopped runs (runs per cell: {}):\n\n\
+         | instance | means | AdaP-TT* | AdaP-TT |\n|---|---|---|---|\n",
+        control.first().map_or(0, |c| c.summary.runs)
+    ));
+    let mut names: Vec<&str> = control.iter().map(|c| c.cell.instance.as_str()).collect();
+    names.dedup();
+    for n in names {
+        let find = |algo| {
+            control
+                .iter()
+                .find(|c| c.cell.instance == n && c.cell.algo == algo)
+        };
+        let means = find(AlgoName::AdapTtStar).map_or(String::new(), |c| {
+            c.cell
+                .means
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        });
+        s.push_str(&format!(
+            "| {n} | ({means}) | {} | {} |\n",
+            tau(find(AlgoName::AdapTtStar)),
+            tau(find(AlgoName::AdapTt))
+        ));
+    }
+    s
+}
+
 /// The figures written by `verify`.
 pub fn figures_list() -> String {
     [
@@ -358,4 +467,28 @@ pub fn issues_table(results: &[ClaimResult]) -> String {
         ));
     }
     s
+}
+
+#[cfg(test)]
+mod case2_tests {
+    use super::*;
+
+    #[test]
+    fn case2_windows_of_the_paper_instances() {
+        // μ1: gaps 0.05 (×3) and 0.45; μ2: all gaps 0.05 (empty window); μ4: 0.125 … 0.5.
+        let w1 = case2_window(&[0.95, 0.9, 0.9, 0.9, 0.5]);
+        assert!((w1.0 - 0.1).abs() < 1e-12 && (w1.1 - 0.9).abs() < 1e-12);
+        let w2 = case2_window(&[0.75, 0.7, 0.7, 0.7, 0.7]);
+        assert_eq!(w2.0, w2.1);
+        assert_eq!(case2_window(&[0.75, 0.625, 0.5, 0.375, 0.25]), (0.25, 1.0));
+        let quick = [0.1, 0.2, 0.4, 1.0, 10.0, 1000.0];
+        assert_eq!(window_eps(&quick, w1), (Some(0.4), Some(1.0)));
+        assert_eq!(window_eps(&quick, w2), (None, Some(0.2)));
+        assert_eq!(window_eps(&quick, (0.25, 1.0)), (Some(0.4), Some(1.0)));
+        // μ5: (0.4375, 1): no quick ε inside.
+        assert_eq!(window_eps(&quick, (0.4375, 1.0)), (None, Some(1.0)));
+        // μ1's 2Δ_max is 0.8999… in f64: the paper grid's 0.9 is already past it.
+        let paper = super::super::grid::PAPER_GLOBAL_EPS;
+        assert_eq!(window_eps(&paper, w1), (Some(0.8), Some(0.9)));
+    }
 }

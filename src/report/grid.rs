@@ -126,6 +126,38 @@ impl Profile {
     }
 }
 
+/// ε of the AdaP-TT* control experiment: inside μ4's case-2 window `(2Δ_min, 2Δ_max) = (0.25, 1)`
+/// and outside the window of μ4 without its easiest arm (`2Δ_max = 0.75`).
+pub const CASE2_CONTROL_EPS: f64 = 0.8;
+
+/// The control cells of the AdaP-TT* case-2 finding: AdaP-TT* and AdaP-TT at
+/// [`CASE2_CONTROL_EPS`] on μ4 and on μ4 without its easiest arm (`mu4-drop5`, means
+/// `(0.75, 0.625, 0.5, 0.375)`). In the `paper` profile the μ4 cells are grid cells (cache hits).
+pub fn case2_control_cells(profile: &Profile) -> Vec<Cell> {
+    let (name, means) = paper_instances().swap_remove(3);
+    let dropped = means[..means.len() - 1].to_vec();
+    let mut out = Vec::new();
+    for (inst, m) in [
+        (name.to_string(), means),
+        ("mu4-drop5".to_string(), dropped),
+    ] {
+        for algo in [AlgoName::AdapTtStar, AlgoName::AdapTt] {
+            out.push(Cell {
+                instance: inst.clone(),
+                means: m.clone(),
+                algo,
+                eps: Some(CASE2_CONTROL_EPS),
+                delta: profile.delta,
+                rules: Rules::Paper,
+                runs: profile.runs,
+                max_steps: profile.max_steps,
+                dpa_episodes: DpaEpisodes::PerArm,
+            });
+        }
+    }
+    out
+}
+
 /// Results of a grid.
 #[derive(Debug, Clone, Default)]
 pub struct GridResults {
