@@ -93,3 +93,28 @@ fn dpa_tt(b: divan::Bencher) {
 fn adap_tt_star_eps001_starved(b: divan::Bencher) {
     bench_run(b, AlgoName::AdapTtStar, 0.01, Rules::Paper, false, 36);
 }
+
+/// A capped AdaP-TT run whose challenger rotates between two arms for 1e8 samples (run 2 of the
+/// paper profile's μ5, ε = 0.001 cell: two arms starved by their first Laplace release), the
+/// path of `rotate_steps`; and the same run step by step.
+fn bench_rotating(b: divan::Bencher, step_by_step: bool) {
+    let inst = Instance::bernoulli(vec![0.75, 0.53125, 0.375, 0.28125, 0.25]).expect("mu5");
+    let mut spec = AlgoSpec::new(AlgoName::AdapTt, 0.01);
+    spec.eps = Some(0.001);
+    spec.step_by_step = step_by_step;
+    let alg = build(&spec, &inst).expect("valid spec");
+    let seed = 4_122_782_465_929_505_637;
+    let tau = alg.run(&mut rng_for_run(seed, 2), CAP).tau;
+    b.counter(divan::counter::ItemsCount::new(tau))
+        .bench(|| alg.run(&mut rng_for_run(seed, 2), CAP));
+}
+
+#[divan::bench]
+fn adap_tt_eps0001_rotating(b: divan::Bencher) {
+    bench_rotating(b, false);
+}
+
+#[divan::bench]
+fn adap_tt_eps0001_rotating_step_by_step(b: divan::Bencher) {
+    bench_rotating(b, true);
+}

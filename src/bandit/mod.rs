@@ -37,8 +37,9 @@
 //! challenger only changes when its cost overtakes the runner-up's, so whole stretches of steps
 //! are skipped at once (O(K + log m) for m steps, exact: `skip_tests.rs` compares run for run
 //! with the loop forced step by step). A run whose challenger only changes at releases — a
-//! starved best arm — costs O(K log τ); while several arms share the challenger role a step
-//! costs one O(K) deterministic update. [`AlgoSpec::step_by_step`] selects the plain loop (one
+//! starved best arm — costs O(K log τ). While several arms share the challenger role, single
+//! steps run in a tight loop that evaluates only the two cheapest challengers' costs against a
+//! lower bound of the others' (about 3 ns per sample instead of 14). [`AlgoSpec::step_by_step`] selects the plain loop (one
 //! draw per sample, stopping tested every step), kept for the equivalence tests.
 
 use crate::rng::Rng;
