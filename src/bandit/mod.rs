@@ -39,8 +39,9 @@
 //! with the loop forced step by step). A run whose challenger only changes at releases — a
 //! starved best arm — costs O(K log τ). While several arms share the challenger role, single
 //! steps run in a tight loop that evaluates only the two cheapest challengers' costs against a
-//! lower bound of the others' (about 3 ns per sample instead of 14). [`AlgoSpec::step_by_step`] selects the plain loop (one
-//! draw per sample, stopping tested every step), kept for the equivalence tests.
+//! lower bound of the others' (about 3 ns per sample instead of 13). [`AlgoSpec::step_by_step`]
+//! selects the plain loop (one draw per sample, stopping tested every step), kept for the
+//! equivalence tests.
 
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};

@@ -263,12 +263,12 @@ pub fn window_eps(grid_eps: &[f64], (lo, hi): (f64, f64)) -> (Option<f64>, Optio
         .iter()
         .cloned()
         .filter(|&e| e > lo && e < hi)
-        .fold(None, |m: Option<f64>, e| Some(m.map_or(e, |m| m.max(e))));
+        .reduce(f64::max);
     let after = grid_eps
         .iter()
         .cloned()
         .filter(|&e| e >= hi)
-        .fold(None, |m: Option<f64>, e| Some(m.map_or(e, |m| m.min(e))));
+        .reduce(f64::min);
     (inside, after)
 }
 
@@ -293,6 +293,11 @@ pub fn case2_table(grid: &GridResults, grid_eps: &[f64], control: &[CellResult])
          | instance | window (2Δ_min, 2Δ_max) | ε inside | AdaP-TT* | AdaP-TT | ε after | AdaP-TT* | AdaP-TT | AdaP-TT* inside / after |\n\
          |---|---|---|---|---|---|---|---|---|\n",
     );
+    let e = |e: Option<f64>| e.map_or("—".to_string(), |e| e.to_string());
+    let short = |x: f64| {
+        let t = format!("{x:.4}");
+        t.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
     for (name, means) in paper_instances() {
         let w = case2_window(&means);
         let (inside, after) = window_eps(grid_eps, w);
@@ -305,11 +310,6 @@ pub fn case2_table(grid: &GridResults, grid_eps: &[f64], control: &[CellResult])
             get(AlgoName::AdapTtStar, after),
             get(AlgoName::AdapTt, after),
         );
-        let e = |e: Option<f64>| e.map_or("—".to_string(), |e| e.to_string());
-        let short = |x: f64| {
-            let t = format!("{x:.4}");
-            t.trim_end_matches('0').trim_end_matches('.').to_string()
-        };
         let empty = if w.0 < w.1 { "" } else { ", empty" };
         s.push_str(&format!(
             "| {name} | ({}, {}){empty} | {} | {} | {} | {} | {} | {} | {} |\n",

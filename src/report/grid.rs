@@ -63,21 +63,26 @@ impl Profile {
         }
     }
 
+    /// A cell of this profile (its runs, cap and δ; paper rules, per-arm DPA episodes).
+    pub fn cell(&self, instance: &str, means: &[f64], algo: AlgoName, eps: Option<f64>) -> Cell {
+        Cell {
+            instance: instance.to_string(),
+            means: means.to_vec(),
+            algo,
+            eps,
+            delta: self.delta,
+            rules: Rules::Paper,
+            runs: self.runs,
+            max_steps: self.max_steps,
+            dpa_episodes: DpaEpisodes::PerArm,
+        }
+    }
+
     /// Every cell of the profile, cheapest first within each instance.
     pub fn cells(&self) -> Vec<Cell> {
         let mut out = Vec::new();
         for (name, means) in paper_instances() {
-            let cell = |algo: AlgoName, eps: Option<f64>| Cell {
-                instance: name.to_string(),
-                means: means.clone(),
-                algo,
-                eps,
-                delta: self.delta,
-                rules: Rules::Paper,
-                runs: self.runs,
-                max_steps: self.max_steps,
-                dpa_episodes: DpaEpisodes::PerArm,
-            };
+            let cell = |algo: AlgoName, eps: Option<f64>| self.cell(name, &means, algo, eps);
             // The non-private baseline enters every ratio claim (F.50, F.53) and is cheap:
             // estimate it ten times more precisely.
             out.push(Cell {
@@ -97,30 +102,17 @@ impl Profile {
         }
         // F.42: DPA-TT (batched TTUCB) on μ4 (distinct means) along δ → 0.
         let (name, means) = paper_instances().swap_remove(3);
+        let dpa = self.cell(name, &means, AlgoName::DpaTt, None);
         for &d in &DPA_DELTAS {
             out.push(Cell {
-                instance: name.to_string(),
-                means: means.clone(),
-                algo: AlgoName::DpaTt,
-                eps: None,
                 delta: d,
-                rules: Rules::Paper,
-                runs: self.runs,
-                max_steps: self.max_steps,
-                dpa_episodes: DpaEpisodes::PerArm,
+                ..dpa.clone()
             });
         }
         // F.41: DPA-TT's global-episode variant (MATH.md D.8) on μ4 at the main δ.
         out.push(Cell {
-            instance: name.to_string(),
-            means,
-            algo: AlgoName::DpaTt,
-            eps: None,
-            delta: self.delta,
-            rules: Rules::Paper,
-            runs: self.runs,
-            max_steps: self.max_steps,
             dpa_episodes: DpaEpisodes::Global,
+            ..dpa
         });
         out
     }
@@ -135,24 +127,10 @@ pub const CASE2_CONTROL_EPS: f64 = 0.8;
 /// `(0.75, 0.625, 0.5, 0.375)`). In the `paper` profile the μ4 cells are grid cells (cache hits).
 pub fn case2_control_cells(profile: &Profile) -> Vec<Cell> {
     let (name, means) = paper_instances().swap_remove(3);
-    let dropped = means[..means.len() - 1].to_vec();
     let mut out = Vec::new();
-    for (inst, m) in [
-        (name.to_string(), means),
-        ("mu4-drop5".to_string(), dropped),
-    ] {
+    for (inst, m) in [(name, &means[..]), ("mu4-drop5", &means[..means.len() - 1])] {
         for algo in [AlgoName::AdapTtStar, AlgoName::AdapTt] {
-            out.push(Cell {
-                instance: inst.clone(),
-                means: m.clone(),
-                algo,
-                eps: Some(CASE2_CONTROL_EPS),
-                delta: profile.delta,
-                rules: Rules::Paper,
-                runs: profile.runs,
-                max_steps: profile.max_steps,
-                dpa_episodes: DpaEpisodes::PerArm,
-            });
+            out.push(profile.cell(inst, m, algo, Some(CASE2_CONTROL_EPS)));
         }
     }
     out
