@@ -9,7 +9,7 @@ Example
 >>> round(dpbai.divergence.kl_bernoulli(0.9, 0.5), 6)
 0.368064
 >>> dpbai.divergence.kl_bernoulli([0.9, 0.8], 0.5).round(6).tolist()
-[0.368064, 0.19274]
+[0.368064, 0.192745]
 """
 
 from __future__ import annotations
