@@ -115,3 +115,18 @@ def test_errors_are_value_errors_naming_the_argument(call, names):
     with pytest.raises(ValueError, match="invalid .*" + names.replace("(", r"\(")) as e:
         call()
     assert "must be" in str(e.value)
+
+
+def test_stubs_cover_the_public_api():
+    import ast
+    import pathlib
+
+    pkg = pathlib.Path(dpbai.__file__).parent
+    for mod, names in (("__init__", dpbai.__all__), ("special", dpbai.special.__all__),
+                       ("divergence", dpbai.divergence.__all__)):
+        tree = ast.parse((pkg / f"{mod}.pyi").read_text())
+        stubbed = {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+        stubbed |= {a.names[0].asname for a in tree.body if isinstance(a, ast.ImportFrom)
+                    and a.names[0].asname}
+        missing = set(names) - stubbed
+        assert not missing, f"{mod}.pyi lacks {missing}"
