@@ -288,6 +288,7 @@ def audit_delta(
     max_steps: Optional[int] = None,
     family: str = "bernoulli",
     sigma: Optional[float] = None,
+    threads: Optional[int] = None,
 ) -> Record:
     """Audits ``P(τ < ∞, â ≠ a*) <= δ`` of a stopping rule (as ``dpbai audit delta``).
 
@@ -303,11 +304,17 @@ def audit_delta(
         ``first``, ``2·first``, ... runs up to ``budget`` (default ``100·first``).
     alpha : the audit's error probability (confidence ``1 - α``, Bonferroni over instances).
 
+    threads : worker threads for string thresholds (default: all cores). A Python callable
+        always runs on one worker that holds the GIL for the whole audit (Python code cannot
+        run in parallel anyway), so Ctrl-C is honoured only when the audit returns.
+
     Cost of a Python threshold: it is called at every stopping test of every run (about once
-    per sample for the Top Two algorithms), each call taking the GIL and building an 8-tuple:
-    about 0.3-1 µs on one thread, more when several worker threads contend for the GIL, against
-    ~20 ns for an expression. Budget ``runs × E[τ]`` calls. An exception raised by the callable
-    stops the audit and is re-raised.
+    per sample for the Top Two algorithms). Each call builds an 8-tuple of floats and runs the
+    function: roughly 0.5 µs for a one-line ``math`` formula (measured by
+    ``python/benches/overhead.py``), about twice a whole audit step with the same rule as an
+    expression string.
+    Budget ``runs × E[τ]`` calls. An exception raised by the callable stops every run at its
+    next test and is re-raised.
 
     Returns a :class:`Record` with the fields of ``dpbai audit delta --json``: ``verdict``
     (``"holds"``, ``"violated"``, ``"inconclusive"``), ``ci``, ``runs``, ``errors``,
@@ -338,6 +345,7 @@ def audit_delta(
         max_steps=max_steps,
         family=family,
         sigma=sigma,
+        threads=threads,
     )
     return Record.wrap(json.loads(text))
 

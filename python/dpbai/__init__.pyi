@@ -114,6 +114,7 @@ def audit_delta(
     max_steps: Optional[int] = None,
     family: str = "bernoulli",
     sigma: Optional[float] = None,
+    threads: Optional[int] = None,
 ) -> Record: ...
 
 def audit_dp(

@@ -436,6 +436,17 @@ fn eps_curves<'py>(
 // ------------------------------------------------------------------------------------------
 // Runs
 
+/// A rayon pool of `threads` workers (default: all cores).
+fn pool(threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
+    if threads == Some(0) {
+        return Err(value_error("invalid threads = 0: must be at least 1"));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| PyRuntimeError::new_err(format!("thread pool: {e}")))
+}
+
 fn algo_name(s: &str) -> PyResult<AlgoName> {
     AlgoName::ALL
         .iter()
@@ -523,10 +534,7 @@ fn run<'py>(
     spec.beta = beta;
     spec.rules = rules_v;
     let alg = bandit::build(&spec, &nu).map_err(py_err)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| PyRuntimeError::new_err(format!("thread pool: {e}")))?;
+    let pool = pool(Some(threads))?;
 
     let start = Instant::now();
     let mut records: Vec<mc::RunRecord> = Vec::with_capacity(runs as usize);
@@ -697,7 +705,7 @@ fn audit_instances(
 #[pyfunction]
 #[pyo3(signature = (algo, means_or_battery, *, delta, threshold=None, eps=None, gamma=None,
     rules="paper", alpha=1e-3, seed=1, runs=1000, until_decided=false, first=100, budget=None,
-    max_steps=None, family="bernoulli", sigma=None))]
+    max_steps=None, family="bernoulli", sigma=None, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn audit_delta(
     py: Python<'_>,
@@ -717,8 +725,12 @@ fn audit_delta(
     max_steps: Option<u64>,
     family: &str,
     sigma: Option<f64>,
+    threads: Option<usize>,
 ) -> PyResult<String> {
     let name = algo_name(algo)?;
+    // A Python threshold serialises on the GIL: it runs on one worker whatever `threads`.
+    let callable = threshold.is_some_and(|t| t.is_callable());
+    let pool = pool(if callable { Some(1) } else { threads })?;
     let instances = audit_instances(means_or_battery, name, delta, eps, family, sigma)?;
     let mut cfg = adelta::DeltaAuditConfig {
         algo: name,
@@ -738,7 +750,7 @@ fn audit_delta(
         },
     };
     let report = match threshold {
-        None => py.detach(|| adelta::audit_delta(&cfg, &instances)),
+        None => py.detach(|| pool.install(|| adelta::audit_delta(&cfg, &instances))),
         Some(t) if t.is_callable() => {
             let label = t
                 .getattr("__qualname__")
@@ -750,8 +762,15 @@ fn audit_delta(
             });
             let dynth: Arc<dyn CustomThreshold> = th.clone();
             let label = format!("python callable {label}");
-            let r =
-                py.detach(|| adelta::audit_delta_with_threshold(&cfg, &instances, dynth, &label));
+            // One worker that stays attached to the interpreter for the whole audit: each
+            // evaluation then costs a call, not a thread-state set-up (~20 µs).
+            let r = py.detach(|| {
+                pool.install(|| {
+                    Python::attach(|_| {
+                        adelta::audit_delta_with_threshold(&cfg, &instances, dynth, &label)
+                    })
+                })
+            });
             if let Some(e) = th.error.lock().ok().and_then(|mut s| s.take()) {
                 return Err(e);
             }
@@ -762,7 +781,7 @@ fn audit_delta(
                 value_error("invalid threshold: must be a preset name, an expression or a callable")
             })?;
             cfg.threshold = Some(expr::parse_threshold(&text).map_err(py_err)?);
-            py.detach(|| adelta::audit_delta(&cfg, &instances))
+            py.detach(|| pool.install(|| adelta::audit_delta(&cfg, &instances)))
         }
     }
     .map_err(py_err)?;
