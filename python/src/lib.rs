@@ -650,7 +650,7 @@ impl CustomThreshold for PyThreshold {
             match self
                 .f
                 .call1(py, args)
-                .and_then(|r| r.extract::<f64>(py).map_err(PyErr::from))
+                .and_then(|r| r.extract::<f64>(py))
             {
                 Ok(x) => x,
                 Err(e) => failed(e),
@@ -796,6 +796,7 @@ fn audit_delta(
 #[pyfunction]
 #[pyo3(signature = (mechanism, neighbours, *, eps, gamma=None, runs=200_000, alpha=1e-3,
     vectorized=false))]
+#[allow(clippy::too_many_arguments)]
 fn audit_dp(
     py: Python<'_>,
     mechanism: &Bound<'_, PyAny>,
