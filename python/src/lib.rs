@@ -207,6 +207,12 @@ fn instance(means: Vec<f64>, family: &str, sigma: Option<f64>) -> PyResult<Insta
     Instance::new(fam, means).map_err(py_err)
 }
 
+fn check_delta_beta(delta: f64, beta: f64) -> PyResult<()> {
+    dpbai::params::Delta::new(delta).map_err(py_err)?;
+    dpbai::params::Beta::new(beta).map_err(py_err)?;
+    Ok(())
+}
+
 fn cert<'py>(py: Python<'py>, c: &Certified) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("value", c.value)?;
@@ -237,8 +243,7 @@ fn bounds<'py>(
     beta: f64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let nu = instance(means, family, sigma)?;
-    dpbai::params::Delta::new(delta).map_err(py_err)?;
-    dpbai::params::Beta::new(beta).map_err(py_err)?;
+    check_delta_beta(delta, beta)?;
     if let Some(e) = eps {
         dpbai::params::Epsilon::new(e).map_err(py_err)?;
     }
@@ -340,94 +345,22 @@ fn eps_curves<'py>(
     beta: f64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let nu = instance(means, family, sigma)?;
-    dpbai::params::Delta::new(delta).map_err(py_err)?;
-    dpbai::params::Beta::new(beta).map_err(py_err)?;
+    check_delta_beta(delta, beta)?;
     for &x in &eps {
         dpbai::params::Epsilon::new(x).map_err(py_err)?;
     }
-    const COLS: [&str; 25] = [
-        "eps",
-        "c_eps",
-        "t_local",
-        "t_local_lower",
-        "t_local_upper",
-        "t_global",
-        "t_global_lower",
-        "t_global_upper",
-        "t_kl",
-        "relaxed_local",
-        "relaxed_global",
-        "t_kl_g_eps",
-        "t_kl_beta_g_eps",
-        "two_h_g_eps",
-        "h_eps_sec43",
-        "h_eps_app_b",
-        "lb_non_private",
-        "lb_local",
-        "lb_global",
-        "ub_ctb_tt",
-        "ub_ctb_tt_ids",
-        "ub_adap_tt",
-        "ub_adap_tt_star_thm24_main",
-        "ub_adap_tt_star_lemma52_app",
-        "ub_adap_tt_star_proof_max",
-    ];
-    let cols = py
-        .detach(|| -> dpbai::Result<Vec<Vec<f64>>> {
-            let bern = nu.family() == Family::Bernoulli;
-            let t_kl = complexity::t_kl(&nu)?.value;
-            let t_tv = complexity::t_tv(&nu)?.value;
-            let t_tv2 = complexity::t_tv2(&nu)?.value;
-            let lf = complexity::log_factor(delta)?;
-            let tg_beta = complexity::t_kl_gaussian_beta(&nu, 0.5, beta)?.value;
-            let tg = complexity::t_kl_gaussian(&nu, 0.5)?.value;
-            let mut cols = vec![Vec::with_capacity(eps.len()); COLS.len()];
-            for &x in &eps {
-                let c = divergence::c_local(x)?;
-                let local = if bern {
-                    Some(complexity::t_local(&nu, x)?)
-                } else {
-                    None
-                };
-                let l = |f: fn(&Certified) -> f64| local.as_ref().map_or(f64::NAN, f);
-                let global = complexity::t_global(&nu, x)?;
-                let u = upper::upper_bounds_from(&nu, x, beta, tg_beta, tg)?;
-                let row = [
-                    x,
-                    c,
-                    l(|c| c.value),
-                    l(|c| c.lower),
-                    l(|c| c.upper),
-                    global.value,
-                    global.lower,
-                    global.upper,
-                    t_kl,
-                    if bern { t_kl.max(t_tv2 / c) } else { f64::NAN },
-                    t_kl.max(t_tv / x),
-                    complexity::t_kl_g_eps(&nu, x)?.value,
-                    complexity::t_kl_beta_g_eps(&nu, x, beta)?.value,
-                    complexity::two_h_g_eps(&nu, x)?,
-                    nu.hardness_h_eps_sec43(x),
-                    nu.hardness_h_eps_app_b(x),
-                    t_kl * lf,
-                    l(|c| c.value) * lf,
-                    global.value * lf,
-                    u.ctb_tt.value,
-                    u.ctb_tt_ids.value,
-                    u.adap_tt.value,
-                    u.adap_tt_star.thm24_main,
-                    u.adap_tt_star.lemma52_app,
-                    u.adap_tt_star.proof_max,
-                ];
-                for (col, v) in cols.iter_mut().zip(row) {
-                    col.push(v);
-                }
-            }
-            Ok(cols)
-        })
+    use complexity::curves::{eps_curves as rows_of, EPS_CURVE_COLUMNS, EPS_CURVE_WIDTH};
+    let rows = py
+        .detach(|| rows_of(&nu, &eps, delta, beta))
         .map_err(py_err)?;
+    let mut cols = vec![Vec::with_capacity(rows.len()); EPS_CURVE_WIDTH];
+    for row in rows {
+        for (col, v) in cols.iter_mut().zip(row) {
+            col.push(v);
+        }
+    }
     let d = PyDict::new(py);
-    for (name, col) in COLS.iter().zip(cols) {
+    for (name, col) in EPS_CURVE_COLUMNS.iter().zip(cols) {
         d.set_item(*name, PyArray1::from_vec(py, col))?;
     }
     Ok(d)
@@ -503,8 +436,7 @@ fn run<'py>(
     let name = algo_name(algo)?;
     let rules_v = self::rules(rules)?;
     let nu = instance(means, family, sigma)?;
-    dpbai::params::Delta::new(delta).map_err(py_err)?;
-    dpbai::params::Beta::new(beta).map_err(py_err)?;
+    check_delta_beta(delta, beta)?;
     match eps {
         Some(e) => {
             dpbai::params::Epsilon::new(e).map_err(py_err)?;
@@ -647,11 +579,7 @@ impl CustomThreshold for PyThreshold {
         }
         Python::attach(|py| {
             let args = (v.t, v.na, v.nb, v.gap, v.k, v.delta, v.eps, v.sigma);
-            match self
-                .f
-                .call1(py, args)
-                .and_then(|r| r.extract::<f64>(py))
-            {
+            match self.f.call1(py, args).and_then(|r| r.extract::<f64>(py)) {
                 Ok(x) => x,
                 Err(e) => failed(e),
             }

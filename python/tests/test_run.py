@@ -141,4 +141,4 @@ def test_ctrl_c_interrupts_a_long_run():
         p.kill()
         pytest.fail("dpbai.run ignored Ctrl-C for 20 s")
     assert p.returncode == 0 and "interrupted" in out
-    assert time.time() - t0 < 5.0
+    assert time.time() - t0 < 15.0  # batches last ~0.25 s; generous for a loaded machine
