@@ -353,7 +353,9 @@ fn eps_curves<'py>(
     let rows = py
         .detach(|| rows_of(&nu, &eps, delta, beta))
         .map_err(py_err)?;
-    let mut cols = vec![Vec::with_capacity(rows.len()); EPS_CURVE_WIDTH];
+    let mut cols: Vec<Vec<f64>> = (0..EPS_CURVE_WIDTH)
+        .map(|_| Vec::with_capacity(rows.len()))
+        .collect();
     for row in rows {
         for (col, v) in cols.iter_mut().zip(row) {
             col.push(v);
