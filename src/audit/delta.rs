@@ -364,12 +364,15 @@ fn family_label(f: Family) -> String {
 fn build_for(
     cfg: &DeltaAuditConfig,
     inst: &AuditInstance,
+    custom: Option<&Arc<dyn CustomThreshold>>,
 ) -> Result<Box<dyn bandit::BaiAlgorithm>> {
     let mut spec = AlgoSpec::new(cfg.algo, inst.delta);
     spec.eps = inst.eps;
     spec.gamma = cfg.gamma;
     spec.rules = cfg.rules;
-    if let Some(t) = &cfg.threshold {
+    if let Some(c) = custom {
+        spec.custom_threshold = Some(Arc::clone(c));
+    } else if let Some(t) = &cfg.threshold {
         let eps = inst.eps.unwrap_or(f64::INFINITY);
         // The σ the engine passes to the threshold: 1 under the reference rules (their
         // statistic uses σ = 1), else the instance's. A mismatch only costs speed: `eval` falls
@@ -391,6 +394,7 @@ fn audit_one(
     inst: &AuditInstance,
     index: u64,
     alpha: f64,
+    custom: Option<&Arc<dyn CustomThreshold>>,
 ) -> Result<DeltaRow> {
     let mut row = DeltaRow {
         name: inst.name.clone(),
@@ -412,7 +416,7 @@ fn audit_one(
         max_tau: 0,
         skipped: None,
     };
-    let alg = match build_for(cfg, inst) {
+    let alg = match build_for(cfg, inst, custom) {
         Ok(a) => a,
         Err(e @ Error::InvalidInstance { .. }) => {
             row.skipped = Some(e.to_string());
@@ -515,6 +519,32 @@ fn severity(r: &DeltaRow) -> (u8, f64) {
 /// assert_eq!(r.verdict, Verdict::Violated);
 /// ```
 pub fn audit_delta(cfg: &DeltaAuditConfig, instances: &[AuditInstance]) -> Result<DeltaReport> {
+    audit_delta_impl(cfg, instances, None)
+}
+
+/// [`audit_delta`] with the threshold given as any [`CustomThreshold`] instead of
+/// `cfg.threshold` (which is ignored): e.g. a callable of a host language (the Python
+/// bindings). The same threshold object serves every instance; it reads `δ`, `K`, `ε`, `σ`
+/// from its [`crate::bandit::ThresholdVars`]. `label` names it in the report's `threshold`.
+///
+/// # Errors
+/// As [`audit_delta`].
+pub fn audit_delta_with_threshold(
+    cfg: &DeltaAuditConfig,
+    instances: &[AuditInstance],
+    threshold: Arc<dyn CustomThreshold>,
+    label: &str,
+) -> Result<DeltaReport> {
+    let mut r = audit_delta_impl(cfg, instances, Some(&threshold))?;
+    r.threshold = Some(label.to_string());
+    Ok(r)
+}
+
+fn audit_delta_impl(
+    cfg: &DeltaAuditConfig,
+    instances: &[AuditInstance],
+    custom: Option<&Arc<dyn CustomThreshold>>,
+) -> Result<DeltaReport> {
     check_open("alpha", cfg.alpha, 0.0, 1.0)?;
     if cfg.max_steps == 0 {
         return Err(Error::param("max_steps", 0, "at least 1"));
@@ -533,7 +563,7 @@ pub fn audit_delta(cfg: &DeltaAuditConfig, instances: &[AuditInstance]) -> Resul
     let alpha_i = cfg.alpha / instances.len() as f64;
     let mut rows = Vec::with_capacity(instances.len());
     for (i, inst) in instances.iter().enumerate() {
-        rows.push(audit_one(cfg, inst, i as u64, alpha_i)?);
+        rows.push(audit_one(cfg, inst, i as u64, alpha_i, custom)?);
     }
     rows.sort_by(|a, b| {
         let (sa, ma) = severity(a);

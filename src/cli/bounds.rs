@@ -310,85 +310,20 @@ pub fn run(a: Args) -> Result<()> {
     Ok(())
 }
 
-fn fmt_opt(x: Option<f64>) -> String {
-    x.map_or(String::new(), |v| format!("{v:e}"))
-}
-
 fn print_grid(nu: &Instance, grid: &[f64], delta: f64, beta: f64) -> Result<()> {
-    let bern = nu.family() == Family::Bernoulli;
-    let t_kl = complexity::t_kl(nu)?.value;
-    let t_tv = complexity::t_tv(nu)?.value;
-    let t_tv2 = complexity::t_tv2(nu)?.value;
-    let lf = complexity::log_factor(delta)?;
-    let tg_beta = complexity::t_kl_gaussian_beta(nu, 0.5, beta)?.value;
-    let tg = complexity::t_kl_gaussian(nu, 0.5)?.value;
+    use complexity::curves::{eps_curves, EPS_CURVE_COLUMNS};
+    let rows = eps_curves(nu, grid, delta, beta)?;
     let mut w = csv::Writer::from_writer(std::io::stdout().lock());
-    w.write_record([
-        "eps",
-        "c_eps",
-        "t_local",
-        "t_local_lower",
-        "t_local_upper",
-        "t_global",
-        "t_global_lower",
-        "t_global_upper",
-        "t_kl",
-        "relaxed_local",
-        "relaxed_global",
-        "t_kl_g_eps",
-        "t_kl_beta_g_eps",
-        "two_h_g_eps",
-        "h_eps_sec43",
-        "h_eps_app_b",
-        "lb_non_private",
-        "lb_local",
-        "lb_global",
-        "ub_ctb_tt",
-        "ub_ctb_tt_ids",
-        "ub_adap_tt",
-        "ub_adap_tt_star_thm24_main",
-        "ub_adap_tt_star_lemma52_app",
-        "ub_adap_tt_star_proof_max",
-    ])?;
-    for &eps in grid {
-        let c = dpbai::divergence::c_local(eps)?;
-        let local = if bern {
-            Some(complexity::t_local(nu, eps)?)
-        } else {
-            None
-        };
-        let global = complexity::t_global(nu, eps)?;
-        let kge = complexity::t_kl_g_eps(nu, eps)?.value;
-        let kbge = complexity::t_kl_beta_g_eps(nu, eps, beta)?.value;
-        let ub = upper::upper_bounds_from(nu, eps, beta, tg_beta, tg)?;
-        let rec = vec![
-            format!("{eps:e}"),
-            format!("{c:e}"),
-            fmt_opt(local.as_ref().map(|l| l.value)),
-            fmt_opt(local.as_ref().map(|l| l.lower)),
-            fmt_opt(local.as_ref().map(|l| l.upper)),
-            format!("{:e}", global.value),
-            format!("{:e}", global.lower),
-            format!("{:e}", global.upper),
-            format!("{t_kl:e}"),
-            fmt_opt(bern.then(|| t_kl.max(t_tv2 / c))),
-            format!("{:e}", t_kl.max(t_tv / eps)),
-            format!("{kge:e}"),
-            format!("{kbge:e}"),
-            format!("{:e}", complexity::two_h_g_eps(nu, eps)?),
-            format!("{:e}", nu.hardness_h_eps_sec43(eps)),
-            format!("{:e}", nu.hardness_h_eps_app_b(eps)),
-            format!("{:e}", t_kl * lf),
-            fmt_opt(local.as_ref().map(|l| l.value * lf)),
-            format!("{:e}", global.value * lf),
-            format!("{:e}", ub.ctb_tt.value),
-            format!("{:e}", ub.ctb_tt_ids.value),
-            format!("{:e}", ub.adap_tt.value),
-            format!("{:e}", ub.adap_tt_star.thm24_main),
-            format!("{:e}", ub.adap_tt_star.lemma52_app),
-            format!("{:e}", ub.adap_tt_star.proof_max),
-        ];
-        w.write_record(&rec)?;
+    w.write_record(EPS_CURVE_COLUMNS)?;
+    for row in rows {
+        // NaN marks an undefined quantity (local times of Gaussian arms): an empty cell.
+        w.write_record(row.iter().map(|v| {
+            if v.is_nan() {
+                String::new()
+            } else {
+                format!("{v:e}")
+            }
+        }))?;
     }
     w.flush()?;
     Ok(())

@@ -27,6 +27,7 @@
 //!   the paper's formula (`σ = 1/2`) for both families.
 
 mod challengers;
+pub mod curves;
 mod solver;
 pub mod upper;
 

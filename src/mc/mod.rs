@@ -155,19 +155,45 @@ pub fn simulate(
         .num_threads(cfg.threads)
         .build()
         .map_err(|e| Error::param("threads", cfg.threads, format!("a usable pool size ({e})")))?;
-    let (seed, max_steps) = (cfg.seed, cfg.max_steps);
-    let records = pool.install(|| {
-        indices
-            .par_iter()
-            .map(|&r| {
-                let mut rng = rng_for_run(seed, r);
-                let outcome = algo.run(&mut rng, max_steps);
-                on_run_done();
-                RunRecord { run: r, outcome }
-            })
-            .collect::<Vec<_>>()
-    });
+    let records =
+        pool.install(|| simulate_runs(algo, cfg.seed, cfg.max_steps, &indices, on_run_done));
     Ok(records)
+}
+
+/// Runs `algo` on the run indices `indices` on the **current** rayon pool (the global one, or
+/// the pool of an enclosing `install`) and returns their records in the order of `indices`.
+/// Run `r` draws from `rng_for_run(seed, r)`, so simulating `0..runs` in consecutive batches
+/// gives exactly the records of one [`simulate`] call: this is how a caller interleaves work
+/// between batches (the Python bindings check for Ctrl-C there).
+///
+/// # Example
+/// ```
+/// use dpbai::bandit::{build, AlgoName, AlgoSpec};
+/// use dpbai::instance::Instance;
+/// use dpbai::mc::{simulate, simulate_runs, EngineConfig};
+/// let nu = Instance::bernoulli(vec![0.9, 0.5]).unwrap();
+/// let alg = build(&AlgoSpec::new(AlgoName::Ttucb, 0.1), &nu).unwrap();
+/// let whole = simulate(alg.as_ref(), &EngineConfig::new(3, 6), &|| {}).unwrap();
+/// let mut parts = simulate_runs(alg.as_ref(), 3, u64::MAX, &[0, 1, 2], &|| {});
+/// parts.extend(simulate_runs(alg.as_ref(), 3, u64::MAX, &[3, 4, 5], &|| {}));
+/// assert_eq!(whole, parts);
+/// ```
+pub fn simulate_runs(
+    algo: &dyn BaiAlgorithm,
+    seed: u64,
+    max_steps: u64,
+    indices: &[u64],
+    on_run_done: &(dyn Fn() + Sync),
+) -> Vec<RunRecord> {
+    indices
+        .par_iter()
+        .map(|&r| {
+            let mut rng = rng_for_run(seed, r);
+            let outcome = algo.run(&mut rng, max_steps);
+            on_run_done();
+            RunRecord { run: r, outcome }
+        })
+        .collect()
 }
 
 /// Combines the records of the shards of one experiment into the record list of the unsharded

@@ -1,0 +1,69 @@
+"""Divergences between Bernoulli and Gaussian arms, vectorised like ``scipy.special``.
+
+Same conventions as :mod:`dpbai.special`: floats or broadcastable array-likes in, a float or a
+float64 ndarray out, ``ValueError`` naming the argument on out-of-domain input.
+
+Example
+-------
+>>> import dpbai
+>>> round(dpbai.divergence.kl_bernoulli(0.9, 0.5), 6)
+0.368064
+>>> dpbai.divergence.kl_bernoulli([0.9, 0.8], 0.5).round(6).tolist()
+[0.368064, 0.192745]
+"""
+
+from __future__ import annotations
+
+from .special import _call
+
+__all__ = [
+    "kl_bernoulli",
+    "kl_gaussian",
+    "tv_bernoulli",
+    "tv2_bernoulli",
+    "tv_gaussian",
+    "c_local",
+    "rr_mean",
+    "kl_delta",
+]
+
+
+def kl_bernoulli(p, q):
+    """``KL(Ber(p) || Ber(q))`` in nats, ``p, q ∈ [0, 1]`` (MATH.md A.1)."""
+    return _call("kl_bernoulli", p, q)
+
+
+def kl_gaussian(m, m2, sigma):
+    """``(m - m2)² / (2σ²)``, the KL divergence of two Gaussians of scale ``σ > 0`` (MATH.md A.2)."""
+    return _call("kl_gaussian", m, m2, sigma)
+
+
+def tv_bernoulli(p, q):
+    """``TV(Ber(p), Ber(q)) = |p - q|`` (MATH.md A.1)."""
+    return _call("tv_bernoulli", p, q)
+
+
+def tv2_bernoulli(p, q):
+    """``TV(Ber(p), Ber(q))²`` (MATH.md A.1)."""
+    return _call("tv2_bernoulli", p, q)
+
+
+def tv_gaussian(m, m2, sigma):
+    """``TV(N(m, σ²), N(m2, σ²)) = erf(|m - m2| / (2√2 σ))`` (MATH.md A.2)."""
+    return _call("tv_gaussian", m, m2, sigma)
+
+
+def c_local(eps):
+    """LDP contraction ``c(ε) = min{4, e^{2ε}} (e^ε - 1)²``, ``ε > 0`` (MATH.md A.4, Thm. 10)."""
+    return _call("c_local", eps)
+
+
+def rr_mean(mu, eps):
+    """Mean of a ``Ber(μ)`` arm seen through ε-randomised response (MATH.md A.5, Lemma 12)."""
+    return _call("rr_mean", mu, eps)
+
+
+def kl_delta(delta):
+    """``kl(1 - δ, δ) = (1 - 2δ) log((1 - δ)/δ)``, the change-of-measure constant of Lemma 5
+    (MATH.md A.8)."""
+    return _call("kl_delta", delta)

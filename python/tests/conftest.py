@@ -1,0 +1,39 @@
+"""Shared helpers of the Python test suite (run by `make test`)."""
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - the suite runs on the repository's Python (3.11)
+    tomllib = None
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data"
+
+
+def load_golden(name):
+    """A golden TOML file of the Rust suite (tests/data/), the same references."""
+    if tomllib is None:
+        pytest.skip("tomllib needs Python >= 3.11")
+    with open(DATA / name, "rb") as f:
+        return tomllib.load(f)
+
+
+def cli_path():
+    """The `dpbai` binary built by `cargo build --release` (or $DPBAI_BIN)."""
+    p = pathlib.Path(os.environ.get("DPBAI_BIN", ROOT / "target" / "release" / "dpbai"))
+    if not p.exists():
+        pytest.fail(f"CLI binary {p} missing: run `cargo build --release` (make test does)")
+    return str(p)
+
+
+def cli(*args, json_out=True):
+    """Runs the CLI; returns parsed JSON (or stdout text)."""
+    r = subprocess.run([cli_path(), *args], capture_output=True, text=True, check=True)
+    return json.loads(r.stdout) if json_out else r.stdout

@@ -1,0 +1,113 @@
+//! ε curves: every ε-dependent quantity of `dpbai bounds` on a grid of ε (the columns of
+//! `dpbai bounds --eps-grid` and of the Python `dpbai.eps_curves`).
+
+use super::{log_factor, t_global, t_kl, t_kl_g_eps, t_kl_gaussian, t_kl_gaussian_beta, t_local};
+use super::{t_kl_beta_g_eps, t_tv, t_tv2, two_h_g_eps, upper};
+use crate::divergence::c_local;
+use crate::error::Result;
+use crate::instance::{Family, Instance};
+
+/// Number of columns of an ε curve row.
+pub const EPS_CURVE_WIDTH: usize = 25;
+
+/// Column names of [`eps_curves`], in order: `eps`, `c(ε)`, the local and global times with
+/// their certificates, `T_KL` and the relaxed times `max(T_KL, T_TV2/c(ε))`,
+/// `max(T_KL, T_TV/ε)`, the privacy-aware Gaussian times, `2H_{G,ε}`, the two readings of
+/// `H_ε`, the sample-complexity lower bounds (`lb_*`, times `log(1/(2.4δ))`) and the
+/// upper-bound formulas (`ub_*`, per unit of `log(1/δ)`).
+pub const EPS_CURVE_COLUMNS: [&str; EPS_CURVE_WIDTH] = [
+    "eps",
+    "c_eps",
+    "t_local",
+    "t_local_lower",
+    "t_local_upper",
+    "t_global",
+    "t_global_lower",
+    "t_global_upper",
+    "t_kl",
+    "relaxed_local",
+    "relaxed_global",
+    "t_kl_g_eps",
+    "t_kl_beta_g_eps",
+    "two_h_g_eps",
+    "h_eps_sec43",
+    "h_eps_app_b",
+    "lb_non_private",
+    "lb_local",
+    "lb_global",
+    "ub_ctb_tt",
+    "ub_ctb_tt_ids",
+    "ub_adap_tt",
+    "ub_adap_tt_star_thm24_main",
+    "ub_adap_tt_star_lemma52_app",
+    "ub_adap_tt_star_proof_max",
+];
+
+/// One row per `ε` of `grid`, the columns of [`EPS_CURVE_COLUMNS`]; NaN where a quantity is
+/// undefined (the local times and bounds of Gaussian arms, B.8).
+///
+/// # Reference
+/// MATH.md B.7–B.10 (times), E.3 (lower bounds), E.4 (upper bounds).
+///
+/// # Errors
+/// [`crate::Error::InvalidParameter`] for `ε <= 0`, `δ ∉ (0, 1)` or `β ∉ (0, 1)`; the errors
+/// of the solvers.
+///
+/// # Example
+/// ```
+/// use dpbai::complexity::curves::{eps_curves, EPS_CURVE_COLUMNS};
+/// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
+/// let rows = eps_curves(&nu, &[0.1, 1.0], 0.01, 0.5).unwrap();
+/// let g = EPS_CURVE_COLUMNS.iter().position(|c| *c == "t_global").unwrap();
+/// assert!(rows[0][g] > rows[1][g]);
+/// ```
+pub fn eps_curves(
+    nu: &Instance,
+    grid: &[f64],
+    delta: f64,
+    beta: f64,
+) -> Result<Vec<[f64; EPS_CURVE_WIDTH]>> {
+    let bern = nu.family() == Family::Bernoulli;
+    let t_kl = t_kl(nu)?.value;
+    let t_tv = t_tv(nu)?.value;
+    let t_tv2 = t_tv2(nu)?.value;
+    let lf = log_factor(delta)?;
+    let tg_beta = t_kl_gaussian_beta(nu, 0.5, beta)?.value;
+    let tg = t_kl_gaussian(nu, 0.5)?.value;
+    let mut rows = Vec::with_capacity(grid.len());
+    for &eps in grid {
+        let c = c_local(eps)?;
+        let local = if bern { Some(t_local(nu, eps)?) } else { None };
+        let l = |f: fn(&super::Certified) -> f64| local.as_ref().map_or(f64::NAN, f);
+        let global = t_global(nu, eps)?;
+        let ub = upper::upper_bounds_from(nu, eps, beta, tg_beta, tg)?;
+        rows.push([
+            eps,
+            c,
+            l(|c| c.value),
+            l(|c| c.lower),
+            l(|c| c.upper),
+            global.value,
+            global.lower,
+            global.upper,
+            t_kl,
+            if bern { t_kl.max(t_tv2 / c) } else { f64::NAN },
+            t_kl.max(t_tv / eps),
+            t_kl_g_eps(nu, eps)?.value,
+            t_kl_beta_g_eps(nu, eps, beta)?.value,
+            two_h_g_eps(nu, eps)?,
+            nu.hardness_h_eps_sec43(eps),
+            nu.hardness_h_eps_app_b(eps),
+            t_kl * lf,
+            l(|c| c.value) * lf,
+            global.value * lf,
+            ub.ctb_tt.value,
+            ub.ctb_tt_ids.value,
+            ub.adap_tt.value,
+            ub.adap_tt_star.thm24_main,
+            ub.adap_tt_star.lemma52_app,
+            ub.adap_tt_star.proof_max,
+        ]);
+    }
+    Ok(rows)
+}
