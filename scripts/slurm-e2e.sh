@@ -24,31 +24,13 @@ fail() { echo "slurm-e2e: FAILED: $*" >&2; exit 1; }
 if [ ! -x target/release/dpbai ]; then
   cargo build --release
 fi
-if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null ||
-  ! command -v sbatch >/dev/null || ! command -v munged >/dev/null; then
-  say "installing slurm-wlm and munge"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge >/dev/null
-fi
-
+# shellcheck source=scripts/slurm-local.sh
+. scripts/slurm-local.sh
 work=$(mktemp -d /tmp/dpbai-slurm-e2e.XXXXXX)
 chmod 700 "$work"
-mkdir -p "$work"/run "$work"/spool "$work"/state "$work"/log
-stop_daemons() {
+finish() {
   local rc=$?
-  for name in slurmd slurmctld munged; do
-    local f="$work/run/$name.pid"
-    if [ -s "$f" ]; then
-      local pid
-      pid=$(cat "$f")
-      kill "$pid" 2>/dev/null || true
-      for _ in $(seq 50); do
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-      done
-      kill -9 "$pid" 2>/dev/null || true
-    fi
-  done
+  slurm_local_stop
   if [ "$rc" != 0 ]; then
     for f in "$work"/log/*.log "$work"/cluster/logs/*.out; do
       [ -f "$f" ] && { echo "--- $f (tail)"; tail -n 15 "$f"; }
@@ -61,56 +43,9 @@ stop_daemons() {
   fi
   exit "$rc"
 }
-trap stop_daemons EXIT
+trap finish EXIT
 trap 'exit 130' INT TERM
-
-# munged with its own key, socket and pid file in the temporary folder.
-dd if=/dev/urandom of="$work/munge.key" bs=1024 count=1 status=none
-chmod 400 "$work/munge.key"
-munged --force --key-file="$work/munge.key" --socket="$work/munge.socket" \
-  --pid-file="$work/run/munged.pid" --log-file="$work/log/munged.log" \
-  --seed-file="$work/munge.seed"
-
-host=$(hostname -s)
-cpus=$(nproc)
-mem_mb=$(($(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 - 1024))
-cat >"$work/slurm.conf" <<EOF
-ClusterName=dpbaie2e
-SlurmctldHost=$host
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$work/munge.socket
-SlurmUser=root
-SlurmdUser=root
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-SchedulerType=sched/backfill
-MpiDefault=none
-ReturnToService=2
-SlurmctldPidFile=$work/run/slurmctld.pid
-SlurmdPidFile=$work/run/slurmd.pid
-SlurmdSpoolDir=$work/spool
-StateSaveLocation=$work/state
-SlurmctldLogFile=$work/log/slurmctld.log
-SlurmdLogFile=$work/log/slurmd.log
-AccountingStorageType=accounting_storage/none
-JobAcctGatherType=jobacct_gather/none
-JobCompType=jobcomp/none
-NodeName=$host CPUs=$cpus RealMemory=$mem_mb State=UNKNOWN
-PartitionName=e2e Nodes=$host Default=YES MaxTime=INFINITE State=UP
-EOF
-export SLURM_CONF="$work/slurm.conf"
-slurmctld -f "$SLURM_CONF"
-slurmd -f "$SLURM_CONF"
-for _ in $(seq 120); do
-  state=$(sinfo -h -o %t 2>/dev/null || true)
-  case "$state" in idle* | mix* | alloc*) break ;; esac
-  sleep 0.5
-done
-case "$state" in idle* | mix* | alloc*) ;; *) fail "node not up (sinfo: '$state')" ;; esac
-say "single-node Slurm up: $host, $cpus CPUs (slurmctld pid $(cat "$work/run/slurmctld.pid"), slurmd pid $(cat "$work/run/slurmd.pid"))"
+slurm_local_start "$work"
 
 # The plan: dpbai from PATH, so that the scripts name no path at all.
 export PATH="$repo/target/release:$PATH"
@@ -122,13 +57,7 @@ for f in task.sh assemble.sh submit.sh; do
   fi
 done
 
-wait_queue() {
-  for _ in $(seq 600); do
-    [ -z "$(squeue -h -o %i)" ] && return 0
-    sleep 0.5
-  done
-  fail "jobs still queued after 300 s: $(squeue -h)"
-}
+wait_queue() { slurm_local_wait_queue 300 || fail "jobs did not finish"; }
 
 bash "$plan/submit.sh"
 array=$(awk '$1 == "tasks" {print $2; exit}' "$plan/jobs.txt")
