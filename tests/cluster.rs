@@ -250,6 +250,18 @@ fn run_plan_assembles_the_unsharded_summary_and_csv() {
     let (_, out, _) = run_cli(&["cluster", "status", "--dir", plan.to_str().expect("utf-8")]);
     assert!(out.contains("done 3, running 0"), "{out}");
     run_job(&plan, "assemble.sh", None);
+    let (code, out, err) = run_cli(&[
+        "cluster",
+        "resubmit",
+        "--dir",
+        plan.to_str().expect("utf-8"),
+        "--dry-run",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("nothing to resubmit: all 3 tasks done; summary.json written"),
+        "{out}"
+    );
     let whole = dir.join("whole.csv");
     let mut single = run.to_vec();
     single.extend(["--json", "--out", whole.to_str().expect("utf-8")]);

@@ -958,7 +958,19 @@ fn slurm_query(cmd: &str, args: &[String]) -> Option<String> {
 }
 
 /// States of every task, and a line on the assembly.
-fn task_states(dir: &Path, plan: &Plan) -> anyhow::Result<(Vec<TaskState>, String)> {
+/// What `cluster status` finds.
+struct Progress {
+    /// The state of every task.
+    states: Vec<TaskState>,
+    /// Whether the assembled output (REPORT.md or summary.json) is there.
+    assembled: bool,
+    /// Whether the latest assembly job is queued.
+    assembly_queued: bool,
+    /// One line on the assembly.
+    line: String,
+}
+
+fn task_states(dir: &Path, plan: &Plan) -> anyhow::Result<Progress> {
     let cells = plan_cells(plan)?;
     let cache = match plan.mode {
         Mode::Verify => verify_cache(dir, plan)?,
@@ -1016,7 +1028,9 @@ fn task_states(dir: &Path, plan: &Plan) -> anyhow::Result<(Vec<TaskState>, Strin
         Mode::Verify => "REPORT.md",
         Mode::Run => "summary.json",
     };
-    let assembled = if dir.join(output).exists() {
+    let assembled = dir.join(output).exists();
+    let assembly_queued = assemble_queued.is_some();
+    let line = if assembled {
         format!("{output} written")
     } else {
         match (assemble, assemble_queued) {
@@ -1027,13 +1041,22 @@ fn task_states(dir: &Path, plan: &Plan) -> anyhow::Result<(Vec<TaskState>, Strin
             (None, _) => format!("{output} not written; not submitted (bash submit.sh)"),
         }
     };
-    Ok((states, assembled))
+    Ok(Progress {
+        states,
+        assembled,
+        assembly_queued,
+        line,
+    })
 }
 
 /// `dpbai cluster status`.
 fn status(dir: &Path) -> anyhow::Result<()> {
     let plan = read_plan(dir)?;
-    let (states, assembled) = task_states(dir, &plan)?;
+    let Progress {
+        states,
+        line: assembled,
+        ..
+    } = task_states(dir, &plan)?;
     let (jobs, _) = read_jobs(dir);
     println!(
         "plan: dpbai {} {} as {} tasks",
@@ -1067,7 +1090,8 @@ fn status(dir: &Path) -> anyhow::Result<()> {
 /// `dpbai cluster resubmit`.
 fn resubmit(dir: &Path, dry_run: bool) -> anyhow::Result<()> {
     let plan = read_plan(dir)?;
-    let (states, _) = task_states(dir, &plan)?;
+    let progress = task_states(dir, &plan)?;
+    let states = &progress.states;
     let busy: Vec<u64> = (0..plan.tasks)
         .filter(|&i| matches!(states[i as usize], TaskState::Running | TaskState::Pending))
         .collect();
@@ -1081,6 +1105,13 @@ fn resubmit(dir: &Path, dry_run: bool) -> anyhow::Result<()> {
     let redo: Vec<u64> = (0..plan.tasks)
         .filter(|&i| matches!(states[i as usize], TaskState::Failed | TaskState::Missing))
         .collect();
+    if redo.is_empty() && (progress.assembled || progress.assembly_queued) {
+        println!(
+            "nothing to resubmit: all {} tasks done; {}",
+            plan.tasks, progress.line
+        );
+        return Ok(());
+    }
     let (_, old_assemble) = read_jobs(dir);
     let mut cmds: Vec<Vec<String>> = Vec::new();
     if let Some(j) = old_assemble {
@@ -1211,6 +1242,31 @@ mod tests {
         assert!((sum - (40.0 + o)).abs() < 1e-12);
         // Spread of [1, 2, 3]: (3 - 1) / 2.
         assert!((spread(&[1.0, 2.0, 3.0]) - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn paper_profile_on_16_tasks_differs_only_by_the_remainder_run() {
+        let cells: Vec<CellCost> = verify_cells(&["--profile".into(), "paper".into()])
+            .expect("paper cells")
+            .iter()
+            .map(|c| cell_cost(c).expect("cost"))
+            .collect();
+        assert_eq!(cells.len(), 403, "401 grid cells and 2 control cells");
+        let t = predicted_task_seconds(&cells, 16);
+        // 1000 = 62 * 16 + 8 runs: tasks 0..8 get 63 runs of every 1000-run cell, tasks 8..16
+        // get 62; the 10 000-run TTUCB cells split evenly (625 each).
+        let extra: f64 = cells
+            .iter()
+            .filter(|c| c.runs == 1000)
+            .map(|c| c.run_s)
+            .sum();
+        assert_eq!(cells.iter().filter(|c| c.runs == 1000).count(), 397);
+        for i in 0..8 {
+            assert!((t[i] - t[0]).abs() < 1e-9 && (t[i + 8] - t[8]).abs() < 1e-9);
+        }
+        assert!((t[0] - t[8] - extra).abs() < 1e-9 * t[0], "{t:?}");
+        // Whole cells per task are far less balanced than slices of every cell.
+        assert!(spread(&whole_cell_loads(&cells, 16)) > 10.0 * spread(&t));
     }
 
     #[test]
