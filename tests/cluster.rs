@@ -16,6 +16,15 @@ fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
+/// `dpbai cluster slurm --dir DIR FLAGS… -- COMMAND…`.
+fn plan_cli(dir: &Path, flags: &[&str], command: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["cluster", "slurm", "--dir", dir.to_str().expect("utf-8")];
+    args.extend(flags);
+    args.push("--");
+    args.extend(command);
+    run_cli(&args)
+}
+
 /// Runs one job script of a plan as Slurm would (in DIR, with the array task id).
 fn run_job(dir: &Path, script: &str, task: Option<u64>) {
     let mut cmd = std::process::Command::new("bash");
@@ -35,28 +44,22 @@ fn run_job(dir: &Path, script: &str, task: Option<u64>) {
 fn slurm_plan_scripts_name_no_path_and_chain_the_assembly() {
     let dir = temp_dir("plan");
     let plan = dir.join("p");
-    let (code, out, err) = run_cli(&[
-        "cluster",
-        "slurm",
-        "--dir",
-        plan.to_str().expect("utf-8"),
-        "--tasks",
-        "4",
-        "--partition",
-        "short",
-        "--time",
-        "2:00:00",
-        "--cpus-per-task",
-        "3",
-        "--mem",
-        "1G",
-        "--",
-        "verify",
-        "--profile",
-        "quick",
-        "--runs",
-        "8",
-    ]);
+    let (code, out, err) = plan_cli(
+        &plan,
+        &[
+            "--tasks",
+            "4",
+            "--partition",
+            "short",
+            "--time",
+            "2:00:00",
+            "--cpus-per-task",
+            "3",
+            "--mem",
+            "1G",
+        ],
+        &["verify", "--profile", "quick", "--runs", "8"],
+    );
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("4 tasks"), "{out}");
     let task = read(&plan.join("task.sh"));
@@ -111,14 +114,7 @@ fn slurm_plan_scripts_name_no_path_and_chain_the_assembly() {
     );
     // A second plan in the same folder once jobs were submitted is refused.
     std::fs::write(plan.join("jobs.txt"), "tasks 7 0-3\n").expect("write");
-    let (code, _, err) = run_cli(&[
-        "cluster",
-        "slurm",
-        "--dir",
-        plan.to_str().expect("utf-8"),
-        "--",
-        "verify",
-    ]);
+    let (code, _, err) = plan_cli(&plan, &[], &["verify"]);
     assert_eq!(code, 2, "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -149,9 +145,8 @@ fn slurm_plan_rejects_bad_input_with_exit_2() {
             "--seed", "1",
         ],
     ] {
-        let mut full = vec!["cluster", "slurm", "--dir", d];
-        full.extend(&args);
-        let (code, _out, err) = run_cli(&full);
+        let split = args.iter().position(|&a| a == "--").expect("--");
+        let (code, _out, err) = plan_cli(&dir.join("p"), &args[..split], &args[split + 1..]);
         assert_eq!(code, 2, "{args:?}: {err}");
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
@@ -165,20 +160,11 @@ fn status_and_resubmit_follow_the_shard_files() {
     let dir = temp_dir("status");
     let plan = dir.join("p");
     let bin = dpbai_bin();
-    let (code, _, err) = run_cli(&[
-        "cluster",
-        "slurm",
-        "--dir",
-        plan.to_str().expect("utf-8"),
-        "--tasks",
-        "4",
-        "--bin",
-        bin.to_str().expect("utf-8"),
-        "--",
-        "verify",
-        "--runs",
-        "4",
-    ]);
+    let (code, _, err) = plan_cli(
+        &plan,
+        &["--tasks", "4", "--bin", bin.to_str().expect("utf-8")],
+        &["verify", "--runs", "4"],
+    );
     assert_eq!(code, 0, "{err}");
     std::fs::create_dir_all(plan.join("logs")).expect("logs");
     run_job(&plan, "task.sh", Some(1));
@@ -226,21 +212,14 @@ fn run_plan_assembles_the_unsharded_summary_and_csv() {
         "--seed",
         "5",
     ];
-    let mut args = vec![
-        "cluster",
-        "slurm",
-        "--dir",
-        plan.to_str().expect("utf-8"),
-        "--tasks",
-        "3",
-        "--bin",
-        bin.to_str().expect("utf-8"),
-        "--",
-        "run",
-    ];
-    args.extend(run);
-    args.extend(["--out", "runs.csv", "--json"]);
-    let (code, _, err) = run_cli(&args);
+    let mut command = vec!["run"];
+    command.extend(run);
+    command.extend(["--out", "runs.csv", "--json"]);
+    let (code, _, err) = plan_cli(
+        &plan,
+        &["--tasks", "3", "--bin", bin.to_str().expect("utf-8")],
+        &command,
+    );
     assert_eq!(code, 0, "{err}");
     std::fs::create_dir_all(plan.join("logs")).expect("logs");
     std::fs::create_dir_all(plan.join("shards")).expect("shards");

@@ -354,18 +354,27 @@ pub fn slurm_time(minutes: u64) -> String {
     }
 }
 
-fn check_time(t: &str) -> anyhow::Result<()> {
-    let ok = !t.is_empty()
-        && t.chars()
-            .all(|c| c.is_ascii_digit() || c == ':' || c == '-')
-        && t.starts_with(|c: char| c.is_ascii_digit());
+/// `Ok` when `ok`, else the usage error `invalid --FLAG `VALUE`: must be WHAT`.
+fn check_flag(flag: &str, value: &str, ok: bool, what: &str) -> anyhow::Result<()> {
     if ok {
         Ok(())
     } else {
         Err(super::usage(format!(
-            "invalid --time `{t}`: must be a Slurm time such as 90, 2:00:00 or 1-00:00:00"
+            "invalid --{flag} `{value}`: must be {what}"
         )))
     }
+}
+
+fn check_time(t: &str) -> anyhow::Result<()> {
+    let ok = t.starts_with(|c: char| c.is_ascii_digit())
+        && t.chars()
+            .all(|c| c.is_ascii_digit() || c == ':' || c == '-');
+    check_flag(
+        "time",
+        t,
+        ok,
+        "a Slurm time such as 90, 2:00:00 or 1-00:00:00",
+    )
 }
 
 fn check_mem(m: &str) -> anyhow::Result<()> {
@@ -373,26 +382,14 @@ fn check_mem(m: &str) -> anyhow::Result<()> {
     let ok = !digits.is_empty()
         && digits.chars().all(|c| c.is_ascii_digit())
         && m.len() <= digits.len() + 1;
-    if ok {
-        Ok(())
-    } else {
-        Err(super::usage(format!(
-            "invalid --mem `{m}`: must be a Slurm size such as 500M or 2G"
-        )))
-    }
+    check_flag("mem", m, ok, "a Slurm size such as 500M or 2G")
 }
 
 fn check_partition(p: &str) -> anyhow::Result<()> {
-    if !p.is_empty()
+    let ok = !p.is_empty()
         && p.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_-.,".contains(c))
-    {
-        Ok(())
-    } else {
-        Err(super::usage(format!(
-            "invalid --partition `{p}`: letters, digits and `_-.,` only"
-        )))
-    }
+            .all(|c| c.is_ascii_alphanumeric() || "_-.,".contains(c));
+    check_flag("partition", p, ok, "letters, digits and `_-.,` only")
 }
 
 /// The first line of a clap error, as a usage error.
