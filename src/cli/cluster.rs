@@ -12,10 +12,11 @@
 //! * `plan.json`, which `dpbai cluster status` and `dpbai cluster resubmit` read.
 //!
 //! # Paths
-//! The scripts name no path except the binary the user gave (`--bin`; by default `dpbai`, found
-//! on the cluster's PATH): `submit.sh` changes to its own folder, and every job runs there
-//! (sbatch's default working directory is the directory it was called from), so DIR may be
-//! written on one machine and copied to the cluster.
+//! The scripts name no path except those the user gave (`--bin`, by default `dpbai` found on
+//! the cluster's PATH, and any in ARGS): `submit.sh` changes to its own folder, and every job
+//! runs there (sbatch's default working directory is the directory it was called from), so DIR
+//! may be written on one machine and copied to the cluster. Relative paths in ARGS (e.g.
+//! `verify --check --expected FILE`, `run --out FILE`) are therefore relative to DIR.
 //!
 //! # Balance by cost
 //! A shard `i/n` holds the runs `r ≡ i (mod n)` of *every* cell, so every task gets `1/n` of
@@ -536,6 +537,8 @@ fn scripts(plan: &Plan, merge_out: Option<&Path>) -> [String; 3] {
     let c = plan.cpus_per_task;
     let bin = sh_quote(&plan.bin);
     let user = sh_join(&plan.args);
+    // For the comment lines: a quoted newline would end the comment.
+    let user_line = user.replace(['\n', '\r'], " ");
     let what = match plan.mode {
         Mode::Verify => "verify",
         Mode::Run => "run",
@@ -547,9 +550,10 @@ fn scripts(plan: &Plan, merge_out: Option<&Path>) -> [String; 3] {
              #SBATCH --time={}\n#SBATCH --output={output}\n",
             plan.version,
             match name {
-                "dpbai-tasks" =>
-                    format!("task i of the job array runs shard i/{n} of `dpbai {what} {user}`"),
-                _ => format!("assembles the {n} shards of `dpbai {what} {user}`"),
+                "dpbai-tasks" => format!(
+                    "task i of the job array runs shard i/{n} of `dpbai {what} {user_line}`"
+                ),
+                _ => format!("assembles the {n} shards of `dpbai {what} {user_line}`"),
             },
             plan.mem,
             plan.time,
@@ -1264,6 +1268,33 @@ mod tests {
         assert!((t[0] - t[8] - extra).abs() < 1e-9 * t[0], "{t:?}");
         // Whole cells per task are far less balanced than slices of every cell.
         assert!(spread(&whole_cell_loads(&cells, 16)) > 10.0 * spread(&t));
+    }
+
+    #[test]
+    fn a_newline_in_the_arguments_stays_quoted() {
+        let plan = Plan {
+            format: PLAN_FORMAT.into(),
+            version: "0".into(),
+            mode: Mode::Verify,
+            args: vec!["--expected".into(), "a\ntouch x".into()],
+            tasks: 2,
+            cpus_per_task: 1,
+            time: "10".into(),
+            mem: "1G".into(),
+            partition: None,
+            bin: "my dpbai".into(),
+            predicted_task_s: vec![1.0, 1.0],
+        };
+        for text in scripts(&plan, None).iter().take(2) {
+            let lines: Vec<&str> = text.lines().collect();
+            assert!(lines[1].starts_with("# Written") && lines[1].contains("'a touch x'"));
+            assert!(
+                lines[2].starts_with("#SBATCH") || lines[2] == "set -eu",
+                "{text}"
+            );
+        }
+        let [task, ..] = scripts(&plan, None);
+        assert!(task.contains("exec 'my dpbai' verify --expected 'a\ntouch x' --shard"));
     }
 
     #[test]
