@@ -63,6 +63,9 @@ bash "$plan/submit.sh"
 array=$(awk '$1 == "tasks" {print $2; exit}' "$plan/jobs.txt")
 scancel "${array}_2"
 say "submitted array $array; cancelled task ${array}_2 on purpose"
+status=$(dpbai cluster status --dir "$plan")
+echo "$status"
+echo "$status" | grep -Eq '^[0-9]+ +(running|pending) ' || fail "status shows no queued task (squeue)"
 wait_queue
 status=$(dpbai cluster status --dir "$plan")
 echo "$status"
