@@ -757,6 +757,11 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
         whole_max,
         100.0 * spread(&whole)
     );
+    if tasks > 1000 {
+        eprintln!(
+            "note: {tasks} tasks exceed Slurm's default MaxArraySize (1001): check the cluster's"
+        );
+    }
     if plan.bin == "dpbai" && which("dpbai").is_none() {
         eprintln!(
             "note: `dpbai` is not on this machine's PATH; the jobs call `dpbai` from the cluster's \
