@@ -5,6 +5,7 @@ mod common;
 mod audit;
 mod bandit;
 mod cli;
+mod cluster;
 mod complexity;
 mod divergence;
 mod mc;

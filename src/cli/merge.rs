@@ -9,7 +9,7 @@
 use super::run::{make_report, print_report, write_csv};
 use anyhow::Context;
 use dpbai::mc::{self, ShardFile};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `dpbai merge`.
 #[derive(clap::Args, Debug)]
@@ -25,26 +25,35 @@ pub struct Args {
     pub json: bool,
 }
 
+/// Reads one shard file of `dpbai run --shard i/n --out FILE`.
+///
+/// # Errors
+/// A usage error when the file is not a shard file of this format; an I/O error otherwise.
+pub(crate) fn read_shard_file(path: &Path) -> anyhow::Result<ShardFile> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading shard file {}", path.display()))?;
+    let file: ShardFile = serde_json::from_str(&text).map_err(|e| {
+        super::usage(format!(
+            "{} is not a dpbai shard file ({e})",
+            path.display()
+        ))
+    })?;
+    if file.format != mc::SHARD_FORMAT {
+        return Err(super::usage(format!(
+            "{} has format `{}`, expected `{}`",
+            path.display(),
+            file.format,
+            mc::SHARD_FORMAT
+        )));
+    }
+    Ok(file)
+}
+
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let mut shards: Vec<ShardFile> = Vec::new();
     for path in &args.files {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("reading shard file {}", path.display()))?;
-        let file: ShardFile = serde_json::from_str(&text).map_err(|e| {
-            super::usage(format!(
-                "{} is not a dpbai shard file ({e})",
-                path.display()
-            ))
-        })?;
-        if file.format != mc::SHARD_FORMAT {
-            return Err(super::usage(format!(
-                "{} has format `{}`, expected `{}`",
-                path.display(),
-                file.format,
-                mc::SHARD_FORMAT
-            )));
-        }
+        let file = read_shard_file(path)?;
         if let Some(first) = shards.first() {
             if file.meta != first.meta {
                 return Err(super::usage(format!(

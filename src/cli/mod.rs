@@ -8,6 +8,7 @@ use std::ffi::OsString;
 
 pub mod audit;
 pub mod bounds;
+pub mod cluster;
 pub mod fn_cmd;
 pub mod merge;
 pub mod run;
@@ -49,6 +50,8 @@ enum Command {
     Audit(audit::Args),
     /// Check every numeric claim of the paper; regenerate figures/ and REPORT.md.
     Verify(verify::Args),
+    /// Run `verify` or `run` as a Slurm job array: write the plan, show its status, resubmit.
+    Cluster(cluster::Args),
 }
 
 /// Exit code for an error: 2 for usage/input errors, 1 otherwise.
@@ -110,6 +113,7 @@ where
         Command::Merge(a) => merge::run(a),
         Command::Audit(a) => audit::run(a),
         Command::Verify(a) => verify::run(a),
+        Command::Cluster(a) => cluster::run(a),
     };
     match result {
         Ok(()) => 0,

@@ -4,7 +4,7 @@
 use anyhow::Context as _;
 use dpbai::report::blocks;
 use dpbai::report::claims::{run_all, Context, Verdict};
-use dpbai::report::experiments::{run_cell, run_cell_shard, CellResult};
+use dpbai::report::experiments::{run_cell, run_cell_shard, Cell, CellResult};
 use dpbai::report::grid::{case2_control_cells, run_grid, Profile};
 use dpbai::report::markdown::{claims_table, replace_block, verdict_summary};
 use std::collections::BTreeMap;
@@ -15,34 +15,46 @@ use std::path::PathBuf;
 pub struct Args {
     /// `quick` (default; minutes on 2 cores) or `paper` (the full grid of Section 5 / App. I).
     #[arg(long, default_value = "quick", value_parser = ["quick", "paper"])]
-    profile: String,
+    pub(crate) profile: String,
     /// Folder that holds REPORT.md and figures/ (default: the current directory).
     #[arg(long, default_value = ".")]
-    out_dir: PathBuf,
+    pub(crate) out_dir: PathBuf,
     /// Compare the verdicts with the expected ones and exit non-zero on any change.
     #[arg(long)]
-    check: bool,
+    pub(crate) check: bool,
     /// File of expected verdicts (TOML: `"F.1" = "confirmed"`).
     #[arg(long, default_value = "verify/expected.toml")]
-    expected: PathBuf,
+    pub(crate) expected: PathBuf,
     /// Also print every result as JSON on stdout.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
     /// Override the runs per experiment cell of the profile.
     #[arg(long)]
-    runs: Option<u64>,
+    pub(crate) runs: Option<u64>,
     /// Worker threads for the Monte Carlo runs (default: all cores).
     #[arg(long)]
-    threads: Option<usize>,
+    pub(crate) threads: Option<usize>,
     /// Skip the Monte Carlo experiments (claims that need them are reported as not checkable).
     #[arg(long)]
-    no_experiments: bool,
+    pub(crate) no_experiments: bool,
     /// Run only the slice i/n (0-based) of every cell's runs into shard files under
     /// OUT_DIR/verify-cache/PROFILE, and write no report: one job of a job array per i. Then put
     /// all shard files in one verify-cache folder and run `verify` without --shard: it assembles
     /// the cells (identical to an unsharded run) and writes the report.
     #[arg(long)]
-    shard: Option<String>,
+    pub(crate) shard: Option<String>,
+}
+
+/// The cells a `verify --shard` job runs: the grid, then the case-2 control cells that are not
+/// grid cells (so that the assembly computes no cell itself).
+pub(crate) fn shard_cells(profile: &Profile) -> Vec<Cell> {
+    let mut cells = profile.cells();
+    for c in case2_control_cells(profile) {
+        if !cells.iter().any(|g| g.key() == c.key()) {
+            cells.push(c);
+        }
+    }
+    cells
 }
 
 /// `verify --shard i/n`: every cell's slice into shard files, no report.
@@ -54,7 +66,7 @@ fn run_shard(profile: &Profile, args: &Args, shard: &str, threads: usize) -> any
     }
     let shard = dpbai::mc::Shard::parse(shard)?;
     let cache = args.out_dir.join("verify-cache").join(profile.name);
-    let cells = profile.cells();
+    let cells = shard_cells(profile);
     let started = std::time::Instant::now();
     for (i, cell) in cells.iter().enumerate() {
         let s = run_cell_shard(cell, &cache, threads, shard)?;
@@ -102,14 +114,8 @@ fn cell_status(r: &CellResult) -> String {
     )
 }
 
-/// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
-    let started = std::time::Instant::now();
-    let mut ctx = Context {
-        full: args.profile == "paper",
-        experiments: !args.no_experiments,
-        ..Default::default()
-    };
+/// The profile the arguments name, with their `--runs` override.
+pub(crate) fn profile_of(args: &Args) -> anyhow::Result<Profile> {
     let mut profile =
         Profile::named(&args.profile).ok_or_else(|| super::usage("unknown profile"))?;
     if let Some(r) = args.runs {
@@ -118,6 +124,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         profile.runs = r;
     }
+    Ok(profile)
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let started = std::time::Instant::now();
+    let mut ctx = Context {
+        full: args.profile == "paper",
+        experiments: !args.no_experiments,
+        ..Default::default()
+    };
+    let profile = profile_of(&args)?;
     let threads = args.threads.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())

@@ -250,6 +250,12 @@ fn simulate_cell(
     Ok((records, started.elapsed().as_secs_f64()))
 }
 
+/// Whether the slice `shard` of `cell` is in `cache`: its shard file holds exactly the shard's
+/// runs, or the complete cell is there (then [`run_cell_shard`] has nothing to do).
+pub fn shard_present(cell: &Cell, cache: &Path, shard: Shard) -> bool {
+    read_cache(&cache_path(cache, cell), cell).is_some() || read_shard(cache, cell, shard).is_some()
+}
+
 /// Runs the slice `shard` of `cell` into its shard file in `cache`, unless the complete cell or
 /// that shard is already there. Returns the seconds spent (`None` when nothing was run).
 ///
@@ -261,9 +267,7 @@ pub fn run_cell_shard(
     threads: usize,
     shard: Shard,
 ) -> Result<Option<f64>> {
-    if read_cache(&cache_path(cache, cell), cell).is_some()
-        || read_shard(cache, cell, shard).is_some()
-    {
+    if shard_present(cell, cache, shard) {
         return Ok(None);
     }
     let (records, elapsed) = simulate_cell(cell, threads, Some(shard))?;
