@@ -488,9 +488,9 @@ const NEWTON_DF: f64 = 1e3;
 ///
 /// # Example
 /// ```
-/// // t_{0.975, 9} = 2.2621571627409915 (textbook table, mpmath)
+/// // t_{0.975, 9} = 2.26215716279820554… (mpmath, 50 digits; tables: 2.262)
 /// let t = dpbai::mc::stats::student_t_quantile(0.975, 9.0).unwrap();
-/// assert!((t - 2.2621571627409915).abs() < 1e-12);
+/// assert!((t - 2.262_157_162_798_205_5).abs() < 1e-12);
 /// ```
 pub fn student_t_quantile(p: f64, df: f64) -> Result<f64> {
     use statrs::distribution::{Continuous, ContinuousCDF, StudentsT};
@@ -555,8 +555,8 @@ pub fn student_t_quantile(p: f64, df: f64) -> Result<f64> {
 ///
 /// # Example
 /// ```
-/// // t = 2.2621571627409915 is the 0.975 quantile at ν = 9: two-sided tail 0.05
-/// let p = dpbai::mc::stats::student_t_two_sided(2.2621571627409915, 9.0).unwrap();
+/// // t = 2.26215716279820554 is the 0.975 quantile at ν = 9: two-sided tail 0.05
+/// let p = dpbai::mc::stats::student_t_two_sided(2.262_157_162_798_205_5, 9.0).unwrap();
 /// assert!((p - 0.05).abs() < 1e-10);
 /// ```
 pub fn student_t_two_sided(t: f64, df: f64) -> Result<f64> {
