@@ -15,7 +15,8 @@
 use anyhow::Context;
 use dpbai::bandit::rules::Eq14Form;
 use dpbai::bandit::{
-    AlgoName, AlgoSpec, ChallengerCounts, DpaEpisodes, GaussLdpSigma, Rules, TieBreak,
+    AdapLeaderBonus, AlgoName, AlgoSpec, ChallengerCounts, DpaEpisodes, GaussLdpSigma,
+    LeaderCounts, Rules, TieBreak,
 };
 use dpbai::instance::{Family, Instance};
 use dpbai::mc::{self, EngineConfig, Report, RunMeta, RunRecord, Shard, ShardFile};
@@ -30,6 +31,9 @@ Statistics: tau = samples drawn (capped tau for unstopped runs); mean/std (n-1)/
 tau are over ALL runs, mean_tau_stopped over stopped runs; unstopped = runs capped by --max-steps.
 errors = stopped runs with a wrong recommendation (event tau < inf, rec != best); error_ci = exact
 95% Clopper-Pearson interval of errors/runs; error_ci_worst_case counts unstopped runs as errors.
+censored: capped runs as right-censored observations: Kaplan-Meier km_median/km_q25/km_q75 (null:
+the curve does not fall that far: > cap), mean with capped runs at the cap (mean_is_lower_bound
+when any is capped), 95% Student-t mean_ci95_lo/hi only when none is capped.
 CSV (--out): run (0-based), tau, recommendation (1-based), correct, stopped, rounds (empty if
 undefined). Run r uses rng_for_run(seed, r): output is identical for any --threads, and
 `dpbai merge` of the --shard files equals the unsharded run.")]
@@ -79,6 +83,15 @@ pub struct Args {
     /// Episodes of dpa-tt: per-arm doubling (Alg. 11) or one global episode counter (D.8).
     #[arg(long, value_enum, default_value_t = DpaEpisodes::PerArm)]
     pub dpa_episodes: DpaEpisodes,
+    /// Leader bonus of adap-tt / adap-tt-star: eq11 (the paper's private bonus), or a control of
+    /// REPORT.md's Finding 1 (paper rules only): eq3 (TTUCB's bonus with its log ‖Ñ‖₁ term, no
+    /// privacy term) or eq11-log-n (Eq. (11) with k(Ñ_a) replaced by log ‖Ñ‖₁).
+    #[arg(long, value_enum, default_value_t = AdapLeaderBonus::Eq11)]
+    pub adap_leader_bonus: AdapLeaderBonus,
+    /// Counts of the UCB leader of dpa-tt (and of adap-tt(-star) with --adap-leader-bonus eq3):
+    /// local Ñ, frozen between releases (Alg. 1), or global N, live (a control of Finding 3).
+    #[arg(long, value_enum, default_value_t = LeaderCounts::Local)]
+    pub leader_counts: LeaderCounts,
     /// DAF/DPA algorithms: draw every reward and test the stopping rule at every step (the
     /// plain reference loop; same law of (tau, recommendation), slower).
     #[arg(long)]
@@ -127,6 +140,8 @@ fn non_default_options(args: &Args) -> Vec<String> {
     flag(&mut out, "gauss-sigma", &args.gauss_sigma);
     flag(&mut out, "eq14-form", &args.eq14_form);
     flag(&mut out, "dpa-episodes", &args.dpa_episodes);
+    flag(&mut out, "adap-leader-bonus", &args.adap_leader_bonus);
+    flag(&mut out, "leader-counts", &args.leader_counts);
     if args.step_by_step {
         out.push("--step-by-step".into());
     }
@@ -248,6 +263,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     spec.gauss_sigma = args.gauss_sigma;
     spec.eq14_form = args.eq14_form;
     spec.dpa_episodes = args.dpa_episodes;
+    spec.adap_leader_bonus = args.adap_leader_bonus;
+    spec.leader_counts = args.leader_counts;
     spec.step_by_step = args.step_by_step;
     let alg = dpbai::bandit::build(&spec, &instance)?;
 
@@ -387,6 +404,27 @@ fn opt(x: Option<f64>) -> String {
     x.map_or("-".to_string(), |v| format!("{v}"))
 }
 
+/// The censoring-aware line of the table: Kaplan–Meier quartiles ("> cap" where the curve does
+/// not fall that far) and the mean, "≥" when runs were capped, else with its 95% interval.
+fn censored_row(c: &dpbai::mc::CensoredStats) -> String {
+    let q = |x: Option<u64>| match (x, c.cap) {
+        (Some(v), _) => v.to_string(),
+        (None, Some(cap)) => format!("> {cap}"),
+        (None, None) => "-".to_string(),
+    };
+    let mean = match (c.mean_is_lower_bound, c.mean_ci95_lo, c.mean_ci95_hi) {
+        (true, _, _) => format!("mean >= {:.2} ({} of {} capped)", c.mean, c.capped, c.runs),
+        (false, Some(lo), Some(hi)) => format!("mean {:.2}, 95% CI [{lo:.2}, {hi:.2}]", c.mean),
+        _ => format!("mean {:.2}", c.mean),
+    };
+    format!(
+        "KM median {}  q25 {}  q75 {}  {mean}",
+        q(c.km_median),
+        q(c.km_q25),
+        q(c.km_q75)
+    )
+}
+
 /// Prints the report as JSON or as a table.
 pub(crate) fn print_report(r: &Report, json: bool) -> anyhow::Result<()> {
     let stdout = std::io::stdout();
@@ -445,6 +483,7 @@ pub(crate) fn print_report(r: &Report, json: bool) -> anyhow::Result<()> {
                 s.max_tau
             ),
         ),
+        ("censored tau", censored_row(&s.censored)),
         (
             "stopped runs",
             format!(
@@ -475,7 +514,7 @@ pub(crate) fn print_report(r: &Report, json: bool) -> anyhow::Result<()> {
     ];
     if s.unstopped > 0 {
         rows.insert(
-            7,
+            8,
             (
                 "errors (worst)",
                 format!(
