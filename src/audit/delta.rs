@@ -89,7 +89,7 @@ pub struct Decision {
 /// assert!((d.upper - (1.0 - 0.0005f64.powf(1e-4))).abs() < 1e-12);
 /// ```
 pub fn decide(errors: u64, unstopped: u64, runs: u64, delta: f64, alpha: f64) -> Result<Decision> {
-    check_open("delta", delta, 0.0, 1.0)?;
+    crate::params::check_delta("delta", delta)?;
     check_open("alpha", alpha, 0.0, 1.0)?;
     if runs == 0 {
         return Err(Error::param("runs", runs, "at least 1"));
@@ -595,7 +595,7 @@ pub fn audit_delta(cfg: &DeltaAuditConfig, instances: &[AuditInstance]) -> Resul
 /// assert_eq!(b.len(), 10);
 /// ```
 pub fn default_battery(algo: AlgoName, delta: f64, eps: Option<f64>) -> Result<Vec<AuditInstance>> {
-    check_open("delta", delta, 0.0, 1.0)?;
+    crate::params::check_delta("delta", delta)?;
     let mut deltas = vec![delta];
     if delta < 0.1 {
         deltas.push(0.1);
@@ -702,7 +702,7 @@ pub fn parse_battery(text: &str, delta: f64, eps: Option<f64>) -> Result<Vec<Aud
             }
         };
         let d = fi.delta.unwrap_or(delta);
-        check_open(&format!("delta of {name}"), d, 0.0, 1.0)?;
+        crate::params::check_delta(&format!("delta of {name}"), d)?;
         out.push(AuditInstance {
             name,
             instance,

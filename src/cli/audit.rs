@@ -13,6 +13,7 @@ use dpbai::audit::dp::{self as dpa, DpOptions, DpReport, Target};
 use dpbai::audit::expr::{parse_threshold, preset, PRESETS};
 use dpbai::bandit::{AlgoName, Rules};
 use dpbai::instance::Instance;
+use dpbai::params::limits;
 
 /// Arguments of `dpbai audit`.
 #[derive(clap::Args, Debug)]
@@ -30,6 +31,7 @@ enum Sub {
 }
 
 #[derive(clap::Args, Debug)]
+#[command(allow_negative_numbers = true)]
 struct DeltaArgs {
     /// Algorithm to audit (required unless --list-presets).
     #[arg(long, value_enum)]
@@ -38,8 +40,8 @@ struct DeltaArgs {
     #[arg(long)]
     list_presets: bool,
     /// Arm means, comma-separated (single-instance audit).
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    means: Vec<f64>,
+    #[arg(long, allow_hyphen_values = true)]
+    means: Option<String>,
     /// Reward family of --means.
     #[arg(long, default_value = "bernoulli", value_parser = ["bernoulli", "gaussian"])]
     family: String,
@@ -93,6 +95,7 @@ struct DeltaArgs {
 }
 
 #[derive(clap::Args, Debug)]
+#[command(allow_negative_numbers = true)]
 struct DpArgs {
     /// Mechanism: rr, laplace, gaussian, daf.
     #[arg(long, conflicts_with_all = ["algo", "mutant"])]
@@ -158,7 +161,7 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         .algo
         .ok_or_else(|| usage("--algo NAME is required (see `dpbai audit delta --help`)"))?;
     let delta = a.delta.ok_or_else(|| usage("--delta D is required"))?;
-    check_unit("delta", delta)?;
+    dpbai::params::check_delta("delta", delta)?;
     check_unit("alpha", a.alpha)?;
     if let Some(e) = a.eps {
         if !(e > 0.0 && e.is_finite()) {
@@ -178,6 +181,7 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         if a.first == 0 {
             return Err(usage("invalid first = 0: must be at least 1"));
         }
+        limits::check_runs("budget", budget)?;
         RunPlan::UntilDecided {
             first: a.first,
             budget,
@@ -190,16 +194,22 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         if runs == 0 {
             return Err(usage("invalid runs = 0: must be at least 1"));
         }
+        limits::check_runs("runs", runs)?;
         RunPlan::Fixed { runs }
     };
-    if a.max_steps == 0 {
-        return Err(usage("invalid max-steps = 0: must be at least 1"));
-    }
+    limits::check_max_steps(a.max_steps)?;
     let threshold = match &a.threshold {
         Some(t) => Some(parse_threshold(t).map_err(|e| usage(format!("--threshold: {e}")))?),
         None => None,
     };
-    let instances: Vec<AuditInstance> = match (&a.battery, a.means.is_empty()) {
+    let means = a
+        .means
+        .as_deref()
+        .map(|m| super::parse_list("means", m))
+        .transpose()?
+        .unwrap_or_default();
+    limits::check_arms(means.len())?;
+    let instances: Vec<AuditInstance> = match (&a.battery, means.is_empty()) {
         (Some(_), false) => return Err(usage("give either --means or --battery, not both")),
         (None, true) => return Err(usage("give --means LIST or --battery default|FILE")),
         (Some(b), true) if b == "default" => default_battery(algo, delta, a.eps)?,
@@ -210,8 +220,8 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         }
         (None, false) => {
             let inst = match a.family.as_str() {
-                "gaussian" => Instance::gaussian(a.means.clone(), a.sigma)?,
-                _ => Instance::bernoulli(a.means.clone())?,
+                "gaussian" => Instance::gaussian(means, a.sigma)?,
+                _ => Instance::bernoulli(means)?,
             };
             vec![AuditInstance {
                 name: "instance".into(),
@@ -331,8 +341,8 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
         )));
     }
     check_unit("gamma", a.gamma)?;
-    if a.runs == Some(0) {
-        return Err(usage("invalid runs = 0: must be at least 1"));
+    if let Some(r) = a.runs {
+        limits::check_runs("runs", r)?;
     }
     let target = match (&a.mechanism, a.algo, &a.mutant) {
         (Some(m), None, None) => {

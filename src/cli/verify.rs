@@ -12,6 +12,7 @@ use std::path::PathBuf;
 
 /// Arguments of `dpbai verify`.
 #[derive(clap::Args, Debug)]
+#[command(allow_negative_numbers = true)]
 pub struct Args {
     /// `quick` (default; minutes on 2 cores) or `paper` (the full grid of Section 5 / App. I).
     #[arg(long, default_value = "quick", value_parser = ["quick", "paper"])]

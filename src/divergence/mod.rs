@@ -56,9 +56,43 @@ pub fn kl_bernoulli_unchecked(p: f64, q: f64) -> f64 {
     let u = -d / q;
     let v = d / (1.0 - q);
     if u.abs() < 0.5 && v.abs() < 0.5 {
-        d * d / (q * (1.0 - q)) + p * log1p_minus_x(u) + (1.0 - p) * log1p_minus_x(v)
+        // d² underflows below 1e-154: divide first then.
+        let quad = if d.abs() > 1e-150 {
+            d * d / (q * (1.0 - q))
+        } else {
+            (d / q) * (d / (1.0 - q))
+        };
+        quad + p * log1p_minus_x(u) + (1.0 - p) * log1p_minus_x(v)
     } else {
-        p * u.ln_1p() + (1.0 - p) * v.ln_1p()
+        // 1 + u = p/q and 1 + v = (1−p)/(1−q). Near −1 (p ≪ q) log1p(u) loses the digits of
+        // p/q (and is −∞ once u rounds to −1, e.g. kl(1e-17, 0.6)); beyond the double range
+        // (q subnormal) u is +∞. Both cases take the ratio form x·log(a/b) instead.
+        let tp = if u < -0.5 || !u.is_finite() {
+            x_log_ratio(p, p, q)
+        } else {
+            p * u.ln_1p()
+        };
+        let tq = if v < -0.5 || !v.is_finite() {
+            x_log_ratio(1.0 - p, 1.0 - p, 1.0 - q)
+        } else {
+            (1.0 - p) * v.ln_1p()
+        };
+        tp + tq
+    }
+}
+
+/// `x·log(a/b)` for `a, b > 0`, `x >= 0` (`0` when `x = 0`): through the quotient when it is a
+/// normal double, else as `x·(log a − log b)` (no underflow or overflow of `a/b`).
+#[inline]
+fn x_log_ratio(x: f64, a: f64, b: f64) -> f64 {
+    if x == 0.0 {
+        return 0.0;
+    }
+    let r = a / b;
+    if r.is_normal() {
+        x * r.ln()
+    } else {
+        x * (a.ln() - b.ln())
     }
 }
 

@@ -120,6 +120,15 @@ impl EngineConfig {
         }
     }
 
+    /// How many runs this configuration simulates (without listing them).
+    pub fn count(&self) -> u64 {
+        match self.shard {
+            None => self.runs,
+            Some(s) if self.runs > s.index => (self.runs - s.index - 1) / s.count + 1,
+            Some(_) => 0,
+        }
+    }
+
     /// The run indices this configuration simulates, increasing.
     pub fn indices(&self) -> Vec<u64> {
         match self.shard {
@@ -150,6 +159,8 @@ pub fn simulate(
     if cfg.max_steps == 0 {
         return Err(Error::param("max-steps", 0, "at least 1"));
     }
+    crate::params::limits::check_runs("runs", cfg.count())?;
+    crate::params::limits::check_threads(cfg.threads)?;
     let indices = cfg.indices();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
