@@ -364,7 +364,7 @@ fn family_label(f: Family) -> String {
 fn build_for(
     cfg: &DeltaAuditConfig,
     inst: &AuditInstance,
-) -> Result<Box<dyn bandit::BaiAlgorithm>> {
+) -> Result<(Box<dyn bandit::BaiAlgorithm>, Option<CheckedExpr>)> {
     let mut spec = AlgoSpec::new(cfg.algo, inst.delta);
     spec.eps = inst.eps;
     spec.gamma = cfg.gamma;
@@ -380,10 +380,23 @@ fn build_for(
             inst.instance.sigma()
         };
         let bound = t.bind(inst.delta, inst.instance.k() as f64, eps, sigma)?;
-        spec.custom_threshold = Some(Arc::new(bound) as Arc<dyn CustomThreshold>);
+        let base = crate::bandit::ThresholdVars {
+            delta: inst.delta,
+            k: inst.instance.k() as f64,
+            eps,
+            sigma,
+            ..Default::default()
+        };
+        super::finite::probe(t.source(), &bound, &base)?;
+        let checked = Arc::new(super::finite::Checked::new(bound, t.source()));
+        spec.custom_threshold = Some(checked.clone() as Arc<dyn CustomThreshold>);
+        return Ok((bandit::build(&spec, &inst.instance)?, Some(checked)));
     }
-    bandit::build(&spec, &inst.instance)
+    Ok((bandit::build(&spec, &inst.instance)?, None))
 }
+
+/// A bound user threshold that checks its values during the runs.
+type CheckedExpr = Arc<super::finite::Checked<super::expr::ThresholdExpr>>;
 
 /// Audits one instance; `alpha` is this instance's share of the confidence budget.
 fn audit_one(
@@ -412,7 +425,7 @@ fn audit_one(
         max_tau: 0,
         skipped: None,
     };
-    let alg = match build_for(cfg, inst) {
+    let (alg, checked) = match build_for(cfg, inst) {
         Ok(a) => a,
         Err(e @ Error::InvalidInstance { .. }) => {
             row.skipped = Some(e.to_string());
@@ -431,6 +444,9 @@ fn audit_one(
     loop {
         look += 1;
         let t = run_batch(alg.as_ref(), best, seed, tally.runs..target, cfg.max_steps);
+        if let Some(e) = checked.as_ref().and_then(|c| c.failure()) {
+            return Err(e);
+        }
         tally = tally.merge(t);
         let a = if sequential {
             alpha * 0.5f64.powi(look as i32)

@@ -301,7 +301,7 @@ fn print_delta(r: &DeltaReport) {
             continue;
         }
         println!(
-            "{:<16} {:<14} {:<30} {:>7} {:>6} {:>9} {:>8} {:>8} {:>23} {:>12} {:>10} {:>10.4e}",
+            "{:<16} {:<14} {:<30} {:>7} {:>6} {:>9} {:>8} {:>8} {:>23} {:>12} {:>10} {:>10}",
             row.name,
             row.family,
             fmt_means(&row.means),
@@ -315,7 +315,12 @@ fn print_delta(r: &DeltaReport) {
             row.more_runs
                 .map(|n| format!("~{n}"))
                 .unwrap_or_else(|| "-".into()),
-            row.mean_tau,
+            // No stopped run: no mean (never "NaN").
+            if row.mean_tau.is_finite() {
+                format!("{:.4e}", row.mean_tau)
+            } else {
+                "-".to_string()
+            },
         );
     }
     if r.unstopped > 0 {
