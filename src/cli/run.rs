@@ -319,6 +319,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             meta: meta.clone(),
             shard: s,
             elapsed_s: elapsed,
+            digest: Some(mc::records_digest(&records)),
             records,
         };
         let text = serde_json::to_string(&file).context("serialising the shard file")?;
