@@ -274,7 +274,7 @@ pub fn gaussian_eps(gamma: f64, sigma: f64, sensitivity: f64) -> Result<f64> {
     let mut hi = 1.0;
     while gaussian_gamma(hi, sigma, sensitivity)? > gamma {
         hi *= 2.0;
-        if hi > 1e6 {
+        if hi > 1e300 {
             return Ok(f64::INFINITY);
         }
     }
