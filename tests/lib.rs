@@ -5,6 +5,7 @@ mod common;
 mod audit;
 mod bandit;
 mod cli;
+mod cli_props;
 mod complexity;
 mod divergence;
 mod mc;

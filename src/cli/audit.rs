@@ -348,6 +348,12 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
     check_unit("gamma", a.gamma)?;
     if let Some(r) = a.runs {
         limits::check_runs("runs", r)?;
+        if r < 8 {
+            return Err(usage(format!(
+                "invalid --runs {r}: must be at least 8 (black-box mode splits the runs of each \
+                 input into two halves of at least 4)"
+            )));
+        }
     }
     let target = match (&a.mechanism, a.algo, &a.mutant) {
         (Some(m), None, None) => {

@@ -95,13 +95,34 @@ fn ub_json(u: &upper::UpperBound) -> Value {
     json!({"value": u.value, "note": u.note})
 }
 
-/// Runs the command.
+/// Runs the command. A characteristic time that cannot be certified at these parameters
+/// (gaps or ε so extreme that double precision cannot bracket it) is refused (exit 2) rather
+/// than printed approximately.
 pub fn run(a: Args) -> Result<()> {
+    let what = format!(
+        "--means {} (family {}){}",
+        a.means,
+        a.family,
+        a.eps.map_or(String::new(), |e| format!(", --eps {e}"))
+    );
+    run_checked(a).map_err(|e| match e.downcast_ref::<dpbai::Error>() {
+        Some(dpbai::Error::NoConvergence { .. }) => super::usage(format!(
+            "{what}: a characteristic time cannot be certified in double precision here \
+             ({e}); use less extreme means, gaps, --beta or --eps"
+        )),
+        _ => e,
+    })
+}
+
+fn run_checked(a: Args) -> Result<()> {
     let nu = instance(&a)?;
+    if nu.family() != Family::Bernoulli {
+        dpbai::params::check_gaussian_arms(nu.sigma(), nu.means())?;
+    }
     dpbai::params::check_delta("delta", a.delta)?;
-    dpbai::error::check_open("beta", a.beta, 0.0, 1.0)?;
+    dpbai::params::Beta::new(a.beta)?;
     if let Some(e) = a.eps {
-        dpbai::error::check_above("eps", e, 0.0)?;
+        dpbai::params::check_eps("eps", e)?;
     }
     if let Some(g) = &a.eps_grid {
         let grid = parse_grid(g)?;

@@ -9,7 +9,6 @@
 //! an unstopped run cut at the cap).
 
 use super::run::{make_report, print_report, write_csv};
-use anyhow::Context;
 use dpbai::mc::{self, ShardFile};
 use std::path::PathBuf;
 
@@ -32,7 +31,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut shards: Vec<ShardFile> = Vec::new();
     for path in &args.files {
         let text = std::fs::read_to_string(path)
-            .with_context(|| format!("reading shard file {}", path.display()))?;
+            .map_err(|e| super::usage(format!("cannot read shard file {}: {e}", path.display())))?;
         let file: ShardFile = serde_json::from_str(&text).map_err(|e| {
             super::usage(format!(
                 "{} is not a dpbai shard file ({e})",

@@ -117,6 +117,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if r == 0 {
             return Err(super::usage("invalid --runs = 0: must be at least 1"));
         }
+        dpbai::params::limits::check_runs("runs", r)?;
         profile.runs = r;
     }
     let threads = args.threads.unwrap_or_else(|| {
@@ -127,6 +128,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if threads == 0 {
         return Err(super::usage("invalid --threads = 0: must be at least 1"));
     }
+    dpbai::params::limits::check_threads(threads)?;
     if let Some(sh) = &args.shard {
         return run_shard(&profile, &args, sh, threads);
     }
