@@ -111,7 +111,7 @@ pub fn check_algo_eps(x: f64) -> Result<f64> {
 pub fn check_gaussian_arms(sigma: f64, means: &[f64]) -> Result<()> {
     check_in("sigma", sigma, SIGMA_RANGE, "of Gaussian arms")?;
     for (a, &m) in means.iter().enumerate() {
-        if !(m.abs() <= GAUSS_MEAN_MAX) {
+        if m.is_nan() || m.abs() > GAUSS_MEAN_MAX {
             return Err(crate::Error::param(
                 format!("mean of arm {}", a + 1),
                 m,

@@ -230,7 +230,7 @@ pub fn gaussian_gamma(eps: f64, sigma: f64, sensitivity: f64) -> Result<f64> {
     // need not. γ = Φ(a−b)·(1 − exp(l2 − l1)), l1 = log Φ(a−b), l2 = ε + log Φ(−a−b).
     let l1 = ln_phi(a - b);
     let l2 = eps + ln_phi(-a - b);
-    if !(l2 < l1) {
+    if l2.is_nan() || l1.is_nan() || l2 >= l1 {
         return Ok(0.0);
     }
     Ok((l1.exp() * -(l2 - l1).exp_m1()).max(0.0))

@@ -339,13 +339,14 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     check_unit("alpha", a.alpha)?;
-    if !(a.eps > 0.0 && a.eps.is_finite()) {
+    if !(1e-300..=1e100).contains(&a.eps) {
         return Err(usage(format!(
-            "invalid eps = {}: must be a finite number > 0",
+            "invalid eps = {:e}: must be in [1e-300, 1e100] for audit dp (the exact losses of \
+             the calibrated mechanisms must be finite doubles)",
             a.eps
         )));
     }
-    check_unit("gamma", a.gamma)?;
+    dpbai::params::check_gamma("gamma", a.gamma)?;
     if let Some(r) = a.runs {
         limits::check_runs("runs", r)?;
         if r < 8 {

@@ -103,13 +103,30 @@ pub fn run(a: Args) -> Result<()> {
         "--means {} (family {}){}",
         a.means,
         a.family,
-        a.eps.map_or(String::new(), |e| format!(", --eps {e}"))
+        a.eps.map_or(String::new(), |e| {
+            let s = e.to_string();
+            format!(
+                ", --eps {}",
+                if s.len() > 12 { format!("{e:e}") } else { s }
+            )
+        })
     );
+    const OPTIONS: [&str; 6] = ["delta", "beta", "eps", "sigma", "eps-grid", "K"];
     run_checked(a).map_err(|e| match e.downcast_ref::<dpbai::Error>() {
         Some(dpbai::Error::NoConvergence { .. }) => super::usage(format!(
             "{what}: a characteristic time cannot be certified in double precision here \
              ({e}); use less extreme means, gaps, --beta or --eps"
         )),
+        // An inner quantity out of its domain (e.g. an argument of g2 underflowing at
+        // ε = 1e-300): refused, naming the user's options.
+        Some(dpbai::Error::InvalidParameter { name, .. })
+            if !OPTIONS.contains(&name.as_str()) && !name.starts_with("mean") =>
+        {
+            super::usage(format!(
+                "{what}: a bound cannot be computed in double precision here ({e}); use less \
+                 extreme means, --sigma, --beta or --eps"
+            ))
+        }
         _ => e,
     })
 }

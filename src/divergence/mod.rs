@@ -149,7 +149,14 @@ pub fn kl_gaussian(m: f64, m2: f64, sigma: f64) -> Result<f64> {
     check_finite("m", m)?;
     check_finite("m'", m2)?;
     check_above("sigma", sigma, 0.0)?;
-    Ok(kl_gaussian_unchecked(m, m2, sigma))
+    let v = kl_gaussian_unchecked(m, m2, sigma);
+    if v.is_finite() && (v > 0.0 || m == m2) {
+        Ok(v)
+    } else {
+        // (m − m')² or σ² under/overflowed (e.g. σ subnormal): divide first.
+        let z = (m - m2) / sigma;
+        Ok(z * z / 2.0)
+    }
 }
 
 /// Total variation between Bernoulli laws, `TV(Ber(p), Ber(q)) = |p − q|`.

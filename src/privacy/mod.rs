@@ -224,7 +224,7 @@ impl Laplace {
         check_above("sensitivity", sensitivity, 0.0)?;
         crate::params::check_eps("eps", eps)?;
         let b = sensitivity / eps;
-        if !(b.is_normal()) {
+        if !b.is_normal() {
             return Err(Error::param(
                 "eps",
                 eps,
