@@ -168,6 +168,21 @@ pub mod limits {
     /// # Errors
     /// [`Error::InvalidParameter`] above [`MAX_RUNS`] (or 0).
     pub fn check_runs(name: &str, runs: u64) -> Result<u64> {
+        check_runs_or(
+            name,
+            runs,
+            &format!(
+                "split the runs into shards with --shard i/n of at most {MAX_RUNS} runs each and \
+                 combine them with `dpbai merge`"
+            ),
+        )
+    }
+
+    /// As [`check_runs`], with `how` saying how to split the work instead.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] above [`MAX_RUNS`] (or 0).
+    pub fn check_runs_or(name: &str, runs: u64, how: &str) -> Result<u64> {
         if runs == 0 {
             return Err(Error::param(name, runs, "at least 1"));
         }
@@ -175,10 +190,7 @@ pub mod limits {
             return Err(Error::param(
                 name,
                 runs,
-                format!(
-                    "at most {MAX_RUNS} runs per process (split the runs into shards with \
-                     --shard i/n of at most {MAX_RUNS} runs each and combine them with `dpbai merge`)"
-                ),
+                format!("at most {MAX_RUNS} runs per process ({how})"),
             ));
         }
         Ok(runs)

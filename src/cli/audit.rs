@@ -140,6 +140,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
+/// How to do more audit runs than one process may.
+const AUDIT_SPLIT: &str = "run several audits with different --seed instead";
+
 fn check_unit(name: &str, x: f64) -> anyhow::Result<()> {
     if x > 0.0 && x < 1.0 {
         Ok(())
@@ -181,7 +184,7 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         if a.first == 0 {
             return Err(usage("invalid first = 0: must be at least 1"));
         }
-        limits::check_runs("budget", budget)?;
+        limits::check_runs_or("budget", budget, AUDIT_SPLIT)?;
         RunPlan::UntilDecided {
             first: a.first,
             budget,
@@ -194,7 +197,7 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         if runs == 0 {
             return Err(usage("invalid runs = 0: must be at least 1"));
         }
-        limits::check_runs("runs", runs)?;
+        limits::check_runs_or("runs", runs, AUDIT_SPLIT)?;
         RunPlan::Fixed { runs }
     };
     limits::check_max_steps(a.max_steps)?;
@@ -348,7 +351,7 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
     }
     dpbai::params::check_gamma("gamma", a.gamma)?;
     if let Some(r) = a.runs {
-        limits::check_runs("runs", r)?;
+        limits::check_runs_or("runs", r, AUDIT_SPLIT)?;
         if r < 8 {
             return Err(usage(format!(
                 "invalid --runs {r}: must be at least 8 (black-box mode splits the runs of each \

@@ -111,7 +111,7 @@ pub fn run(a: Args) -> Result<()> {
             )
         })
     );
-    const OPTIONS: [&str; 6] = ["delta", "beta", "eps", "sigma", "eps-grid", "K"];
+    const OPTIONS: [&str; 6] = ["delta", "beta", "eps", "sigma", "eps-grid points", "K"];
     run_checked(a).map_err(|e| match e.downcast_ref::<dpbai::Error>() {
         Some(dpbai::Error::NoConvergence { .. }) => super::usage(format!(
             "{what}: a characteristic time cannot be certified in double precision here \
