@@ -226,12 +226,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         },
     };
     let instance = Instance::new(family, means)?;
-    dpbai::params::Delta::new(args.delta)?;
-    dpbai::params::Beta::new(args.beta)?;
+    let delta = dpbai::params::Delta::new(args.delta)?;
+    let beta = dpbai::params::Beta::new(args.beta)?;
+    let eps = args.eps.map(dpbai::params::Epsilon::new).transpose()?;
     match args.eps {
-        Some(e) => {
-            dpbai::params::Epsilon::new(e)?;
-        }
+        Some(_) => {}
         None if algo.needs_eps() => {
             return Err(super::usage(format!(
                 "--eps is required by {} (a private algorithm): pass --eps E with E > 0",
@@ -251,10 +250,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ));
     }
 
-    let mut spec = AlgoSpec::new(algo, args.delta);
-    spec.eps = args.eps;
+    let mut spec = AlgoSpec::validated(algo, delta, beta, eps);
     spec.gamma = args.gamma;
-    spec.beta = args.beta;
     spec.rules = rules;
     spec.tie_break = args.tie_break;
     spec.challenger_counts = args.challenger_counts;
