@@ -50,10 +50,21 @@ impl Error {
     ) -> Self {
         Error::InvalidParameter {
             name: name.into(),
-            value: value.to_string(),
+            value: short_number(value.to_string()),
             constraint: constraint.into(),
         }
     }
+}
+
+/// A number written with many digits (`f64`'s `Display` spells `1e-320` out in full) is
+/// rewritten in exponent form; anything else is kept as is.
+fn short_number(v: String) -> String {
+    if v.len() > 24 {
+        if let Ok(x) = v.parse::<f64>() {
+            return format!("{x:e}");
+        }
+    }
+    v
 }
 
 /// Result alias of the library.

@@ -3,7 +3,7 @@
 //! Constructors reject NaN, infinities and out-of-range values with an [`Error`] that names the
 //! value and the allowed range; hot loops then take these types without re-checking.
 
-use crate::error::{check_above, check_closed, check_open, Result};
+use crate::error::{check_closed, check_open, Result};
 
 macro_rules! newtype {
     ($(#[$m:meta])* $name:ident, $label:literal, $check:expr) => {
@@ -31,13 +31,108 @@ macro_rules! newtype {
 }
 
 newtype!(
-    /// Risk `δ ∈ (0, 1)`.
-    Delta, "delta", |n, x| check_open(n, x, 0.0, 1.0)
+    /// Risk `δ ∈ [1e-300, 1)` ([`DELTA_MIN`]).
+    Delta, "delta", check_delta
 );
+
+/// Smallest accepted risk `δ`. The thresholds use `log(c/δ)` computed as `log c − log δ` (no
+/// overflow of `c/δ`), and intermediate risks `c·δ` with constants `c >= 1e-7` (e.g. `2δ/3`,
+/// `18δ/π⁴`) must stay normal doubles to be exact; below `1e-300` they would be subnormal and
+/// lose digits, so such `δ` are refused rather than computed approximately.
+pub const DELTA_MIN: f64 = 1e-300;
+
+/// Checks `δ ∈ [`[`DELTA_MIN`]`, 1)`.
+///
+/// # Errors
+/// [`crate::Error::InvalidParameter`] naming the value and the range.
+pub fn check_delta(name: &str, x: f64) -> Result<f64> {
+    if (DELTA_MIN..1.0).contains(&x) {
+        Ok(x)
+    } else {
+        Err(crate::Error::param(name, x, "in [1e-300, 1)"))
+    }
+}
 newtype!(
-    /// Privacy budget `ε ∈ (0, ∞)`.
-    Epsilon, "eps", |n, x| check_above(n, x, 0.0)
+    /// Privacy budget `ε ∈ [1e-300, 1e300]` ([`EPS_MIN`], [`EPS_MAX`]).
+    Epsilon, "eps", check_eps
 );
+
+/// Smallest accepted `ε` (and `γ`): noise scales `s/ε` and `log(1.25/γ)` stay finite and exact;
+/// a subnormal `ε` would carry only a few significant bits.
+pub const EPS_MIN: f64 = 1e-300;
+/// Largest accepted `ε`.
+pub const EPS_MAX: f64 = 1e300;
+
+/// Checks `ε ∈ [`[`EPS_MIN`]`, `[`EPS_MAX`]`]`.
+///
+/// # Errors
+/// [`crate::Error::InvalidParameter`] naming the value and the range.
+pub fn check_eps(name: &str, x: f64) -> Result<f64> {
+    if (EPS_MIN..=EPS_MAX).contains(&x) {
+        Ok(x)
+    } else {
+        Err(crate::Error::param(name, x, "in [1e-300, 1e300]"))
+    }
+}
+
+/// Checks `γ ∈ [1e-300, 1)` (the Gaussian mechanism's `log(1.25/γ)` is exact there).
+///
+/// # Errors
+/// [`crate::Error::InvalidParameter`] naming the value and the range.
+pub fn check_gamma(name: &str, x: f64) -> Result<f64> {
+    if (EPS_MIN..1.0).contains(&x) {
+        Ok(x)
+    } else {
+        Err(crate::Error::param(name, x, "in [1e-300, 1)"))
+    }
+}
+
+/// The range of `ε` accepted by the private BAI algorithms: their thresholds divide by `ε²σ²`
+/// and their estimates carry Laplace noise of scale `1/ε`, which must stay normal and finite.
+pub const ALGO_EPS_RANGE: (f64, f64) = (1e-100, 1e100);
+/// The range of `σ` (Gaussian arms) and of `|μ|` bound [`GAUSS_MEAN_MAX`]: `(Δ/σ)²` and its
+/// inverse then stay normal and finite.
+pub const SIGMA_RANGE: (f64, f64) = (1e-50, 1e50);
+/// Largest `|μ|` of a Gaussian arm.
+pub const GAUSS_MEAN_MAX: f64 = 1e50;
+
+/// Checks `ε` for a private BAI algorithm ([`ALGO_EPS_RANGE`]).
+///
+/// # Errors
+/// [`crate::Error::InvalidParameter`] naming the value and the range.
+pub fn check_algo_eps(x: f64) -> Result<f64> {
+    check_in("eps", x, ALGO_EPS_RANGE, "for a private algorithm")
+}
+
+/// Checks `σ` of Gaussian arms and their means ([`SIGMA_RANGE`], [`GAUSS_MEAN_MAX`]).
+///
+/// # Errors
+/// [`crate::Error::InvalidParameter`] naming the value and the range.
+pub fn check_gaussian_arms(sigma: f64, means: &[f64]) -> Result<()> {
+    check_in("sigma", sigma, SIGMA_RANGE, "of Gaussian arms")?;
+    for (a, &m) in means.iter().enumerate() {
+        if m.is_nan() || m.abs() > GAUSS_MEAN_MAX {
+            return Err(crate::Error::param(
+                format!("mean of arm {}", a + 1),
+                m,
+                "in [-1e50, 1e50] (Gaussian arms)",
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_in(name: &str, x: f64, (lo, hi): (f64, f64), what: &str) -> Result<f64> {
+    if (lo..=hi).contains(&x) {
+        Ok(x)
+    } else {
+        Err(crate::Error::param(
+            name,
+            x,
+            format!("in [{lo:e}, {hi:e}] {what}"),
+        ))
+    }
+}
 newtype!(
     /// Leader proportion `β ∈ (0, 1)`.
     Beta, "beta", |n, x| check_open(n, x, 0.0, 1.0)
@@ -47,9 +142,120 @@ newtype!(
     Probability, "p", |n, x| check_closed(n, x, 0.0, 1.0)
 );
 newtype!(
-    /// A standard deviation (sub-Gaussian scale) `σ ∈ (0, ∞)`.
-    Sigma, "sigma", |n, x| check_above(n, x, 0.0)
+    /// A standard deviation (sub-Gaussian scale) `σ ∈ [1e-50, 1e50]` ([`SIGMA_RANGE`]).
+    Sigma, "sigma", |n, x| check_in(n, x, SIGMA_RANGE, "")
 );
+
+/// Resource limits, checked before any allocation or loop. Each message states the limit and
+/// how to split the work instead.
+pub mod limits {
+    use crate::error::{Error, Result};
+
+    /// Most runs one process simulates (its records take ~40 bytes each); more runs go into
+    /// shards (`--shard i/n`, merged by `dpbai merge`).
+    pub const MAX_RUNS: u64 = 10_000_000;
+    /// Most worker threads.
+    pub const MAX_THREADS: usize = 1024;
+    /// Most points of one ε grid.
+    pub const MAX_GRID_POINTS: u64 = 100_000;
+    /// Most arms of an instance.
+    pub const MAX_ARMS: usize = 100_000;
+    /// Largest step cap of one run.
+    pub const MAX_STEPS: u64 = 1_000_000_000_000;
+
+    /// Checks the number of runs simulated by one process.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] above [`MAX_RUNS`] (or 0).
+    pub fn check_runs(name: &str, runs: u64) -> Result<u64> {
+        check_runs_or(
+            name,
+            runs,
+            &format!(
+                "split the runs into shards with --shard i/n of at most {MAX_RUNS} runs each and \
+                 combine them with `dpbai merge`"
+            ),
+        )
+    }
+
+    /// As [`check_runs`], with `how` saying how to split the work instead.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] above [`MAX_RUNS`] (or 0).
+    pub fn check_runs_or(name: &str, runs: u64, how: &str) -> Result<u64> {
+        if runs == 0 {
+            return Err(Error::param(name, runs, "at least 1"));
+        }
+        if runs > MAX_RUNS {
+            return Err(Error::param(
+                name,
+                runs,
+                format!("at most {MAX_RUNS} runs per process ({how})"),
+            ));
+        }
+        Ok(runs)
+    }
+
+    /// Checks a thread count.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] outside `1..=`[`MAX_THREADS`].
+    pub fn check_threads(threads: usize) -> Result<usize> {
+        if (1..=MAX_THREADS).contains(&threads) {
+            Ok(threads)
+        } else {
+            Err(Error::param(
+                "threads",
+                threads,
+                format!("in 1..={MAX_THREADS} (for more parallelism run shards --shard i/n as separate processes)"),
+            ))
+        }
+    }
+
+    /// Checks the number of points of a grid.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] outside `1..=`[`MAX_GRID_POINTS`].
+    pub fn check_grid_points(name: &str, n: u64) -> Result<u64> {
+        if (1..=MAX_GRID_POINTS).contains(&n) {
+            Ok(n)
+        } else {
+            Err(Error::param(
+                name,
+                n,
+                format!("in 1..={MAX_GRID_POINTS} points (split the range into several calls)"),
+            ))
+        }
+    }
+
+    /// Checks the number of arms.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] above [`MAX_ARMS`].
+    pub fn check_arms(k: usize) -> Result<usize> {
+        if k <= MAX_ARMS {
+            Ok(k)
+        } else {
+            Err(Error::param("K", k, format!("at most {MAX_ARMS} arms")))
+        }
+    }
+
+    /// Checks a step cap.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] outside `1..=`[`MAX_STEPS`].
+    pub fn check_max_steps(n: u64) -> Result<u64> {
+        if (1..=MAX_STEPS).contains(&n) {
+            Ok(n)
+        } else {
+            Err(Error::param(
+                "max-steps",
+                n,
+                format!("in 1..={MAX_STEPS} (a run longer than that does not finish in a day)"),
+            ))
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -59,6 +265,8 @@ mod tests {
     fn rejects_out_of_range_and_nan() {
         assert!(Delta::new(0.0).is_err());
         assert!(Delta::new(1.0).is_err());
+        assert!(Delta::new(1e-320).is_err());
+        assert_eq!(Delta::new(1e-300).unwrap().get(), 1e-300);
         assert!(Delta::new(f64::NAN).is_err());
         assert!(Epsilon::new(0.0).is_err());
         assert!(Epsilon::new(f64::INFINITY).is_err());
@@ -72,6 +280,6 @@ mod tests {
     #[test]
     fn message_names_value_and_range() {
         let e = Delta::new(1.5).unwrap_err().to_string();
-        assert_eq!(e, "invalid delta = 1.5: must be in (0, 1)");
+        assert_eq!(e, "invalid delta = 1.5: must be in [1e-300, 1)");
     }
 }

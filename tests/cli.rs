@@ -71,3 +71,80 @@ fn verify_shard_rejects_bad_slices_and_combinations() {
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+/// ISSUE 12: `merge` refuses a shard file whose records were edited (digest mismatch), and one
+/// whose records are impossible even with a matching digest (τ beyond the cap, a
+/// recommendation that is not an arm, an unstopped run below the cap).
+#[test]
+fn merge_refuses_edited_and_impossible_shards() {
+    let dir = temp_dir("tamper-shard");
+    let files: Vec<PathBuf> = (0..2).map(|i| dir.join(format!("s{i}.json"))).collect();
+    for (i, f) in files.iter().enumerate() {
+        let (code, _, err) = run_cli(&[
+            "run",
+            "--algo",
+            "ttucb",
+            "--means",
+            "0.7,0.55,0.5,0.3",
+            "--delta",
+            "0.1",
+            "--runs",
+            "6",
+            "--seed",
+            "3",
+            "--max-steps",
+            "200",
+            "--shard",
+            &format!("{i}/2"),
+            "--out",
+            f.to_str().expect("utf-8"),
+        ]);
+        assert_eq!(code, 0, "{err}");
+    }
+    let paths: Vec<&str> = files.iter().map(|p| p.to_str().expect("utf-8")).collect();
+    let (code, _, err) = run_cli(&["merge", paths[0], paths[1]]);
+    assert_eq!(code, 0, "clean shards merge: {err}");
+    let clean = std::fs::read_to_string(&files[1]).expect("shard");
+    let parsed: serde_json::Value = serde_json::from_str(&clean).expect("json");
+    let edit = |f: &dyn Fn(&mut serde_json::Value), redigest: bool| {
+        let mut v = parsed.clone();
+        f(&mut v["records"][0]);
+        if redigest {
+            let recs: Vec<dpbai::mc::RunRecord> =
+                serde_json::from_value(v["records"].clone()).expect("records");
+            v["digest"] = serde_json::json!(dpbai::mc::records_digest(&recs));
+        }
+        std::fs::write(&files[1], v.to_string()).expect("write");
+        let (code, _, err) = run_cli(&["merge", paths[0], paths[1]]);
+        assert_eq!(code, 2, "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains("s1.json"), "names the file: {err}");
+        err
+    };
+    let tau = parsed["records"][0]["tau"].as_u64().expect("tau");
+    let e = edit(&|r| r["tau"] = serde_json::json!(tau + 1), false);
+    assert!(e.contains("digest"), "{e}");
+    let e = edit(&|r| r["recommendation"] = serde_json::json!(98), true);
+    assert!(e.contains("impossible") && e.contains("99"), "{e}");
+    let e = edit(
+        &|r| {
+            r["tau"] = serde_json::json!(1000);
+            r["stopped"] = serde_json::json!(true);
+        },
+        true,
+    );
+    assert!(e.contains("max_steps"), "{e}");
+    let e = edit(
+        &|r| {
+            r["tau"] = serde_json::json!(10);
+            r["stopped"] = serde_json::json!(false);
+        },
+        true,
+    );
+    assert!(e.contains("unstopped"), "{e}");
+    let mut v = parsed.clone();
+    v.as_object_mut().expect("object").remove("digest");
+    std::fs::write(&files[1], v.to_string()).expect("write");
+    let (code, _, err) = run_cli(&["merge", paths[0], paths[1]]);
+    assert_eq!(code, 2, "a shard without a digest is refused: {err}");
+}

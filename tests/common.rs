@@ -44,3 +44,21 @@ pub fn run_cli(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// The names of `dpbai fn --list`.
+pub const FN_NAMES: [&str; 14] = [
+    "lambert-w0",
+    "lambert-wm1",
+    "wbar",
+    "zeta",
+    "cg",
+    "k",
+    "h",
+    "g1",
+    "g2",
+    "kl-bernoulli",
+    "kl-gaussian",
+    "tv-bernoulli",
+    "c-local",
+    "kl",
+];

@@ -6,6 +6,7 @@ mod audit;
 mod bandit;
 mod cli;
 mod cluster;
+mod cli_props;
 mod complexity;
 mod divergence;
 mod mc;

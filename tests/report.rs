@@ -489,3 +489,66 @@ fn demo_figures_for_eyeballing() {
     render(&two_panel_figure(), &dir.join("demo_edge_cases")).expect("render edge cases");
     render(&degenerate_figure(), &dir.join("demo_degenerate")).expect("render degenerate");
 }
+
+/// ISSUE 12: a verify-cache file edited after it was written (one τ digit, then one
+/// recommendation) fails its blake3 digest and is recomputed, never used.
+#[test]
+fn edited_cache_file_is_detected_and_recomputed() {
+    use dpbai::bandit::{AlgoName, DpaEpisodes, Rules};
+    use dpbai::report::experiments::{run_cell, Cell};
+    let dir = std::env::temp_dir().join(format!("dpbai-tamper-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let cell = Cell {
+        instance: "easy".into(),
+        means: vec![0.9, 0.1],
+        algo: AlgoName::Ttucb,
+        eps: None,
+        delta: 0.1,
+        rules: Rules::Paper,
+        runs: 8,
+        max_steps: 10_000_000,
+        dpa_episodes: DpaEpisodes::PerArm,
+    };
+    let first = run_cell(&cell, Some(&dir), 1).expect("runs");
+    assert!(!first.cached);
+    assert!(run_cell(&cell, Some(&dir), 1).expect("loads").cached);
+    let path = std::fs::read_dir(&dir)
+        .expect("cache dir")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|x| x == "csv"))
+        .expect("cache file");
+    let clean = std::fs::read_to_string(&path).expect("read cache");
+    assert!(clean
+        .lines()
+        .last()
+        .expect("lines")
+        .starts_with("# blake3="));
+    // Edit the τ of run 0 (third line: "0,<tau>,<rec>,...") and then its recommendation.
+    let lines: Vec<&str> = clean.lines().collect();
+    let f: Vec<&str> = lines[2].split(',').collect();
+    let tau: u64 = f[1].parse().expect("tau");
+    let edits = [
+        format!("{},{},{},{},{}", f[0], tau + 1, f[2], f[3], f[4]),
+        format!(
+            "{},{},{},{},{}",
+            f[0],
+            f[1],
+            1 - f[2].parse::<usize>().expect("rec"),
+            f[3],
+            f[4]
+        ),
+    ];
+    for edited_line in edits {
+        let mut edited: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+        edited[2] = edited_line;
+        std::fs::write(&path, edited.join("\n") + "\n").expect("write edited cache");
+        let again = run_cell(&cell, Some(&dir), 1).expect("recomputes");
+        assert!(!again.cached, "an edited cache file must not be used");
+        assert_eq!(again.summary, first.summary);
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("rewritten"),
+            clean,
+            "recomputed and rewritten byte for byte"
+        );
+    }
+}

@@ -356,22 +356,7 @@ fn cli_fn_json_and_list() {
     assert_eq!(j["value"].as_f64(), Some(zeta(2.0).unwrap()));
     let (code, out, _) = run_cli(&["fn", "--list"]);
     assert_eq!(code, 0);
-    for n in [
-        "lambert-w0",
-        "lambert-wm1",
-        "wbar",
-        "zeta",
-        "cg",
-        "k",
-        "h",
-        "g1",
-        "g2",
-        "kl-bernoulli",
-        "kl-gaussian",
-        "tv-bernoulli",
-        "c-local",
-        "kl",
-    ] {
+    for n in crate::common::FN_NAMES {
         assert!(
             out.lines().any(|l| l.split_whitespace().next() == Some(n)),
             "--list lacks {n}:\n{out}"

@@ -89,7 +89,7 @@ pub struct Decision {
 /// assert!((d.upper - (1.0 - 0.0005f64.powf(1e-4))).abs() < 1e-12);
 /// ```
 pub fn decide(errors: u64, unstopped: u64, runs: u64, delta: f64, alpha: f64) -> Result<Decision> {
-    check_open("delta", delta, 0.0, 1.0)?;
+    crate::params::check_delta("delta", delta)?;
     check_open("alpha", alpha, 0.0, 1.0)?;
     if runs == 0 {
         return Err(Error::param("runs", runs, "at least 1"));
@@ -365,7 +365,7 @@ fn build_for(
     cfg: &DeltaAuditConfig,
     inst: &AuditInstance,
     custom: Option<&Arc<dyn CustomThreshold>>,
-) -> Result<Box<dyn bandit::BaiAlgorithm>> {
+) -> Result<(Box<dyn bandit::BaiAlgorithm>, Option<CheckedExpr>)> {
     let mut spec = AlgoSpec::new(cfg.algo, inst.delta);
     spec.eps = inst.eps;
     spec.gamma = cfg.gamma;
@@ -383,10 +383,23 @@ fn build_for(
             inst.instance.sigma()
         };
         let bound = t.bind(inst.delta, inst.instance.k() as f64, eps, sigma)?;
-        spec.custom_threshold = Some(Arc::new(bound) as Arc<dyn CustomThreshold>);
+        let base = crate::bandit::ThresholdVars {
+            delta: inst.delta,
+            k: inst.instance.k() as f64,
+            eps,
+            sigma,
+            ..Default::default()
+        };
+        super::finite::probe(t.source(), &bound, &base)?;
+        let checked = Arc::new(super::finite::Checked::new(bound, t.source()));
+        spec.custom_threshold = Some(checked.clone() as Arc<dyn CustomThreshold>);
+        return Ok((bandit::build(&spec, &inst.instance)?, Some(checked)));
     }
-    bandit::build(&spec, &inst.instance)
+    Ok((bandit::build(&spec, &inst.instance)?, None))
 }
+
+/// A bound user threshold that checks its values during the runs.
+type CheckedExpr = Arc<super::finite::Checked<super::expr::ThresholdExpr>>;
 
 /// Audits one instance; `alpha` is this instance's share of the confidence budget.
 fn audit_one(
@@ -416,7 +429,7 @@ fn audit_one(
         max_tau: 0,
         skipped: None,
     };
-    let alg = match build_for(cfg, inst, custom) {
+    let (alg, checked) = match build_for(cfg, inst, custom) {
         Ok(a) => a,
         Err(e @ Error::InvalidInstance { .. }) => {
             row.skipped = Some(e.to_string());
@@ -435,6 +448,9 @@ fn audit_one(
     loop {
         look += 1;
         let t = run_batch(alg.as_ref(), best, seed, tally.runs..target, cfg.max_steps);
+        if let Some(e) = checked.as_ref().and_then(|c| c.failure()) {
+            return Err(e);
+        }
         tally = tally.merge(t);
         let a = if sequential {
             alpha * 0.5f64.powi(look as i32)
@@ -625,7 +641,7 @@ fn audit_delta_impl(
 /// assert_eq!(b.len(), 10);
 /// ```
 pub fn default_battery(algo: AlgoName, delta: f64, eps: Option<f64>) -> Result<Vec<AuditInstance>> {
-    check_open("delta", delta, 0.0, 1.0)?;
+    crate::params::check_delta("delta", delta)?;
     let mut deltas = vec![delta];
     if delta < 0.1 {
         deltas.push(0.1);
@@ -732,7 +748,7 @@ pub fn parse_battery(text: &str, delta: f64, eps: Option<f64>) -> Result<Vec<Aud
             }
         };
         let d = fi.delta.unwrap_or(delta);
-        check_open(&format!("delta of {name}"), d, 0.0, 1.0)?;
+        crate::params::check_delta(&format!("delta of {name}"), d)?;
         out.push(AuditInstance {
             name,
             instance,

@@ -84,7 +84,8 @@ pub const EXACT_REL_SLACK: f64 = 1e-9;
 /// ```
 pub fn rr_loss(q: f64) -> Result<f64> {
     crate::error::check_closed("keep probability", q, 0.0, 1.0)?;
-    Ok((q / (1.0 - q)).ln().abs())
+    // log q − log(1 − q) in log space (1 − q is exact for q >= 1/2).
+    Ok((q.ln() - (1.0 - q).ln()).abs())
 }
 
 /// Exact privacy loss of independent Laplace outputs `Lap(m_j, b_j)` vs `Lap(m'_j, b'_j)`.
@@ -220,8 +221,24 @@ pub fn gaussian_gamma(eps: f64, sigma: f64, sensitivity: f64) -> Result<f64> {
     check_above("sensitivity", sensitivity, 0.0)?;
     let a = sensitivity / (2.0 * sigma);
     let b = eps * sigma / sensitivity;
-    let g = phi(a - b) - eps.exp() * phi(-a - b);
-    Ok(g.max(0.0))
+    let p2 = phi(-a - b);
+    if eps < 700.0 && p2.is_normal() {
+        let g = phi(a - b) - eps.exp() * p2;
+        return Ok(g.max(0.0));
+    }
+    // In log space: e^ε overflows beyond 709.78, and Φ(−a−b) underflows while e^ε·Φ(−a−b)
+    // need not. γ = Φ(a−b)·(1 − exp(l2 − l1)), l1 = log Φ(a−b), l2 = ε + log Φ(−a−b).
+    let l1 = ln_phi(a - b);
+    let l2 = eps + ln_phi(-a - b);
+    if l2.is_nan() || l1.is_nan() || l2 >= l1 {
+        return Ok(0.0);
+    }
+    Ok((l1.exp() * -(l2 - l1).exp_m1()).max(0.0))
+}
+
+/// `log Φ(x)` without underflow.
+fn ln_phi(x: f64) -> f64 {
+    crate::special::ln_erfc(-x / std::f64::consts::SQRT_2) - std::f64::consts::LN_2
 }
 
 /// The smallest `ε` at which the Gaussian mechanism is `(ε, γ)`-DP (its exact loss at level `γ`).
@@ -257,7 +274,7 @@ pub fn gaussian_eps(gamma: f64, sigma: f64, sensitivity: f64) -> Result<f64> {
     let mut hi = 1.0;
     while gaussian_gamma(hi, sigma, sensitivity)? > gamma {
         hi *= 2.0;
-        if hi > 1e6 {
+        if hi > 1e300 {
             return Ok(f64::INFINITY);
         }
     }

@@ -47,7 +47,7 @@ use super::{
     GaussLdpSigma, LeaderCounts, RewardTable, Rules, RunOutcome, TableOutput, ThresholdVars,
     TieBreak,
 };
-use crate::error::{check_above, check_open, Error, Result};
+use crate::error::{check_open, Error, Result};
 use crate::instance::{Family, Instance};
 use crate::privacy::{GaussianMechanism, RandomisedResponse};
 use crate::rng::Rng;
@@ -115,7 +115,7 @@ impl<E: Estimator> BaiAlgorithm for TopTwo<E> {
 
 fn need_eps(spec: &AlgoSpec) -> Result<f64> {
     match spec.eps {
-        Some(e) => check_above("eps", e, 0.0),
+        Some(e) => crate::params::check_algo_eps(e),
         None => Err(Error::param(
             "eps",
             "(missing)",
@@ -197,9 +197,12 @@ pub(crate) fn build_any(spec: &AlgoSpec, inst: &Instance) -> Result<AnyTopTwo> {
             "a Top Two algorithm (dp-se is built by bandit::dp_se)",
         ));
     }
-    let delta = check_open("delta", spec.delta, 0.0, 1.0)?;
+    let delta = crate::params::check_delta("delta", spec.delta)?;
     let beta = check_open("beta", spec.beta, 0.0, 1.0)?;
-    let k = inst.k();
+    let k = crate::params::limits::check_arms(inst.k())?;
+    if inst.family() != crate::instance::Family::Bernoulli {
+        crate::params::check_gaussian_arms(inst.sigma(), inst.means())?;
+    }
     let arms = Arms::from_instance(inst);
     let reference = spec.rules == Rules::Reference;
     let tracking = if reference {
@@ -221,7 +224,7 @@ pub(crate) fn build_any(spec: &AlgoSpec, inst: &Instance) -> Result<AnyTopTwo> {
     let sigma = match spec.algo {
         AlgoName::GaussLdpTt => {
             let gamma = match spec.gamma {
-                Some(g) => check_open("gamma", g, 0.0, 1.0)?,
+                Some(g) => crate::params::check_gamma("gamma", g)?,
                 None => {
                     return Err(Error::param(
                         "gamma",

@@ -125,7 +125,7 @@ impl DpSe {
                 "given: dp-se is ε-global DP, pass --eps > 0",
             )
         })?;
-        let eps = Epsilon::new(eps)?.get();
+        let eps = crate::params::check_algo_eps(Epsilon::new(eps)?.get())?;
         if let Some(g) = spec.gamma {
             return Err(Error::param(
                 "gamma",
@@ -139,6 +139,10 @@ impl DpSe {
                 "(custom)",
                 "absent for dp-se (it has no GLR stopping threshold)",
             ));
+        }
+        crate::params::limits::check_arms(instance.k())?;
+        if instance.family() != Family::Bernoulli {
+            crate::params::check_gaussian_arms(instance.sigma(), instance.means())?;
         }
         Ok(DpSe {
             means: instance.means().to_vec(),
@@ -188,8 +192,8 @@ impl DpSe {
             let s = active.len() as f64;
             let ef = e as f64;
             let delta_e = 0.5f64.powi(e.min(2000) as i32);
-            let l1 = (8.0 * s * ef * ef / self.delta).ln();
-            let l2 = (4.0 * s * ef * ef / self.delta).ln();
+            let l1 = crate::bandit::rules::ln_ratio(8.0 * s * ef * ef, self.delta);
+            let l2 = crate::bandit::rules::ln_ratio(4.0 * s * ef * ef, self.delta);
             let r_e = (32.0 * l1 / (delta_e * delta_e)).max(8.0 * l2 / (self.eps * delta_e)) + 1.0;
             let m_f = r_e.floor();
             // Budget: the whole epoch must fit below max_steps.
@@ -198,8 +202,11 @@ impl DpSe {
                     .checked_mul(active.len() as u64)
                     .is_some_and(|need| need <= max_steps.saturating_sub(tau));
             if !fits {
+                // The epoch runs into the cap: its pulls go on until `max_steps` samples are
+                // drawn, but it never completes, so nothing is released (its rewards are never
+                // used and need not be drawn). The capped τ is the cap, as for every algorithm.
                 return RunOutcome {
-                    tau,
+                    tau: max_steps,
                     recommendation,
                     stopped: false,
                     rounds: Some(epochs),
@@ -316,8 +323,8 @@ mod tests {
         let out = alg.run(&mut rng, 1000);
         assert!(!out.stopped);
         assert_eq!(
-            out.tau, 0,
-            "the first epoch (2 × 739+) does not fit in 1000 samples"
+            out.tau, 1000,
+            "the first epoch (2 × 739+) runs into the cap: τ is the cap, never 0"
         );
         assert_eq!(out.rounds, Some(0));
     }

@@ -361,6 +361,21 @@ impl AlgoSpec {
             leader_counts: LeaderCounts::Local,
         }
     }
+
+    /// As [`AlgoSpec::new`] from validated parameters: `δ`, `β` and (for the private
+    /// algorithms) `ε` are carried as the newtypes of [`crate::params`], so a spec built here
+    /// holds values already in their domains.
+    pub fn validated(
+        algo: AlgoName,
+        delta: crate::params::Delta,
+        beta: crate::params::Beta,
+        eps: Option<crate::params::Epsilon>,
+    ) -> Self {
+        let mut spec = AlgoSpec::new(algo, delta.get());
+        spec.beta = beta.get();
+        spec.eps = eps.map(crate::params::Epsilon::get);
+        spec
+    }
 }
 
 pub mod algos;

@@ -168,7 +168,20 @@ pub fn transport_cost_privacy_aware(
 /// assert!((c - 16.723265).abs() < 1e-5);
 /// ```
 pub fn threshold_glr(w_a: f64, w_b: f64, delta: f64, n_arms: usize) -> f64 {
-    2.0 * c_g(((n_arms as f64 - 1.0) / delta).ln() / 2.0) + glr_log_terms(w_a, w_b)
+    2.0 * c_g(ln_ratio(n_arms as f64 - 1.0, delta) / 2.0) + glr_log_terms(w_a, w_b)
+}
+
+/// `log(a/b)` for `a, b > 0`: as `log(a/b)` when the quotient is a normal double (bit for bit
+/// the historical form), else as `log a − log b`, exact where `a/b` would overflow or underflow
+/// (e.g. `(K − 1)/δ` for `δ` near [`crate::params::DELTA_MIN`]).
+#[inline]
+pub(crate) fn ln_ratio(a: f64, b: f64) -> f64 {
+    let r = a / b;
+    if r.is_normal() {
+        r.ln()
+    } else {
+        a.ln() - b.ln()
+    }
 }
 
 #[inline]
@@ -201,7 +214,7 @@ pub fn threshold_adap(w_a: f64, w_b: f64, delta: f64, n_arms: usize, eps: f64, s
     let kk = n_arms as f64;
     let d2 = 18.0 * delta / (PI2 * PI2 * ka * ka * kb * kb);
     let glr = threshold_glr(w_a, w_b, d2, n_arms);
-    let lap = |w: f64, k: f64| (PI2 * kk * k * k / (3.0 * delta)).ln().powi(2) / w;
+    let lap = |w: f64, k: f64| ln_ratio(PI2 * kk * k * k, 3.0 * delta).powi(2) / w;
     2.0 * glr + (lap(w_a, ka) + lap(w_b, kb)) / (eps * eps * sigma * sigma)
 }
 
@@ -269,7 +282,7 @@ pub fn threshold_adap_star(
     let (ka, kb) = (k_fn(w_a), k_fn(w_b));
     let (ha, hb) = (h(w_a, delta, n_arms), h(w_b, delta, n_arms));
     if gap.max(0.0) < eps / 2.0 {
-        let lg = |k: f64| (PI2 * kk * k * k / (2.0 * delta)).ln();
+        let lg = |k: f64| ln_ratio(PI2 * kk * k * k, 2.0 * delta);
         0.5 * threshold_adap(w_a, w_b, 2.0 * delta / 3.0, n_arms, eps, sigma)
             + SQRT_2 / (eps * sigma) * ((ha / w_a).sqrt() * lg(ka) + (hb / w_b).sqrt() * lg(kb))
     } else {
@@ -278,7 +291,7 @@ pub fn threshold_adap_star(
             Eq14Form::KSquared => km * km,
             Eq14Form::Printed => km,
         };
-        (PI2 * kk * kp / (2.0 * delta)).ln() / (2.0 * sigma * sigma)
+        ln_ratio(PI2 * kk * kp, 2.0 * delta) / (2.0 * sigma * sigma)
             + eps / (2.0 * SQRT_2 * sigma) * ((w_a * ha).sqrt() + (w_b * hb).sqrt())
     }
 }
@@ -407,11 +420,11 @@ impl Eq12 {
     fn new(delta: f64, n_arms: usize, eps: f64, sigma: f64) -> Self {
         let kk = n_arms as f64;
         // log((K−1)/δ')/2 with δ' = 18δ/(π⁴ka²kb²) = log((K−1)π⁴/(18δ))/2 + log(ka·kb)
-        let x0 = ((kk - 1.0) * PI2 * PI2 / (18.0 * delta)).ln() / 2.0;
+        let x0 = ln_ratio((kk - 1.0) * PI2 * PI2, 18.0 * delta) / 2.0;
         Eq12 {
             cache: CgCache::new(x0),
             coef: 1.0 / (eps * eps * sigma * sigma),
-            lk: (PI2 * kk / (3.0 * delta)).ln(),
+            lk: ln_ratio(PI2 * kk, 3.0 * delta),
         }
     }
     #[inline]
@@ -427,11 +440,11 @@ impl Eq12 {
 impl Thr {
     pub(crate) fn eq4(delta: f64, n_arms: usize) -> Self {
         Thr::Eq4 {
-            cg2: 2.0 * c_g(((n_arms as f64 - 1.0) / delta).ln() / 2.0),
+            cg2: 2.0 * c_g(ln_ratio(n_arms as f64 - 1.0, delta) / 2.0),
         }
     }
     pub(crate) fn l34(delta: f64, n_arms: usize) -> Self {
-        let x0 = ((n_arms as f64 - 1.0) * ZETA2_SQ / delta).ln() / 2.0;
+        let x0 = ln_ratio((n_arms as f64 - 1.0) * ZETA2_SQ, delta) / 2.0;
         Thr::L34 {
             cache: CgCache::new(x0),
         }
@@ -449,7 +462,7 @@ impl Thr {
             },
             eps,
             sigma,
-            lk1: (PI2 * n_arms as f64 / (2.0 * delta)).ln(),
+            lk1: ln_ratio(PI2 * n_arms as f64, 2.0 * delta),
             form,
         }
     }

@@ -13,6 +13,7 @@ use dpbai::audit::dp::{self as dpa, DpOptions, DpReport, Target};
 use dpbai::audit::expr::{parse_threshold, preset, PRESETS};
 use dpbai::bandit::{AlgoName, Rules};
 use dpbai::instance::Instance;
+use dpbai::params::limits;
 
 /// Arguments of `dpbai audit`.
 #[derive(clap::Args, Debug)]
@@ -30,6 +31,7 @@ enum Sub {
 }
 
 #[derive(clap::Args, Debug)]
+#[command(allow_negative_numbers = true)]
 struct DeltaArgs {
     /// Algorithm to audit (required unless --list-presets).
     #[arg(long, value_enum)]
@@ -38,8 +40,8 @@ struct DeltaArgs {
     #[arg(long)]
     list_presets: bool,
     /// Arm means, comma-separated (single-instance audit).
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    means: Vec<f64>,
+    #[arg(long, allow_hyphen_values = true)]
+    means: Option<String>,
     /// Reward family of --means.
     #[arg(long, default_value = "bernoulli", value_parser = ["bernoulli", "gaussian"])]
     family: String,
@@ -93,6 +95,7 @@ struct DeltaArgs {
 }
 
 #[derive(clap::Args, Debug)]
+#[command(allow_negative_numbers = true)]
 struct DpArgs {
     /// Mechanism: rr, laplace, gaussian, daf.
     #[arg(long, conflicts_with_all = ["algo", "mutant"])]
@@ -137,6 +140,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
+/// How to do more audit runs than one process may.
+const AUDIT_SPLIT: &str = "run several audits with different --seed instead";
+
 fn check_unit(name: &str, x: f64) -> anyhow::Result<()> {
     if x > 0.0 && x < 1.0 {
         Ok(())
@@ -158,7 +164,7 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         .algo
         .ok_or_else(|| usage("--algo NAME is required (see `dpbai audit delta --help`)"))?;
     let delta = a.delta.ok_or_else(|| usage("--delta D is required"))?;
-    check_unit("delta", delta)?;
+    dpbai::params::check_delta("delta", delta)?;
     check_unit("alpha", a.alpha)?;
     if let Some(e) = a.eps {
         if !(e > 0.0 && e.is_finite()) {
@@ -178,6 +184,7 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         if a.first == 0 {
             return Err(usage("invalid first = 0: must be at least 1"));
         }
+        limits::check_runs_or("budget", budget, AUDIT_SPLIT)?;
         RunPlan::UntilDecided {
             first: a.first,
             budget,
@@ -190,16 +197,22 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         if runs == 0 {
             return Err(usage("invalid runs = 0: must be at least 1"));
         }
+        limits::check_runs_or("runs", runs, AUDIT_SPLIT)?;
         RunPlan::Fixed { runs }
     };
-    if a.max_steps == 0 {
-        return Err(usage("invalid max-steps = 0: must be at least 1"));
-    }
+    limits::check_max_steps(a.max_steps)?;
     let threshold = match &a.threshold {
         Some(t) => Some(parse_threshold(t).map_err(|e| usage(format!("--threshold: {e}")))?),
         None => None,
     };
-    let instances: Vec<AuditInstance> = match (&a.battery, a.means.is_empty()) {
+    let means = a
+        .means
+        .as_deref()
+        .map(|m| super::parse_list("means", m))
+        .transpose()?
+        .unwrap_or_default();
+    limits::check_arms(means.len())?;
+    let instances: Vec<AuditInstance> = match (&a.battery, means.is_empty()) {
         (Some(_), false) => return Err(usage("give either --means or --battery, not both")),
         (None, true) => return Err(usage("give --means LIST or --battery default|FILE")),
         (Some(b), true) if b == "default" => default_battery(algo, delta, a.eps)?,
@@ -210,8 +223,8 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         }
         (None, false) => {
             let inst = match a.family.as_str() {
-                "gaussian" => Instance::gaussian(a.means.clone(), a.sigma)?,
-                _ => Instance::bernoulli(a.means.clone())?,
+                "gaussian" => Instance::gaussian(means, a.sigma)?,
+                _ => Instance::bernoulli(means)?,
             };
             vec![AuditInstance {
                 name: "instance".into(),
@@ -291,7 +304,7 @@ fn print_delta(r: &DeltaReport) {
             continue;
         }
         println!(
-            "{:<16} {:<14} {:<30} {:>7} {:>6} {:>9} {:>8} {:>8} {:>23} {:>12} {:>10} {:>10.4e}",
+            "{:<16} {:<14} {:<30} {:>7} {:>6} {:>9} {:>8} {:>8} {:>23} {:>12} {:>10} {:>10}",
             row.name,
             row.family,
             fmt_means(&row.means),
@@ -305,7 +318,12 @@ fn print_delta(r: &DeltaReport) {
             row.more_runs
                 .map(|n| format!("~{n}"))
                 .unwrap_or_else(|| "-".into()),
-            row.mean_tau,
+            // No stopped run: no mean (never "NaN").
+            if row.mean_tau.is_finite() {
+                format!("{:.4e}", row.mean_tau)
+            } else {
+                "-".to_string()
+            },
         );
     }
     if r.unstopped > 0 {
@@ -324,15 +342,22 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     check_unit("alpha", a.alpha)?;
-    if !(a.eps > 0.0 && a.eps.is_finite()) {
+    if !(1e-300..=1e100).contains(&a.eps) {
         return Err(usage(format!(
-            "invalid eps = {}: must be a finite number > 0",
+            "invalid eps = {:e}: must be in [1e-300, 1e100] for audit dp (the exact losses of \
+             the calibrated mechanisms must be finite doubles)",
             a.eps
         )));
     }
-    check_unit("gamma", a.gamma)?;
-    if a.runs == Some(0) {
-        return Err(usage("invalid runs = 0: must be at least 1"));
+    dpbai::params::check_gamma("gamma", a.gamma)?;
+    if let Some(r) = a.runs {
+        limits::check_runs_or("runs", r, AUDIT_SPLIT)?;
+        if r < 8 {
+            return Err(usage(format!(
+                "invalid --runs {r}: must be at least 8 (black-box mode splits the runs of each \
+                 input into two halves of at least 4)"
+            )));
+        }
     }
     let target = match (&a.mechanism, a.algo, &a.mutant) {
         (Some(m), None, None) => {

@@ -8,15 +8,11 @@ use serde_json::{json, Value};
 
 /// Arguments of `dpbai bounds`.
 #[derive(clap::Args, Debug)]
+#[command(allow_negative_numbers = true)]
 pub struct Args {
     /// Arm means, comma separated (e.g. 0.95,0.9,0.9,0.9,0.5).
-    #[arg(
-        long,
-        value_delimiter = ',',
-        allow_hyphen_values = true,
-        required = true
-    )]
-    means: Vec<String>,
+    #[arg(long, allow_hyphen_values = true)]
+    means: String,
     /// Reward family: bernoulli (means in [0,1]) or gaussian (known --sigma).
     #[arg(long, default_value = "bernoulli")]
     family: String,
@@ -36,22 +32,13 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// LO:HI:N — print a CSV of every eps-dependent quantity on N log-spaced eps in [LO, HI].
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     eps_grid: Option<String>,
 }
 
-fn parse_f64(name: &str, s: &str) -> Result<f64> {
-    s.trim()
-        .parse::<f64>()
-        .map_err(|_| super::usage(format!("invalid {name} = {s:?}: not a number")))
-}
-
 fn instance(a: &Args) -> Result<Instance> {
-    let means: Vec<f64> = a
-        .means
-        .iter()
-        .map(|s| parse_f64("mean", s))
-        .collect::<Result<_>>()?;
+    let means = super::parse_list("means", &a.means)?;
+    dpbai::params::limits::check_arms(means.len())?;
     let family = match a.family.as_str() {
         "bernoulli" => Family::Bernoulli,
         "gaussian" => Family::Gaussian {
@@ -78,10 +65,11 @@ fn parse_grid(s: &str) -> Result<Vec<f64>> {
     }
     let lo: f64 = parts[0].trim().parse().map_err(|_| bad())?;
     let hi: f64 = parts[1].trim().parse().map_err(|_| bad())?;
-    let n: usize = parts[2].trim().parse().map_err(|_| bad())?;
+    let n: u64 = parts[2].trim().parse().map_err(|_| bad())?;
     if !(lo > 0.0 && hi >= lo && hi.is_finite() && n >= 1) {
         return Err(bad());
     }
+    let n = dpbai::params::limits::check_grid_points("eps-grid points", n)? as usize;
     if n == 1 {
         return Ok(vec![lo]);
     }
@@ -107,13 +95,51 @@ fn ub_json(u: &upper::UpperBound) -> Value {
     json!({"value": u.value, "note": u.note})
 }
 
-/// Runs the command.
+/// Runs the command. A characteristic time that cannot be certified at these parameters
+/// (gaps or ε so extreme that double precision cannot bracket it) is refused (exit 2) rather
+/// than printed approximately.
 pub fn run(a: Args) -> Result<()> {
+    let what = format!(
+        "--means {} (family {}){}",
+        a.means,
+        a.family,
+        a.eps.map_or(String::new(), |e| {
+            let s = e.to_string();
+            format!(
+                ", --eps {}",
+                if s.len() > 12 { format!("{e:e}") } else { s }
+            )
+        })
+    );
+    const OPTIONS: [&str; 6] = ["delta", "beta", "eps", "sigma", "eps-grid points", "K"];
+    run_checked(a).map_err(|e| match e.downcast_ref::<dpbai::Error>() {
+        Some(dpbai::Error::NoConvergence { .. }) => super::usage(format!(
+            "{what}: a characteristic time cannot be certified in double precision here \
+             ({e}); use less extreme means, gaps, --beta or --eps"
+        )),
+        // An inner quantity out of its domain (e.g. an argument of g2 underflowing at
+        // ε = 1e-300): refused, naming the user's options.
+        Some(dpbai::Error::InvalidParameter { name, .. })
+            if !OPTIONS.contains(&name.as_str()) && !name.starts_with("mean") =>
+        {
+            super::usage(format!(
+                "{what}: a bound cannot be computed in double precision here ({e}); use less \
+                 extreme means, --sigma, --beta or --eps"
+            ))
+        }
+        _ => e,
+    })
+}
+
+fn run_checked(a: Args) -> Result<()> {
     let nu = instance(&a)?;
-    dpbai::error::check_open("delta", a.delta, 0.0, 1.0)?;
-    dpbai::error::check_open("beta", a.beta, 0.0, 1.0)?;
+    if nu.family() != Family::Bernoulli {
+        dpbai::params::check_gaussian_arms(nu.sigma(), nu.means())?;
+    }
+    dpbai::params::check_delta("delta", a.delta)?;
+    dpbai::params::Beta::new(a.beta)?;
     if let Some(e) = a.eps {
-        dpbai::error::check_above("eps", e, 0.0)?;
+        dpbai::params::check_eps("eps", e)?;
     }
     if let Some(g) = &a.eps_grid {
         let grid = parse_grid(g)?;

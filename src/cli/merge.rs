@@ -4,10 +4,11 @@
 //!
 //! Checks: every file is a shard file of the same experiment (identical metadata: algorithm,
 //! instance, parameters, seed, runs, cap, version), all with the same shard count `n`, each
-//! index `0..n` exactly once, and the runs cover `0..runs` exactly once.
+//! index `0..n` exactly once, and the runs cover `0..runs` exactly once. Each file's records
+//! must match their blake3 digest and be possible (τ <= max-steps, recommendation an arm,
+//! an unstopped run cut at the cap).
 
 use super::run::{make_report, print_report, write_csv};
-use anyhow::Context;
 use dpbai::mc::{self, ShardFile};
 use std::path::{Path, PathBuf};
 
@@ -28,10 +29,10 @@ pub struct Args {
 /// Reads one shard file of `dpbai run --shard i/n --out FILE`.
 ///
 /// # Errors
-/// A usage error when the file is not a shard file of this format; an I/O error otherwise.
+/// A usage error when the file cannot be read or is not a shard file of this format.
 pub(crate) fn read_shard_file(path: &Path) -> anyhow::Result<ShardFile> {
     let text = std::fs::read_to_string(path)
-        .with_context(|| format!("reading shard file {}", path.display()))?;
+        .map_err(|e| super::usage(format!("cannot read shard file {}: {e}", path.display())))?;
     let file: ShardFile = serde_json::from_str(&text).map_err(|e| {
         super::usage(format!(
             "{} is not a dpbai shard file ({e})",
@@ -74,6 +75,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 )));
             }
         }
+        match &file.digest {
+            Some(d) if *d == mc::records_digest(&file.records) => {}
+            Some(_) => {
+                return Err(super::usage(format!(
+                    "{}: its records fail their blake3 digest (the file was edited or damaged; \
+                     rerun this shard)",
+                    path.display()
+                )))
+            }
+            None => {
+                return Err(super::usage(format!(
+                    "{}: no digest of its records (written by an older dpbai; rerun this shard)",
+                    path.display()
+                )))
+            }
+        }
+        let cap = file.meta.max_steps.unwrap_or(u64::MAX);
+        mc::check_records(&file.records, file.meta.means.len(), cap)
+            .map_err(|e| super::usage(format!("{}: impossible record: {e}", path.display())))?;
         if let Some(r) = file.records.iter().find(|r| !file.shard.contains(r.run)) {
             return Err(super::usage(format!(
                 "{}: run {} does not belong to shard {}/{}",

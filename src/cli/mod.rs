@@ -54,6 +54,21 @@ enum Command {
     Cluster(cluster::Args),
 }
 
+/// Parses a comma-separated list of numbers for option `--{name}` (spaces around items allowed,
+/// e.g. `"0.7, 0.5"`): the one list syntax of every subcommand.
+pub fn parse_list(name: &str, s: &str) -> anyhow::Result<Vec<f64>> {
+    s.split(',')
+        .map(|x| {
+            x.trim().parse::<f64>().map_err(|_| {
+                usage(format!(
+                    "invalid --{name} `{s}`: `{}` is not a number (comma-separated list of numbers)",
+                    x.trim()
+                ))
+            })
+        })
+        .collect()
+}
+
 /// Exit code for an error: 2 for usage/input errors, 1 otherwise.
 pub fn exit_code(e: &anyhow::Error) -> i32 {
     for cause in e.chain() {

@@ -26,7 +26,9 @@ use std::time::Instant;
 
 /// Arguments of `dpbai run`.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "\
+#[command(
+    allow_negative_numbers = true,
+    after_help = "\
 Statistics: tau = samples drawn (capped tau for unstopped runs); mean/std (n-1)/median/min/max of
 tau are over ALL runs, mean_tau_stopped over stopped runs; unstopped = runs capped by --max-steps.
 errors = stopped runs with a wrong recommendation (event tau < inf, rec != best); error_ci = exact
@@ -36,7 +38,8 @@ the curve does not fall that far: > cap), mean with capped runs at the cap (mean
 when any is capped), 95% Student-t mean_ci95_lo/hi only when none is capped.
 CSV (--out): run (0-based), tau, recommendation (1-based), correct, stopped, rounds (empty if
 undefined). Run r uses rng_for_run(seed, r): output is identical for any --threads, and
-`dpbai merge` of the --shard files equals the unsharded run.")]
+`dpbai merge` of the --shard files equals the unsharded run."
+)]
 pub struct Args {
     /// Algorithm: ttucb, ctb-tt, gauss-ldp-tt, adap-tt, adap-tt-star, dp-se, dpa-tt.
     #[arg(long, value_parser = parse_algo_value)]
@@ -186,25 +189,44 @@ fn parse_rules(s: &str) -> Result<Rules, String> {
     }
 }
 
-fn parse_means(s: &str) -> anyhow::Result<Vec<f64>> {
-    s.split(',')
-        .map(|x| {
-            x.trim().parse::<f64>().map_err(|_| {
-                super::usage(format!(
-                    "invalid --means `{s}`: `{x}` is not a number (comma-separated list of numbers)"
-                ))
-            })
-        })
-        .collect()
-}
-
 /// Default `--max-steps`.
 pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    use dpbai::params::limits;
     let algo = args.algo;
-    let means = parse_means(&args.means)?;
+    // Resource limits first: nothing is allocated or started before they pass.
+    if let Some(t) = args.threads {
+        limits::check_threads(t)?;
+    }
+    if let Some(m) = args.max_steps {
+        limits::check_max_steps(m)?;
+    }
+    let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
+    let n_sim = EngineConfig {
+        seed: args.seed,
+        runs: args.runs,
+        threads: 1,
+        max_steps: 1,
+        shard,
+    }
+    .count();
+    if args.runs == 0 {
+        return Err(super::usage("invalid --runs 0: must be at least 1"));
+    }
+    if n_sim > 0 {
+        limits::check_runs(
+            if shard.is_some() {
+                "runs of the shard"
+            } else {
+                "runs"
+            },
+            n_sim,
+        )?;
+    }
+    let means = super::parse_list("means", &args.means)?;
+    limits::check_arms(means.len())?;
     let family = match args.family {
         FamilyArg::Bernoulli => {
             if let Some(s) = args.sigma {
@@ -219,12 +241,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         },
     };
     let instance = Instance::new(family, means)?;
-    dpbai::params::Delta::new(args.delta)?;
-    dpbai::params::Beta::new(args.beta)?;
+    let delta = dpbai::params::Delta::new(args.delta)?;
+    let beta = dpbai::params::Beta::new(args.beta)?;
+    let eps = args.eps.map(dpbai::params::Epsilon::new).transpose()?;
     match args.eps {
-        Some(e) => {
-            dpbai::params::Epsilon::new(e)?;
-        }
+        Some(_) => {}
         None if algo.needs_eps() => {
             return Err(super::usage(format!(
                 "--eps is required by {} (a private algorithm): pass --eps E with E > 0",
@@ -234,28 +255,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         None => {}
     }
     let rules = args.rules;
-    if args.runs == 0 {
-        return Err(super::usage("invalid --runs 0: must be at least 1"));
-    }
-    if args.max_steps == Some(0) {
-        return Err(super::usage("invalid --max-steps 0: must be at least 1"));
-    }
     let threads = match args.threads {
-        Some(0) => return Err(super::usage("invalid --threads 0: must be at least 1")),
         Some(t) => t,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
     if shard.is_some() && args.out.is_none() {
         return Err(super::usage(
             "--shard needs --out FILE (the shard file that `dpbai merge` reads)",
         ));
     }
 
-    let mut spec = AlgoSpec::new(algo, args.delta);
-    spec.eps = args.eps;
+    let mut spec = AlgoSpec::validated(algo, delta, beta, eps);
     spec.gamma = args.gamma;
-    spec.beta = args.beta;
     spec.rules = rules;
     spec.tie_break = args.tie_break;
     spec.challenger_counts = args.challenger_counts;
@@ -301,7 +312,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         max_steps: args.max_steps.unwrap_or(DEFAULT_MAX_STEPS),
         shard,
     };
-    let n_sim = cfg.indices().len() as u64;
     if n_sim == 0 {
         return Err(super::usage(format!(
             "shard {} of {} runs is empty: use fewer shards than runs",
@@ -323,6 +333,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             meta: meta.clone(),
             shard: s,
             elapsed_s: elapsed,
+            digest: Some(mc::records_digest(&records)),
             records,
         };
         let text = serde_json::to_string(&file).context("serialising the shard file")?;

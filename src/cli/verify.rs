@@ -12,6 +12,7 @@ use std::path::PathBuf;
 
 /// Arguments of `dpbai verify`.
 #[derive(clap::Args, Debug)]
+#[command(allow_negative_numbers = true)]
 pub struct Args {
     /// `quick` (default; minutes on 2 cores) or `paper` (the full grid of Section 5 / App. I).
     #[arg(long, default_value = "quick", value_parser = ["quick", "paper"])]
@@ -122,6 +123,7 @@ pub(crate) fn profile_of(args: &Args) -> anyhow::Result<Profile> {
         if r == 0 {
             return Err(super::usage("invalid --runs = 0: must be at least 1"));
         }
+        dpbai::params::limits::check_runs("runs", r)?;
         profile.runs = r;
     }
     Ok(profile)
@@ -144,6 +146,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if threads == 0 {
         return Err(super::usage("invalid --threads = 0: must be at least 1"));
     }
+    dpbai::params::limits::check_threads(threads)?;
     if let Some(sh) = &args.shard {
         return run_shard(&profile, &args, sh, threads);
     }

@@ -56,9 +56,44 @@ pub fn kl_bernoulli_unchecked(p: f64, q: f64) -> f64 {
     let u = -d / q;
     let v = d / (1.0 - q);
     if u.abs() < 0.5 && v.abs() < 0.5 {
-        d * d / (q * (1.0 - q)) + p * log1p_minus_x(u) + (1.0 - p) * log1p_minus_x(v)
+        // d² underflows below 1e-154: divide first then.
+        let quad = if d.abs() > 1e-150 {
+            d * d / (q * (1.0 - q))
+        } else {
+            (d / q) * (d / (1.0 - q))
+        };
+        quad + p * log1p_minus_x(u) + (1.0 - p) * log1p_minus_x(v)
     } else {
-        p * u.ln_1p() + (1.0 - p) * v.ln_1p()
+        // 1 + u = p/q and 1 + v = (1−p)/(1−q). Near u = −1 (p ≪ q), p·log1p(u) has an
+        // absolute error ~2^-52·q, below 2e-15 of kl (>= 0.15·q there), but it is −∞ once u
+        // rounds to −1 (e.g. kl(1e-17, 0.6)); beyond the double range (q subnormal) u is +∞.
+        // Those two cases take the ratio form x·log(a/b) instead.
+        let tp = if u <= -1.0 || !u.is_finite() {
+            x_log_ratio(p, p, q)
+        } else {
+            p * u.ln_1p()
+        };
+        let tq = if v <= -1.0 || !v.is_finite() {
+            x_log_ratio(1.0 - p, 1.0 - p, 1.0 - q)
+        } else {
+            (1.0 - p) * v.ln_1p()
+        };
+        tp + tq
+    }
+}
+
+/// `x·log(a/b)` for `a, b > 0`, `x >= 0` (`0` when `x = 0`): through the quotient when it is a
+/// normal double, else as `x·(log a − log b)` (no underflow or overflow of `a/b`).
+#[inline]
+fn x_log_ratio(x: f64, a: f64, b: f64) -> f64 {
+    if x == 0.0 {
+        return 0.0;
+    }
+    let r = a / b;
+    if r.is_normal() {
+        x * r.ln()
+    } else {
+        x * (a.ln() - b.ln())
     }
 }
 
@@ -114,7 +149,14 @@ pub fn kl_gaussian(m: f64, m2: f64, sigma: f64) -> Result<f64> {
     check_finite("m", m)?;
     check_finite("m'", m2)?;
     check_above("sigma", sigma, 0.0)?;
-    Ok(kl_gaussian_unchecked(m, m2, sigma))
+    let v = kl_gaussian_unchecked(m, m2, sigma);
+    if v.is_finite() && (v > 0.0 || m == m2) {
+        Ok(v)
+    } else {
+        // (m − m')² or σ² under/overflowed (e.g. σ subnormal): divide first.
+        let z = (m - m2) / sigma;
+        Ok(z * z / 2.0)
+    }
 }
 
 /// Total variation between Bernoulli laws, `TV(Ber(p), Ber(q)) = |p − q|`.

@@ -132,6 +132,15 @@ impl EngineConfig {
         }
     }
 
+    /// How many runs this configuration simulates (without listing them).
+    pub fn count(&self) -> u64 {
+        match self.shard {
+            None => self.runs,
+            Some(s) if self.runs > s.index => (self.runs - s.index - 1) / s.count + 1,
+            Some(_) => 0,
+        }
+    }
+
     /// The run indices this configuration simulates, increasing.
     pub fn indices(&self) -> Vec<u64> {
         match self.shard {
@@ -162,6 +171,8 @@ pub fn simulate(
     if cfg.max_steps == 0 {
         return Err(Error::param("max-steps", 0, "at least 1"));
     }
+    crate::params::limits::check_runs("runs", cfg.count())?;
+    crate::params::limits::check_threads(cfg.threads)?;
     let indices = cfg.indices();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
@@ -426,6 +437,71 @@ pub struct Report {
 /// Format tag of shard files.
 pub const SHARD_FORMAT: &str = "dpbai-shard/1";
 
+/// The BLAKE3 digest (hex) of `records`, over their canonical text: one line
+/// `run,tau,recommendation,stopped,rounds` per record (recommendation 0-based, `rounds` empty
+/// when undefined), in the given order. Stored with shard files ([`ShardFile::digest`]) so that
+/// an edited record is detected.
+///
+/// # Example
+/// ```
+/// use dpbai::bandit::RunOutcome;
+/// use dpbai::mc::{records_digest, RunRecord};
+/// let r = RunRecord { run: 0, outcome: RunOutcome { tau: 9, recommendation: 1, stopped: true, rounds: None } };
+/// let mut s = r;
+/// s.outcome.tau = 8;
+/// assert_eq!(records_digest(&[r]).len(), 64);
+/// assert_ne!(records_digest(&[r]), records_digest(&[s]));
+/// ```
+pub fn records_digest(records: &[RunRecord]) -> String {
+    let mut h = blake3::Hasher::new();
+    for r in records {
+        let o = &r.outcome;
+        let rounds = o.rounds.map(|x| x.to_string()).unwrap_or_default();
+        h.update(
+            format!(
+                "{},{},{},{},{}\n",
+                r.run, o.tau, o.recommendation, o.stopped, rounds
+            )
+            .as_bytes(),
+        );
+    }
+    h.finalize().to_hex().to_string()
+}
+
+/// Checks that `records` are possible outcomes of runs on `k` arms capped at `max_steps`:
+/// `τ <= max_steps`, recommendation `< k`, and an unstopped run has `τ = max_steps` (a run is
+/// only cut by the cap).
+///
+/// # Errors
+/// [`Error::InvalidParameter`] naming the first impossible record.
+pub fn check_records(records: &[RunRecord], k: usize, max_steps: u64) -> Result<()> {
+    for r in records {
+        let o = &r.outcome;
+        if o.tau > max_steps {
+            return Err(Error::param(
+                format!("tau of run {}", r.run),
+                o.tau,
+                format!("at most max_steps = {max_steps}"),
+            ));
+        }
+        if o.recommendation >= k {
+            return Err(Error::param(
+                format!("recommendation of run {}", r.run),
+                o.recommendation + 1,
+                format!("an arm in 1..={k}"),
+            ));
+        }
+        if !o.stopped && o.tau < max_steps {
+            return Err(Error::param(
+                format!("tau of unstopped run {}", r.run),
+                o.tau,
+                format!("equal to the cap {max_steps} (a run is only cut by the cap)"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The file written by `dpbai run --shard i/n --out FILE` (JSON) and read by `dpbai merge`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ShardFile {
@@ -439,6 +515,9 @@ pub struct ShardFile {
     pub elapsed_s: f64,
     /// The shard's runs, increasing run index (recommendation 0-based, as in [`RunOutcome`]).
     pub records: Vec<RunRecord>,
+    /// [`records_digest`] of `records` (`dpbai merge` refuses a file without it or failing it).
+    #[serde(default)]
+    pub digest: Option<String>,
 }
 
 #[cfg(test)]

@@ -28,7 +28,7 @@
 //! Noise parameters derived from `ε` are rounded in the safe (more private) direction by one
 //! ulp: Laplace and Gaussian scales up, the randomised-response keep probability down.
 
-use crate::error::{check_above, check_closed, check_open, Error, Result};
+use crate::error::{check_above, check_closed, Error, Result};
 use crate::rng::Rng;
 use rand::Rng as _;
 use rand_distr::{Distribution, Exp1, StandardNormal};
@@ -123,9 +123,12 @@ impl RandomisedResponse {
     /// # Errors
     /// [`Error::InvalidParameter`] unless `ε` is finite and `> 0`.
     pub fn new(eps: f64) -> Result<Self> {
-        check_above("eps", eps, 0.0)?;
+        crate::params::check_eps("eps", eps)?;
         // e^ε/(e^ε+1) = 1/(1+e^{−ε}); stable for large ε.
-        let keep = ulp_down(1.0 / (1.0 + (-eps).exp()));
+        // Rounded down (more private), but never below 1/2: for ε below ~2^-53, q rounds to
+        // 1/2, a loss of 0 <= ε (one ulp below 1/2 would flip the bit more often than it keeps
+        // it: a loss of 2^-52 > ε).
+        let keep = ulp_down(1.0 / (1.0 + (-eps).exp())).max(0.5);
         Self::with_keep_probability(keep)
     }
 
@@ -219,8 +222,16 @@ impl Laplace {
     /// [`Error::InvalidParameter`] unless both are finite and `> 0`.
     pub fn new(sensitivity: f64, eps: f64) -> Result<Self> {
         check_above("sensitivity", sensitivity, 0.0)?;
-        check_above("eps", eps, 0.0)?;
-        Self::with_scale(ulp_up(sensitivity / eps))
+        crate::params::check_eps("eps", eps)?;
+        let b = sensitivity / eps;
+        if !b.is_normal() {
+            return Err(Error::param(
+                "eps",
+                eps,
+                format!("in [1e-300, 1e300] with sensitivity/eps a normal double (sensitivity {sensitivity})"),
+            ));
+        }
+        Self::with_scale(ulp_up(b))
     }
 
     /// Laplace noise of an arbitrary scale `b` (mutants included).
@@ -315,8 +326,8 @@ impl GaussianMechanism {
     /// # Errors
     /// [`Error::InvalidParameter`] unless `ε > 0` finite and `γ ∈ (0, 1)`.
     pub fn new(eps: f64, gamma: f64) -> Result<Self> {
-        check_above("eps", eps, 0.0)?;
-        check_open("gamma", gamma, 0.0, 1.0)?;
+        crate::params::check_eps("eps", eps)?;
+        crate::params::check_gamma("gamma", gamma)?;
         Self::with_sigma(ulp_up((2.0 * (1.25 / gamma).ln()).sqrt() / eps))
     }
 

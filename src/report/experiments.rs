@@ -9,7 +9,9 @@
 //! # Cache
 //! `<cache>/<key>.csv`: a comment line `# dpbai-cell key=… seed=… max_steps=… version=…`, then
 //! `run,tau,recommendation,stopped,rounds` (recommendation 0-based; `rounds` empty when not
-//! defined); pandas reads it with `comment="#"`. A cached cell is reused when its key, seed,
+//! defined), then a last comment line `# blake3=<hex>`, the digest of everything before it (a
+//! file failing it is recomputed with a warning naming it); pandas reads it with
+//! `comment="#"`. A cached cell is reused when its key, seed,
 //! `max_steps` and version match and it holds at least the requested runs.
 //!
 //! # Shards
@@ -145,9 +147,42 @@ fn shard_path(dir: &Path, cell: &Cell, shard: Shard) -> PathBuf {
     ))
 }
 
-/// The records of a cache or shard file whose header matches `cell`, in file order.
+/// The records of a cache or shard file whose header matches `cell`, in file order. A file
+/// whose last line is not the blake3 digest of the rest, or with impossible records, is
+/// reported on stderr (named) and ignored, so that it is recomputed.
 fn read_records(path: &Path, cell: &Cell) -> Option<Vec<RunRecord>> {
     let text = std::fs::read_to_string(path).ok()?;
+    if !text.starts_with(&header(cell)) {
+        return None; // another cell, cap or version: stale, recomputed silently
+    }
+    let warn = |why: &str| {
+        eprintln!(
+            "warning: verify cache file {} {why}; recomputing it",
+            path.display()
+        );
+    };
+    let body = text.strip_suffix('\n').and_then(|t| {
+        let (body, last) = t.rsplit_once('\n')?;
+        let digest = last.strip_prefix("# blake3=")?;
+        (blake3::hash(format!("{body}\n").as_bytes())
+            .to_hex()
+            .as_str()
+            == digest)
+            .then_some(body)
+    });
+    let Some(body) = body else {
+        warn("fails its blake3 digest (edited, truncated or written by an older dpbai)");
+        return None;
+    };
+    let out = parse_records(body, cell)?;
+    if let Err(e) = crate::mc::check_records(&out, cell.means.len(), cell.max_steps) {
+        warn(&format!("holds an impossible record ({e})"));
+        return None;
+    }
+    Some(out)
+}
+
+fn parse_records(text: &str, cell: &Cell) -> Option<Vec<RunRecord>> {
     let mut lines = text.lines();
     if lines.next()? != header(cell) {
         return None;
@@ -288,6 +323,8 @@ fn write_cache(path: &Path, cell: &Cell, records: &[RunRecord]) -> std::io::Resu
             r.run, o.tau, o.recommendation, o.stopped, rounds
         ));
     }
+    let digest = blake3::hash(s.as_bytes()).to_hex();
+    s.push_str(&format!("# blake3={digest}\n"));
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)?;
     }

@@ -13,7 +13,7 @@ mod misc;
 mod zeta;
 
 pub use c_g::{c_g, c_g_unchecked, c_g_with_argmin, g_g};
-pub use erf::{erf, erfc};
+pub use erf::{erf, erfc, ln_erfc};
 pub use lambert_w::{
     lambert_w0, lambert_w0_unchecked, lambert_wm1, lambert_wm1_unchecked, wbar_m1,
     wbar_m1_unchecked, NEG_INV_E,
