@@ -7,13 +7,13 @@
 
 use std::path::PathBuf;
 
-use dpbai::report::figure::{
-    render, render_svg, render_with_sidecar, write_sidecar, ErrStyle, Figure, FigureError, Panel,
-    RefStyle, Series, SeriesStyle, VLine,
-};
-use dpbai::report::figures::{
+use dpbai::report::paper::builders::{
     allocation_figure, paper_eps_figure, ratio_figure, AllocationPanelData, Curve, Empirical,
     EpsPanelData, RatioPanelData,
+};
+use dpbai::report::plot::{
+    render, render_svg, render_with_sidecar, write_sidecar, ErrStyle, Figure, FigureError, Panel,
+    RefStyle, Series, SeriesStyle, VLine,
 };
 
 /// A fresh directory under the system temp dir, unique per process and test.

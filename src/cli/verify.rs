@@ -135,7 +135,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let grid = run_grid(&profile, Some(&cache), threads, &|done, total, r| {
             eprintln!("[{done:>3}/{total}] {}", cell_status(r));
         })?;
-        let figs = dpbai::report::paper_figures::render_all(
+        let figs = dpbai::report::paper::figures::render_all(
             &grid,
             &profile,
             &args.out_dir.join("figures"),
@@ -152,7 +152,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             case2_control.push(r);
         }
         ctx.grid = Some(grid);
-        let fig8 = dpbai::report::claims_trace::render_allocation(
+        let fig8 = dpbai::report::claims::trace::render_allocation(
             &mut ctx,
             &args.out_dir.join("figures"),
             &format!("dpbai verify --profile {}", profile.name),

@@ -2,11 +2,13 @@
 //! characteristic times against MATH.md's prototype, the Monte Carlo table, the figures, and the
 //! paper's issues that the numbers bear on.
 
-use super::claims::{paper_instances, sig, ClaimResult};
-use super::experiments::CellResult;
-use super::grid::{GridResults, CASE2_CONTROL_EPS};
+use super::claims::ClaimResult;
 use super::markdown::cell;
-use super::paper_figures::algo_label;
+use super::numbers::sig;
+use super::paper::experiments::CellResult;
+use super::paper::figures::algo_label;
+use super::paper::grid::paper_instances;
+use super::paper::grid::{GridResults, CASE2_CONTROL_EPS};
 use crate::bandit::AlgoName;
 use crate::complexity::{
     eps_switch_global, eps_switch_local, t_global, t_kl, t_kl_beta, t_kl_gaussian,
@@ -220,7 +222,7 @@ pub fn mc_table(grid: &GridResults) -> String {
 }
 
 /// The algorithm of a cell, with its variant.
-fn cell_label(c: &super::experiments::Cell) -> String {
+fn cell_label(c: &super::paper::experiments::Cell) -> String {
     match c.dpa_episodes {
         crate::bandit::DpaEpisodes::PerArm => algo_label(c.algo).to_string(),
         crate::bandit::DpaEpisodes::Global => format!("{} (global episodes)", algo_label(c.algo)),
@@ -488,7 +490,7 @@ mod case2_tests {
         // μ5: (0.4375, 1): no quick ε inside.
         assert_eq!(window_eps(&quick, (0.4375, 1.0)), (None, Some(1.0)));
         // μ1's 2Δ_max is 0.8999… in f64: the paper grid's 0.9 is already past it.
-        let paper = super::super::grid::PAPER_GLOBAL_EPS;
+        let paper = crate::report::paper::grid::PAPER_GLOBAL_EPS;
         assert_eq!(window_eps(&paper, w1), (Some(0.8), Some(0.9)));
     }
 }

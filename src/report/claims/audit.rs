@@ -1,7 +1,7 @@
 //! Claim checks by the auditors: privacy of the mechanisms and algorithms (F.59) and
 //! δ-correctness of the provable thresholds (F.60), with the planted bugs as power checks.
 
-use super::claims::{claim as result, sig, skipped, Check, ClaimResult, Context, Verdict};
+use super::{claim as result, sig, skipped, Check, ClaimResult, Context, Verdict};
 use crate::audit::delta::{audit_delta, default_battery, DeltaAuditConfig, RunPlan};
 use crate::audit::dp::{audit_dp, DpOptions, MechanismName, Mode, Target, MUTANTS};
 use crate::audit::expr::parse_threshold;

@@ -4,7 +4,7 @@
 //! of [`REL_TOL`] (1e-8, the solver's promised accuracy), so that identities such as
 //! `T_ℓ = T_TV2/c(ε)` (F.63) do not fail on rounding.
 
-use super::claims::{
+use super::{
     claim as result, golden_min, log_grid, paper_instances, sig, verdict_of as ok, Check,
     ClaimResult, Context, Verdict,
 };

@@ -5,17 +5,15 @@
 //! **provable** thresholds, whereas the paper's figures used unpublished empirical thresholds
 //! (Rem. 53, ISSUE 32): a claim about the figures that fails here says so.
 
-use super::claims::{
-    claim as result, paper_instances, sig, skipped, Check, ClaimResult, Context, Verdict,
-};
-use super::experiments::CellResult;
-use super::grid::{GridResults, DPA_DELTAS};
+use super::{claim as result, paper_instances, sig, skipped, Check, ClaimResult, Context, Verdict};
 use crate::bandit::{AlgoName, DpaEpisodes};
 use crate::complexity::{
     eps_switch_global, eps_switch_local, log_factor, t_kl_gaussian_beta, t_local,
 };
 use crate::instance::Instance;
 use crate::mc::stats::cp_upper;
+use crate::report::paper::experiments::CellResult;
+use crate::report::paper::grid::{GridResults, DPA_DELTAS};
 
 /// The checks of this module.
 pub fn checks() -> Vec<Check> {

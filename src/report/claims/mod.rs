@@ -8,6 +8,17 @@
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+mod audit;
+mod bounds;
+mod empirical;
+mod numeric;
+mod thresholds;
+pub mod trace;
+mod upper;
+
+pub use crate::report::numbers::{lin_grid, log_grid, sig};
+pub use crate::report::paper::grid::paper_instances;
+
 /// Outcome of checking one claim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -63,11 +74,11 @@ pub struct Context {
     /// Named numeric results other parts of the report reuse (e.g. Monte Carlo summaries).
     pub values: BTreeMap<String, f64>,
     /// Monte Carlo results of the experiment grid (None with `--no-experiments`).
-    pub grid: Option<super::grid::GridResults>,
+    pub grid: Option<crate::report::paper::grid::GridResults>,
     /// Whether Monte Carlo checks (grid, traced runs, audits) may run (`--no-experiments` clears it).
     pub experiments: bool,
     /// Traced runs (computed on first use by the trajectory claims).
-    pub traces: Option<super::claims_trace::Traces>,
+    pub traces: Option<trace::Traces>,
 }
 
 /// A claim check.
@@ -139,59 +150,15 @@ pub fn golden_min(f: impl Fn(f64) -> f64, mut a: f64, mut b: f64, iters: usize) 
     (x, f(x))
 }
 
-/// Formats `x` with `n` significant digits (plain notation for moderate magnitudes).
-pub fn sig(x: f64, n: usize) -> String {
-    if !x.is_finite() {
-        return x.to_string();
-    }
-    if x == 0.0 {
-        return "0".into();
-    }
-    let e = x.abs().log10().floor() as i32;
-    if (-4..6).contains(&e) {
-        let dec = (n as i32 - 1 - e).max(0) as usize;
-        format!("{x:.dec$}")
-    } else {
-        format!("{:.*e}", n.saturating_sub(1), x)
-    }
-}
-
-/// Log-spaced grid of `n >= 2` points from `lo` to `hi` (both > 0).
-pub fn log_grid(lo: f64, hi: f64, n: usize) -> Vec<f64> {
-    let (a, b) = (lo.ln(), hi.ln());
-    (0..n)
-        .map(|i| (a + (b - a) * i as f64 / (n - 1) as f64).exp())
-        .collect()
-}
-
-/// Linear grid of `n >= 2` points from `lo` to `hi`.
-pub fn lin_grid(lo: f64, hi: f64, n: usize) -> Vec<f64> {
-    (0..n)
-        .map(|i| lo + (hi - lo) * i as f64 / (n - 1) as f64)
-        .collect()
-}
-
-/// The six Bernoulli instances of the experiments (MATH.md G.1).
-pub fn paper_instances() -> Vec<(&'static str, Vec<f64>)> {
-    vec![
-        ("mu1", vec![0.95, 0.9, 0.9, 0.9, 0.5]),
-        ("mu2", vec![0.75, 0.7, 0.7, 0.7, 0.7]),
-        ("mu3", vec![0.0, 0.25, 0.5, 0.75, 1.0]),
-        ("mu4", vec![0.75, 0.625, 0.5, 0.375, 0.25]),
-        ("mu5", vec![0.75, 0.53125, 0.375, 0.28125, 0.25]),
-        ("mu6", vec![0.75, 0.71875, 0.625, 0.46875, 0.25]),
-    ]
-}
-
 /// Every claim check, in ID order.
 pub fn all_checks() -> Vec<Check> {
-    let mut v = super::claims_numeric::checks();
-    v.extend(super::claims_bounds::checks());
-    v.extend(super::claims_thresholds::checks());
-    v.extend(super::claims_empirical::checks());
-    v.extend(super::claims_upper::checks());
-    v.extend(super::claims_audit::checks());
-    v.extend(super::claims_trace::checks());
+    let mut v = numeric::checks();
+    v.extend(bounds::checks());
+    v.extend(thresholds::checks());
+    v.extend(empirical::checks());
+    v.extend(upper::checks());
+    v.extend(audit::checks());
+    v.extend(trace::checks());
     v
 }
 
@@ -212,15 +179,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sig_formats() {
-        assert_eq!(sig(0.582240209, 5), "0.58224");
-        assert_eq!(sig(395.5415, 7), "395.5415");
-        assert_eq!(sig(2.90219e7, 6), "2.90219e7");
-    }
-
-    #[test]
-    fn grids() {
-        let g = log_grid(1e-3, 1e3, 7);
-        assert!((g[3] - 1.0).abs() < 1e-12 && (g[6] - 1e3).abs() < 1e-9);
+    fn id_order() {
+        assert!(id_key("F.7") < id_key("F.10"));
     }
 }

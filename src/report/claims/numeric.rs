@@ -1,6 +1,6 @@
 //! Claim checks that need only closed forms, divergences and instance transforms.
 
-use super::claims::{
+use super::{
     claim as result, golden_min, lin_grid, log_grid, paper_instances, sig, verdict_of as ok, Check,
     ClaimResult, Context, Verdict,
 };

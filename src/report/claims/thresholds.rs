@@ -1,6 +1,6 @@
 //! Claim checks on the stopping thresholds' asymptotics (MATH.md D.1; Sec. 4.3, 4.4).
 
-use super::claims::{claim as result, sig, Check, ClaimResult, Context, Verdict};
+use super::{claim as result, sig, Check, ClaimResult, Context, Verdict};
 use crate::bandit::rules::{threshold_adap, threshold_adap_star, Eq14Form};
 
 /// The checks of this module.

@@ -2,18 +2,16 @@
 //! of the plain step-by-step path ([`crate::bandit::trace`]), and the allocation-convergence
 //! figure.
 
-use super::claims::{
-    claim as result, paper_instances, sig, skipped, Check, ClaimResult, Context, Verdict,
-};
-use super::figure::{render_with_sidecar, Rendered};
-use super::figures::{allocation_figure, AllocationPanelData};
-use super::paper_figures::algo_label;
+use super::{claim as result, paper_instances, sig, skipped, Check, ClaimResult, Context, Verdict};
 use crate::bandit::trace::{run_traced, Trace};
 use crate::bandit::{AlgoName, AlgoSpec};
 use crate::complexity::{t_kl_beta_g_eps, t_kl_gaussian_beta};
 use crate::divergence::kl_delta;
 use crate::error::{Error, Result};
 use crate::instance::Instance;
+use crate::report::paper::builders::{allocation_figure, AllocationPanelData};
+use crate::report::paper::figures::algo_label;
+use crate::report::plot::{render_with_sidecar, Rendered};
 use crate::rng::rng_for_run;
 use std::path::Path;
 
@@ -68,14 +66,15 @@ pub fn compute(full: bool) -> Result<Traces> {
             TRACE_EPS
         };
         let sp = spec(algo, TRACE_DELTA, eps);
-        let seed = super::experiments::fnv1a(&format!("trace_mu4_{}", algo.as_str()));
+        let seed =
+            crate::report::paper::experiments::fnv1a(&format!("trace_mu4_{}", algo.as_str()));
         let t: Vec<Trace> = (0..runs)
             .map(|r| run_traced(&sp, &nu, &mut rng_for_run(seed, r), CAP))
             .collect::<Result<_>>()?;
         mu4.push((algo, t));
     }
     let sp = spec(AlgoName::AdapTtStar, 0.01, 0.4);
-    let seed = super::experiments::fnv1a("trace_mu2_starvation");
+    let seed = crate::report::paper::experiments::fnv1a("trace_mu2_starvation");
     let mu2_starve = (0..2 * runs)
         .map(|r| run_traced(&sp, &mu(1), &mut rng_for_run(seed, r), STARVE_CAP))
         .collect::<Result<_>>()?;

@@ -1,6 +1,6 @@
 //! Claim checks on the asymptotic upper bounds (MATH.md E.4; Thm. 22, 24, L. 52, Rem. 25).
 
-use super::claims::{claim as result, paper_instances, sig, Check, ClaimResult, Context, Verdict};
+use super::{claim as result, paper_instances, sig, Check, ClaimResult, Context, Verdict};
 use crate::complexity::upper::upper_bounds;
 use crate::complexity::{t_kl_gaussian, t_kl_gaussian_beta, t_tv};
 use crate::instance::Instance;

@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::report::figure::{
+use crate::report::plot::{
     ErrStyle, Figure, FigureError, FigureResult, HLine, Panel, RefStyle, Series, SeriesStyle,
     VLine, BLACK_INDEX, GREY_INDEX,
 };
@@ -240,7 +240,7 @@ fn fmt_eps(v: f64) -> String {
 ///
 /// # Example
 /// ```
-/// use dpbai::report::figures::{paper_eps_figure, Curve, Empirical, EpsPanelData};
+/// use dpbai::report::paper::builders::{paper_eps_figure, Curve, Empirical, EpsPanelData};
 /// let eps = vec![0.1, 1.0, 10.0];
 /// let panel = EpsPanelData {
 ///     instance: "μ1".into(),
@@ -264,7 +264,7 @@ fn fmt_eps(v: f64) -> String {
 /// let fig = paper_eps_figure("Figure 2", vec![panel.clone(), panel], true).unwrap();
 /// assert_eq!(fig.ncols, 2);
 /// assert_eq!(fig.panels[0].vlines.len(), 2);
-/// // render with dpbai::report::figure::render(&fig, stem)
+/// // render with dpbai::report::plot::render(&fig, stem)
 /// ```
 pub fn paper_eps_figure(
     title: &str,
@@ -357,7 +357,7 @@ pub fn paper_eps_figure(
 ///
 /// # Example
 /// ```
-/// use dpbai::report::figures::{ratio_figure, Empirical, RatioPanelData};
+/// use dpbai::report::paper::builders::{ratio_figure, Empirical, RatioPanelData};
 /// let panel = RatioPanelData {
 ///     instance: "μ1".into(),
 ///     eps: vec![0.1, 1.0],
@@ -445,7 +445,7 @@ pub fn ratio_figure(title: &str, panels: Vec<RatioPanelData>) -> FigureResult<Fi
 ///
 /// # Example
 /// ```
-/// use dpbai::report::figures::{allocation_figure, AllocationPanelData};
+/// use dpbai::report::paper::builders::{allocation_figure, AllocationPanelData};
 /// let panel = AllocationPanelData {
 ///     title: "μ4, TTUCB".into(),
 ///     n: vec![10.0, 100.0, 1000.0],

@@ -5,11 +5,10 @@
 //! Empirical points are the mean ± standard deviation of `τ` over the **stopped** runs; cells
 //! with capped (unstopped) runs are listed in the sidecar and in REPORT.md.
 
-use super::claims::{log_grid, paper_instances};
-use super::figure::{render_with_sidecar, Rendered};
-use super::figures::{
+use super::builders::{
     paper_eps_figure, ratio_figure, Curve, Empirical, EpsPanelData, RatioPanelData,
 };
+use super::grid::paper_instances;
 use super::grid::{GridResults, Profile};
 use crate::bandit::AlgoName;
 use crate::complexity::upper::{upper_bounds_from, UpperBounds};
@@ -19,6 +18,8 @@ use crate::complexity::{
 };
 use crate::error::{Error, Result};
 use crate::instance::Instance;
+use crate::report::numbers::log_grid;
+use crate::report::plot::{render_with_sidecar, Rendered};
 use std::path::Path;
 
 /// Display name of an instance (`mu1` → `μ1 = (…)`).
@@ -254,7 +255,7 @@ fn ratio_panel(
     })
 }
 
-fn fig_err(e: super::figure::FigureError) -> Error {
+fn fig_err(e: crate::report::plot::FigureError) -> Error {
     Error::Parse(format!("figure: {e}"))
 }
 

@@ -2,11 +2,22 @@
 //! local-DP algorithms (CTB-TT, TTUCB) and global-DP algorithms (AdaP-TT, AdaP-TT*, DP-SE,
 //! TTUCB) over ε grids, at two sizes: `quick` (the README's main command) and `paper`.
 
-use super::claims::paper_instances;
 use super::experiments::{run_cell, Cell, CellResult};
 use crate::bandit::{AlgoName, DpaEpisodes, Rules};
 use crate::error::Result;
 use std::path::Path;
+
+/// The six Bernoulli instances of the experiments (MATH.md G.1).
+pub fn paper_instances() -> Vec<(&'static str, Vec<f64>)> {
+    vec![
+        ("mu1", vec![0.95, 0.9, 0.9, 0.9, 0.5]),
+        ("mu2", vec![0.75, 0.7, 0.7, 0.7, 0.7]),
+        ("mu3", vec![0.0, 0.25, 0.5, 0.75, 1.0]),
+        ("mu4", vec![0.75, 0.625, 0.5, 0.375, 0.25]),
+        ("mu5", vec![0.75, 0.53125, 0.375, 0.28125, 0.25]),
+        ("mu6", vec![0.75, 0.71875, 0.625, 0.46875, 0.25]),
+    ]
+}
 
 /// Sizes of one verification run.
 #[derive(Debug, Clone, PartialEq)]

@@ -17,7 +17,7 @@
 //!
 //! # Example
 //! ```
-//! use dpbai::report::figure::{render_svg, Figure, Panel, Series, SeriesStyle};
+//! use dpbai::report::plot::{render_svg, Figure, Panel, Series, SeriesStyle};
 //! let mut panel = Panel::new("μ1", "privacy budget ε", "stopping time τ (samples)");
 //! panel.x_log = true;
 //! panel.y_log = true;
@@ -33,6 +33,9 @@
 //! assert!(svg.contains("stopping time τ (samples)"));
 //! ```
 
+pub(crate) mod axis;
+pub(crate) mod geometry;
+
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -43,8 +46,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde::{Deserialize, Serialize};
 
-use super::figures::axis::{to_display, Axis};
-use super::figures::geometry::{clip_polygon, clip_polyline, Pt, Rect};
+use self::axis::{to_display, Axis};
+use self::geometry::{clip_polygon, clip_polyline, Pt, Rect};
 
 /// Errors of the figure layer.
 #[derive(Debug, thiserror::Error)]
@@ -386,7 +389,7 @@ fn color(i: usize) -> RGBColor {
 
 /// The font family name every text style uses; the bundled font is registered under it.
 pub const FONT_FAMILY: &str = "sans-serif";
-static FONT_BYTES: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+static FONT_BYTES: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
 static FONT: OnceLock<Result<(), String>> = OnceLock::new();
 
 /// Registers the bundled DejaVu Sans under [`FONT_FAMILY`] (once per process; later calls are
