@@ -293,8 +293,9 @@ fn demo_eps_panel(
                 Empirical {
                     algorithm: a.into(),
                     mean,
-                    std,
+                    ci95: std,
                     runs,
+                    capped: vec![],
                 }
             })
             .collect(),
@@ -488,4 +489,122 @@ fn demo_figures_for_eyeballing() {
     render(&alloc, &dir.join("demo_alloc")).expect("render alloc");
     render(&two_panel_figure(), &dir.join("demo_edge_cases")).expect("render edge cases");
     render(&degenerate_figure(), &dir.join("demo_degenerate")).expect("render degenerate");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Claims: the protocol's verdicts and fault injection (issue 11).
+// ---------------------------------------------------------------------------------------------
+
+use dpbai::report::claims::{protocol::protocol, run_all, Area, ClaimResult, Context, Verdict};
+
+/// Runs every claim without experiments, with `fault` injected.
+fn claims_with(fault: Option<Area>) -> Vec<ClaimResult> {
+    run_all(&mut Context {
+        experiments: false,
+        fault,
+        ..Default::default()
+    })
+}
+
+/// The claims whose protocol entry lists `area` on its evidence path.
+fn depends_on(area: Area) -> Vec<String> {
+    protocol()
+        .values()
+        .filter(|e| e.areas.iter().any(|a| a == area.as_str()))
+        .map(|e| e.id.clone())
+        .collect()
+}
+
+/// Without a fault, no claim that ran meets an error, and every claim of the protocol is checked.
+#[test]
+fn claims_without_experiments_have_no_errors() {
+    let r = claims_with(None);
+    for c in &r {
+        assert!(!c.note.starts_with("error:"), "{}: {}", c.id, c.note);
+        assert!(!c.rule.is_empty(), "{} has no rule", c.id);
+    }
+    for id in protocol().keys() {
+        assert!(
+            r.iter().any(|c| c.id == id),
+            "{id} is in the protocol but not checked"
+        );
+    }
+    // The claims that need no experiments are decided, not skipped.
+    let decided = r.iter().filter(|c| c.ran).count();
+    assert!(decided >= 45, "only {decided} claims ran");
+}
+
+/// `DPBAI_INJECT_FAULT=solver` / `special`: no claim on such a path is decided, and each of
+/// them names the injected fault.
+#[test]
+fn injected_solver_and_special_faults_leave_nothing_decided() {
+    for area in [Area::Solver, Area::Special] {
+        let deps = depends_on(area);
+        assert!(deps.len() >= 5, "{area:?}: {deps:?}");
+        let r = claims_with(Some(area));
+        for id in &deps {
+            let c = r.iter().find(|c| c.id == id).expect("checked");
+            if !c.ran {
+                continue;
+            }
+            assert_eq!(c.verdict, Verdict::NotCheckable, "{id} under {area:?}");
+            assert!(c.note.contains("injected fault"), "{id}: {}", c.note);
+        }
+        // Claims off that path still decide.
+        assert!(r.iter().any(|c| c.ran && c.verdict == Verdict::Confirmed));
+    }
+}
+
+/// `mc` and `audit` faults: with experiments on (and no grid, which the faulted gathering
+/// never reads), every claim on such a path is not checkable with an error.
+#[test]
+fn injected_mc_and_audit_faults_leave_nothing_decided() {
+    for area in [Area::Mc, Area::Audit] {
+        let r = run_all(&mut Context {
+            experiments: true,
+            fault: Some(area),
+            ..Default::default()
+        });
+        for id in depends_on(area) {
+            let c = r.iter().find(|c| c.id == id).expect("checked");
+            assert_eq!(c.verdict, Verdict::NotCheckable, "{id} under {area:?}");
+            assert!(c.note.starts_with("error:"), "{id}: {}", c.note);
+        }
+    }
+}
+
+/// With experiments on but the grid missing, the grid claims are errors, not skipped.
+#[test]
+fn a_missing_grid_is_an_error_not_a_skip() {
+    let r = run_all(&mut Context {
+        experiments: true,
+        fault: Some(Area::Audit),
+        ..Default::default()
+    });
+    let c = r.iter().find(|c| c.id == "F.54").expect("checked");
+    assert!(c.ran && c.note.starts_with("error:"), "{}", c.note);
+}
+
+/// `verify --check` fails (exit code non-zero) under an injected solver fault.
+#[test]
+fn verify_check_fails_under_an_injected_fault() {
+    let dir = temp_dir("verify-fault");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dpbai"))
+        .args(["verify", "--no-experiments", "--check", "--out-dir"])
+        .arg(&dir)
+        .arg("--expected")
+        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("verify/expected.toml"))
+        .env("DPBAI_INJECT_FAULT", "solver")
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("injected fault"), "{err}");
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_dpbai"))
+        .args(["verify", "--no-experiments", "--out-dir"])
+        .arg(&dir)
+        .env("DPBAI_INJECT_FAULT", "disk")
+        .output()
+        .expect("runs");
+    assert_eq!(bad.status.code(), Some(2));
 }

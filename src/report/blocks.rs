@@ -183,34 +183,44 @@ pub fn bounds_table() -> String {
     s
 }
 
-/// The Monte Carlo table of the experiment grid.
+/// The Monte Carlo table of the experiment grid: per cell the runs and the capped count, the
+/// mean over all runs with capped runs at the cap ("≥": a lower bound) and its 95% interval
+/// where no run is capped, the median, errors, rounds and seed.
 pub fn mc_table(grid: &GridResults) -> String {
     let mut s = String::from(
         "<details><summary>Every experiment cell (click to open)</summary>\n\n\
-         | instance | algorithm | ε | δ | runs | mean τ (stopped) | std | median τ | errors | capped | mean rounds | seed |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|\n",
+         | instance | algorithm | rules | ε | δ | runs | capped | mean τ | 95% CI of the mean | median τ | errors | mean rounds | seed |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for c in &grid.cells {
         let sm = &c.summary;
+        let ci = match (sm.unstopped, sm.std_tau) {
+            (0, Some(sd)) => {
+                let h = 1.959_963_984_540_054 * sd / (sm.runs as f64).sqrt();
+                format!("[{}, {}]", sig(sm.mean_tau - h, 4), sig(sm.mean_tau + h, 4))
+            }
+            (0, None) => "—".into(),
+            _ => "— (capped runs)".into(),
+        };
         s.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             c.cell.instance,
             cell_label(&c.cell),
+            match c.cell.rules {
+                crate::bandit::Rules::Paper => "paper",
+                crate::bandit::Rules::Reference => "reference",
+            },
             c.cell
                 .eps
                 .map(|e| e.to_string())
                 .unwrap_or_else(|| "—".into()),
             c.cell.delta,
             sm.runs,
-            sm.mean_tau_stopped
-                .map(|m| sig(m, 5))
-                .unwrap_or_else(|| "—".into()),
-            c.std_tau_stopped
-                .map(|m| sig(m, 3))
-                .unwrap_or_else(|| "—".into()),
-            sig(sm.median_tau, 5),
-            sm.errors,
             sm.unstopped,
+            mean_text(c, 5),
+            ci,
+            median_text(c),
+            sm.errors,
             sm.mean_rounds
                 .map(|m| sig(m, 4))
                 .unwrap_or_else(|| "—".into()),
@@ -219,6 +229,17 @@ pub fn mc_table(grid: &GridResults) -> String {
     }
     s.push_str("\n</details>\n");
     s
+}
+
+/// The median of τ over all runs: capped runs sort above every stopped one, so the median is
+/// exact while fewer than half the runs are capped and "> cap" otherwise.
+fn median_text(c: &CellResult) -> String {
+    let sm = &c.summary;
+    if 2 * sm.unstopped >= sm.runs {
+        format!("> {}", sig(c.cell.max_steps as f64, 2))
+    } else {
+        sig(sm.median_tau, 5)
+    }
 }
 
 /// The algorithm of a cell, with its variant.
@@ -274,24 +295,34 @@ pub fn window_eps(grid_eps: &[f64], (lo, hi): (f64, f64)) -> (Option<f64>, Optio
     (inside, after)
 }
 
-/// AdaP-TT*'s case-2 plateau (Finding 5): per instance, mean τ of the stopped runs at the
+/// A cell's mean τ over all runs with capped runs at the cap: `≥ m` when any run is capped.
+pub fn mean_text(c: &CellResult, digits: usize) -> String {
+    let sm = &c.summary;
+    if sm.unstopped > 0 {
+        format!("≥ {}", sig(sm.mean_tau, digits))
+    } else {
+        sig(sm.mean_tau, digits)
+    }
+}
+
+/// AdaP-TT*'s case-2 plateau (Finding 5): per instance, mean τ (capped runs at the cap) at the
 /// largest grid ε inside `(2Δ_min, 2Δ_max)` and at the first grid ε past it, for AdaP-TT* and
 /// AdaP-TT; then the control cells (μ4 with and without its easiest arm).
 pub fn case2_table(grid: &GridResults, grid_eps: &[f64], control: &[CellResult]) -> String {
-    let tau = |c: Option<&CellResult>| {
-        c.and_then(|c| c.summary.mean_tau_stopped)
-            .map_or("—".to_string(), |m| sig(m, 3))
-    };
-    let ratio = |a: Option<&CellResult>, b: Option<&CellResult>| match (
-        a.and_then(|c| c.summary.mean_tau_stopped),
-        b.and_then(|c| c.summary.mean_tau_stopped),
-    ) {
-        (Some(x), Some(y)) => format!("{}×", sig(x / y, 3)),
+    let tau = |c: Option<&CellResult>| c.map_or("—".to_string(), |c| mean_text(c, 3));
+    // inside/after: a lower bound when the numerator is capped, not defined when the
+    // denominator is.
+    let ratio = |a: Option<&CellResult>, b: Option<&CellResult>| match (a, b) {
+        (Some(x), Some(y)) if y.summary.unstopped == 0 => format!(
+            "{}{}×",
+            if x.summary.unstopped > 0 { "≥ " } else { "" },
+            sig(x.summary.mean_tau / y.summary.mean_tau, 3)
+        ),
         _ => "—".to_string(),
     };
     let mut s = String::from(
-        "Mean τ of the stopped runs at the largest grid ε inside the window and at the first one \
-         past it:\n\n\
+        "Mean τ over all runs (capped runs counted at the cap; '≥': a lower bound, some runs capped) at \
+         the largest grid ε inside the window and at the first one past it:\n\n\
          | instance | window (2Δ_min, 2Δ_max) | ε inside | AdaP-TT* | AdaP-TT | ε after | AdaP-TT* | AdaP-TT | AdaP-TT* inside / after |\n\
          |---|---|---|---|---|---|---|---|---|\n",
     );
@@ -327,7 +358,7 @@ pub fn case2_table(grid: &GridResults, grid_eps: &[f64], control: &[CellResult])
         ));
     }
     s.push_str(&format!(
-        "\nControl at ε = {CASE2_CONTROL_EPS}, mean τ of the stopped runs (runs per cell: {}):\n\n\
+        "\nControl at ε = {CASE2_CONTROL_EPS}, mean τ (capped runs at the cap; runs per cell: {}):\n\n\
          | instance | means | AdaP-TT* | AdaP-TT |\n|---|---|---|---|\n",
         control.first().map_or(0, |c| c.summary.runs)
     ));

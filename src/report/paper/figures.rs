@@ -56,8 +56,9 @@ fn empirical(grid: &GridResults, instance: &str, algo: AlgoName, eps: &[f64]) ->
     let mut e = Empirical {
         algorithm: algo_label(algo).into(),
         mean: vec![],
-        std: vec![],
+        ci95: vec![],
         runs: vec![],
+        capped: vec![],
     };
     for &x in eps {
         let key = if algo == AlgoName::Ttucb {
@@ -67,20 +68,30 @@ fn empirical(grid: &GridResults, instance: &str, algo: AlgoName, eps: &[f64]) ->
         };
         match grid.get(instance, algo, key) {
             Some(c) => {
-                let stopped = c.summary.runs - c.summary.unstopped;
-                e.mean.push(c.summary.mean_tau_stopped.unwrap_or(f64::NAN));
-                e.std.push(c.std_tau_stopped.unwrap_or(f64::NAN));
-                e.runs.push(stopped);
+                let sm = &c.summary;
+                // Mean over all runs, capped runs at the cap (a lower bound when any is capped);
+                // the 95% interval only where no run is capped.
+                e.mean.push(sm.mean_tau);
+                e.ci95.push(match (sm.unstopped, sm.std_tau) {
+                    (0, Some(s)) => Z95 * s / (sm.runs as f64).sqrt(),
+                    _ => f64::NAN,
+                });
+                e.runs.push(sm.runs);
+                e.capped.push(sm.unstopped);
             }
             None => {
                 e.mean.push(f64::NAN);
-                e.std.push(f64::NAN);
+                e.ci95.push(f64::NAN);
                 e.runs.push(0);
+                e.capped.push(0);
             }
         }
     }
     e
 }
+
+/// z of a two-sided 95% normal interval.
+const Z95: f64 = 1.959_963_984_540_054;
 
 /// Which privacy model a figure shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,9 +146,12 @@ pub fn eps_panel(
     let lf = log_factor(profile.delta)?;
     let tkl = t_kl(&nu)?.value * lf;
     let (label, switch) = match model {
-        Model::Local => ("lower bound T_ℓ(μ;ε)·log(1/(2.4δ))", eps_switch_local(&nu)?),
+        Model::Local => (
+            "lower bound T_local(μ, ε) × log(1/(2.4δ))",
+            eps_switch_local(&nu)?,
+        ),
         Model::Global => (
-            "lower bound T_g(μ;ε)·log(1/(2.4δ))",
+            "lower bound T_global(μ, ε) × log(1/(2.4δ))",
             eps_switch_global(&nu)?,
         ),
     };
@@ -156,7 +170,7 @@ pub fn eps_panel(
                 algorithm: None,
             },
             Curve {
-                label: "non-private lower bound T_KL(μ)·log(1/(2.4δ))".into(),
+                label: "non-private lower bound T_KL(μ) × log(1/(2.4δ))".into(),
                 x: fine.clone(),
                 y: vec![tkl; fine.len()],
                 algorithm: None,
@@ -187,7 +201,7 @@ fn upper_curves(nu: &Instance, model: Model, eps: &[f64], delta: f64) -> Result<
         algorithm: Some(algo_label(algo).into()),
     };
     let ttucb = Curve {
-        label: "TTUCB upper bound T^G_{KL,1/2}·log(1/δ)".into(),
+        label: "TTUCB upper bound T_Gauss(β = 1/2) × log(1/δ)".into(),
         x: eps.to_vec(),
         y: vec![tgb * l; eps.len()],
         algorithm: Some(algo_label(AlgoName::Ttucb).into()),
@@ -195,7 +209,7 @@ fn upper_curves(nu: &Instance, model: Model, eps: &[f64], delta: f64) -> Result<
     Ok(match model {
         Model::Local => vec![
             curve(
-                "CTB-TT upper bound (Sec. 3.2)·log(1/δ)",
+                "CTB-TT upper bound (Sec. 3.2) × log(1/δ)",
                 AlgoName::CtbTt,
                 &|u| u.ctb_tt.value,
             ),
@@ -203,12 +217,12 @@ fn upper_curves(nu: &Instance, model: Model, eps: &[f64], delta: f64) -> Result<
         ],
         Model::Global => vec![
             curve(
-                "AdaP-TT* upper bound (Thm. 24)·log(1/δ)",
+                "AdaP-TT* upper bound (Thm. 24) × log(1/δ)",
                 AlgoName::AdapTtStar,
                 &|u| u.adap_tt_star.thm24_main,
             ),
             curve(
-                "AdaP-TT upper bound (Thm. 22)·log(1/δ)",
+                "AdaP-TT upper bound (Thm. 22) × log(1/δ)",
                 AlgoName::AdapTt,
                 &|u| u.adap_tt.value,
             ),
@@ -240,10 +254,14 @@ fn ratio_panel(
         .map(|e| Empirical {
             algorithm: e.algorithm,
             mean: pick(&e.mean),
-            std: pick(&e.std),
+            ci95: pick(&e.ci95),
             runs: keep
                 .iter()
                 .map(|&i| e.runs.get(i).copied().unwrap_or(0))
+                .collect(),
+            capped: keep
+                .iter()
+                .map(|&i| e.capped.get(i).copied().unwrap_or(0))
                 .collect(),
         })
         .collect();
@@ -285,7 +303,7 @@ pub fn render_all(
         serde_json::json!({
             "figure": what, "command": command, "profile": profile.name, "runs_per_cell": profile.runs,
             "delta": profile.delta, "version": env!("CARGO_PKG_VERSION"),
-            "empirical": "mean ± std of tau over the stopped runs; capped runs are counted in `cells`",
+            "empirical": "per point: runs, capped, mean of tau over all runs with capped runs at the cap (a lower bound when capped > 0), ci95 = half-width of the 95% CI of the mean (null when capped > 0)",
             "cells": seeds,
         })
     };
@@ -334,7 +352,18 @@ pub fn render_all(
                 panel
                     .empirical
                     .iter()
-                    .flat_map(|e| e.mean.iter().zip(&e.std).map(|(m, s)| m + s.max(0.0)))
+                    // Frame the uncapped points with their intervals; the lower bounds of
+                    // capped cells (up to the cap) would flatten every other curve.
+                    .flat_map(|e| {
+                        e.mean
+                            .iter()
+                            .zip(&e.ci95)
+                            .enumerate()
+                            .filter_map(|(i, (m, c))| {
+                                (e.capped.get(i).copied().unwrap_or(0) == 0)
+                                    .then(|| m + if c.is_finite() { *c } else { 0.0 })
+                            })
+                    })
                     .filter(|v| v.is_finite())
                     .fold(0.0, f64::max)
             })
@@ -353,12 +382,12 @@ pub fn render_all(
     for (stem, title, model) in [
         (
             "fig6_ratio_global",
-            "Empirical τ / lower bound T_g(μ;ε)·log(1/(2.4δ)), global DP",
+            "Empirical τ / lower bound T_global(μ, ε) × log(1/(2.4δ)), global DP",
             Model::Global,
         ),
         (
             "fig7_ratio_local",
-            "Empirical τ / lower bound T_ℓ(μ;ε)·log(1/(2.4δ)), local DP",
+            "Empirical τ / lower bound T_local(μ, ε) × log(1/(2.4δ)), local DP",
             Model::Local,
         ),
     ] {

@@ -46,6 +46,9 @@ pub const PAPER_LOCAL_EPS: [f64; 14] = [
     0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 2.0, 4.0, 10.0, 100.0,
 ];
 
+/// ε values at which shared/data/public_code_runs.csv measured the public code.
+pub const PUBLIC_CODE_EPS: [f64; 4] = [0.01, 0.1, 1.0, 10.0];
+
 /// Risks of the DPA-TT cells (F.42's asymptotic trend in log(1/δ)).
 pub const DPA_DELTAS: [f64; 4] = [1e-2, 1e-4, 1e-8, 1e-16];
 
@@ -56,7 +59,8 @@ impl Profile {
             "quick" => Some(Profile {
                 name: "quick",
                 runs: 100,
-                global_eps: vec![0.1, 0.2, 0.4, 1.0, 10.0, 1000.0],
+                // 0.05 puts every instance's theoretical switch ε_g* (μ2: 0.0702) inside the grid.
+                global_eps: vec![0.05, 0.1, 0.2, 0.4, 1.0, 10.0, 1000.0],
                 local_eps: vec![0.3, 0.5, 1.0, 2.0, 4.0, 10.0, 100.0],
                 delta: 0.01,
                 // Starved AdaP-TT(*) runs on μ1, μ2 never stop and burn the whole cap.
@@ -125,6 +129,40 @@ impl Profile {
             dpa_episodes: DpaEpisodes::Global,
             ..dpa
         });
+        out.extend(self.reference_cells());
+        out
+    }
+
+    /// The cells under the public code's rules (`--rules reference`, MATH.md S) on the instances
+    /// of Figures 1–2 (μ1, μ2): the empirical figure claims F.50–F.55 are judged under both rule
+    /// sets, and the public-code block compares them with the public code's own runs (whose ε
+    /// values [`PUBLIC_CODE_EPS`] are added to the global grid).
+    pub fn reference_cells(&self) -> Vec<Cell> {
+        let mut global: Vec<f64> = self.global_eps.clone();
+        global.extend(PUBLIC_CODE_EPS);
+        global.sort_by(f64::total_cmp);
+        global.dedup();
+        let mut out = Vec::new();
+        for (name, means) in paper_instances().into_iter().take(2) {
+            let cell = |algo: AlgoName, eps: Option<f64>| Cell {
+                rules: Rules::Reference,
+                ..self.cell(name, &means, algo, eps)
+            };
+            out.push(Cell {
+                runs: 10 * self.runs,
+                ..cell(AlgoName::Ttucb, None)
+            });
+            for &e in &global {
+                out.push(cell(AlgoName::DpSe, Some(e)));
+            }
+            for &e in &self.local_eps {
+                out.push(cell(AlgoName::CtbTt, Some(e)));
+            }
+            for &e in &global {
+                out.push(cell(AlgoName::AdapTtStar, Some(e)));
+                out.push(cell(AlgoName::AdapTt, Some(e)));
+            }
+        }
         out
     }
 }
@@ -155,14 +193,38 @@ pub struct GridResults {
 }
 
 impl GridResults {
-    /// The result of (instance, algorithm, ε) at the profile's main δ (the first such cell).
+    /// The result of (instance, algorithm, ε) under the paper's rules at the profile's main δ
+    /// (the first such cell).
     pub fn get(&self, instance: &str, algo: AlgoName, eps: Option<f64>) -> Option<&CellResult> {
+        self.get_rules(instance, algo, eps, Rules::Paper)
+    }
+    /// The result of (instance, algorithm, ε) under `rules` at the profile's main δ.
+    pub fn get_rules(
+        &self,
+        instance: &str,
+        algo: AlgoName,
+        eps: Option<f64>,
+        rules: Rules,
+    ) -> Option<&CellResult> {
         self.cells.iter().find(|c| {
             c.cell.instance == instance
                 && c.cell.algo == algo
                 && c.cell.eps == eps
+                && c.cell.rules == rules
                 && c.cell.dpa_episodes == DpaEpisodes::PerArm
         })
+    }
+    /// The ε values of (instance, algorithm) under `rules`, increasing.
+    pub fn eps_of(&self, instance: &str, algo: AlgoName, rules: Rules) -> Vec<f64> {
+        let mut v: Vec<f64> = self
+            .cells
+            .iter()
+            .filter(|c| c.cell.instance == instance && c.cell.algo == algo && c.cell.rules == rules)
+            .filter_map(|c| c.cell.eps)
+            .collect();
+        v.sort_by(f64::total_cmp);
+        v.dedup();
+        v
     }
     /// The cell of DPA-TT's global-episode variant, if the grid has one.
     pub fn dpa_global(&self) -> Option<&CellResult> {
@@ -183,6 +245,7 @@ impl GridResults {
                 && c.cell.algo == algo
                 && c.cell.eps == eps
                 && c.cell.delta == delta
+                && c.cell.rules == Rules::Paper
                 && c.cell.dpa_episodes == DpaEpisodes::PerArm
         })
     }

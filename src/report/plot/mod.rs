@@ -90,6 +90,19 @@ pub enum SeriesStyle {
     Points,
     /// Solid line with markers.
     LineAndPoints,
+    /// Open (outlined) markers only: values that are only lower bounds (e.g. means of cells with
+    /// capped runs, labelled "≥").
+    OpenPoints,
+}
+
+impl SeriesStyle {
+    /// Whether the style draws markers.
+    pub fn has_markers(self) -> bool {
+        matches!(
+            self,
+            SeriesStyle::Points | SeriesStyle::LineAndPoints | SeriesStyle::OpenPoints
+        )
+    }
 }
 
 /// How the `± y_err` of a series is drawn.
@@ -591,7 +604,7 @@ fn legend_entries(fig: &Figure) -> Vec<LegendEntry> {
         }
     };
     // Empirical series (with markers) first, then curves, then reference lines.
-    let marked = |s: &Series| matches!(s.style, SeriesStyle::Points | SeriesStyle::LineAndPoints);
+    let marked = |s: &Series| s.style.has_markers();
     for want_markers in [true, false] {
         for s in fig.panels.iter().flat_map(|p| &p.series) {
             if marked(s) == want_markers {
@@ -691,6 +704,16 @@ impl<DB: DrawingBackend> Canvas<'_, DB> {
         .map_err(draw_err)
     }
 
+    fn polygon_or_outline(&self, pts: &[Pt], style: ShapeStyle) -> FigureResult<()> {
+        if style.filled {
+            self.polygon(pts, style)
+        } else {
+            let mut closed = pts.to_vec();
+            closed.push(pts[0]);
+            self.path(&closed, style, None)
+        }
+    }
+
     fn polygon(&self, pts: &[Pt], style: ShapeStyle) -> FigureResult<()> {
         if pts.len() < 3 {
             return Ok(());
@@ -702,18 +725,23 @@ impl<DB: DrawingBackend> Canvas<'_, DB> {
         self.root.draw(&Polygon::new(ipts, style)).map_err(draw_err)
     }
 
-    /// Marker of palette index `c` (shape chosen by `c`) centred on `p`.
-    fn marker(&self, p: Pt, c: usize) -> FigureResult<()> {
+    /// Marker of palette index `c` (shape chosen by `c`) centred on `p`; `open` draws its
+    /// outline only.
+    fn marker(&self, p: Pt, c: usize, open: bool) -> FigureResult<()> {
         let r = self.sc.px(4.5);
         let (x, y) = p;
-        let style = color(c).filled();
+        let style = if open {
+            color(c).stroke_width(self.sc.width(1.8))
+        } else {
+            color(c).filled()
+        };
         let i = |v: f64| v.round() as i32;
         match c % 6 {
             0 => self
                 .root
                 .draw(&Circle::new((i(x), i(y)), i(r), style))
                 .map_err(draw_err),
-            1 => self.polygon(
+            1 => self.polygon_or_outline(
                 &[
                     (x - 0.85 * r, y - 0.85 * r),
                     (x + 0.85 * r, y - 0.85 * r),
@@ -722,7 +750,7 @@ impl<DB: DrawingBackend> Canvas<'_, DB> {
                 ],
                 style,
             ),
-            2 => self.polygon(
+            2 => self.polygon_or_outline(
                 &[
                     (x, y - 1.2 * r),
                     (x + 1.1 * r, y + 0.8 * r),
@@ -730,11 +758,11 @@ impl<DB: DrawingBackend> Canvas<'_, DB> {
                 ],
                 style,
             ),
-            3 => self.polygon(
+            3 => self.polygon_or_outline(
                 &[(x, y - 1.25 * r), (x + r, y), (x, y + 1.25 * r), (x - r, y)],
                 style,
             ),
-            4 => self.polygon(
+            4 => self.polygon_or_outline(
                 &[
                     (x, y + 1.2 * r),
                     (x + 1.1 * r, y - 0.8 * r),
@@ -758,7 +786,7 @@ impl<DB: DrawingBackend> Canvas<'_, DB> {
             SeriesStyle::Line | SeriesStyle::LineAndPoints => self.path(pts, style, None),
             SeriesStyle::Dashed => self.path(pts, style, Some((9.0, 5.0))),
             SeriesStyle::Dotted => self.path(pts, style, Some((2.0, 4.0))),
-            SeriesStyle::Points => Ok(()),
+            SeriesStyle::Points | SeriesStyle::OpenPoints => Ok(()),
         }
     }
 
@@ -1070,15 +1098,11 @@ fn draw_panel<DB: DrawingBackend>(
             }
         }
     }
-    for s in panel
-        .series
-        .iter()
-        .filter(|s| matches!(s.style, SeriesStyle::Points | SeriesStyle::LineAndPoints))
-    {
+    for s in panel.series.iter().filter(|s| s.style.has_markers()) {
         for (x, y, _) in pts_of(s).into_iter().flatten() {
             let p = map(x, y);
             if rect.contains(p) {
-                canvas.marker(p, s.color)?;
+                canvas.marker(p, s.color, s.style == SeriesStyle::OpenPoints)?;
             }
         }
     }
@@ -1129,8 +1153,8 @@ fn draw_legend<DB: DrawingBackend>(
                             canvas.path(&[(mid.0 - cap, yy), (mid.0 + cap, yy)], st, None)?;
                         }
                     }
-                    if matches!(style, SeriesStyle::Points | SeriesStyle::LineAndPoints) {
-                        canvas.marker(mid, e.color)?;
+                    if style.has_markers() {
+                        canvas.marker(mid, e.color, style == SeriesStyle::OpenPoints)?;
                     }
                 }
                 LegendKind::HLine(style) => canvas.ref_line(a, b, e.color, style)?,
