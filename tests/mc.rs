@@ -816,3 +816,79 @@ fn cli_reading_options_are_recorded() {
     // Global episodes report one round per episode, far fewer than per-arm phases.
     assert!(v["mean_rounds"].as_f64().unwrap() < 20.0, "{out}");
 }
+
+/// Reads a number written either as a TOML integer or float.
+fn num(v: &toml::Value) -> f64 {
+    v.as_float()
+        .or_else(|| v.as_integer().map(|i| i as f64))
+        .expect("number")
+}
+
+/// Student-t quantiles (statrs) and two-sided tails (our incomplete beta) against mpmath's
+/// hypergeometric t CDF (tests/data/censored_golden.toml, 50 digits).
+#[test]
+fn student_t_matches_mpmath_golden() {
+    use dpbai::mc::stats::{student_t_quantile, student_t_two_sided};
+    let data = crate::common::load_toml("censored_golden.toml");
+    let qs = data["t_quantile"].as_array().expect("t_quantile");
+    assert!(qs.len() >= 60);
+    let mut worst = 0.0f64;
+    for c in qs {
+        let (p, df, want) = (num(&c["p"]), num(&c["df"]), num(&c["value"]));
+        let got = student_t_quantile(p, df).expect("quantile");
+        let e = rel_err(got, want);
+        worst = worst.max(e);
+        assert!(e <= 2e-10, "t_({p}, {df}) = {got}, want {want} (rel {e:e})");
+    }
+    eprintln!("t quantile: worst relative error {worst:e}");
+    for c in data["t_two_sided"].as_array().expect("t_two_sided") {
+        let (t, df, want) = (num(&c["t"]), num(&c["df"]), num(&c["value"]));
+        let got = student_t_two_sided(t, df).expect("tail");
+        assert!(
+            rel_err(got, want) <= 1e-10,
+            "P(|T_{df}| >= {t}) = {got}, want {want}"
+        );
+    }
+    assert!(student_t_quantile(1.0, 5.0).is_err());
+    assert!(student_t_quantile(0.9, 0.5).is_err());
+    assert!(student_t_two_sided(f64::NAN, 5.0).is_err());
+}
+
+/// Ratio-of-means intervals and Welch tests against mpmath (tests/data/censored_golden.toml).
+#[test]
+fn ratio_comparison_matches_mpmath_golden() {
+    use dpbai::mc::compare::{compare_means, welch_test, FactorRange, Moments};
+    let data = crate::common::load_toml("censored_golden.toml");
+    let cases = data["ratio"].as_array().expect("ratio");
+    assert!(cases.len() >= 6);
+    for c in cases {
+        let name = c["name"].as_str().expect("name");
+        let side = |k: &str| {
+            let a = c[k].as_array().expect("moments");
+            Moments::new(num(&a[0]), num(&a[1]), num(&a[2]) as u64).expect("moments")
+        };
+        let (ours, theirs) = (side("ours"), side("theirs"));
+        let fr = c["factor"].as_array().expect("factor");
+        let factor = FactorRange::new(num(&fr[0]), num(&fr[1])).expect("factor");
+        let got = compare_means(&ours, &theirs, factor).expect("compare");
+        let ci = c["ci95"].as_array().expect("ci95");
+        let checks = [
+            ("ratio", got.ratio, num(&c["ratio"]), 1e-14),
+            ("log_se", got.log_se, num(&c["log_se"]), 1e-12),
+            ("df", got.df.expect("df"), num(&c["df"]), 1e-10),
+            ("ci95_lo", got.ci95_lo, num(&ci[0]), 1e-9),
+            ("ci95_hi", got.ci95_hi, num(&ci[1]), 1e-9),
+            ("welch_t", got.welch_t, num(&c["welch_t_at_1"]), 1e-10),
+            ("welch_p", got.welch_p, num(&c["welch_p"]), 1e-6),
+        ];
+        for (what, g, w, tol) in checks {
+            assert!(rel_err(g, w) <= tol, "{name} {what}: {g} vs {w}");
+        }
+        let (_, nu, p) = welch_test(&ours, &theirs).expect("welch");
+        assert!(
+            rel_err(nu.expect("df"), num(&c["welch_df_at_1"])) <= 1e-10,
+            "{name}"
+        );
+        assert!(rel_err(p, num(&c["welch_p_at_1"])) <= 1e-9, "{name}");
+    }
+}

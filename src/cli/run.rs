@@ -387,6 +387,27 @@ fn opt(x: Option<f64>) -> String {
     x.map_or("-".to_string(), |v| format!("{v}"))
 }
 
+/// The censoring-aware line of the table: Kaplan–Meier quartiles ("> cap" where the curve does
+/// not fall that far) and the mean, "≥" when runs were capped, else with its 95% interval.
+fn censored_row(c: &dpbai::mc::CensoredStats) -> String {
+    let q = |x: Option<u64>| match (x, c.cap) {
+        (Some(v), _) => v.to_string(),
+        (None, Some(cap)) => format!("> {cap}"),
+        (None, None) => "-".to_string(),
+    };
+    let mean = match (c.mean_is_lower_bound, c.mean_ci95_lo, c.mean_ci95_hi) {
+        (true, _, _) => format!("mean >= {:.2} ({} of {} capped)", c.mean, c.capped, c.runs),
+        (false, Some(lo), Some(hi)) => format!("mean {:.2}, 95% CI [{lo:.2}, {hi:.2}]", c.mean),
+        _ => format!("mean {:.2}", c.mean),
+    };
+    format!(
+        "KM median {}  q25 {}  q75 {}  {mean}",
+        q(c.km_median),
+        q(c.km_q25),
+        q(c.km_q75)
+    )
+}
+
 /// Prints the report as JSON or as a table.
 pub(crate) fn print_report(r: &Report, json: bool) -> anyhow::Result<()> {
     let stdout = std::io::stdout();
@@ -445,6 +466,7 @@ pub(crate) fn print_report(r: &Report, json: bool) -> anyhow::Result<()> {
                 s.max_tau
             ),
         ),
+        ("censored tau", censored_row(&s.censored)),
         (
             "stopped runs",
             format!(
@@ -475,7 +497,7 @@ pub(crate) fn print_report(r: &Report, json: bool) -> anyhow::Result<()> {
     ];
     if s.unstopped > 0 {
         rows.insert(
-            7,
+            8,
             (
                 "errors (worst)",
                 format!(

@@ -23,8 +23,20 @@
 //! is its exact two-sided 95% Clopper–Pearson interval. Counting a capped run as "no error" is
 //! optimistic when the cap may have cut a run that would later stop wrongly, so the summary also
 //! gives `error_ci_worst_case`, the interval for `(errors + unstopped) / runs`.
+//!
+//! # Censoring
+//! `censored` ([`CensoredStats`], module [`censored`]) treats the capped runs as right-censored
+//! observations: Kaplan–Meier median and quartiles (`null` where the curve does not fall that
+//! far: "> cap"), the mean with capped runs at the cap flagged as a lower bound, and a 95%
+//! Student-t interval of the mean only when no run is capped. Reports should use these rather
+//! than `mean_tau_stopped`.
 
+pub mod censored;
+pub mod compare;
 pub mod stats;
+
+pub use censored::{CensoredStats, KaplanMeier, Observation};
+pub use compare::{compare_means, FactorRange, Moments, RatioComparison, ADAPTT_UNDERCOUNT};
 
 use crate::bandit::{BaiAlgorithm, RunOutcome};
 use crate::error::{Error, Result};
@@ -232,6 +244,10 @@ pub struct Summary {
     pub unstopped_wrong: u64,
     /// Mean number of rounds of adaptivity over the runs that report it (`None` if none do).
     pub mean_rounds: Option<f64>,
+    /// Censoring-aware statistics of `τ` (capped runs as right-censored observations):
+    /// Kaplan–Meier median and quartiles, the mean as a lower bound when runs are capped, and
+    /// its 95% interval when none is (JSON object `censored`).
+    pub censored: CensoredStats,
 }
 
 /// Confidence level of `error_ci`: `1 − ERROR_CI_ALPHA = 95%`.
@@ -310,7 +326,19 @@ pub fn summarize(records: &[RunRecord], best: usize) -> Result<Summary> {
         } else {
             Some(stats::mean(&rounds)?)
         },
+        censored: CensoredStats::from_observations(&observations(records))?,
     })
+}
+
+/// The records as stopping-time observations (`stopped = false`: censored at `τ`).
+pub fn observations(records: &[RunRecord]) -> Vec<Observation> {
+    records
+        .iter()
+        .map(|r| Observation {
+            time: r.outcome.tau,
+            stopped: r.outcome.stopped,
+        })
+        .collect()
 }
 
 /// Everything that identifies an experiment: recorded in every summary and shard file.
