@@ -892,3 +892,59 @@ fn ratio_comparison_matches_mpmath_golden() {
         assert!(rel_err(p, num(&c["welch_p_at_1"])) <= 1e-9, "{name}");
     }
 }
+
+/// Issue 11's controls are recorded in `options`, rejected (exit 2, one line) where they do not
+/// apply; the JSON summary carries the censoring-aware statistics.
+#[test]
+fn cli_controls_and_censored_stats() {
+    let base = [
+        "run",
+        "--algo",
+        "adap-tt",
+        "--means",
+        "0.9,0.5,0.2",
+        "--eps",
+        "1",
+        "--delta",
+        "0.1",
+        "--runs",
+        "20",
+        "--seed",
+        "3",
+        "--json",
+    ];
+    let mut args = base.to_vec();
+    args.extend(["--adap-leader-bonus", "eq3", "--leader-counts", "global"]);
+    let (code, out, err) = run_cli(&args);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["options"],
+        serde_json::json!(["--adap-leader-bonus eq3", "--leader-counts global"])
+    );
+    let c = &v["censored"];
+    assert_eq!(c["runs"], 20);
+    assert_eq!(c["capped"], v["unstopped"]);
+    assert!(
+        c["km_median"].is_u64() && c.get("mean_ci95_lo").is_some(),
+        "{out}"
+    );
+    // eq11-log-n with live counts: the live-count leader needs the UCB (eq3) bonus.
+    let mut bad = base.to_vec();
+    bad.extend([
+        "--adap-leader-bonus",
+        "eq11-log-n",
+        "--leader-counts",
+        "global",
+    ]);
+    let (code, _, err) = run_cli(&bad);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("leader-counts"), "{err}");
+    let mut bad = base.to_vec();
+    bad[2] = "ttucb";
+    bad.extend(["--adap-leader-bonus", "eq11-log-n"]);
+    let (code, _, err) = run_cli(&bad);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("adap-leader-bonus = eq11-log-n"), "{err}");
+}

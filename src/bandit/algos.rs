@@ -12,6 +12,11 @@
 //!
 //! All use β-tracking (or IDS, D.9) and `σ = 1/2` for Bernoulli arms (the arms' `σ` otherwise).
 //!
+//! Controls (issue 11, not the paper's algorithms): [`super::AdapLeaderBonus::Eq3`] gives
+//! `adap-tt`/`adap-tt-star` the leader `b^G(Ñ)` with `log ‖Ñ‖₁` of `dpa-tt`,
+//! [`super::AdapLeaderBonus::Eq11LogN`] Eq. (11) with `k(Ñ_a)` replaced by `log ‖Ñ‖₁`;
+//! [`super::LeaderCounts::Global`] computes that UCB leader on the live counts `N`.
+//!
 //! **Starvation (AdaP-TT, AdaP-TT\*).** The private bonus of Eq. (11) depends on `Ñ_a` only (the
 //! paper calls it heuristic, Sec. 4.3). When an arm's released mean is far below the others
 //! (a large negative Laplace draw) it is neither the leader nor — when the remaining arms are
@@ -38,8 +43,9 @@ use super::top_two::{
     StopArm, Tracking,
 };
 use super::{
-    AlgoName, AlgoSpec, BaiAlgorithm, ChallengerCounts, DpaEpisodes, GaussLdpSigma, RewardTable,
-    Rules, RunOutcome, TableOutput, ThresholdVars, TieBreak,
+    AdapLeaderBonus, AlgoName, AlgoSpec, BaiAlgorithm, ChallengerCounts, DpaEpisodes,
+    GaussLdpSigma, LeaderCounts, RewardTable, Rules, RunOutcome, TableOutput, ThresholdVars,
+    TieBreak,
 };
 use crate::error::{check_above, check_open, Error, Result};
 use crate::instance::{Family, Instance};
@@ -240,6 +246,13 @@ pub(crate) fn build_any(spec: &AlgoSpec, inst: &Instance) -> Result<AnyTopTwo> {
     };
     let ucb = Leader::Ucb {
         c: 2.0 * sigma * sigma * UCB_ALPHA * (1.0 + UCB_S),
+        live: spec.leader_counts == LeaderCounts::Global,
+    };
+    // Issue 11's control of Finding 1: Eq. (3)'s bonus for AdaP-TT(*) (validated in `build`).
+    let adap_leader = match spec.adap_leader_bonus {
+        AdapLeaderBonus::Eq11 => Leader::PrivateUcb,
+        AdapLeaderBonus::Eq3 => ucb,
+        AdapLeaderBonus::Eq11LogN => Leader::PrivateUcbLogN { eps },
     };
     let tc = Challenger::Tc { local };
     let custom = spec.custom_threshold.clone().map(|f| Thr::Custom {
@@ -315,8 +328,8 @@ pub(crate) fn build_any(spec: &AlgoSpec, inst: &Instance) -> Result<AnyTopTwo> {
         A::AdapTt | A::AdapTtStar if reference => ref_adap(thr),
         _ if reference => ref_ttucb(thr),
         A::Ttucb | A::CtbTt | A::GaussLdpTt => paper(ucb, gauss, gauss, thr),
-        A::AdapTt => paper(Leader::PrivateUcb, gauss, gauss, thr),
-        A::AdapTtStar => paper(Leader::PrivateUcb, priv_aware, priv_aware, thr),
+        A::AdapTt => paper(adap_leader, gauss, gauss, thr),
+        A::AdapTtStar => paper(adap_leader, priv_aware, priv_aware, thr),
         A::DpaTt => paper(ucb, gauss, gauss, thr),
         A::DpSe => unreachable!("invariant: dp-se rejected at the top of build_any"),
     };

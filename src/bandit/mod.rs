@@ -233,6 +233,60 @@ pub struct AlgoSpec {
     /// Episodes of `dpa-tt` (MATH.md D.8): per-arm doubling (Alg. 11; default) or one global
     /// episode counter.
     pub dpa_episodes: DpaEpisodes,
+    /// Leader bonus of `adap-tt` / `adap-tt-star` (paper rules): Eq. (11) (default) or the
+    /// Eq. (3) UCB bonus with its `log ‖Ñ‖₁` term (a control, not the paper's algorithm).
+    pub adap_leader_bonus: AdapLeaderBonus,
+    /// Counts of the UCB leader of the phased algorithms (paper rules): the frozen local counts
+    /// `Ñ` of Alg. 1 (default) or the live global counts `N` (a control).
+    pub leader_counts: LeaderCounts,
+}
+
+/// Leader bonus of AdaP-TT and AdaP-TT\* (issue 11: the control that isolates Finding 1's cause).
+///
+/// Eq. (11)'s private bonus `b^{G,ε}_a(Ñ) = sqrt(k(Ñ_a)/Ñ_a) + k(Ñ_a)/(εÑ_a)` depends on the arm's
+/// own frozen local count only, so an arm whose released mean is low stays below the others for
+/// ever. The controls make the bonus grow with `‖Ñ‖₁ = Σ_b Ñ_b`, which increases whenever any
+/// arm releases a new estimate: Eq. (3)'s `b^G_a(Ñ) = sqrt(2σ²α(1+s)·log(‖Ñ‖₁)/Ñ_a)` (MATH.md
+/// D.1, `s = α = 1.2`, TTUCB's bonus), or Eq. (11) with `k(Ñ_a)` replaced by `log ‖Ñ‖₁` (keeps
+/// the privacy term `·/(εÑ_a)`). `‖Ñ‖₁` changes only at releases, so the leader stays frozen
+/// between releases and the phase-skipping fast path stays exact (`skip_tests.rs` covers both).
+/// The bonuses read counts only, so privacy (L. 20) is unaffected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+#[value(rename_all = "kebab-case")]
+pub enum AdapLeaderBonus {
+    /// Eq. (11), `b^{G,ε}_a(Ñ)` (Alg. 9, 10; default).
+    #[default]
+    Eq11,
+    /// Eq. (3), `sqrt(2σ²α(1+s)·log(‖Ñ‖₁)/Ñ_a)` (TTUCB's bonus on the local counts). It has no
+    /// privacy term, so it is *smaller* than Eq. (11) at small `Ñ_a` and small `ε`, and cannot
+    /// lift a mean released with a large negative Laplace draw (scale `1/(εÑ_a)`).
+    Eq3,
+    /// Eq. (11) with `k(Ñ_a)` replaced by `log ‖Ñ‖₁`: `sqrt(ℓ/Ñ_a) + ℓ/(εÑ_a)`, `ℓ = log ‖Ñ‖₁`
+    /// ([`rules::ucb_bonus_private_log_n`]): the privacy-scaled bonus, growing with the total
+    /// count (the public code's index shape, MATH.md §S).
+    Eq11LogN,
+}
+
+/// Counts of the UCB leader `argmax_a μ̃_a + sqrt(2σ²α(1+s)·log(‖ω‖₁)/ω_a)` of the phased
+/// algorithms (issue 11: the control of Finding 3).
+///
+/// Alg. 1 computes the leader on the local counts `ω = Ñ`, which DPA freezes between releases;
+/// with one global episode counter the leader and challenger then stay fixed and the other
+/// arms are never pulled (Finding 3). With live counts `ω = N` (global counts, `‖N‖₁ = t`) the
+/// pulled pair's bonus shrinks at every pull, so the leader moves on. The estimates `μ̃` stay the
+/// released ones. The leader then changes between releases, so the phase-skipping fast paths
+/// (`skip_steps`, `rotate_steps`) are **disabled** for this option (the loop goes step by step
+/// with lazily drawn phase rewards, exact by construction).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+#[value(rename_all = "kebab-case")]
+pub enum LeaderCounts {
+    /// Local counts `Ñ`, frozen between releases (Alg. 1; default).
+    #[default]
+    Local,
+    /// Live global counts `N` and `‖N‖₁ = t`.
+    Global,
 }
 
 /// Episodes of the DPA estimator (MATH.md D.8, App. H).
@@ -303,6 +357,8 @@ impl AlgoSpec {
             eq14_form: rules::Eq14Form::KSquared,
             step_by_step: false,
             dpa_episodes: DpaEpisodes::PerArm,
+            adap_leader_bonus: AdapLeaderBonus::Eq11,
+            leader_counts: LeaderCounts::Local,
         }
     }
 }
@@ -330,6 +386,40 @@ pub fn build(
             "global",
             format!(
                 "per-arm for {} (global episodes are a dpa-tt variant)",
+                spec.algo.as_str()
+            ),
+        ));
+    }
+    let adap = matches!(spec.algo, AlgoName::AdapTt | AlgoName::AdapTtStar);
+    if spec.adap_leader_bonus != AdapLeaderBonus::Eq11 && !(adap && spec.rules == Rules::Paper) {
+        return Err(crate::error::Error::param(
+            "adap-leader-bonus",
+            match spec.adap_leader_bonus {
+                AdapLeaderBonus::Eq11 => "eq11",
+                AdapLeaderBonus::Eq3 => "eq3",
+                AdapLeaderBonus::Eq11LogN => "eq11-log-n",
+            },
+            format!(
+                "eq11 for {} with --rules {} (the others are controls of adap-tt and \
+                 adap-tt-star under the paper rules)",
+                spec.algo.as_str(),
+                if spec.rules == Rules::Paper {
+                    "paper"
+                } else {
+                    "reference"
+                }
+            ),
+        ));
+    }
+    let ucb_leader =
+        spec.algo == AlgoName::DpaTt || (adap && spec.adap_leader_bonus == AdapLeaderBonus::Eq3);
+    if spec.leader_counts != LeaderCounts::Local && !(ucb_leader && spec.rules == Rules::Paper) {
+        return Err(crate::error::Error::param(
+            "leader-counts",
+            "global",
+            format!(
+                "local for {} (global is a control of the UCB leader of dpa-tt, and of adap-tt \
+                 and adap-tt-star with --adap-leader-bonus eq3, under the paper rules)",
                 spec.algo.as_str()
             ),
         ));

@@ -64,6 +64,35 @@ pub fn ucb_bonus_private(w_a: f64, eps: f64) -> f64 {
     (k / w_a).sqrt() + k / (eps * w_a)
 }
 
+/// Eq. (11)'s private bonus with its own-count term `k(ω_a)` replaced by Eq. (3)'s `log ‖ω‖₁`
+/// (issue 11's control of Finding 1; not in the paper).
+///
+/// # Definition
+/// `b_a(ω) = sqrt(ℓ/ω_a) + ℓ/(ε·ω_a)`, `ℓ = log ‖ω‖₁ = log Σ_b ω_b`: the shape of a confidence
+/// radius for a mean of `ω_a` samples plus `Lap(1/(εω_a))` noise at confidence `~1/‖ω‖₁`, the
+/// form of the public code's AdaP-TT index (MATH.md §S) with `log n` on the local counts.
+///
+/// # Reference
+/// Eq. (11) and Eq. (3); MATH.md D.1, §S.
+///
+/// # Domain
+/// `ω_a >= 1`, `‖ω‖₁ >= ω_a`, `ε > 0`.
+///
+/// # Accuracy
+/// A few ulps.
+///
+/// # Example
+/// ```
+/// // ℓ = ln 100: sqrt(ℓ/4) + ℓ/(0.5·4)
+/// let b = dpbai::bandit::rules::ucb_bonus_private_log_n(4.0, 100.0, 0.5);
+/// let l = 100f64.ln();
+/// assert!((b - ((l / 4.0).sqrt() + l / 2.0)).abs() < 1e-14);
+/// ```
+pub fn ucb_bonus_private_log_n(w_a: f64, w_total: f64, eps: f64) -> f64 {
+    let l = w_total.ln();
+    (l / w_a).sqrt() + l / (eps * w_a)
+}
+
 /// Gaussian transport cost (Eq. (3)).
 ///
 /// # Definition

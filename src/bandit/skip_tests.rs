@@ -3,7 +3,7 @@
 
 use super::algos::build_any;
 use super::top_two::{tracked_leader_pulls, DenseObs, NoObs};
-use super::{AlgoName, AlgoSpec, ChallengerCounts, DpaEpisodes};
+use super::{AdapLeaderBonus, AlgoName, AlgoSpec, ChallengerCounts, DpaEpisodes, LeaderCounts};
 use crate::instance::Instance;
 use crate::rng::rng_for_run;
 use rand::Rng as _;
@@ -116,6 +116,44 @@ fn phase_skipping_is_exact() {
         }
     }
     // The comparison must cover capped runs too (starved runs, the case skipping is for).
+    assert!(capped > 0, "no capped run exercised");
+}
+
+/// Issue 11's controls on the fast paths: Eq. (3)'s leader bonus for AdaP-TT(*) keeps the
+/// leader frozen between releases (`‖Ñ‖₁` only changes there), so skipping stays on and must be
+/// exact; the live-count leader disables it (the comparison then guards that choice).
+#[test]
+fn phase_skipping_is_exact_with_the_controls() {
+    let instances: [&[f64]; 3] = [
+        &[0.95, 0.9, 0.9, 0.9, 0.5],
+        &[0.75, 0.7, 0.7, 0.7, 0.7],
+        &[0.6, 0.55, 0.5, 0.45, 0.4, 0.35, 0.3],
+    ];
+    let mut capped = 0;
+    for algo in [AlgoName::AdapTt, AlgoName::AdapTtStar] {
+        for means in instances {
+            for (eps, beta, local) in [(0.4, 0.5, false), (2.0, 0.3, true), (20.0, 0.8, false)] {
+                for (bonus, counts) in [
+                    (AdapLeaderBonus::Eq3, LeaderCounts::Local),
+                    (AdapLeaderBonus::Eq3, LeaderCounts::Global),
+                    (AdapLeaderBonus::Eq11LogN, LeaderCounts::Local),
+                ] {
+                    let mut spec = AlgoSpec::new(algo, 0.01);
+                    spec.adap_leader_bonus = bonus;
+                    spec.leader_counts = counts;
+                    capped += same_runs_spec(&mut spec, means, eps, beta, local, 50_000);
+                }
+            }
+        }
+    }
+    for means in instances {
+        for episodes in [DpaEpisodes::PerArm, DpaEpisodes::Global] {
+            let mut spec = AlgoSpec::new(AlgoName::DpaTt, 0.01);
+            spec.dpa_episodes = episodes;
+            spec.leader_counts = LeaderCounts::Global;
+            same_runs_spec(&mut spec, means, 1.0, 0.5, false, 50_000);
+        }
+    }
     assert!(capped > 0, "no capped run exercised");
 }
 

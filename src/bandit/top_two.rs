@@ -330,10 +330,15 @@ impl Estimator for Phased {
 /// Leader rules.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Leader {
-    /// `argmax μ̃_a + sqrt(c·log(Σ Ñ)/Ñ_a)`, `c = 2σ²α(1+s)` (Eq. (3)).
-    Ucb { c: f64 },
+    /// `argmax μ̃_a + sqrt(c·log(Σ Ñ)/Ñ_a)`, `c = 2σ²α(1+s)` (Eq. (3)); `live`: on the global
+    /// counts instead, `argmax μ̃_a + sqrt(c·log(t)/N_a)` (issue 11's control; the leader then
+    /// moves between releases).
+    Ucb { c: f64, live: bool },
     /// `argmax μ̃_a + b^{G,ε}_a(Ñ)` (Eq. (11)).
     PrivateUcb,
+    /// `argmax μ̃_a + sqrt(ℓ/Ñ_a) + ℓ/(εÑ_a)`, `ℓ = log Σ Ñ` (issue 11's control; frozen between
+    /// releases like `Ucb { live: false }`).
+    PrivateUcbLogN { eps: f64 },
     /// Empirical best `argmax μ̃` (public code, TTUCB).
     Empirical,
     /// Public code, AdaP-TT: `argmax μ̃_a + log(n)/(ε Ñ_a) + sqrt(log(n)/(2Ñ_a))`.
@@ -799,9 +804,14 @@ pub(crate) fn run_loop<E: Estimator, O: Observer + ?Sized>(
     let only_on_switch = cfg.stop_arm == StopArm::LeaderOnSwitch;
     let mut changed = true;
     let mut last = usize::MAX;
-    // The leader only moves when an estimate is released, unless it reads the time or
-    // breaks ties at random.
-    let leader_dynamic = !E::PHASED || uni || matches!(cfg.leader, Leader::RefAdap { .. });
+    // The leader only moves when an estimate is released, unless it reads the time or the live
+    // counts, or breaks ties at random (then no fast path: see `chunkable`).
+    let leader_dynamic = !E::PHASED
+        || uni
+        || matches!(
+            cfg.leader,
+            Leader::RefAdap { .. } | Leader::Ucb { live: true, .. }
+        );
     let mut b_cached = 0usize;
     // Whole runs of steps may be skipped when nothing between two phase switches is random or
     // watched: lazy rewards, no stopping test, a fixed leader, β-tracking, the deterministic
@@ -835,11 +845,24 @@ pub(crate) fn run_loop<E: Estimator, O: Observer + ?Sized>(
             b_cached
         } else {
             match cfg.leader {
-                Leader::Ucb { c } => {
+                Leader::Ucb { c, live: false } => {
                     let f = (c * s.sum_w.ln()).sqrt();
                     argmax(k, |a| s.mu[a] + f * s.isw[a], uni, rng)
                 }
+                Leader::Ucb { c, live: true } => {
+                    let f = (c * tf.ln()).sqrt();
+                    argmax(k, |a| s.mu[a] + f * core.inv_n[a].sqrt(), uni, rng)
+                }
                 Leader::PrivateUcb => argmax(k, |a| s.mu[a] + s.pbonus[a], uni, rng),
+                Leader::PrivateUcbLogN { eps } => {
+                    let l = s.sum_w.ln();
+                    argmax(
+                        k,
+                        |a| s.mu[a] + (l * s.iw[a]).sqrt() + l * s.iw[a] / eps,
+                        uni,
+                        rng,
+                    )
+                }
                 Leader::Empirical => argmax(k, |a| s.mu[a], uni, rng),
                 Leader::RefAdap { eps } => {
                     let ln = tf.ln();

@@ -15,7 +15,8 @@
 use anyhow::Context;
 use dpbai::bandit::rules::Eq14Form;
 use dpbai::bandit::{
-    AlgoName, AlgoSpec, ChallengerCounts, DpaEpisodes, GaussLdpSigma, Rules, TieBreak,
+    AdapLeaderBonus, AlgoName, AlgoSpec, ChallengerCounts, DpaEpisodes, GaussLdpSigma,
+    LeaderCounts, Rules, TieBreak,
 };
 use dpbai::instance::{Family, Instance};
 use dpbai::mc::{self, EngineConfig, Report, RunMeta, RunRecord, Shard, ShardFile};
@@ -79,6 +80,15 @@ pub struct Args {
     /// Episodes of dpa-tt: per-arm doubling (Alg. 11) or one global episode counter (D.8).
     #[arg(long, value_enum, default_value_t = DpaEpisodes::PerArm)]
     pub dpa_episodes: DpaEpisodes,
+    /// Leader bonus of adap-tt / adap-tt-star: eq11 (the paper's private bonus), or a control of
+    /// REPORT.md's Finding 1 (paper rules only): eq3 (TTUCB's bonus with its log ‖Ñ‖₁ term, no
+    /// privacy term) or eq11-log-n (Eq. (11) with k(Ñ_a) replaced by log ‖Ñ‖₁).
+    #[arg(long, value_enum, default_value_t = AdapLeaderBonus::Eq11)]
+    pub adap_leader_bonus: AdapLeaderBonus,
+    /// Counts of the UCB leader of dpa-tt (and of adap-tt(-star) with --adap-leader-bonus eq3):
+    /// local Ñ, frozen between releases (Alg. 1), or global N, live (a control of Finding 3).
+    #[arg(long, value_enum, default_value_t = LeaderCounts::Local)]
+    pub leader_counts: LeaderCounts,
     /// DAF/DPA algorithms: draw every reward and test the stopping rule at every step (the
     /// plain reference loop; same law of (tau, recommendation), slower).
     #[arg(long)]
@@ -127,6 +137,8 @@ fn non_default_options(args: &Args) -> Vec<String> {
     flag(&mut out, "gauss-sigma", &args.gauss_sigma);
     flag(&mut out, "eq14-form", &args.eq14_form);
     flag(&mut out, "dpa-episodes", &args.dpa_episodes);
+    flag(&mut out, "adap-leader-bonus", &args.adap_leader_bonus);
+    flag(&mut out, "leader-counts", &args.leader_counts);
     if args.step_by_step {
         out.push("--step-by-step".into());
     }
@@ -248,6 +260,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     spec.gauss_sigma = args.gauss_sigma;
     spec.eq14_form = args.eq14_form;
     spec.dpa_episodes = args.dpa_episodes;
+    spec.adap_leader_bonus = args.adap_leader_bonus;
+    spec.leader_counts = args.leader_counts;
     spec.step_by_step = args.step_by_step;
     let alg = dpbai::bandit::build(&spec, &instance)?;
 
