@@ -296,6 +296,9 @@ fn demo_eps_panel(
                     ci95: std,
                     runs,
                     capped: vec![],
+                    median: vec![],
+                    q25: vec![],
+                    q75: vec![],
                 }
             })
             .collect(),

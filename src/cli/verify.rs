@@ -5,7 +5,9 @@ use anyhow::Context as _;
 use dpbai::report::blocks;
 use dpbai::report::claims::{run_all, Area, ClaimResult, Context, Verdict};
 use dpbai::report::experiments::{run_cell, run_cell_shard, CellResult};
-use dpbai::report::grid::{case2_control_cells, run_grid, Profile};
+use dpbai::report::grid::{
+    case2_control_cells, dpa_live_counts_cell, run_grid, starvation_control_cells, Profile,
+};
 use dpbai::report::markdown::{claims_table, replace_block, verdict_summary};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -180,10 +182,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         })?),
         Err(_) => None,
     };
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    // CI keeps shared/ beside the clone; absent, claim S.1 is not checkable.
+    let public_csv = repo.join("../shared/data/public_code_runs.csv");
     let mut ctx = Context {
         full: args.profile == "paper",
         experiments: !args.no_experiments,
         fault,
+        public_code_csv: Some(public_csv.clone()),
         ..Default::default()
     };
     let mut profile =
@@ -206,6 +212,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return run_shard(&profile, &args, sh, threads);
     }
     let mut case2_control = Vec::new();
+    let mut starvation = Vec::new();
+    let mut dpa_control = Vec::new();
     if !args.no_experiments {
         let cache = args.out_dir.join("verify-cache").join(profile.name);
         let grid = run_grid(&profile, Some(&cache), threads, &|done, total, r| {
@@ -227,6 +235,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             eprintln!("[control] {}", cell_status(&r));
             case2_control.push(r);
         }
+        for cell in starvation_control_cells(&profile) {
+            let r = run_cell(&cell, Some(&cache), threads)?;
+            eprintln!("[control] {}", cell_status(&r));
+            starvation.push(r);
+        }
+        let live = run_cell(&dpa_live_counts_cell(&profile), Some(&cache), threads)?;
+        eprintln!("[control] {}", cell_status(&live));
+        dpa_control = grid
+            .dpa_global()
+            .cloned()
+            .into_iter()
+            .chain([live])
+            .collect();
         ctx.grid = Some(grid);
         let fig8 = dpbai::report::claims::trace::render_allocation(
             &mut ctx,
@@ -239,7 +260,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
     let report_path = args.out_dir.join("REPORT.md");
     let doc = std::fs::read_to_string(&report_path).unwrap_or_else(|_| TEMPLATE.to_string());
-    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut doc = replace_block(&doc, "summary", &verdict_summary(&results));
     doc = replace_block(&doc, "claims", &claims_table(&results));
     doc = replace_block(&doc, "special", &blocks::special_accuracy(repo));
@@ -249,6 +269,27 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(grid) = &ctx.grid {
         doc = replace_block(&doc, "mc", &blocks::mc_table(grid));
         doc = replace_block(&doc, "capped", &blocks::capped_table(grid));
+        doc = replace_block(
+            &doc,
+            "starvation",
+            &blocks::control_table(
+                &starvation,
+                &format!("dpbai verify --profile {}", profile.name),
+            ),
+        );
+        doc = replace_block(
+            &doc,
+            "dpa",
+            &blocks::control_table(
+                &dpa_control,
+                &format!("dpbai verify --profile {}", profile.name),
+            ),
+        );
+        doc = replace_block(
+            &doc,
+            "public",
+            &dpbai::report::claims::public::public_code_table(&public_csv, grid),
+        );
         doc = replace_block(
             &doc,
             "case2",

@@ -64,10 +64,10 @@ pub fn verdict_summary(results: &[ClaimResult]) -> String {
     let count = |v: Verdict| results.iter().filter(|r| r.verdict == v).count();
     let twice = results.iter().filter(|r| r.id.contains('/')).count();
     format!(
-        "{} verdicts on {} claims ({twice} of them judged under both rule sets): {} confirmed, {} confirmed as \
+        "{} claims checked ({twice} of them under both rule sets: {} verdicts): {} confirmed, {} confirmed as \
          corrected, {} refuted, {} inconclusive, {} not checkable.",
-        results.len(),
         results.len() - twice,
+        results.len(),
         count(Verdict::Confirmed),
         count(Verdict::ConfirmedAsCorrected),
         count(Verdict::Refuted),

@@ -31,3 +31,8 @@ E += both("F.54", "cells / below: (instance, ε, AdaP-TT or AdaP-TT*) cells and 
   "'fewer samples for every ε and instance': every comparison must be significant in the stated direction; one significant reversal refutes it", MC)
 E += both("F.55", "min_log10_ratio / max_log10_ratio: log10 of the empirical local switch (CTB-TT) over the empirical global switch (AdaP-TT, AdaP-TT*) on μ1, μ2 (switches as in F.52)", "min_log10_ratio >= 0.5 and max_log10_ratio <= 1.5", {},
   "'an order of magnitude larger' is a log-scale statement: the ratio rounds to one decade, log10 ∈ [0.5, 1.5]; it is about the figures' empirical switches, which this uses", ["mc", "solver"])
+E += [
+("S.1", "cells: public-code rows of ../shared/data/public_code_runs.csv (TTUCB, AdaP-TT, DP-SE on μ1, μ2); agree / disagree / open: rows whose 95% interval of the ratio dpbai (--rules reference) / public code contains 1 or lies within ±10% / lies entirely outside ±10% / neither (or our cell has capped runs); AdaP-TT rows widened by the public code's under-count factor 1.01–1.53 (MATH.md S)", "cells > 0 and disagree == 0 and open == 0",
+ {"refute": "disagree > 0", "decide": "more runs of the public code (it has 9–50 per row), so that each ratio's interval falls inside or outside ±10%", "wording": "MATH.md S (not a claim of the paper): the public code's empirical rules, reproduced by `dpbai --rules reference`, give the public code's stopping times (Rem. 53)", "rule_sets": ["reference"]},
+ "our reference rules are a reading of the public code (MATH.md S); agreement within the sampling error or ±10% (a log-figure's resolution) means the paper's figures can be regenerated with them", ["mc"]),
+]

@@ -22,7 +22,7 @@ def q(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 def key(e):
     base, _, suf = e[0].partition("/")
-    return (int(base[2:]), suf)
+    return (int(base[2:]) if base.startswith("F.") else 1000 + int(base[2:]), suf)
 E.sort(key=key)
 out = ["# The claim protocol: for every claim of shared/spec/CLAIMS.md (F.1-F.66; F.50-F.55 also under the",
        "# public code's rules as F.5x/ref), the paper's wording, the statistic we compute, the acceptance rule",
@@ -37,7 +37,7 @@ for (id, stat, confirm, extra, fair, areas) in E:
     claim, formula, source = rows.get(base, ("", "", ""))
     out.append("[[claim]]")
     out.append("id = " + q(id))
-    out.append("wording = " + q(f"{claim}: {formula} ({source})" if claim else ""))
+    out.append("wording = " + q(extra.get("wording") or (f"{claim}: {formula} ({source})" if claim else "")))
     out.append("statistic = " + q(stat))
     if confirm is not None:
         out.append("confirm = " + q(confirm))

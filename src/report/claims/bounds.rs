@@ -48,6 +48,11 @@ fn v(r: crate::Result<crate::complexity::Certified>) -> f64 {
     solved(r)
 }
 
+/// 1 when a checked inequality fails (NaN fails too), for violation counts.
+fn fails(ok: bool) -> u32 {
+    u32::from(!ok)
+}
+
 fn sp(r: crate::Result<f64>) -> f64 {
     value(Area::Special, r)
 }
@@ -66,7 +71,7 @@ fn f3(ctx: &mut Context) -> ClaimResult {
         for &e in &eps_grid(ctx) {
             let tl = v(t_local(&nu, e));
             let relax = tkl.max(ttv2 / c_local_unchecked(e));
-            viol += u32::from(!(geq(tl, relax)));
+            viol += fails(geq(tl, relax));
             min_ratio = min_ratio.min(tl / relax);
             n += 1;
         }
@@ -89,7 +94,7 @@ fn f4(_: &mut Context) -> ClaimResult {
     let mut viol = 0u32;
     for (name, nu) in instances() {
         let r = v(t_tv2(&nu)) / v(t_kl(&nu));
-        viol += u32::from(!(geq(r, 2.0)));
+        viol += fails(geq(r, 2.0));
         rows.push(format!("{name} {}", sig(r, 4)));
     }
     result(
@@ -154,7 +159,7 @@ fn f11(_: &mut Context) -> ClaimResult {
     for (name, nu) in instances() {
         let a = v(t_kl_gaussian_beta(&nu, 0.5, 0.5));
         let b = v(t_tv2(&nu));
-        viol += u32::from(!(geq(b, a)));
+        viol += fails(geq(b, a));
         rows.push(format!("{name} {}/{}", sig(a, 6), sig(b, 6)));
     }
     result(
@@ -182,7 +187,7 @@ fn f13(_: &mut Context) -> ClaimResult {
     let mut viol = 0u32;
     for (name, nu) in instances() {
         let r = v(t_kl_gaussian_beta(&nu, 0.5, 0.5)) / v(t_kl_gaussian(&nu, 0.5));
-        viol += u32::from(!(r <= 2.0 * (1.0 + REL_TOL)));
+        viol += fails(r <= 2.0 * (1.0 + REL_TOL));
         rows.push(format!("{name} {}", sig(r, 4)));
     }
     result(
@@ -212,7 +217,7 @@ fn f18(ctx: &mut Context) -> ClaimResult {
         for &e in &eps_grid(ctx) {
             let tg = v(t_global(&nu, e));
             let relax = tkl.max(ttv / e);
-            viol += u32::from(!(geq(tg, relax)));
+            viol += fails(geq(tg, relax));
             min_ratio = min_ratio.min(tg / relax);
             max_ratio = max_ratio.max(tg / relax);
         }
@@ -262,7 +267,7 @@ fn f21(ctx: &mut Context) -> ClaimResult {
             let tg = v(t_global(&nu, e));
             let tge = v(t_kl_g_eps(&nu, e));
             let h2 = value(Area::Solver, two_h_g_eps(&nu, e));
-            viol += u32::from(!(geq(tge, tg) && geq(h2, tge)));
+            viol += fails(geq(tge, tg) && geq(h2, tge));
         }
     }
     let nu = Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).expect("invariant: valid");
@@ -288,9 +293,9 @@ fn f23(_: &mut Context) -> ClaimResult {
     for (name, nu) in instances() {
         let s = value(Area::Solver, eps_switch_global(&nu));
         let ratio = v(t_tv(&nu)) / v(t_kl(&nu));
-        viol += u32::from(!((s / ratio - 1.0).abs() < 1e-8));
+        viol += fails((s / ratio - 1.0).abs() < 1e-8);
         // the two terms of Eq. (9) cross at s
-        viol += u32::from(!(((v(t_tv(&nu)) / s) / v(t_kl(&nu)) - 1.0).abs() < 1e-8));
+        viol += fails(((v(t_tv(&nu)) / s) / v(t_kl(&nu)) - 1.0).abs() < 1e-8);
         rows.push(format!("{name} {}", sig(s, 4)));
     }
     result(
@@ -308,7 +313,7 @@ fn f24(_: &mut Context) -> ClaimResult {
     let mut viol = 0u32;
     for (name, nu) in instances() {
         let (a, b) = (v(t_tv(&nu)), (2.0 * v(t_kl(&nu))).sqrt());
-        viol += u32::from(!(geq(a, b)));
+        viol += fails(geq(a, b));
         rows.push(format!("{name} {} ≥ {}", sig(a, 5), sig(b, 5)));
     }
     result(
@@ -353,7 +358,7 @@ fn f26(_: &mut Context) -> ClaimResult {
         let Some(tb) = certified(t_kl_gaussian_beta(&nu, 0.5, 0.5)) else {
             continue;
         };
-        viol += u32::from(!(geq(tg, h) && geq(2.0 * h, tg) && geq(2.0 * tg, tb.value)));
+        viol += fails(geq(tg, h) && geq(2.0 * h, tg) && geq(2.0 * tg, tb.value));
         let closed = gaussian_beta_allocation(&nu, 0.5);
         let solved: Vec<f64> = (0..nu.k())
             .filter(|&a| a != nu.best())
@@ -431,7 +436,7 @@ fn f34(_: &mut Context) -> ClaimResult {
         for &e in &log_grid(1e-4, 2.0 * nu.delta_min(), 15) {
             let lhs = 2.0 * v(t_kl_beta_g_eps(&nu, e, 0.5));
             let rhs = 4.0 * ttv / e;
-            viol += u32::from(!(geq(rhs, lhs)));
+            viol += fails(geq(rhs, lhs));
             worst = worst.max(lhs / rhs);
             n += 1;
         }
@@ -459,7 +464,7 @@ fn f37(_: &mut Context) -> ClaimResult {
         let lo = x + x.ln();
         let hi = lo + 0.5f64.min(1.0 / x.sqrt());
         let wx = w(x);
-        bound_viol += u32::from(!(lo <= wx * (1.0 + 1e-15) && wx <= hi * (1.0 + 1e-15)));
+        bound_viol += fails(lo <= wx * (1.0 + 1e-15) && wx <= hi * (1.0 + 1e-15));
         if x >= 1.01 {
             // W̄' blows up as x → 1, where central differences lose accuracy.
             let hstep = 1e-6 * x;
@@ -605,7 +610,7 @@ fn f64_(_: &mut Context) -> ClaimResult {
         let above = hi * 1.02;
         let d1 = (v(t_global(&nu, below)) / (ttv / below) - 1.0).abs();
         let d2 = (v(t_global(&nu, above)) / kl.value - 1.0).abs();
-        viol += u32::from(!(d1 < 1e-8 && d2 < 1e-8));
+        viol += fails(d1 < 1e-8 && d2 < 1e-8);
         rows.push(format!(
             "{name}: T_g = T_TV/ε for ε ≤ {}, T_g = T_KL^Ber for ε ≥ {}",
             sig(lo, 4),
@@ -631,7 +636,7 @@ fn f65(_: &mut Context) -> ClaimResult {
     for (name, nu) in instances() {
         let a = v(t_kl_gaussian_beta(&nu, 0.5, 0.5));
         let h2 = 2.0 * nu.hardness_h(0.5);
-        viol += u32::from(!(geq(h2, a)));
+        viol += fails(geq(h2, a));
         rows.push(format!("{name} {} ≤ {}", sig(a, 6), sig(h2, 6)));
     }
     result(

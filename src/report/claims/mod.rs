@@ -25,6 +25,7 @@ mod bounds;
 mod empirical;
 mod numeric;
 pub mod protocol;
+pub mod public;
 mod thresholds;
 pub mod trace;
 mod upper;
@@ -224,6 +225,9 @@ pub struct Context {
     pub traces: Option<trace::Traces>,
     /// Area into which `DPBAI_INJECT_FAULT` injects a fault (verify's evidence gathering only).
     pub fault: Option<Area>,
+    /// The public code's measured stopping times (`../shared/data/public_code_runs.csv` beside
+    /// the repository), for claim S.1.
+    pub public_code_csv: Option<std::path::PathBuf>,
 }
 
 /// A claim check.
@@ -340,6 +344,7 @@ pub fn all_checks() -> Vec<Check> {
     v.extend(upper::checks());
     v.extend(audit::checks());
     v.extend(trace::checks());
+    v.extend(public::checks());
     v
 }
 

@@ -44,7 +44,9 @@ pub struct PublicRow {
 pub fn read_public_rows(path: &Path) -> crate::Result<Vec<PublicRow>> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| crate::Error::Parse(format!("cannot read {}: {e}", path.display())))?;
-    let mut lines = text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+    let mut lines = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
     let header = lines.next().unwrap_or_default();
     if header != "algo,instance,eps,delta,runs,mean_tau,std_tau,errors" {
         return Err(crate::Error::Parse(format!(
@@ -146,13 +148,13 @@ fn s1(ctx: &mut Context) -> ClaimResult {
         "MATH.md S; Rem. 53",
         "`--rules reference` reproduces the stopping times of the paper's public code",
     );
+    if !ctx.experiments {
+        return super::skipped(id, t, s, p);
+    }
     let Some(path) = ctx.public_code_csv.clone() else {
         record("no path to public_code_runs.csv");
         return result(id, t, s, p, "no path to public_code_runs.csv", Vec::new());
     };
-    if !ctx.experiments {
-        return super::skipped(id, t, s, p);
-    }
     if !path.exists() {
         record(format!("{} not found", path.display()));
         return result(
@@ -160,7 +162,10 @@ fn s1(ctx: &mut Context) -> ClaimResult {
             t,
             s,
             p,
-            format!("{} not found (CI keeps shared/ beside the clone)", path.display()),
+            format!(
+                "{} not found (CI keeps shared/ beside the clone)",
+                path.display()
+            ),
             Vec::new(),
         );
     }

@@ -56,6 +56,15 @@ pub struct Empirical {
     /// Capped runs per ε (empty = none).
     #[serde(default)]
     pub capped: Vec<u64>,
+    /// Kaplan–Meier median per ε (`None`: "> cap" or no data; empty = not reported).
+    #[serde(default)]
+    pub median: Vec<Option<u64>>,
+    /// Kaplan–Meier first quartile per ε (as `median`).
+    #[serde(default)]
+    pub q25: Vec<Option<u64>>,
+    /// Kaplan–Meier third quartile per ε (as `median`).
+    #[serde(default)]
+    pub q75: Vec<Option<u64>>,
 }
 
 /// Legend suffix of the open-marker series of capped cells.
@@ -305,6 +314,9 @@ fn fmt_eps(v: f64) -> String {
 ///         ci95: vec![2e3, 5e2, 4e2],
 ///         runs: vec![1000; 3],
 ///         capped: vec![],
+///         median: vec![],
+///         q25: vec![],
+///         q75: vec![],
 ///     }],
 ///     lower_bounds: vec![Curve {
 ///         label: "lower bound".into(),
@@ -594,6 +606,9 @@ mod tests {
             ci95: vec![10.0; n],
             runs: vec![1000; n],
             capped: vec![],
+            median: vec![],
+            q25: vec![],
+            q75: vec![],
         }
     }
 

@@ -59,6 +59,9 @@ fn empirical(grid: &GridResults, instance: &str, algo: AlgoName, eps: &[f64]) ->
         ci95: vec![],
         runs: vec![],
         capped: vec![],
+        median: vec![],
+        q25: vec![],
+        q75: vec![],
     };
     for &x in eps {
         let key = if algo == AlgoName::Ttucb {
@@ -68,30 +71,31 @@ fn empirical(grid: &GridResults, instance: &str, algo: AlgoName, eps: &[f64]) ->
         };
         match grid.get(instance, algo, key) {
             Some(c) => {
-                let sm = &c.summary;
+                let cs = &c.summary.censored;
                 // Mean over all runs, capped runs at the cap (a lower bound when any is capped);
-                // the 95% interval only where no run is capped.
-                e.mean.push(sm.mean_tau);
-                e.ci95.push(match (sm.unstopped, sm.std_tau) {
-                    (0, Some(s)) => Z95 * s / (sm.runs as f64).sqrt(),
-                    _ => f64::NAN,
-                });
-                e.runs.push(sm.runs);
-                e.capped.push(sm.unstopped);
+                // the 95% Student-t interval only where no run is capped.
+                e.mean.push(cs.mean);
+                e.ci95
+                    .push(cs.mean_ci95_hi.map_or(f64::NAN, |h| h - cs.mean));
+                e.runs.push(cs.runs);
+                e.capped.push(cs.capped);
+                e.median.push(cs.km_median);
+                e.q25.push(cs.km_q25);
+                e.q75.push(cs.km_q75);
             }
             None => {
                 e.mean.push(f64::NAN);
                 e.ci95.push(f64::NAN);
                 e.runs.push(0);
                 e.capped.push(0);
+                e.median.push(None);
+                e.q25.push(None);
+                e.q75.push(None);
             }
         }
     }
     e
 }
-
-/// z of a two-sided 95% normal interval.
-const Z95: f64 = 1.959_963_984_540_054;
 
 /// Which privacy model a figure shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -263,6 +267,18 @@ fn ratio_panel(
                 .iter()
                 .map(|&i| e.capped.get(i).copied().unwrap_or(0))
                 .collect(),
+            median: keep
+                .iter()
+                .map(|&i| e.median.get(i).copied().flatten())
+                .collect(),
+            q25: keep
+                .iter()
+                .map(|&i| e.q25.get(i).copied().flatten())
+                .collect(),
+            q75: keep
+                .iter()
+                .map(|&i| e.q75.get(i).copied().flatten())
+                .collect(),
         })
         .collect();
     Ok(RatioPanelData {
@@ -303,7 +319,7 @@ pub fn render_all(
         serde_json::json!({
             "figure": what, "command": command, "profile": profile.name, "runs_per_cell": profile.runs,
             "delta": profile.delta, "version": env!("CARGO_PKG_VERSION"),
-            "empirical": "per point: runs, capped, mean of tau over all runs with capped runs at the cap (a lower bound when capped > 0), ci95 = half-width of the 95% CI of the mean (null when capped > 0)",
+            "empirical": "per point: runs, capped, mean of tau over all runs with capped runs at the cap (a lower bound when capped > 0), ci95 = half-width of the 95% Student-t CI of the mean (null when capped > 0), Kaplan-Meier median, q25, q75 (null: > cap)",
             "cells": seeds,
         })
     };
@@ -359,10 +375,8 @@ pub fn render_all(
                             .iter()
                             .zip(&e.ci95)
                             .enumerate()
-                            .filter_map(|(i, (m, c))| {
-                                (e.capped.get(i).copied().unwrap_or(0) == 0)
-                                    .then(|| m + if c.is_finite() { *c } else { 0.0 })
-                            })
+                            .filter(|(i, _)| e.capped.get(*i).copied().unwrap_or(0) == 0)
+                            .map(|(_, (m, c))| m + if c.is_finite() { *c } else { 0.0 })
                     })
                     .filter(|v| v.is_finite())
                     .fold(0.0, f64::max)

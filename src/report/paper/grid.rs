@@ -3,7 +3,7 @@
 //! TTUCB) over ε grids, at two sizes: `quick` (the README's main command) and `paper`.
 
 use super::experiments::{run_cell, Cell, CellResult};
-use crate::bandit::{AlgoName, DpaEpisodes, Rules};
+use crate::bandit::{AdapLeaderBonus, AlgoName, DpaEpisodes, LeaderCounts, Rules};
 use crate::error::Result;
 use std::path::Path;
 
@@ -90,6 +90,8 @@ impl Profile {
             runs: self.runs,
             max_steps: self.max_steps,
             dpa_episodes: DpaEpisodes::PerArm,
+            adap_leader_bonus: AdapLeaderBonus::Eq11,
+            leader_counts: LeaderCounts::Local,
         }
     }
 
@@ -183,6 +185,50 @@ pub fn case2_control_cells(profile: &Profile) -> Vec<Cell> {
         }
     }
     out
+}
+
+/// Means of the near-tie control instance of the starvation finding (Finding 1): distinct means,
+/// so inside the theorems' assumption, with small gaps behind the best arm.
+pub const NEAR_TIE: [f64; 5] = [0.75, 0.70, 0.69, 0.68, 0.67];
+/// ε of the starvation control cells.
+pub const STARVATION_EPS: f64 = 0.4;
+
+/// The control cells of the starvation finding: AdaP-TT and AdaP-TT* at [`STARVATION_EPS`] on
+/// μ2 (four tied arms) and on [`NEAR_TIE`] (distinct means), paper rules, the profile's runs
+/// and cap. In the `paper` profile the μ2 cells are grid cells (cache hits).
+pub fn starvation_control_cells(profile: &Profile) -> Vec<Cell> {
+    let mu2 = paper_instances().swap_remove(1);
+    let mut out = Vec::new();
+    for (inst, m) in [(mu2.0, mu2.1.as_slice()), ("near-tie", &NEAR_TIE[..])] {
+        for algo in [AlgoName::AdapTtStar, AlgoName::AdapTt] {
+            let cell = profile.cell(inst, m, algo, Some(STARVATION_EPS));
+            // The control: the same cell with a leader bonus that grows with log ‖Ñ‖₁.
+            let control = Cell {
+                adap_leader_bonus: AdapLeaderBonus::Eq11LogN,
+                ..cell.clone()
+            };
+            out.push(cell);
+            out.push(control);
+        }
+    }
+    out
+}
+
+/// Cap of the live-count DPA control (step by step).
+pub const LIVE_COUNTS_CAP: u64 = 1_000_000;
+
+/// The control of the DPA global-episode finding (Finding 3): the global-episode DPA-TT cell
+/// with its UCB leader on the live counts instead of the frozen local ones.
+pub fn dpa_live_counts_cell(profile: &Profile) -> Cell {
+    let (name, means) = paper_instances().swap_remove(3);
+    Cell {
+        dpa_episodes: DpaEpisodes::Global,
+        leader_counts: LeaderCounts::Global,
+        // Live counts disable the phase-skipping fast path: a lower cap keeps the control cheap
+        // (the frozen-count cell's runs all hit the profile's cap).
+        max_steps: LIVE_COUNTS_CAP.min(profile.max_steps),
+        ..profile.cell(name, &means, AlgoName::DpaTt, None)
+    }
 }
 
 /// Results of a grid.
