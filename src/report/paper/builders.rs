@@ -416,8 +416,9 @@ pub fn paper_eps_figure(
     Ok(Figure::grid(title, out, ncols))
 }
 
-/// Ratio of the empirical stopping time to the lower bound versus ε (log–log), with `± std`
-/// scaled likewise and a dashed line at ratio 1 (an algorithm below it on average would refute
+/// Ratio of the empirical stopping time to the lower bound versus ε (log–log), with the 95% CI
+/// of the mean scaled likewise (open markers "≥" for cells with capped runs) and a dashed line at
+/// ratio 1 (an algorithm below it on average would refute
 /// the lower bound, up to Monte Carlo error).
 ///
 /// # Errors
@@ -432,8 +433,12 @@ pub fn paper_eps_figure(
 ///     empirical: vec![Empirical {
 ///         algorithm: "AdaP-TT".into(),
 ///         mean: vec![400.0, 300.0],
-///         std: vec![40.0, 30.0],
+///         ci95: vec![40.0, 30.0],
 ///         runs: vec![],
+///         capped: vec![],
+///         median: vec![],
+///         q25: vec![],
+///         q75: vec![],
 ///     }],
 ///     lower_bound: vec![100.0, 100.0],
 /// };
