@@ -838,7 +838,9 @@ fn student_t_matches_mpmath_golden() {
         let got = student_t_quantile(p, df).expect("quantile");
         let e = rel_err(got, want);
         worst = worst.max(e);
-        assert!(e <= 2e-10, "t_({p}, {df}) = {got}, want {want} (rel {e:e})");
+        // statrs alone up to ν = 10³ (measured 5e-13), Newton-polished beyond (our beta_reg).
+        let tol = if df <= 1e3 { 1e-12 } else { 2e-10 };
+        assert!(e <= tol, "t_({p}, {df}) = {got}, want {want} (rel {e:e})");
     }
     eprintln!("t quantile: worst relative error {worst:e}");
     for c in data["t_two_sided"].as_array().expect("t_two_sided") {

@@ -158,7 +158,8 @@ fn phase_skipping_is_exact_with_the_controls() {
 }
 
 /// A wider sweep (random instances with K in 2..=10, random β, ε, local/global counts, both
-/// DAF algorithms and DPA); `cargo test --release -- --ignored phase_skipping_stress`.
+/// DAF algorithms (with a random leader bonus, issue 11) and DPA);
+/// `cargo test --release -- --ignored phase_skipping_stress`.
 #[test]
 #[ignore = "a minute or more; run by hand after touching the skip logic"]
 fn phase_skipping_stress() {
@@ -180,7 +181,16 @@ fn phase_skipping_stress() {
         let beta = 0.1 + 0.8 * (rng.next_u64() % 1000) as f64 / 1000.0;
         let eps = [0.01, 0.1, 1.0, 10.0][(rng.next_u64() % 4) as usize];
         let local = rng.next_u64() % 4 == 0;
-        capped += same_runs(algo, &means, eps, beta, local, 300_000);
+        let mut spec = AlgoSpec::new(algo, 0.01);
+        // Issue 11's leader-bonus controls on a third of the DAF cases.
+        if algo != AlgoName::DpaTt {
+            spec.adap_leader_bonus = [
+                AdapLeaderBonus::Eq11,
+                AdapLeaderBonus::Eq3,
+                AdapLeaderBonus::Eq11LogN,
+            ][(rng.next_u64() % 3) as usize];
+        }
+        capped += same_runs_spec(&mut spec, &means, eps, beta, local, 300_000);
     }
     assert!(capped > 0);
 }

@@ -31,6 +31,9 @@ Statistics: tau = samples drawn (capped tau for unstopped runs); mean/std (n-1)/
 tau are over ALL runs, mean_tau_stopped over stopped runs; unstopped = runs capped by --max-steps.
 errors = stopped runs with a wrong recommendation (event tau < inf, rec != best); error_ci = exact
 95% Clopper-Pearson interval of errors/runs; error_ci_worst_case counts unstopped runs as errors.
+censored: capped runs as right-censored observations: Kaplan-Meier km_median/km_q25/km_q75 (null:
+the curve does not fall that far: > cap), mean with capped runs at the cap (mean_is_lower_bound
+when any is capped), 95% Student-t mean_ci95_lo/hi only when none is capped.
 CSV (--out): run (0-based), tau, recommendation (1-based), correct, stopped, rounds (empty if
 undefined). Run r uses rng_for_run(seed, r): output is identical for any --threads, and
 `dpbai merge` of the --shard files equals the unsharded run.")]

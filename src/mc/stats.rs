@@ -458,6 +458,9 @@ pub fn max(xs: &[f64]) -> Result<f64> {
     Ok(xs.iter().cloned().fold(f64::NEG_INFINITY, f64::max))
 }
 
+/// Degrees of freedom above which [`student_t_quantile`] polishes statrs' value by Newton steps.
+const NEWTON_DF: f64 = 1e3;
+
 /// Quantile `t_{p,ν}` of Student's t distribution with `ν` degrees of freedom: the `t` with
 /// `P(T_ν ≤ t) = p`.
 ///
@@ -466,10 +469,10 @@ pub fn max(xs: &[f64]) -> Result<f64> {
 /// `F_ν^{-1}(p)`. `ν` need not be an integer (Welch–Satterthwaite degrees of freedom).
 ///
 /// # Reference
-/// Starting value: statrs' `StudentsT::inverse_cdf` (AS 64/AS 109 inversion of the incomplete
-/// beta function), accurate to ~1e-13 for `ν ≤ 10^3` but off by up to 3e-4 relative at
-/// `ν = 10^6` (measured); then Newton steps on the tail [`student_t_two_sided`] (our incomplete
-/// beta) with statrs' density. Checked against `tests/data/censored_golden.toml` (mpmath,
+/// statrs' `StudentsT::inverse_cdf` (AS 64/AS 109 inversion of the incomplete beta function),
+/// accurate to 5e-13 relative for `ν ≤ 10^3` (measured on the golden values) but off by up to
+/// 3e-4 relative at `ν = 10^6`; for `ν > 10^3` it is polished by Newton steps on the tail
+/// [`student_t_two_sided`] (our incomplete beta) with statrs' density. Checked against `tests/data/censored_golden.toml` (mpmath,
 /// 50 digits, hypergeometric form of the t CDF: `verify/golden_censored.py`).
 ///
 /// # Domain
@@ -485,9 +488,9 @@ pub fn max(xs: &[f64]) -> Result<f64> {
 ///
 /// # Example
 /// ```
-/// // t_{0.975, 9} = 2.2621571627409915 (textbook table, mpmath)
+/// // t_{0.975, 9} = 2.26215716279820554… (mpmath, 50 digits; tables: 2.262)
 /// let t = dpbai::mc::stats::student_t_quantile(0.975, 9.0).unwrap();
-/// assert!((t - 2.2621571627409915).abs() < 1e-12);
+/// assert!((t - 2.262_157_162_798_205_5).abs() < 1e-12);
 /// ```
 pub fn student_t_quantile(p: f64, df: f64) -> Result<f64> {
     use statrs::distribution::{Continuous, ContinuousCDF, StudentsT};
@@ -510,6 +513,9 @@ pub fn student_t_quantile(p: f64, df: f64) -> Result<f64> {
     // Solve u(t) = tail for t > 0, u(t) = P(T > t) = ½·two_sided(t), u'(t) = −pdf(t).
     let (tail, sign) = if p > 0.5 { (1.0 - p, 1.0) } else { (p, -1.0) };
     let mut t = check_finite("Student t quantile", dist.inverse_cdf(1.0 - tail))?.abs();
+    if df <= NEWTON_DF {
+        return Ok(sign * t);
+    }
     // Newton converges quadratically until the tail's own error (~1e-13 relative) dominates;
     // stop when the step is negligible or no longer shrinks.
     let mut prev_step = f64::INFINITY;
@@ -549,9 +555,9 @@ pub fn student_t_quantile(p: f64, df: f64) -> Result<f64> {
 ///
 /// # Example
 /// ```
-/// // t = 2.2621571627409915 is the 0.975 quantile at ν = 9: two-sided tail 0.05
-/// let p = dpbai::mc::stats::student_t_two_sided(2.2621571627409915, 9.0).unwrap();
-/// assert!((p - 0.05).abs() < 1e-12);
+/// // t = 2.26215716279820554 is the 0.975 quantile at ν = 9: two-sided tail 0.05
+/// let p = dpbai::mc::stats::student_t_two_sided(2.262_157_162_798_205_5, 9.0).unwrap();
+/// assert!((p - 0.05).abs() < 1e-10);
 /// ```
 pub fn student_t_two_sided(t: f64, df: f64) -> Result<f64> {
     check_finite("t statistic", t)?;
