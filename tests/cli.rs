@@ -41,7 +41,8 @@ fn verify_check_fails_on_a_changed_verdict() {
     let dir = temp_dir("check");
     let d = dir.to_str().expect("utf-8 path");
     let bad = dir.join("expected.toml");
-    std::fs::write(&bad, "\"F.1\" = \"refuted\"\n").expect("write expected");
+    std::fs::write(&bad, "[independent]\n\"F.1\" = \"refuted\"\n[snapshot]\n")
+        .expect("write expected");
     let (code, _out, err) = run_cli(&[
         "verify",
         "--no-experiments",

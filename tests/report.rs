@@ -7,13 +7,13 @@
 
 use std::path::PathBuf;
 
-use dpbai::report::figure::{
-    render, render_svg, render_with_sidecar, write_sidecar, ErrStyle, Figure, FigureError, Panel,
-    RefStyle, Series, SeriesStyle, VLine,
-};
-use dpbai::report::figures::{
+use dpbai::report::paper::builders::{
     allocation_figure, paper_eps_figure, ratio_figure, AllocationPanelData, Curve, Empirical,
     EpsPanelData, RatioPanelData,
+};
+use dpbai::report::plot::{
+    render, render_svg, render_with_sidecar, write_sidecar, ErrStyle, Figure, FigureError, Panel,
+    RefStyle, Series, SeriesStyle, VLine,
 };
 
 /// A fresh directory under the system temp dir, unique per process and test.
@@ -293,8 +293,12 @@ fn demo_eps_panel(
                 Empirical {
                     algorithm: a.into(),
                     mean,
-                    std,
+                    ci95: std,
                     runs,
+                    capped: vec![],
+                    median: vec![],
+                    q25: vec![],
+                    q75: vec![],
                 }
             })
             .collect(),
@@ -494,7 +498,7 @@ fn demo_figures_for_eyeballing() {
 /// recommendation) fails its blake3 digest and is recomputed, never used.
 #[test]
 fn edited_cache_file_is_detected_and_recomputed() {
-    use dpbai::bandit::{AlgoName, DpaEpisodes, Rules};
+    use dpbai::bandit::{AdapLeaderBonus, AlgoName, DpaEpisodes, LeaderCounts, Rules};
     use dpbai::report::experiments::{run_cell, Cell};
     let dir = std::env::temp_dir().join(format!("dpbai-tamper-cache-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -508,6 +512,8 @@ fn edited_cache_file_is_detected_and_recomputed() {
         runs: 8,
         max_steps: 10_000_000,
         dpa_episodes: DpaEpisodes::PerArm,
+        adap_leader_bonus: AdapLeaderBonus::Eq11,
+        leader_counts: LeaderCounts::Local,
     };
     let first = run_cell(&cell, Some(&dir), 1).expect("runs");
     assert!(!first.cached);
@@ -551,4 +557,122 @@ fn edited_cache_file_is_detected_and_recomputed() {
             "recomputed and rewritten byte for byte"
         );
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Claims: the protocol's verdicts and fault injection (issue 11).
+// ---------------------------------------------------------------------------------------------
+
+use dpbai::report::claims::{protocol::protocol, run_all, Area, ClaimResult, Context, Verdict};
+
+/// Runs every claim without experiments, with `fault` injected.
+fn claims_with(fault: Option<Area>) -> Vec<ClaimResult> {
+    run_all(&mut Context {
+        experiments: false,
+        fault,
+        ..Default::default()
+    })
+}
+
+/// The claims whose protocol entry lists `area` on its evidence path.
+fn depends_on(area: Area) -> Vec<String> {
+    protocol()
+        .values()
+        .filter(|e| e.areas.iter().any(|a| a == area.as_str()))
+        .map(|e| e.id.clone())
+        .collect()
+}
+
+/// Without a fault, no claim that ran meets an error, and every claim of the protocol is checked.
+#[test]
+fn claims_without_experiments_have_no_errors() {
+    let r = claims_with(None);
+    for c in &r {
+        assert!(!c.note.starts_with("error:"), "{}: {}", c.id, c.note);
+        assert!(!c.rule.is_empty(), "{} has no rule", c.id);
+    }
+    for id in protocol().keys() {
+        assert!(
+            r.iter().any(|c| c.id == id),
+            "{id} is in the protocol but not checked"
+        );
+    }
+    // The claims that need no experiments are decided, not skipped.
+    let decided = r.iter().filter(|c| c.ran).count();
+    assert!(decided >= 45, "only {decided} claims ran");
+}
+
+/// `DPBAI_INJECT_FAULT=solver` / `special`: no claim on such a path is decided, and each of
+/// them names the injected fault.
+#[test]
+fn injected_solver_and_special_faults_leave_nothing_decided() {
+    for area in [Area::Solver, Area::Special] {
+        let deps = depends_on(area);
+        assert!(deps.len() >= 5, "{area:?}: {deps:?}");
+        let r = claims_with(Some(area));
+        for id in &deps {
+            let c = r.iter().find(|c| c.id == id).expect("checked");
+            if !c.ran {
+                continue;
+            }
+            assert_eq!(c.verdict, Verdict::NotCheckable, "{id} under {area:?}");
+            assert!(c.note.contains("injected fault"), "{id}: {}", c.note);
+        }
+        // Claims off that path still decide.
+        assert!(r.iter().any(|c| c.ran && c.verdict == Verdict::Confirmed));
+    }
+}
+
+/// `mc` and `audit` faults: with experiments on (and no grid, which the faulted gathering
+/// never reads), every claim on such a path is not checkable with an error.
+#[test]
+fn injected_mc_and_audit_faults_leave_nothing_decided() {
+    for area in [Area::Mc, Area::Audit] {
+        let r = run_all(&mut Context {
+            experiments: true,
+            fault: Some(area),
+            ..Default::default()
+        });
+        for id in depends_on(area) {
+            let c = r.iter().find(|c| c.id == id).expect("checked");
+            assert_eq!(c.verdict, Verdict::NotCheckable, "{id} under {area:?}");
+            assert!(c.note.starts_with("error:"), "{id}: {}", c.note);
+        }
+    }
+}
+
+/// With experiments on but the grid missing, the grid claims are errors, not skipped.
+#[test]
+fn a_missing_grid_is_an_error_not_a_skip() {
+    let r = run_all(&mut Context {
+        experiments: true,
+        fault: Some(Area::Audit),
+        ..Default::default()
+    });
+    let c = r.iter().find(|c| c.id == "F.54").expect("checked");
+    assert!(c.ran && c.note.starts_with("error:"), "{}", c.note);
+}
+
+/// `verify --check` fails (exit code non-zero) under an injected solver fault.
+#[test]
+fn verify_check_fails_under_an_injected_fault() {
+    let dir = temp_dir("verify-fault");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dpbai"))
+        .args(["verify", "--no-experiments", "--check", "--out-dir"])
+        .arg(&dir)
+        .arg("--expected")
+        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("verify/expected.toml"))
+        .env("DPBAI_INJECT_FAULT", "solver")
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("injected fault"), "{err}");
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_dpbai"))
+        .args(["verify", "--no-experiments", "--out-dir"])
+        .arg(&dir)
+        .env("DPBAI_INJECT_FAULT", "disk")
+        .output()
+        .expect("runs");
+    assert_eq!(bad.status.code(), Some(2));
 }

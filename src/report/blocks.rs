@@ -2,11 +2,13 @@
 //! characteristic times against MATH.md's prototype, the Monte Carlo table, the figures, and the
 //! paper's issues that the numbers bear on.
 
-use super::claims::{paper_instances, sig, ClaimResult};
-use super::experiments::CellResult;
-use super::grid::{GridResults, CASE2_CONTROL_EPS};
+use super::claims::ClaimResult;
 use super::markdown::cell;
-use super::paper_figures::algo_label;
+use super::numbers::sig;
+use super::paper::experiments::CellResult;
+use super::paper::figures::algo_label;
+use super::paper::grid::paper_instances;
+use super::paper::grid::{GridResults, CASE2_CONTROL_EPS};
 use crate::bandit::AlgoName;
 use crate::complexity::{
     eps_switch_global, eps_switch_local, t_global, t_kl, t_kl_beta, t_kl_gaussian,
@@ -181,34 +183,43 @@ pub fn bounds_table() -> String {
     s
 }
 
-/// The Monte Carlo table of the experiment grid.
+/// The Monte Carlo table of the experiment grid: per cell the runs and the capped count, the
+/// mean over all runs with capped runs at the cap ("≥": a lower bound) and its 95% Student-t
+/// interval where no run is capped, the Kaplan–Meier median and quartiles ("> cap" where the
+/// survival curve does not fall that far), errors, rounds and seed.
 pub fn mc_table(grid: &GridResults) -> String {
     let mut s = String::from(
         "<details><summary>Every experiment cell (click to open)</summary>\n\n\
-         | instance | algorithm | ε | δ | runs | mean τ (stopped) | std | median τ | errors | capped | mean rounds | seed |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|\n",
+         | instance | algorithm | rules | ε | δ | runs | capped | mean τ | 95% CI of the mean | KM median τ [q25, q75] | errors | mean rounds | seed |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for c in &grid.cells {
         let sm = &c.summary;
+        let cs = &sm.censored;
+        let ci = match (cs.mean_ci95_lo, cs.mean_ci95_hi) {
+            (Some(lo), Some(hi)) => format!("[{}, {}]", sig(lo, 4), sig(hi, 4)),
+            _ if cs.capped > 0 => "— (capped runs)".into(),
+            _ => "—".into(),
+        };
         s.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             c.cell.instance,
             cell_label(&c.cell),
+            match c.cell.rules {
+                crate::bandit::Rules::Paper => "paper",
+                crate::bandit::Rules::Reference => "reference",
+            },
             c.cell
                 .eps
                 .map(|e| e.to_string())
                 .unwrap_or_else(|| "—".into()),
             c.cell.delta,
             sm.runs,
-            sm.mean_tau_stopped
-                .map(|m| sig(m, 5))
-                .unwrap_or_else(|| "—".into()),
-            c.std_tau_stopped
-                .map(|m| sig(m, 3))
-                .unwrap_or_else(|| "—".into()),
-            sig(sm.median_tau, 5),
-            sm.errors,
             sm.unstopped,
+            mean_text(c, 5),
+            ci,
+            median_text(c),
+            sm.errors,
             sm.mean_rounds
                 .map(|m| sig(m, 4))
                 .unwrap_or_else(|| "—".into()),
@@ -219,8 +230,20 @@ pub fn mc_table(grid: &GridResults) -> String {
     s
 }
 
+/// The Kaplan–Meier median and quartiles of τ: "> cap" where the curve does not fall that far.
+fn median_text(c: &CellResult) -> String {
+    let cs = &c.summary.censored;
+    let q = |x: Option<u64>| {
+        x.map_or_else(
+            || format!("> {}", sig(c.cell.max_steps as f64, 2)),
+            |v| sig(v as f64, 4),
+        )
+    };
+    format!("{} [{}, {}]", q(cs.km_median), q(cs.km_q25), q(cs.km_q75))
+}
+
 /// The algorithm of a cell, with its variant.
-fn cell_label(c: &super::experiments::Cell) -> String {
+fn cell_label(c: &super::paper::experiments::Cell) -> String {
     match c.dpa_episodes {
         crate::bandit::DpaEpisodes::PerArm => algo_label(c.algo).to_string(),
         crate::bandit::DpaEpisodes::Global => format!("{} (global episodes)", algo_label(c.algo)),
@@ -272,24 +295,34 @@ pub fn window_eps(grid_eps: &[f64], (lo, hi): (f64, f64)) -> (Option<f64>, Optio
     (inside, after)
 }
 
-/// AdaP-TT*'s case-2 plateau (Finding 5): per instance, mean τ of the stopped runs at the
+/// A cell's mean τ over all runs with capped runs at the cap: `≥ m` when any run is capped.
+pub fn mean_text(c: &CellResult, digits: usize) -> String {
+    let sm = &c.summary;
+    if sm.unstopped > 0 {
+        format!("≥ {}", sig(sm.mean_tau, digits))
+    } else {
+        sig(sm.mean_tau, digits)
+    }
+}
+
+/// AdaP-TT*'s case-2 plateau (Finding 5): per instance, mean τ (capped runs at the cap) at the
 /// largest grid ε inside `(2Δ_min, 2Δ_max)` and at the first grid ε past it, for AdaP-TT* and
 /// AdaP-TT; then the control cells (μ4 with and without its easiest arm).
 pub fn case2_table(grid: &GridResults, grid_eps: &[f64], control: &[CellResult]) -> String {
-    let tau = |c: Option<&CellResult>| {
-        c.and_then(|c| c.summary.mean_tau_stopped)
-            .map_or("—".to_string(), |m| sig(m, 3))
-    };
-    let ratio = |a: Option<&CellResult>, b: Option<&CellResult>| match (
-        a.and_then(|c| c.summary.mean_tau_stopped),
-        b.and_then(|c| c.summary.mean_tau_stopped),
-    ) {
-        (Some(x), Some(y)) => format!("{}×", sig(x / y, 3)),
+    let tau = |c: Option<&CellResult>| c.map_or("—".to_string(), |c| mean_text(c, 3));
+    // inside/after: a lower bound when the numerator is capped, not defined when the
+    // denominator is.
+    let ratio = |a: Option<&CellResult>, b: Option<&CellResult>| match (a, b) {
+        (Some(x), Some(y)) if y.summary.unstopped == 0 => format!(
+            "{}{}×",
+            if x.summary.unstopped > 0 { "≥ " } else { "" },
+            sig(x.summary.mean_tau / y.summary.mean_tau, 3)
+        ),
         _ => "—".to_string(),
     };
     let mut s = String::from(
-        "Mean τ of the stopped runs at the largest grid ε inside the window and at the first one \
-         past it:\n\n\
+        "Mean τ over all runs (capped runs counted at the cap; '≥': a lower bound, some runs capped) at \
+         the largest grid ε inside the window and at the first one past it:\n\n\
          | instance | window (2Δ_min, 2Δ_max) | ε inside | AdaP-TT* | AdaP-TT | ε after | AdaP-TT* | AdaP-TT | AdaP-TT* inside / after |\n\
          |---|---|---|---|---|---|---|---|---|\n",
     );
@@ -325,7 +358,7 @@ pub fn case2_table(grid: &GridResults, grid_eps: &[f64], control: &[CellResult])
         ));
     }
     s.push_str(&format!(
-        "\nControl at ε = {CASE2_CONTROL_EPS}, mean τ of the stopped runs (runs per cell: {}):\n\n\
+        "\nControl at ε = {CASE2_CONTROL_EPS}, mean τ (capped runs at the cap; runs per cell: {}):\n\n\
          | instance | means | AdaP-TT* | AdaP-TT |\n|---|---|---|---|\n",
         control.first().map_or(0, |c| c.summary.runs)
     ));
@@ -349,6 +382,41 @@ pub fn case2_table(grid: &GridResults, grid_eps: &[f64], control: &[CellResult])
             "| {n} | ({means}) | {} | {} |\n",
             tau(find(AlgoName::AdapTtStar)),
             tau(find(AlgoName::AdapTt))
+        ));
+    }
+    s
+}
+
+/// A table of control cells (Findings 1 and 3): per cell the runs, the cap, the capped count,
+/// the Kaplan–Meier median and quartiles and the seed, with the command that regenerates them.
+pub fn control_table(cells: &[CellResult], command: &str) -> String {
+    let mut s = format!(
+        "Regenerated by `{command}` (cells `verify-cache/<profile>/<key>.csv`, one seed per cell):\n\n\
+         | instance | means | algorithm | ε | runs | capped at | capped | KM median τ [q25, q75] | seed |\n\
+         |---|---|---|---|---|---|---|---|---|\n"
+    );
+    for c in cells {
+        let cs = &c.summary.censored;
+        let q = |x: Option<u64>| x.map_or_else(|| "> cap".to_string(), |v| sig(v as f64, 4));
+        let algo = format!("{}{}", algo_label(c.cell.algo), c.cell.variant_suffix());
+        s.push_str(&format!(
+            "| {} | ({}) | {} | {} | {} | {} | {} | {} [{}, {}] | {} |\n",
+            c.cell.instance,
+            c.cell
+                .means
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            algo,
+            c.cell.eps.map_or("—".to_string(), |e| e.to_string()),
+            cs.runs,
+            sig(c.cell.max_steps as f64, 2),
+            cs.capped,
+            q(cs.km_median),
+            q(cs.km_q25),
+            q(cs.km_q75),
+            c.seed
         ));
     }
     s
@@ -488,7 +556,7 @@ mod case2_tests {
         // μ5: (0.4375, 1): no quick ε inside.
         assert_eq!(window_eps(&quick, (0.4375, 1.0)), (None, Some(1.0)));
         // μ1's 2Δ_max is 0.8999… in f64: the paper grid's 0.9 is already past it.
-        let paper = super::super::grid::PAPER_GLOBAL_EPS;
+        let paper = crate::report::paper::grid::PAPER_GLOBAL_EPS;
         assert_eq!(window_eps(&paper, w1), (Some(0.8), Some(0.9)));
     }
 }

@@ -33,18 +33,27 @@ pub fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
 
-/// The claims table, in ID order.
+/// The claims table, in ID order: the rule (from verify/protocol.toml) beside the verdict.
 pub fn claims_table(results: &[ClaimResult]) -> String {
-    let mut s = String::from("| ID | claim | source | the paper says | we computed | verdict |\n|---|---|---|---|---|---|\n");
+    let mut s = String::from(
+        "| ID | claim | source | the paper says | we computed | rule (verify/protocol.toml) | verdict |\n\
+         |---|---|---|---|---|---|---|\n",
+    );
     for r in results {
         s.push_str(&format!(
-            "| {} | {} | {} | {} | {} | **{}** |\n",
+            "| {} | {} | {} | {} | {} | {} | **{}**{} |\n",
             r.id,
             cell(r.title),
             cell(r.source),
             cell(&r.paper),
             cell(&r.computed),
-            r.verdict.as_str()
+            cell(&r.rule),
+            r.verdict.as_str(),
+            if r.note.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", cell(&r.note))
+            }
         ));
     }
     s
@@ -53,12 +62,16 @@ pub fn claims_table(results: &[ClaimResult]) -> String {
 /// One-line counts per verdict.
 pub fn verdict_summary(results: &[ClaimResult]) -> String {
     let count = |v: Verdict| results.iter().filter(|r| r.verdict == v).count();
+    let twice = results.iter().filter(|r| r.id.contains('/')).count();
     format!(
-        "{} claims checked: {} confirmed, {} confirmed as corrected, {} refuted, {} not checkable.",
+        "{} claims checked ({twice} of them under both rule sets: {} verdicts): {} confirmed, {} confirmed as \
+         corrected, {} refuted, {} inconclusive, {} not checkable.",
+        results.len() - twice,
         results.len(),
         count(Verdict::Confirmed),
         count(Verdict::ConfirmedAsCorrected),
         count(Verdict::Refuted),
+        count(Verdict::Inconclusive),
         count(Verdict::NotCheckable)
     )
 }

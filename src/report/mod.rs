@@ -1,20 +1,20 @@
 //! Reporting layer: the paper's claims (checked), REPORT.md generated blocks, figures.
 //!
-//! * [`figure`]: the data model of a figure and its renderer (PNG + SVG + JSON sidecar);
-//! * [`figures`]: builders of the paper's figures from plain numbers.
+//! Laid out as the report is (no sibling imports a later one):
+//! * [`plot`]: the data model of a figure, its style, axes, drawing and legend (PNG + SVG +
+//!   JSON sidecar); knows nothing about the paper;
+//! * [`paper`]: the experiment grid, its cells, and the builders of the paper's figures;
+//! * [`claims`]: the claim protocol (verify/protocol.toml) and one module per claim group;
+//! * [`markdown`], [`blocks`]: REPORT.md's generated blocks.
+//!
+//! `grid` and `experiments` are re-exported at this level for callers written before the
+//! reshape.
 
 pub mod blocks;
 pub mod claims;
-mod claims_audit;
-mod claims_bounds;
-mod claims_empirical;
-mod claims_numeric;
-mod claims_thresholds;
-pub mod claims_trace;
-mod claims_upper;
-pub mod experiments;
-pub mod figure;
-pub mod figures;
-pub mod grid;
 pub mod markdown;
-pub mod paper_figures;
+pub mod numbers;
+pub mod paper;
+pub mod plot;
+
+pub use paper::{experiments, grid};

@@ -5,11 +5,10 @@
 //! Empirical points are the mean ± standard deviation of `τ` over the **stopped** runs; cells
 //! with capped (unstopped) runs are listed in the sidecar and in REPORT.md.
 
-use super::claims::{log_grid, paper_instances};
-use super::figure::{render_with_sidecar, Rendered};
-use super::figures::{
+use super::builders::{
     paper_eps_figure, ratio_figure, Curve, Empirical, EpsPanelData, RatioPanelData,
 };
+use super::grid::paper_instances;
 use super::grid::{GridResults, Profile};
 use crate::bandit::AlgoName;
 use crate::complexity::upper::{upper_bounds_from, UpperBounds};
@@ -19,6 +18,8 @@ use crate::complexity::{
 };
 use crate::error::{Error, Result};
 use crate::instance::Instance;
+use crate::report::numbers::log_grid;
+use crate::report::plot::{render_with_sidecar, Rendered};
 use std::path::Path;
 
 /// Display name of an instance (`mu1` → `μ1 = (…)`).
@@ -55,8 +56,12 @@ fn empirical(grid: &GridResults, instance: &str, algo: AlgoName, eps: &[f64]) ->
     let mut e = Empirical {
         algorithm: algo_label(algo).into(),
         mean: vec![],
-        std: vec![],
+        ci95: vec![],
         runs: vec![],
+        capped: vec![],
+        median: vec![],
+        q25: vec![],
+        q75: vec![],
     };
     for &x in eps {
         let key = if algo == AlgoName::Ttucb {
@@ -66,15 +71,26 @@ fn empirical(grid: &GridResults, instance: &str, algo: AlgoName, eps: &[f64]) ->
         };
         match grid.get(instance, algo, key) {
             Some(c) => {
-                let stopped = c.summary.runs - c.summary.unstopped;
-                e.mean.push(c.summary.mean_tau_stopped.unwrap_or(f64::NAN));
-                e.std.push(c.std_tau_stopped.unwrap_or(f64::NAN));
-                e.runs.push(stopped);
+                let cs = &c.summary.censored;
+                // Mean over all runs, capped runs at the cap (a lower bound when any is capped);
+                // the 95% Student-t interval only where no run is capped.
+                e.mean.push(cs.mean);
+                e.ci95
+                    .push(cs.mean_ci95_hi.map_or(f64::NAN, |h| h - cs.mean));
+                e.runs.push(cs.runs);
+                e.capped.push(cs.capped);
+                e.median.push(cs.km_median);
+                e.q25.push(cs.km_q25);
+                e.q75.push(cs.km_q75);
             }
             None => {
                 e.mean.push(f64::NAN);
-                e.std.push(f64::NAN);
+                e.ci95.push(f64::NAN);
                 e.runs.push(0);
+                e.capped.push(0);
+                e.median.push(None);
+                e.q25.push(None);
+                e.q75.push(None);
             }
         }
     }
@@ -134,9 +150,12 @@ pub fn eps_panel(
     let lf = log_factor(profile.delta)?;
     let tkl = t_kl(&nu)?.value * lf;
     let (label, switch) = match model {
-        Model::Local => ("lower bound T_ℓ(μ;ε)·log(1/(2.4δ))", eps_switch_local(&nu)?),
+        Model::Local => (
+            "lower bound T_local(μ, ε) × log(1/(2.4δ))",
+            eps_switch_local(&nu)?,
+        ),
         Model::Global => (
-            "lower bound T_g(μ;ε)·log(1/(2.4δ))",
+            "lower bound T_global(μ, ε) × log(1/(2.4δ))",
             eps_switch_global(&nu)?,
         ),
     };
@@ -155,7 +174,7 @@ pub fn eps_panel(
                 algorithm: None,
             },
             Curve {
-                label: "non-private lower bound T_KL(μ)·log(1/(2.4δ))".into(),
+                label: "non-private lower bound T_KL(μ) × log(1/(2.4δ))".into(),
                 x: fine.clone(),
                 y: vec![tkl; fine.len()],
                 algorithm: None,
@@ -186,7 +205,7 @@ fn upper_curves(nu: &Instance, model: Model, eps: &[f64], delta: f64) -> Result<
         algorithm: Some(algo_label(algo).into()),
     };
     let ttucb = Curve {
-        label: "TTUCB upper bound T^G_{KL,1/2}·log(1/δ)".into(),
+        label: "TTUCB upper bound T_Gauss(β = 1/2) × log(1/δ)".into(),
         x: eps.to_vec(),
         y: vec![tgb * l; eps.len()],
         algorithm: Some(algo_label(AlgoName::Ttucb).into()),
@@ -194,7 +213,7 @@ fn upper_curves(nu: &Instance, model: Model, eps: &[f64], delta: f64) -> Result<
     Ok(match model {
         Model::Local => vec![
             curve(
-                "CTB-TT upper bound (Sec. 3.2)·log(1/δ)",
+                "CTB-TT upper bound (Sec. 3.2) × log(1/δ)",
                 AlgoName::CtbTt,
                 &|u| u.ctb_tt.value,
             ),
@@ -202,12 +221,12 @@ fn upper_curves(nu: &Instance, model: Model, eps: &[f64], delta: f64) -> Result<
         ],
         Model::Global => vec![
             curve(
-                "AdaP-TT* upper bound (Thm. 24)·log(1/δ)",
+                "AdaP-TT* upper bound (Thm. 24) × log(1/δ)",
                 AlgoName::AdapTtStar,
                 &|u| u.adap_tt_star.thm24_main,
             ),
             curve(
-                "AdaP-TT upper bound (Thm. 22)·log(1/δ)",
+                "AdaP-TT upper bound (Thm. 22) × log(1/δ)",
                 AlgoName::AdapTt,
                 &|u| u.adap_tt.value,
             ),
@@ -239,10 +258,26 @@ fn ratio_panel(
         .map(|e| Empirical {
             algorithm: e.algorithm,
             mean: pick(&e.mean),
-            std: pick(&e.std),
+            ci95: pick(&e.ci95),
             runs: keep
                 .iter()
                 .map(|&i| e.runs.get(i).copied().unwrap_or(0))
+                .collect(),
+            capped: keep
+                .iter()
+                .map(|&i| e.capped.get(i).copied().unwrap_or(0))
+                .collect(),
+            median: keep
+                .iter()
+                .map(|&i| e.median.get(i).copied().flatten())
+                .collect(),
+            q25: keep
+                .iter()
+                .map(|&i| e.q25.get(i).copied().flatten())
+                .collect(),
+            q75: keep
+                .iter()
+                .map(|&i| e.q75.get(i).copied().flatten())
                 .collect(),
         })
         .collect();
@@ -254,7 +289,7 @@ fn ratio_panel(
     })
 }
 
-fn fig_err(e: super::figure::FigureError) -> Error {
+fn fig_err(e: crate::report::plot::FigureError) -> Error {
     Error::Parse(format!("figure: {e}"))
 }
 
@@ -284,7 +319,7 @@ pub fn render_all(
         serde_json::json!({
             "figure": what, "command": command, "profile": profile.name, "runs_per_cell": profile.runs,
             "delta": profile.delta, "version": env!("CARGO_PKG_VERSION"),
-            "empirical": "mean ± std of tau over the stopped runs; capped runs are counted in `cells`",
+            "empirical": "per point: runs, capped, mean of tau over all runs with capped runs at the cap (a lower bound when capped > 0), ci95 = half-width of the 95% Student-t CI of the mean (null when capped > 0), Kaplan-Meier median, q25, q75 (null: > cap)",
             "cells": seeds,
         })
     };
@@ -333,7 +368,16 @@ pub fn render_all(
                 panel
                     .empirical
                     .iter()
-                    .flat_map(|e| e.mean.iter().zip(&e.std).map(|(m, s)| m + s.max(0.0)))
+                    // Frame the uncapped points with their intervals; the lower bounds of
+                    // capped cells (up to the cap) would flatten every other curve.
+                    .flat_map(|e| {
+                        e.mean
+                            .iter()
+                            .zip(&e.ci95)
+                            .enumerate()
+                            .filter(|(i, _)| e.capped.get(*i).copied().unwrap_or(0) == 0)
+                            .map(|(_, (m, c))| m + if c.is_finite() { *c } else { 0.0 })
+                    })
                     .filter(|v| v.is_finite())
                     .fold(0.0, f64::max)
             })
@@ -352,12 +396,12 @@ pub fn render_all(
     for (stem, title, model) in [
         (
             "fig6_ratio_global",
-            "Empirical τ / lower bound T_g(μ;ε)·log(1/(2.4δ)), global DP",
+            "Empirical τ / lower bound T_global(μ, ε) × log(1/(2.4δ)), global DP",
             Model::Global,
         ),
         (
             "fig7_ratio_local",
-            "Empirical τ / lower bound T_ℓ(μ;ε)·log(1/(2.4δ)), local DP",
+            "Empirical τ / lower bound T_local(μ, ε) × log(1/(2.4δ)), local DP",
             Model::Local,
         ),
     ] {

@@ -17,7 +17,7 @@
 //!
 //! # Example
 //! ```
-//! use dpbai::report::figure::{render_svg, Figure, Panel, Series, SeriesStyle};
+//! use dpbai::report::plot::{render_svg, Figure, Panel, Series, SeriesStyle};
 //! let mut panel = Panel::new("μ1", "privacy budget ε", "stopping time τ (samples)");
 //! panel.x_log = true;
 //! panel.y_log = true;
@@ -33,6 +33,9 @@
 //! assert!(svg.contains("stopping time τ (samples)"));
 //! ```
 
+pub(crate) mod axis;
+pub(crate) mod geometry;
+
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -43,8 +46,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde::{Deserialize, Serialize};
 
-use super::figures::axis::{to_display, Axis};
-use super::figures::geometry::{clip_polygon, clip_polyline, Pt, Rect};
+use self::axis::{to_display, Axis};
+use self::geometry::{clip_polygon, clip_polyline, Pt, Rect};
 
 /// Errors of the figure layer.
 #[derive(Debug, thiserror::Error)]
@@ -87,6 +90,19 @@ pub enum SeriesStyle {
     Points,
     /// Solid line with markers.
     LineAndPoints,
+    /// Open (outlined) markers only: values that are only lower bounds (e.g. means of cells with
+    /// capped runs, labelled "≥").
+    OpenPoints,
+}
+
+impl SeriesStyle {
+    /// Whether the style draws markers.
+    pub fn has_markers(self) -> bool {
+        matches!(
+            self,
+            SeriesStyle::Points | SeriesStyle::LineAndPoints | SeriesStyle::OpenPoints
+        )
+    }
 }
 
 /// How the `± y_err` of a series is drawn.
@@ -386,7 +402,7 @@ fn color(i: usize) -> RGBColor {
 
 /// The font family name every text style uses; the bundled font is registered under it.
 pub const FONT_FAMILY: &str = "sans-serif";
-static FONT_BYTES: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+static FONT_BYTES: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
 static FONT: OnceLock<Result<(), String>> = OnceLock::new();
 
 /// Registers the bundled DejaVu Sans under [`FONT_FAMILY`] (once per process; later calls are
@@ -588,7 +604,7 @@ fn legend_entries(fig: &Figure) -> Vec<LegendEntry> {
         }
     };
     // Empirical series (with markers) first, then curves, then reference lines.
-    let marked = |s: &Series| matches!(s.style, SeriesStyle::Points | SeriesStyle::LineAndPoints);
+    let marked = |s: &Series| s.style.has_markers();
     for want_markers in [true, false] {
         for s in fig.panels.iter().flat_map(|p| &p.series) {
             if marked(s) == want_markers {
@@ -688,6 +704,16 @@ impl<DB: DrawingBackend> Canvas<'_, DB> {
         .map_err(draw_err)
     }
 
+    fn polygon_or_outline(&self, pts: &[Pt], style: ShapeStyle) -> FigureResult<()> {
+        if style.filled {
+            self.polygon(pts, style)
+        } else {
+            let mut closed = pts.to_vec();
+            closed.push(pts[0]);
+            self.path(&closed, style, None)
+        }
+    }
+
     fn polygon(&self, pts: &[Pt], style: ShapeStyle) -> FigureResult<()> {
         if pts.len() < 3 {
             return Ok(());
@@ -699,18 +725,23 @@ impl<DB: DrawingBackend> Canvas<'_, DB> {
         self.root.draw(&Polygon::new(ipts, style)).map_err(draw_err)
     }
 
-    /// Marker of palette index `c` (shape chosen by `c`) centred on `p`.
-    fn marker(&self, p: Pt, c: usize) -> FigureResult<()> {
+    /// Marker of palette index `c` (shape chosen by `c`) centred on `p`; `open` draws its
+    /// outline only.
+    fn marker(&self, p: Pt, c: usize, open: bool) -> FigureResult<()> {
         let r = self.sc.px(4.5);
         let (x, y) = p;
-        let style = color(c).filled();
+        let style = if open {
+            color(c).stroke_width(self.sc.width(1.8))
+        } else {
+            color(c).filled()
+        };
         let i = |v: f64| v.round() as i32;
         match c % 6 {
             0 => self
                 .root
                 .draw(&Circle::new((i(x), i(y)), i(r), style))
                 .map_err(draw_err),
-            1 => self.polygon(
+            1 => self.polygon_or_outline(
                 &[
                     (x - 0.85 * r, y - 0.85 * r),
                     (x + 0.85 * r, y - 0.85 * r),
@@ -719,7 +750,7 @@ impl<DB: DrawingBackend> Canvas<'_, DB> {
                 ],
                 style,
             ),
-            2 => self.polygon(
+            2 => self.polygon_or_outline(
                 &[
                     (x, y - 1.2 * r),
                     (x + 1.1 * r, y + 0.8 * r),
@@ -727,11 +758,11 @@ impl<DB: DrawingBackend> Canvas<'_, DB> {
                 ],
                 style,
             ),
-            3 => self.polygon(
+            3 => self.polygon_or_outline(
                 &[(x, y - 1.25 * r), (x + r, y), (x, y + 1.25 * r), (x - r, y)],
                 style,
             ),
-            4 => self.polygon(
+            4 => self.polygon_or_outline(
                 &[
                     (x, y + 1.2 * r),
                     (x + 1.1 * r, y - 0.8 * r),
@@ -755,7 +786,7 @@ impl<DB: DrawingBackend> Canvas<'_, DB> {
             SeriesStyle::Line | SeriesStyle::LineAndPoints => self.path(pts, style, None),
             SeriesStyle::Dashed => self.path(pts, style, Some((9.0, 5.0))),
             SeriesStyle::Dotted => self.path(pts, style, Some((2.0, 4.0))),
-            SeriesStyle::Points => Ok(()),
+            SeriesStyle::Points | SeriesStyle::OpenPoints => Ok(()),
         }
     }
 
@@ -1067,15 +1098,11 @@ fn draw_panel<DB: DrawingBackend>(
             }
         }
     }
-    for s in panel
-        .series
-        .iter()
-        .filter(|s| matches!(s.style, SeriesStyle::Points | SeriesStyle::LineAndPoints))
-    {
+    for s in panel.series.iter().filter(|s| s.style.has_markers()) {
         for (x, y, _) in pts_of(s).into_iter().flatten() {
             let p = map(x, y);
             if rect.contains(p) {
-                canvas.marker(p, s.color)?;
+                canvas.marker(p, s.color, s.style == SeriesStyle::OpenPoints)?;
             }
         }
     }
@@ -1126,8 +1153,8 @@ fn draw_legend<DB: DrawingBackend>(
                             canvas.path(&[(mid.0 - cap, yy), (mid.0 + cap, yy)], st, None)?;
                         }
                     }
-                    if matches!(style, SeriesStyle::Points | SeriesStyle::LineAndPoints) {
-                        canvas.marker(mid, e.color)?;
+                    if style.has_markers() {
+                        canvas.marker(mid, e.color, style == SeriesStyle::OpenPoints)?;
                     }
                 }
                 LegendKind::HLine(style) => canvas.ref_line(a, b, e.color, style)?,

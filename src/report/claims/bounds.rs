@@ -4,9 +4,9 @@
 //! of [`REL_TOL`] (1e-8, the solver's promised accuracy), so that identities such as
 //! `T_ℓ = T_TV2/c(ε)` (F.63) do not fail on rounding.
 
-use super::claims::{
-    claim as result, golden_min, log_grid, paper_instances, sig, verdict_of as ok, Check,
-    ClaimResult, Context, Verdict,
+use super::{
+    certified, claim as result, flag, golden_min, log_grid, paper_instances, sig, solved, stats,
+    value, Area, Check, ClaimResult, Context,
 };
 use crate::complexity::{
     eps_switch_global, t_global, t_kl, t_kl_beta_g_eps, t_kl_g_eps, t_kl_gaussian,
@@ -45,7 +45,16 @@ fn instances() -> Vec<(&'static str, Instance)> {
 }
 
 fn v(r: crate::Result<crate::complexity::Certified>) -> f64 {
-    r.map(|c| c.value).unwrap_or(f64::NAN)
+    solved(r)
+}
+
+/// 1 when a checked inequality fails (NaN fails too), for violation counts.
+fn fails(ok: bool) -> u32 {
+    u32::from(!ok)
+}
+
+fn sp(r: crate::Result<f64>) -> f64 {
+    value(Area::Special, r)
 }
 
 fn eps_grid(ctx: &Context) -> Vec<f64> {
@@ -53,7 +62,7 @@ fn eps_grid(ctx: &Context) -> Vec<f64> {
 }
 
 fn f3(ctx: &mut Context) -> ClaimResult {
-    let mut holds = true;
+    let mut viol = 0u32;
     let mut n = 0;
     let mut min_ratio = f64::INFINITY;
     for (_, nu) in instances() {
@@ -62,7 +71,7 @@ fn f3(ctx: &mut Context) -> ClaimResult {
         for &e in &eps_grid(ctx) {
             let tl = v(t_local(&nu, e));
             let relax = tkl.max(ttv2 / c_local_unchecked(e));
-            holds &= geq(tl, relax);
+            viol += fails(geq(tl, relax));
             min_ratio = min_ratio.min(tl / relax);
             n += 1;
         }
@@ -76,16 +85,16 @@ fn f3(ctx: &mut Context) -> ClaimResult {
             "on μ1–μ6 × {n} ε-points in [1e-4, 1e4]: min T_ℓ/max{{…}} = {}",
             sig(min_ratio, 10)
         ),
-        ok(holds),
+        stats([("violations", f64::from(viol))]),
     )
 }
 
 fn f4(_: &mut Context) -> ClaimResult {
     let mut rows = Vec::new();
-    let mut holds = true;
+    let mut viol = 0u32;
     for (name, nu) in instances() {
         let r = v(t_tv2(&nu)) / v(t_kl(&nu));
-        holds &= geq(r, 2.0);
+        viol += fails(geq(r, 2.0));
         rows.push(format!("{name} {}", sig(r, 4)));
     }
     result(
@@ -94,7 +103,7 @@ fn f4(_: &mut Context) -> ClaimResult {
         "Cor. 11",
         "T_TV2 ≥ 2·T_KL^Ber",
         format!("T_TV2/T_KL^Ber: {}", rows.join(", ")),
-        ok(holds),
+        stats([("violations", f64::from(viol))]),
     )
 }
 
@@ -114,7 +123,7 @@ fn f5(_: &mut Context) -> ClaimResult {
             "max relative difference over μ1–μ6 (two independent solver runs): {}",
             sig(worst, 2)
         ),
-        ok(worst < 1e-8),
+        stats([("max_rel_diff", worst)]),
     )
 }
 
@@ -140,17 +149,17 @@ fn f10(_: &mut Context) -> ClaimResult {
             "max relative difference over μ1–μ6 × ε ∈ {{0.01, 0.1, 0.5, 1, 4}} × β ∈ {{0.3, 0.5, 0.7}}: {}",
             sig(worst, 2)
         ),
-        ok(worst < 1e-7),
+        stats([("max_rel_diff", worst)]),
     )
 }
 
 fn f11(_: &mut Context) -> ClaimResult {
     let mut rows = Vec::new();
-    let mut holds = true;
+    let mut viol = 0u32;
     for (name, nu) in instances() {
         let a = v(t_kl_gaussian_beta(&nu, 0.5, 0.5));
         let b = v(t_tv2(&nu));
-        holds &= geq(b, a);
+        viol += fails(geq(b, a));
         rows.push(format!("{name} {}/{}", sig(a, 6), sig(b, 6)));
     }
     result(
@@ -159,7 +168,7 @@ fn f11(_: &mut Context) -> ClaimResult {
         "Sec. 3.2",
         "coth²(ε/2)·T^G_{KL,1/2}(μ; 1/2) ≤ coth²(ε/2)·T_TV2, i.e. T^G_{KL,1/2} ≤ T_TV2",
         format!("T^G_{{KL,1/2}}(μ;1/2) / T_TV2: {}", rows.join(", ")),
-        ok(holds),
+        stats([("violations", f64::from(viol))]),
     )
 }
 
@@ -174,10 +183,11 @@ fn f13(_: &mut Context) -> ClaimResult {
         })
         .collect();
     let mut rows = Vec::new();
-    let mut holds = (c_local_unchecked(1e-6) / (0.5f64 * 1e-6).tanh().powi(2) - 4.0).abs() < 1e-4;
+    let small_dev = (c_local_unchecked(1e-6) / (0.5f64 * 1e-6).tanh().powi(2) - 4.0).abs();
+    let mut viol = 0u32;
     for (name, nu) in instances() {
         let r = v(t_kl_gaussian_beta(&nu, 0.5, 0.5)) / v(t_kl_gaussian(&nu, 0.5));
-        holds &= r <= 2.0 * (1.0 + REL_TOL);
+        viol += fails(r <= 2.0 * (1.0 + REL_TOL));
         rows.push(format!("{name} {}", sig(r, 4)));
     }
     result(
@@ -190,12 +200,15 @@ fn f13(_: &mut Context) -> ClaimResult {
             small.join("; "),
             rows.join(", ")
         ),
-        ok(holds),
+        stats([
+            ("small_eps_dev_from_4", small_dev),
+            ("violations", f64::from(viol)),
+        ]),
     )
 }
 
 fn f18(ctx: &mut Context) -> ClaimResult {
-    let mut holds = true;
+    let mut viol = 0u32;
     let mut min_ratio = f64::INFINITY;
     let mut max_ratio: f64 = 0.0;
     for (_, nu) in instances() {
@@ -204,7 +217,7 @@ fn f18(ctx: &mut Context) -> ClaimResult {
         for &e in &eps_grid(ctx) {
             let tg = v(t_global(&nu, e));
             let relax = tkl.max(ttv / e);
-            holds &= geq(tg, relax);
+            viol += fails(geq(tg, relax));
             min_ratio = min_ratio.min(tg / relax);
             max_ratio = max_ratio.max(tg / relax);
         }
@@ -220,7 +233,7 @@ fn f18(ctx: &mut Context) -> ClaimResult {
             sig(min_ratio, 10),
             sig(max_ratio, 6)
         ),
-        ok(holds),
+        stats([("violations", f64::from(viol))]),
     )
 }
 
@@ -243,18 +256,18 @@ fn f19(_: &mut Context) -> ClaimResult {
             rows.join(", "),
             sig(worst, 2)
         ),
-        ok(worst < 1e-8),
+        stats([("max_rel_diff", worst)]),
     )
 }
 
 fn f21(ctx: &mut Context) -> ClaimResult {
-    let mut holds = true;
+    let mut viol = 0u32;
     for (_, nu) in instances() {
         for &e in &eps_grid(ctx) {
             let tg = v(t_global(&nu, e));
             let tge = v(t_kl_g_eps(&nu, e));
-            let h2 = two_h_g_eps(&nu, e).unwrap_or(f64::NAN);
-            holds &= geq(tge, tg) && geq(h2, tge);
+            let h2 = value(Area::Solver, two_h_g_eps(&nu, e));
+            viol += fails(geq(tge, tg) && geq(h2, tge));
         }
     }
     let nu = Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).expect("invariant: valid");
@@ -265,24 +278,24 @@ fn f21(ctx: &mut Context) -> ClaimResult {
         "Cor. 18, Eq. (10)",
         "T_g ≤ T_KL(ν_{G,ε}) ≤ 2H(ν_{G,ε})",
         format!(
-            "holds on μ1–μ6 × ε ∈ [1e-4, 1e4]: {holds}; e.g. μ1, ε = 0.3: {} ≤ {} ≤ {}",
+            "violations on μ1–μ6 × ε ∈ [1e-4, 1e4]: {viol}; e.g. μ1, ε = 0.3: {} ≤ {} ≤ {}",
             sig(v(t_global(&nu, e)), 6),
             sig(v(t_kl_g_eps(&nu, e)), 6),
-            sig(two_h_g_eps(&nu, e).unwrap_or(f64::NAN), 6)
+            sig(value(Area::Solver, two_h_g_eps(&nu, e)), 6)
         ),
-        ok(holds),
+        stats([("violations", f64::from(viol))]),
     )
 }
 
 fn f23(_: &mut Context) -> ClaimResult {
     let mut rows = Vec::new();
-    let mut holds = true;
+    let mut viol = 0u32;
     for (name, nu) in instances() {
-        let s = eps_switch_global(&nu).unwrap_or(f64::NAN);
+        let s = value(Area::Solver, eps_switch_global(&nu));
         let ratio = v(t_tv(&nu)) / v(t_kl(&nu));
-        holds &= (s / ratio - 1.0).abs() < 1e-8;
+        viol += fails((s / ratio - 1.0).abs() < 1e-8);
         // the two terms of Eq. (9) cross at s
-        holds &= ((v(t_tv(&nu)) / s) / v(t_kl(&nu)) - 1.0).abs() < 1e-8;
+        viol += fails(((v(t_tv(&nu)) / s) / v(t_kl(&nu)) - 1.0).abs() < 1e-8);
         rows.push(format!("{name} {}", sig(s, 4)));
     }
     result(
@@ -291,16 +304,16 @@ fn f23(_: &mut Context) -> ClaimResult {
         "Sec. 4.1",
         "ε_g* = T_TV/T_KL^Ber (μ1: 0.2079, μ2: 0.0702)",
         format!("ε_g*: {} (where T_TV/ε = T_KL^Ber)", rows.join(", ")),
-        ok(holds),
+        stats([("violations", f64::from(viol))]),
     )
 }
 
 fn f24(_: &mut Context) -> ClaimResult {
     let mut rows = Vec::new();
-    let mut holds = true;
+    let mut viol = 0u32;
     for (name, nu) in instances() {
         let (a, b) = (v(t_tv(&nu)), (2.0 * v(t_kl(&nu))).sqrt());
-        holds &= geq(a, b);
+        viol += fails(geq(a, b));
         rows.push(format!("{name} {} ≥ {}", sig(a, 5), sig(b, 5)));
     }
     result(
@@ -309,7 +322,7 @@ fn f24(_: &mut Context) -> ClaimResult {
         "Sec. 4.1, App. D.3.6",
         "T_TV ≥ sqrt(2·T_KL^Ber)",
         rows.join(", "),
-        ok(holds),
+        stats([("violations", f64::from(viol))]),
     )
 }
 
@@ -336,14 +349,16 @@ fn gaussian_beta_allocation(nu: &Instance, beta: f64) -> Vec<f64> {
 }
 
 fn f26(_: &mut Context) -> ClaimResult {
-    let mut holds = true;
+    let mut viol = 0u32;
     let mut alloc_dev: f64 = 0.0;
     let mut rows = Vec::new();
     for (name, nu) in instances() {
         let h = nu.hardness_h(0.5);
         let tg = v(t_kl_gaussian(&nu, 0.5));
-        let tb = t_kl_gaussian_beta(&nu, 0.5, 0.5).expect("invariant: valid beta");
-        holds &= geq(tg, h) && geq(2.0 * h, tg) && geq(2.0 * tg, tb.value);
+        let Some(tb) = certified(t_kl_gaussian_beta(&nu, 0.5, 0.5)) else {
+            continue;
+        };
+        viol += fails(geq(tg, h) && geq(2.0 * h, tg) && geq(2.0 * tg, tb.value));
         let closed = gaussian_beta_allocation(&nu, 0.5);
         let solved: Vec<f64> = (0..nu.k())
             .filter(|&a| a != nu.best())
@@ -370,20 +385,20 @@ fn f26(_: &mut Context) -> ClaimResult {
             rows.join("; "),
             sig(alloc_dev, 2)
         ),
-        ok(holds && alloc_dev < 1e-7),
+        stats([("violations", f64::from(viol)), ("alloc_dev", alloc_dev)]),
     )
 }
 
 fn f32(_: &mut Context) -> ClaimResult {
-    let g1v = |y: f64| g1(y).unwrap_or(f64::NAN);
-    let g2v = |y: f64| g2(y).unwrap_or(f64::NAN);
+    let g1v = |y: f64| sp(g1(y));
+    let g2v = |y: f64| sp(g2(y));
     let ys = log_grid(1e-6, 1e4, 300);
     let g1_inc = ys.windows(2).all(|w| g1v(w[1]) > g1v(w[0]));
     let g2_inc = ys.windows(2).all(|w| g2v(w[1]) > g2v(w[0]));
     let g1_12 = g1v(12.0);
     let range_main = 8.0 * g1v(2.0);
-    let holds =
-        g1v(0.0) == 1.0 && g1_12 <= 10.0 && g1_inc && g2_inc && (g2v(1e-12) - 1.0).abs() < 1e-5;
+    let g1_0 = g1v(0.0);
+    let g2_0 = g2v(1e-12);
     result(
         "F.32",
         "g1, g2 facts and range",
@@ -393,18 +408,27 @@ fn f32(_: &mut Context) -> ClaimResult {
             "g1(0) = {}, g1(12) = {}, g1 increasing on 300 points of [1e-6, 1e4]: {g1_inc}; g2 increasing: \
              {g2_inc}, g2(1e-12) = {}; under Δ_max < ε/2 the argument 4Δ_max/ε is < 2, so 8·g1 ∈ [8, {}): \
              the printed [8, 80] holds but is loose — 80 = 8·g1(12) belongs to App. L. 52's condition \
-             Δ_max < 3ε (ISSUE 20)",
+             Δ_max < 3ε (ISSUE 20); the rule reads the printed inclusion (a true inclusion, however loose, \
+             is confirmed; F.35 is judged the same way)",
             g1v(0.0),
             sig(g1_12, 7),
             sig(g2v(1e-12), 8),
             sig(range_main, 5)
         ),
-        ok(holds),
+        stats([
+            ("g1_at_0", g1_0),
+            ("g1_at_12", g1_12),
+            ("g1_increasing", flag(g1_inc)),
+            ("g2_increasing", flag(g2_inc)),
+            ("g2_at_0plus_dev", (g2_0 - 1.0).abs()),
+            ("range_low", 8.0 * g1_0),
+            ("range_high", range_main),
+        ]),
     )
 }
 
 fn f34(_: &mut Context) -> ClaimResult {
-    let mut holds = true;
+    let mut viol = 0u32;
     let mut n = 0;
     let mut worst: f64 = 0.0;
     for (_, nu) in instances() {
@@ -412,7 +436,7 @@ fn f34(_: &mut Context) -> ClaimResult {
         for &e in &log_grid(1e-4, 2.0 * nu.delta_min(), 15) {
             let lhs = 2.0 * v(t_kl_beta_g_eps(&nu, e, 0.5));
             let rhs = 4.0 * ttv / e;
-            holds &= geq(rhs, lhs);
+            viol += fails(geq(rhs, lhs));
             worst = worst.max(lhs / rhs);
             n += 1;
         }
@@ -427,20 +451,20 @@ fn f34(_: &mut Context) -> ClaimResult {
              μ1–μ6 × {n} ε ≤ 2Δ_min: {}",
             sig(worst, 8)
         ),
-        ok(holds),
+        stats([("violations", f64::from(viol))]),
     )
 }
 
 fn f37(_: &mut Context) -> ClaimResult {
-    let w = |x: f64| wbar_m1(x).unwrap_or(f64::NAN);
-    let mut bounds_ok = true;
+    let w = |x: f64| sp(wbar_m1(x));
+    let mut bound_viol = 0u32;
     let mut deriv_dev: f64 = 0.0;
-    let mut inverse_ok = true;
+    let mut inverse_dev: f64 = 0.0;
     for &x in &log_grid(1.0001, 1e6, 200) {
         let lo = x + x.ln();
         let hi = lo + 0.5f64.min(1.0 / x.sqrt());
         let wx = w(x);
-        bounds_ok &= lo <= wx * (1.0 + 1e-15) && wx <= hi * (1.0 + 1e-15);
+        bound_viol += fails(lo <= wx * (1.0 + 1e-15) && wx <= hi * (1.0 + 1e-15));
         if x >= 1.01 {
             // W̄' blows up as x → 1, where central differences lose accuracy.
             let hstep = 1e-6 * x;
@@ -449,7 +473,7 @@ fn f37(_: &mut Context) -> ClaimResult {
         }
         // W̄(y) ≤ x ⇔ y ≤ x − log x, probed at y = x − log x ± 1e-9 relative
         let y = wx - wx.ln();
-        inverse_ok &= (y / x - 1.0).abs() < 1e-12;
+        inverse_dev = inverse_dev.max((y / x - 1.0).abs());
     }
     result(
         "F.37",
@@ -457,11 +481,16 @@ fn f37(_: &mut Context) -> ClaimResult {
         "L. 23, L. 40",
         "x + log x ≤ W̄(x) ≤ x + log x + min{1/2, 1/√x}; W̄' = (1 − 1/W̄)^{-1}; W̄(y) ≤ x ⇔ y ≤ x − log x",
         format!(
-            "on 200 x ∈ (1, 1e6]: bounds hold: {bounds_ok}; max |W̄'·(1 − 1/W̄) − 1| (central differences, x ≥ 1.01) = {}; \
-             W̄(x) − log W̄(x) = x to 1e-12: {inverse_ok}",
-            sig(deriv_dev, 2)
+            "on 200 x ∈ (1, 1e6]: bound violations: {bound_viol}; max |W̄'·(1 − 1/W̄) − 1| (central differences, x ≥ 1.01) = {}; \
+             max |(W̄(x) − log W̄(x))/x − 1| = {}",
+            sig(deriv_dev, 2),
+            sig(inverse_dev, 2)
         ),
-        ok(bounds_ok && deriv_dev < 1e-5 && inverse_ok),
+        stats([
+            ("bound_violations", f64::from(bound_viol)),
+            ("derivative_dev", deriv_dev),
+            ("inverse_dev", inverse_dev),
+        ]),
     )
 }
 
@@ -472,11 +501,16 @@ fn f38(_: &mut Context) -> ClaimResult {
         .map(|&x| {
             format!(
                 "x = {x}: C_G − x − log x = {}",
-                sig(c_g(x).unwrap_or(f64::NAN) - x - x.ln(), 4)
+                sig(sp(c_g(x)) - x - x.ln(), 4)
             )
         })
         .collect();
-    let rel = (c_g(1e4).unwrap_or(f64::NAN) - 1e4) / 1e4f64.ln();
+    let rel = (sp(c_g(1e4)) - 1e4) / 1e4f64.ln();
+    // The approximation's error on the range where the paper uses it (x of order log(1/δ)).
+    let max_err = log_grid(1.0, 100.0, 60)
+        .iter()
+        .map(|&x| (sp(c_g(x)) - x - x.ln()).abs())
+        .fold(0.0, f64::max);
     result(
         "F.38",
         "C_G(x) ≈ x + log x",
@@ -488,12 +522,12 @@ fn f38(_: &mut Context) -> ClaimResult {
             rows.join("; "),
             sig(rel, 4)
         ),
-        Verdict::Refuted,
+        stats([("max_abs_err_1_100", max_err), ("rel_excess_at_1e4", rel)]),
     )
 }
 
 fn f48(_: &mut Context) -> ClaimResult {
-    let z2 = zeta(2.0).unwrap_or(f64::NAN);
+    let z2 = sp(zeta(2.0));
     let pi = std::f64::consts::PI;
     let d1 = (2.0 * z2 * z2 / (pi.powi(4) / 18.0) - 1.0).abs();
     let d2 = (2.0 * z2 / (pi * pi / 3.0) - 1.0).abs();
@@ -510,7 +544,7 @@ fn f48(_: &mut Context) -> ClaimResult {
             sig(d2, 2),
             sig(d3, 2)
         ),
-        ok(d1.max(d2).max(d3) < 1e-14),
+        stats([("max_rel_diff", d1.max(d2).max(d3))]),
     )
 }
 
@@ -535,7 +569,7 @@ fn f63(ctx: &mut Context) -> ClaimResult {
             "max relative difference over μ1–μ6 × {n} ε ∈ [1e-4, ε_0]: {}",
             sig(worst, 2)
         ),
-        ok(worst < 1e-8),
+        stats([("max_rel_diff", worst)]),
     )
 }
 
@@ -554,13 +588,15 @@ fn f_kl(nu: &Instance, w: &[f64]) -> f64 {
 
 fn f64_(_: &mut Context) -> ClaimResult {
     let mut rows = Vec::new();
-    let mut holds = true;
+    let mut viol = 0u32;
     for (name, nu) in instances() {
         if !nu.is_interior() {
             continue;
         }
         let ttv = v(t_tv(&nu));
-        let kl = t_kl(&nu).expect("invariant: valid instance");
+        let Some(kl) = certified(t_kl(&nu)) else {
+            continue;
+        };
         let gaps = nu.gaps();
         let w_tv: Vec<f64> = gaps.iter().map(|d| 1.0 / d / ttv).collect();
         let lo = f_kl(&nu, &w_tv) * ttv;
@@ -574,7 +610,7 @@ fn f64_(_: &mut Context) -> ClaimResult {
         let above = hi * 1.02;
         let d1 = (v(t_global(&nu, below)) / (ttv / below) - 1.0).abs();
         let d2 = (v(t_global(&nu, above)) / kl.value - 1.0).abs();
-        holds &= d1 < 1e-8 && d2 < 1e-8;
+        viol += fails(d1 < 1e-8 && d2 < 1e-8);
         rows.push(format!(
             "{name}: T_g = T_TV/ε for ε ≤ {}, T_g = T_KL^Ber for ε ≥ {}",
             sig(lo, 4),
@@ -590,17 +626,17 @@ fn f64_(_: &mut Context) -> ClaimResult {
             "{} (μ3 skipped: boundary means); checked at 0.98× and 1.02× the thresholds to 1e-8",
             rows.join("; ")
         ),
-        ok(holds),
+        stats([("violations", f64::from(viol))]),
     )
 }
 
 fn f65(_: &mut Context) -> ClaimResult {
     let mut rows = Vec::new();
-    let mut holds = true;
+    let mut viol = 0u32;
     for (name, nu) in instances() {
         let a = v(t_kl_gaussian_beta(&nu, 0.5, 0.5));
         let h2 = 2.0 * nu.hardness_h(0.5);
-        holds &= geq(h2, a);
+        viol += fails(geq(h2, a));
         rows.push(format!("{name} {} ≤ {}", sig(a, 6), sig(h2, 6)));
     }
     result(
@@ -609,19 +645,19 @@ fn f65(_: &mut Context) -> ClaimResult {
         "MATH.md B.3",
         "T^G_{KL,1/2}(μ;1/2) ≤ 2H^G(μ;1/2), with equality for equal gaps",
         format!("{} (μ2 has equal gaps: equality)", rows.join(", ")),
-        ok(holds),
+        stats([("violations", f64::from(viol))]),
     )
 }
 
 fn f66(_: &mut Context) -> ClaimResult {
     // min of g_G on (1/2, 1) by golden section (independent of c_g's own minimiser).
-    let g = |l: f64| g_g(l).unwrap_or(f64::INFINITY);
+    let g = |l: f64| sp(g_g(l));
     let (lmin, _) = golden_min(g, 0.5 + 1e-9, 1.0 - 1e-9, 200);
     let gmin = g(lmin);
     let xs = log_grid(1e-3, 1e6, 200);
     let worst = xs
         .iter()
-        .map(|&x| c_g(x).unwrap_or(f64::NAN) - x)
+        .map(|&x| sp(c_g(x)) - x)
         .fold(f64::INFINITY, f64::min);
     result(
         "F.66",
@@ -634,6 +670,6 @@ fn f66(_: &mut Context) -> ClaimResult {
             sig(lmin, 5),
             sig(worst, 7)
         ),
-        ok(gmin >= 1.2706 && worst >= 1.2706),
+        stats([("min_g_g", gmin), ("min_c_g_minus_x", worst)]),
     )
 }

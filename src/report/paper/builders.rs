@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::report::figure::{
+use crate::report::plot::{
     ErrStyle, Figure, FigureError, FigureResult, HLine, Panel, RefStyle, Series, SeriesStyle,
     VLine, BLACK_INDEX, GREY_INDEX,
 };
@@ -39,18 +39,38 @@ pub struct Curve {
 }
 
 /// Monte Carlo summary of one algorithm over an ε grid.
+///
+/// A cell with capped runs has a mean that is only a lower bound (capped runs counted at the
+/// cap): it is drawn with an open marker under the label "… (≥, capped runs)" and no error bar.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Empirical {
     /// Algorithm name (legend label; also keys the colour across panels).
     pub algorithm: String,
-    /// Mean stopping time per ε (NaN = no data).
+    /// Mean stopping time per ε over all runs, capped runs at the cap (NaN = no data).
     pub mean: Vec<f64>,
-    /// Standard deviation per ε.
-    pub std: Vec<f64>,
+    /// Half-width of the 95% confidence interval of the mean per ε (NaN: none, e.g. capped).
+    pub ci95: Vec<f64>,
     /// Number of runs per ε (`0` = cell not run, drawn as missing); empty = not reported.
     #[serde(default)]
     pub runs: Vec<u64>,
+    /// Capped runs per ε (empty = none).
+    #[serde(default)]
+    pub capped: Vec<u64>,
+    /// Kaplan–Meier median per ε (`None`: "> cap" or no data; empty = not reported).
+    #[serde(default)]
+    pub median: Vec<Option<u64>>,
+    /// Kaplan–Meier first quartile per ε (as `median`).
+    #[serde(default)]
+    pub q25: Vec<Option<u64>>,
+    /// Kaplan–Meier third quartile per ε (as `median`).
+    #[serde(default)]
+    pub q75: Vec<Option<u64>>,
 }
+
+/// Legend suffix of the open-marker series of capped cells.
+pub const CAPPED_SUFFIX: &str = " (≥: cell with capped runs)";
+/// Panel note on the error bars and open markers.
+pub const BARS_NOTE: &str = "bars: 95% CI of the mean";
 
 /// One panel (one instance) of a stopping-time-versus-ε figure.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -165,16 +185,59 @@ fn masked_mean(e: &Empirical) -> Vec<f64> {
         .collect()
 }
 
+/// Whether point `i` of `e` has capped runs.
+fn is_capped(e: &Empirical, i: usize) -> bool {
+    e.capped.get(i).is_some_and(|&c| c > 0)
+}
+
+/// The series of one algorithm: its uncapped points (line, markers, CI bars) and, if any, its
+/// capped points as open markers ("≥"). `y` and `err` are already transformed (e.g. ratios).
+fn empirical_pair(
+    algos: &[String],
+    e: &Empirical,
+    x: &[f64],
+    y: Vec<f64>,
+    err: Vec<f64>,
+) -> Vec<Series> {
+    let n = y.len();
+    let keep = |i: usize| !is_capped(e, i);
+    let solid: Vec<f64> = (0..n)
+        .map(|i| if keep(i) { y[i] } else { f64::NAN })
+        .collect();
+    let bars: Vec<f64> = (0..n)
+        .map(|i| if keep(i) { err[i] } else { f64::NAN })
+        .collect();
+    let mut out = vec![empirical_series(algos, e, x, solid, bars)];
+    if (0..n).any(|i| is_capped(e, i) && y[i].is_finite()) {
+        let open: Vec<f64> = (0..n)
+            .map(|i| if keep(i) { f64::NAN } else { y[i] })
+            .collect();
+        out.push(Series::new(
+            format!("{}{CAPPED_SUFFIX}", e.algorithm),
+            x.to_vec(),
+            open,
+            SeriesStyle::OpenPoints,
+            color_of(algos, &e.algorithm).unwrap_or(GREY_INDEX),
+        ));
+    }
+    out
+}
+
 fn check_empirical(panel: &str, eps: &[f64], e: &Empirical) -> FigureResult<()> {
     let n = eps.len();
-    if e.mean.len() != n || e.std.len() != n || !(e.runs.is_empty() || e.runs.len() == n) {
+    if e.mean.len() != n
+        || e.ci95.len() != n
+        || !(e.runs.is_empty() || e.runs.len() == n)
+        || !(e.capped.is_empty() || e.capped.len() == n)
+    {
         return invalid(format!(
-            "panel '{panel}', algorithm '{}': {} eps values but {} means, {} stds, {} run counts",
+            "panel '{panel}', algorithm '{}': {} eps values but {} means, {} CIs, {} run counts, {} capped counts",
             e.algorithm,
             n,
             e.mean.len(),
-            e.std.len(),
-            e.runs.len()
+            e.ci95.len(),
+            e.runs.len(),
+            e.capped.len()
         ));
     }
     Ok(())
@@ -240,7 +303,7 @@ fn fmt_eps(v: f64) -> String {
 ///
 /// # Example
 /// ```
-/// use dpbai::report::figures::{paper_eps_figure, Curve, Empirical, EpsPanelData};
+/// use dpbai::report::paper::builders::{paper_eps_figure, Curve, Empirical, EpsPanelData};
 /// let eps = vec![0.1, 1.0, 10.0];
 /// let panel = EpsPanelData {
 ///     instance: "μ1".into(),
@@ -248,8 +311,12 @@ fn fmt_eps(v: f64) -> String {
 ///     empirical: vec![Empirical {
 ///         algorithm: "AdaP-TT".into(),
 ///         mean: vec![9e4, 2e4, 1.5e4],
-///         std: vec![2e4, 5e3, 4e3],
+///         ci95: vec![2e3, 5e2, 4e2],
 ///         runs: vec![1000; 3],
+///         capped: vec![],
+///         median: vec![],
+///         q25: vec![],
+///         q75: vec![],
 ///     }],
 ///     lower_bounds: vec![Curve {
 ///         label: "lower bound".into(),
@@ -264,7 +331,7 @@ fn fmt_eps(v: f64) -> String {
 /// let fig = paper_eps_figure("Figure 2", vec![panel.clone(), panel], true).unwrap();
 /// assert_eq!(fig.ncols, 2);
 /// assert_eq!(fig.panels[0].vlines.len(), 2);
-/// // render with dpbai::report::figure::render(&fig, stem)
+/// // render with dpbai::report::plot::render(&fig, stem)
 /// ```
 pub fn paper_eps_figure(
     title: &str,
@@ -310,12 +377,12 @@ pub fn paper_eps_figure(
         }
         for e in &p.empirical {
             check_empirical(&p.instance, &p.eps, e)?;
-            panel.series.push(empirical_series(
+            panel.series.extend(empirical_pair(
                 &algos,
                 e,
                 &p.eps,
                 masked_mean(e),
-                e.std.clone(),
+                e.ci95.clone(),
             ));
         }
         panel.x_range = data_window(&p.eps, &p.empirical);
@@ -341,6 +408,7 @@ pub fn paper_eps_figure(
             notes.push(format!("paper ≈ {}", fmt_eps(x)));
         }
         notes.extend(runs_note(&p.empirical));
+        notes.push(BARS_NOTE.to_string());
         panel.subtitle = notes.join("   ·   ");
         out.push(panel);
     }
@@ -348,8 +416,9 @@ pub fn paper_eps_figure(
     Ok(Figure::grid(title, out, ncols))
 }
 
-/// Ratio of the empirical stopping time to the lower bound versus ε (log–log), with `± std`
-/// scaled likewise and a dashed line at ratio 1 (an algorithm below it on average would refute
+/// Ratio of the empirical stopping time to the lower bound versus ε (log–log), with the 95% CI
+/// of the mean scaled likewise (open markers "≥" for cells with capped runs) and a dashed line at
+/// ratio 1 (an algorithm below it on average would refute
 /// the lower bound, up to Monte Carlo error).
 ///
 /// # Errors
@@ -357,15 +426,19 @@ pub fn paper_eps_figure(
 ///
 /// # Example
 /// ```
-/// use dpbai::report::figures::{ratio_figure, Empirical, RatioPanelData};
+/// use dpbai::report::paper::builders::{ratio_figure, Empirical, RatioPanelData};
 /// let panel = RatioPanelData {
 ///     instance: "μ1".into(),
 ///     eps: vec![0.1, 1.0],
 ///     empirical: vec![Empirical {
 ///         algorithm: "AdaP-TT".into(),
 ///         mean: vec![400.0, 300.0],
-///         std: vec![40.0, 30.0],
+///         ci95: vec![40.0, 30.0],
 ///         runs: vec![],
+///         capped: vec![],
+///         median: vec![],
+///         q25: vec![],
+///         q75: vec![],
 ///     }],
 ///     lower_bound: vec![100.0, 100.0],
 /// };
@@ -400,7 +473,7 @@ pub fn ratio_figure(title: &str, panels: Vec<RatioPanelData>) -> FigureResult<Fi
         let mut panel = Panel::new(
             p.instance.clone(),
             EPS_LABEL,
-            "empirical τ / lower bound T*·log(1/(2.4δ))",
+            "empirical τ / lower bound T* × log(1/(2.4δ))",
         );
         panel.x_log = true;
         panel.y_log = true;
@@ -419,18 +492,20 @@ pub fn ratio_figure(title: &str, panels: Vec<RatioPanelData>) -> FigureResult<Fi
                 .map(|(m, l)| m / l)
                 .collect();
             let err = e
-                .std
+                .ci95
                 .iter()
                 .zip(&p.lower_bound)
                 .map(|(s, l)| s / l)
                 .collect();
             panel
                 .series
-                .push(empirical_series(&algos, e, &p.eps, ratio, err));
+                .extend(empirical_pair(&algos, e, &p.eps, ratio, err));
         }
-        if let Some(note) = runs_note(&p.empirical) {
-            panel.subtitle = note;
-        }
+        panel.subtitle = runs_note(&p.empirical)
+            .into_iter()
+            .chain([BARS_NOTE.to_string()])
+            .collect::<Vec<_>>()
+            .join("   ·   ");
         out.push(panel);
     }
     let ncols = columns(out.len());
@@ -445,7 +520,7 @@ pub fn ratio_figure(title: &str, panels: Vec<RatioPanelData>) -> FigureResult<Fi
 ///
 /// # Example
 /// ```
-/// use dpbai::report::figures::{allocation_figure, AllocationPanelData};
+/// use dpbai::report::paper::builders::{allocation_figure, AllocationPanelData};
 /// let panel = AllocationPanelData {
 ///     title: "μ4, TTUCB".into(),
 ///     n: vec![10.0, 100.0, 1000.0],
@@ -533,8 +608,12 @@ mod tests {
         Empirical {
             algorithm: name.into(),
             mean: vec![100.0; n],
-            std: vec![10.0; n],
+            ci95: vec![10.0; n],
             runs: vec![1000; n],
+            capped: vec![],
+            median: vec![],
+            q25: vec![],
+            q75: vec![],
         }
     }
 
@@ -587,7 +666,7 @@ mod tests {
     #[test]
     fn mismatched_lengths_are_rejected() {
         let mut p = eps_panel("μ1");
-        p.empirical[0].std.pop();
+        p.empirical[0].ci95.pop();
         assert!(paper_eps_figure("t", vec![p], true).is_err());
         let r = RatioPanelData {
             instance: "μ1".into(),

@@ -21,7 +21,9 @@
 //! complete `<key>.csv` — exactly the file an unsharded run writes, since run `r` draws from
 //! `rng_for_run(seed, r)` whatever the shard.
 
-use crate::bandit::{build, AlgoName, AlgoSpec, DpaEpisodes, Rules, RunOutcome};
+use crate::bandit::{
+    build, AdapLeaderBonus, AlgoName, AlgoSpec, DpaEpisodes, LeaderCounts, Rules, RunOutcome,
+};
 use crate::error::{Error, Result};
 use crate::instance::Instance;
 use crate::mc::{simulate, summarize, EngineConfig, RunRecord, Shard, Summary};
@@ -49,6 +51,12 @@ pub struct Cell {
     pub max_steps: u64,
     /// Episodes of `dpa-tt` (per-arm unless the cell tests the global-episode variant).
     pub dpa_episodes: DpaEpisodes,
+    /// Leader bonus of AdaP-TT(*) (Eq. (11) unless the cell is a control of Finding 1).
+    #[serde(default)]
+    pub adap_leader_bonus: AdapLeaderBonus,
+    /// Counts of the UCB leader (frozen local counts unless the cell is a control of Finding 3).
+    #[serde(default)]
+    pub leader_counts: LeaderCounts,
 }
 
 /// A finished cell.
@@ -111,12 +119,23 @@ impl Cell {
             rules_str(self.rules)
         )
     }
-    /// `-global` for the global-episode DPA variant, empty otherwise.
-    pub fn variant_suffix(&self) -> &'static str {
-        match self.dpa_episodes {
-            DpaEpisodes::PerArm => "",
-            DpaEpisodes::Global => "-global",
+    /// `-global` for the global-episode DPA variant, `-bonus-eq3` / `-bonus-eq11-log-n` and
+    /// `-live-counts` for the control cells; empty for the paper's algorithms (so their keys and
+    /// seeds do not change).
+    pub fn variant_suffix(&self) -> String {
+        let mut s = String::new();
+        if self.dpa_episodes == DpaEpisodes::Global {
+            s.push_str("-global");
         }
+        match self.adap_leader_bonus {
+            AdapLeaderBonus::Eq11 => {}
+            AdapLeaderBonus::Eq3 => s.push_str("-bonus-eq3"),
+            AdapLeaderBonus::Eq11LogN => s.push_str("-bonus-eq11-log-n"),
+        }
+        if self.leader_counts == LeaderCounts::Global {
+            s.push_str("-live-counts");
+        }
+        s
     }
     /// Master seed of the cell.
     pub fn seed(&self) -> u64 {
@@ -272,6 +291,8 @@ fn simulate_cell(
     spec.eps = cell.eps;
     spec.rules = cell.rules;
     spec.dpa_episodes = cell.dpa_episodes;
+    spec.adap_leader_bonus = cell.adap_leader_bonus;
+    spec.leader_counts = cell.leader_counts;
     let algo = build(&spec, &nu)?;
     let cfg = EngineConfig {
         seed: cell.seed(),
@@ -395,6 +416,8 @@ mod tests {
             runs: 6,
             max_steps: 10_000_000,
             dpa_episodes: DpaEpisodes::PerArm,
+            adap_leader_bonus: AdapLeaderBonus::Eq11,
+            leader_counts: LeaderCounts::Local,
         };
         let a = run_cell(&cell, Some(&dir), 2).expect("runs");
         assert!(!a.cached);
@@ -427,6 +450,8 @@ mod tests {
             runs: 11,
             max_steps: 1_000_000,
             dpa_episodes: DpaEpisodes::PerArm,
+            adap_leader_bonus: AdapLeaderBonus::Eq11,
+            leader_counts: LeaderCounts::Local,
         };
         for i in [0, 2] {
             let s = Shard::new(i, 3).unwrap();

@@ -2,11 +2,22 @@
 //! local-DP algorithms (CTB-TT, TTUCB) and global-DP algorithms (AdaP-TT, AdaP-TT*, DP-SE,
 //! TTUCB) over ε grids, at two sizes: `quick` (the README's main command) and `paper`.
 
-use super::claims::paper_instances;
 use super::experiments::{run_cell, Cell, CellResult};
-use crate::bandit::{AlgoName, DpaEpisodes, Rules};
+use crate::bandit::{AdapLeaderBonus, AlgoName, DpaEpisodes, LeaderCounts, Rules};
 use crate::error::Result;
 use std::path::Path;
+
+/// The six Bernoulli instances of the experiments (MATH.md G.1).
+pub fn paper_instances() -> Vec<(&'static str, Vec<f64>)> {
+    vec![
+        ("mu1", vec![0.95, 0.9, 0.9, 0.9, 0.5]),
+        ("mu2", vec![0.75, 0.7, 0.7, 0.7, 0.7]),
+        ("mu3", vec![0.0, 0.25, 0.5, 0.75, 1.0]),
+        ("mu4", vec![0.75, 0.625, 0.5, 0.375, 0.25]),
+        ("mu5", vec![0.75, 0.53125, 0.375, 0.28125, 0.25]),
+        ("mu6", vec![0.75, 0.71875, 0.625, 0.46875, 0.25]),
+    ]
+}
 
 /// Sizes of one verification run.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,6 +46,9 @@ pub const PAPER_LOCAL_EPS: [f64; 14] = [
     0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 2.0, 4.0, 10.0, 100.0,
 ];
 
+/// ε values at which shared/data/public_code_runs.csv measured the public code.
+pub const PUBLIC_CODE_EPS: [f64; 4] = [0.01, 0.1, 1.0, 10.0];
+
 /// Risks of the DPA-TT cells (F.42's asymptotic trend in log(1/δ)).
 pub const DPA_DELTAS: [f64; 4] = [1e-2, 1e-4, 1e-8, 1e-16];
 
@@ -45,7 +59,8 @@ impl Profile {
             "quick" => Some(Profile {
                 name: "quick",
                 runs: 100,
-                global_eps: vec![0.1, 0.2, 0.4, 1.0, 10.0, 1000.0],
+                // 0.05 puts every instance's theoretical switch ε_g* (μ2: 0.0702) inside the grid.
+                global_eps: vec![0.05, 0.1, 0.2, 0.4, 1.0, 10.0, 1000.0],
                 local_eps: vec![0.3, 0.5, 1.0, 2.0, 4.0, 10.0, 100.0],
                 delta: 0.01,
                 // Starved AdaP-TT(*) runs on μ1, μ2 never stop and burn the whole cap.
@@ -75,6 +90,8 @@ impl Profile {
             runs: self.runs,
             max_steps: self.max_steps,
             dpa_episodes: DpaEpisodes::PerArm,
+            adap_leader_bonus: AdapLeaderBonus::Eq11,
+            leader_counts: LeaderCounts::Local,
         }
     }
 
@@ -114,6 +131,40 @@ impl Profile {
             dpa_episodes: DpaEpisodes::Global,
             ..dpa
         });
+        out.extend(self.reference_cells());
+        out
+    }
+
+    /// The cells under the public code's rules (`--rules reference`, MATH.md S) on the instances
+    /// of Figures 1–2 (μ1, μ2): the empirical figure claims F.50–F.55 are judged under both rule
+    /// sets, and the public-code block compares them with the public code's own runs (whose ε
+    /// values [`PUBLIC_CODE_EPS`] are added to the global grid).
+    pub fn reference_cells(&self) -> Vec<Cell> {
+        let mut global: Vec<f64> = self.global_eps.clone();
+        global.extend(PUBLIC_CODE_EPS);
+        global.sort_by(f64::total_cmp);
+        global.dedup();
+        let mut out = Vec::new();
+        for (name, means) in paper_instances().into_iter().take(2) {
+            let cell = |algo: AlgoName, eps: Option<f64>| Cell {
+                rules: Rules::Reference,
+                ..self.cell(name, &means, algo, eps)
+            };
+            out.push(Cell {
+                runs: 10 * self.runs,
+                ..cell(AlgoName::Ttucb, None)
+            });
+            for &e in &global {
+                out.push(cell(AlgoName::DpSe, Some(e)));
+            }
+            for &e in &self.local_eps {
+                out.push(cell(AlgoName::CtbTt, Some(e)));
+            }
+            for &e in &global {
+                out.push(cell(AlgoName::AdapTtStar, Some(e)));
+                out.push(cell(AlgoName::AdapTt, Some(e)));
+            }
+        }
         out
     }
 }
@@ -136,6 +187,50 @@ pub fn case2_control_cells(profile: &Profile) -> Vec<Cell> {
     out
 }
 
+/// Means of the near-tie control instance of the starvation finding (Finding 1): distinct means,
+/// so inside the theorems' assumption, with small gaps behind the best arm.
+pub const NEAR_TIE: [f64; 5] = [0.75, 0.70, 0.69, 0.68, 0.67];
+/// ε of the starvation control cells.
+pub const STARVATION_EPS: f64 = 0.4;
+
+/// The control cells of the starvation finding: AdaP-TT and AdaP-TT* at [`STARVATION_EPS`] on
+/// μ2 (four tied arms) and on [`NEAR_TIE`] (distinct means), paper rules, the profile's runs
+/// and cap. In the `paper` profile the μ2 cells are grid cells (cache hits).
+pub fn starvation_control_cells(profile: &Profile) -> Vec<Cell> {
+    let mu2 = paper_instances().swap_remove(1);
+    let mut out = Vec::new();
+    for (inst, m) in [(mu2.0, mu2.1.as_slice()), ("near-tie", &NEAR_TIE[..])] {
+        for algo in [AlgoName::AdapTtStar, AlgoName::AdapTt] {
+            let cell = profile.cell(inst, m, algo, Some(STARVATION_EPS));
+            // The control: the same cell with a leader bonus that grows with log ‖Ñ‖₁.
+            let control = Cell {
+                adap_leader_bonus: AdapLeaderBonus::Eq11LogN,
+                ..cell.clone()
+            };
+            out.push(cell);
+            out.push(control);
+        }
+    }
+    out
+}
+
+/// Cap of the live-count DPA control (step by step).
+pub const LIVE_COUNTS_CAP: u64 = 1_000_000;
+
+/// The control of the DPA global-episode finding (Finding 3): the global-episode DPA-TT cell
+/// with its UCB leader on the live counts instead of the frozen local ones.
+pub fn dpa_live_counts_cell(profile: &Profile) -> Cell {
+    let (name, means) = paper_instances().swap_remove(3);
+    Cell {
+        dpa_episodes: DpaEpisodes::Global,
+        leader_counts: LeaderCounts::Global,
+        // Live counts disable the phase-skipping fast path: a lower cap keeps the control cheap
+        // (the frozen-count cell's runs all hit the profile's cap).
+        max_steps: LIVE_COUNTS_CAP.min(profile.max_steps),
+        ..profile.cell(name, &means, AlgoName::DpaTt, None)
+    }
+}
+
 /// Results of a grid.
 #[derive(Debug, Clone, Default)]
 pub struct GridResults {
@@ -144,14 +239,38 @@ pub struct GridResults {
 }
 
 impl GridResults {
-    /// The result of (instance, algorithm, ε) at the profile's main δ (the first such cell).
+    /// The result of (instance, algorithm, ε) under the paper's rules at the profile's main δ
+    /// (the first such cell).
     pub fn get(&self, instance: &str, algo: AlgoName, eps: Option<f64>) -> Option<&CellResult> {
+        self.get_rules(instance, algo, eps, Rules::Paper)
+    }
+    /// The result of (instance, algorithm, ε) under `rules` at the profile's main δ.
+    pub fn get_rules(
+        &self,
+        instance: &str,
+        algo: AlgoName,
+        eps: Option<f64>,
+        rules: Rules,
+    ) -> Option<&CellResult> {
         self.cells.iter().find(|c| {
             c.cell.instance == instance
                 && c.cell.algo == algo
                 && c.cell.eps == eps
+                && c.cell.rules == rules
                 && c.cell.dpa_episodes == DpaEpisodes::PerArm
         })
+    }
+    /// The ε values of (instance, algorithm) under `rules`, increasing.
+    pub fn eps_of(&self, instance: &str, algo: AlgoName, rules: Rules) -> Vec<f64> {
+        let mut v: Vec<f64> = self
+            .cells
+            .iter()
+            .filter(|c| c.cell.instance == instance && c.cell.algo == algo && c.cell.rules == rules)
+            .filter_map(|c| c.cell.eps)
+            .collect();
+        v.sort_by(f64::total_cmp);
+        v.dedup();
+        v
     }
     /// The cell of DPA-TT's global-episode variant, if the grid has one.
     pub fn dpa_global(&self) -> Option<&CellResult> {
@@ -172,6 +291,7 @@ impl GridResults {
                 && c.cell.algo == algo
                 && c.cell.eps == eps
                 && c.cell.delta == delta
+                && c.cell.rules == Rules::Paper
                 && c.cell.dpa_episodes == DpaEpisodes::PerArm
         })
     }

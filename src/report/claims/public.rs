@@ -1,0 +1,263 @@
+//! The public code side by side (MATH.md S): `--rules reference` cells against the stopping
+//! times measured by running the paper's public Python code
+//! (`../shared/data/public_code_runs.csv` beside the repository: mean, std and run count per
+//! (algorithm, instance, ε)).
+//!
+//! Per cell: the ratio of our mean to the public code's with its 95% interval (delta method on
+//! the log ratio, Welch–Satterthwaite degrees of freedom) and the Welch p-value, from
+//! [`crate::mc::compare`]. The public code's AdaP-TT under-counts its `τ` by a factor
+//! 1.01–1.53 (MATH.md S): its rows are compared with the factor range
+//! [`crate::mc::ADAPTT_UNDERCOUNT`], which widens the interval to `[lo/1.53, hi/1.01]`.
+
+use super::{claim as result, fault, record, sig, stats, Area, Check, ClaimResult, Context};
+use crate::bandit::{AlgoName, Rules};
+use crate::mc::compare::{compare_means, FactorRange, Moments, RatioComparison};
+use crate::report::paper::grid::GridResults;
+use std::path::Path;
+
+/// The checks of this module.
+pub fn checks() -> Vec<Check> {
+    vec![s1]
+}
+
+/// One row of the public code's measurements.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PublicRow {
+    /// Our algorithm.
+    pub algo: AlgoName,
+    /// Instance name.
+    pub instance: String,
+    /// ε (`None` for the non-private TTUCB).
+    pub eps: Option<f64>,
+    /// Mean stopping time over the public code's runs.
+    pub mean: f64,
+    /// Sample standard deviation.
+    pub std: f64,
+    /// Runs.
+    pub runs: u64,
+}
+
+/// Parses `public_code_runs.csv` (comment lines start with `#`).
+///
+/// # Errors
+/// An unreadable file, a missing column or an unparsable value, with the line.
+pub fn read_public_rows(path: &Path) -> crate::Result<Vec<PublicRow>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| crate::Error::Parse(format!("cannot read {}: {e}", path.display())))?;
+    let mut lines = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+    let header = lines.next().unwrap_or_default();
+    if header != "algo,instance,eps,delta,runs,mean_tau,std_tau,errors" {
+        return Err(crate::Error::Parse(format!(
+            "{}: unexpected header `{header}`",
+            path.display()
+        )));
+    }
+    lines
+        .map(|l| {
+            let bad = || crate::Error::Parse(format!("{}: bad line `{l}`", path.display()));
+            let f: Vec<&str> = l.split(',').collect();
+            if f.len() != 8 {
+                return Err(bad());
+            }
+            let algo = match f[0] {
+                "TTUCB" => AlgoName::Ttucb,
+                "AdaPTT" => AlgoName::AdapTt,
+                "DPSE" => AlgoName::DpSe,
+                _ => return Err(bad()),
+            };
+            let eps = match f[2] {
+                "inf" => None,
+                x => Some(x.parse::<f64>().map_err(|_| bad())?),
+            };
+            Ok(PublicRow {
+                algo,
+                instance: f[1].to_string(),
+                eps,
+                mean: f[5].parse().map_err(|_| bad())?,
+                std: f[6].parse().map_err(|_| bad())?,
+                runs: f[4].parse().map_err(|_| bad())?,
+            })
+        })
+        .collect()
+}
+
+/// One compared cell.
+#[derive(Debug, Clone)]
+pub struct Compared {
+    /// The public code's row.
+    pub row: PublicRow,
+    /// Our mean (capped runs at the cap), its std, runs and capped runs.
+    pub ours: (f64, f64, u64, u64),
+    /// The comparison (`None` when our cell has capped runs: its mean is only a lower bound).
+    pub cmp: Option<RatioComparison>,
+}
+
+/// The public code's rows compared with the grid's reference cells.
+///
+/// # Errors
+/// A missing reference cell, or invalid moments.
+pub fn compare(rows: &[PublicRow], g: &GridResults) -> crate::Result<Vec<Compared>> {
+    rows.iter()
+        .map(|row| {
+            let c = g
+                .get_rules(&row.instance, row.algo, row.eps, Rules::Reference)
+                .ok_or_else(|| {
+                    crate::Error::Parse(format!(
+                        "no reference cell for {} {} ε = {:?}",
+                        row.instance,
+                        row.algo.as_str(),
+                        row.eps
+                    ))
+                })?;
+            let sm = &c.summary;
+            let std = sm.std_tau.unwrap_or(0.0);
+            let factor = if row.algo == AlgoName::AdapTt {
+                crate::mc::ADAPTT_UNDERCOUNT
+            } else {
+                FactorRange::EXACT
+            };
+            // A public row with zero spread (DP-SE's deterministic epochs) still has a mean.
+            let theirs = Moments::new(row.mean, row.std, row.runs)?;
+            let cmp = if sm.unstopped == 0 {
+                Some(compare_means(
+                    &Moments::new(sm.mean_tau, std, sm.runs)?,
+                    &theirs,
+                    factor,
+                )?)
+            } else {
+                None
+            };
+            Ok(Compared {
+                row: row.clone(),
+                ours: (sm.mean_tau, std, sm.runs, sm.unstopped),
+                cmp,
+            })
+        })
+        .collect()
+}
+
+/// The band within which two stopping-time means count as the same (±10%).
+pub const AGREE_BAND: f64 = 1.1;
+
+fn s1(ctx: &mut Context) -> ClaimResult {
+    let (id, t, s, p) = (
+        "S.1",
+        "the public code side by side",
+        "MATH.md S; Rem. 53",
+        "`--rules reference` reproduces the stopping times of the paper's public code",
+    );
+    if !ctx.experiments {
+        return super::skipped(id, t, s, p);
+    }
+    let Some(path) = ctx.public_code_csv.clone() else {
+        record("no path to public_code_runs.csv");
+        return result(id, t, s, p, "no path to public_code_runs.csv", Vec::new());
+    };
+    if !path.exists() {
+        record(format!("{} not found", path.display()));
+        return result(
+            id,
+            t,
+            s,
+            p,
+            format!(
+                "{} not found (CI keeps shared/ beside the clone)",
+                path.display()
+            ),
+            Vec::new(),
+        );
+    }
+    if fault(Area::Mc).is_err() {
+        return result(id, t, s, p, "injected fault", Vec::new());
+    }
+    let Some(g) = ctx.grid.as_ref() else {
+        record("the experiment grid is missing");
+        return result(id, t, s, p, "the experiment grid is missing", Vec::new());
+    };
+    let cmp = match read_public_rows(&path).and_then(|rows| compare(&rows, g)) {
+        Ok(c) => c,
+        Err(e) => {
+            record(e.to_string());
+            return result(id, t, s, p, e.to_string(), Vec::new());
+        }
+    };
+    let (mut agree, mut disagree, mut open) = (0u32, 0u32, 0u32);
+    for c in &cmp {
+        match &c.cmp {
+            Some(r) if r.ci95_lo > AGREE_BAND || r.ci95_hi < 1.0 / AGREE_BAND => disagree += 1,
+            Some(r) if r.ci95_lo <= 1.0 && r.ci95_hi >= 1.0 => agree += 1,
+            Some(r) if r.ci95_lo >= 1.0 / AGREE_BAND && r.ci95_hi <= AGREE_BAND => agree += 1,
+            _ => open += 1,
+        }
+    }
+    result(
+        id,
+        t,
+        s,
+        p,
+        format!(
+            "{} cells of {} (see the public-code block): the 95% interval of the ratio of means contains 1 or lies \
+             within ±10% in {agree}, lies outside ±10% in {disagree}, neither (or our cell has capped runs) in {open}; \
+             AdaP-TT rows allow the public code's under-count (×1.01–1.53)",
+            cmp.len(),
+            path.file_name().map_or(String::new(), |f| f.to_string_lossy().into_owned()),
+        ),
+        stats([
+            ("cells", cmp.len() as f64),
+            ("agree", f64::from(agree)),
+            ("disagree", f64::from(disagree)),
+            ("open", f64::from(open)),
+        ]),
+    )
+}
+
+/// The REPORT.md block: one row per public-code cell.
+pub fn public_code_table(path: &Path, g: &GridResults) -> String {
+    let cmp = match read_public_rows(path).and_then(|rows| compare(&rows, g)) {
+        Ok(c) => c,
+        Err(e) => return format!("Not available: {e}."),
+    };
+    let mut s = String::from(
+        "| algorithm | instance | ε | public code: mean ± std (runs) | dpbai `--rules reference`: mean ± std (runs) | \
+         ratio dpbai/public | 95% CI of the ratio | Welch p |\n|---|---|---|---|---|---|---|---|\n",
+    );
+    for c in &cmp {
+        let (m, sd, n, capped) = c.ours;
+        let ours = if capped > 0 {
+            format!("≥ {} ({n} runs, {capped} capped)", sig(m, 5))
+        } else {
+            format!("{} ± {} ({n})", sig(m, 5), sig(sd, 3))
+        };
+        let (ratio, ci, p) = match &c.cmp {
+            Some(r) if r.factor.hi > r.factor.lo => (
+                format!(
+                    "{}–{} (under-count ×{}–{})",
+                    sig(r.ratio_lo, 3),
+                    sig(r.ratio_hi, 3),
+                    r.factor.lo,
+                    r.factor.hi
+                ),
+                format!("[{}, {}]", sig(r.ci95_lo, 3), sig(r.ci95_hi, 3)),
+                sig(r.welch_p, 2),
+            ),
+            Some(r) => (
+                sig(r.ratio, 4),
+                format!("[{}, {}]", sig(r.ci95_lo, 3), sig(r.ci95_hi, 3)),
+                sig(r.welch_p, 2),
+            ),
+            None => ("—".into(), "— (capped runs)".into(), "—".into()),
+        };
+        s.push_str(&format!(
+            "| {} | {} | {} | {} ± {} ({}) | {ours} | {ratio} | {ci} | {p} |\n",
+            c.row.algo.as_str(),
+            c.row.instance,
+            c.row.eps.map_or("∞".to_string(), |e| e.to_string()),
+            sig(c.row.mean, 6),
+            sig(c.row.std, 3),
+            c.row.runs,
+        ));
+    }
+    s
+}
