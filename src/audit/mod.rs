@@ -18,6 +18,7 @@ pub mod ci;
 pub mod delta;
 pub mod dp;
 pub mod expr;
+pub mod search;
 
 use serde::Serialize;
 

@@ -5,6 +5,8 @@
 //! mutant, zero budget, ...), with a one-line message.
 
 use super::usage;
+
+mod search;
 use dpbai::audit::delta::{
     audit_delta, default_battery, parse_battery, AuditInstance, DeltaAuditConfig, DeltaReport,
     RunPlan, DEFAULT_ALPHA, DEFAULT_MAX_STEPS,
@@ -90,6 +92,8 @@ struct DeltaArgs {
     /// JSON output.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    search: search::SearchArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -167,7 +171,7 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
             )));
         }
     }
-    if algo.needs_eps() && a.eps.is_none() && a.battery.is_none() {
+    if algo.needs_eps() && a.eps.is_none() && a.battery.is_none() && !a.search.search {
         return Err(usage(format!("--eps is required by {}", algo.as_str())));
     }
     let plan = if a.until_decided {
@@ -199,6 +203,27 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         Some(t) => Some(parse_threshold(t).map_err(|e| usage(format!("--threshold: {e}")))?),
         None => None,
     };
+    if a.search.search {
+        if a.battery.is_some() || !a.means.is_empty() {
+            return Err(usage(
+                "--search replaces --means and --battery: give neither",
+            ));
+        }
+        let plan_given = a.runs.is_some() || a.until_decided;
+        let cfg = DeltaAuditConfig {
+            algo,
+            gamma: a.gamma,
+            rules: a.rules,
+            threshold,
+            alpha: a.alpha,
+            seed: a.seed,
+            max_steps: a.max_steps,
+            plan,
+        };
+        return search::run_search(
+            &a.search, cfg, delta, &a.family, a.sigma, plan_given, a.json,
+        );
+    }
     let instances: Vec<AuditInstance> = match (&a.battery, a.means.is_empty()) {
         (Some(_), false) => return Err(usage("give either --means or --battery, not both")),
         (None, true) => return Err(usage("give --means LIST or --battery default|FILE")),

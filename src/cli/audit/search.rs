@@ -1,0 +1,268 @@
+//! `dpbai audit delta --search` (adversarial instance search) and `--dominates PRESET` (proof
+//! by dominance): the command-line side of `dpbai::audit::search` and `dpbai::audit::dominance`.
+
+use super::super::usage;
+use dpbai::audit::delta::{DeltaAuditConfig, RunPlan};
+use dpbai::audit::search::{
+    report_rows, search, Budget, SearchConfig, SearchReport, SearchSpace, SpaceFamily,
+};
+use dpbai::report::figure::{self, Figure, HLine, Panel, RefStyle, Series, SeriesStyle};
+use std::path::PathBuf;
+
+/// Options of `--search` (and `--dominates`).
+#[derive(clap::Args, Debug, Default)]
+pub struct SearchArgs {
+    /// Search the declared space for the instance that maximises the error probability, then
+    /// confirm the worst ones on fresh seeds (Bonferroni over --finalists).
+    #[arg(long)]
+    pub search: bool,
+    /// Smallest number of arms searched.
+    #[arg(long, default_value_t = 2)]
+    pub k_min: usize,
+    /// Largest number of arms searched.
+    #[arg(long, default_value_t = 20)]
+    pub k_max: usize,
+    /// Smallest mean searched.
+    #[arg(long, default_value_t = 0.05)]
+    pub mean_lo: f64,
+    /// Largest mean searched.
+    #[arg(long, default_value_t = 0.95)]
+    pub mean_hi: f64,
+    /// Smallest gap between the best and second-best means.
+    #[arg(long, default_value_t = 0.02)]
+    pub min_gap: f64,
+    /// Largest gap searched.
+    #[arg(long, default_value_t = 0.4)]
+    pub max_gap: f64,
+    /// Smallest eps searched (private algorithms).
+    #[arg(long, default_value_t = 0.1)]
+    pub eps_lo: f64,
+    /// Largest eps searched (private algorithms).
+    #[arg(long, default_value_t = 1.0)]
+    pub eps_hi: f64,
+    /// Search budget: seconds with an `s` suffix (`60s`), else samples (`5e8`).
+    #[arg(long, default_value = "60s")]
+    pub search_budget: String,
+    /// Candidates of the first screening round.
+    #[arg(long, default_value_t = 40)]
+    pub screen_candidates: usize,
+    /// Runs per candidate in the first screening round (doubled at each halving).
+    #[arg(long, default_value_t = 32)]
+    pub screen_runs: u64,
+    /// Runs per Nelder-Mead evaluation.
+    #[arg(long, default_value_t = 256)]
+    pub local_runs: u64,
+    /// Nelder-Mead iterations at most.
+    #[arg(long, default_value_t = 40)]
+    pub local_iters: u64,
+    /// Candidates confirmed on fresh seeds.
+    #[arg(long, default_value_t = 2)]
+    pub finalists: usize,
+    /// Write the search trace (one row per evaluation) to this CSV file.
+    #[arg(long)]
+    pub trace: Option<PathBuf>,
+    /// Write the plot of error rate against hardness to <STEM>.svg and <STEM>.png.
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// Also print the markdown rows of the REPORT.md block.
+    #[arg(long)]
+    pub markdown: bool,
+}
+
+fn parse_budget(s: &str) -> anyhow::Result<Budget> {
+    let t = s.trim();
+    let bad = || {
+        usage(format!(
+            "invalid search-budget = {s}: give seconds as `60s` or samples as `5e8` (> 0)"
+        ))
+    };
+    if let Some(sec) = t.strip_suffix('s') {
+        let v: f64 = sec.trim().parse().map_err(|_| bad())?;
+        if !(v > 0.0 && v.is_finite()) {
+            return Err(bad());
+        }
+        Ok(Budget::Seconds(v))
+    } else {
+        let v: f64 = t.parse().map_err(|_| bad())?;
+        if !(v >= 1.0 && v.is_finite()) {
+            return Err(bad());
+        }
+        Ok(Budget::Samples(v as u64))
+    }
+}
+
+/// Runs `--search` with the audit settings already parsed by `audit delta`.
+pub fn run_search(
+    a: &SearchArgs,
+    mut audit: DeltaAuditConfig,
+    delta: f64,
+    family: &str,
+    sigma: f64,
+    plan_given: bool,
+    json: bool,
+) -> anyhow::Result<()> {
+    let family = match family {
+        "gaussian" => SpaceFamily::Gaussian { sigma },
+        _ => SpaceFamily::Bernoulli,
+    };
+    let space = SearchSpace {
+        family,
+        k_min: a.k_min,
+        k_max: a.k_max,
+        mean_lo: a.mean_lo,
+        mean_hi: a.mean_hi,
+        min_gap: a.min_gap,
+        max_gap: a.max_gap,
+        eps: audit.algo.needs_eps().then_some((a.eps_lo, a.eps_hi)),
+    };
+    space.validate().map_err(|e| usage(e.to_string()))?;
+    if !plan_given {
+        audit.plan = RunPlan::UntilDecided {
+            first: 200,
+            budget: 6400,
+        };
+    }
+    let mut cfg = SearchConfig::new(audit, delta, space);
+    cfg.budget = parse_budget(&a.search_budget)?;
+    cfg.screen_candidates = a.screen_candidates;
+    cfg.screen_runs = a.screen_runs;
+    cfg.local_runs = a.local_runs;
+    cfg.local_iters = a.local_iters;
+    cfg.finalists = a.finalists;
+    if a.screen_runs == 0
+        || a.local_runs == 0
+        || a.finalists == 0
+        || a.screen_candidates < a.finalists
+    {
+        return Err(usage(format!(
+            "invalid screen-runs = {}, local-runs = {}, finalists = {}, screen-candidates = {}: runs and finalists must be at least 1 and screen-candidates at least finalists",
+            a.screen_runs, a.local_runs, a.finalists, a.screen_candidates
+        )));
+    }
+    let r = search(&cfg)?;
+    if let Some(p) = &a.trace {
+        write_trace(&r, p)?;
+    }
+    if let Some(p) = &a.plot {
+        figure::render(&plot(&r), p)?;
+    }
+    if json {
+        println!("{}", serde_json::to_string_pretty(&r)?);
+    } else {
+        print_search(&r);
+        if a.markdown {
+            print!("{}", report_rows(std::slice::from_ref(&r)));
+        }
+    }
+    Ok(())
+}
+
+fn write_trace(r: &SearchReport, path: &PathBuf) -> anyhow::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut w = csv::Writer::from_path(path)?;
+    for row in &r.trace {
+        w.serialize(row)?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+/// Error frequency against hardness, one series per stage, with δ as a reference line.
+fn plot(r: &SearchReport) -> Figure {
+    let mut panel = Panel::new(
+        format!(
+            "{}{}: search verdict {}",
+            r.algo,
+            r.threshold
+                .as_deref()
+                .map(|t| format!(" / {}", short(t)))
+                .unwrap_or_default(),
+            r.verdict
+        ),
+        "hardness T*(nu) log(1/delta)",
+        "error frequency",
+    );
+    panel.x_log = true;
+    for (i, (label, pred)) in [
+        ("screening", "screen"),
+        ("Nelder-Mead", "nelder-mead"),
+        ("confirmation (fresh seeds)", "confirm"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let rows: Vec<_> = r
+            .trace
+            .iter()
+            .filter(|t| t.stage.starts_with(pred) && t.hardness.is_finite() && t.hardness > 0.0)
+            .collect();
+        if rows.is_empty() {
+            continue;
+        }
+        panel.series.push(Series::new(
+            *label,
+            rows.iter().map(|t| t.hardness).collect(),
+            rows.iter().map(|t| t.error_rate).collect(),
+            SeriesStyle::Points,
+            i,
+        ));
+    }
+    panel.hlines.push(HLine {
+        y: r.delta,
+        label: "delta".into(),
+        style: RefStyle::Dashed,
+        color: 3,
+    });
+    Figure::grid("audit delta --search", vec![panel], 1)
+}
+
+fn short(t: &str) -> String {
+    if t.chars().count() > 40 {
+        format!("{}...", t.chars().take(37).collect::<String>())
+    } else {
+        t.to_string()
+    }
+}
+
+fn print_search(r: &SearchReport) {
+    println!(
+        "audit delta --search: {}{}  delta {}  verdict: {}  ({} evaluations, {} samples, search {:.1} s, total {:.1} s)",
+        r.algo,
+        r.threshold.as_ref().map(|t| format!(" with threshold `{t}`")).unwrap_or_default(),
+        r.delta,
+        r.verdict,
+        r.evaluations,
+        r.search_samples,
+        r.search_seconds,
+        r.seconds
+    );
+    println!(
+        "  worst instance: K = {}, means = {:?}{}",
+        r.worst_means.len(),
+        r.worst_means,
+        r.worst_eps
+            .map(|e| format!(", eps = {e}"))
+            .unwrap_or_default()
+    );
+    println!(
+        "  error rate {:.5}  ci [{:.3e}, {:.3e}]  hardness {:.4e}",
+        r.worst_error_rate, r.worst_ci[0], r.worst_ci[1], r.worst_hardness
+    );
+    for row in &r.confirmation.instances {
+        println!(
+            "  confirm {:<12} K={:<3} runs {:>6} errors {:>5} unstopped {:>4} ci [{:.3e}, {:.3e}] {}",
+            row.name,
+            row.means.len(),
+            row.runs,
+            row.errors,
+            row.unstopped,
+            row.ci[0],
+            row.ci[1],
+            row.verdict
+        );
+    }
+    println!("  correction: {}", r.correction);
+    println!("  power: {}", r.power);
+}
