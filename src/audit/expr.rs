@@ -66,7 +66,7 @@ const MAX_LEN: usize = 10_000;
 
 /// Evaluation slot of each variable (index into `[f64; 10]`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Var {
+pub(crate) enum Var {
     Delta = 0,
     K = 1,
     Eps = 2,
@@ -103,7 +103,7 @@ impl Var {
 
 /// Unary functions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum F1 {
+pub(crate) enum F1 {
     Neg,
     Log,
     Log2,
@@ -118,7 +118,7 @@ enum F1 {
 
 /// Binary operators and functions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum F2 {
+pub(crate) enum F2 {
     Add,
     Sub,
     Mul,
@@ -130,7 +130,7 @@ enum F2 {
 
 /// Syntax tree (compile time only).
 #[derive(Debug, Clone, PartialEq)]
-enum Node {
+pub(crate) enum Node {
     Num(f64),
     Var(Var),
     Un(F1, Box<Node>),
@@ -593,7 +593,7 @@ impl Parser {
 // Folding and code generation
 
 /// Constant folding, with the run constants substituted when `bound` is given.
-fn fold(n: &Node, bound: Option<&[f64; 4]>) -> Node {
+pub(crate) fn fold(n: &Node, bound: Option<&[f64; 4]>) -> Node {
     match n {
         Node::Num(v) => Node::Num(*v),
         Node::Var(v) => match bound {
@@ -898,6 +898,11 @@ impl ThresholdExpr {
             general,
             bound: None,
         })
+    }
+
+    /// The syntax tree after constant folding (for interval evaluation).
+    pub(crate) fn tree(&self) -> &Node {
+        &self.tree
     }
 
     /// The source text.

@@ -16,8 +16,10 @@
 
 pub mod ci;
 pub mod delta;
+pub mod dominance;
 pub mod dp;
 pub mod expr;
+pub mod interval;
 pub mod search;
 
 use serde::Serialize;

@@ -158,6 +158,29 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         }
         return Ok(());
     }
+    if let Some(p) = &a.search.dominates {
+        let delta = a.delta.ok_or_else(|| usage("--delta D is required"))?;
+        check_unit("delta", delta)?;
+        if let Some(e) = a.eps {
+            if !(e > 0.0) {
+                return Err(usage(format!("invalid eps = {e}: must be > 0")));
+            }
+        }
+        let threshold = match &a.threshold {
+            Some(t) => Some(parse_threshold(t).map_err(|e| usage(format!("--threshold: {e}")))?),
+            None => None,
+        };
+        return search::run_dominates(
+            &a.search,
+            p,
+            threshold.as_ref(),
+            delta,
+            a.eps,
+            a.sigma,
+            a.max_steps,
+            a.json,
+        );
+    }
     let algo = a
         .algo
         .ok_or_else(|| usage("--algo NAME is required (see `dpbai audit delta --help`)"))?;
