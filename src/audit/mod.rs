@@ -15,6 +15,7 @@
 //! ```
 
 pub mod ci;
+pub mod custom;
 pub mod delta;
 pub mod dominance;
 pub mod dp;
