@@ -19,6 +19,7 @@ pub mod custom;
 pub mod delta;
 pub mod dominance;
 pub mod dp;
+pub mod dp_search;
 pub mod expr;
 pub mod interval;
 pub mod search;

@@ -505,7 +505,7 @@ impl CostFunction for Objective<'_, '_> {
 }
 
 /// Radical inverse of `i` in base `b` (Halton coordinate).
-fn halton(mut i: u64, b: u64) -> f64 {
+pub(crate) fn halton(mut i: u64, b: u64) -> f64 {
     let (mut f, mut r) = (1.0, 0.0);
     while i > 0 {
         f /= b as f64;
