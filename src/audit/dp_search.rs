@@ -6,8 +6,9 @@
 //! 1. **Space.** A base table of `rows` users and `K = 2` arms is drawn from `Ber(μ₀) × Ber(μ₁)`
 //!    with common random numbers (user `t`, arm `a` gets `1{u_{t,a} < μ_a}` with the same
 //!    uniforms `u` for every candidate); its neighbour flips both rewards of user `i`. A candidate
-//!    is `(i, μ₀, μ₁)`: a Halton design over `i ∈ [0, rows)`, `μ ∈ [0.05, 0.95]²`, plus the fixed
-//!    pair of `audit dp --algo` (user 1 of its table).
+//!    is `(i, μ₀, μ₁)`: a Halton design over `μ ∈ [0.05, 0.95]²` and `i` among the users the
+//!    algorithm reads on the base table (the largest `τ` of 16 probe runs), plus the fixed pair
+//!    of `audit dp --algo` (user 1 of its table).
 //! 2. **Screening with successive halving.** Each candidate runs `screen_runs` times per table
 //!    (common random numbers for the privacy noise: run `r` draws from the same stream on every
 //!    candidate); the score is the plug-in total-variation distance between the two laws of the
@@ -237,13 +238,13 @@ pub struct DpSearchConfig {
 }
 
 impl DpSearchConfig {
-    /// Defaults: 400 users, 32 candidates × 400 runs, 2 finalists × 20 000 runs, 120 s.
+    /// Defaults: 400 users, 192 candidates × 100 runs, 2 finalists × 20 000 runs, 120 s.
     pub fn new(eps: f64) -> Self {
         DpSearchConfig {
             eps,
             rows: 400,
-            candidates: 32,
-            screen_runs: 400,
+            candidates: 192,
+            screen_runs: 100,
             finalists: 2,
             confirm_runs: 20_000,
             alpha: 1e-3,
@@ -378,13 +379,24 @@ pub fn dp_search(target: DpSearchTarget, cfg: &DpSearchConfig) -> Result<DpSearc
     let table_seed = mix64(cfg.seed ^ 0x7AB1_E5EA_2C40_0017);
     let crn = mix64(cfg.seed ^ 0xC2C2_0000_0017);
     let mut trace = Vec::new();
-    // Candidates: the fixed pair of `audit dp --algo` (user 0, means 0.7/0.3), then Halton.
+    // Candidates: the fixed pair of `audit dp --algo` (user 0, means 0.7/0.3), then Halton
+    // points; the user index is drawn among the users the algorithm reads on the base table
+    // (the largest τ of 16 probe runs), since a user it never reads cannot leak.
     let mut cands: Vec<(usize, [f64; 2])> = vec![(0, [0.7, 0.3])];
     let mut i = 1u64;
     while cands.len() < cfg.candidates {
-        let user = ((halton(i, 2) * cfg.rows as f64) as usize).min(cfg.rows - 1);
         let m = |u: f64| 0.05 + 0.9 * u;
-        cands.push((user, [m(halton(i, 3)), m(halton(i, 5))]));
+        let means = [m(halton(i, 3)), m(halton(i, 5))];
+        let alg = target.build(&means, cfg.eps)?;
+        let (d, _) = table_pair(cfg.rows, means, usize::MAX, table_seed);
+        let read = (0..16u64)
+            .filter_map(|r| alg.run_on_table(&d, &mut rng_for_run(crn ^ 0x9B0B, r)))
+            .map(|o| o.actions.len())
+            .max()
+            .unwrap_or(cfg.rows)
+            .clamp(1, cfg.rows);
+        let user = ((halton(i, 2) * read as f64) as usize).min(read - 1);
+        cands.push((user, means));
         i += 1;
     }
     struct Cand {

@@ -131,6 +131,13 @@ struct DpArgs {
     /// JSON output.
     #[arg(long)]
     json: bool,
+    /// Search pairs of neighbouring reward tables (with --algo, or --mutant rr-daf-late-leak)
+    /// instead of the fixed pair; Bonferroni-confirmed black-box test of the worst pairs.
+    #[arg(long)]
+    search: bool,
+    /// Seconds at most for the screening of --search.
+    #[arg(long, default_value_t = 120.0)]
+    search_seconds: f64,
 }
 
 /// Runs the command.
@@ -377,6 +384,18 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
             "invalid eps = {}: must be a finite number > 0",
             a.eps
         )));
+    }
+    if a.search {
+        return search::run_dp_search(
+            a.algo,
+            a.mutant.as_deref(),
+            a.eps,
+            a.alpha,
+            a.seed,
+            a.runs,
+            a.search_seconds,
+            a.json,
+        );
     }
     check_unit("gamma", a.gamma)?;
     if a.runs == Some(0) {

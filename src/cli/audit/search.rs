@@ -347,3 +347,87 @@ fn print_search(r: &SearchReport) {
     println!("  correction: {}", r.correction);
     println!("  power: {}", r.power);
 }
+
+/// Runs `audit dp --search`.
+#[allow(clippy::too_many_arguments)]
+pub fn run_dp_search(
+    algo: Option<dpbai::bandit::AlgoName>,
+    mutant: Option<&str>,
+    eps: f64,
+    alpha: f64,
+    seed: u64,
+    runs: Option<u64>,
+    seconds: f64,
+    json: bool,
+) -> anyhow::Result<()> {
+    use dpbai::audit::dp_search::{dp_search, fixed_tables, DpSearchConfig, DpSearchTarget};
+    use dpbai::bandit::AlgoName;
+    let target = match (algo, mutant) {
+        (Some(a @ (AlgoName::CtbTt | AlgoName::AdapTt | AlgoName::AdapTtStar)), None) => {
+            DpSearchTarget::Algo(a)
+        }
+        (Some(a), None) => {
+            return Err(usage(format!(
+                "invalid algo = {} for --search: must be ctb-tt, adap-tt or adap-tt-star",
+                a.as_str()
+            )))
+        }
+        (None, Some("rr-daf-late-leak")) => DpSearchTarget::RrDaf { leak_from: Some(3) },
+        (None, Some("rr-daf")) => DpSearchTarget::RrDaf { leak_from: None },
+        _ => {
+            return Err(usage(
+                "--search needs --algo ctb-tt|adap-tt|adap-tt-star, or --mutant rr-daf-late-leak (or rr-daf, its faithful version)",
+            ))
+        }
+    };
+    if !(seconds > 0.0 && seconds.is_finite()) {
+        return Err(usage(format!(
+            "invalid search-seconds = {seconds}: must be a finite number > 0"
+        )));
+    }
+    let mut cfg = DpSearchConfig::new(eps);
+    cfg.alpha = alpha;
+    cfg.seed = seed;
+    cfg.max_seconds = seconds;
+    if let Some(r) = runs {
+        if r < 4 {
+            return Err(usage(format!("invalid runs = {r}: must be at least 4")));
+        }
+        cfg.confirm_runs = r;
+    }
+    let r = dp_search(target, &cfg)?;
+    let fixed = fixed_tables(target, &cfg)?;
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(
+                &serde_json::json!({ "search": r, "fixed_tables": fixed })
+            )?
+        );
+        return Ok(());
+    }
+    println!(
+        "audit dp --search: {}  claim {eps}-DP  verdict: {}  ({} evaluations, {:.1} s)",
+        r.target,
+        r.verdict,
+        r.trace.len(),
+        r.seconds
+    );
+    println!(
+        "  worst pair: tables of {} users drawn from Ber({:.3}) x Ber({:.3}), differing in user {}",
+        cfg.rows,
+        r.worst_means[0],
+        r.worst_means[1],
+        r.worst_user + 1
+    );
+    println!(
+        "  eps_lower {:.4} (certified, {} runs per table, {} held out; event {})",
+        r.eps_lower, r.worst.runs, r.worst.certify_runs, r.worst.event
+    );
+    println!("  correction: {}", r.correction);
+    println!(
+        "  fixed tables (user 1 flipped), same tester at alpha: {}  eps_lower {:.4}",
+        fixed.verdict, fixed.eps_lower
+    );
+    Ok(())
+}
