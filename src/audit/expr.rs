@@ -872,6 +872,20 @@ struct Fast {
     fb: Option<(Program, CountCache)>,
     rest: Option<Program>,
     lower: f64,
+    /// The whole program (used when the tree does not split).
+    whole: Program,
+    /// A top-level `ifge(x, y, a, b)` whose test does not read the counts: each branch split
+    /// on its own.
+    branch: Option<Box<Branch>>,
+}
+
+/// See [`Fast::branch`].
+#[derive(Debug)]
+struct Branch {
+    x: Program,
+    y: Program,
+    a: Fast,
+    b: Fast,
 }
 
 /// Counts below this are cached (in lazily allocated chunks).
@@ -964,6 +978,28 @@ impl Fast {
     /// Splits the folded, bound tree (no split when no term reads only `na` or only `nb`).
     fn new(tree: &Node) -> Result<Fast> {
         let lower = Self::lower_bound(tree);
+        let whole = Program::compile(tree)?;
+        let counts = (1u16 << Var::Na as u16) | (1u16 << Var::Nb as u16);
+        if let Node::IfGe(v) = tree {
+            let [x, y, a, b] = &**v;
+            if (reads(x) | reads(y)) & counts == 0 {
+                let br = Branch {
+                    x: Program::compile(x)?,
+                    y: Program::compile(y)?,
+                    a: Fast::new(a)?,
+                    b: Fast::new(b)?,
+                };
+                return Ok(Fast {
+                    konst: 0.0,
+                    fa: None,
+                    fb: None,
+                    rest: None,
+                    lower,
+                    whole,
+                    branch: Some(Box::new(br)),
+                });
+            }
+        }
         let mut terms = Vec::new();
         sum_terms(tree, false, &mut terms);
         let (na, nb) = (1u16 << Var::Na as u16, 1u16 << Var::Nb as u16);
@@ -983,6 +1019,8 @@ impl Fast {
                 fb: None,
                 rest: None,
                 lower,
+                whole,
+                branch: None,
             });
         }
         let konst = match add_all(k).map(|n| fold(&n, None)) {
@@ -1003,12 +1041,14 @@ impl Fast {
             fb: prog(fb)?.map(|p| (p, CountCache::new())),
             rest: prog(rest)?,
             lower,
+            whole,
+            branch: None,
         })
     }
 
     /// Whether the per-count split is used.
     fn splits(&self) -> bool {
-        self.fa.is_some() || self.fb.is_some()
+        self.fa.is_some() || self.fb.is_some() || self.branch.is_some()
     }
 
     /// Lower bound of the tree over counts, `t`, phases in `[1, 2^62]`, `gap >= 0` (the
@@ -1032,6 +1072,17 @@ impl Fast {
 
     #[inline]
     fn eval(&self, vars: &[f64; 10]) -> f64 {
+        if let Some(br) = &self.branch {
+            // `x >= y` is false for NaN: the else branch, as in the bytecode.
+            return if br.x.run(vars) >= br.y.run(vars) {
+                br.a.eval(vars)
+            } else {
+                br.b.eval(vars)
+            };
+        }
+        if !(self.fa.is_some() || self.fb.is_some()) {
+            return self.whole.eval(vars);
+        }
         let mut v = self.konst;
         if let Some((p, c)) = &self.fa {
             v += c.get(vars[Var::Na as usize], Var::Na as usize, p);
