@@ -256,7 +256,7 @@ pub fn dominates(
     if !(cfg.sigma > 0.0 && cfg.sigma.is_finite()) {
         return Err(Error::param("sigma", cfg.sigma, "a finite number > 0"));
     }
-    if !(cfg.eps > 0.0) {
+    if cfg.eps.is_nan() || cfg.eps <= 0.0 {
         return Err(Error::param("eps", cfg.eps, "> 0 (+inf for non-private)"));
     }
     if !(cfg.gap_max >= 0.0 && cfg.gap_max.is_finite()) || cfg.max_boxes == 0 {

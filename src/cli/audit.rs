@@ -93,7 +93,7 @@ struct DeltaArgs {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    search: search::SearchArgs,
+    search: Box<search::SearchArgs>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -169,7 +169,7 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         let delta = a.delta.ok_or_else(|| usage("--delta D is required"))?;
         check_unit("delta", delta)?;
         if let Some(e) = a.eps {
-            if !(e > 0.0) {
+            if e.is_nan() || e <= 0.0 {
                 return Err(usage(format!("invalid eps = {e}: must be > 0")));
             }
         }
