@@ -975,6 +975,19 @@ fn add_all(terms: Vec<Node>) -> Option<Node> {
 }
 
 impl Fast {
+    /// No split: the whole program.
+    fn plain(lower: f64, whole: Program) -> Fast {
+        Fast {
+            konst: 0.0,
+            fa: None,
+            fb: None,
+            rest: None,
+            lower,
+            whole,
+            branch: None,
+        }
+    }
+
     /// Splits the folded, bound tree (no split when no term reads only `na` or only `nb`).
     fn new(tree: &Node) -> Result<Fast> {
         let lower = Self::lower_bound(tree);
@@ -990,13 +1003,8 @@ impl Fast {
                     b: Fast::new(b)?,
                 };
                 return Ok(Fast {
-                    konst: 0.0,
-                    fa: None,
-                    fb: None,
-                    rest: None,
-                    lower,
-                    whole,
                     branch: Some(Box::new(br)),
+                    ..Fast::plain(lower, whole)
                 });
             }
         }
@@ -1013,15 +1021,7 @@ impl Fast {
             }
         }
         if fa.is_empty() && fb.is_empty() {
-            return Ok(Fast {
-                konst: 0.0,
-                fa: None,
-                fb: None,
-                rest: None,
-                lower,
-                whole,
-                branch: None,
-            });
+            return Ok(Fast::plain(lower, whole));
         }
         let konst = match add_all(k).map(|n| fold(&n, None)) {
             Some(Node::Num(v)) => v,

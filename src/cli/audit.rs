@@ -233,6 +233,16 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         Some(t) => Some(parse_threshold(t).map_err(|e| usage(format!("--threshold: {e}")))?),
         None => None,
     };
+    let cfg = DeltaAuditConfig {
+        algo,
+        gamma: a.gamma,
+        rules: a.rules,
+        threshold,
+        alpha: a.alpha,
+        seed: a.seed,
+        max_steps: a.max_steps,
+        plan,
+    };
     if a.search.search {
         if a.battery.is_some() || !a.means.is_empty() {
             return Err(usage(
@@ -240,16 +250,6 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
             ));
         }
         let plan_given = a.runs.is_some() || a.until_decided;
-        let cfg = DeltaAuditConfig {
-            algo,
-            gamma: a.gamma,
-            rules: a.rules,
-            threshold,
-            alpha: a.alpha,
-            seed: a.seed,
-            max_steps: a.max_steps,
-            plan,
-        };
         return search::run_search(
             &a.search, cfg, delta, &a.family, a.sigma, plan_given, a.json,
         );
@@ -275,16 +275,6 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
                 eps: a.eps,
             }]
         }
-    };
-    let cfg = DeltaAuditConfig {
-        algo,
-        gamma: a.gamma,
-        rules: a.rules,
-        threshold,
-        alpha: a.alpha,
-        seed: a.seed,
-        max_steps: a.max_steps,
-        plan,
     };
     let report = audit_delta(&cfg, &instances)?;
     if a.json {
