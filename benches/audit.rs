@@ -80,3 +80,31 @@ fn eval_bound_varying(b: divan::Bencher, src: &str) {
         e.eval(black_box(&vs[i]))
     });
 }
+
+/// Same audit, built-in threshold against the compiled expression of the same rule (issue 17:
+/// target <= 2x): TTUCB on (0.6, 0.5 x4) at delta = 0.01, 20 fixed seeds per iteration. The
+/// counter is the number of samples those runs draw, so divan's throughput is samples per
+/// second (ns per sample = 1e9 / throughput).
+#[divan::bench(args = ["built-in", "paper-cg", "log(1/delta)+2*log(4+log(na))+2*log(4+log(nb))+3"])]
+fn audit_per_sample(b: divan::Bencher, thr: &str) {
+    use dpbai::bandit::{build, AlgoName, AlgoSpec, CustomThreshold};
+    use std::sync::Arc;
+    let inst = dpbai::instance::Instance::bernoulli(vec![0.6, 0.5, 0.5, 0.5, 0.5]).expect("valid");
+    let mut spec = AlgoSpec::new(AlgoName::Ttucb, 0.01);
+    if thr != "built-in" {
+        let e = parse_threshold(thr)
+            .expect("parses")
+            .bind(0.01, 5.0, f64::INFINITY, 0.5)
+            .expect("binds");
+        spec.custom_threshold = Some(Arc::new(e) as Arc<dyn CustomThreshold>);
+    }
+    let alg = build(&spec, &inst).expect("builds");
+    let runs = |alg: &dyn dpbai::bandit::BaiAlgorithm| -> u64 {
+        (0..20u64)
+            .map(|r| alg.run(&mut dpbai::rng::rng_for_run(7, r), 10_000_000).tau)
+            .sum()
+    };
+    let samples = runs(alg.as_ref());
+    b.counter(divan::counter::ItemsCount::new(samples))
+        .bench(|| runs(black_box(alg.as_ref())));
+}

@@ -306,18 +306,19 @@ pub struct DeltaReport {
     pub seconds: f64,
 }
 
+/// Counts of a batch of runs.
 #[derive(Debug, Default, Clone, Copy)]
-struct Tally {
-    runs: u64,
-    errors: u64,
-    unstopped: u64,
-    tau_sum_stopped: u128,
-    stopped: u64,
-    max_tau: u64,
+pub(crate) struct Tally {
+    pub(crate) runs: u64,
+    pub(crate) errors: u64,
+    pub(crate) unstopped: u64,
+    pub(crate) tau_sum_stopped: u128,
+    pub(crate) stopped: u64,
+    pub(crate) max_tau: u64,
 }
 
 impl Tally {
-    fn merge(self, o: Tally) -> Tally {
+    pub(crate) fn merge(self, o: Tally) -> Tally {
         Tally {
             runs: self.runs + o.runs,
             errors: self.errors + o.errors,
@@ -329,7 +330,7 @@ impl Tally {
     }
 }
 
-fn run_batch(
+pub(crate) fn run_batch(
     alg: &dyn bandit::BaiAlgorithm,
     best: usize,
     seed: u64,
@@ -361,7 +362,7 @@ fn family_label(f: Family) -> String {
 }
 
 /// Builds the algorithm of `cfg` for one battery instance (threshold bound to its constants).
-fn build_for(
+pub(crate) fn build_for(
     cfg: &DeltaAuditConfig,
     inst: &AuditInstance,
     custom: Option<&Arc<dyn CustomThreshold>>,
@@ -401,13 +402,28 @@ fn build_for(
 /// A bound user threshold that checks its values during the runs.
 type CheckedExpr = Arc<super::finite::Checked<super::expr::ThresholdExpr>>;
 
+/// Builds the algorithm to audit on one instance: [`audit_delta_with`] takes one, so that a
+/// user's own algorithm or threshold closure can be audited like a built-in one.
+///
+/// # Contract
+/// Returns an algorithm bound to `inst.instance` at `inst.delta` (and `inst.eps`), or
+/// [`Error::InvalidInstance`] for an instance it cannot run on (the row is then reported as
+/// skipped); any other error aborts the audit. It must be deterministic: the same instance
+/// gives an algorithm with the same law.
+pub type AlgoFactory<'a> =
+    dyn Fn(&AuditInstance) -> Result<Box<dyn bandit::BaiAlgorithm>> + Sync + 'a;
+
+/// The internal factory: an algorithm and, for an expression threshold, its in-run checker.
+type CheckedFactory<'a> =
+    dyn Fn(&AuditInstance) -> Result<(Box<dyn bandit::BaiAlgorithm>, Option<CheckedExpr>)> + Sync + 'a;
+
 /// Audits one instance; `alpha` is this instance's share of the confidence budget.
 fn audit_one(
     cfg: &DeltaAuditConfig,
+    build: &CheckedFactory<'_>,
     inst: &AuditInstance,
     index: u64,
     alpha: f64,
-    custom: Option<&Arc<dyn CustomThreshold>>,
 ) -> Result<DeltaRow> {
     let mut row = DeltaRow {
         name: inst.name.clone(),
@@ -429,7 +445,7 @@ fn audit_one(
         max_tau: 0,
         skipped: None,
     };
-    let (alg, checked) = match build_for(cfg, inst, custom) {
+    let (alg, checked) = match build(inst) {
         Ok(a) => a,
         Err(e @ Error::InvalidInstance { .. }) => {
             row.skipped = Some(e.to_string());
@@ -535,7 +551,7 @@ fn severity(r: &DeltaRow) -> (u8, f64) {
 /// assert_eq!(r.verdict, Verdict::Violated);
 /// ```
 pub fn audit_delta(cfg: &DeltaAuditConfig, instances: &[AuditInstance]) -> Result<DeltaReport> {
-    audit_delta_impl(cfg, instances, None)
+    audit_delta_impl(cfg, instances, &|inst| build_for(cfg, inst, None))
 }
 
 /// [`audit_delta`] with the threshold given as any [`CustomThreshold`] instead of
@@ -551,15 +567,50 @@ pub fn audit_delta_with_threshold(
     threshold: Arc<dyn CustomThreshold>,
     label: &str,
 ) -> Result<DeltaReport> {
-    let mut r = audit_delta_impl(cfg, instances, Some(&threshold))?;
+    let mut r = audit_delta_impl(cfg, instances, &|inst| build_for(cfg, inst, Some(&threshold)))?;
     r.threshold = Some(label.to_string());
     Ok(r)
+}
+
+/// [`audit_delta`] with the algorithm built by `build` instead of from `cfg.algo`,
+/// `cfg.gamma`, `cfg.rules` and `cfg.threshold` (which then only label the report): the entry
+/// point for a user's own algorithm ([`bandit::BaiAlgorithm`]) or threshold closure
+/// ([`crate::audit::custom`]). Same protocol, same seeding, same verdicts.
+///
+/// # Errors
+/// As [`audit_delta`], plus any non-instance error of `build`.
+///
+/// # Example
+/// ```
+/// use dpbai::audit::delta::{audit_delta_with, AuditInstance, DeltaAuditConfig, RunPlan};
+/// use dpbai::audit::Verdict;
+/// use dpbai::bandit::{build, AlgoName, AlgoSpec, Rules};
+/// let cfg = DeltaAuditConfig {
+///     algo: AlgoName::Ttucb, gamma: None, rules: Rules::Paper, threshold: None,
+///     alpha: 1e-3, seed: 1, max_steps: 1_000_000, plan: RunPlan::Fixed { runs: 200 },
+/// };
+/// let inst = vec![AuditInstance {
+///     name: "easy".into(),
+///     instance: dpbai::instance::Instance::bernoulli(vec![0.9, 0.1]).unwrap(),
+///     delta: 0.1,
+///     eps: None,
+/// }];
+/// let r = audit_delta_with(&cfg, &inst, &|i| build(&AlgoSpec::new(AlgoName::Ttucb, i.delta), &i.instance))
+///     .unwrap();
+/// assert_eq!(r.verdict, Verdict::Holds);
+/// ```
+pub fn audit_delta_with(
+    cfg: &DeltaAuditConfig,
+    instances: &[AuditInstance],
+    build: &AlgoFactory<'_>,
+) -> Result<DeltaReport> {
+    audit_delta_impl(cfg, instances, &|inst| build(inst).map(|a| (a, None)))
 }
 
 fn audit_delta_impl(
     cfg: &DeltaAuditConfig,
     instances: &[AuditInstance],
-    custom: Option<&Arc<dyn CustomThreshold>>,
+    build: &CheckedFactory<'_>,
 ) -> Result<DeltaReport> {
     check_open("alpha", cfg.alpha, 0.0, 1.0)?;
     if cfg.max_steps == 0 {
@@ -579,7 +630,7 @@ fn audit_delta_impl(
     let alpha_i = cfg.alpha / instances.len() as f64;
     let mut rows = Vec::with_capacity(instances.len());
     for (i, inst) in instances.iter().enumerate() {
-        rows.push(audit_one(cfg, inst, i as u64, alpha_i, custom)?);
+        rows.push(audit_one(cfg, build, inst, i as u64, alpha_i)?);
     }
     rows.sort_by(|a, b| {
         let (sa, ma) = severity(a);

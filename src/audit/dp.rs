@@ -1141,7 +1141,7 @@ fn blackbox_mechanism(m: Mech, n: u64, seed: u64, alpha: f64, claim: Claim) -> R
 /// Neighbouring reward tables for the whole-algorithm audit (Definition 8): `K = 2`, rows drawn
 /// once from `Ber(0.7) × Ber(0.3)` with a fixed seed; the neighbour flips row 1 (the first
 /// user, whose reward of arm 1 every algorithm observes at `t = 1`).
-fn neighbouring_tables(rows: usize) -> (RewardTable, RewardTable) {
+pub(crate) fn neighbouring_tables(rows: usize) -> (RewardTable, RewardTable) {
     use rand::RngExt;
     let mut rng = rng_for_run(0xD1FF_7AB1E, 0);
     let d: RewardTable = (0..rows)
@@ -1162,6 +1162,26 @@ fn hash_of<T: std::hash::Hash>(v: &T) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     v.hash(&mut h);
     h.finish()
+}
+
+/// Names of [`table_features`].
+pub(crate) const TABLE_FEATURES: [&str; 4] =
+    ["output hash", "recommendation", "tau", "first 16 actions"];
+
+/// The discrete features of a table run the black-box tester looks at.
+pub(crate) fn table_features(o: Option<bandit::TableOutput>) -> Vec<u64> {
+    match o {
+        None => vec![0; 4],
+        Some(o) => {
+            let prefix: Vec<u32> = o.actions.iter().take(16).copied().collect();
+            vec![
+                hash_of(&o),
+                o.recommendation as u64 * 2 + u64::from(o.stopped),
+                o.actions.len() as u64 * 2 + u64::from(o.stopped),
+                hash_of(&prefix),
+            ]
+        }
+    }
 }
 
 fn blackbox_algorithm(
@@ -1197,30 +1217,10 @@ fn blackbox_algorithm(
             "an algorithm that supports reward tables",
         ));
     }
-    let features = |o: Option<bandit::TableOutput>| -> Vec<u64> {
-        match o {
-            None => vec![0; 4],
-            Some(o) => {
-                let prefix: Vec<u32> = o.actions.iter().take(16).copied().collect();
-                vec![
-                    hash_of(&o),
-                    o.recommendation as u64 * 2 + u64::from(o.stopped),
-                    o.actions.len() as u64 * 2 + u64::from(o.stopped),
-                    hash_of(&prefix),
-                ]
-            }
-        }
-    };
     let (x, y) = sample_pair(n, seed, |i, rng| {
-        features(alg.run_on_table(if i == 0 { &d } else { &d2 }, rng))
+        table_features(alg.run_on_table(if i == 0 { &d } else { &d2 }, rng))
     });
-    let bb = sniper_discrete(
-        &x,
-        &y,
-        &["output hash", "recommendation", "tau", "first 16 actions"],
-        alpha,
-        Claim::Pure { eps },
-    )?;
+    let bb = sniper_discrete(&x, &y, &TABLE_FEATURES, alpha, Claim::Pure { eps })?;
     let note = format!(
         "neighbouring reward tables of {rows} rows (K = 2, row 1 flipped), delta = {delta}; events on (actions, recommendation, tau)"
     );

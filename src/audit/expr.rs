@@ -66,7 +66,7 @@ const MAX_LEN: usize = 10_000;
 
 /// Evaluation slot of each variable (index into `[f64; 10]`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Var {
+pub(crate) enum Var {
     Delta = 0,
     K = 1,
     Eps = 2,
@@ -103,7 +103,7 @@ impl Var {
 
 /// Unary functions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum F1 {
+pub(crate) enum F1 {
     Neg,
     Log,
     Log2,
@@ -118,7 +118,7 @@ enum F1 {
 
 /// Binary operators and functions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum F2 {
+pub(crate) enum F2 {
     Add,
     Sub,
     Mul,
@@ -130,7 +130,7 @@ enum F2 {
 
 /// Syntax tree (compile time only).
 #[derive(Debug, Clone, PartialEq)]
-enum Node {
+pub(crate) enum Node {
     Num(f64),
     Var(Var),
     Un(F1, Box<Node>),
@@ -593,7 +593,7 @@ impl Parser {
 // Folding and code generation
 
 /// Constant folding, with the run constants substituted when `bound` is given.
-fn fold(n: &Node, bound: Option<&[f64; 4]>) -> Node {
+pub(crate) fn fold(n: &Node, bound: Option<&[f64; 4]>) -> Node {
     match n {
         Node::Num(v) => Node::Num(*v),
         Node::Var(v) => match bound {
@@ -858,6 +858,243 @@ pub struct ThresholdExpr {
     tree: Arc<Node>,
     general: Program,
     bound: Option<([f64; 4], Program)>,
+    /// With `bound`: the per-count split of the bound program and a lower bound of its values
+    /// (see [`ThresholdExpr::bind`]).
+    fast: Option<Arc<Fast>>,
+}
+
+/// A bound program split as `c + f(na) + g(nb) + rest(vars)`, with `f` and `g` cached per
+/// count; and a lower bound of the program over every reachable point.
+#[derive(Debug)]
+struct Fast {
+    konst: f64,
+    fa: Option<(Program, CountCache)>,
+    fb: Option<(Program, CountCache)>,
+    rest: Option<Program>,
+    lower: f64,
+    /// The whole program (used when the tree does not split).
+    whole: Program,
+    /// A top-level `ifge(x, y, a, b)` whose test does not read the counts: each branch split
+    /// on its own.
+    branch: Option<Box<Branch>>,
+}
+
+/// See [`Fast::branch`].
+#[derive(Debug)]
+struct Branch {
+    x: Program,
+    y: Program,
+    a: Fast,
+    b: Fast,
+}
+
+/// Counts below this are cached (in lazily allocated chunks).
+const CACHE_COUNTS: usize = 1 << 22;
+const CACHE_CHUNK: usize = 4096;
+/// Marks an empty cache cell (a NaN payload that no arithmetic produces).
+const EMPTY_CELL: u64 = 0x7FF8_DEAD_BEEF_0017;
+
+/// Values of a one-count function at integer counts: exact values, filled on first use, shared
+/// by threads (a race only computes the same value twice).
+#[derive(Debug)]
+struct CountCache {
+    chunks: Vec<std::sync::OnceLock<Box<[std::sync::atomic::AtomicU64]>>>,
+}
+
+impl CountCache {
+    fn new() -> Self {
+        CountCache {
+            chunks: (0..CACHE_COUNTS / CACHE_CHUNK)
+                .map(|_| std::sync::OnceLock::new())
+                .collect(),
+        }
+    }
+    #[inline]
+    fn get(&self, x: f64, slot: usize, prog: &Program) -> f64 {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        let direct = |x: f64| {
+            let mut v = [0.0; 10];
+            v[slot] = x;
+            prog.run(&v)
+        };
+        if !(x >= 0.0 && x < CACHE_COUNTS as f64) || x.fract() != 0.0 {
+            return direct(x);
+        }
+        let i = x as usize;
+        let chunk = self.chunks[i / CACHE_CHUNK].get_or_init(|| {
+            (0..CACHE_CHUNK)
+                .map(|_| AtomicU64::new(EMPTY_CELL))
+                .collect()
+        });
+        let cell = &chunk[i % CACHE_CHUNK];
+        let bits = cell.load(Ordering::Relaxed);
+        if bits != EMPTY_CELL {
+            return f64::from_bits(bits);
+        }
+        let v = direct(x);
+        cell.store(v.to_bits(), Ordering::Relaxed);
+        v
+    }
+}
+
+/// Variables read by a tree (bit `i` for slot `i`).
+fn reads(n: &Node) -> u16 {
+    match n {
+        Node::Num(_) => 0,
+        Node::Var(v) => 1 << (*v as u16),
+        Node::Un(_, a) | Node::PowI(a, _) => reads(a),
+        Node::Bin(_, a, b) => reads(a) | reads(b),
+        Node::H(x, d, k) => reads(x) | reads(d) | reads(k),
+        Node::IfGe(v) => v.iter().fold(0, |m, c| m | reads(c)),
+    }
+}
+
+/// The terms of a top-level sum (`a + b + ...`; `a − b` gives `a` and `−b`).
+fn sum_terms(n: &Node, neg: bool, out: &mut Vec<Node>) {
+    match n {
+        Node::Bin(F2::Add, a, b) => {
+            sum_terms(a, neg, out);
+            sum_terms(b, neg, out);
+        }
+        Node::Bin(F2::Sub, a, b) => {
+            sum_terms(a, neg, out);
+            sum_terms(b, !neg, out);
+        }
+        other => out.push(if neg {
+            Node::Un(F1::Neg, Box::new(other.clone()))
+        } else {
+            other.clone()
+        }),
+    }
+}
+
+fn add_all(terms: Vec<Node>) -> Option<Node> {
+    terms
+        .into_iter()
+        .reduce(|a, b| Node::Bin(F2::Add, Box::new(a), Box::new(b)))
+}
+
+impl Fast {
+    /// No split: the whole program.
+    fn plain(lower: f64, whole: Program) -> Fast {
+        Fast {
+            konst: 0.0,
+            fa: None,
+            fb: None,
+            rest: None,
+            lower,
+            whole,
+            branch: None,
+        }
+    }
+
+    /// Splits the folded, bound tree (no split when no term reads only `na` or only `nb`).
+    fn new(tree: &Node) -> Result<Fast> {
+        let lower = Self::lower_bound(tree);
+        let whole = Program::compile(tree)?;
+        let counts = (1u16 << Var::Na as u16) | (1u16 << Var::Nb as u16);
+        if let Node::IfGe(v) = tree {
+            let [x, y, a, b] = &**v;
+            if (reads(x) | reads(y)) & counts == 0 {
+                let br = Branch {
+                    x: Program::compile(x)?,
+                    y: Program::compile(y)?,
+                    a: Fast::new(a)?,
+                    b: Fast::new(b)?,
+                };
+                return Ok(Fast {
+                    branch: Some(Box::new(br)),
+                    ..Fast::plain(lower, whole)
+                });
+            }
+        }
+        let mut terms = Vec::new();
+        sum_terms(tree, false, &mut terms);
+        let (na, nb) = (1u16 << Var::Na as u16, 1u16 << Var::Nb as u16);
+        let (mut k, mut fa, mut fb, mut rest) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for t in terms {
+            match reads(&t) {
+                0 => k.push(t),
+                m if m == na => fa.push(t),
+                m if m == nb => fb.push(t),
+                _ => rest.push(t),
+            }
+        }
+        if fa.is_empty() && fb.is_empty() {
+            return Ok(Fast::plain(lower, whole));
+        }
+        let konst = match add_all(k).map(|n| fold(&n, None)) {
+            Some(Node::Num(v)) => v,
+            None => 0.0,
+            Some(other) => {
+                // Not foldable (cannot happen for a variable-free tree); keep it in `rest`.
+                rest.push(other);
+                0.0
+            }
+        };
+        let prog = |ts: Vec<Node>| -> Result<Option<Program>> {
+            add_all(ts).map(|n| Program::compile(&n)).transpose()
+        };
+        Ok(Fast {
+            konst,
+            fa: prog(fa)?.map(|p| (p, CountCache::new())),
+            fb: prog(fb)?.map(|p| (p, CountCache::new())),
+            rest: prog(rest)?,
+            lower,
+            whole,
+            branch: None,
+        })
+    }
+
+    /// Whether the per-count split is used.
+    fn splits(&self) -> bool {
+        self.fa.is_some() || self.fb.is_some() || self.branch.is_some()
+    }
+
+    /// Lower bound of the tree over counts, `t`, phases in `[1, 2^62]`, `gap >= 0` (the
+    /// interval enclosure of [`crate::audit::interval`]; `−∞` when it has none).
+    fn lower_bound(tree: &Node) -> f64 {
+        use crate::audit::interval::{eval, Interval};
+        let big = 2f64.powi(62);
+        let mut b = [Interval::point(0.0); 10];
+        for s in [Var::T, Var::Na, Var::Nb, Var::Ka, Var::Kb] {
+            b[s as usize] = Interval::new(1.0, big);
+        }
+        b[Var::Gap as usize] = Interval::new(0.0, f64::INFINITY);
+        // Run constants are already folded into the tree; their slots are never read.
+        let i = eval(tree, &b);
+        if i.is_empty() || i.lo.is_nan() {
+            f64::NEG_INFINITY
+        } else {
+            i.lo
+        }
+    }
+
+    #[inline]
+    fn eval(&self, vars: &[f64; 10]) -> f64 {
+        if let Some(br) = &self.branch {
+            // `x >= y` is false for NaN: the else branch, as in the bytecode.
+            return if br.x.run(vars) >= br.y.run(vars) {
+                br.a.eval(vars)
+            } else {
+                br.b.eval(vars)
+            };
+        }
+        if !(self.fa.is_some() || self.fb.is_some()) {
+            return self.whole.eval(vars);
+        }
+        let mut v = self.konst;
+        if let Some((p, c)) = &self.fa {
+            v += c.get(vars[Var::Na as usize], Var::Na as usize, p);
+        }
+        if let Some((p, c)) = &self.fb {
+            v += c.get(vars[Var::Nb as usize], Var::Nb as usize, p);
+        }
+        if let Some(p) = &self.rest {
+            v += p.eval(vars);
+        }
+        v
+    }
 }
 
 impl ThresholdExpr {
@@ -897,7 +1134,13 @@ impl ThresholdExpr {
             tree: Arc::new(tree),
             general,
             bound: None,
+            fast: None,
         })
+    }
+
+    /// The syntax tree after constant folding (for interval evaluation).
+    pub(crate) fn tree(&self) -> &Node {
+        &self.tree
     }
 
     /// The source text.
@@ -915,8 +1158,10 @@ impl ThresholdExpr {
         let consts = [delta, k, eps, sigma];
         let folded = fold(&self.tree, Some(&consts));
         let prog = Program::compile(&folded)?;
+        let fast = Fast::new(&folded)?;
         Ok(ThresholdExpr {
             bound: Some((consts, prog)),
+            fast: Some(Arc::new(fast)),
             ..self.clone()
         })
     }
@@ -942,6 +1187,9 @@ impl ThresholdExpr {
                 && c[2].to_bits() == vars[2].to_bits()
                 && c[3].to_bits() == vars[3].to_bits()
             {
+                if let Some(f) = self.fast.as_ref().filter(|f| f.splits()) {
+                    return f.eval(&vars);
+                }
                 return prog.eval(&vars);
             }
         }
@@ -968,6 +1216,21 @@ impl fmt::Display for ThresholdExpr {
 impl CustomThreshold for ThresholdExpr {
     fn eval(&self, v: &ThresholdVars) -> f64 {
         ThresholdExpr::eval(self, v)
+    }
+    /// The interval lower bound computed by [`ThresholdExpr::bind`] when `base` carries the
+    /// bound constants, else `−∞`.
+    fn lower_bound(&self, base: &ThresholdVars) -> f64 {
+        match (&self.bound, &self.fast) {
+            (Some((c, _)), Some(f))
+                if c[0].to_bits() == base.delta.to_bits()
+                    && c[1].to_bits() == base.k.to_bits()
+                    && c[2].to_bits() == base.eps.to_bits()
+                    && c[3].to_bits() == base.sigma.to_bits() =>
+            {
+                f.lower
+            }
+            _ => f64::NEG_INFINITY,
+        }
     }
 }
 

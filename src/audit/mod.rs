@@ -15,10 +15,15 @@
 //! ```
 
 pub mod ci;
+pub mod custom;
 pub mod delta;
+pub mod dominance;
 pub mod dp;
+pub mod dp_search;
 pub mod expr;
 pub mod finite;
+pub mod interval;
+pub mod search;
 
 use serde::Serialize;
 

@@ -197,6 +197,12 @@ pub struct ThresholdVars {
 pub trait CustomThreshold: Send + Sync + std::fmt::Debug {
     /// The threshold value for these variables.
     fn eval(&self, v: &ThresholdVars) -> f64;
+    /// A value `<=` every non-NaN `eval(v)` for `v` with the run constants of `base` (`δ`, `K`,
+    /// `ε`, `σ`) and any counts, time, phases and gap: the engine skips `eval` while the
+    /// statistic is below it. Default `−∞` (no skipping).
+    fn lower_bound(&self, _base: &ThresholdVars) -> f64 {
+        f64::NEG_INFINITY
+    }
 }
 
 /// Everything needed to build an algorithm for one instance.

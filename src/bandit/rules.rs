@@ -472,6 +472,7 @@ impl Thr {
         match self {
             Thr::Eq4 { cg2 } => cg2 + 4.0 * 4f64.ln(),
             Thr::RefTtucb { ln_inv_delta } | Thr::RefAdap { ln_inv_delta, .. } => *ln_inv_delta,
+            Thr::Custom { f, base } => f.lower_bound(base),
             _ => f64::NEG_INFINITY,
         }
     }

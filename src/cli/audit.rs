@@ -5,6 +5,8 @@
 //! mutant, zero budget, ...), with a one-line message.
 
 use super::usage;
+
+mod search;
 use dpbai::audit::delta::{
     audit_delta, default_battery, parse_battery, AuditInstance, DeltaAuditConfig, DeltaReport,
     RunPlan, DEFAULT_ALPHA, DEFAULT_MAX_STEPS,
@@ -92,6 +94,8 @@ struct DeltaArgs {
     /// JSON output.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    search: Box<search::SearchArgs>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -130,6 +134,13 @@ struct DpArgs {
     /// JSON output.
     #[arg(long)]
     json: bool,
+    /// Search pairs of neighbouring reward tables (with --algo, or --mutant rr-daf-late-leak)
+    /// instead of the fixed pair; Bonferroni-confirmed black-box test of the worst pairs.
+    #[arg(long)]
+    search: bool,
+    /// Seconds at most for the screening of --search.
+    #[arg(long, default_value_t = 120.0)]
+    search_seconds: f64,
 }
 
 /// Runs the command.
@@ -160,6 +171,29 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         }
         return Ok(());
     }
+    if let Some(p) = &a.search.dominates {
+        let delta = a.delta.ok_or_else(|| usage("--delta D is required"))?;
+        check_unit("delta", delta)?;
+        if let Some(e) = a.eps {
+            if e.is_nan() || e <= 0.0 {
+                return Err(usage(format!("invalid eps = {e}: must be > 0")));
+            }
+        }
+        let threshold = match &a.threshold {
+            Some(t) => Some(parse_threshold(t).map_err(|e| usage(format!("--threshold: {e}")))?),
+            None => None,
+        };
+        return search::run_dominates(
+            &a.search,
+            p,
+            threshold.as_ref(),
+            delta,
+            a.eps,
+            a.sigma,
+            a.max_steps,
+            a.json,
+        );
+    }
     let algo = a
         .algo
         .ok_or_else(|| usage("--algo NAME is required (see `dpbai audit delta --help`)"))?;
@@ -173,7 +207,7 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
             )));
         }
     }
-    if algo.needs_eps() && a.eps.is_none() && a.battery.is_none() {
+    if algo.needs_eps() && a.eps.is_none() && a.battery.is_none() && !a.search.search {
         return Err(usage(format!("--eps is required by {}", algo.as_str())));
     }
     let plan = if a.until_decided {
@@ -212,6 +246,27 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         .transpose()?
         .unwrap_or_default();
     limits::check_arms(means.len())?;
+    let cfg = DeltaAuditConfig {
+        algo,
+        gamma: a.gamma,
+        rules: a.rules,
+        threshold,
+        alpha: a.alpha,
+        seed: a.seed,
+        max_steps: a.max_steps,
+        plan,
+    };
+    if a.search.search {
+        if a.battery.is_some() || !means.is_empty() {
+            return Err(usage(
+                "--search replaces --means and --battery: give neither",
+            ));
+        }
+        let plan_given = a.runs.is_some() || a.until_decided;
+        return search::run_search(
+            &a.search, cfg, delta, &a.family, a.sigma, plan_given, a.json,
+        );
+    }
     let instances: Vec<AuditInstance> = match (&a.battery, means.is_empty()) {
         (Some(_), false) => return Err(usage("give either --means or --battery, not both")),
         (None, true) => return Err(usage("give --means LIST or --battery default|FILE")),
@@ -233,16 +288,6 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
                 eps: a.eps,
             }]
         }
-    };
-    let cfg = DeltaAuditConfig {
-        algo,
-        gamma: a.gamma,
-        rules: a.rules,
-        threshold,
-        alpha: a.alpha,
-        seed: a.seed,
-        max_steps: a.max_steps,
-        plan,
     };
     let report = audit_delta(&cfg, &instances)?;
     if a.json {
@@ -352,6 +397,20 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
     dpbai::params::check_gamma("gamma", a.gamma)?;
     if let Some(r) = a.runs {
         limits::check_runs_or("runs", r, AUDIT_SPLIT)?;
+    }
+    if a.search {
+        return search::run_dp_search(
+            a.algo,
+            a.mutant.as_deref(),
+            a.eps,
+            a.alpha,
+            a.seed,
+            a.runs,
+            a.search_seconds,
+            a.json,
+        );
+    }
+    if let Some(r) = a.runs {
         if r < 8 {
             return Err(usage(format!(
                 "invalid --runs {r}: must be at least 8 (black-box mode splits the runs of each \
