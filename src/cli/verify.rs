@@ -49,11 +49,16 @@ pub struct Args {
     pub(crate) shard: Option<String>,
 }
 
-/// The cells a `verify --shard` job runs: the grid, then the case-2 control cells that are not
-/// grid cells (so that the assembly computes no cell itself).
+/// The cells a `verify --shard` job runs: the grid (both rule sets), then the control cells that
+/// are not grid cells (case 2, starvation, DPA live counts), so that the assembly computes no
+/// cell itself.
 pub(crate) fn shard_cells(profile: &Profile) -> Vec<Cell> {
     let mut cells = profile.cells();
-    for c in case2_control_cells(profile) {
+    let controls = case2_control_cells(profile)
+        .into_iter()
+        .chain(starvation_control_cells(profile))
+        .chain(std::iter::once(dpa_live_counts_cell(profile)));
+    for c in controls {
         if !cells.iter().any(|g| g.key() == c.key()) {
             cells.push(c);
         }
