@@ -7,6 +7,7 @@ mod bandit;
 mod cli;
 mod complexity;
 mod divergence;
+mod doc_sections;
 mod mc;
 mod report;
 mod special;
