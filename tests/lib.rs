@@ -11,3 +11,4 @@ mod doc_sections;
 mod mc;
 mod report;
 mod special;
+mod statrs_crosscheck;
