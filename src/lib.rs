@@ -7,6 +7,9 @@
 //!
 //! ## Notation (paper symbol → Rust name)
 //!
+//! Every Rust name below is an intra-doc link: `RUSTDOCFLAGS="-D warnings" cargo doc --no-deps`
+//! (run by `.ci/run`) fails when an entry names an item that no longer exists.
+//!
 //! | paper | Rust | where |
 //! |---|---|---|
 //! | `W_0`, `W_{-1}` (Lambert W) | [`special::lambert_w0`], [`special::lambert_wm1`] | C.3 |
@@ -24,10 +27,10 @@
 //! | `ν_{G,ε}` | [`instance::Instance::privacy_aware_gaussian`] | A.6, Cor. 18 |
 //! | `H(ν)` | [`instance::Instance::hardness_h`] | A.7 |
 //! | `Δ_{ε,a}` | [`instance::Instance::delta_eps`] | A.7 |
-//! | `T*` (characteristic time) | `complexity::characteristic_time` | B |
-//! | `w` (allocation) | `allocation` | B |
-//! | `W_{a,b}` (transport cost) | `bandit::transport_cost` | D.1 |
-//! | `c_{a,b}` (stopping threshold) | `bandit::threshold` | D.1 |
+//! | `T*` (characteristic time) | [`complexity::characteristic_time`] (one per [`complexity::TimeKind`]), [`complexity::t_kl`], [`complexity::t_local`], [`complexity::t_global`] | B |
+//! | `ω*` (optimal allocation) | [`complexity::Certified::allocation`] | B |
+//! | `W_{a,b}` (transport cost) | [`bandit::rules::transport_cost_gaussian`], [`bandit::rules::transport_cost_privacy_aware`] | D.1 |
+//! | `c_{a,b}` (stopping threshold) | [`bandit::rules::threshold_glr`], [`bandit::rules::threshold_adap`], [`bandit::rules::threshold_adap_star`], [`bandit::rules::threshold_l34`] | D.1 |
 //! | `δ`, `ε`, `β`, `σ` | [`params::Delta`], [`params::Epsilon`], [`params::Beta`], [`params::Sigma`] | 0.1 |
 //!
 //! Layers depend only on the layers before them:

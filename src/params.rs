@@ -1,6 +1,6 @@
 //! Validated parameter newtypes: a value that exists is in its domain.
 //!
-//! Constructors reject NaN, infinities and out-of-range values with an [`Error`] that names the
+//! Constructors reject NaN, infinities and out-of-range values with an [`Error`](crate::Error) that names the
 //! value and the allowed range; hot loops then take these types without re-checking.
 
 use crate::error::{check_closed, check_open, Result};

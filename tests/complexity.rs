@@ -2,6 +2,7 @@
 //! property tests, MATH.md B.12's reference tables, closed-form oracles and the `bounds` CLI.
 
 use crate::common::{rel_err, run_cli};
+use approx::{assert_relative_eq, relative_eq};
 use dpbai::complexity::{self, characteristic_time, Certified, TimeKind, CERTIFIED_REL_WIDTH};
 use dpbai::divergence::{c_local, kl_bernoulli, pinsker_switch_eps};
 use dpbai::instance::Instance;
@@ -100,7 +101,10 @@ fn golden_values_from_mpmath() {
         checked(&got);
         let e = rel_err(got.value, want);
         let label = format!("{name} {kind:?}: got {} want {want}", got.value);
-        assert!(e <= GOLDEN_TOL, "{label} (rel err {e:e})");
+        assert!(
+            relative_eq!(got.value, want, epsilon = 0.0, max_relative = GOLDEN_TOL),
+            "{label} (rel err {e:e})"
+        );
         // the certificate is a proof: the exact value must lie inside (golden has 25 digits)
         assert!(
             got.lower <= want * (1.0 + 1e-15) && want <= got.upper * (1.0 + 1e-15),
@@ -176,7 +180,7 @@ fn b12_reference_table() {
             // the table rounds to its printed digits: allow half a unit of the last digit
             let tol = B12_TOL.max(0.6 * 10f64.powi(-(decimals(w) as i32)) / w.abs());
             assert!(
-                rel_err(g, w) <= tol,
+                relative_eq!(g, w, epsilon = 0.0, max_relative = tol),
                 "{name} column {j}: got {g}, table {w}"
             );
         }
@@ -321,12 +325,18 @@ fn closed_form_oracles() {
         let g = t(TimeKind::KlGaussian { sigma: 0.5 }, &nu);
         let g1 = t(TimeKind::KlGaussian { sigma: 1.0 }, &nu);
         let tv2 = t(TimeKind::Tv2, &nu);
-        assert!(rel_err(tv2, 2.0 * g) < CERT_SLACK && rel_err(tv2, g1 / 2.0) < CERT_SLACK);
+        assert_relative_eq!(tv2, 2.0 * g, epsilon = 0.0, max_relative = CERT_SLACK);
+        assert_relative_eq!(tv2, g1 / 2.0, epsilon = 0.0, max_relative = CERT_SLACK);
         // F.63: T_ℓ = T_TV2/c(ε) exactly for ε <= ε_0
         for e in [1e-4, 0.01, 0.3, pinsker_switch_eps()] {
             let tl = t(TimeKind::Local { eps: e }, &nu);
             assert!(
-                rel_err(tl, tv2 / c_local(e).unwrap()) < CERT_SLACK,
+                relative_eq!(
+                    tl,
+                    tv2 / c_local(e).unwrap(),
+                    epsilon = 0.0,
+                    max_relative = CERT_SLACK
+                ),
                 "{name} {e}"
             );
         }
@@ -334,10 +344,20 @@ fn closed_form_oracles() {
         let (lo, hi) = f64_thresholds(&nu);
         let tkl = t(TimeKind::Kl, &nu);
         for e in [lo * 0.5, lo] {
-            assert!(rel_err(t(TimeKind::Global { eps: e }, &nu), tv / e) < CERT_SLACK);
+            assert_relative_eq!(
+                t(TimeKind::Global { eps: e }, &nu),
+                tv / e,
+                epsilon = 0.0,
+                max_relative = CERT_SLACK
+            );
         }
         for e in [hi, 2.0 * hi] {
-            assert!(rel_err(t(TimeKind::Global { eps: e }, &nu), tkl) < CERT_SLACK);
+            assert_relative_eq!(
+                t(TimeKind::Global { eps: e }, &nu),
+                tkl,
+                epsilon = 0.0,
+                max_relative = CERT_SLACK
+            );
         }
         // B.7: T_{KL,β}(ν_{G,ε}) = T^G_{KL,β}(μ; 1/2) when Δ_max <= ε/2
         let e = 2.0 * nu.delta_max();
@@ -349,7 +369,10 @@ fn closed_form_oracles() {
             },
             &nu,
         );
-        assert!(rel_err(a, b) < CERT_SLACK, "{name}");
+        assert!(
+            relative_eq!(a, b, epsilon = 0.0, max_relative = CERT_SLACK),
+            "{name}"
+        );
     }
     // Gaussian TV (B.5): Σ 1/erf(Δ_a/(2√2σ))
     let nu = Instance::gaussian(vec![0.0, -1.0, -3.0], 2.0).unwrap();
@@ -546,7 +569,12 @@ fn scaling_of_gaussian_times() {
     let a = complexity::t_kl(&Instance::gaussian(m.clone(), 1.0).unwrap()).unwrap();
     let m2: Vec<f64> = m.iter().map(|x| 3.0 * x + 1.0).collect();
     let b = complexity::t_kl(&Instance::gaussian(m2, 2.0).unwrap()).unwrap();
-    assert!(rel_err(b.value, a.value * 4.0 / 9.0) < CERT_SLACK);
+    assert_relative_eq!(
+        b.value,
+        a.value * 4.0 / 9.0,
+        epsilon = 0.0,
+        max_relative = CERT_SLACK
+    );
     for (x, y) in a.allocation.iter().zip(&b.allocation) {
         assert!((x - y).abs() < 1e-9);
     }

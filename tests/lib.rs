@@ -9,6 +9,8 @@ mod cluster;
 mod cli_props;
 mod complexity;
 mod divergence;
+mod doc_sections;
 mod mc;
 mod report;
 mod special;
+mod statrs_crosscheck;

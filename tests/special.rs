@@ -2,6 +2,7 @@
 //! property tests (MATH.md C.2, C.3, C.7, F.37, F.66) and the `dpbai fn` command.
 
 use crate::common::{rel_err, run_cli};
+use approx::{abs_diff_eq, assert_relative_eq, relative_eq};
 use dpbai::special::*;
 use proptest::prelude::*;
 
@@ -69,16 +70,20 @@ fn eval(name: &str, a: &[f64]) -> dpbai::Result<f64> {
         .unwrap_or_else(|| panic!("unknown golden function {name} / {} arguments", a.len()))
 }
 
-/// Allowed absolute error for `want`, per function.
-fn allowed(name: &str, want: f64) -> f64 {
+/// Whether `got` is within the named tolerance of the golden `want`, per function (the
+/// Lambert bound is absolute, `2e-15·|w| + 4 ulp(w)`; the others are relative; NaN never is).
+fn within_tolerance(name: &str, got: f64, want: f64) -> bool {
+    let rel = |tol: f64| relative_eq!(got, want, epsilon = 0.0, max_relative = tol);
     match name {
-        "lambert_w0" | "lambert_wm1" | "wbar_m1" => {
-            LAMBERT_REL_TOL * want.abs() + LAMBERT_ULPS * ulp(want)
-        }
-        "zeta" => ZETA_TOL * want.abs(),
-        "c_g" => C_G_TOL * want.abs(),
-        "g1" => G1_TOL * want.abs(),
-        _ => CLOSED_FORM_TOL * want.abs(),
+        "lambert_w0" | "lambert_wm1" | "wbar_m1" => abs_diff_eq!(
+            got,
+            want,
+            epsilon = LAMBERT_REL_TOL * want.abs() + LAMBERT_ULPS * ulp(want)
+        ),
+        "zeta" => rel(ZETA_TOL),
+        "c_g" => rel(C_G_TOL),
+        "g1" => rel(G1_TOL),
+        _ => rel(CLOSED_FORM_TOL),
     }
 }
 
@@ -91,13 +96,12 @@ fn golden_values_special() {
     for c in &cases {
         let got = eval(&c.name, &c.args)
             .unwrap_or_else(|e| panic!("{}({:?}) errored: {e}", c.name, c.args));
-        let err = (got - c.value).abs();
         let r = rel_err(got, c.value);
         let e = worst.entry(c.name.clone()).or_insert((0.0, vec![]));
         if r > e.0 {
             *e = (r, c.args.clone());
         }
-        if err.is_nan() || err > allowed(&c.name, c.value) {
+        if !within_tolerance(&c.name, got, c.value) {
             failures.push(format!(
                 "{}({:?}) = {got:e}, golden {:e}, rel err {r:e}",
                 c.name, c.args, c.value
@@ -193,12 +197,22 @@ fn known_constants() {
     for (x, d, kk) in [(1.0, 0.01, 5usize), (8.0, 1e-6, 2), (1e5, 0.3, 40)] {
         let kx = k(x).unwrap();
         let alt = c_l36(x, d / (3.0 * zeta(2.0).unwrap() * kx * kx), kk).unwrap();
-        assert!(rel_err(h(x, d, kk).unwrap(), alt) <= 1e-14);
+        assert_relative_eq!(
+            h(x, d, kk).unwrap(),
+            alt,
+            epsilon = 0.0,
+            max_relative = CLOSED_FORM_TOL
+        );
     }
     // h_1(A, B) is the largest root of x = A log x + B (MATH.md C.4, L. 41)
     for (a, b) in [(2.0, 3.0), (0.5, 10.0), (100.0, 1000.0)] {
         let x = h1(a, b).unwrap();
-        assert!(rel_err(x, a * x.ln() + b) <= 1e-14);
+        assert_relative_eq!(
+            x,
+            a * x.ln() + b,
+            epsilon = 0.0,
+            max_relative = CLOSED_FORM_TOL
+        );
         assert!(
             x >= a,
             "largest root lies where the derivative 1 - A/x >= 0"

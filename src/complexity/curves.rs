@@ -46,8 +46,17 @@ pub const EPS_CURVE_COLUMNS: [&str; EPS_CURVE_WIDTH] = [
 /// One row per `ε` of `grid`, the columns of [`EPS_CURVE_COLUMNS`]; NaN where a quantity is
 /// undefined (the local times and bounds of Gaussian arms, B.8).
 ///
+/// # Definition
+/// For each `ε` of `grid`: the characteristic times, the sample-complexity lower bounds
+/// `T·log(1/(2.4δ))` and the upper bounds of [`super::upper::upper_bounds_from`], in the order of
+/// [`EPS_CURVE_COLUMNS`].
 /// # Reference
 /// MATH.md B.7–B.10 (times), E.3 (lower bounds), E.4 (upper bounds).
+/// # Domain
+/// Any valid [`Instance`]; every `ε` of `grid` `> 0` finite; `δ ∈ (0, 1)`; `β ∈ (0, 1)`.
+/// # Accuracy
+/// Each column has the accuracy of the item that computes it (times: 1e-9 certificates, golden
+/// file `tests/data/bounds_golden.toml`, `GOLDEN_TOL` 1e-8 of `tests/complexity.rs`).
 ///
 /// # Errors
 /// [`crate::Error::InvalidParameter`] for `ε <= 0`, `δ ∉ (0, 1)` or `β ∉ (0, 1)`; the errors

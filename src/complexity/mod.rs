@@ -477,6 +477,19 @@ pub fn t_kl_beta_g_eps(nu: &Instance, eps: f64, beta: f64) -> Result<Certified> 
 
 /// `2H(ν_{G,ε}) = Σ_{a∈[K]} (Δ_a min{Δ_a, ε/2})^{-1}` (Eq. (10), A.7).
 ///
+/// # Definition
+/// `2H(ν_{G,ε}) = Σ_{a≠a*} (Δ_a·min{Δ_a, ε/2})^{-1}`, the privacy-aware hardness (`Δ_a` the
+/// gaps of `ν`).
+/// # Reference
+/// Eq. (10); MATH.md A.7, F.65.
+/// # Domain
+/// Any valid [`Instance`]; `ε > 0` finite.
+/// # Accuracy
+/// A sum of `K − 1` closed-form terms: a few ulps per term. Checked against the MATH.md B.12
+/// table (printed digits, relative 2e-5, `tests/complexity.rs`) and as the closed form of
+/// `T_{KL,β}(ν_{G,ε})` for equal gaps (F.65).
+/// # Errors
+/// [`Error::InvalidParameter`] unless `ε > 0` finite.
 /// # Example
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.75, 0.7, 0.7, 0.7, 0.7]).unwrap();
@@ -494,7 +507,15 @@ pub fn two_h_g_eps(nu: &Instance, eps: f64) -> Result<f64> {
 /// Inverse of the LDP constant: the `ε` with `c(ε) = v` (A.4; closed form of each piece).
 ///
 /// # Definition
-/// `c(ε) = e^{2ε}(e^ε − 1)²` for `ε <= ln 2` (`c <= 4`), `4(e^ε − 1)²` above.
+/// `c(ε) = e^{2ε}(e^ε − 1)²` for `ε <= ln 2` (`c <= 4`), `4(e^ε − 1)²` above; the inverse is
+/// `ln((1 + √(1 + 4√v))/2)` for `v <= 4` and `ln(1 + √v/2)` above.
+/// # Reference
+/// MATH.md A.4, B.10; paper Thm. 10.
+/// # Domain
+/// `v > 0` finite.
+/// # Accuracy
+/// A few ulps (closed form); the round trip `c(c^{-1}(v)) = v` holds to relative 1e-12 for
+/// `v ∈ [1e-6, 1e6]` (`regime_switches_are_crossings` in `tests/complexity.rs`).
 /// # Example
 /// ```
 /// let e0 = dpbai::complexity::c_local_inverse(2.0).unwrap();
@@ -515,6 +536,16 @@ pub fn c_local_inverse(v: f64) -> Result<f64> {
 
 /// Local regime switch `ε_ℓ*`: `c(ε) = T_TV2/T_KL` (Sec. 3.1, B.10).
 ///
+/// # Definition
+/// `ε_ℓ* = c^{-1}(T*_TV²(ν)/T*_KL(ν))`, where the two local-time regimes cross.
+/// # Reference
+/// Sec. 3.1; MATH.md B.10.
+/// # Domain
+/// Any valid Bernoulli [`Instance`].
+/// # Accuracy
+/// Inherits the 1e-9 certificates of the two times (relative error about 2e-9 on the ratio);
+/// checked against the MATH.md B.12 table (`B12_TOL` of `tests/complexity.rs`) and as the crossing
+/// `c(ε_ℓ*) = T_TV²/T_KL` to relative 1e-12.
 /// # Example
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
@@ -529,6 +560,15 @@ pub fn eps_switch_local(nu: &Instance) -> Result<f64> {
 
 /// Global regime switch `ε_g* = T_TV/T_KL` (Sec. 4.1, B.10).
 ///
+/// # Definition
+/// `ε_g* = T*_TV(ν)/T*_KL(ν)`, where the two global-time regimes cross.
+/// # Reference
+/// Sec. 4.1; MATH.md B.10.
+/// # Domain
+/// Any valid [`Instance`].
+/// # Accuracy
+/// Inherits the 1e-9 certificates of the two times (relative error about 2e-9); checked
+/// against the MATH.md B.12 table (`B12_TOL` of `tests/complexity.rs`).
 /// # Example
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
@@ -542,6 +582,14 @@ pub fn eps_switch_global(nu: &Instance) -> Result<f64> {
 
 /// `log(1/(2.4 δ))`, the factor of every lower bound (A.8).
 ///
+/// # Definition
+/// `log(1/(2.4δ))`, a lower bound of `kl(1 − δ, δ)` (see [`crate::divergence::kl_delta`]).
+/// # Reference
+/// L. 5; Thm. 10, 17; MATH.md A.8, E.3.
+/// # Domain
+/// `δ ∈ (0, 1)` (negative for `δ > 1/2.4`).
+/// # Accuracy
+/// A few ulps (one `ln`); no golden file (closed form), checked by its doc test.
 /// # Example
 /// ```
 /// assert!((dpbai::complexity::log_factor(0.01).unwrap() - 3.729701).abs() < 1e-6);
@@ -556,6 +604,14 @@ pub fn log_factor(delta: f64) -> Result<f64> {
 /// Sample-complexity lower bound `T · log(1/(2.4δ))` (L. 5, Thm. 10, Thm. 17). Note that it is
 /// negative (vacuous) for `δ > 1/2.4`.
 ///
+/// # Definition
+/// `T·log(1/(2.4δ))` for a characteristic time `T` (see [`log_factor`]).
+/// # Reference
+/// L. 5, Thm. 10, Thm. 17; MATH.md E.3.
+/// # Domain
+/// `t` any float (a characteristic time), `δ ∈ (0, 1)`.
+/// # Accuracy
+/// One rounding on top of [`log_factor`] and of `t`.
 /// # Errors
 /// [`Error::InvalidParameter`] unless `δ ∈ (0, 1)`.
 pub fn sample_lower_bound(t: f64, delta: f64) -> Result<f64> {

@@ -46,6 +46,16 @@ pub struct UpperBounds {
 
 /// DPA / BBAI (App. H): `2 T^G_β` (non-private; no ε).
 ///
+/// # Definition
+/// `2·T^G_{KL,β}(μ; 1/2)` per unit of `log(1/δ)`, with the caveat of [`assumption_note`].
+/// # Reference
+/// App. H; MATH.md E.4.
+/// # Domain
+/// Any valid [`Instance`]; `β ∈ (0, 1)`.
+/// # Accuracy
+/// Inherits the 1e-9 certificate of `T^G_{KL,β}` (golden file `tests/data/bounds_golden.toml`,
+/// `GOLDEN_TOL` 1e-8 of `tests/complexity.rs`); checked against the closed form `2·2H` for equal
+/// gaps in its doc test.
 /// # Example
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.75, 0.7, 0.7, 0.7, 0.7]).unwrap();
@@ -113,6 +123,11 @@ pub fn upper_bounds(nu: &Instance, eps: f64, beta: f64) -> Result<UpperBounds> {
 /// [`upper_bounds`] with the ε-free times precomputed (for ε curves): `tg_beta` =
 /// `T^G_{KL,β}(μ; 1/2)`, `tg` = `T^G_KL(μ; 1/2)`.
 ///
+/// # Definition, Reference, Domain
+/// As [`upper_bounds`], given the two ε-free times.
+/// # Accuracy
+/// As [`upper_bounds`] when `tg_beta` and `tg` are the certified times; otherwise the bounds
+/// carry the relative error of the given times.
 /// # Errors
 /// As [`upper_bounds`].
 pub fn upper_bounds_from(
