@@ -174,11 +174,7 @@ fn run_checked(a: Args) -> Result<()> {
         None => None,
         Some(eps) => Some(Private {
             eps,
-            local: if bern {
-                Some(complexity::t_local(&nu, eps)?)
-            } else {
-                None
-            },
+            local: Some(complexity::t_local(&nu, eps)?),
             global: complexity::t_global(&nu, eps)?,
             kl_g_eps: complexity::t_kl_g_eps(&nu, eps)?,
             kl_beta_g_eps: complexity::t_kl_beta_g_eps(&nu, eps, a.beta)?,

@@ -28,6 +28,7 @@
 
 mod challengers;
 pub mod curves;
+mod gauss_local;
 mod solver;
 pub mod upper;
 
@@ -35,6 +36,7 @@ use crate::divergence::c_local_unchecked;
 use crate::error::{check_above, check_open, Error, Result};
 use crate::instance::{Family, Instance};
 use challengers::{BranchCh, GlobalCh, QuadCh, TvCh};
+use gauss_local::GaussLocalCh;
 use serde::Serialize;
 use solver::{Challenger, Piece};
 
@@ -216,17 +218,24 @@ pub fn characteristic_time(kind: TimeKind, nu: &Instance) -> Result<Certified> {
         }
         TimeKind::Local { eps } => {
             check_eps(eps)?;
-            if !bern {
-                return Err(Error::InvalidInstance {
-                    means: format!("{:?}", nu.means()),
-                    reason: "the local-DP time T_l (Thm. 10, MATH.md B.8) is implemented for \
-                             Bernoulli instances only"
-                        .into(),
-                });
-            }
             let c = c_local_unchecked(eps);
             // (c(ε) overflows for ε > ~354: then min{kl, c TV²} = kl exactly, c = +∞)
-            let chs: Vec<BranchCh> = lows.iter().map(|&m| BranchCh::local(top, m, c)).collect();
+            if bern {
+                let chs: Vec<BranchCh> = lows.iter().map(|&m| BranchCh::local(top, m, c)).collect();
+                return certify_free(nu, &chs);
+            }
+            // Gaussian arms: exactly the KL time when KL <= c TV² on every gap (module docs of
+            // gauss_local), else the certified branch-and-bound challenger
+            if gaps
+                .iter()
+                .all(|&d| GaussLocalCh::kl_everywhere(d, sigma, c))
+            {
+                return certify_free(nu, &quad(sigma));
+            }
+            let chs: Vec<GaussLocalCh> = gaps
+                .iter()
+                .map(|&d| GaussLocalCh::new(d, sigma, c))
+                .collect();
             certify_free(nu, &chs)
         }
         TimeKind::Global { eps } => {
