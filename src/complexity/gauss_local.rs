@@ -213,12 +213,12 @@ impl GaussLocalCh {
             };
             let g1 = u * da - w * db;
             let g2 = u * dda + w * ddb;
-            if !(g2 > 0.0) {
+            if g2.is_nan() || g2 <= 0.0 {
                 break;
             }
             let c = (s - g1 / g2).clamp(0.0, d);
             let fc = self.f(u, w, c);
-            if !(fc <= fs) || c == s {
+            if fc.is_nan() || fc > fs || c == s {
                 break;
             }
             s = c;

@@ -21,10 +21,13 @@
 //! * Gaussian (known `σ`): KL is `Δ²/(2σ²)`; TV is `erf(Δ/(2√2σ))` (A.2, B.5), a concave
 //!   function of the distance, so `ψ^TV_b = min(u, w)·erf(Δ_b/(2√2σ))` and the global time
 //!   (B.9) uses these Gaussian KL and TV; `t_tv2` is the B.6 quadratic cost `Δ²/(1/u + 1/w)`
-//!   (= `T_KL(ν_G)/2`, Cor. 11), not the square of the Gaussian TV. The local time (B.8) is
-//!   stated for Bernoulli arms (its squared Gaussian TV gives a non-convex inner problem): it
-//!   returns an error for Gaussian instances. The privacy-aware times (Eq. (10), (15)) use
-//!   the paper's formula (`σ = 1/2`) for both families.
+//!   (= `T_KL(ν_G)/2`, Cor. 11), not the square of the Gaussian TV. The local time (B.8,
+//!   Thm. 10) uses the actual Gaussian distributions: `d_ε = min{Δ²/(2σ²), c(ε) erf(Δ/(2√2σ))²}`.
+//!   `erf²` is not convex, so each inner infimum is solved by a certified global branch and
+//!   bound (curvature bounds of `erf²`, module `gauss_local`), whose proven lower bound feeds
+//!   the upper side of the certificate; when `KL <= c(ε) TV²` on every gap it is exactly the
+//!   Gaussian KL time. The privacy-aware times (Eq. (10), (15)) use the paper's formula
+//!   (`σ = 1/2`) for both families.
 
 mod challengers;
 pub mod curves;
@@ -98,7 +101,7 @@ pub enum TimeKind {
     Tv,
     /// `T_TV²` (B.6).
     Tv2,
-    /// Local-DP time `T_ℓ(μ; ε)` (B.8, Thm. 10), Bernoulli only.
+    /// Local-DP time `T_ℓ(μ; ε)` (B.8, Thm. 10), Bernoulli and Gaussian arms.
     Local {
         /// Privacy budget `ε > 0`.
         eps: f64,
@@ -134,11 +137,12 @@ pub enum TimeKind {
 /// allowed); `ε > 0` finite; `β ∈ (0, 1)`; `σ > 0`.
 /// # Accuracy
 /// Relative error <= 1e-8 against `tests/data/bounds_golden.toml` (mpmath, 40 digits,
-/// `verify/golden_bounds.py`); the returned interval is proven and has relative width <= 1e-9.
+/// `verify/golden_bounds.py`) and, for the Gaussian local time,
+/// `tests/data/local_gaussian_golden.toml` (`verify/golden_local_gaussian.py`); the returned
+/// interval is proven and has relative width <= 1e-9.
 /// # Errors
-/// [`Error::InvalidParameter`] for a bad `ε`, `β` or `σ`; [`Error::InvalidInstance`] for the
-/// local time of a Gaussian instance; [`Error::NoConvergence`] if the certificate is wider than
-/// 1e-9 (never observed on the test instances).
+/// [`Error::InvalidParameter`] for a bad `ε`, `β` or `σ`; [`Error::NoConvergence`] if the
+/// certificate is wider than 1e-9 (never observed on the test instances).
 /// # Example
 /// ```
 /// use dpbai::complexity::{characteristic_time, TimeKind};
@@ -428,7 +432,7 @@ pub fn t_tv2(nu: &Instance) -> Result<Certified> {
     characteristic_time(TimeKind::Tv2, nu)
 }
 
-/// Local-DP time `T_ℓ(μ; ε)` (Thm. 10, B.8), Bernoulli instances.
+/// Local-DP time `T_ℓ(μ; ε)` (Thm. 10, B.8), Bernoulli and Gaussian instances.
 ///
 /// # Definition, Reference, Domain, Accuracy, Errors
 /// As [`characteristic_time`] with the corresponding [`TimeKind`].
