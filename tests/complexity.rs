@@ -420,7 +420,120 @@ fn bad_parameters_are_errors() {
     }
     assert!(complexity::log_factor(0.0).is_err() && complexity::log_factor(1.0).is_err());
     let g = Instance::gaussian(vec![0.0, 1.0], 1.0).unwrap();
-    assert!(complexity::t_local(&g, 1.0).is_err());
+    for e in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        assert!(complexity::t_local(&g, e).is_err());
+    }
+}
+
+/// `T_ℓ` of Gaussian instances against the mpmath reference of
+/// `verify/golden_local_gaussian.py` (two-arm reduction and a dual-form nested optimisation,
+/// both with a global grid search of the non-convex inner problem).
+#[test]
+fn gaussian_local_golden() {
+    let g = crate::common::load_toml("local_gaussian_golden.toml");
+    let tol = g["tolerance_rel"].as_float().expect("tolerance");
+    assert!(tol <= GOLDEN_TOL);
+    let cases = g["case"].as_array().expect("cases");
+    assert!(cases.len() >= 15);
+    let num = |v: &toml::Value| -> f64 {
+        v.as_float()
+            .or_else(|| v.as_integer().map(|i| i as f64))
+            .expect("number")
+    };
+    let mut worst = 0.0f64;
+    for c in cases {
+        let sigma = num(&c["sigma"]);
+        let means: Vec<f64> = c["means"]
+            .as_array()
+            .expect("means")
+            .iter()
+            .map(num)
+            .collect();
+        let eps = num(&c["eps"]);
+        let want: f64 = c["value"].as_str().expect("value").parse().expect("float");
+        let nu = Instance::gaussian(means.clone(), sigma).unwrap();
+        let got = checked(&complexity::t_local(&nu, eps).expect("certified")).clone();
+        let e = rel_err(got.value, want);
+        worst = worst.max(e);
+        assert!(
+            e < tol,
+            "{means:?} sigma {sigma} eps {eps}: {} vs {want}",
+            got.value
+        );
+        // the certified interval contains the reference (up to the reference's own accuracy)
+        assert!(
+            got.lower <= want * (1.0 + 1e-11) && want <= got.upper * (1.0 + 1e-11),
+            "{means:?} sigma {sigma} eps {eps}: [{}, {}] vs {want}",
+            got.lower,
+            got.upper
+        );
+    }
+    eprintln!("gaussian_local_golden: max relative error {worst:e}");
+}
+
+/// The relations of Thm. 10 / Cor. 11 for Gaussian arms: `T_ℓ >= T_KL^G`; `T_ℓ` non-increasing
+/// in ε and equal to `T_KL^G` once `c(ε) TV² >= KL` on every gap; for `c(ε) <= π` the bound
+/// `c TV_G² <= KL` holds everywhere (`erf(z) <= 2z/√π`), so `c(ε)·T_ℓ(ε)` is the same for every
+/// such ε (the time of the Gaussian TV²), and Cor. 11's `T_ℓ >= T_{TV_G²}/c(ε)` holds for all ε.
+#[test]
+fn gaussian_local_relations() {
+    let insts = [
+        (vec![0.9, 0.5], 0.5),
+        (vec![1.0, 0.8, 0.5, -1.0], 0.25),
+        (vec![0.9, 0.85, 0.6, 0.3, -2.0], 0.05),
+        (vec![1.0, -0.5], 0.02),
+        (vec![0.0, -1e-3, -2e-3], 1.0),
+    ];
+    let eps_pi = complexity::c_local_inverse(std::f64::consts::PI).unwrap();
+    for (m, s) in insts {
+        let nu = Instance::gaussian(m.clone(), s).unwrap();
+        let tkl = t(TimeKind::Kl, &nu);
+        let tl = |e: f64| t(TimeKind::Local { eps: e }, &nu);
+        // the Gaussian-TV² time, from ε where d_ε = c TV_G² exactly
+        let t_tv2g = tl(0.3) * c_local(0.3).unwrap();
+        for e in [1e-3, 0.05, 0.5, eps_pi] {
+            let v = tl(e) * c_local(e).unwrap();
+            assert!(rel_err(v, t_tv2g) < CERT_SLACK, "{m:?} {e}: {v} {t_tv2g}");
+        }
+        let mut prev = f64::INFINITY;
+        for k in 0..60 {
+            let e = 1e-3 * 1.25f64.powi(k);
+            let v = tl(e);
+            assert!(
+                v <= prev * (1.0 + CERT_SLACK),
+                "{m:?} eps {e}: {v} > {prev}"
+            );
+            assert!(v >= tkl * (1.0 - CERT_SLACK), "{m:?} eps {e}");
+            let cor11 = t_tv2g / c_local(e).unwrap();
+            assert!(
+                v >= cor11 * (1.0 - CERT_SLACK),
+                "{m:?} eps {e}: {v} < {cor11}"
+            );
+            prev = v;
+        }
+        assert!(rel_err(tl(1e3), tkl) < CERT_SLACK, "{m:?}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    /// Random Gaussian instances: `T_ℓ` is certified and sits between its bounds of Cor. 11
+    /// and the `ε → 0` scale of the TV² time.
+    #[test]
+    fn gaussian_local_certified(
+        gaps in proptest::collection::vec(1e-3f64..3.0, 1..5),
+        sigma in 0.01f64..3.0,
+        eps in 0.01f64..12.0,
+    ) {
+        let mut m = vec![0.0];
+        m.extend(gaps.iter().map(|g| -g));
+        let nu = Instance::gaussian(m, sigma).unwrap();
+        let v = t(TimeKind::Local { eps }, &nu);
+        let tkl = t(TimeKind::Kl, &nu);
+        let t_tv2g = t(TimeKind::Local { eps: 0.2 }, &nu) * c_local(0.2).unwrap();
+        prop_assert!(v >= tkl * (1.0 - CERT_SLACK));
+        prop_assert!(v >= t_tv2g / c_local(eps).unwrap() * (1.0 - CERT_SLACK));
+    }
 }
 
 #[test]
@@ -667,6 +780,37 @@ fn cli_json_has_every_key() {
     assert!(rel_err(lb, 395.5415490290948 * (1.0f64 / 0.024).ln()) < 1e-9);
 }
 
+/// `bounds --family gaussian --eps` returns a certified local time (issue 12, item 4), equal to
+/// the library's and bracketing it, with the local sample-complexity lower bound.
+#[test]
+fn cli_json_gaussian_local() {
+    let (code, out, err) = run_cli(&[
+        "bounds",
+        "--family",
+        "gaussian",
+        "--sigma",
+        "0.25",
+        "--means",
+        "1,0.8,0.5,-1",
+        "--eps",
+        "0.5",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    let l = &v["t_local"];
+    let (val, lo, hi) = (
+        l["value"].as_f64().unwrap(),
+        l["lower"].as_f64().unwrap(),
+        l["upper"].as_f64().unwrap(),
+    );
+    assert!(lo <= val && val <= hi && (hi - lo) <= CERTIFIED_REL_WIDTH * lo);
+    assert_eq!(l["allocation"].as_array().unwrap().len(), 4);
+    let nu = Instance::gaussian(vec![1.0, 0.8, 0.5, -1.0], 0.25).unwrap();
+    assert_eq!(val, complexity::t_local(&nu, 0.5).unwrap().value);
+    assert!(v["sample_lower_bounds"]["local"].is_number());
+}
+
 #[test]
 fn cli_table_and_grid() {
     let (code, out, _) = run_cli(&[
@@ -695,7 +839,7 @@ fn cli_table_and_grid() {
     let last: Vec<f64> = lines[100].split(',').map(|x| x.parse().unwrap()).collect();
     assert_eq!(first.len(), header.len());
     assert!((first[0] - 1e-4).abs() < 1e-18 && (last[0] - 1e4).abs() < 1e-8);
-    // Gaussian: local columns empty, the rest present
+    // Gaussian: every column present (relaxed_local empty)
     let (code, out, err) = run_cli(&[
         "bounds",
         "--family",

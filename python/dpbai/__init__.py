@@ -177,7 +177,7 @@ def eps_curves(
     ``t_global[_lower|_upper]``, ``t_kl``, ``relaxed_local``, ``relaxed_global``,
     ``t_kl_g_eps``, ``t_kl_beta_g_eps``, ``two_h_g_eps``, ``h_eps_sec43``, ``h_eps_app_b``,
     ``lb_*`` (sample-complexity lower bounds), ``ub_*`` (upper-bound formulas). NaN marks a
-    quantity that is undefined (local times of Gaussian arms). The GIL is released.
+    quantity that is undefined (relaxed_local of Gaussian arms). The GIL is released.
 
     Example
     -------

@@ -332,7 +332,7 @@ fn bounds<'py>(
 }
 
 /// Every ε-dependent quantity of `dpbai bounds --eps-grid` on the given ε values, one ndarray
-/// per column (NaN where a quantity is undefined, e.g. the local times of Gaussian arms).
+/// per column (NaN where a quantity is undefined, e.g. relaxed_local of Gaussian arms).
 #[pyfunction]
 #[pyo3(signature = (means, eps, family="bernoulli", sigma=None, delta=0.01, beta=0.5))]
 fn eps_curves<'py>(

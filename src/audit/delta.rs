@@ -414,8 +414,9 @@ pub type AlgoFactory<'a> =
     dyn Fn(&AuditInstance) -> Result<Box<dyn bandit::BaiAlgorithm>> + Sync + 'a;
 
 /// The internal factory: an algorithm and, for an expression threshold, its in-run checker.
-type CheckedFactory<'a> =
-    dyn Fn(&AuditInstance) -> Result<(Box<dyn bandit::BaiAlgorithm>, Option<CheckedExpr>)> + Sync + 'a;
+type CheckedFactory<'a> = dyn Fn(&AuditInstance) -> Result<(Box<dyn bandit::BaiAlgorithm>, Option<CheckedExpr>)>
+    + Sync
+    + 'a;
 
 /// Audits one instance; `alpha` is this instance's share of the confidence budget.
 fn audit_one(
@@ -567,7 +568,9 @@ pub fn audit_delta_with_threshold(
     threshold: Arc<dyn CustomThreshold>,
     label: &str,
 ) -> Result<DeltaReport> {
-    let mut r = audit_delta_impl(cfg, instances, &|inst| build_for(cfg, inst, Some(&threshold)))?;
+    let mut r = audit_delta_impl(cfg, instances, &|inst| {
+        build_for(cfg, inst, Some(&threshold))
+    })?;
     r.threshold = Some(label.to_string());
     Ok(r)
 }

@@ -174,11 +174,7 @@ fn run_checked(a: Args) -> Result<()> {
         None => None,
         Some(eps) => Some(Private {
             eps,
-            local: if bern {
-                Some(complexity::t_local(&nu, eps)?)
-            } else {
-                None
-            },
+            local: Some(complexity::t_local(&nu, eps)?),
             global: complexity::t_global(&nu, eps)?,
             kl_g_eps: complexity::t_kl_g_eps(&nu, eps)?,
             kl_beta_g_eps: complexity::t_kl_beta_g_eps(&nu, eps, a.beta)?,
@@ -342,7 +338,7 @@ fn print_grid(nu: &Instance, grid: &[f64], delta: f64, beta: f64) -> Result<()> 
     let mut w = csv::Writer::from_writer(std::io::stdout().lock());
     w.write_record(EPS_CURVE_COLUMNS)?;
     for row in rows {
-        // NaN marks an undefined quantity (local times of Gaussian arms): an empty cell.
+        // NaN marks an undefined quantity (relaxed_local of Gaussian arms): an empty cell.
         w.write_record(row.iter().map(|v| {
             if v.is_nan() {
                 String::new()

@@ -21,13 +21,17 @@
 //! * Gaussian (known `σ`): KL is `Δ²/(2σ²)`; TV is `erf(Δ/(2√2σ))` (A.2, B.5), a concave
 //!   function of the distance, so `ψ^TV_b = min(u, w)·erf(Δ_b/(2√2σ))` and the global time
 //!   (B.9) uses these Gaussian KL and TV; `t_tv2` is the B.6 quadratic cost `Δ²/(1/u + 1/w)`
-//!   (= `T_KL(ν_G)/2`, Cor. 11), not the square of the Gaussian TV. The local time (B.8) is
-//!   stated for Bernoulli arms (its squared Gaussian TV gives a non-convex inner problem): it
-//!   returns an error for Gaussian instances. The privacy-aware times (Eq. (10), (15)) use
-//!   the paper's formula (`σ = 1/2`) for both families.
+//!   (= `T_KL(ν_G)/2`, Cor. 11), not the square of the Gaussian TV. The local time (B.8,
+//!   Thm. 10) uses the actual Gaussian distributions: `d_ε = min{Δ²/(2σ²), c(ε) erf(Δ/(2√2σ))²}`.
+//!   `erf²` is not convex, so each inner infimum is solved by a certified global branch and
+//!   bound (curvature bounds of `erf²`, module `gauss_local`), whose proven lower bound feeds
+//!   the upper side of the certificate; when `KL <= c(ε) TV²` on every gap it is exactly the
+//!   Gaussian KL time. The privacy-aware times (Eq. (10), (15)) use the paper's formula
+//!   (`σ = 1/2`) for both families.
 
 mod challengers;
 pub mod curves;
+mod gauss_local;
 mod solver;
 pub mod upper;
 
@@ -35,6 +39,7 @@ use crate::divergence::c_local_unchecked;
 use crate::error::{check_above, check_open, Error, Result};
 use crate::instance::{Family, Instance};
 use challengers::{BranchCh, GlobalCh, QuadCh, TvCh};
+use gauss_local::GaussLocalCh;
 use serde::Serialize;
 use solver::{Challenger, Piece};
 
@@ -96,7 +101,7 @@ pub enum TimeKind {
     Tv,
     /// `T_TV²` (B.6).
     Tv2,
-    /// Local-DP time `T_ℓ(μ; ε)` (B.8, Thm. 10), Bernoulli only.
+    /// Local-DP time `T_ℓ(μ; ε)` (B.8, Thm. 10), Bernoulli and Gaussian arms.
     Local {
         /// Privacy budget `ε > 0`.
         eps: f64,
@@ -132,11 +137,12 @@ pub enum TimeKind {
 /// allowed); `ε > 0` finite; `β ∈ (0, 1)`; `σ > 0`.
 /// # Accuracy
 /// Relative error <= 1e-8 against `tests/data/bounds_golden.toml` (mpmath, 40 digits,
-/// `verify/golden_bounds.py`); the returned interval is proven and has relative width <= 1e-9.
+/// `verify/golden_bounds.py`) and, for the Gaussian local time,
+/// `tests/data/local_gaussian_golden.toml` (`verify/golden_local_gaussian.py`); the returned
+/// interval is proven and has relative width <= 1e-9.
 /// # Errors
-/// [`Error::InvalidParameter`] for a bad `ε`, `β` or `σ`; [`Error::InvalidInstance`] for the
-/// local time of a Gaussian instance; [`Error::NoConvergence`] if the certificate is wider than
-/// 1e-9 (never observed on the test instances).
+/// [`Error::InvalidParameter`] for a bad `ε`, `β` or `σ`; [`Error::NoConvergence`] if the
+/// certificate is wider than 1e-9 (never observed on the test instances).
 /// # Example
 /// ```
 /// use dpbai::complexity::{characteristic_time, TimeKind};
@@ -216,17 +222,24 @@ pub fn characteristic_time(kind: TimeKind, nu: &Instance) -> Result<Certified> {
         }
         TimeKind::Local { eps } => {
             check_eps(eps)?;
-            if !bern {
-                return Err(Error::InvalidInstance {
-                    means: format!("{:?}", nu.means()),
-                    reason: "the local-DP time T_l (Thm. 10, MATH.md B.8) is implemented for \
-                             Bernoulli instances only"
-                        .into(),
-                });
-            }
             let c = c_local_unchecked(eps);
             // (c(ε) overflows for ε > ~354: then min{kl, c TV²} = kl exactly, c = +∞)
-            let chs: Vec<BranchCh> = lows.iter().map(|&m| BranchCh::local(top, m, c)).collect();
+            if bern {
+                let chs: Vec<BranchCh> = lows.iter().map(|&m| BranchCh::local(top, m, c)).collect();
+                return certify_free(nu, &chs);
+            }
+            // Gaussian arms: exactly the KL time when KL <= c TV² on every gap (module docs of
+            // gauss_local), else the certified branch-and-bound challenger
+            if gaps
+                .iter()
+                .all(|&d| GaussLocalCh::kl_everywhere(d, sigma, c))
+            {
+                return certify_free(nu, &quad(sigma));
+            }
+            let chs: Vec<GaussLocalCh> = gaps
+                .iter()
+                .map(|&d| GaussLocalCh::new(d, sigma, c))
+                .collect();
             certify_free(nu, &chs)
         }
         TimeKind::Global { eps } => {
@@ -419,7 +432,7 @@ pub fn t_tv2(nu: &Instance) -> Result<Certified> {
     characteristic_time(TimeKind::Tv2, nu)
 }
 
-/// Local-DP time `T_ℓ(μ; ε)` (Thm. 10, B.8), Bernoulli instances.
+/// Local-DP time `T_ℓ(μ; ε)` (Thm. 10, B.8), Bernoulli and Gaussian instances.
 ///
 /// # Definition, Reference, Domain, Accuracy, Errors
 /// As [`characteristic_time`] with the corresponding [`TimeKind`].
