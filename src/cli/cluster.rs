@@ -170,7 +170,7 @@ pub const CELL_OVERHEAD_S: f64 = 0.005;
 /// Predicted single-thread seconds of one run of `algo` on `nu` (see the module docs).
 ///
 /// # Errors
-/// Those of the characteristic time (e.g. a local time of a Gaussian instance).
+/// Those of the characteristic time (e.g. an instance outside its domain).
 pub fn run_seconds(
     algo: AlgoName,
     nu: &Instance,
@@ -185,11 +185,7 @@ pub fn run_seconds(
     }
     let samples = {
         let kind = match (algo, eps) {
-            (AlgoName::CtbTt | AlgoName::GaussLdpTt, Some(eps))
-                if nu.family() == Family::Bernoulli =>
-            {
-                TimeKind::Local { eps }
-            }
+            (AlgoName::CtbTt | AlgoName::GaussLdpTt, Some(eps)) => TimeKind::Local { eps },
             (AlgoName::DpSe | AlgoName::AdapTt | AlgoName::AdapTtStar, Some(eps)) => {
                 TimeKind::Global { eps }
             }
