@@ -40,6 +40,7 @@
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod float;
 pub mod params;
 pub mod rng;
 pub mod roots;

@@ -30,22 +30,7 @@ pub struct Interval {
     pub nan: bool,
 }
 
-/// Next representable number towards `+∞` (`x` itself for `+∞` and NaN).
-pub fn next_up(x: f64) -> f64 {
-    if x.is_nan() || x == f64::INFINITY {
-        return x;
-    }
-    if x == 0.0 {
-        return f64::from_bits(1);
-    }
-    let b = x.to_bits();
-    f64::from_bits(if x > 0.0 { b + 1 } else { b - 1 })
-}
-
-/// Next representable number towards `−∞`.
-pub fn next_down(x: f64) -> f64 {
-    -next_up(-x)
-}
+pub use crate::float::{next_down, next_up};
 
 fn down(x: f64, ulps: u32) -> f64 {
     (0..ulps).fold(x, |v, _| next_down(v))

@@ -1255,7 +1255,10 @@ mod tests {
             .collect();
         // Every cell a `verify --shard` job runs (grid of both rule sets and the controls).
         let profile = dpbai::report::grid::Profile::named("paper").expect("paper profile");
-        assert_eq!(cells.len(), super::super::verify::shard_cells(&profile).len());
+        assert_eq!(
+            cells.len(),
+            super::super::verify::shard_cells(&profile).len()
+        );
         assert!(cells.iter().all(|c| c.runs == 1000 || c.runs == 10_000));
         let t = predicted_task_seconds(&cells, 16);
         // 1000 = 62 * 16 + 8 runs: tasks 0..8 get 63 runs of every 1000-run cell, tasks 8..16

@@ -2,6 +2,7 @@
 
 use super::solver::{convex_lower, invert_concave, Challenger, Piece, Saturation};
 use crate::divergence::kl_bernoulli_unchecked;
+use crate::float::{next_down, next_up};
 
 /// One-arm divergence `z ↦ X(z)` centred at `p` (`X(p) = 0`): Bernoulli `kl(p, z)` or a
 /// quadratic `k (z − p)²`.
@@ -461,21 +462,6 @@ impl<C: Challenger> Challenger for GlobalCh<C> {
         // φ(1, x) >= y  <=>  ψ^KL(1, x) >= y and level·min(1, x) >= y
         self.kl.invert(y, guess).max(self.tv.invert(y, guess))
     }
-}
-
-fn next_up(x: f64) -> f64 {
-    if x.is_nan() || x == f64::INFINITY {
-        return x;
-    }
-    if x == 0.0 {
-        return f64::from_bits(1);
-    }
-    let b = x.to_bits();
-    f64::from_bits(if x > 0.0 { b + 1 } else { b - 1 })
-}
-
-fn next_down(x: f64) -> f64 {
-    -next_up(-x)
 }
 
 #[cfg(test)]
