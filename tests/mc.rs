@@ -84,6 +84,7 @@ fn beta_reg_matches_mpmath_golden() {
 
 mod cp_props {
     use super::*;
+    use dpbai::float::{next_down, next_up};
     use dpbai::mc::stats::ln_beta_reg_pair;
     use proptest::prelude::*;
 
@@ -131,14 +132,23 @@ mod cp_props {
             prop_assert!((lo - dual).abs() <= 1e-12 * lo.max(1e-300).max(1e-4), "{} vs {}", lo, dual);
             let phat = k as f64 / n as f64;
             prop_assert!(lo <= phat && phat <= up);
+            // The bounds are doubles: the tail equations hold to 1e-8 somewhere between the
+            // bound's two neighbours (near p = 1 one ulp of p moves ln α by about
+            // n·ulp/(1 − p), more than 1e-8 for k = n − 1 and small α).
+            let la_ = alpha.ln();
             if k < n {
-                // P(Bin(n, up) <= k) = 1 − I_up(k+1, n−k) = α
-                let (_, lc) = ln_beta_reg_pair((k + 1) as f64, (n - k) as f64, up).unwrap();
-                prop_assert!((lc - alpha.ln()).abs() <= 1e-8);
+                // P(Bin(n, p) <= k) = 1 − I_p(k+1, n−k), decreasing in p; = α at p = up.
+                let tail = |p: f64| ln_beta_reg_pair((k + 1) as f64, (n - k) as f64, p).unwrap().1;
+                let (hi_p, lo_p) = (next_up(up).min(1.0), next_down(up).max(0.0));
+                prop_assert!(tail(hi_p) - 1e-8 <= la_ && la_ <= tail(lo_p) + 1e-8,
+                    "upper {}: {} .. {} vs {}", up, tail(hi_p), tail(lo_p), la_);
             }
             if k > 0 {
-                let (li, _) = ln_beta_reg_pair(k as f64, (n - k + 1) as f64, lo).unwrap();
-                prop_assert!((li - alpha.ln()).abs() <= 1e-8);
+                // P(Bin(n, p) >= k) = I_p(k, n−k+1), increasing in p; = α at p = lo.
+                let tail = |p: f64| ln_beta_reg_pair(k as f64, (n - k + 1) as f64, p).unwrap().0;
+                let (lo_p, hi_p) = (next_down(lo).max(0.0), next_up(lo).min(1.0));
+                prop_assert!(tail(lo_p) - 1e-8 <= la_ && la_ <= tail(hi_p) + 1e-8,
+                    "lower {}: {} .. {} vs {}", lo, tail(lo_p), tail(hi_p), la_);
             }
         }
     }
