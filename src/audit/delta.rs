@@ -400,7 +400,7 @@ pub(crate) fn build_for(
 }
 
 /// A bound user threshold that checks its values during the runs.
-type CheckedExpr = Arc<super::finite::Checked<super::expr::ThresholdExpr>>;
+pub(crate) type CheckedExpr = Arc<super::finite::Checked<super::expr::ThresholdExpr>>;
 
 /// Builds the algorithm to audit on one instance: [`audit_delta_with`] takes one, so that a
 /// user's own algorithm or threshold closure can be audited like a built-in one.

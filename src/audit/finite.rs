@@ -89,6 +89,18 @@ impl<F: CustomThreshold> CustomThreshold for Checked<F> {
             f64::NEG_INFINITY
         }
     }
+
+    /// The wrapped threshold's bound (so the engine's quick rejection survives the check); a
+    /// non-finite bound is replaced by `−∞` (no skipping).
+    #[inline]
+    fn lower_bound(&self, base: &ThresholdVars) -> f64 {
+        let b = self.inner.lower_bound(base);
+        if b.is_finite() {
+            b
+        } else {
+            f64::NEG_INFINITY
+        }
+    }
 }
 
 #[cfg(test)]

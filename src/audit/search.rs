@@ -744,9 +744,26 @@ pub fn search_with(cfg: &SearchConfig, build: &AlgoFactory<'_>) -> Result<Search
 /// ```
 pub fn search(cfg: &SearchConfig) -> Result<SearchReport> {
     let a = &cfg.audit;
-    search_with(cfg, &|inst| {
-        crate::audit::delta::build_for(a, inst, None).map(|(alg, _)| alg)
-    })
+    // The in-run checks of an expression threshold: a non-finite value met during the search
+    // makes the search an error naming the expression and the point, never a verdict.
+    let checkers = std::sync::Mutex::new(Vec::new());
+    let report = search_with(cfg, &|inst| {
+        let (alg, checked) = crate::audit::delta::build_for(a, inst, None)?;
+        if let Some(c) = checked {
+            checkers
+                .lock()
+                .expect("invariant: no panic while the lock is held")
+                .push(c);
+        }
+        Ok(alg)
+    });
+    let checkers = checkers
+        .into_inner()
+        .expect("invariant: no panic while the lock is held");
+    if let Some(e) = checkers.iter().find_map(|c| c.failure()) {
+        return Err(e);
+    }
+    report
 }
 
 /// `P(Bin(n, p) >= k)`.
