@@ -149,3 +149,40 @@ fn merge_refuses_edited_and_impossible_shards() {
     let (code, _, err) = run_cli(&["merge", paths[0], paths[1]]);
     assert_eq!(code, 2, "a shard without a digest is refused: {err}");
 }
+
+/// `dpbai … | head` closes the pipe early: the process must end quietly (killed by SIGPIPE, as
+/// Unix filters are), not panic on the failed write.
+#[cfg(unix)]
+#[test]
+fn closed_stdout_pipe_does_not_panic() {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = std::process::Command::new(crate::common::dpbai_bin())
+        .args([
+            "bounds",
+            "--means",
+            "0.9,0.5",
+            "--eps-grid",
+            "0.001:10:20000",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn dpbai");
+    let mut first = [0u8; 16];
+    child
+        .stdout
+        .take()
+        .expect("piped stdout")
+        .read_exact(&mut first)
+        .expect("some output"); // the reader is dropped here: the pipe is closed
+    let out = child.wait_with_output().expect("wait");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+    assert_ne!(out.status.code(), Some(101), "exit status {:?}", out.status);
+    assert!(
+        out.status.success() || out.status.signal() == Some(13),
+        "status {:?}",
+        out.status
+    );
+}
