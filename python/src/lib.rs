@@ -9,7 +9,7 @@
 
 #![forbid(unsafe_code)]
 
-use dpbai::audit::{delta as adelta, dp as adp, expr};
+use dpbai::audit::{delta as adelta, dp as adp, expr, finite};
 use dpbai::bandit::{self, AlgoName, AlgoSpec, CustomThreshold, Rules, ThresholdVars};
 use dpbai::complexity::{self, upper, Certified};
 use dpbai::instance::{Family, Instance};
@@ -686,12 +686,17 @@ fn audit_delta(
                 .getattr("__qualname__")
                 .and_then(|q| q.extract::<String>())
                 .unwrap_or_else(|_| "<callable>".into());
-            let th = Arc::new(PyThreshold {
-                f: t.clone().unbind(),
-                error: Mutex::new(None),
-            });
-            let dynth: Arc<dyn CustomThreshold> = th.clone();
             let label = format!("python callable {label}");
+            // A NaN or ±∞ value ends the runs and becomes a ValueError (the check of issue 12
+            // that expression thresholds get), never runs ground on to the cap.
+            let th = Arc::new(finite::Checked::new(
+                PyThreshold {
+                    f: t.clone().unbind(),
+                    error: Mutex::new(None),
+                },
+                label.clone(),
+            ));
+            let dynth: Arc<dyn CustomThreshold> = th.clone();
             // One worker that stays attached to the interpreter for the whole audit: each
             // evaluation then costs a call, not a thread-state set-up (~20 µs).
             let r = py.detach(|| {
@@ -701,8 +706,11 @@ fn audit_delta(
                     })
                 })
             });
-            if let Some(e) = th.error.lock().ok().and_then(|mut s| s.take()) {
+            if let Some(e) = th.inner().error.lock().ok().and_then(|mut s| s.take()) {
                 return Err(e);
+            }
+            if let Some(e) = th.failure() {
+                return Err(value_error(e.to_string()));
             }
             r
         }

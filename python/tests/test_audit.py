@@ -113,3 +113,12 @@ def test_audit_dp_bad_input():
         dpbai.audit_dp(laplace(1.0, 1), (1.0, 0.0), eps=1.0, runs=2)
     with pytest.raises(TypeError):
         dpbai.audit_dp(lambda x: "text", (1.0, 0.0), eps=1.0, runs=10)
+
+
+def test_python_threshold_nan_is_refused_not_run_to_the_cap():
+    def nan_after_start(t, na, nb, gap, K, delta, eps, sigma):
+        return float("nan") if t > 50 else 1e9
+
+    with pytest.raises(ValueError, match="must be finite everywhere"):
+        dpbai.audit_delta("ttucb", [0.6, 0.4], delta=0.1, threshold=nan_after_start, runs=10,
+                          max_steps=10_000_000)

@@ -72,6 +72,11 @@ impl<F: CustomThreshold> Checked<F> {
         }
     }
 
+    /// The wrapped threshold.
+    pub fn inner(&self) -> &F {
+        &self.inner
+    }
+
     /// The error for the first non-finite value met so far, if any.
     pub fn failure(&self) -> Option<Error> {
         self.bad.get().map(|(v, x)| describe(&self.src, v, *x))
