@@ -67,6 +67,17 @@ fn short_number(v: String) -> String {
     v
 }
 
+/// `x` as `Display` writes it, or in exponent form when that would take more than 24
+/// characters (`1e-300`, not three hundred zeros): for tables and messages.
+///
+/// ```
+/// assert_eq!(dpbai::error::compact_number(0.01), "0.01");
+/// assert_eq!(dpbai::error::compact_number(1e-300), "1e-300");
+/// ```
+pub fn compact_number(x: f64) -> String {
+    short_number(x.to_string())
+}
+
 /// Result alias of the library.
 pub type Result<T> = std::result::Result<T, Error>;
 

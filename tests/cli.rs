@@ -186,3 +186,25 @@ fn closed_stdout_pipe_does_not_panic() {
         out.status
     );
 }
+
+/// A tiny δ is written in exponent form in the audit table, not as 300 digits.
+#[test]
+fn audit_table_writes_tiny_delta_compactly() {
+    let (code, out, err) = run_cli(&[
+        "audit",
+        "delta",
+        "--algo",
+        "ttucb",
+        "--means",
+        "0.6,0.4",
+        "--delta",
+        "1e-300",
+        "--runs",
+        "2",
+        "--max-steps",
+        "100000",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(" 1e-300 "), "{out}");
+    assert!(out.lines().all(|l| l.len() < 200), "{out}");
+}

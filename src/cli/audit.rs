@@ -5,6 +5,7 @@
 //! mutant, zero budget, ...), with a one-line message.
 
 use super::usage;
+use dpbai::error::compact_number;
 
 mod search;
 use dpbai::audit::delta::{
@@ -343,8 +344,8 @@ fn print_delta(r: &DeltaReport) {
                 row.name,
                 row.family,
                 fmt_means(&row.means),
-                row.delta,
-                row.eps.map(|e| e.to_string()).unwrap_or_else(|| "-".into()),
+                compact_number(row.delta),
+                row.eps.map(compact_number).unwrap_or_else(|| "-".into()),
             );
             continue;
         }
@@ -353,8 +354,8 @@ fn print_delta(r: &DeltaReport) {
             row.name,
             row.family,
             fmt_means(&row.means),
-            row.delta,
-            row.eps.map(|e| e.to_string()).unwrap_or_else(|| "-".into()),
+            compact_number(row.delta),
+            row.eps.map(compact_number).unwrap_or_else(|| "-".into()),
             row.runs,
             row.errors,
             row.unstopped,
