@@ -125,6 +125,8 @@ fn gaussian_profile_matches_mpmath_quadrature() {
 // Verdict logic at the edges (closed forms of Clopper-Pearson)
 
 proptest! {
+    #![proptest_config(crate::common::prop_config(256))]
+
     /// k = 0: the upper bound is the closed form 1 − (α/2)^{1/n}, the lower bound 0; the verdict
     /// is `holds` iff that bound is <= δ, and never `violated`.
     #[test]

@@ -516,7 +516,7 @@ fn gaussian_local_relations() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(crate::common::prop_config(48))]
     /// Random Gaussian instances: `T_ℓ` is certified and sits between its bounds of Cor. 11
     /// and the `ε → 0` scale of the TV² time.
     #[test]
@@ -593,7 +593,7 @@ fn gaussian_instance() -> impl Strategy<Value = Instance> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(crate::common::prop_config(48))]
 
     /// Sec. 2.2.3 / Eq. (5): H <= T_KL^G <= 2H, T_KL^G <= T^G_{KL,1/2} <= 2 T_KL^G, and
     /// [DERIVED] T^G_{KL,1/2} <= 2H (B.3).

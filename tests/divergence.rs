@@ -135,7 +135,7 @@ fn instance_validation() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(crate::common::prop_config(256))]
 
     /// Pinsker (MATH.md A.3; Cor. 11, Cor. 18): kl(p, q) >= 2 TV(p, q)² in nats.
     #[test]

@@ -92,7 +92,7 @@ mod cp_props {
     const CLOSED_FORM_REL_TOL: f64 = 1e-13;
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+        #![proptest_config(crate::common::prop_config(200))]
 
         /// k = 0: upper = 1 − α^{1/n}; k = n: lower = α^{1/n} (definitions of cp_upper/cp_lower).
         #[test]

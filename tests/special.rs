@@ -221,7 +221,7 @@ fn known_constants() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(crate::common::prop_config(256))]
 
     /// Definition of W: W(x)·e^{W(x)} = x on both branches (MATH.md C.3).
     #[test]
@@ -405,7 +405,7 @@ fn cli_fn_bad_input_exit_2_one_line() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(crate::common::prop_config(64))]
 
     /// No input crashes the CLI: exit code 0 or 2, no panic, at most one line on stderr.
     #[test]
