@@ -159,6 +159,12 @@ mod tests {
         crate::special::k(x).expect("count >= 1")
     }
 
+    /// [`threshold_adap_star`] read at the expression language's variables.
+    fn eq14(v: &ThresholdVars, form: Eq14Form) -> f64 {
+        let k = v.k as usize;
+        threshold_adap_star(v.gap, v.na, v.nb, v.delta, k, v.eps, v.sigma, form)
+    }
+
     /// An engine threshold read at the expression language's variables.
     type EngineFn = fn(&ThresholdVars) -> f64;
 
@@ -179,30 +185,10 @@ mod tests {
             threshold_adap(v.na, v.nb, v.delta, v.k as usize, v.eps, v.sigma)
         }),
         ("paper-adap-tt-star", "Eq. (14) k² form, L. 23", |v| {
-            let k = v.k as usize;
-            threshold_adap_star(
-                v.gap,
-                v.na,
-                v.nb,
-                v.delta,
-                k,
-                v.eps,
-                v.sigma,
-                Eq14Form::KSquared,
-            )
+            eq14(v, Eq14Form::KSquared)
         }),
         ("paper-adap-tt-star-printed", "Eq. (14) as printed", |v| {
-            let k = v.k as usize;
-            threshold_adap_star(
-                v.gap,
-                v.na,
-                v.nb,
-                v.delta,
-                k,
-                v.eps,
-                v.sigma,
-                Eq14Form::Printed,
-            )
+            eq14(v, Eq14Form::Printed)
         }),
         (
             "unsafe-adap-tt-no-privacy",
@@ -259,16 +245,18 @@ mod tests {
                                     .iter()
                                     .flat_map(|a| counts.iter().map(move |b| (a, b)))
                                 {
+                                    // `t`, `ka`, `kb` are not read by these presets.
+                                    let (t, ka, kb) = (na + nb, 1.0, 1.0);
                                     let v = ThresholdVars {
                                         delta,
                                         k,
                                         eps,
                                         sigma,
-                                        t: na + nb,
+                                        t,
                                         na,
                                         nb,
-                                        ka: 1.0,
-                                        kb: 1.0,
+                                        ka,
+                                        kb,
                                         gap,
                                     };
                                     let want = engine(&v);
