@@ -74,7 +74,8 @@ use std::sync::Arc;
 /// # Accuracy
 /// Arithmetic is IEEE double; special functions are those of [`crate::special`]. The presets are
 /// checked against MATH.md D.1 reference vectors and `tests/data/audit_presets.toml`
-/// (mpmath, `verify/golden_audit_presets.py`).
+/// (mpmath, `verify/golden_audit_presets.py`), and each `paper-*` preset against the engine's
+/// function in [`crate::bandit::rules`] to a relative 1e-14 (unit test of `presets`).
 ///
 /// # Errors
 /// [`crate::Error::Parse`] with the 1-based column for a syntax error, an unknown variable or function,
