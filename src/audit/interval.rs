@@ -17,7 +17,7 @@
 //! (`log2 x + 2`, increasing on `x >= 1`), `h(x, δ, K)` (increasing in `x` on `x >= 1`, for point
 //! `δ` and `K`), `log`, `log2`, `sqrt`, `exp` (increasing), `zeta` (decreasing on `s > 1`).
 
-use crate::audit::expr::{Node, F1, F2};
+use crate::audit::expr::{BinaryFn, Node, UnaryFn};
 
 /// `[lo, hi]` plus "may be NaN somewhere" (module docs).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -264,24 +264,24 @@ impl Interval {
         }
         acc
     }
-    fn apply1(self, f: F1) -> Interval {
+    fn apply1(self, f: UnaryFn) -> Interval {
         use crate::special as sp;
         let nanify = |r: crate::Result<f64>| r.unwrap_or(f64::NAN);
         match f {
-            F1::Neg => self.neg(),
-            F1::Abs => self.abs(),
-            F1::Log => self.increasing(0.0, true, f64::ln, 0.0).widen(1),
-            F1::Log2 => self.increasing(0.0, true, f64::log2, 0.0).widen(1),
-            F1::Sqrt => self.increasing(0.0, false, f64::sqrt, 0.0),
-            F1::Exp => self
+            UnaryFn::Neg => self.neg(),
+            UnaryFn::Abs => self.abs(),
+            UnaryFn::Log => self.increasing(0.0, true, f64::ln, 0.0).widen(1),
+            UnaryFn::Log2 => self.increasing(0.0, true, f64::log2, 0.0).widen(1),
+            UnaryFn::Sqrt => self.increasing(0.0, false, f64::sqrt, 0.0),
+            UnaryFn::Exp => self
                 .increasing(f64::NEG_INFINITY, false, f64::exp, 0.0)
                 .widen(1),
-            F1::K => self
+            UnaryFn::K => self
                 .increasing(1.0, false, |x| nanify(sp::k(x)), 0.0)
                 .widen(1),
-            F1::Cg => self.increasing(0.0, true, |x| nanify(sp::c_g(x)), 1e-11),
-            F1::Wbar => self.increasing(1.0, false, |x| nanify(sp::wbar_m1(x)), 1e-14),
-            F1::Zeta => {
+            UnaryFn::Cg => self.increasing(0.0, true, |x| nanify(sp::c_g(x)), 1e-11),
+            UnaryFn::Wbar => self.increasing(1.0, false, |x| nanify(sp::wbar_m1(x)), 1e-14),
+            UnaryFn::Zeta => {
                 // Decreasing on s > 1, ζ(1+) = +∞, ζ(+∞) = 1; NaN for s <= 1.
                 if self.is_empty() {
                     return self;
@@ -300,18 +300,18 @@ impl Interval {
             }
         }
     }
-    fn apply2(self, f: F2, o: Interval) -> Interval {
+    fn apply2(self, f: BinaryFn, o: Interval) -> Interval {
         match f {
-            F2::Add => self.add(o),
-            F2::Sub => self.add(o.neg()),
-            F2::Mul => self.mul(o),
-            F2::Div => self.div(o),
-            F2::Min => self.min(o),
-            F2::Max => self.max(o),
-            F2::Pow => {
+            BinaryFn::Add => self.add(o),
+            BinaryFn::Sub => self.add(o.neg()),
+            BinaryFn::Mul => self.mul(o),
+            BinaryFn::Div => self.div(o),
+            BinaryFn::Min => self.min(o),
+            BinaryFn::Max => self.max(o),
+            BinaryFn::Pow => {
                 // x^y = exp(y log x) for x > 0; otherwise give up (unbounded, maybe NaN).
                 if !self.is_empty() && self.lo > 0.0 {
-                    o.mul(self.apply1(F1::Log)).apply1(F1::Exp)
+                    o.mul(self.apply1(UnaryFn::Log)).apply1(UnaryFn::Exp)
                 } else {
                     Interval::ALL
                 }
