@@ -158,12 +158,13 @@ fn draw_panel<DB: DrawingBackend>(
         .y_label_area_size(y_area as i32)
         .build_cartesian_2d(xa.clone(), ya.clone())
         .map_err(draw_err)?;
+    let (x_title, y_title) = (xa.title(&panel.x_label), ya.title(&panel.y_label));
     let xfmt = |v: &f64| xa.label(*v);
     let yfmt = |v: &f64| ya.label(*v);
     chart
         .configure_mesh()
-        .x_desc(panel.x_label.as_str())
-        .y_desc(panel.y_label.as_str())
+        .x_desc(x_title.as_str())
+        .y_desc(y_title.as_str())
         .label_style(tick_font.clone())
         .axis_desc_style(desc_font.clone())
         .x_label_formatter(&xfmt)
