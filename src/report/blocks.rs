@@ -30,7 +30,8 @@ pub fn special_accuracy(repo: &Path) -> String {
     let Ok(doc) = toml::from_str::<toml::Table>(&text) else {
         return format!("golden file {} is not valid TOML", path.display());
     };
-    let mut worst: BTreeMap<String, (usize, f64)> = BTreeMap::new();
+    // Per function: points, worst relative error, failed evaluations and the first failure.
+    let mut worst: BTreeMap<String, (usize, f64, usize, String)> = BTreeMap::new();
     let num = |v: &toml::Value| v.as_str().and_then(|s| s.parse::<f64>().ok());
     for case in doc
         .get("case")
@@ -46,16 +47,29 @@ pub fn special_accuracy(repo: &Path) -> String {
             continue;
         };
         let a: Vec<f64> = args.iter().filter_map(num).collect();
-        let got = crate::special::eval_by_name(name, &a)
-            .and_then(|r| r.ok())
-            .unwrap_or(f64::NAN);
+        let e = worst
+            .entry(name.to_string())
+            .or_insert((0, 0.0, 0, String::new()));
+        e.0 += 1;
+        // A failed evaluation is shown as such, never as an accuracy.
+        let got = match crate::special::eval_by_name(name, &a) {
+            Some(Ok(v)) => v,
+            failed => {
+                e.2 += 1;
+                if e.3.is_empty() {
+                    e.3 = match failed {
+                        Some(Err(err)) => format!("{a:?}: {err}"),
+                        _ => "unknown function".to_string(),
+                    };
+                }
+                continue;
+            }
+        };
         let rel = if want == 0.0 {
             got.abs()
         } else {
             ((got - want) / want).abs()
         };
-        let e = worst.entry(name.to_string()).or_insert((0, 0.0));
-        e.0 += 1;
         e.1 = e.1.max(if rel.is_nan() { f64::INFINITY } else { rel });
     }
     let version = doc
@@ -66,8 +80,13 @@ pub fn special_accuracy(repo: &Path) -> String {
         "Against `tests/data/special_golden.toml` (mpmath {version}, 50 digits, exact double inputs; \
          made by `verify/golden_special.py`):\n\n| function | points | max relative error |\n|---|---|---|\n"
     );
-    for (name, (n, w)) in &worst {
-        s.push_str(&format!("| `{name}` | {n} | {} |\n", sig(*w, 2)));
+    for (name, (n, w, failed, first)) in &worst {
+        let acc = if *failed == 0 {
+            sig(*w, 2)
+        } else {
+            format!("error at {failed} point(s), first {first}")
+        };
+        s.push_str(&format!("| `{name}` | {n} | {} |\n", cell(&acc)));
     }
     s
 }
@@ -128,23 +147,26 @@ pub fn bounds_table() -> String {
         let Ok(nu) = Instance::bernoulli(means.clone()) else {
             continue;
         };
-        let v =
-            |r: crate::Result<crate::complexity::Certified>| r.map(|c| c.value).unwrap_or(f64::NAN);
+        let v = |r: crate::Result<crate::complexity::Certified>| r.map(|c| c.value);
         let ours = [
             v(t_kl(&nu)),
             v(t_kl_beta(&nu, 0.5)),
             v(t_kl_gaussian(&nu, 0.5)),
             v(t_kl_gaussian_beta(&nu, 0.5, 0.5)),
-            nu.hardness_h(0.5),
+            Ok(nu.hardness_h(0.5)),
             v(t_tv(&nu)),
             v(t_tv2(&nu)),
-            eps_switch_local(&nu).unwrap_or(f64::NAN),
-            eps_switch_global(&nu).unwrap_or(f64::NAN),
+            eps_switch_local(&nu),
+            eps_switch_global(&nu),
         ];
+        // A solver error is shown in its cell, never as a number.
         let cells: Vec<String> = ours
             .iter()
             .zip(reference)
-            .map(|(o, r)| format!("{} ({})", sig(*o, 7), sig((o / r - 1.0).abs(), 1)))
+            .map(|(o, r)| match o {
+                Ok(o) => format!("{} ({})", sig(*o, 7), sig((o / r - 1.0).abs(), 1)),
+                Err(e) => cell(&format!("error: {e}")),
+            })
             .collect();
         s.push_str(&format!("| {name} | {} |\n", cells.join(" | ")));
     }

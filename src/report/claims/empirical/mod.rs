@@ -97,8 +97,9 @@ fn get<'a>(
 pub struct Est {
     /// Mean over all runs, capped runs at the cap.
     pub mean: f64,
-    /// Relative standard error of the mean.
-    pub rse: f64,
+    /// Relative standard error of the mean; `None` when the cell has fewer than two runs (no
+    /// standard deviation), which makes any interval built on it an error (see [`ratio`]).
+    pub rse: Option<f64>,
     /// Capped runs.
     pub capped: u64,
 }
@@ -106,11 +107,10 @@ pub struct Est {
 /// The estimate of a cell (see [`Est`]).
 pub fn est(c: &CellResult) -> Est {
     let sm = &c.summary;
-    let se = sm.std_tau.unwrap_or(f64::NAN) / (sm.runs as f64).sqrt();
     let mean = sm.mean_tau;
     Est {
         mean,
-        rse: se / mean,
+        rse: sm.std_tau.map(|s| s / (sm.runs as f64).sqrt() / mean),
         capped: sm.unstopped,
     }
 }
@@ -129,11 +129,27 @@ pub struct RatioEst {
     pub censored: bool,
 }
 
-/// The ratio of `a` to `b` (see [`RatioEst`]).
+/// The ratio of `a` to `b` (see [`RatioEst`]). A cell without a standard error (fewer than two
+/// runs) leaves the interval undefined: the error is recorded, so the claim that asked for the
+/// ratio is `not checkable (error: …)`, and the interval's ends are NaN.
 pub fn ratio(a: &CellResult, b: &CellResult) -> RatioEst {
     let (x, y) = (est(a), est(b));
     let r = x.mean / y.mean;
-    let w = Z95 * (x.rse * x.rse + y.rse * y.rse).sqrt();
+    let censored = x.capped + y.capped > 0;
+    let (Some(rx), Some(ry)) = (x.rse, y.rse) else {
+        record(format!(
+            "no 95% interval for the ratio {} / {}: a cell has fewer than two runs",
+            a.cell.key(),
+            b.cell.key()
+        ));
+        return RatioEst {
+            r,
+            lo: f64::NAN,
+            hi: f64::NAN,
+            censored,
+        };
+    };
+    let w = Z95 * (rx * rx + ry * ry).sqrt();
     RatioEst {
         r,
         lo: if y.capped > 0 { 0.0 } else { r * (-w).exp() },
@@ -142,7 +158,7 @@ pub fn ratio(a: &CellResult, b: &CellResult) -> RatioEst {
         } else {
             r * w.exp()
         },
-        censored: x.capped + y.capped > 0,
+        censored,
     }
 }
 
@@ -184,5 +200,77 @@ fn instances_for(rules: Rules) -> Vec<(&'static str, Vec<f64>)> {
     match rules {
         Rules::Paper => all,
         Rules::Reference => all.into_iter().take(2).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::claims::{judge, Verdict, ERRORS};
+    use crate::report::paper::experiments::run_cell;
+    use crate::report::paper::grid::Profile;
+
+    /// Runs one check as `run_all` does: its recorded errors, then the protocol's rule.
+    fn judged(check: Check, ctx: &mut Context) -> ClaimResult {
+        ERRORS.with(|e| e.borrow_mut().clear());
+        let r = check(ctx);
+        let errors = ERRORS.with(|e| std::mem::take(&mut *e.borrow_mut()));
+        judge(r, &errors)
+    }
+
+    /// A grid of cheap cells named as F.50 looks them up: TTUCB and CTB-TT at ε = 10 for μ1 and
+    /// μ2 (both on an easy two-arm instance), `runs` runs each.
+    fn f50_grid(runs: u64) -> GridResults {
+        let mut profile = Profile::named("quick").expect("invariant: known profile");
+        profile.runs = runs;
+        let means = [0.9, 0.1];
+        let cells = ["mu1", "mu2"].map(|name| {
+            [
+                profile.cell(name, &means, AlgoName::Ttucb, None),
+                profile.cell(name, &means, AlgoName::CtbTt, Some(10.0)),
+            ]
+        });
+        GridResults {
+            cells: cells
+                .iter()
+                .flatten()
+                .map(|c| run_cell(c, None, 1).expect("cheap cell"))
+                .collect(),
+        }
+    }
+
+    fn ctx_with(grid: GridResults) -> Context {
+        Context {
+            experiments: true,
+            grid: Some(grid),
+            ..Default::default()
+        }
+    }
+
+    /// Failure is never success: a cell with one run has no standard error, so the ratio's
+    /// interval is undefined and F.50 is `not checkable (error: …)`; with 20 runs it decides.
+    #[test]
+    fn a_ratio_without_a_standard_error_is_an_error() {
+        let r = judged(figures::f50, &mut ctx_with(f50_grid(1)));
+        assert_eq!(r.verdict, Verdict::NotCheckable, "{}", r.note);
+        assert!(
+            r.note.starts_with("error:") && r.note.contains("fewer than two runs"),
+            "{}",
+            r.note
+        );
+        let r = judged(figures::f50, &mut ctx_with(f50_grid(20)));
+        assert!(!r.note.starts_with("error:"), "{}", r.note);
+        assert_ne!(r.verdict, Verdict::NotCheckable, "{}", r.note);
+    }
+
+    /// An empty grid has no empirical switch: F.52 and F.55 (both rule sets) are errors, never
+    /// a verdict on a NaN.
+    #[test]
+    fn a_missing_switch_is_an_error() {
+        for check in [figures::f52, figures::f52r, figures::f55, figures::f55r] {
+            let r = judged(check, &mut ctx_with(GridResults::default()));
+            assert_eq!(r.verdict, Verdict::NotCheckable, "{}: {}", r.id, r.note);
+            assert!(r.note.starts_with("error:"), "{}: {}", r.id, r.note);
+        }
     }
 }
