@@ -6,7 +6,8 @@
 //! * one legend strip for the whole figure, below the panels (never over the data); entries with
 //!   the same label in several panels appear once;
 //! * log axes get decade ticks (`0.001 … 1000`, or `10⁻⁴ … 10⁸` when plain numbers would be too
-//!   long); linear axes get 1-2-5 steps;
+//!   long); linear axes get 1-2-5 steps; every axis uses one label style (a linear axis with
+//!   large or tiny ticks writes plain multiples of one `×10ⁿ`, which its title carries);
 //! * NaN, infinite and (on a log axis) non-positive values are skipped, and lines break there;
 //!   error bars that reach below zero on a log axis are cut at the bottom of the plot;
 //! * everything drawn from data is clipped to the plot rectangle;
