@@ -676,3 +676,61 @@ fn verify_check_fails_under_an_injected_fault() {
         .expect("runs");
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// `--expected` conventions (issue 11): a file may share another's `[independent]` table with
+/// `independent_from` (the paper profile's file does), may not have both, and
+/// `--record-snapshot` fills its `[snapshot]` table so that `--check` then passes.
+#[test]
+fn expected_files_share_independent_tables_and_record_snapshots() {
+    let dir = temp_dir("verify-expected");
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let quick = repo.join("verify/expected.toml");
+    let verify = |expected: &std::path::Path, extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_dpbai"))
+            .args(["verify", "--no-experiments", "--out-dir"])
+            .arg(&dir)
+            .arg("--expected")
+            .arg(expected)
+            .args(extra)
+            .output()
+            .expect("runs")
+    };
+    let shared = dir.join("shared.toml");
+    std::fs::write(
+        &shared,
+        format!(
+            "independent_from = {:?}\n\n# snapshots\n[snapshot]\n\"F.999\" = \"confirmed\"\n",
+            quick.display().to_string()
+        ),
+    )
+    .expect("written");
+    // Not recorded yet: the snapshot claims that ran are missing, so --check fails.
+    let out = verify(&shared, &["--check"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not in"), "{err}");
+    let out = verify(&shared, &["--record-snapshot", "--check"]);
+    let text = std::fs::read_to_string(&shared).expect("read");
+    assert!(
+        out.status.success(),
+        "{}\n{text}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.starts_with("independent_from") && text.contains("# snapshots\n[snapshot]\n"));
+    assert!(
+        !text.contains("F.999") && text.contains("--record-snapshot`\n"),
+        "{text}"
+    );
+    // The shared table is used: an independent claim is not recorded as a snapshot.
+    assert!(!text.contains("\"F.1\" ="), "{text}");
+    let both = dir.join("both.toml");
+    std::fs::write(
+        &both,
+        format!(
+            "independent_from = {:?}\n[independent]\n\"F.1\" = \"confirmed\"\n[snapshot]\n",
+            quick.display().to_string()
+        ),
+    )
+    .expect("written");
+    assert_eq!(verify(&both, &["--check"]).status.code(), Some(2));
+}

@@ -9,6 +9,7 @@ use dpbai::report::grid::{
     case2_control_cells, dpa_live_counts_cell, run_grid, starvation_control_cells, Profile,
 };
 use dpbai::report::markdown::{claims_table, replace_block, verdict_summary};
+use dpbai::report::paper::long_runs::long_run_cells;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -26,9 +27,17 @@ pub struct Args {
     #[arg(long)]
     pub(crate) check: bool,
     /// File of expected verdicts: tables `[independent]` (from the paper or MATH.md §F) and
-    /// `[snapshot]` (recorded from our own run), each `"F.1" = "confirmed"`.
-    #[arg(long, default_value = "verify/expected.toml")]
-    pub(crate) expected: PathBuf,
+    /// `[snapshot]` (recorded from our own run), each `"F.1" = "confirmed"`; or, instead of
+    /// `[independent]`, `independent_from = "FILE"` (beside it) to share that file's table.
+    /// Default: `verify/expected.toml` for the quick profile, `verify/expected-paper.toml` for
+    /// the paper profile (whose snapshots differ: more runs, the full grid).
+    #[arg(long)]
+    pub(crate) expected: Option<PathBuf>,
+    /// Rewrite the `[snapshot]` table of the expected file with this run's verdicts of every
+    /// claim that ran and is not in `[independent]` (refused when a claim is `not checkable`
+    /// because of an error); the lines above `[snapshot]` are kept.
+    #[arg(long)]
+    pub(crate) record_snapshot: bool,
     /// Also print every result as JSON on stdout.
     #[arg(long)]
     pub(crate) json: bool,
@@ -57,6 +66,7 @@ pub(crate) fn shard_cells(profile: &Profile) -> Vec<Cell> {
     let controls = case2_control_cells(profile)
         .into_iter()
         .chain(starvation_control_cells(profile))
+        .chain(long_run_cells(profile))
         .chain(std::iter::once(dpa_live_counts_cell(profile)));
     for c in controls {
         if !cells.iter().any(|g| g.key() == c.key()) {
@@ -107,19 +117,112 @@ fn run_shard(profile: &Profile, args: &Args, shard: &str, threads: usize) -> any
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Expected {
+    /// A file beside this one whose `[independent]` table this one shares (the paper
+    /// profile's file shares the quick one's: independent expectations do not depend on the
+    /// profile).
+    #[serde(default)]
+    independent_from: Option<PathBuf>,
     /// From the paper or MATH.md §F's independent prototype.
+    #[serde(default)]
     independent: BTreeMap<String, Verdict>,
-    /// Recorded from our own quick-profile run (regression, not independent evidence).
+    /// Recorded from our own run of the profile (regression, not independent evidence).
+    #[serde(default)]
     snapshot: BTreeMap<String, Verdict>,
+}
+
+/// The expected file the arguments name, or the profile's default.
+fn expected_path(args: &Args) -> PathBuf {
+    args.expected.clone().unwrap_or_else(|| {
+        PathBuf::from(if args.profile == "paper" {
+            "verify/expected-paper.toml"
+        } else {
+            "verify/expected.toml"
+        })
+    })
+}
+
+/// Reads an expected file, with the `[independent]` table of its `independent_from` file.
+fn read_expected(path: &std::path::Path) -> anyhow::Result<Expected> {
+    let parse = |path: &std::path::Path| -> anyhow::Result<Expected> {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        toml::from_str(&text)
+            .map_err(|e| super::usage(format!("{}: {}", path.display(), e.message())))
+    };
+    let mut expected = parse(path)?;
+    if let Some(from) = expected.independent_from.take() {
+        if !expected.independent.is_empty() {
+            return Err(super::usage(format!(
+                "{}: has both independent_from and an [independent] table; keep one",
+                path.display()
+            )));
+        }
+        let from = path
+            .parent()
+            .unwrap_or(std::path::Path::new("."))
+            .join(from);
+        let shared = parse(&from)?;
+        if shared.independent_from.is_some() {
+            return Err(super::usage(format!(
+                "{}: independent_from may not chain (it points to {}, which has its own)",
+                path.display(),
+                from.display()
+            )));
+        }
+        expected.independent = shared.independent;
+    }
+    Ok(expected)
+}
+
+/// `--record-snapshot`: the expected file's lines up to `[snapshot]`, then this run's verdicts
+/// of the claims that ran and are not independent expectations.
+fn record_snapshot(
+    results: &[ClaimResult],
+    path: &std::path::Path,
+    profile: &str,
+) -> anyhow::Result<()> {
+    if let Some(r) = results.iter().find(|r| r.note.starts_with("error:")) {
+        anyhow::bail!(
+            "not recording a snapshot: {} is not checkable ({})",
+            r.id,
+            r.note
+        );
+    }
+    let expected = read_expected(path)?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let Some(head) = text
+        .split_inclusive('\n')
+        .position(|l| l.trim() == "[snapshot]")
+        .map(|i| text.split_inclusive('\n').take(i + 1).collect::<String>())
+    else {
+        return Err(super::usage(format!(
+            "{}: no [snapshot] table to record into",
+            path.display()
+        )));
+    };
+    let mut out = head;
+    let mut n = 0;
+    for r in results.iter().filter(|r| r.ran) {
+        if expected.independent.contains_key(r.id) {
+            continue;
+        }
+        let v = serde_json::to_value(r.verdict)?;
+        out.push_str(&format!(
+            "\"{}\" = {v}  # recorded by `dpbai verify --profile {profile} --record-snapshot`\n",
+            r.id
+        ));
+        n += 1;
+    }
+    std::fs::write(path, out).with_context(|| format!("writing {}", path.display()))?;
+    println!("recorded {n} snapshot verdicts in {}", path.display());
+    Ok(())
 }
 
 /// `--check`: every verdict computed must be as expected, and no claim may be `not checkable`
 /// because of an error; the two kinds of expectation are reported separately.
 fn check(results: &[ClaimResult], path: &std::path::Path) -> anyhow::Result<()> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let expected: Expected = toml::from_str(&text)
-        .map_err(|e| super::usage(format!("{}: {}", path.display(), e.message())))?;
+    let expected = read_expected(path)?;
     let mut failures = Vec::new();
     for r in results.iter().filter(|r| r.note.starts_with("error:")) {
         failures.push(format!("{}: not checkable ({})", r.id, r.note));
@@ -261,7 +364,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             eprintln!("[control] {}", cell_status(&r));
             case2_control.push(r);
         }
-        for cell in starvation_control_cells(&profile) {
+        for cell in starvation_control_cells(&profile)
+            .into_iter()
+            .chain(long_run_cells(&profile))
+        {
             let r = run_cell(&cell, Some(&cache), threads)?;
             eprintln!("[control] {}", cell_status(&r));
             starvation.push(r);
@@ -342,8 +448,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
 
+    let expected = expected_path(&args);
+    if args.record_snapshot {
+        record_snapshot(&results, &expected, &args.profile)?;
+    }
     if args.check {
-        check(&results, &args.expected)?;
+        check(&results, &expected)?;
     }
     Ok(())
 }

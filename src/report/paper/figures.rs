@@ -73,7 +73,8 @@ fn empirical(grid: &GridResults, instance: &str, algo: AlgoName, eps: &[f64]) ->
             Some(c) => {
                 let cs = &c.summary.censored;
                 // Mean over all runs, capped runs at the cap (a lower bound when any is capped);
-                // the 95% Student-t interval only where no run is capped.
+                // the 95% Student-t interval only where no run is capped (NaN otherwise: no
+                // bar, `null` in the sidecar; figures feed no verdict).
                 e.mean.push(cs.mean);
                 e.ci95
                     .push(cs.mean_ci95_hi.map_or(f64::NAN, |h| h - cs.mean));
@@ -118,19 +119,21 @@ fn algos(model: Model) -> Vec<AlgoName> {
     }
 }
 
-/// Lower bound `T(ε)·log(1/(2.4δ))` of the model on `eps` (NaN where the solver fails).
+/// Lower bound `T(ε)·log(1/(2.4δ))` of the model on `eps`.
+///
+/// # Errors
+/// The first solver error on `eps` (a figure never silently drops a point of its bound).
 pub fn lower_bound_curve(nu: &Instance, model: Model, eps: &[f64], delta: f64) -> Result<Vec<f64>> {
     let lf = log_factor(delta)?;
-    Ok(eps
-        .iter()
+    eps.iter()
         .map(|&e| {
             let t = match model {
                 Model::Local => t_local(nu, e),
                 Model::Global => t_global(nu, e),
             };
-            t.map(|c| c.value * lf).unwrap_or(f64::NAN)
+            Ok(t?.value * lf)
         })
-        .collect())
+        .collect()
 }
 
 /// One stopping-time panel.
@@ -191,17 +194,15 @@ fn upper_curves(nu: &Instance, model: Model, eps: &[f64], delta: f64) -> Result<
     let l = (1.0 / delta).ln();
     let tgb = t_kl_gaussian_beta(nu, 0.5, 0.5)?.value;
     let tg = t_kl_gaussian(nu, 0.5)?.value;
-    let ub: Vec<Option<UpperBounds>> = eps
+    // An error at any ε fails the figure: a curve never silently loses a point.
+    let ub: Vec<UpperBounds> = eps
         .iter()
-        .map(|&e| upper_bounds_from(nu, e, 0.5, tgb, tg).ok())
-        .collect();
+        .map(|&e| upper_bounds_from(nu, e, 0.5, tgb, tg))
+        .collect::<Result<_>>()?;
     let curve = |label: &str, algo: AlgoName, f: &dyn Fn(&UpperBounds) -> f64| Curve {
         label: label.into(),
         x: eps.to_vec(),
-        y: ub
-            .iter()
-            .map(|u| u.as_ref().map(|u| f(u) * l).unwrap_or(f64::NAN))
-            .collect(),
+        y: ub.iter().map(|u| f(u) * l).collect(),
         algorithm: Some(algo_label(algo).into()),
     };
     let ttucb = Curve {

@@ -6,3 +6,4 @@ pub mod builders;
 pub mod experiments;
 pub mod figures;
 pub mod grid;
+pub mod long_runs;

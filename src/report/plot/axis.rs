@@ -31,13 +31,21 @@ pub(crate) fn from_display(d: f64, log: bool) -> f64 {
     }
 }
 
-/// How the tick labels of one axis are written.
+/// How the tick labels of one axis are written: one style for every tick of the axis.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum TickFormat {
     /// Plain decimals (`0.001`, `0.5`, `1000`).
     Plain,
-    /// Powers of ten with Unicode superscripts (`10⁻³`, `2×10⁵`).
+    /// Powers of ten with Unicode superscripts (`10⁻³`, `10⁵`): log axes whose ticks are all
+    /// powers of ten.
     Scientific,
+    /// A mantissa times a power of ten on every tick (`2×10⁵`, `5×10⁵`, `1×10⁶`): log axes with
+    /// 1-2-5 ticks too large or small for plain decimals.
+    Mantissa,
+    /// Plain multiples of the common factor `10^e` (`0`, `1`, `1.5`, `2`), which the axis title
+    /// carries (`(×10⁵ samples)`, see [`Axis::title`]): linear axes with ticks too large or small
+    /// for plain decimals.
+    Factor(i32),
 }
 
 /// A resolved axis: display range, major ticks (labelled), minor ticks (light grid lines).
@@ -97,6 +105,25 @@ impl Axis {
     /// Label of a tick at display position `d`.
     pub(crate) fn label(&self, d: f64) -> String {
         format_tick(from_display(d, self.log), self.format)
+    }
+
+    /// The axis title: `label` with the common factor of a [`TickFormat::Factor`] axis written
+    /// into its unit (`stopping time τ (samples)` → `stopping time τ (×10⁵ samples)`), or after
+    /// it when the label has no trailing `(unit)`; other axes keep `label`.
+    pub(crate) fn title(&self, label: &str) -> String {
+        let TickFormat::Factor(e) = self.format else {
+            return label.to_string();
+        };
+        let factor = format!("×10{}", superscript(e));
+        let unit = label.strip_suffix(')').and_then(|s| {
+            let i = s.rfind(" (")?;
+            let unit = &s[i + 2..];
+            (!unit.contains(['(', ')'])).then_some((&s[..i], unit))
+        });
+        match unit {
+            Some((head, unit)) if !unit.is_empty() => format!("{head} ({factor} {unit})"),
+            _ => format!("{label} ({factor})"),
+        }
     }
 }
 
@@ -238,16 +265,52 @@ fn log_ticks(lo: f64, hi: f64) -> (Vec<f64>, Vec<f64>) {
     (major, Vec::new())
 }
 
-/// Plain labels when every tick is `0` or has magnitude in `[1e-3, 1e5)`, scientific otherwise.
+/// Plain labels when every tick is `0` or has magnitude in `[1e-3, 1e5)`. Otherwise a log axis
+/// writes powers of ten ([`TickFormat::Scientific`] when every tick is one, else
+/// [`TickFormat::Mantissa`]) and a linear axis plain multiples of the power of ten of its
+/// largest tick ([`TickFormat::Factor`]).
 fn choose_format(major: &[f64], log: bool) -> TickFormat {
-    let plain = major.iter().all(|&d| {
-        let v = from_display(d, log).abs();
-        v == 0.0 || (1e-3 * (1.0 - 1e-9)..1e5).contains(&v)
-    });
+    let values: Vec<f64> = major.iter().map(|&d| from_display(d, log)).collect();
+    let plain = values
+        .iter()
+        .all(|v| *v == 0.0 || (1e-3 * (1.0 - 1e-9)..1e5).contains(&v.abs()));
     if plain {
-        TickFormat::Plain
+        return TickFormat::Plain;
+    }
+    if log {
+        let decades = values
+            .iter()
+            .all(|&v| (mantissa_exponent(v).0 - 1.0).abs() < 1e-9);
+        return if decades {
+            TickFormat::Scientific
+        } else {
+            TickFormat::Mantissa
+        };
+    }
+    let largest = values.iter().fold(0f64, |m, v| m.max(v.abs()));
+    TickFormat::Factor(mantissa_exponent(largest).1)
+}
+
+/// `(m, e)` with `v ≈ m·10^e`, `1 <= |m| < 10`, `v` rounded to 3 significant digits first.
+fn mantissa_exponent(v: f64) -> (f64, i32) {
+    let r = round_sig(v, 3);
+    let e = r.abs().log10().floor() as i32;
+    let m = round_sig(r / 10f64.powi(e), 3);
+    // Rounding can push the mantissa to 10.
+    if m.abs() >= 10.0 {
+        (m / 10.0, e + 1)
     } else {
-        TickFormat::Scientific
+        (m, e)
+    }
+}
+
+/// Plain decimal text of `v` rounded to 6 significant digits.
+fn plain(v: f64) -> String {
+    let r = round_sig(v, 6);
+    if r == 0.0 {
+        "0".to_string()
+    } else {
+        format!("{r}")
     }
 }
 
@@ -286,25 +349,13 @@ pub(crate) fn format_tick(v: f64, format: TickFormat) -> String {
         return "0".to_string();
     }
     match format {
-        TickFormat::Plain => {
-            let r = round_sig(v, 6);
-            if r == 0.0 {
-                "0".to_string()
-            } else {
-                format!("{r}")
-            }
-        }
-        TickFormat::Scientific => {
-            let r = round_sig(v, 3);
-            let e = r.abs().log10().floor() as i32;
-            let m = round_sig(r / 10f64.powi(e), 3);
-            // Rounding can push the mantissa to 10.
-            let (m, e) = if m.abs() >= 10.0 {
-                (m / 10.0, e + 1)
-            } else {
-                (m, e)
-            };
-            if (m - 1.0).abs() < 1e-9 {
+        TickFormat::Plain => plain(v),
+        TickFormat::Factor(e) => plain(v / 10f64.powi(e)),
+        TickFormat::Scientific | TickFormat::Mantissa => {
+            let (m, e) = mantissa_exponent(v);
+            if format == TickFormat::Mantissa {
+                format!("{}×10{}", round_sig(m, 3), superscript(e))
+            } else if (m - 1.0).abs() < 1e-9 {
                 format!("10{}", superscript(e))
             } else if (m + 1.0).abs() < 1e-9 {
                 format!("−10{}", superscript(e))
@@ -372,12 +423,47 @@ mod tests {
     }
 
     #[test]
-    fn large_linear_values_are_scientific() {
-        let axis = Axis::new(&[0.0, 250_000.0], false, None);
-        assert_eq!(axis.format, TickFormat::Scientific);
+    fn scientific_labels() {
         assert_eq!(format_tick(150_000.0, TickFormat::Scientific), "1.5×10⁵");
         assert_eq!(format_tick(100_000.0, TickFormat::Scientific), "10⁵");
+        assert_eq!(format_tick(100_000.0, TickFormat::Mantissa), "1×10⁵");
         assert_eq!(format_tick(0.0, TickFormat::Scientific), "0");
+        assert_eq!(format_tick(-1e-4, TickFormat::Scientific), "−10⁻⁴");
+    }
+
+    /// One tick-label style per axis: a linear axis with large ticks writes every tick as a
+    /// plain multiple of one power of ten, which the title carries (not `0`, `10⁵`, `2×10⁵`).
+    #[test]
+    fn large_linear_values_share_one_factor_in_the_title() {
+        let axis = Axis::new(&[0.0, 410_000.0], false, None);
+        assert_eq!(axis.format, TickFormat::Factor(5));
+        let labels: Vec<String> = axis.major.iter().map(|&t| axis.label(t)).collect();
+        assert_eq!(labels, ["0", "1", "2", "3", "4"]);
+        assert_eq!(
+            axis.title("stopping time τ (samples)"),
+            "stopping time τ (×10⁵ samples)"
+        );
+        assert_eq!(axis.title("mean C(τ)"), "mean C(τ) (×10⁵)");
+        assert_eq!(axis.title("τ ()"), "τ () (×10⁵)");
+        let axis = Axis::new(&[0.0, 2.0e6], false, None);
+        let labels: Vec<String> = axis.major.iter().map(|&t| axis.label(t)).collect();
+        assert_eq!(labels, ["0", "0.5", "1", "1.5", "2"]);
+        assert_eq!(axis.title("x"), "x (×10⁶)");
+        let axis = Axis::new(&[0.0, 3e-4], false, None);
+        assert_eq!(axis.format, TickFormat::Factor(-4));
+        assert_eq!(axis.label(2e-4), "2");
+        // Plain axes keep their title.
+        assert_eq!(Axis::new(&[0.0, 1.0], false, None).title("p (1)"), "p (1)");
+    }
+
+    #[test]
+    fn log_axes_with_one_two_five_ticks_write_every_mantissa() {
+        // 1.5e5 .. 9e5: 2×10⁵, 5×10⁵ ... never a bare 10⁶ beside them.
+        let axis = Axis::new(&[1.5e5f64.log10(), 1.5e6f64.log10()], true, None);
+        assert_eq!(axis.format, TickFormat::Mantissa);
+        let labels: Vec<String> = axis.major.iter().map(|&t| axis.label(t)).collect();
+        assert_eq!(labels, ["2×10⁵", "5×10⁵", "1×10⁶"]);
+        assert_eq!(axis.title("x (s)"), "x (s)");
     }
 
     #[test]

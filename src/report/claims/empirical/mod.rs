@@ -1,0 +1,276 @@
+//! Claim checks against the Monte Carlo experiment grid (MATH.md F.40–F.42, F.50–F.57).
+//!
+//! # Capped runs
+//! A run that hits the step cap is a right-censored observation. A cell's mean is taken over all
+//! runs with capped runs counted at the cap: a lower bound of the true mean when some run is
+//! capped. Its 95% interval ([`Est`]) is `mean ± 1.96·s/√n` when no run is capped; with capped
+//! runs only its lower end is valid (the upper end is `+∞`). A ratio of two cells inherits this:
+//! its interval is unbounded above when the numerator has capped runs and reaches 0 when the
+//! denominator has. No claim uses the mean of the stopped runs alone.
+//!
+//! # Rule sets
+//! The figure claims F.50–F.55 are judged twice: under the paper's provable thresholds (`F.5x`)
+//! and under the public code's empirical rules (`F.5x/ref`, `--rules reference`, MATH.md S),
+//! which the paper's figures used (Rem. 53).
+//!
+//! # Modules
+//! * `complexity`: DP-SE's sample complexity, rounds of adaptivity, DPA (F.40–F.42);
+//! * `figures`: the figure claims of Sections 5.1–5.2 under both rule sets (F.50–F.55);
+//! * `correctness`: empirical δ-correctness and the feasibility of local DP (F.56, F.57);
+//! * this file: the cell estimates every group shares (censored means, ratios).
+
+mod complexity;
+mod correctness;
+mod figures;
+
+use super::{
+    claim as result, fault, paper_instances, record, sig, skipped, Area, Check, ClaimResult,
+    Context,
+};
+use crate::bandit::{AlgoName, Rules};
+use crate::report::paper::experiments::CellResult;
+use crate::report::paper::grid::GridResults;
+
+/// The checks of this module.
+pub fn checks() -> Vec<Check> {
+    use complexity::{f40, f41, f42};
+    use correctness::{f56, f57};
+    use figures::{f50, f50r, f51, f51r, f52, f52r, f53, f53r, f54, f54r, f55, f55r};
+    vec![
+        f40, f41, f42, f50, f50r, f51, f51r, f52, f52r, f53, f53r, f54, f54r, f55, f55r, f56, f57,
+    ]
+}
+
+/// z of a two-sided 95% normal interval.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// The check's result when the grid is absent: skipped under `--no-experiments`, otherwise an
+/// error (the grid should be there).
+fn no_grid(
+    ctx: &Context,
+    id: &'static str,
+    title: &'static str,
+    source: &'static str,
+    paper: &str,
+) -> ClaimResult {
+    if !ctx.experiments {
+        return skipped(id, title, source, paper);
+    }
+    record("the experiment grid is missing");
+    result(
+        id,
+        title,
+        source,
+        paper,
+        "the experiment grid is missing",
+        Vec::new(),
+    )
+}
+
+/// The grid, unless a Monte Carlo fault is injected.
+fn grid(ctx: &Context) -> Option<&GridResults> {
+    fault(Area::Mc).ok()?;
+    ctx.grid.as_ref()
+}
+
+/// The cell, or `None` with the missing cell recorded as an error.
+fn get<'a>(
+    g: &'a GridResults,
+    inst: &str,
+    algo: AlgoName,
+    eps: Option<f64>,
+    rules: Rules,
+) -> Option<&'a CellResult> {
+    let c = g.get_rules(inst, algo, eps, rules);
+    if c.is_none() {
+        record(format!(
+            "missing cell {inst} {} ε = {eps:?} ({rules:?} rules)",
+            algo.as_str()
+        ));
+    }
+    c
+}
+
+/// A cell's mean stopping time with capped runs counted at the cap (then only a lower bound)
+/// and its relative standard error.
+#[derive(Debug, Clone, Copy)]
+pub struct Est {
+    /// Mean over all runs, capped runs at the cap.
+    pub mean: f64,
+    /// Relative standard error of the mean; `None` when the cell has fewer than two runs (no
+    /// standard deviation), which makes any interval built on it an error (see [`ratio`]).
+    pub rse: Option<f64>,
+    /// Capped runs.
+    pub capped: u64,
+}
+
+/// The estimate of a cell (see [`Est`]).
+pub fn est(c: &CellResult) -> Est {
+    let sm = &c.summary;
+    let mean = sm.mean_tau;
+    Est {
+        mean,
+        rse: sm.std_tau.map(|s| s / (sm.runs as f64).sqrt() / mean),
+        capped: sm.unstopped,
+    }
+}
+
+/// Ratio of two cells' means with its 95% interval (delta method on the log scale), widened to
+/// `+∞` / `0` on the side a capped numerator / denominator leaves open.
+#[derive(Debug, Clone, Copy)]
+pub struct RatioEst {
+    /// Ratio of the means (of lower bounds when capped).
+    pub r: f64,
+    /// Lower end.
+    pub lo: f64,
+    /// Upper end.
+    pub hi: f64,
+    /// Whether either cell has capped runs.
+    pub censored: bool,
+}
+
+/// The ratio of `a` to `b` (see [`RatioEst`]). A cell without a standard error (fewer than two
+/// runs) leaves the interval undefined: the error is recorded, so the claim that asked for the
+/// ratio is `not checkable (error: …)`, and the interval's ends are NaN.
+pub fn ratio(a: &CellResult, b: &CellResult) -> RatioEst {
+    let (x, y) = (est(a), est(b));
+    let r = x.mean / y.mean;
+    let censored = x.capped + y.capped > 0;
+    let (Some(rx), Some(ry)) = (x.rse, y.rse) else {
+        record(format!(
+            "no 95% interval for the ratio {} / {}: a cell has fewer than two runs",
+            a.cell.key(),
+            b.cell.key()
+        ));
+        return RatioEst {
+            r,
+            lo: f64::NAN,
+            hi: f64::NAN,
+            censored,
+        };
+    };
+    let w = Z95 * (rx * rx + ry * ry).sqrt();
+    RatioEst {
+        r,
+        lo: if y.capped > 0 { 0.0 } else { r * (-w).exp() },
+        hi: if x.capped > 0 {
+            f64::INFINITY
+        } else {
+            r * w.exp()
+        },
+        censored,
+    }
+}
+
+fn fmt_ratio(r: RatioEst) -> String {
+    let hi = if r.hi.is_finite() {
+        sig(r.hi, 3)
+    } else {
+        "∞".into()
+    };
+    format!(
+        "{}{} [{}, {hi}]",
+        if r.censored { "≥ " } else { "" },
+        sig(r.r, 3),
+        sig(r.lo, 3)
+    )
+}
+
+/// The mean of a cell as text: `≥ m` when runs are capped.
+fn fmt_mean(c: &CellResult) -> String {
+    let e = est(c);
+    if e.capped > 0 {
+        format!("≥ {} ({} capped)", sig(e.mean, 4), e.capped)
+    } else {
+        sig(e.mean, 4)
+    }
+}
+
+fn rules_tag(rules: Rules) -> &'static str {
+    match rules {
+        Rules::Paper => "provable thresholds (paper rules)",
+        Rules::Reference => "the public code's empirical rules (--rules reference)",
+    }
+}
+
+/// Instances a figure claim is judged on: all six under the paper's rules, μ1 and μ2 (the
+/// reference cells) under the public code's.
+fn instances_for(rules: Rules) -> Vec<(&'static str, Vec<f64>)> {
+    let all = paper_instances();
+    match rules {
+        Rules::Paper => all,
+        Rules::Reference => all.into_iter().take(2).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::claims::{judge, Verdict, ERRORS};
+    use crate::report::paper::experiments::run_cell;
+    use crate::report::paper::grid::Profile;
+
+    /// Runs one check as `run_all` does: its recorded errors, then the protocol's rule.
+    fn judged(check: Check, ctx: &mut Context) -> ClaimResult {
+        ERRORS.with(|e| e.borrow_mut().clear());
+        let r = check(ctx);
+        let errors = ERRORS.with(|e| std::mem::take(&mut *e.borrow_mut()));
+        judge(r, &errors)
+    }
+
+    /// A grid of cheap cells named as F.50 looks them up: TTUCB and CTB-TT at ε = 10 for μ1 and
+    /// μ2 (both on an easy two-arm instance), `runs` runs each.
+    fn f50_grid(runs: u64) -> GridResults {
+        let mut profile = Profile::named("quick").expect("invariant: known profile");
+        profile.runs = runs;
+        let means = [0.9, 0.1];
+        let cells = ["mu1", "mu2"].map(|name| {
+            [
+                profile.cell(name, &means, AlgoName::Ttucb, None),
+                profile.cell(name, &means, AlgoName::CtbTt, Some(10.0)),
+            ]
+        });
+        GridResults {
+            cells: cells
+                .iter()
+                .flatten()
+                .map(|c| run_cell(c, None, 1).expect("cheap cell"))
+                .collect(),
+        }
+    }
+
+    fn ctx_with(grid: GridResults) -> Context {
+        Context {
+            experiments: true,
+            grid: Some(grid),
+            ..Default::default()
+        }
+    }
+
+    /// Failure is never success: a cell with one run has no standard error, so the ratio's
+    /// interval is undefined and F.50 is `not checkable (error: …)`; with 20 runs it decides.
+    #[test]
+    fn a_ratio_without_a_standard_error_is_an_error() {
+        let r = judged(figures::f50, &mut ctx_with(f50_grid(1)));
+        assert_eq!(r.verdict, Verdict::NotCheckable, "{}", r.note);
+        assert!(
+            r.note.starts_with("error:") && r.note.contains("fewer than two runs"),
+            "{}",
+            r.note
+        );
+        let r = judged(figures::f50, &mut ctx_with(f50_grid(20)));
+        assert!(!r.note.starts_with("error:"), "{}", r.note);
+        assert_ne!(r.verdict, Verdict::NotCheckable, "{}", r.note);
+    }
+
+    /// An empty grid has no empirical switch: F.52 and F.55 (both rule sets) are errors, never
+    /// a verdict on a NaN.
+    #[test]
+    fn a_missing_switch_is_an_error() {
+        for check in [figures::f52, figures::f52r, figures::f55, figures::f55r] {
+            let r = judged(check, &mut ctx_with(GridResults::default()));
+            assert_eq!(r.verdict, Verdict::NotCheckable, "{}: {}", r.id, r.note);
+            assert!(r.note.starts_with("error:"), "{}: {}", r.id, r.note);
+        }
+    }
+}

@@ -1,0 +1,63 @@
+//! The long-run cells of Finding 1 (issue 11): AdaP-TT on the near-tie instance
+//! [`NEAR_TIE`] (distinct means) at small ε, with a cap above the profile's, beside the same
+//! cells with the leader bonus that grows with `log ‖Ñ‖₁` (the control that isolates the frozen
+//! bonus of Eq. (11)).
+//!
+//! They test the starvation mechanism beyond tied instances: a run capped in a cell and not in
+//! its control is a run the frozen bonus starved; a cell whose runs all stop under the higher
+//! cap, with a longest τ far beyond its control's, shows runs that are long but finite.
+
+use super::experiments::Cell;
+use super::grid::{Profile, NEAR_TIE};
+use crate::bandit::{AdapLeaderBonus, AlgoName};
+
+/// ε of the long-run cells: inside the quick global grid, below [`super::grid::STARVATION_EPS`],
+/// where the near-tie instance's AdaP-TT runs go past 10⁷ samples.
+pub const LONG_RUN_EPS: [f64; 2] = [0.1, 0.2];
+
+/// Cap of the long-run cells (the profile's cap when that is higher): ten times the 10⁷ samples
+/// the issue counted runs against, so that a run past 10⁷ can still be seen to stop.
+pub const LONG_RUN_CAP: u64 = 100_000_000;
+
+/// The long-run cells: for each ε of [`LONG_RUN_EPS`], AdaP-TT on [`NEAR_TIE`] with Eq. (11)'s
+/// bonus, then its `eq11-log-n` control; paper rules, the profile's runs, cap
+/// `max(LONG_RUN_CAP, profile cap)`.
+pub fn long_run_cells(profile: &Profile) -> Vec<Cell> {
+    let mut out = Vec::new();
+    for eps in LONG_RUN_EPS {
+        let cell = Cell {
+            max_steps: LONG_RUN_CAP.max(profile.max_steps),
+            ..profile.cell("near-tie", &NEAR_TIE, AlgoName::AdapTt, Some(eps))
+        };
+        let control = Cell {
+            adap_leader_bonus: AdapLeaderBonus::Eq11LogN,
+            ..cell.clone()
+        };
+        out.push(cell);
+        out.push(control);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_pair_each_eps_with_its_control_and_keys_are_new() {
+        let p = Profile::named("quick").expect("invariant: known profile");
+        let cells = long_run_cells(&p);
+        assert_eq!(cells.len(), 2 * LONG_RUN_EPS.len());
+        assert!(cells.iter().all(|c| c.max_steps == LONG_RUN_CAP));
+        // No key of the grid or of the other controls: the cache files cannot collide.
+        let mut others: Vec<String> = p.cells().iter().map(Cell::key).collect();
+        others.extend(
+            super::super::grid::starvation_control_cells(&p)
+                .iter()
+                .map(Cell::key),
+        );
+        for c in &cells {
+            assert!(!others.contains(&c.key()), "{}", c.key());
+        }
+    }
+}

@@ -1,0 +1,312 @@
+//! Drawing a figure: the title, the grid of panels (axes from [`super::axis`], data clipped to
+//! the plot rectangle) and the legend strip below them.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::axis::{to_display, Axis};
+use super::canvas::Canvas;
+use super::geometry::{clip_polygon, clip_polyline, Pt, Rect};
+use super::legend::{draw_legend, layout_legend, legend_entries};
+use super::model::{
+    draw_err, ErrStyle, Figure, FigureError, FigureResult, Panel, RefStyle, Series, SeriesStyle,
+};
+use super::style::{color, Scale};
+
+pub(super) fn draw_figure<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    fig: &Figure,
+) -> FigureResult<()> {
+    root.fill(&WHITE).map_err(draw_err)?;
+    let n = fig.panels.len();
+    let ncols = fig.ncols.min(n).max(1);
+    let nrows = n.div_ceil(ncols);
+    let (w, h) = (fig.width as f64, fig.height as f64);
+    let panel_w = w / ncols as f64;
+    let panel_h = (h - 110.0) / nrows as f64;
+    let sc = Scale {
+        s: (panel_w / 600.0).min(panel_h / 420.0).clamp(0.8, 2.0),
+    };
+    let outer = sc.px(10.0) as i32;
+    let body = root.margin(outer, outer, outer, outer);
+    let body = if fig.title.is_empty() {
+        body
+    } else {
+        body.titled(&fig.title, sc.font(24.0)).map_err(draw_err)?
+    };
+
+    // Legend strip below the panels.
+    let entries = legend_entries(fig);
+    let (bw, bh) = body.dim_in_pixel();
+    let legend = layout_legend(&body, &entries, sc, bw as i32 - 2 * outer)?;
+    let legend_h = if entries.is_empty() {
+        0
+    } else {
+        legend.rows.len() as i32 * legend.row_h + sc.px(12.0) as i32
+    };
+    let grid_h = bh as i32 - legend_h;
+    let min_panel_h = 150;
+    if grid_h / (nrows as i32) < min_panel_h || (bw as i32) / (ncols as i32) < 180 {
+        return Err(FigureError::Invalid(format!(
+            "figure '{}' of {}x{} pixels is too small for {} panel(s) in {} column(s) and a \
+             legend of {} row(s)",
+            fig.title,
+            fig.width,
+            fig.height,
+            n,
+            ncols,
+            legend.rows.len()
+        )));
+    }
+    let (grid, strip) = body.split_vertically(grid_h);
+    let cells = grid.split_evenly((nrows, ncols));
+    let canvas = Canvas { root, sc };
+    for (panel, cell) in fig.panels.iter().zip(cells.iter()) {
+        draw_panel(&canvas, cell, panel)?;
+    }
+    if !entries.is_empty() {
+        draw_legend(&canvas, &strip, &entries, &legend)?;
+    }
+    Ok(())
+}
+
+/// Display-space values that the axes must show.
+/// With a fixed x range, only the points inside it count for the y range.
+fn extent(panel: &Panel) -> (Vec<f64>, Vec<f64>) {
+    let mut xs = Vec::new();
+    let mut ys = Vec::new();
+    let x_window = panel.x_range.and_then(|[a, b]| {
+        let (a, b) = (to_display(a, panel.x_log)?, to_display(b, panel.x_log)?);
+        (a < b).then_some((a, b))
+    });
+    for s in &panel.series {
+        for (i, (&x, &y)) in s.x.iter().zip(&s.y).enumerate() {
+            let (Some(xd), Some(yd)) = (to_display(x, panel.x_log), to_display(y, panel.y_log))
+            else {
+                continue;
+            };
+            if x_window.is_some_and(|(a, b)| xd < a || xd > b) {
+                continue;
+            }
+            xs.push(xd);
+            ys.push(yd);
+            if let Some(e) = s
+                .y_err
+                .as_ref()
+                .and_then(|e| e.get(i))
+                .filter(|e| e.is_finite())
+            {
+                ys.extend(to_display(y + e, panel.y_log));
+                ys.extend(to_display(y - e, panel.y_log));
+            }
+        }
+    }
+    for v in &panel.vlines {
+        xs.extend(to_display(v.x, panel.x_log));
+        if let Some(hi) = v.x_hi {
+            xs.extend(to_display(hi, panel.x_log));
+        }
+    }
+    for hl in &panel.hlines {
+        ys.extend(to_display(hl.y, panel.y_log));
+    }
+    (xs, ys)
+}
+
+fn draw_panel<DB: DrawingBackend>(
+    canvas: &Canvas<'_, DB>,
+    cell: &DrawingArea<DB, Shift>,
+    panel: &Panel,
+) -> FigureResult<()> {
+    let sc = canvas.sc;
+    let pad = sc.px(6.0) as i32;
+    let cell = cell.margin(pad, pad, pad, pad);
+    let mut area = cell.titled(&panel.title, sc.font(19.0)).map_err(draw_err)?;
+    if !panel.subtitle.is_empty() {
+        area = area
+            .titled(&panel.subtitle, sc.font(14.0).color(&RGBColor(60, 60, 60)))
+            .map_err(draw_err)?;
+    }
+    let (xs, ys) = extent(panel);
+    let xa = Axis::new(&xs, panel.x_log, panel.x_range);
+    let ya = Axis::new(&ys, panel.y_log, panel.y_range);
+
+    let tick_font = sc.font(14.0);
+    let desc_font = sc.font(16.0);
+    let mut max_ylabel = 0u32;
+    for &t in &ya.major {
+        let (tw, _) = area
+            .estimate_text_size(&ya.label(t), &tick_font)
+            .map_err(draw_err)?;
+        max_ylabel = max_ylabel.max(tw);
+    }
+    let (_, tick_h) = area
+        .estimate_text_size("0123456789", &tick_font)
+        .map_err(draw_err)?;
+    let (_, desc_h) = area
+        .estimate_text_size("ετ (samples)", &desc_font)
+        .map_err(draw_err)?;
+    let y_area = max_ylabel as f64 + desc_h as f64 + sc.px(22.0);
+    let x_area = tick_h as f64 + desc_h as f64 + sc.px(20.0);
+
+    let mut chart = ChartBuilder::on(&area)
+        .margin_top(sc.px(6.0) as i32)
+        .margin_right(sc.px(14.0) as i32)
+        .margin_left(sc.px(2.0) as i32)
+        .margin_bottom(sc.px(2.0) as i32)
+        .x_label_area_size(x_area as i32)
+        .y_label_area_size(y_area as i32)
+        .build_cartesian_2d(xa.clone(), ya.clone())
+        .map_err(draw_err)?;
+    let (x_title, y_title) = (xa.title(&panel.x_label), ya.title(&panel.y_label));
+    let xfmt = |v: &f64| xa.label(*v);
+    let yfmt = |v: &f64| ya.label(*v);
+    chart
+        .configure_mesh()
+        .x_desc(x_title.as_str())
+        .y_desc(y_title.as_str())
+        .label_style(tick_font.clone())
+        .axis_desc_style(desc_font.clone())
+        .x_label_formatter(&xfmt)
+        .y_label_formatter(&yfmt)
+        .bold_line_style(RGBColor(150, 150, 150).mix(0.35))
+        .light_line_style(RGBColor(150, 150, 150).mix(0.12))
+        .axis_style(BLACK.stroke_width(1))
+        .set_all_tick_mark_size(sc.px(5.0) as i32)
+        .draw()
+        .map_err(draw_err)?;
+
+    // Pixel mapping (display space -> canvas pixels), consistent with plotters' own.
+    let p0 = chart.backend_coord(&(xa.lo, ya.lo));
+    let p1 = chart.backend_coord(&(xa.hi, ya.hi));
+    let (px0, py0, px1, py1) = (p0.0 as f64, p0.1 as f64, p1.0 as f64, p1.1 as f64);
+    let map = |xd: f64, yd: f64| -> Pt {
+        (
+            px0 + (xd - xa.lo) / (xa.hi - xa.lo) * (px1 - px0),
+            py0 + (yd - ya.lo) / (ya.hi - ya.lo) * (py1 - py0),
+        )
+    };
+    let rect = Rect {
+        x0: px0.min(px1),
+        x1: px0.max(px1),
+        y0: py0.min(py1),
+        y1: py0.max(py1),
+    };
+    let (xl, xh, yl, yh) = (xa.lo, xa.hi, ya.lo, ya.hi);
+    let below = yl - (yh - yl);
+    drop(chart);
+
+    // 1. shaded vertical bands / wide lines, then thin reference lines.
+    for v in &panel.vlines {
+        let Some(x) = to_display(v.x, panel.x_log) else {
+            continue;
+        };
+        match (v.style, v.x_hi.and_then(|hi| to_display(hi, panel.x_log))) {
+            (RefStyle::Shaded, Some(hi)) => {
+                let poly = [map(x, yl), map(hi, yl), map(hi, yh), map(x, yh)];
+                canvas.polygon(
+                    &clip_polygon(&poly, &rect),
+                    color(v.color).mix(0.18).filled(),
+                )?;
+            }
+            (style, _) => {
+                if x >= xl && x <= xh {
+                    canvas.ref_line(map(x, yl), map(x, yh), v.color, style)?;
+                }
+            }
+        }
+    }
+    for hl in &panel.hlines {
+        if let Some(y) = to_display(hl.y, panel.y_log).filter(|y| *y >= yl && *y <= yh) {
+            canvas.ref_line(map(xl, y), map(xh, y), hl.color, hl.style)?;
+        }
+    }
+
+    // 2. error bands, 3. lines, 4. error bars, 5. markers.
+    let pts_of = |s: &Series| -> Vec<Option<(f64, f64, usize)>> {
+        s.x.iter()
+            .zip(&s.y)
+            .enumerate()
+            .map(|(i, (&x, &y))| {
+                Some((to_display(x, panel.x_log)?, to_display(y, panel.y_log)?, i))
+            })
+            .collect()
+    };
+    let err_ends = |s: &Series, i: usize, yd: f64| -> Option<(f64, f64)> {
+        let e = *s.y_err.as_ref()?.get(i)?;
+        if !e.is_finite() {
+            return None;
+        }
+        let y = s.y[i];
+        let hi = to_display(y + e, panel.y_log)?;
+        let lo = to_display(y - e, panel.y_log).unwrap_or(below);
+        Some((lo.min(yd), hi.max(yd)))
+    };
+    for s in panel
+        .series
+        .iter()
+        .filter(|s| s.err_style == ErrStyle::Band)
+    {
+        let pts = pts_of(s);
+        let mut run: Vec<(f64, f64, f64)> = Vec::new();
+        let flush = |run: &mut Vec<(f64, f64, f64)>| -> FigureResult<()> {
+            if run.len() >= 2 {
+                let mut poly: Vec<Pt> = run.iter().map(|&(x, _, hi)| map(x, hi)).collect();
+                poly.extend(run.iter().rev().map(|&(x, lo, _)| map(x, lo)));
+                canvas.polygon(
+                    &clip_polygon(&poly, &rect),
+                    color(s.color).mix(0.18).filled(),
+                )?;
+            }
+            run.clear();
+            Ok(())
+        };
+        for p in &pts {
+            match p.and_then(|(x, yd, i)| Some((x, err_ends(s, i, yd)?))) {
+                Some((x, (lo, hi))) => run.push((x, lo, hi)),
+                None => flush(&mut run)?,
+            }
+        }
+        flush(&mut run)?;
+    }
+    for s in &panel.series {
+        let pts: Vec<Option<Pt>> = pts_of(s)
+            .into_iter()
+            .map(|p| p.map(|(x, y, _)| map(x, y)))
+            .collect();
+        for piece in clip_polyline(&pts, &rect) {
+            canvas.styled_line(&piece, s.color, s.style)?;
+        }
+    }
+    let cap = sc.px(4.0);
+    for s in panel
+        .series
+        .iter()
+        .filter(|s| s.err_style == ErrStyle::Bars)
+    {
+        let st = color(s.color).stroke_width(sc.width(1.5));
+        for (x, yd, i) in pts_of(s).into_iter().flatten() {
+            let Some((lo, hi)) = err_ends(s, i, yd) else {
+                continue;
+            };
+            let (a, b) = (map(x, lo), map(x, hi));
+            for piece in clip_polyline(&[Some(a), Some(b)], &rect) {
+                canvas.path(&piece, st, None)?;
+            }
+            for end in [a, b] {
+                if rect.contains(end) {
+                    canvas.path(&[(end.0 - cap, end.1), (end.0 + cap, end.1)], st, None)?;
+                }
+            }
+        }
+    }
+    for s in panel.series.iter().filter(|s| s.style.has_markers()) {
+        for (x, y, _) in pts_of(s).into_iter().flatten() {
+            let p = map(x, y);
+            if rect.contains(p) {
+                canvas.marker(p, s.color, s.style == SeriesStyle::OpenPoints)?;
+            }
+        }
+    }
+    Ok(())
+}

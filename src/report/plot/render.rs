@@ -1,0 +1,144 @@
+//! Output: a [`Figure`] as SVG text, a PNG file, and the JSON sidecar beside them.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use plotters::prelude::*;
+
+use super::draw::draw_figure;
+use super::model::{draw_err, Figure, FigureError, FigureResult};
+use super::style::ensure_font;
+
+/// The files written by [`render`] / [`render_with_sidecar`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    /// `<stem>.png`.
+    pub png: PathBuf,
+    /// `<stem>.svg`.
+    pub svg: PathBuf,
+    /// `<stem>.json`, when a sidecar was written.
+    pub sidecar: Option<PathBuf>,
+}
+
+/// `<stem>.<ext>`, appending (a dot inside the stem is kept).
+pub fn with_suffix(stem: &Path, ext: &str) -> PathBuf {
+    let mut s = stem.as_os_str().to_owned();
+    s.push(".");
+    s.push(ext);
+    PathBuf::from(s)
+}
+
+fn create_parent(path: &Path) -> FigureResult<()> {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => {
+            std::fs::create_dir_all(dir).map_err(|source| FigureError::Io {
+                path: dir.to_path_buf(),
+                source,
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Draws `fig` into `<out_stem>.png` and `<out_stem>.svg` (creating the parent directory).
+///
+/// # Errors
+/// [`FigureError::Invalid`] (see [`Figure::validate`]), [`FigureError::Font`],
+/// [`FigureError::Draw`], [`FigureError::Io`]. Never panics on data (NaN, empty series, ...).
+pub fn render(fig: &Figure, out_stem: &Path) -> FigureResult<Rendered> {
+    let svg_path = with_suffix(out_stem, "svg");
+    let png_path = with_suffix(out_stem, "png");
+    let svg = render_svg(fig)?;
+    create_parent(&svg_path)?;
+    std::fs::write(&svg_path, svg).map_err(|source| FigureError::Io {
+        path: svg_path.clone(),
+        source,
+    })?;
+    render_png(fig, &png_path)?;
+    Ok(Rendered {
+        png: png_path,
+        svg: svg_path,
+        sidecar: None,
+    })
+}
+
+/// [`render`], then the sidecar `<out_stem>.json`: `meta` (e.g. command, seed, runs, version)
+/// with the figure's data added under the key `"figure"` (when `meta` is a JSON object; any
+/// other `meta` is wrapped as `{"meta": .., "figure": ..}`).
+///
+/// # Errors
+/// As [`render`] and [`write_sidecar`].
+pub fn render_with_sidecar(
+    fig: &Figure,
+    out_stem: &Path,
+    meta: serde_json::Value,
+) -> FigureResult<Rendered> {
+    let mut out = render(fig, out_stem)?;
+    let data = serde_json::to_value(fig)
+        .map_err(|e| FigureError::Invalid(format!("figure not serialisable: {e}")))?;
+    let sidecar = match meta {
+        serde_json::Value::Object(mut map) => {
+            map.insert("figure".to_string(), data);
+            serde_json::Value::Object(map)
+        }
+        other => serde_json::json!({ "meta": other, "figure": data }),
+    };
+    out.sidecar = Some(write_sidecar(out_stem, &sidecar)?);
+    Ok(out)
+}
+
+/// Draws `fig` as an SVG document (deterministic: same figure, same bytes).
+///
+/// # Errors
+/// As [`render`], without I/O.
+pub fn render_svg(fig: &Figure) -> FigureResult<String> {
+    fig.validate()?;
+    ensure_font()?;
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (fig.width, fig.height)).into_drawing_area();
+        draw_figure(&root, fig)?;
+        root.present().map_err(draw_err)?;
+    }
+    Ok(out)
+}
+
+/// Draws `fig` as a PNG file at `path` (creating the parent directory).
+///
+/// # Errors
+/// As [`render`].
+pub fn render_png(fig: &Figure, path: &Path) -> FigureResult<()> {
+    fig.validate()?;
+    ensure_font()?;
+    create_parent(path)?;
+    let root = BitMapBackend::new(path, (fig.width, fig.height)).into_drawing_area();
+    if let Err(e) = draw_figure(&root, fig) {
+        // Dropping the backend saves what was drawn; do not leave a half-drawn PNG behind.
+        drop(root);
+        let _ = std::fs::remove_file(path);
+        return Err(e);
+    }
+    root.present().map_err(|e| FigureError::Io {
+        path: path.to_path_buf(),
+        source: io::Error::other(e.to_string()),
+    })
+}
+
+/// Writes `meta` (pretty JSON, trailing newline) to `<stem>.json`: the sidecar of a figure,
+/// e.g. `{"command": .., "seed": .., "runs": .., "version": .., "figure": <the Figure>}`.
+/// Non-finite numbers in a serialised [`Figure`] become `null`.
+///
+/// # Errors
+/// [`FigureError::Io`].
+pub fn write_sidecar(stem: &Path, meta: &serde_json::Value) -> FigureResult<PathBuf> {
+    let path = with_suffix(stem, "json");
+    let mut text = serde_json::to_string_pretty(meta)
+        .map_err(|e| FigureError::Invalid(format!("sidecar not serialisable: {e}")))?;
+    text.push('\n');
+    create_parent(&path)?;
+    std::fs::write(&path, text).map_err(|source| FigureError::Io {
+        path: path.clone(),
+        source,
+    })?;
+    Ok(path)
+}
