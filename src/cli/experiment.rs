@@ -58,7 +58,7 @@ pub(crate) fn load(args: &Args) -> anyhow::Result<study::config::Study> {
         text = toml::to_string(&v)?;
     }
     let name = args.config.display().to_string();
-    Ok(study::parse_study(&text, &name).map_err(|e| super::usage(e.to_string()))?)
+    study::parse_study(&text, &name).map_err(|e| super::usage(e.to_string()))
 }
 
 /// The default output folder.
