@@ -54,7 +54,7 @@ enum Command {
     /// Run your own study (instances, algorithms, ε and δ grids in a TOML file): results.csv,
     /// figures of τ against ε with the bounds, SUMMARY.md.
     Experiment(experiment::Args),
-    /// Run `verify` or `run` as a Slurm job array: write the plan, show its status, resubmit.
+    /// Run `verify`, `run` or `experiment` as a Slurm job array: write the plan, show its status, resubmit.
     Cluster(cluster::Args),
 }
 
