@@ -177,6 +177,7 @@ fn write_outputs(
     let figs = dir.join("figures");
     std::fs::create_dir_all(&figs)?;
     output::render_figures(study, &rows, &figs, command, &mut bounds)?;
+    output::render_delta_figures(study, &rows, &figs, command)?;
     output::write_summary(study, &rows, &dir.join("SUMMARY.md"), command)?;
     Ok(())
 }

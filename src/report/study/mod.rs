@@ -8,6 +8,7 @@
 //! Every row of `results.csv` carries its cell's seed; [`Cell::run_args`] gives the
 //! `dpbai run` arguments that reproduce its runs exactly (column `run_command`).
 
+pub mod analysis;
 pub mod config;
 pub mod output;
 
@@ -48,6 +49,8 @@ pub struct Row {
     pub mean_tau: f64,
     /// Whether `mean_tau` is a lower bound.
     pub mean_is_lower_bound: bool,
+    /// Sample standard deviation of τ over all runs (`None` for one run).
+    pub std_tau: Option<f64>,
     /// 95% Student-t interval of the mean (`None` when capped or fewer than 2 runs).
     pub ci95: Option<[f64; 2]>,
     /// Kaplan–Meier median (`None`: beyond the cap).
@@ -217,6 +220,7 @@ pub fn row(study: &Study, index: usize, r: &CellResult, bounds: &mut BoundCache)
         capped: cs.capped,
         mean_tau: cs.mean,
         mean_is_lower_bound: cs.mean_is_lower_bound,
+        std_tau: s.std_tau,
         ci95: cs.mean_ci95_lo.zip(cs.mean_ci95_hi).map(|(a, b)| [a, b]),
         km_median: cs.km_median,
         km_q25: cs.km_q25,

@@ -17,7 +17,7 @@ use std::path::Path;
 /// fields: `sigma` (Bernoulli), `eps` (non-private), `ci95_*` (capped runs or one run),
 /// `km_*` (the Kaplan–Meier curve does not fall that far: beyond the cap), `upper_*` (no
 /// asymptotic upper bound for this algorithm, rules or family).
-pub const COLUMNS: [&str; 30] = [
+pub const COLUMNS: [&str; 31] = [
     "instance",
     "family",
     "sigma",
@@ -30,6 +30,7 @@ pub const COLUMNS: [&str; 30] = [
     "capped",
     "mean_tau",
     "mean_is_lower_bound",
+    "std_tau",
     "ci95_lo",
     "ci95_hi",
     "km_median",
@@ -78,6 +79,7 @@ pub fn write_results(rows: &[Row], path: &Path) -> Result<()> {
             r.capped.to_string(),
             r.mean_tau.to_string(),
             r.mean_is_lower_bound.to_string(),
+            opt(r.std_tau),
             opt(r.ci95.map(|c| c[0])),
             opt(r.ci95.map(|c| c[1])),
             opt(r.km_median),
@@ -104,7 +106,16 @@ pub fn write_results(rows: &[Row], path: &Path) -> Result<()> {
 
 /// File stem of the figure of instance `name` at risk `delta`.
 pub fn figure_stem(name: &str, delta: f64) -> String {
-    format!("{name}_delta{delta}")
+    format!("{name}_delta{}", num(delta))
+}
+
+/// A number as written by hand: plain in `[1e-3, 1e5)`, else `1e-16` style.
+fn num(x: f64) -> String {
+    if x == 0.0 || (1e-3..1e5).contains(&x.abs()) {
+        x.to_string()
+    } else {
+        format!("{x:e}")
+    }
 }
 
 /// `n` log-spaced points over `[lo, hi]`.
@@ -413,7 +424,7 @@ pub fn write_summary(study: &Study, rows: &[Row], path: &Path, command: &str) ->
                     "  - {} ε = {}, δ = {}: {}/{} = {} (CI [{}, {}]){}",
                     r.label,
                     opt(r.eps.map(short)),
-                    r.delta,
+                    num(r.delta),
                     r.errors,
                     r.runs,
                     short(r.error_rate),
@@ -467,7 +478,7 @@ pub fn write_summary(study: &Study, rows: &[Row], path: &Path, command: &str) ->
                     "  - {} ε = {}, δ = {}: {}/{} runs capped at {}, mean τ ≥ {}",
                     r.label,
                     opt(r.eps.map(short)),
-                    r.delta,
+                    num(r.delta),
                     r.capped,
                     r.runs,
                     r.max_steps,
@@ -477,6 +488,206 @@ pub fn write_summary(study: &Study, rows: &[Row], path: &Path, command: &str) ->
         }
         let _ = writeln!(s);
     }
+    summary_readings(study, rows, &mut s)?;
+    summary_slopes(study, rows, &mut s)?;
     std::fs::write(path, s)
         .map_err(|e| Error::Parse(format!("cannot write {}: {e}", path.display())))
+}
+
+/// `SUMMARY.md`'s table of readings against the default reading.
+fn summary_readings(study: &Study, rows: &[Row], s: &mut String) -> Result<()> {
+    let cmp = super::analysis::readings(study, rows)?;
+    if cmp.is_empty() {
+        return Ok(());
+    }
+    let _ = writeln!(s, "## Readings against the default reading\n");
+    let _ = writeln!(
+        s,
+        "Each cell whose algorithm differs from another cell of the study only by a `dpbai run` \
+         option (a MATH.md §H reading; `gauss-ldp-tt` against `ctb-tt`) is compared with it: \
+         ratio of mean τ with its 95% interval (delta method, Welch; cells with capped runs \
+         left out). **differs**: the interval excludes 1.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| instance | reading | default | δ | ε | mean τ | default mean τ | ratio [95% CI] | errors | default errors | |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|");
+    let mut differs = 0;
+    for c in &cmp {
+        let (v, b) = (&rows[c.variant], &rows[c.base]);
+        let d = c.ci95[0] > 1.0 || c.ci95[1] < 1.0;
+        differs += usize::from(d);
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} [{}, {}] | {}/{} | {}/{} | {} |",
+            v.instance,
+            v.label,
+            b.label,
+            num(v.delta),
+            opt(v.eps.map(short)),
+            short(v.mean_tau),
+            short(b.mean_tau),
+            short(c.ratio),
+            short(c.ci95[0]),
+            short(c.ci95[1]),
+            v.errors,
+            v.runs,
+            b.errors,
+            b.runs,
+            if d { "**differs**" } else { "" }
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\n{differs} of {} comparisons differ at 95%.\n",
+        cmp.len()
+    );
+    Ok(())
+}
+
+/// `SUMMARY.md`'s table of slopes in `log(1/δ)`.
+fn summary_slopes(study: &Study, rows: &[Row], s: &mut String) -> Result<()> {
+    let slopes = super::analysis::delta_slopes(study, rows)?;
+    if slopes.is_empty() {
+        return Ok(());
+    }
+    let _ = writeln!(s, "## Slope of E[τ] in log(1/δ)\n");
+    let _ = writeln!(
+        s,
+        "Weighted least squares of the cell means on log(1/δ) (weights n/s², 95% normal \
+         interval), per instance, algorithm and ε with at least three δ and no capped run. \
+         The lower bound's slope is T* (of the algorithm's privacy setting); the upper slope is \
+         the algorithm's asymptotic upper bound per unit of log(1/δ) (`dpbai bounds`; DPA-TT: \
+         F.42's 2T^G_β).\n"
+    );
+    let _ = writeln!(
+        s,
+        "| instance | algorithm | ε | δ range | slope [95% CI] | T* | slope / T* | upper slope | slope / upper |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
+    for sl in &slopes {
+        let first = &rows[sl.rows[0]];
+        let last = &rows[sl.rows[sl.rows.len() - 1]];
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {}–{} | {} [{}, {}] | {} | {} | {} | {} |",
+            first.instance,
+            first.label,
+            opt(first.eps.map(short)),
+            num(first.delta),
+            num(last.delta),
+            short(sl.slope),
+            short(sl.ci95[0]),
+            short(sl.ci95[1]),
+            short(sl.t_star),
+            short(sl.slope / sl.t_star),
+            opt(sl.upper.map(short)),
+            opt(sl.upper.map(|u| short(sl.slope / u))),
+        );
+    }
+    let _ = writeln!(s);
+    Ok(())
+}
+
+/// One figure per instance with slopes: mean τ against log(1/δ), the fitted lines, the lower
+/// bounds `T*·log(1/(2.4δ))` and the upper lines. Returns the stems written.
+///
+/// # Errors
+/// Bound or rendering failures.
+pub fn render_delta_figures(
+    study: &Study,
+    rows: &[Row],
+    dir: &Path,
+    command: &str,
+) -> Result<Vec<String>> {
+    let slopes = super::analysis::delta_slopes(study, rows)?;
+    let mut out = Vec::new();
+    for (i, inst) in study.instances.iter().enumerate() {
+        let mine: Vec<&super::analysis::Slope> = slopes
+            .iter()
+            .filter(|s| study.cells[s.rows[0]].instance == i)
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let mut p = Panel::new(
+            format!("{} (means {:?})", inst.name, inst.instance.means()),
+            "log(1/δ)",
+            "mean τ (samples to stop)",
+        );
+        for (g, sl) in mine.iter().enumerate() {
+            let color = g;
+            let r0 = &rows[sl.rows[0]];
+            let name = match r0.eps {
+                Some(e) => format!("{} ε = {}", r0.label, short(e)),
+                None => r0.label.clone(),
+            };
+            let xs: Vec<f64> = sl
+                .rows
+                .iter()
+                .map(|&k| (1.0 / rows[k].delta).ln())
+                .collect();
+            let ys: Vec<f64> = sl.rows.iter().map(|&k| rows[k].mean_tau).collect();
+            let err: Vec<f64> = sl
+                .rows
+                .iter()
+                .map(|&k| {
+                    rows[k]
+                        .ci95
+                        .map_or(f64::NAN, |c| (c[1] - rows[k].mean_tau).max(0.0))
+                })
+                .collect();
+            p.series.push(
+                Series::new(name.clone(), xs.clone(), ys, SeriesStyle::Points, color)
+                    .with_err(err, ErrStyle::Bars),
+            );
+            let ends = [0.0, xs.iter().copied().fold(0.0, f64::max) * 1.05];
+            let fit: Vec<f64> = ends.iter().map(|x| sl.intercept + sl.slope * x).collect();
+            p.series.push(Series::new(
+                format!("fit, slope {}", short(sl.slope)),
+                ends.to_vec(),
+                fit,
+                SeriesStyle::Line,
+                color,
+            ));
+            let lf = |x: f64| x + (1.0f64 / 2.4).ln();
+            p.series.push(Series::new(
+                format!("T*·log(1/(2.4δ)), T* = {}", short(sl.t_star)),
+                ends.to_vec(),
+                ends.iter().map(|&x| sl.t_star * lf(x).max(0.0)).collect(),
+                SeriesStyle::Dashed,
+                color,
+            ));
+            if let Some(u) = sl.upper {
+                p.series.push(Series::new(
+                    format!("upper {}·log(1/δ)", short(u)),
+                    ends.to_vec(),
+                    ends.iter().map(|&x| u * x).collect(),
+                    SeriesStyle::Dotted,
+                    color,
+                ));
+            }
+        }
+        let stem = format!("{}_vs_log_delta", inst.name);
+        let fig = Figure::grid(format!("{}: {}", study.title, inst.name), vec![p], 1);
+        let meta = serde_json::json!({
+            "command": command,
+            "version": env!("CARGO_PKG_VERSION"),
+            "instance": inst.name, "means": inst.instance.means(),
+            "fit": "weighted least squares of cell means on log(1/δ), weights n/s², 95% normal interval of the slope",
+            "slopes": mine.iter().map(|sl| serde_json::json!({
+                "slope": sl.slope, "intercept": sl.intercept, "ci95": sl.ci95,
+                "t_star": sl.t_star, "upper": sl.upper,
+                "cells": sl.rows.iter().map(|&k| serde_json::json!({
+                    "key": rows[k].key, "seed": rows[k].seed, "delta": rows[k].delta,
+                    "runs": rows[k].runs, "mean_tau": rows[k].mean_tau, "std_tau": rows[k].std_tau,
+                })).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+        });
+        render_with_sidecar(&fig, &dir.join(&stem), meta)
+            .map_err(|e| Error::Parse(format!("figure {stem}: {e}")))?;
+        out.push(stem);
+    }
+    Ok(out)
 }
