@@ -573,6 +573,65 @@ mod tests {
     }
 
     #[test]
+    fn default_options_keep_verify_keys_and_each_option_changes_the_key() {
+        let profile = crate::report::grid::Profile::named("quick").expect("quick");
+        let base = profile.cell("mu4", &[0.75, 0.5], AlgoName::AdapTtStar, Some(0.2));
+        assert_eq!(base.key(), "mu4_adap-tt-star_eps0.2_delta0.01_paper");
+        let d = RunOptions::default();
+        let variants = [
+            RunOptions {
+                sigma: Some(1.0),
+                ..d.clone()
+            },
+            RunOptions {
+                beta: 0.3,
+                ..d.clone()
+            },
+            RunOptions {
+                gamma: Some(1e-6),
+                ..d.clone()
+            },
+            RunOptions {
+                tie_break: TieBreak::Uniform,
+                ..d.clone()
+            },
+            RunOptions {
+                challenger_counts: ChallengerCounts::Local,
+                ..d.clone()
+            },
+            RunOptions {
+                ids_beta: true,
+                ..d.clone()
+            },
+            RunOptions {
+                gauss_sigma: GaussLdpSigma::Printed,
+                ..d.clone()
+            },
+            RunOptions {
+                eq14_form: Eq14Form::Printed,
+                ..d.clone()
+            },
+            RunOptions {
+                seed_salt: Some(7),
+                ..d.clone()
+            },
+        ];
+        let mut keys = vec![base.key()];
+        for o in variants {
+            let c = Cell {
+                options: o,
+                ..base.clone()
+            };
+            assert!(c.key().starts_with("mu4_adap-tt-star-"), "{}", c.key());
+            keys.push(c.key());
+        }
+        let n = keys.len();
+        keys.sort();
+        keys.dedup();
+        assert_eq!(keys.len(), n, "every option gives its own key (and seed)");
+    }
+
+    #[test]
     fn cache_round_trip_and_prefix() {
         let dir = std::env::temp_dir().join(format!("dpbai-cells-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
