@@ -9,9 +9,6 @@ use crate::error::Result;
 use crate::mc::compare::{compare_means, FactorRange, Moments};
 use crate::report::experiments::{Cell, RunOptions};
 
-/// Two-sided 95% standard normal quantile.
-const Z95: f64 = 1.959_963_984_540_054;
-
 /// One reading of an algorithm against the default reading of the same cell.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct ReadingComparison {
@@ -113,7 +110,8 @@ pub struct Slope {
 
 /// Weighted least squares of cell means on `log(1/δ)` for every (instance, algorithm, ε)
 /// with at least three δ and no capped run: weights `n_j/max(s_j², 1)` (the inverse variances
-/// of the means), slope interval `b ± z_{0.975}/sqrt(Σ w_j (x_j − x̄_w)²)`.
+/// of the means), slope interval `b ± t_{0.975, m−2}·max(1, sqrt(χ²/(m−2)))/sqrt(Σ w_j (x_j −
+/// x̄_w)²)` over the `m` cells (the Birge ratio widens it when the line does not fit).
 ///
 /// # Errors
 /// Bound failures.
@@ -153,7 +151,17 @@ pub fn delta_slopes(study: &Study, rows: &[Row]) -> Result<Vec<Slope>> {
         let sxx: f64 = pts.iter().map(|p| p.2 * (p.0 - xm).powi(2)).sum();
         let sxy: f64 = pts.iter().map(|p| p.2 * (p.0 - xm) * (p.1 - ym)).sum();
         let slope = sxy / sxx;
-        let half = Z95 / sxx.sqrt();
+        let intercept = ym - slope * xm;
+        // Lack of fit (a curved E[τ] in log(1/δ), or τ near-deterministic at some δ): the
+        // interval is widened by the Birge ratio sqrt(χ²/(m − 2)) when it exceeds 1, with the
+        // t quantile of m − 2 degrees of freedom.
+        let m = pts.len() as f64;
+        let chi2: f64 = pts
+            .iter()
+            .map(|p| p.2 * (p.1 - intercept - slope * p.0).powi(2))
+            .sum();
+        let birge = (chi2 / (m - 2.0)).max(1.0).sqrt();
+        let half = crate::mc::stats::student_t_quantile(0.975, m - 2.0)? * birge / sxx.sqrt();
         let sc = &study.cells[g[0]];
         let mut bounds = super::BoundCache::default();
         let t_star = bounds.time(study, sc.instance, lower_kind(sc.cell.algo), sc.cell.eps)?;
@@ -169,7 +177,7 @@ pub fn delta_slopes(study: &Study, rows: &[Row]) -> Result<Vec<Slope>> {
         out.push(Slope {
             rows: g,
             slope,
-            intercept: ym - slope * xm,
+            intercept,
             ci95: [slope - half, slope + half],
             t_star,
             upper,

@@ -555,8 +555,9 @@ fn summary_slopes(study: &Study, rows: &[Row], s: &mut String) -> Result<()> {
     let _ = writeln!(s, "## Slope of E[τ] in log(1/δ)\n");
     let _ = writeln!(
         s,
-        "Weighted least squares of the cell means on log(1/δ) (weights n/s², 95% normal \
-         interval), per instance, algorithm and ε with at least three δ and no capped run. \
+        "Weighted least squares of the cell means on log(1/δ) (weights n/s²; 95% interval with \
+         the t quantile of cells − 2 degrees of freedom, widened by the Birge ratio when the \
+         line does not fit), per instance, algorithm and ε with at least three δ and no capped run. \
          The lower bound's slope is T* (of the algorithm's privacy setting); the upper slope is \
          the algorithm's asymptotic upper bound per unit of log(1/δ) (`dpbai bounds`; DPA-TT: \
          F.42's 2T^G_β).\n"
@@ -611,11 +612,7 @@ pub fn render_delta_figures(
         if mine.is_empty() {
             continue;
         }
-        let mut p = Panel::new(
-            format!("{} (means {:?})", inst.name, inst.instance.means()),
-            "log(1/δ)",
-            "mean τ (samples to stop)",
-        );
+        let mut panels = Vec::new();
         for (g, sl) in mine.iter().enumerate() {
             let color = g;
             let r0 = &rows[sl.rows[0]];
@@ -623,6 +620,15 @@ pub fn render_delta_figures(
                 Some(e) => format!("{} ε = {}", r0.label, short(e)),
                 None => r0.label.clone(),
             };
+            let mut p = Panel::new(name.clone(), "log(1/δ)", "mean τ (samples to stop)");
+            p.y_log = true;
+            p.subtitle = format!(
+                "slope {} [{}, {}], T* = {}",
+                short(sl.slope),
+                short(sl.ci95[0]),
+                short(sl.ci95[1]),
+                short(sl.t_star)
+            );
             let xs: Vec<f64> = sl
                 .rows
                 .iter()
@@ -639,43 +645,61 @@ pub fn render_delta_figures(
                 })
                 .collect();
             p.series.push(
-                Series::new(name.clone(), xs.clone(), ys, SeriesStyle::Points, color)
-                    .with_err(err, ErrStyle::Bars),
+                Series::new(
+                    "mean τ (95% CI)",
+                    xs.clone(),
+                    ys,
+                    SeriesStyle::Points,
+                    color,
+                )
+                .with_err(err, ErrStyle::Bars),
             );
-            let ends = [0.0, xs.iter().copied().fold(0.0, f64::max) * 1.05];
-            let fit: Vec<f64> = ends.iter().map(|x| sl.intercept + sl.slope * x).collect();
+            let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = xs.iter().copied().fold(0.0, f64::max);
+            let line = log_space(lo, hi, 24);
             p.series.push(Series::new(
-                format!("fit, slope {}", short(sl.slope)),
-                ends.to_vec(),
-                fit,
+                "weighted LS fit",
+                line.clone(),
+                line.iter().map(|x| sl.intercept + sl.slope * x).collect(),
                 SeriesStyle::Line,
                 color,
             ));
-            let lf = |x: f64| x + (1.0f64 / 2.4).ln();
             p.series.push(Series::new(
-                format!("T*·log(1/(2.4δ)), T* = {}", short(sl.t_star)),
-                ends.to_vec(),
-                ends.iter().map(|&x| sl.t_star * lf(x).max(0.0)).collect(),
+                "lower bound T*·log(1/(2.4δ))",
+                line.clone(),
+                line.iter()
+                    .map(|&x| sl.t_star * (x + (1.0f64 / 2.4).ln()))
+                    .collect(),
                 SeriesStyle::Dashed,
-                color,
+                BLACK_INDEX,
             ));
             if let Some(u) = sl.upper {
                 p.series.push(Series::new(
-                    format!("upper {}·log(1/δ)", short(u)),
-                    ends.to_vec(),
-                    ends.iter().map(|&x| u * x).collect(),
+                    "asymptotic upper bound × log(1/δ)",
+                    line.clone(),
+                    line.iter().map(|&x| u * x).collect(),
                     SeriesStyle::Dotted,
-                    color,
+                    GREY_INDEX,
                 ));
             }
+            panels.push(p);
         }
         let stem = format!("{}_vs_log_delta", inst.name);
-        let fig = Figure::grid(format!("{}: {}", study.title, inst.name), vec![p], 1);
+        let fig = Figure::grid(
+            format!(
+                "{}: {} (means {:?})",
+                study.title,
+                inst.name,
+                inst.instance.means()
+            ),
+            panels,
+            3,
+        );
         let meta = serde_json::json!({
             "command": command,
             "version": env!("CARGO_PKG_VERSION"),
             "instance": inst.name, "means": inst.instance.means(),
-            "fit": "weighted least squares of cell means on log(1/δ), weights n/s², 95% normal interval of the slope",
+            "fit": "weighted least squares of cell means on log(1/δ), weights n/max(s², 1); 95% interval of the slope: t quantile (cells - 2 df) times max(1, Birge ratio)",
             "slopes": mine.iter().map(|sl| serde_json::json!({
                 "slope": sl.slope, "intercept": sl.intercept, "ci95": sl.ci95,
                 "t_star": sl.t_star, "upper": sl.upper,
