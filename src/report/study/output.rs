@@ -104,6 +104,12 @@ pub fn write_results(rows: &[Row], path: &Path) -> Result<()> {
     w.flush().map_err(|e| io(&e))
 }
 
+/// Palette index of the `a`-th algorithm: the six colours before black and grey (which the
+/// bounds use), cycling.
+fn algo_color(a: usize) -> usize {
+    a % BLACK_INDEX
+}
+
 /// File stem of the figure of instance `name` at risk `delta`.
 pub fn figure_stem(name: &str, delta: f64) -> String {
     format!("{name}_delta{}", num(delta))
@@ -265,7 +271,7 @@ fn panel(
                 .cells
                 .iter()
                 .find(|c| super::config::upper_kind(&c.cell) == Some(k))
-                .map_or(GREY_INDEX, |c| c.algorithm);
+                .map_or(GREY_INDEX, |c| algo_color(c.algorithm));
             let name = format!("upper bound, {} (asymptotic)", k.as_str());
             let l1d = (1.0 / delta).ln();
             if k == UpperKind::DpaTt {
@@ -334,7 +340,7 @@ fn panel(
                     short(r.mean_tau)
                 ),
                 style: RefStyle::Solid,
-                color: a,
+                color: algo_color(a),
             });
             continue;
         }
@@ -351,7 +357,7 @@ fn panel(
                     closed.iter().filter_map(|r| r.eps).collect(),
                     closed.iter().map(|r| r.mean_tau).collect(),
                     SeriesStyle::LineAndPoints,
-                    a,
+                    algo_color(a),
                 )
                 .with_err(err, ErrStyle::Bars),
             );
@@ -362,7 +368,7 @@ fn panel(
                 open.iter().filter_map(|r| r.eps).collect(),
                 open.iter().map(|r| r.mean_tau).collect(),
                 SeriesStyle::OpenPoints,
-                a,
+                algo_color(a),
             ));
         }
     }
@@ -614,7 +620,7 @@ pub fn render_delta_figures(
         }
         let mut panels = Vec::new();
         for (g, sl) in mine.iter().enumerate() {
-            let color = g;
+            let color = algo_color(g);
             let r0 = &rows[sl.rows[0]];
             let name = match r0.eps {
                 Some(e) => format!("{} ε = {}", r0.label, short(e)),
