@@ -262,3 +262,76 @@ fn run_plan_assembles_the_unsharded_summary_and_csv() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 16: `dpbai cluster slurm -- experiment STUDY.toml`: the study file is copied into the
+/// plan, the tasks write shard files, the assembly writes the single-machine outputs.
+#[test]
+fn experiment_plan_assembles_the_unsharded_outputs() {
+    let dir = temp_dir("experiment");
+    let study = dir.join("my-study.toml");
+    std::fs::write(
+        &study,
+        "runs = 5\nmax-steps = 1_000_000\ndelta = 0.1\neps = [0.5, 4.0]\n\
+         [[instance]]\nname = \"three\"\nmeans = [0.8, 0.5, 0.3]\n\
+         [[algorithm]]\nalgo = \"ttucb\"\n[[algorithm]]\nalgo = \"dp-se\"\n",
+    )
+    .expect("write study");
+    let plan = dir.join("p");
+    let bin = dpbai_bin();
+    let s = study.to_str().expect("utf-8");
+    let (code, _, err) = plan_cli(
+        &plan,
+        &["--tasks", "2", "--bin", bin.to_str().expect("utf-8")],
+        &["experiment", s, "--runs", "4"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let task = read(&plan.join("task.sh"));
+    assert!(
+        task.contains(
+            "experiment my-study.toml --runs 4 --shard \"$i/2\" --threads 1 --out-dir .\n"
+        ),
+        "{task}"
+    );
+    assert!(!task.contains(&dir.to_string_lossy().to_string()), "{task}");
+    assert!(
+        plan.join("my-study.toml").exists(),
+        "study file copied into the plan"
+    );
+    std::fs::create_dir_all(plan.join("logs")).expect("logs");
+    for i in 0..2 {
+        run_job(&plan, "task.sh", Some(i));
+    }
+    let (_, out, _) = run_cli(&["cluster", "status", "--dir", plan.to_str().expect("utf-8")]);
+    assert!(out.contains("done 2, running 0"), "{out}");
+    run_job(&plan, "assemble.sh", None);
+    let whole = dir.join("whole");
+    let (code, _, err) = run_cli(&[
+        "experiment",
+        s,
+        "--runs",
+        "4",
+        "--out-dir",
+        whole.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    for f in [
+        "results.csv",
+        "SUMMARY.md",
+        "figures/three_delta0.1.json",
+        "figures/three_delta0.1.png",
+    ] {
+        assert_eq!(
+            std::fs::read(plan.join(f)).expect("assembled"),
+            std::fs::read(whole.join(f)).expect("single"),
+            "{f} differs"
+        );
+    }
+    for bad in [
+        &["experiment", s, "--shard", "0/2"][..],
+        &["experiment", s, "--threads", "2"],
+    ] {
+        let (code, _, err) = plan_cli(&dir.join("q"), &[], bad);
+        assert_eq!(code, 2, "{bad:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

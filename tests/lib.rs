@@ -10,6 +10,7 @@ mod cluster;
 mod complexity;
 mod divergence;
 mod doc_sections;
+mod experiment;
 mod mc;
 mod report;
 mod special;

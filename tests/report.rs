@@ -514,6 +514,7 @@ fn edited_cache_file_is_detected_and_recomputed() {
         dpa_episodes: DpaEpisodes::PerArm,
         adap_leader_bonus: AdapLeaderBonus::Eq11,
         leader_counts: LeaderCounts::Local,
+        options: Default::default(),
     };
     let first = run_cell(&cell, Some(&dir), 1).expect("runs");
     assert!(!first.cached);

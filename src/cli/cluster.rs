@@ -1,6 +1,10 @@
-//! `dpbai cluster`: `verify` or `run` as a Slurm job array, with its assembly chained to it.
+//! `dpbai cluster`: `verify`, `run` or `experiment` as a Slurm job array, with its assembly
+//! chained to it.
 //!
-//! `dpbai cluster slurm --dir DIR -- verify|run ARGS…` writes a plan into DIR:
+//! `dpbai cluster slurm --dir DIR -- verify|run|experiment ARGS…` writes a plan into DIR
+//! (`experiment`: the study file is copied into DIR; its tasks run `dpbai experiment STUDY
+//! --shard i/n --out-dir .` into `cache/`, the assembly writes results.csv, figures/ and
+//! SUMMARY.md as one unsharded run would):
 //! * `task.sh`, the job array: task `i` of `n` runs `dpbai verify ARGS --shard i/n` (shard files
 //!   under `verify-cache/PROFILE/`) or `dpbai run ARGS --shard i/n --out shards/run-i.json`;
 //! * `assemble.sh`, the assembly job: `dpbai verify ARGS` (it assembles the shard files into the
@@ -61,7 +65,8 @@ pub struct Args {
 
 #[derive(clap::Subcommand, Debug)]
 enum Sub {
-    /// Write a Slurm job array for `verify` or `run` (and its assembly job) into --dir.
+    /// Write a Slurm job array for `verify`, `run` or `experiment` (and its assembly job) into
+    /// --dir.
     Slurm(SlurmArgs),
     /// Show which tasks of the plan in --dir are done, running, pending, failed or missing.
     Status(DirArgs),
@@ -95,7 +100,7 @@ struct SlurmArgs {
     /// The dpbai binary as the jobs call it (default: `dpbai` from the cluster's PATH).
     #[arg(long)]
     bin: Option<String>,
-    /// `verify ARGS…` or `run ARGS…`, after `--`.
+    /// `verify ARGS…`, `run ARGS…` or `experiment STUDY.toml [--runs R]`, after `--`.
     #[arg(last = true, required = true, num_args = 1..)]
     command: Vec<String>,
 }
@@ -207,7 +212,7 @@ pub struct CellCost {
 }
 
 fn cell_cost(cell: &Cell) -> anyhow::Result<CellCost> {
-    let nu = Instance::bernoulli(cell.means.clone())?;
+    let nu = cell.instance()?;
     Ok(CellCost {
         run_s: run_seconds(
             cell.algo,
@@ -295,12 +300,23 @@ pub fn default_mem_mb(cpus: u32) -> u64 {
 /// Format tag of `plan.json`.
 pub const PLAN_FORMAT: &str = "dpbai-cluster-plan/1";
 
-/// `verify` or `run`.
+/// `verify`, `run` or `experiment`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 enum Mode {
     Verify,
     Run,
+    Experiment,
+}
+
+impl Mode {
+    fn as_str(self) -> &'static str {
+        match self {
+            Mode::Verify => "verify",
+            Mode::Run => "run",
+            Mode::Experiment => "experiment",
+        }
+    }
 }
 
 /// What `cluster status` and `cluster resubmit` need to know (DIR/plan.json).
@@ -401,6 +417,32 @@ fn clap_usage(what: &str, e: clap::Error) -> anyhow::Error {
 struct VerifyCmd {
     #[command(flatten)]
     args: super::verify::Args,
+}
+
+#[derive(clap::Parser, Debug)]
+#[command(name = "experiment", no_binary_name = true)]
+struct ExperimentCmd {
+    #[command(flatten)]
+    args: super::experiment::Args,
+}
+
+/// Validates `experiment` arguments (its study file read relative to `base`); returns the
+/// study file's path as given and the cells of its shards.
+fn experiment_cells(base: &Path, args: &[String]) -> anyhow::Result<(PathBuf, Vec<Cell>)> {
+    use clap::Parser as _;
+    let mut e = ExperimentCmd::try_parse_from(args)
+        .map_err(|e| clap_usage("experiment", e))?
+        .args;
+    if e.shard.is_some() || e.out_dir.is_some() || e.threads.is_some() {
+        return Err(super::usage(
+            "the `experiment` command after `--` must not set --shard, --out-dir or --threads: \
+             the plan sets them (--dir, --tasks, --cpus-per-task)",
+        ));
+    }
+    let given = e.config.clone();
+    e.config = base.join(&e.config);
+    let study = super::experiment::load(&e)?;
+    Ok((given, study.cells.into_iter().map(|c| c.cell).collect()))
 }
 
 #[derive(clap::Parser, Debug)]
@@ -535,10 +577,7 @@ fn scripts(plan: &Plan, merge_out: Option<&Path>) -> [String; 3] {
     let user = sh_join(&plan.args);
     // For the comment lines: a quoted newline would end the comment.
     let user_line = user.replace(['\n', '\r'], " ");
-    let what = match plan.mode {
-        Mode::Verify => "verify",
-        Mode::Run => "run",
-    };
+    let what = plan.mode.as_str();
     let header = |name: &str, output: &str| {
         let mut s = format!(
             "#!/bin/bash\n# Written by `dpbai cluster slurm` (dpbai {}): {}.\n\
@@ -575,6 +614,16 @@ fn scripts(plan: &Plan, merge_out: Option<&Path>) -> [String; 3] {
             let _ = writeln!(
                 assemble,
                 "exec {bin} verify {user} --threads {c} --out-dir ."
+            );
+        }
+        Mode::Experiment => {
+            let _ = writeln!(
+                task,
+                "exec {bin} experiment {user} --shard \"$i/{n}\" --threads {c} --out-dir ."
+            );
+            let _ = writeln!(
+                assemble,
+                "exec {bin} experiment {user} --threads {c} --out-dir ."
             );
         }
         Mode::Run => {
@@ -636,12 +685,17 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
     let (mode, args) = match a.command.split_first() {
         Some((m, rest)) if m == "verify" => (Mode::Verify, rest.to_vec()),
         Some((m, rest)) if m == "run" => (Mode::Run, rest.to_vec()),
+        Some((m, rest)) if m == "experiment" => (Mode::Experiment, rest.to_vec()),
         Some((m, _)) => {
             return Err(super::usage(format!(
-                "invalid command `{m}` after `--`: must be verify or run"
+                "invalid command `{m}` after `--`: must be verify, run or experiment"
             )))
         }
-        None => return Err(super::usage("missing command after `--`: verify or run")),
+        None => {
+            return Err(super::usage(
+                "missing command after `--`: verify, run or experiment",
+            ))
+        }
     };
     if a.cpus_per_task == 0 {
         return Err(super::usage(
@@ -660,7 +714,20 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
     if a.bin.as_deref() == Some("") {
         return Err(super::usage("invalid --bin ``: must name the dpbai binary"));
     }
+    // The study file of `experiment` is copied into DIR (the jobs run there) under its name.
+    let mut study_file = None;
     let (costs, merge_out) = match mode {
+        Mode::Experiment => {
+            let (given, cells) = experiment_cells(Path::new("."), &args)?;
+            study_file = Some(given);
+            (
+                cells
+                    .iter()
+                    .map(cell_cost)
+                    .collect::<anyhow::Result<Vec<_>>>()?,
+                None,
+            )
+        }
         Mode::Verify => (
             verify_cells(&args)?
                 .iter()
@@ -711,6 +778,21 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
         )));
     }
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut args = args;
+    if let Some(given) = &study_file {
+        let name = given
+            .file_name()
+            .ok_or_else(|| super::usage(format!("{} names no file", given.display())))?;
+        let copy = dir.join(name);
+        if std::fs::canonicalize(given).ok() != std::fs::canonicalize(&copy).ok() {
+            std::fs::copy(given, &copy)
+                .with_context(|| format!("copying {} into {}", given.display(), dir.display()))?;
+        }
+        let given = given.to_string_lossy();
+        for a in args.iter_mut().filter(|a| **a == given) {
+            *a = name.to_string_lossy().to_string();
+        }
+    }
     let plan = Plan {
         format: PLAN_FORMAT.to_string(),
         version: env!("CARGO_PKG_VERSION").to_string(),
@@ -922,7 +1004,7 @@ fn task_done(
 ) -> anyhow::Result<bool> {
     let shard = Shard::new(i, plan.tasks)?;
     Ok(match plan.mode {
-        Mode::Verify => cells.iter().all(|c| shard_present(c, cache, shard)),
+        Mode::Verify | Mode::Experiment => cells.iter().all(|c| shard_present(c, cache, shard)),
         Mode::Run => {
             let path = dir.join("shards").join(format!("run-{i}.json"));
             match super::merge::read_shard_file(&path) {
@@ -944,9 +1026,10 @@ fn verify_cache(dir: &Path, plan: &Plan) -> anyhow::Result<PathBuf> {
     Ok(dir.join("verify-cache").join(&v.profile))
 }
 
-fn plan_cells(plan: &Plan) -> anyhow::Result<Vec<Cell>> {
+fn plan_cells(dir: &Path, plan: &Plan) -> anyhow::Result<Vec<Cell>> {
     match plan.mode {
         Mode::Verify => verify_cells(&plan.args),
+        Mode::Experiment => Ok(experiment_cells(dir, &plan.args)?.1),
         Mode::Run => Ok(Vec::new()),
     }
 }
@@ -973,9 +1056,10 @@ struct Progress {
 }
 
 fn task_states(dir: &Path, plan: &Plan) -> anyhow::Result<Progress> {
-    let cells = plan_cells(plan)?;
+    let cells = plan_cells(dir, plan)?;
     let cache = match plan.mode {
         Mode::Verify => verify_cache(dir, plan)?,
+        Mode::Experiment => dir.join("cache"),
         Mode::Run => dir.join("shards"),
     };
     let (jobs, assemble) = read_jobs(dir);
@@ -1029,6 +1113,7 @@ fn task_states(dir: &Path, plan: &Plan) -> anyhow::Result<Progress> {
     let output = match plan.mode {
         Mode::Verify => "REPORT.md",
         Mode::Run => "summary.json",
+        Mode::Experiment => "SUMMARY.md",
     };
     let assembled = dir.join(output).exists();
     let assembly_queued = assemble_queued.is_some();
@@ -1062,10 +1147,7 @@ fn status(dir: &Path) -> anyhow::Result<()> {
     let (jobs, _) = read_jobs(dir);
     println!(
         "plan: dpbai {} {} as {} tasks",
-        match plan.mode {
-            Mode::Verify => "verify",
-            Mode::Run => "run",
-        },
+        plan.mode.as_str(),
         sh_join(&plan.args),
         plan.tasks
     );

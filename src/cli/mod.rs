@@ -9,6 +9,7 @@ use std::ffi::OsString;
 pub mod audit;
 pub mod bounds;
 pub mod cluster;
+pub mod experiment;
 pub mod fn_cmd;
 pub mod merge;
 pub mod run;
@@ -50,7 +51,10 @@ enum Command {
     Audit(audit::Args),
     /// Check every numeric claim of the paper; regenerate figures/ and REPORT.md.
     Verify(verify::Args),
-    /// Run `verify` or `run` as a Slurm job array: write the plan, show its status, resubmit.
+    /// Run your own study (instances, algorithms, ε and δ grids in a TOML file): results.csv,
+    /// figures of τ against ε with the bounds, SUMMARY.md.
+    Experiment(experiment::Args),
+    /// Run `verify`, `run` or `experiment` as a Slurm job array: write the plan, show its status, resubmit.
     Cluster(cluster::Args),
 }
 
@@ -128,6 +132,7 @@ where
         Command::Merge(a) => merge::run(a),
         Command::Audit(a) => audit::run(a),
         Command::Verify(a) => verify::run(a),
+        Command::Experiment(a) => experiment::run(a),
         Command::Cluster(a) => cluster::run(a),
     };
     match result {

@@ -5,7 +5,8 @@
 //!   JSON sidecar); knows nothing about the paper;
 //! * [`paper`]: the experiment grid, its cells, and the builders of the paper's figures;
 //! * [`claims`]: the claim protocol (verify/protocol.toml) and one module per claim group;
-//! * [`markdown`], [`blocks`]: REPORT.md's generated blocks.
+//! * [`markdown`], [`blocks`]: REPORT.md's generated blocks;
+//! * [`study`]: users' own studies (`dpbai experiment`), on the cells of [`paper`].
 //!
 //! `grid` and `experiments` are re-exported at this level for callers written before the
 //! reshape.
@@ -16,5 +17,6 @@ pub mod markdown;
 pub mod numbers;
 pub mod paper;
 pub mod plot;
+pub mod study;
 
 pub use paper::{experiments, grid};

@@ -21,11 +21,13 @@
 //! complete `<key>.csv` — exactly the file an unsharded run writes, since run `r` draws from
 //! `rng_for_run(seed, r)` whatever the shard.
 
+use crate::bandit::rules::Eq14Form;
 use crate::bandit::{
-    build, AdapLeaderBonus, AlgoName, AlgoSpec, DpaEpisodes, LeaderCounts, Rules, RunOutcome,
+    build, AdapLeaderBonus, AlgoName, AlgoSpec, ChallengerCounts, DpaEpisodes, GaussLdpSigma,
+    LeaderCounts, Rules, RunOutcome, TieBreak,
 };
 use crate::error::{Error, Result};
-use crate::instance::Instance;
+use crate::instance::{Family, Instance};
 use crate::mc::{simulate, summarize, EngineConfig, RunRecord, Shard, Summary};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -57,6 +59,60 @@ pub struct Cell {
     /// Counts of the UCB leader (frozen local counts unless the cell is a control of Finding 3).
     #[serde(default)]
     pub leader_counts: LeaderCounts,
+    /// The other settings of `dpbai run` (reward family, β, γ, MATH.md §H readings, seed
+    /// salt); all default for verify's cells, whose keys and seeds therefore do not depend on
+    /// them.
+    #[serde(default)]
+    pub options: RunOptions,
+}
+
+/// The settings of a cell beyond those verify varies: each one is a `dpbai run` option, and a
+/// non-default value adds a suffix to the cell's key (so its cache file and seed differ), while
+/// the default adds nothing (verify's keys and seeds are unchanged).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunOptions {
+    /// `σ` of Gaussian arms (`--family gaussian --sigma`); `None` for Bernoulli arms.
+    pub sigma: Option<f64>,
+    /// Leader proportion `β` (`--beta`, default 1/2).
+    pub beta: f64,
+    /// `γ` of the Gaussian mechanism (`--gamma`, gauss-ldp-tt).
+    pub gamma: Option<f64>,
+    /// `--tie-break`.
+    pub tie_break: TieBreak,
+    /// `--challenger-counts`.
+    pub challenger_counts: ChallengerCounts,
+    /// `--ids-beta`.
+    pub ids_beta: bool,
+    /// `--gauss-sigma`.
+    pub gauss_sigma: GaussLdpSigma,
+    /// `--eq14-form`.
+    pub eq14_form: Eq14Form,
+    /// A salt of the cell's seed (`dpbai experiment`'s `seed` key): the key gets `-seed<S>`,
+    /// so the seed (FNV-1a of the key) changes with it. `None` = verify's seeds.
+    pub seed_salt: Option<u64>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            sigma: None,
+            beta: 0.5,
+            gamma: None,
+            tie_break: TieBreak::LowestIndex,
+            challenger_counts: ChallengerCounts::Global,
+            ids_beta: false,
+            gauss_sigma: GaussLdpSigma::Combined,
+            eq14_form: Eq14Form::KSquared,
+            seed_salt: None,
+        }
+    }
+}
+
+/// The `dpbai run` spelling of a value-enum option.
+fn flag_value<T: clap::ValueEnum>(v: &T) -> String {
+    v.to_possible_value()
+        .map(|p| p.get_name().to_string())
+        .unwrap_or_default()
 }
 
 /// A finished cell.
@@ -135,7 +191,127 @@ impl Cell {
         if self.leader_counts == LeaderCounts::Global {
             s.push_str("-live-counts");
         }
+        let o = &self.options;
+        let d = RunOptions::default();
+        if let Some(sigma) = o.sigma {
+            s.push_str(&format!("-gaussian-sigma{sigma}"));
+        }
+        if o.beta != d.beta {
+            s.push_str(&format!("-beta{}", o.beta));
+        }
+        if let Some(g) = o.gamma {
+            s.push_str(&format!("-gamma{g}"));
+        }
+        if o.tie_break != d.tie_break {
+            s.push_str(&format!("-tie-{}", flag_value(&o.tie_break)));
+        }
+        if o.challenger_counts != d.challenger_counts {
+            s.push_str(&format!("-challenger-{}", flag_value(&o.challenger_counts)));
+        }
+        if o.ids_beta {
+            s.push_str("-ids");
+        }
+        if o.gauss_sigma != d.gauss_sigma {
+            s.push_str(&format!("-gauss-sigma-{}", flag_value(&o.gauss_sigma)));
+        }
+        if o.eq14_form != d.eq14_form {
+            s.push_str(&format!("-eq14-{}", flag_value(&o.eq14_form)));
+        }
+        if let Some(salt) = o.seed_salt {
+            s.push_str(&format!("-seed{salt}"));
+        }
         s
+    }
+
+    /// The cell's instance: Bernoulli, or Gaussian with `options.sigma`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidInstance`] for means outside the family's domain.
+    pub fn instance(&self) -> Result<Instance> {
+        match self.options.sigma {
+            None => Instance::bernoulli(self.means.clone()),
+            Some(sigma) => Instance::new(Family::Gaussian { sigma }, self.means.clone()),
+        }
+    }
+
+    /// The algorithm settings of the cell (the one record `build` reads).
+    pub fn spec(&self) -> AlgoSpec {
+        let o = &self.options;
+        let mut spec = AlgoSpec::new(self.algo, self.delta);
+        spec.eps = self.eps;
+        spec.rules = self.rules;
+        spec.dpa_episodes = self.dpa_episodes;
+        spec.adap_leader_bonus = self.adap_leader_bonus;
+        spec.leader_counts = self.leader_counts;
+        spec.beta = o.beta;
+        spec.gamma = o.gamma;
+        spec.tie_break = o.tie_break;
+        spec.challenger_counts = o.challenger_counts;
+        spec.ids_beta = o.ids_beta;
+        spec.gauss_sigma = o.gauss_sigma;
+        spec.eq14_form = o.eq14_form;
+        spec
+    }
+
+    /// The `dpbai run` arguments (after `dpbai run`) that reproduce the cell's runs exactly:
+    /// same seed, runs, cap and settings (non-default options only).
+    pub fn run_args(&self) -> Vec<String> {
+        let o = &self.options;
+        let d = RunOptions::default();
+        let means: Vec<String> = self.means.iter().map(|m| m.to_string()).collect();
+        let mut a: Vec<String> = vec![
+            "--algo".into(),
+            self.algo.as_str().into(),
+            "--means".into(),
+            means.join(","),
+        ];
+        let mut push = |k: &str, v: String| {
+            a.push(format!("--{k}"));
+            a.push(v);
+        };
+        if let Some(sigma) = o.sigma {
+            push("family", "gaussian".into());
+            push("sigma", sigma.to_string());
+        }
+        push("delta", self.delta.to_string());
+        if let Some(e) = self.eps {
+            push("eps", e.to_string());
+        }
+        if let Some(g) = o.gamma {
+            push("gamma", g.to_string());
+        }
+        if o.beta != d.beta {
+            push("beta", o.beta.to_string());
+        }
+        push("rules", rules_str(self.rules).into());
+        if o.tie_break != d.tie_break {
+            push("tie-break", flag_value(&o.tie_break));
+        }
+        if o.challenger_counts != d.challenger_counts {
+            push("challenger-counts", flag_value(&o.challenger_counts));
+        }
+        if o.gauss_sigma != d.gauss_sigma {
+            push("gauss-sigma", flag_value(&o.gauss_sigma));
+        }
+        if o.eq14_form != d.eq14_form {
+            push("eq14-form", flag_value(&o.eq14_form));
+        }
+        if self.dpa_episodes != DpaEpisodes::PerArm {
+            push("dpa-episodes", flag_value(&self.dpa_episodes));
+        }
+        if self.adap_leader_bonus != AdapLeaderBonus::Eq11 {
+            push("adap-leader-bonus", flag_value(&self.adap_leader_bonus));
+        }
+        if self.leader_counts != LeaderCounts::Local {
+            push("leader-counts", flag_value(&self.leader_counts));
+        }
+        push("runs", self.runs.to_string());
+        push("seed", self.seed().to_string());
+        push("max-steps", self.max_steps.to_string());
+        if o.ids_beta {
+            a.push("--ids-beta".into());
+        }
+        a
     }
     /// Master seed of the cell.
     pub fn seed(&self) -> u64 {
@@ -286,14 +462,8 @@ fn simulate_cell(
     threads: usize,
     shard: Option<Shard>,
 ) -> Result<(Vec<RunRecord>, f64)> {
-    let nu = Instance::bernoulli(cell.means.clone())?;
-    let mut spec = AlgoSpec::new(cell.algo, cell.delta);
-    spec.eps = cell.eps;
-    spec.rules = cell.rules;
-    spec.dpa_episodes = cell.dpa_episodes;
-    spec.adap_leader_bonus = cell.adap_leader_bonus;
-    spec.leader_counts = cell.leader_counts;
-    let algo = build(&spec, &nu)?;
+    let nu = cell.instance()?;
+    let algo = build(&cell.spec(), &nu)?;
     let cfg = EngineConfig {
         seed: cell.seed(),
         runs: cell.runs,
@@ -358,7 +528,7 @@ fn write_cache(path: &Path, cell: &Cell, records: &[RunRecord]) -> std::io::Resu
 /// Invalid instance or algorithm parameters; an unwritable cache is reported as
 /// [`Error::Parse`] with the path.
 pub fn run_cell(cell: &Cell, cache: Option<&Path>, threads: usize) -> Result<CellResult> {
-    let nu = Instance::bernoulli(cell.means.clone())?;
+    let nu = cell.instance()?;
     if let Some(dir) = cache {
         let cached =
             read_cache(&cache_path(dir, cell), cell).or_else(|| assemble_shards(dir, cell));
@@ -403,6 +573,65 @@ mod tests {
     }
 
     #[test]
+    fn default_options_keep_verify_keys_and_each_option_changes_the_key() {
+        let profile = crate::report::grid::Profile::named("quick").expect("quick");
+        let base = profile.cell("mu4", &[0.75, 0.5], AlgoName::AdapTtStar, Some(0.2));
+        assert_eq!(base.key(), "mu4_adap-tt-star_eps0.2_delta0.01_paper");
+        let d = RunOptions::default();
+        let variants = [
+            RunOptions {
+                sigma: Some(1.0),
+                ..d.clone()
+            },
+            RunOptions {
+                beta: 0.3,
+                ..d.clone()
+            },
+            RunOptions {
+                gamma: Some(1e-6),
+                ..d.clone()
+            },
+            RunOptions {
+                tie_break: TieBreak::Uniform,
+                ..d.clone()
+            },
+            RunOptions {
+                challenger_counts: ChallengerCounts::Local,
+                ..d.clone()
+            },
+            RunOptions {
+                ids_beta: true,
+                ..d.clone()
+            },
+            RunOptions {
+                gauss_sigma: GaussLdpSigma::Printed,
+                ..d.clone()
+            },
+            RunOptions {
+                eq14_form: Eq14Form::Printed,
+                ..d.clone()
+            },
+            RunOptions {
+                seed_salt: Some(7),
+                ..d.clone()
+            },
+        ];
+        let mut keys = vec![base.key()];
+        for o in variants {
+            let c = Cell {
+                options: o,
+                ..base.clone()
+            };
+            assert!(c.key().starts_with("mu4_adap-tt-star-"), "{}", c.key());
+            keys.push(c.key());
+        }
+        let n = keys.len();
+        keys.sort();
+        keys.dedup();
+        assert_eq!(keys.len(), n, "every option gives its own key (and seed)");
+    }
+
+    #[test]
     fn cache_round_trip_and_prefix() {
         let dir = std::env::temp_dir().join(format!("dpbai-cells-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -418,6 +647,7 @@ mod tests {
             dpa_episodes: DpaEpisodes::PerArm,
             adap_leader_bonus: AdapLeaderBonus::Eq11,
             leader_counts: LeaderCounts::Local,
+            options: RunOptions::default(),
         };
         let a = run_cell(&cell, Some(&dir), 2).expect("runs");
         assert!(!a.cached);
@@ -452,6 +682,7 @@ mod tests {
             dpa_episodes: DpaEpisodes::PerArm,
             adap_leader_bonus: AdapLeaderBonus::Eq11,
             leader_counts: LeaderCounts::Local,
+            options: RunOptions::default(),
         };
         for i in [0, 2] {
             let s = Shard::new(i, 3).unwrap();

@@ -2,7 +2,7 @@
 //! local-DP algorithms (CTB-TT, TTUCB) and global-DP algorithms (AdaP-TT, AdaP-TT*, DP-SE,
 //! TTUCB) over ε grids, at two sizes: `quick` (the README's main command) and `paper`.
 
-use super::experiments::{run_cell, Cell, CellResult};
+use super::experiments::{run_cell, Cell, CellResult, RunOptions};
 use crate::bandit::{AdapLeaderBonus, AlgoName, DpaEpisodes, LeaderCounts, Rules};
 use crate::error::Result;
 use std::path::Path;
@@ -92,6 +92,7 @@ impl Profile {
             dpa_episodes: DpaEpisodes::PerArm,
             adap_leader_bonus: AdapLeaderBonus::Eq11,
             leader_counts: LeaderCounts::Local,
+            options: RunOptions::default(),
         }
     }
 

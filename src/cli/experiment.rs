@@ -1,0 +1,183 @@
+//! `dpbai experiment CONFIG.toml`: a user's study (instances, algorithms, ε and δ grids) run as
+//! verify's experiment cells and reported as `results.csv`, `figures/` and `SUMMARY.md` in
+//! `--out-dir` (see [`dpbai::report::study`] and the README section "Your own study").
+
+use dpbai::report::experiments::{run_cell, run_cell_shard};
+use dpbai::report::study::{self, output, BoundCache};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+/// Arguments of `dpbai experiment`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Outputs in OUT_DIR: results.csv (one row per instance, algorithm, rules, delta, eps), figures/
+(tau against eps per instance and delta: PNG, SVG, sidecar JSON), SUMMARY.md, and cache/ (one
+file per finished cell: a rerun or an interrupted run resumes from it). With --shard i/n only
+the slice i/n of every cell's runs is run into cache/ (no report); run again without --shard
+once all shards' files are in OUT_DIR/cache: the outputs equal those of an unsharded run.")]
+pub struct Args {
+    /// The study file (TOML; see examples/study.toml).
+    pub config: PathBuf,
+    /// Output folder (default: experiment-<config file stem>).
+    #[arg(long)]
+    pub out_dir: Option<PathBuf>,
+    /// Worker threads (default: all cores). The outputs do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Run only the slice i/n (0-based) of every cell's runs into OUT_DIR/cache; no report.
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// Override the study's runs per cell (an algorithm's runs-multiplier still applies).
+    #[arg(long)]
+    pub runs: Option<u64>,
+}
+
+/// The study of `args` (with its `--runs` override).
+pub(crate) fn load(args: &Args) -> anyhow::Result<study::config::Study> {
+    let text = std::fs::read_to_string(&args.config).map_err(|e| {
+        super::usage(format!(
+            "cannot read the study file {}: {e}",
+            args.config.display()
+        ))
+    })?;
+    let mut text = text;
+    if let Some(r) = args.runs {
+        if r == 0 {
+            return Err(super::usage("invalid --runs = 0: must be at least 1"));
+        }
+        dpbai::params::limits::check_runs("runs", r)?;
+        // Applied on the parsed file so that multipliers and checks see it.
+        let mut v: toml::Table = toml::from_str(&text).map_err(|e| {
+            super::usage(format!(
+                "{}: {}",
+                args.config.display(),
+                e.message().replace('\n', " ")
+            ))
+        })?;
+        v.insert("runs".into(), toml::Value::Integer(r as i64));
+        text = toml::to_string(&v)?;
+    }
+    let name = args.config.display().to_string();
+    study::parse_study(&text, &name).map_err(|e| super::usage(e.to_string()))
+}
+
+/// The default output folder.
+fn out_dir(args: &Args) -> PathBuf {
+    args.out_dir.clone().unwrap_or_else(|| {
+        let stem = args
+            .config
+            .file_stem()
+            .map_or("study".into(), |s| s.to_string_lossy().to_string());
+        PathBuf::from(format!("experiment-{stem}"))
+    })
+}
+
+/// The command recorded in the outputs: the study file's name and `--runs`, nothing that
+/// depends on the machine (folder, threads, shard).
+fn command(args: &Args) -> String {
+    let name = args
+        .config
+        .file_name()
+        .map_or("study.toml".into(), |s| s.to_string_lossy().to_string());
+    match args.runs {
+        Some(r) => format!("dpbai experiment {name} --runs {r}"),
+        None => format!("dpbai experiment {name}"),
+    }
+}
+
+fn bar(n: u64) -> indicatif::ProgressBar {
+    if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(n);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{wide_bar}] {pos}/{len} cells (eta {eta}) {msg}",
+        ) {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    }
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(t) = args.threads {
+        dpbai::params::limits::check_threads(t)?;
+    }
+    let shard = args
+        .shard
+        .as_deref()
+        .map(dpbai::mc::Shard::parse)
+        .transpose()?;
+    let study = load(&args)?;
+    let dir = out_dir(&args);
+    let cache = dir.join("cache");
+    std::fs::create_dir_all(&cache)
+        .map_err(|e| super::usage(format!("cannot create {}: {e}", cache.display())))?;
+    study::check_manifest(&study, &cache).map_err(|e| super::usage(e.to_string()))?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let started = std::time::Instant::now();
+    let pb = bar(study.cells.len() as u64);
+    if let Some(shard) = shard {
+        for sc in &study.cells {
+            pb.set_message(sc.cell.key());
+            run_cell_shard(&sc.cell, &cache, threads, shard)?;
+            pb.inc(1);
+        }
+        pb.finish_and_clear();
+        println!(
+            "shard {}/{}: {} cells in {:.1} s into {}; run `dpbai experiment` without --shard \
+             once every shard's files are there",
+            shard.index,
+            shard.count,
+            study.cells.len(),
+            started.elapsed().as_secs_f64(),
+            cache.display()
+        );
+        return Ok(());
+    }
+    let mut results = Vec::with_capacity(study.cells.len());
+    let mut computed = 0;
+    for sc in &study.cells {
+        pb.set_message(sc.cell.key());
+        let r = run_cell(&sc.cell, Some(&cache), threads)?;
+        computed += usize::from(!r.cached);
+        results.push(r);
+        pb.inc(1);
+    }
+    pb.finish_and_clear();
+    write_outputs(&study, &results, &dir, &command(&args))?;
+    println!(
+        "{} cells ({} computed, {} from the cache) in {:.1} s: {}/results.csv, figures/, SUMMARY.md",
+        results.len(),
+        computed,
+        results.len() - computed,
+        started.elapsed().as_secs_f64(),
+        dir.display()
+    );
+    Ok(())
+}
+
+/// results.csv, figures/ and SUMMARY.md of finished cells.
+fn write_outputs(
+    study: &study::config::Study,
+    results: &[dpbai::report::experiments::CellResult],
+    dir: &Path,
+    command: &str,
+) -> anyhow::Result<()> {
+    let mut bounds = BoundCache::default();
+    let rows = results
+        .iter()
+        .enumerate()
+        .map(|(k, r)| study::row(study, k, r, &mut bounds))
+        .collect::<dpbai::Result<Vec<_>>>()?;
+    output::write_results(&rows, &dir.join("results.csv"))?;
+    let figs = dir.join("figures");
+    std::fs::create_dir_all(&figs)?;
+    output::render_figures(study, &rows, &figs, command, &mut bounds)?;
+    output::render_delta_figures(study, &rows, &figs, command)?;
+    output::write_summary(study, &rows, &dir.join("SUMMARY.md"), command)?;
+    Ok(())
+}

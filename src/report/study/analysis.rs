@@ -1,0 +1,250 @@
+//! Analyses of a finished study beyond the per-cell rows: each reading of an algorithm against
+//! its default reading ([`readings`]), and the slope of the mean stopping time in `log(1/δ)`
+//! ([`delta_slopes`]).
+
+use super::config::{lower_kind, Study};
+use super::Row;
+use crate::bandit::{AdapLeaderBonus, AlgoName, DpaEpisodes, LeaderCounts};
+use crate::error::Result;
+use crate::mc::compare::{compare_means, FactorRange, Moments};
+use crate::report::experiments::{Cell, RunOptions};
+
+/// One reading of an algorithm against the default reading of the same cell.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ReadingComparison {
+    /// Index of the variant's row.
+    pub variant: usize,
+    /// Index of the default reading's row.
+    pub base: usize,
+    /// `mean τ (variant) / mean τ (default)`.
+    pub ratio: f64,
+    /// 95% interval of the ratio of the true means (delta method, Welch; [`compare_means`]).
+    pub ci95: [f64; 2],
+}
+
+/// The default reading of `c`: the same algorithm, instance, rules, δ, ε, γ, family and seed
+/// salt with every other option at its default. `gauss-ldp-tt`'s default is `ctb-tt` (the
+/// other local-DP algorithm).
+fn is_base_of(b: &Cell, c: &Cell) -> bool {
+    let algo = if c.algo == AlgoName::GaussLdpTt {
+        AlgoName::CtbTt
+    } else {
+        c.algo
+    };
+    let gamma = if c.algo == AlgoName::GaussLdpTt {
+        None
+    } else {
+        c.options.gamma
+    };
+    b.algo == algo
+        && b.instance == c.instance
+        && b.rules == c.rules
+        && b.delta == c.delta
+        && b.eps == c.eps
+        && b.dpa_episodes == DpaEpisodes::PerArm
+        && b.adap_leader_bonus == AdapLeaderBonus::Eq11
+        && b.leader_counts == LeaderCounts::Local
+        && b.options
+            == RunOptions {
+                sigma: c.options.sigma,
+                gamma,
+                seed_salt: c.options.seed_salt,
+                ..RunOptions::default()
+            }
+        && b.key() != c.key()
+}
+
+/// Every cell that has a default reading in the study, compared with it (cells with capped
+/// runs on either side, or fewer than two runs, are left out: their means are bounds).
+///
+/// # Errors
+/// Statistics failures (not expected for valid rows).
+pub fn readings(study: &Study, rows: &[Row]) -> Result<Vec<ReadingComparison>> {
+    let mut out = Vec::new();
+    for (v, sc) in study.cells.iter().enumerate() {
+        let Some(b) = study
+            .cells
+            .iter()
+            .position(|b| is_base_of(&b.cell, &sc.cell))
+        else {
+            continue;
+        };
+        let (rv, rb) = (&rows[v], &rows[b]);
+        if rv.capped > 0 || rb.capped > 0 {
+            continue;
+        }
+        let (Some(sv), Some(sb)) = (rv.std_tau, rb.std_tau) else {
+            continue;
+        };
+        let c = compare_means(
+            &Moments::new(rv.mean_tau, sv, rv.runs)?,
+            &Moments::new(rb.mean_tau, sb, rb.runs)?,
+            FactorRange { lo: 1.0, hi: 1.0 },
+        )?;
+        out.push(ReadingComparison {
+            variant: v,
+            base: b,
+            ratio: c.ratio,
+            ci95: [c.ci95_lo, c.ci95_hi],
+        });
+    }
+    Ok(out)
+}
+
+/// The fitted slope of the mean stopping time in `log(1/δ)` of one (instance, algorithm, ε).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Slope {
+    /// Rows of the group, by increasing `log(1/δ)`.
+    pub rows: Vec<usize>,
+    /// Slope `b` of `E[τ] ≈ a + b·log(1/δ)`.
+    pub slope: f64,
+    /// Intercept `a`.
+    pub intercept: f64,
+    /// 95% interval of the slope.
+    pub ci95: [f64; 2],
+    /// `T*` of the algorithm's privacy setting (the lower bound's slope).
+    pub t_star: f64,
+    /// The algorithm's asymptotic upper bound per unit of `log(1/δ)`, if it has one.
+    pub upper: Option<f64>,
+}
+
+/// Weighted least squares of cell means on `log(1/δ)` for every (instance, algorithm, ε)
+/// with at least three δ and no capped run: weights `n_j/max(s_j², 1)` (the inverse variances
+/// of the means), slope interval `b ± t_{0.975, m−2}·max(1, sqrt(χ²/(m−2)))/sqrt(Σ w_j (x_j −
+/// x̄_w)²)` over the `m` cells (the Birge ratio widens it when the line does not fit).
+///
+/// # Errors
+/// Bound failures.
+pub fn delta_slopes(study: &Study, rows: &[Row]) -> Result<Vec<Slope>> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (k, sc) in study.cells.iter().enumerate() {
+        let same = |g: &Vec<usize>| {
+            let h = &study.cells[g[0]];
+            h.instance == sc.instance && h.algorithm == sc.algorithm && h.cell.eps == sc.cell.eps
+        };
+        match groups.iter_mut().find(|g| same(g)) {
+            Some(g) => g.push(k),
+            None => groups.push(vec![k]),
+        }
+    }
+    let mut out = Vec::new();
+    for mut g in groups {
+        g.sort_by(|&a, &b| rows[b].delta.total_cmp(&rows[a].delta));
+        let usable = g.len() >= 3
+            && g.iter()
+                .all(|&k| rows[k].capped == 0 && rows[k].std_tau.is_some());
+        if !usable {
+            continue;
+        }
+        let pts: Vec<(f64, f64, f64)> = g
+            .iter()
+            .map(|&k| {
+                let r = &rows[k];
+                // τ is an integer: a variance below 1 is discreteness, floored at 1.
+                let s = r.std_tau.unwrap_or(f64::NAN).max(1.0);
+                ((1.0 / r.delta).ln(), r.mean_tau, r.runs as f64 / (s * s))
+            })
+            .collect();
+        let sw: f64 = pts.iter().map(|p| p.2).sum();
+        let xm = pts.iter().map(|p| p.2 * p.0).sum::<f64>() / sw;
+        let ym = pts.iter().map(|p| p.2 * p.1).sum::<f64>() / sw;
+        let sxx: f64 = pts.iter().map(|p| p.2 * (p.0 - xm).powi(2)).sum();
+        let sxy: f64 = pts.iter().map(|p| p.2 * (p.0 - xm) * (p.1 - ym)).sum();
+        let slope = sxy / sxx;
+        let intercept = ym - slope * xm;
+        // Lack of fit (a curved E[τ] in log(1/δ), or τ near-deterministic at some δ): the
+        // interval is widened by the Birge ratio sqrt(χ²/(m − 2)) when it exceeds 1, with the
+        // t quantile of m − 2 degrees of freedom.
+        let m = pts.len() as f64;
+        let chi2: f64 = pts
+            .iter()
+            .map(|p| p.2 * (p.1 - intercept - slope * p.0).powi(2))
+            .sum();
+        let birge = (chi2 / (m - 2.0)).max(1.0).sqrt();
+        let half = crate::mc::stats::student_t_quantile(0.975, m - 2.0)? * birge / sxx.sqrt();
+        let sc = &study.cells[g[0]];
+        let mut bounds = super::BoundCache::default();
+        let t_star = bounds.time(study, sc.instance, lower_kind(sc.cell.algo), sc.cell.eps)?;
+        let upper = match super::config::upper_kind(&sc.cell) {
+            Some(k) if sc.cell.options.sigma.is_none() => Some(super::upper_per_log(
+                &study.instances[sc.instance].instance,
+                k,
+                sc.cell.eps,
+                sc.cell.options.beta,
+            )?),
+            _ => None,
+        };
+        out.push(Slope {
+            rows: g,
+            slope,
+            intercept,
+            ci95: [slope - half, slope + half],
+            t_star,
+            upper,
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wls_slope_of_exact_lines_is_exact() {
+        // Means exactly 100 + 50·log(1/δ): the fit returns 50 and 100 whatever the weights.
+        let text = r#"
+runs = 3
+delta = [0.1, 0.01, 0.001]
+[[instance]]
+name = "a"
+means = [0.9, 0.1]
+[[algorithm]]
+algo = "ttucb"
+"#;
+        let study = super::super::parse_study(text, "t").expect("valid");
+        let rows: Vec<Row> = study
+            .cells
+            .iter()
+            .enumerate()
+            .map(|(k, sc)| {
+                let x = (1.0 / sc.cell.delta).ln();
+                Row {
+                    instance: "a".into(),
+                    family: "bernoulli",
+                    sigma: None,
+                    label: "ttucb".into(),
+                    algo: "ttucb",
+                    rules: "paper",
+                    delta: sc.cell.delta,
+                    eps: None,
+                    runs: 10 + k as u64,
+                    capped: 0,
+                    mean_tau: 100.0 + 50.0 * x,
+                    mean_is_lower_bound: false,
+                    std_tau: Some(3.0 + k as f64),
+                    ci95: None,
+                    km_median: None,
+                    km_q25: None,
+                    km_q75: None,
+                    errors: 0,
+                    error_rate: 0.0,
+                    error_ci: [0.0, 0.3],
+                    lower_bound_kind: super::super::config::LowerKind::NonPrivate,
+                    lower_bound: 1.0,
+                    upper_bound_kind: None,
+                    upper_bound: None,
+                    ratio_to_lower: 1.0,
+                    seed: 0,
+                    max_steps: 1,
+                    key: String::new(),
+                    run_command: String::new(),
+                }
+            })
+            .collect();
+        let s = delta_slopes(&study, &rows).expect("fit");
+        assert_eq!(s.len(), 1);
+        assert!((s[0].slope - 50.0).abs() < 1e-9 && (s[0].intercept - 100.0).abs() < 1e-9);
+        assert!(s[0].ci95[0] < 50.0 && s[0].ci95[1] > 50.0);
+    }
+}

@@ -1,0 +1,357 @@
+//! `dpbai experiment` (issue 16): a study file run as verify's cells — reproduction of a cell
+//! by `dpbai run`, the lower-bound column against `dpbai bounds`, resume and shards giving the
+//! same bytes, verify's grid as a study, refused configs.
+
+use crate::common::run_cli;
+use std::path::{Path, PathBuf};
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("dpbai-experiment-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// A small study: every privacy setting, a Gaussian instance, two δ.
+const SMALL: &str = r#"
+title = "small"
+runs = 6
+max-steps = 2_000_000
+delta = [0.1, 0.01]
+eps = [0.5, 2.0]
+[[instance]]
+name = "four"
+means = [0.8, 0.6, 0.5, 0.3]
+[[instance]]
+name = "g"
+family = "gaussian"
+sigma = 0.5
+means = [1.0, 0.4, 0.0]
+[[algorithm]]
+algo = "ttucb"
+[[algorithm]]
+algo = "dp-se"
+[[algorithm]]
+algo = "ctb-tt"
+instances = ["four"]
+[[algorithm]]
+algo = "adap-tt-star"
+beta = 0.4
+"#;
+
+fn write_config(dir: &Path, text: &str) -> PathBuf {
+    let p = dir.join("study.toml");
+    std::fs::write(&p, text).expect("write config");
+    p
+}
+
+fn experiment(config: &Path, out: &Path, extra: &[&str]) -> String {
+    let mut args = vec![
+        "experiment",
+        config.to_str().expect("utf-8"),
+        "--out-dir",
+        out.to_str().expect("utf-8"),
+    ];
+    if !extra.contains(&"--threads") {
+        args.extend(["--threads", "2"]);
+    }
+    args.extend(extra);
+    let (code, stdout, stderr) = run_cli(&args);
+    assert_eq!(code, 0, "{stderr}");
+    stdout
+}
+
+fn rows(out: &Path) -> Vec<std::collections::HashMap<String, String>> {
+    let mut r = csv::Reader::from_path(out.join("results.csv")).expect("results.csv");
+    let head: Vec<String> = r
+        .headers()
+        .expect("header")
+        .iter()
+        .map(String::from)
+        .collect();
+    r.records()
+        .map(|rec| {
+            let rec = rec.expect("row");
+            head.iter()
+                .cloned()
+                .zip(rec.iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+/// Every output file (results.csv, SUMMARY.md, figures/*), path → bytes.
+fn outputs(out: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files = vec![
+        (
+            "results.csv".to_string(),
+            std::fs::read(out.join("results.csv")).expect("csv"),
+        ),
+        (
+            "SUMMARY.md".to_string(),
+            std::fs::read(out.join("SUMMARY.md")).expect("md"),
+        ),
+    ];
+    let mut figs: Vec<PathBuf> = std::fs::read_dir(out.join("figures"))
+        .expect("figures")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    figs.sort();
+    for f in figs {
+        let name = f.file_name().expect("name").to_string_lossy().to_string();
+        files.push((name, std::fs::read(&f).expect("figure")));
+    }
+    files
+}
+
+#[test]
+fn a_cell_is_reproduced_by_dpbai_run_and_its_lower_bound_is_dpbai_bounds() {
+    let dir = temp_dir("repro");
+    let cfg = write_config(&dir, SMALL);
+    experiment(&cfg, &dir.join("out"), &[]);
+    let rows = rows(&dir.join("out"));
+    // 4 ε-cells × 2 δ × 3 private algorithms on `four` + ttucb, and the Gaussian instance.
+    assert_eq!(rows.len(), 2 * (1 + 2 + 2 + 2) + 2 * (1 + 2 + 2));
+    let figs = outputs(&dir.join("out"));
+    for stem in [
+        "four_delta0.1",
+        "four_delta0.01",
+        "g_delta0.1",
+        "g_delta0.01",
+    ] {
+        for ext in ["png", "svg", "json"] {
+            let f = format!("{stem}.{ext}");
+            assert!(figs.iter().any(|(n, _)| *n == f), "{f} missing");
+        }
+    }
+    // One row per privacy setting (and the Gaussian instance, and a non-default β) rerun
+    // through the CLI with its recorded seed.
+    let picks = [
+        ("four", "ctb-tt", "0.01"),
+        ("four", "adap-tt-star", "0.1"),
+        ("four", "ttucb", "0.01"),
+        ("g", "dp-se", "0.1"),
+    ];
+    for (inst, algo, delta) in picks {
+        let row = rows
+            .iter()
+            .find(|r| r["instance"] == inst && r["algo"] == algo && r["delta"] == delta)
+            .expect("row present");
+        let cmd = &row["run_command"];
+        let mut args: Vec<&str> = cmd
+            .strip_prefix("dpbai ")
+            .expect("dpbai command")
+            .split(' ')
+            .collect();
+        assert!(args.contains(&"--seed") && args.contains(&row["seed"].as_str()));
+        args.push("--json");
+        let (code, out, err) = run_cli(&args);
+        assert_eq!(code, 0, "{cmd}: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+        let mean = v["summary"]["mean_tau"]
+            .as_f64()
+            .or_else(|| v["mean_tau"].as_f64())
+            .expect("mean_tau in dpbai run --json");
+        let errors = v["summary"]["errors"]
+            .as_u64()
+            .or_else(|| v["errors"].as_u64())
+            .expect("errors");
+        assert_eq!(mean, row["mean_tau"].parse::<f64>().expect("mean"), "{cmd}");
+        assert_eq!(errors.to_string(), row["errors"], "{cmd}");
+
+        // The lower bound equals `dpbai bounds` × log(1/(2.4δ)) (its sample_lower_bounds).
+        let means = cmd
+            .split("--means ")
+            .nth(1)
+            .expect("means")
+            .split(' ')
+            .next()
+            .expect("m");
+        let mut b = vec!["bounds", "--means", means, "--delta", delta, "--json"];
+        if inst == "g" {
+            b.extend(["--family", "gaussian", "--sigma", "0.5"]);
+        }
+        if !row["eps"].is_empty() {
+            b.extend(["--eps", row["eps"].as_str()]);
+        }
+        let (code, out, err) = run_cli(&b);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).expect("bounds json");
+        let key = match row["lower_bound_kind"].as_str() {
+            "non-private" => "non_private",
+            k => k,
+        };
+        let want = v["sample_lower_bounds"][key].as_f64().expect("bound");
+        let got: f64 = row["lower_bound"].parse().expect("lower bound");
+        assert!(
+            ((got - want) / want).abs() <= 1e-12,
+            "{inst} {algo}: {got} vs dpbai bounds {want}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn resumed_and_sharded_runs_write_the_same_bytes() {
+    let dir = temp_dir("resume");
+    let cfg = write_config(&dir, SMALL);
+    let whole = dir.join("whole");
+    let said = experiment(&cfg, &whole, &[]);
+    assert!(said.contains("0 from the cache"), "{said}");
+    // An interrupted run: half of the finished cells' cache files are there.
+    let resumed = dir.join("resumed");
+    std::fs::create_dir_all(resumed.join("cache")).expect("cache dir");
+    let mut cells: Vec<PathBuf> = std::fs::read_dir(whole.join("cache"))
+        .expect("cache")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "csv"))
+        .collect();
+    cells.sort();
+    let half = cells.len() / 2;
+    for p in &cells[..half] {
+        std::fs::copy(p, resumed.join("cache").join(p.file_name().expect("name"))).expect("copy");
+    }
+    let said = experiment(&cfg, &resumed, &[]);
+    assert!(
+        said.contains(&format!(
+            "({} computed, {half} from the cache)",
+            cells.len() - half
+        )),
+        "{said}"
+    );
+    assert_eq!(outputs(&whole), outputs(&resumed), "resumed run differs");
+    // Shards 0/2 and 1/2, then the assembly.
+    let sharded = dir.join("sharded");
+    for s in ["0/2", "1/2"] {
+        experiment(&cfg, &sharded, &["--shard", s]);
+    }
+    assert!(
+        !sharded.join("results.csv").exists(),
+        "a shard writes no report"
+    );
+    let said = experiment(&cfg, &sharded, &["--threads", "1"]);
+    assert!(said.contains("(0 computed"), "{said}");
+    assert_eq!(outputs(&whole), outputs(&sharded), "sharded run differs");
+    for p in &cells {
+        let name = p.file_name().expect("name");
+        assert_eq!(
+            std::fs::read(p).expect("whole"),
+            std::fs::read(sharded.join("cache").join(name)).expect("assembled"),
+            "cache file {name:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn paper_global_preset_is_verifys_grid() {
+    use dpbai::bandit::{AlgoName, Rules};
+    use dpbai::report::experiments::run_cell;
+    use dpbai::report::grid::Profile;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/paper-global.toml");
+    let text = std::fs::read_to_string(&path).expect("preset");
+    let study = dpbai::report::study::parse_study(&text, "paper-global.toml").expect("valid");
+    let profile = Profile::named("quick").expect("quick");
+    let global = [
+        AlgoName::Ttucb,
+        AlgoName::DpSe,
+        AlgoName::AdapTtStar,
+        AlgoName::AdapTt,
+    ];
+    let mut want: Vec<_> = profile
+        .cells()
+        .into_iter()
+        .filter(|c| c.rules == Rules::Paper && global.contains(&c.algo) && c.delta == profile.delta)
+        .collect();
+    let mut got: Vec<_> = study.cells.iter().map(|c| c.cell.clone()).collect();
+    let by_key = |a: &dpbai::report::experiments::Cell, b: &dpbai::report::experiments::Cell| {
+        a.key().cmp(&b.key())
+    };
+    want.sort_by(by_key);
+    got.sort_by(by_key);
+    assert_eq!(got.len(), 6 * (1 + 3 * 7));
+    assert_eq!(
+        got, want,
+        "the preset's cells are verify's (keys, seeds, runs, cap, settings)"
+    );
+    // Same results: the experiment at --runs 2 against verify's cells run directly.
+    let dir = temp_dir("preset");
+    experiment(&path, &dir.join("out"), &["--runs", "2"]);
+    let rows = rows(&dir.join("out"));
+    let mut small = Profile::named("quick").expect("quick");
+    small.runs = 2;
+    for (name, means) in dpbai::report::grid::paper_instances()
+        .into_iter()
+        .skip(3)
+        .take(1)
+    {
+        for (algo, eps) in [
+            (AlgoName::Ttucb, None),
+            (AlgoName::AdapTtStar, Some(0.2)),
+            (AlgoName::DpSe, Some(1.0)),
+        ] {
+            let cell = small.cell(name, &means, algo, eps);
+            let cell = if algo == AlgoName::Ttucb {
+                dpbai::report::experiments::Cell { runs: 20, ..cell }
+            } else {
+                cell
+            };
+            let r = run_cell(&cell, None, 1).expect("runs");
+            let row = rows.iter().find(|r| r["key"] == cell.key()).expect("row");
+            assert_eq!(row["seed"], r.seed.to_string());
+            assert_eq!(row["runs"], r.summary.runs.to_string());
+            assert_eq!(row["mean_tau"], r.summary.censored.mean.to_string());
+            assert_eq!(row["errors"], r.summary.errors.to_string());
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_configs_are_refused_naming_the_key() {
+    let dir = temp_dir("bad");
+    let cases: [(&str, String, &[&str]); 6] = [
+        ("missing key", SMALL.replace("runs = 6\n", ""), &["runs"]),
+        (
+            "tied best arm",
+            SMALL.replace("[0.8, 0.6, 0.5, 0.3]", "[0.8, 0.8, 0.5, 0.3]"),
+            &["instance[0].means", "unique"],
+        ),
+        (
+            "eps of 0",
+            SMALL.replace("[0.5, 2.0]", "[0.0, 2.0]"),
+            &["eps[0]", "(0, 1e300]"],
+        ),
+        (
+            "misspelled algorithm",
+            SMALL.replace("\"dp-se\"", "\"dp-sse\""),
+            &["algorithm[1].algo", "dp-se"],
+        ),
+        (
+            "unknown key",
+            SMALL.replace("beta = 0.4", "betta = 0.4"),
+            &["algorithm[3].betta", "beta"],
+        ),
+        (
+            "bad option",
+            SMALL.replace("beta = 0.4", "tie-break = \"random\""),
+            &["algorithm[3].tie-break", "uniform"],
+        ),
+    ];
+    for (what, text, needles) in cases {
+        let cfg = write_config(&dir, &text);
+        let (code, _, err) = run_cli(&[
+            "experiment",
+            cfg.to_str().expect("utf-8"),
+            "--out-dir",
+            dir.join("out").to_str().expect("utf-8"),
+        ]);
+        assert_eq!(code, 2, "{what}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{what}: one line: {err}");
+        for n in needles {
+            assert!(err.contains(n), "{what}: {n:?} not in {err}");
+        }
+    }
+    assert!(!dir.join("out").join("results.csv").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
