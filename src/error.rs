@@ -67,15 +67,20 @@ fn short_number(v: String) -> String {
     v
 }
 
-/// `x` as `Display` writes it, or in exponent form when that would take more than 24
-/// characters (`1e-300`, not three hundred zeros): for tables and messages.
+/// `x` as `Display` writes it (`0.01`, `1500`), or in exponent form (`1e-16`, not sixteen
+/// zeros) when `|x| < 1e-4` or `|x| ≥ 1e15`: for tables and messages.
 ///
 /// ```
 /// assert_eq!(dpbai::error::compact_number(0.01), "0.01");
+/// assert_eq!(dpbai::error::compact_number(1e-16), "1e-16");
 /// assert_eq!(dpbai::error::compact_number(1e-300), "1e-300");
 /// ```
 pub fn compact_number(x: f64) -> String {
-    short_number(x.to_string())
+    if x != 0.0 && x.is_finite() && (x.abs() < 1e-4 || x.abs() >= 1e15) {
+        format!("{x:e}")
+    } else {
+        x.to_string()
+    }
 }
 
 /// Result alias of the library.

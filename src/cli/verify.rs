@@ -397,6 +397,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     doc = replace_block(&doc, "special", &blocks::special_accuracy(repo));
     doc = replace_block(&doc, "bounds", &blocks::bounds_table());
     doc = replace_block(&doc, "figures", &blocks::figures_list());
+    doc = replace_block(
+        &doc,
+        "studies",
+        &dpbai::report::study::digest::report_block(repo),
+    );
     doc = replace_block(&doc, "issues", &blocks::issues_table(&results));
     if let Some(grid) = &ctx.grid {
         doc = replace_block(&doc, "mc", &blocks::mc_table(grid));

@@ -151,7 +151,8 @@ pub fn fnv1a(s: &str) -> u64 {
     h
 }
 
-fn rules_str(r: Rules) -> &'static str {
+/// `paper` or `reference`, as in keys and on the command line.
+pub(crate) fn rules_str(r: Rules) -> &'static str {
     match r {
         Rules::Paper => "paper",
         Rules::Reference => "reference",

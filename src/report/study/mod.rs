@@ -10,6 +10,7 @@
 
 pub mod analysis;
 pub mod config;
+pub mod digest;
 pub mod output;
 
 use crate::complexity::{self, upper};
@@ -170,6 +171,15 @@ pub fn upper_per_log(
     })
 }
 
+/// `gaussian` (a cell with σ) or `bernoulli`.
+pub(crate) fn family_name(c: &Cell) -> &'static str {
+    if c.options.sigma.is_some() {
+        "gaussian"
+    } else {
+        "bernoulli"
+    }
+}
+
 /// The row of a finished cell `index` of `study`.
 ///
 /// # Errors
@@ -202,18 +212,11 @@ pub fn row(study: &Study, index: usize, r: &CellResult, bounds: &mut BoundCache)
     };
     Ok(Row {
         instance: c.instance.clone(),
-        family: if c.options.sigma.is_some() {
-            "gaussian"
-        } else {
-            "bernoulli"
-        },
+        family: family_name(c),
         sigma: c.options.sigma,
         label: study.algorithms[sc.algorithm].label.clone(),
         algo: c.algo.as_str(),
-        rules: match c.rules {
-            crate::bandit::Rules::Paper => "paper",
-            crate::bandit::Rules::Reference => "reference",
-        },
+        rules: crate::report::experiments::rules_str(c.rules),
         delta: c.delta,
         eps: c.eps,
         runs: s.runs,
