@@ -30,6 +30,7 @@
 //! whose rewards enter noiseless releases.
 
 use crate::audit::dp::{
+    adap_tt_late_leak,
     neighbouring_tables, sniper_discrete, table_features, BlackBox, Claim, TABLE_FEATURES,
 };
 use crate::audit::search::halton;
@@ -171,6 +172,12 @@ impl BaiAlgorithm for RrDaf {
 pub enum DpSearchTarget {
     /// A built-in private algorithm (`ctb-tt`, `adap-tt`, `adap-tt-star`).
     Algo(AlgoName),
+    /// AdaP-TT whose DAF drops its noise from release `leak_from` on
+    /// ([`crate::audit::dp::late_leak`]).
+    AdapTtLateLeak {
+        /// First noiseless release.
+        leak_from: u32,
+    },
     /// [`RrDaf`] (`leak_from = None`) or its late-leak mutant.
     RrDaf {
         /// First noiseless release.
@@ -183,6 +190,7 @@ impl DpSearchTarget {
     pub fn name(&self) -> String {
         match self {
             DpSearchTarget::Algo(a) => format!("algo {}", a.as_str()),
+            DpSearchTarget::AdapTtLateLeak { .. } => "mutant adap-tt-late-leak".into(),
             DpSearchTarget::RrDaf { leak_from: None } => "rr-daf".into(),
             DpSearchTarget::RrDaf { leak_from: Some(_) } => "mutant rr-daf-late-leak".into(),
         }
@@ -204,6 +212,12 @@ impl DpSearchTarget {
                     &crate::instance::Instance::bernoulli(means.to_vec())?,
                 )
             }
+            DpSearchTarget::AdapTtLateLeak { leak_from } => adap_tt_late_leak(
+                &crate::instance::Instance::bernoulli(means.to_vec())?,
+                0.1,
+                eps,
+                leak_from,
+            ),
             DpSearchTarget::RrDaf { leak_from } => Ok(Box::new(RrDaf {
                 means: means.to_vec(),
                 delta: 0.1,
@@ -552,6 +566,26 @@ mod tests {
         assert_eq!(r.verdict, Verdict::Violated, "{:?}", r.worst);
         assert!(r.worst_user > 0);
         let ok = DpSearchTarget::RrDaf { leak_from: None };
+        assert_ne!(
+            fixed_tables(ok, &c).expect("runs").verdict,
+            Verdict::Violated
+        );
+        assert_ne!(dp_search(ok, &c).expect("runs").verdict, Verdict::Violated);
+    }
+
+    /// Pre-registered: seed 1, alpha = 1e-3. AdaP-TT whose DAF drops its noise from the third
+    /// release on: the fixed tables (user 1 flipped) miss it, the search finds a user whose
+    /// reward enters a noiseless release; faithful AdaP-TT is violated by neither.
+    #[test]
+    fn adap_tt_late_leak_is_found_by_the_search_not_by_the_fixed_tables() {
+        let c = cfg();
+        let leak = DpSearchTarget::AdapTtLateLeak { leak_from: 3 };
+        let fixed = fixed_tables(leak, &c).expect("runs");
+        assert_ne!(fixed.verdict, Verdict::Violated, "{fixed:?}");
+        let r = dp_search(leak, &c).expect("runs");
+        assert_eq!(r.verdict, Verdict::Violated, "{:?}", r.worst);
+        assert!(r.worst_user > 0);
+        let ok = DpSearchTarget::Algo(AlgoName::AdapTt);
         assert_ne!(
             fixed_tables(ok, &c).expect("runs").verdict,
             Verdict::Violated

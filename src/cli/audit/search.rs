@@ -372,11 +372,12 @@ pub fn run_dp_search(
                 a.as_str()
             )))
         }
+        (None, Some("adap-tt-late-leak")) => DpSearchTarget::AdapTtLateLeak { leak_from: 3 },
         (None, Some("rr-daf-late-leak")) => DpSearchTarget::RrDaf { leak_from: Some(3) },
         (None, Some("rr-daf")) => DpSearchTarget::RrDaf { leak_from: None },
         _ => {
             return Err(usage(
-                "--search needs --algo ctb-tt|adap-tt|adap-tt-star, or --mutant rr-daf-late-leak (or rr-daf, its faithful version)",
+                "--search needs --algo ctb-tt|adap-tt|adap-tt-star, or --mutant adap-tt-late-leak|rr-daf-late-leak (or rr-daf, the toy's faithful version)",
             ))
         }
     };
