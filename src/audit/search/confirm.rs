@@ -2,7 +2,7 @@
 
 use super::halving::{Scored, Search};
 use super::{SearchConfig, SearchReport};
-use crate::audit::delta::{audit_delta_with, AuditInstance, Tally};
+use crate::audit::delta::{audit_delta_with, AuditInstance, RunPlan, Tally};
 use crate::error::Result;
 use crate::rng::mix64;
 
@@ -17,24 +17,96 @@ fn binom_sf(k: u64, n: u64, p: f64) -> Result<f64> {
     crate::mc::stats::beta_reg(k as f64, (n - k + 1) as f64, p)
 }
 
-/// The power statement of a search (module docs).
-fn power_statement(cfg: &SearchConfig, n: u64, alpha_look: f64, evals: usize) -> Result<String> {
-    let delta = cfg.delta;
-    let p1 = (2.0 * delta).min(1.0);
-    // Smallest error count that the confirmation's last look declares violated.
-    let mut kstar = None;
-    for k in 0..=n {
-        if crate::audit::ci::lower(k, n, alpha_look / 2.0)? > delta {
-            kstar = Some(k);
-            break;
+/// Smallest error count that a look of `n` runs at `alpha_look` declares violated.
+fn violating_count(n: u64, alpha_look: f64, delta: f64) -> Result<Option<u64>> {
+    // `ci::lower` increases with k: bisection.
+    if crate::audit::ci::lower(n, n, alpha_look / 2.0)? <= delta {
+        return Ok(None);
+    }
+    let (mut lo, mut hi) = (0u64, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if crate::audit::ci::lower(mid, n, alpha_look / 2.0)? > delta {
+            hi = mid;
+        } else {
+            lo = mid + 1;
         }
     }
-    let conf = match kstar {
-        Some(k) => format!(
-            "had the worst instance's error probability been 2*delta = {p1}, its confirmation ({n} runs) would have declared violated with probability {:.3}",
-            binom_sf(k, n, p1)?
-        ),
-        None => format!("the confirmation ({n} runs) could not have declared violated"),
+    Ok(Some(lo))
+}
+
+/// The confirmation plan sized for `holds`: `UntilDecided { first: n₀, budget: 32·n₀ }`, where
+/// `n₀` is the smallest number of runs whose first look (at `α/(2m)`, the plan's first-look
+/// share of the Bonferroni level `α/m`) declares `holds` on zero errors and zero capped runs:
+/// `cp_upper(0, n₀, α/(4m)) <= δ`, about `ln(4m/α)/δ`. A correct rule is then confirmed at the
+/// first look, and a rule whose error probability exceeds `δ` gets up to five more looks.
+///
+/// # Example
+/// ```
+/// use dpbai::audit::delta::RunPlan;
+/// let RunPlan::UntilDecided { first, budget } =
+///     dpbai::audit::search::holds_sized_plan(0.1, 1e-3, 2).unwrap() else { panic!() };
+/// assert!((80..=90).contains(&first) && budget == 32 * first);
+/// ```
+///
+/// # Errors
+/// [`crate::Error::InvalidParameter`] for `δ` or `α` outside `(0, 1)`, or `m = 0`.
+pub fn holds_sized_plan(delta: f64, alpha: f64, finalists: usize) -> Result<RunPlan> {
+    crate::error::check_open("delta", delta, 0.0, 1.0)?;
+    crate::error::check_open("alpha", alpha, 0.0, 1.0)?;
+    if finalists == 0 {
+        return Err(crate::Error::param("finalists", 0, "at least 1"));
+    }
+    let a = alpha / finalists as f64 / 4.0;
+    let mut n = ((1.0 / a).ln() / delta).floor().max(1.0) as u64;
+    while crate::audit::ci::upper(0, n, a)? > delta {
+        n += 1;
+    }
+    Ok(RunPlan::UntilDecided {
+        first: n,
+        budget: 32 * n,
+    })
+}
+
+/// The power statement of a search (module docs): for the confirmation, the probability that
+/// its plan declares `violated` had the worst instance's error probability been `2δ` (for an
+/// until-decided plan, bounded below by the last look's rejection probability minus `α/m`, the
+/// chance of an earlier wrong `holds`); for the screening, the chance that an instance with
+/// error probability `δ` showed an error.
+fn power_statement(
+    cfg: &SearchConfig,
+    m: usize,
+    n: u64,
+    alpha_look: f64,
+    evals: usize,
+) -> Result<String> {
+    let delta = cfg.delta;
+    let p1 = (2.0 * delta).min(1.0);
+    let alpha_m = cfg.audit.alpha / m as f64;
+    let conf = match cfg.audit.plan {
+        RunPlan::UntilDecided { first, budget } => {
+            // The looks of the plan: first·2^(j−1) capped at budget, at α/m·2^(−j).
+            let (mut nj, mut j) = (first.min(budget), 1i32);
+            while nj < budget && j < 60 {
+                nj = nj.saturating_mul(2).min(budget);
+                j += 1;
+            }
+            let aj = alpha_m * 0.5f64.powi(j);
+            match violating_count(nj, aj, delta)? {
+                Some(k) => format!(
+                    "had the worst instance's error probability been 2*delta = {p1}, its confirmation (looks up to {nj} runs) would have declared violated with probability >= {:.3}",
+                    (binom_sf(k, nj, p1)? - alpha_m).max(0.0)
+                ),
+                None => format!("the confirmation (looks up to {nj} runs) could not have declared violated"),
+            }
+        }
+        RunPlan::Fixed { .. } => match violating_count(n, alpha_look, delta)? {
+            Some(k) => format!(
+                "had the worst instance's error probability been 2*delta = {p1}, its confirmation ({n} runs) would have declared violated with probability {:.3}",
+                binom_sf(k, n, p1)?
+            ),
+            None => format!("the confirmation ({n} runs) could not have declared violated"),
+        },
     };
     let q = delta;
     let screen = 1.0 - (1.0 - q).powf(cfg.screen_runs as f64);
@@ -83,6 +155,7 @@ pub(super) fn confirm(s: Search<'_>, pool: Vec<Scored>) -> Result<SearchReport> 
     let m = finalists.len();
     let power = power_statement(
         cfg,
+        m,
         worst.runs,
         worst.alpha_look,
         s.trace

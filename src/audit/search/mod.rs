@@ -31,7 +31,17 @@
 //! screened instance with error probability `q` was to show at least one error in screening.
 //!
 //! The budget ([`Budget`]) bounds the search (screening and Nelder–Mead); the confirmation runs
-//! its pre-registered plan whatever the budget.
+//! its pre-registered plan whatever the budget. A budget in samples makes the whole search
+//! deterministic (identical for any thread count); a budget in seconds does not.
+//!
+//! # Cost
+//! The confirmation dominates on correct rules: it runs on the hardest instances found, and
+//! `holds` needs `cp_upper(0, n, ·) <= δ`, about `ln(4m/α)/δ` runs. [`holds_sized_plan`] sizes
+//! the plan to exactly that first look (then doubling, up to 32 times it, when errors appear), so
+//! a correct rule is confirmed in one look; `dpbai audit delta --search` uses it unless a plan is
+//! given. Auditing at `δ = 0.1` instead of `0.01` makes that ten times fewer runs, each about
+//! half as long (`τ ∝ log(1/δ)`): the provable thresholds are δ-correct at every `δ`, so
+//! `δ = 0.1` tests the same lemma; the power statement then speaks of error probability `0.2`.
 //!
 //! # Files
 //! [`space`] (the space, its parametrisation and the screening design), `halving` (shared
@@ -44,6 +54,7 @@ mod halving;
 pub mod report;
 pub mod space;
 
+pub use confirm::holds_sized_plan;
 pub use report::{report_rows, SearchReport, TraceRow};
 pub(crate) use space::halton;
 pub use space::{Candidate, SearchSpace, SpaceFamily};

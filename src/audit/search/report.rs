@@ -82,7 +82,8 @@ pub struct SearchReport {
 }
 
 /// Markdown rows for a REPORT.md block: one row per search (threshold, algorithm, verdict,
-/// worst instance, its CI, evaluations, seconds).
+/// worst instance, its CI, evaluations, samples drawn by the search: deterministic for a
+/// sample budget, whatever the thread count).
 ///
 /// # Example
 /// ```
@@ -91,7 +92,7 @@ pub struct SearchReport {
 /// ```
 pub fn report_rows(reports: &[SearchReport]) -> String {
     let mut out = String::from(
-        "| threshold | algo | delta | verdict | worst instance (K; means) | eps | error rate [CI] | hardness T*log(1/delta) | evaluations | search s |\n|---|---|---|---|---|---|---|---|---|---|\n",
+        "| threshold | algo | delta | verdict | worst instance (K; means) | eps | error rate [CI] | hardness T*log(1/delta) | evaluations | search samples |\n|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for r in reports {
         let means = r
@@ -105,7 +106,7 @@ pub fn report_rows(reports: &[SearchReport]) -> String {
             means.join(", ")
         };
         out.push_str(&format!(
-            "| {} | {} | {} | {} | K={}; {} | {} | {:.4} [{:.2e}, {:.2e}] | {:.3e} | {} | {:.1} |\n",
+            "| {} | {} | {} | {} | K={}; {} | {} | {:.4} [{:.2e}, {:.2e}] | {:.3e} | {} | {:.2e} |\n",
             r.threshold.as_deref().unwrap_or("(algorithm's own)"),
             r.algo,
             r.delta,
@@ -118,7 +119,7 @@ pub fn report_rows(reports: &[SearchReport]) -> String {
             r.worst_ci[1],
             r.worst_hardness,
             r.evaluations,
-            r.search_seconds,
+            r.search_samples as f64,
         ));
     }
     out
