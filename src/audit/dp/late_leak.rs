@@ -86,7 +86,9 @@ pub fn adap_tt_late_leak(
     let mut spec = AlgoSpec::new(AlgoName::AdapTt, delta);
     spec.eps = Some(eps);
     match build_any(&spec, instance)? {
-        AnyTopTwo::Phased(TopTwo { mut cfg, est, arms, .. }) => {
+        AnyTopTwo::Phased(TopTwo {
+            mut cfg, est, arms, ..
+        }) => {
             cfg.name = "adap-tt-late-leak";
             Ok(Box::new(TopTwo {
                 cfg,
@@ -119,7 +121,12 @@ mod tests {
         let never = adap_tt_late_leak(&inst, 0.1, 1.0, 60).expect("builds");
         let leak = adap_tt_late_leak(&inst, 0.1, 1.0, 3).expect("builds");
         let table: RewardTable = (0..300)
-            .map(|t| vec![f64::from(u8::from(t % 5 < 3)), f64::from(u8::from(t % 5 < 2))])
+            .map(|t| {
+                vec![
+                    f64::from(u8::from(t % 5 < 3)),
+                    f64::from(u8::from(t % 5 < 2)),
+                ]
+            })
             .collect();
         let mut differs = false;
         for r in 0..20 {
