@@ -246,7 +246,7 @@ pub(super) fn screen(s: &Search<'_>) -> Result<Vec<Scored>> {
 
 /// Nelder–Mead from the best screened point; the local optimum replaces the weakest finalist
 /// if it is worse for the algorithm.
-pub(super) fn refine(s: &Search<'_>, pool: &mut Vec<Scored>) -> Result<()> {
+pub(super) fn refine(s: &Search<'_>, pool: &mut [Scored]) -> Result<()> {
     let cfg = s.cfg;
     let d = cfg.space.dims();
     // Nelder–Mead from the best screened point.

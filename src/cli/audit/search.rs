@@ -4,7 +4,8 @@
 use super::super::usage;
 use dpbai::audit::delta::DeltaAuditConfig;
 use dpbai::audit::search::{
-    holds_sized_plan, report_rows, search, Budget, SearchConfig, SearchReport, SearchSpace, SpaceFamily,
+    holds_sized_plan, report_rows, search, Budget, SearchConfig, SearchReport, SearchSpace,
+    SpaceFamily,
 };
 use dpbai::report::plot::{self as figure, Figure, HLine, Panel, RefStyle, Series, SeriesStyle};
 use std::path::PathBuf;
