@@ -778,7 +778,11 @@ fn small_search(
 /// `threshold` as violated.
 fn battery_flags(threshold: &str) -> bool {
     let b = default_battery(AlgoName::Ttucb, 0.01, None).expect("battery");
-    let cfg = delta_cfg(AlgoName::Ttucb, Some(threshold), RunPlan::Fixed { runs: 400 });
+    let cfg = delta_cfg(
+        AlgoName::Ttucb,
+        Some(threshold),
+        RunPlan::Fixed { runs: 400 },
+    );
     audit_delta(&cfg, &b).expect("runs").verdict == Verdict::Violated
 }
 
@@ -793,7 +797,14 @@ fn search_finds_every_unsafe_preset() {
         min_gap: 0.1,
         ..SearchSpace::default()
     };
-    let r = small_search(AlgoName::Ttucb, "unsafe-log-over-20", 0.05, space, 6, 2_000_000);
+    let r = small_search(
+        AlgoName::Ttucb,
+        "unsafe-log-over-20",
+        0.05,
+        space,
+        6,
+        2_000_000,
+    );
     assert_eq!(r.verdict, Verdict::Violated, "{}", r.power);
     let space = SearchSpace {
         k_max: 3,
@@ -810,7 +821,13 @@ fn search_finds_every_unsafe_preset() {
         6,
         5_000_000,
     );
-    assert_eq!(r.verdict, Verdict::Violated, "{:?} {}", r.worst_means, r.power);
+    assert_eq!(
+        r.verdict,
+        Verdict::Violated,
+        "{:?} {}",
+        r.worst_means,
+        r.power
+    );
 }
 
 /// Acceptance (issue 17), pre-registered: seed 17, alpha = 1e-3. A threshold that passes the
