@@ -751,19 +751,143 @@ fn search_does_not_flag_the_paper_threshold() {
     assert!(r.power.contains("would have declared violated"));
 }
 
-/// Acceptance (issue 17): a threshold that passes the default battery (K <= 8) but is unsafe
-/// for K >= 12 is caught by the search. Heavy (~20 s on 2 cores): `cargo test -- --ignored`.
+/// A small, sample-budgeted search (deterministic for any thread count): `screen` candidates,
+/// no Nelder-Mead, a confirmation plan of `first = 100` doubling up to 800 runs.
+fn small_search(
+    algo: AlgoName,
+    threshold: &str,
+    delta: f64,
+    space: dpbai::audit::search::SearchSpace,
+    screen: usize,
+    samples: u64,
+) -> dpbai::audit::search::SearchReport {
+    use dpbai::audit::search::{search, Budget, SearchConfig};
+    let mut audit = search_audit(Some(threshold));
+    audit.algo = algo;
+    audit.plan = RunPlan::UntilDecided {
+        first: 100,
+        budget: 800,
+    };
+    let mut cfg = SearchConfig::new(audit, delta, space);
+    cfg.budget = Budget::Samples(samples);
+    cfg.screen_candidates = screen;
+    cfg.screen_runs = 16;
+    cfg.local_iters = 0;
+    search(&cfg).expect("runs")
+}
+
+/// Whether the default battery (TTUCB, `δ = 0.01` and `0.1`, 400 runs per instance) flags
+/// `threshold` as violated.
+fn battery_flags(threshold: &str) -> bool {
+    let b = default_battery(AlgoName::Ttucb, 0.01, None).expect("battery");
+    let cfg = delta_cfg(
+        AlgoName::Ttucb,
+        Some(threshold),
+        RunPlan::Fixed { runs: 400 },
+    );
+    audit_delta(&cfg, &b).expect("runs").verdict == Verdict::Violated
+}
+
+/// Acceptance (issue 17), pre-registered: seed 17, alpha = 1e-3. Each built-in unsafe preset
+/// is found violated by a sample-budgeted search: `unsafe-log-over-20` (TTUCB) and
+/// `unsafe-adap-tt-no-privacy` (AdaP-TT, over an eps range, as it fails at small eps).
 #[test]
-#[ignore]
+fn search_finds_every_unsafe_preset() {
+    use dpbai::audit::search::SearchSpace;
+    let space = SearchSpace {
+        k_max: 8,
+        min_gap: 0.1,
+        ..SearchSpace::default()
+    };
+    let r = small_search(
+        AlgoName::Ttucb,
+        "unsafe-log-over-20",
+        0.05,
+        space,
+        6,
+        2_000_000,
+    );
+    assert_eq!(r.verdict, Verdict::Violated, "{}", r.power);
+    let space = SearchSpace {
+        k_max: 3,
+        min_gap: 0.2,
+        max_gap: 0.5,
+        eps: Some((0.05, 0.5)),
+        ..SearchSpace::default()
+    };
+    let r = small_search(
+        AlgoName::AdapTt,
+        "unsafe-adap-tt-no-privacy",
+        0.05,
+        space,
+        6,
+        5_000_000,
+    );
+    assert_eq!(
+        r.verdict,
+        Verdict::Violated,
+        "{:?} {}",
+        r.worst_means,
+        r.power
+    );
+}
+
+/// Acceptance (issue 17), pre-registered: seed 17, alpha = 1e-3. A threshold that passes the
+/// default battery (K <= 8) but is unsafe for K >= 12 is caught by the search, on K >= 12.
+#[test]
 fn search_catches_a_threshold_unsafe_only_for_many_arms() {
-    use dpbai::audit::search::{search, Budget, SearchConfig, SearchSpace};
+    use dpbai::audit::search::SearchSpace;
     let cg = preset("paper-cg").expect("preset");
     let t = format!("ifge(K, 12, log(1/delta)/20, {cg})");
-    let mut cfg = SearchConfig::new(search_audit(Some(&t)), 0.01, SearchSpace::default());
-    cfg.budget = Budget::Seconds(120.0);
-    let r = search(&cfg).expect("runs");
-    assert_eq!(r.verdict, Verdict::Violated);
+    assert!(!battery_flags(&t));
+    let space = SearchSpace {
+        k_max: 16,
+        min_gap: 0.1,
+        ..SearchSpace::default()
+    };
+    let r = small_search(AlgoName::Ttucb, &t, 0.01, space, 6, 5_000_000);
+    assert_eq!(r.verdict, Verdict::Violated, "{}", r.power);
     assert!(r.worst_means.len() >= 12);
+}
+
+/// Acceptance (issue 17), pre-registered: seed 17, alpha = 1e-3. A threshold that drops to
+/// `log(1/δ)/20` once `t >= 20000` (beyond the battery's stopping times) passes the default
+/// battery and is caught by the search on an instance whose runs last longer.
+#[test]
+fn search_catches_a_threshold_unsafe_only_for_long_runs() {
+    use dpbai::audit::search::SearchSpace;
+    let cg = preset("paper-cg").expect("preset");
+    let t = format!("ifge(t, 20000, log(1/delta)/20, {cg})");
+    assert!(!battery_flags(&t));
+    let space = SearchSpace {
+        k_max: 12,
+        min_gap: 0.02,
+        max_gap: 0.1,
+        ..SearchSpace::default()
+    };
+    let r = small_search(AlgoName::Ttucb, &t, 0.01, space, 4, 20_000_000);
+    assert_eq!(r.verdict, Verdict::Violated, "{}", r.power);
+    assert!(r.confirmation.instances[0].mean_tau >= 20000.0);
+}
+
+/// Acceptance (issue 17), pre-registered: seed 17, alpha = 1e-3. A threshold that drops to
+/// `log(1/δ)/20` when the leader's lead `gap` is below 0.02 passes the default battery (gaps
+/// >= 0.08) and is caught by the search on a small-gap instance.
+#[test]
+fn search_catches_a_threshold_unsafe_only_for_small_gaps() {
+    use dpbai::audit::search::SearchSpace;
+    let cg = preset("paper-cg").expect("preset");
+    let t = format!("ifge(gap, 0.02, {cg}, log(1/delta)/20)");
+    assert!(!battery_flags(&t));
+    let space = SearchSpace {
+        k_max: 4,
+        min_gap: 0.01,
+        max_gap: 0.2,
+        ..SearchSpace::default()
+    };
+    let r = small_search(AlgoName::Ttucb, &t, 0.01, space, 4, 20_000_000);
+    assert_eq!(r.verdict, Verdict::Violated, "{}", r.power);
+    assert!(r.worst_means[0] - r.worst_means[1] < 0.1);
 }
 
 #[test]

@@ -135,7 +135,7 @@ struct DpArgs {
     /// JSON output.
     #[arg(long)]
     json: bool,
-    /// Search pairs of neighbouring reward tables (with --algo, or --mutant rr-daf-late-leak)
+    /// Search pairs of neighbouring reward tables (with --algo, or --mutant adap-tt-late-leak)
     /// instead of the fixed pair; Bonferroni-confirmed black-box test of the worst pairs.
     #[arg(long)]
     search: bool,

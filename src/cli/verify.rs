@@ -403,6 +403,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &dpbai::report::study::digest::report_block(repo),
     );
     doc = replace_block(&doc, "issues", &blocks::issues_table(&results));
+    // Issue 17: the adversarial instance search on the provable and the unsafe thresholds.
+    if ctx.experiments {
+        doc = replace_block(&doc, "audit-search", &dpbai::report::audit_search::block());
+    }
     if let Some(grid) = &ctx.grid {
         doc = replace_block(&doc, "mc", &blocks::mc_table(grid));
         doc = replace_block(&doc, "capped", &blocks::capped_table(grid));

@@ -11,6 +11,7 @@
 //! `grid` and `experiments` are re-exported at this level for callers written before the
 //! reshape.
 
+pub mod audit_search;
 pub mod blocks;
 pub mod claims;
 pub mod markdown;

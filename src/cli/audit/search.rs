@@ -2,9 +2,10 @@
 //! by dominance): the command-line side of `dpbai::audit::search` and `dpbai::audit::dominance`.
 
 use super::super::usage;
-use dpbai::audit::delta::{DeltaAuditConfig, RunPlan};
+use dpbai::audit::delta::DeltaAuditConfig;
 use dpbai::audit::search::{
-    report_rows, search, Budget, SearchConfig, SearchReport, SearchSpace, SpaceFamily,
+    holds_sized_plan, report_rows, search, Budget, SearchConfig, SearchReport, SearchSpace,
+    SpaceFamily,
 };
 use dpbai::report::plot::{self as figure, Figure, HLine, Panel, RefStyle, Series, SeriesStyle};
 use std::path::PathBuf;
@@ -198,10 +199,8 @@ pub fn run_search(
     };
     space.validate().map_err(|e| usage(e.to_string()))?;
     if !plan_given {
-        audit.plan = RunPlan::UntilDecided {
-            first: 200,
-            budget: 6400,
-        };
+        // Sized so that a correct rule is confirmed at the first look (holds_sized_plan).
+        audit.plan = holds_sized_plan(delta, audit.alpha, a.finalists.max(1))?;
     }
     let mut cfg = SearchConfig::new(audit, delta, space);
     cfg.budget = parse_budget(&a.search_budget)?;
@@ -372,11 +371,12 @@ pub fn run_dp_search(
                 a.as_str()
             )))
         }
+        (None, Some("adap-tt-late-leak")) => DpSearchTarget::AdapTtLateLeak { leak_from: 3 },
         (None, Some("rr-daf-late-leak")) => DpSearchTarget::RrDaf { leak_from: Some(3) },
         (None, Some("rr-daf")) => DpSearchTarget::RrDaf { leak_from: None },
         _ => {
             return Err(usage(
-                "--search needs --algo ctb-tt|adap-tt|adap-tt-star, or --mutant rr-daf-late-leak (or rr-daf, its faithful version)",
+                "--search needs --algo ctb-tt|adap-tt|adap-tt-star, or --mutant adap-tt-late-leak|rr-daf-late-leak (or rr-daf, the toy's faithful version)",
             ))
         }
     };

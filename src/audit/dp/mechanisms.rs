@@ -1,0 +1,148 @@
+//! The single mechanisms `audit dp --mechanism` examines, faithful or mutated, and their
+//! black-box sampling (randomised response, Laplace, Gaussian, DAF's release vector).
+
+use super::blackbox::{sample_pair, sniper_real, BlackBox, Claim};
+use super::mutants::{Mutant, MutantBase};
+use super::Target;
+use crate::error::{check_above, Result};
+use crate::privacy::{self, GaussianMechanism, Laplace, RandomisedResponse};
+use crate::rng::Rng;
+use serde::Serialize;
+
+/// Default claimed `γ` of the Gaussian mechanism.
+pub const DEFAULT_GAMMA: f64 = 1e-5;
+/// Length of the reward sequence of the DAF audits (`2^5`: phases 1..=6 complete).
+pub const DAF_SEQUENCE_LEN: usize = 32;
+
+/// The mechanisms `audit dp --mechanism` knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MechanismName {
+    /// Randomised response on `[0, 1]` (Alg. 4, L. 12).
+    Rr,
+    /// Laplace mechanism with sensitivity 1 (Thm. 3).
+    Laplace,
+    /// Gaussian mechanism, `(ε, γ)` (Rem. 13).
+    Gaussian,
+    /// DAF's vector of released phase means on a fixed schedule (Alg. 5, L. 31).
+    Daf,
+}
+
+impl MechanismName {
+    /// Command-line names.
+    pub const ALL_NAMES: [&'static str; 4] = ["rr", "laplace", "gaussian", "daf"];
+    /// Parses a command-line name.
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "rr" | "randomised-response" => MechanismName::Rr,
+            "laplace" => MechanismName::Laplace,
+            "gaussian" => MechanismName::Gaussian,
+            "daf" => MechanismName::Daf,
+            _ => return None,
+        })
+    }
+    pub(super) fn as_str(&self) -> &'static str {
+        match self {
+            MechanismName::Rr => "rr",
+            MechanismName::Laplace => "laplace",
+            MechanismName::Gaussian => "gaussian",
+            MechanismName::Daf => "daf",
+        }
+    }
+}
+
+/// The mechanism a target stands for (faithful or mutated) at claimed `ε`, `γ`.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Mech {
+    Rr(RandomisedResponse),
+    Laplace(Laplace),
+    Gaussian(GaussianMechanism),
+    Daf { eps: f64, forgetting: bool },
+}
+
+pub(super) fn mechanism_for(target: &Target, eps: f64, gamma: f64) -> Result<Option<Mech>> {
+    let (base, mutated) = match target {
+        Target::Mechanism(m) => (*m, false),
+        Target::Mutant(Mutant {
+            base: MutantBase::Mechanism(b),
+            ..
+        }) => (*b, true),
+        Target::Mutant(_) => return Ok(None),
+        Target::Algo(_) => return Ok(None),
+    };
+    Ok(Some(match (base, mutated) {
+        (MechanismName::Rr, false) => Mech::Rr(RandomisedResponse::new(eps)?),
+        (MechanismName::Rr, true) => Mech::Rr(RandomisedResponse::with_keep_probability(
+            RandomisedResponse::new(2.0 * eps)?.keep_probability(),
+        )?),
+        (MechanismName::Laplace, false) => Mech::Laplace(Laplace::new(1.0, eps)?),
+        (MechanismName::Laplace, true) => {
+            Mech::Laplace(Laplace::with_scale(Laplace::new(1.0, eps)?.scale() / 2.0)?)
+        }
+        (MechanismName::Gaussian, false) => Mech::Gaussian(GaussianMechanism::new(eps, gamma)?),
+        (MechanismName::Gaussian, true) => Mech::Gaussian(GaussianMechanism::with_sigma(
+            GaussianMechanism::new(eps, gamma)?.sigma() / 2.0,
+        )?),
+        (MechanismName::Daf, m) => {
+            check_above("eps", eps, 0.0)?;
+            Mech::Daf {
+                eps,
+                forgetting: !m,
+            }
+        }
+    }))
+}
+
+pub(super) fn blackbox_mechanism(
+    m: Mech,
+    n: u64,
+    seed: u64,
+    alpha: f64,
+    claim: Claim,
+) -> Result<BlackBox> {
+    match m {
+        Mech::Rr(rr) => {
+            let (x, y) = sample_pair(n, seed, |i, rng| {
+                rr.privatise(if i == 0 { 1.0 } else { 0.0 }, rng)
+            });
+            sniper_real(&x, &y, alpha, claim)
+        }
+        Mech::Laplace(lap) => {
+            let (x, y) = sample_pair(n, seed, |i, rng| {
+                lap.release(if i == 0 { 1.0 } else { 0.0 }, rng)
+            });
+            sniper_real(&x, &y, alpha, claim)
+        }
+        Mech::Gaussian(g) => {
+            let (x, y) = sample_pair(n, seed, |i, rng| {
+                g.privatise(if i == 0 { 1.0 } else { 0.0 }, rng)
+            });
+            sniper_real(&x, &y, alpha, claim)
+        }
+        Mech::Daf { eps, forgetting } => {
+            // Neighbours: the first reward 1 vs 0, the others 1/2. The released vector is
+            // projected on T = Σ_j y_j / b_j (the scales b_j are public).
+            let mut r1 = vec![0.5; DAF_SEQUENCE_LEN];
+            r1[0] = 1.0;
+            let mut r0 = r1.clone();
+            r0[0] = 0.0;
+            let p1 = privacy::daf_release_plan(&r1, eps, forgetting)?;
+            let p0 = privacy::daf_release_plan(&r0, eps, forgetting)?;
+            let stat = |plan: &[(f64, f64)], rng: &mut Rng| -> f64 {
+                plan.iter()
+                    .map(|&(mean, b)| (mean + privacy::laplace_noise(b, rng)) / b)
+                    .sum()
+            };
+            let (x, y) = sample_pair(n, seed, |i, rng| {
+                if i == 0 {
+                    stat(&p1, rng)
+                } else {
+                    stat(&p0, rng)
+                }
+            });
+            let mut bb = sniper_real(&x, &y, alpha, claim)?;
+            bb.event = format!("{} with Y = sum_j y_j/b_j", bb.event);
+            Ok(bb)
+        }
+    }
+}
