@@ -36,10 +36,10 @@
 //! after a phase switch against the leader. `adap-tt-star`: the `adap-tt` reference rules (the
 //! public code has no AdaP-TT*).
 
-use super::rules::{Cost, Thr, UCB_ALPHA, UCB_S};
+use super::rules::{Cost, StoppingThreshold, UCB_ALPHA, UCB_S};
 use super::top_two::Observer;
 use super::top_two::{
-    run_loop, Arms, Challenger, Config, Estimator, Identity, Leader, Mle, NoObs, Phased, Src,
+    run_loop, Arms, Challenger, Config, Estimator, Leader, Mle, NoObs, Phased, RewardSource,
     StopArm, Tracking,
 };
 use super::{
@@ -49,7 +49,7 @@ use super::{
 };
 use crate::error::{check_open, Error, Result};
 use crate::instance::{Family, Instance};
-use crate::privacy::{GaussianMechanism, RandomisedResponse};
+use crate::privacy::{GaussianMechanism, Identity, RandomisedResponse};
 use crate::rng::Rng;
 
 /// A Top Two algorithm bound to an instance.
@@ -68,9 +68,9 @@ impl<E: Estimator> BaiAlgorithm for TopTwo<E> {
 
     fn run(&self, rng: &mut Rng, max_steps: u64) -> RunOutcome {
         let src = if E::PHASED && !self.step_by_step {
-            Src::Lazy(&self.arms)
+            RewardSource::PhaseSums(&self.arms)
         } else {
-            Src::Arms(&self.arms)
+            RewardSource::PerPull(&self.arms)
         };
         run_loop(
             &self.cfg,
@@ -98,7 +98,7 @@ impl<E: Estimator> BaiAlgorithm for TopTwo<E> {
         let out = run_loop(
             &self.cfg,
             &self.est,
-            Src::Table(table),
+            RewardSource::Table(table),
             rng,
             u64::MAX,
             Some(&mut actions),
@@ -162,9 +162,9 @@ impl<E: Estimator> TopTwo<E> {
         obs: &mut dyn Observer,
     ) -> RunOutcome {
         let src = if E::PHASED && lazy {
-            Src::Lazy(&self.arms)
+            RewardSource::PhaseSums(&self.arms)
         } else {
-            Src::Arms(&self.arms)
+            RewardSource::PerPull(&self.arms)
         };
         run_loop(&self.cfg, &self.est, src, rng, max_steps, None, !lazy, obs)
     }
@@ -258,19 +258,22 @@ pub(crate) fn build_any(spec: &AlgoSpec, inst: &Instance) -> Result<AnyTopTwo> {
         AdapLeaderBonus::Eq11LogN => Leader::PrivateUcbLogN { eps },
     };
     let tc = Challenger::Tc { local };
-    let custom = spec.custom_threshold.clone().map(|f| Thr::Custom {
-        f,
-        base: ThresholdVars {
-            delta,
-            k: k as f64,
-            eps,
-            sigma: if reference { 1.0 } else { sigma },
-            ..ThresholdVars::default()
-        },
-    });
+    let custom = spec
+        .custom_threshold
+        .clone()
+        .map(|f| StoppingThreshold::Custom {
+            f,
+            base: ThresholdVars {
+                delta,
+                k: k as f64,
+                eps,
+                sigma: if reference { 1.0 } else { sigma },
+                ..ThresholdVars::default()
+            },
+        });
     let name = spec.algo.as_str();
     // Reference rules of the public TTUCB code (MATH.md S).
-    let ref_ttucb = |thr_fn: Thr| Config {
+    let ref_ttucb = |thr_fn: StoppingThreshold| Config {
         name,
         k,
         leader: Leader::Empirical,
@@ -282,10 +285,10 @@ pub(crate) fn build_any(spec: &AlgoSpec, inst: &Instance) -> Result<AnyTopTwo> {
         stop_arm: StopArm::Argmax,
         tie_uniform,
     };
-    let ref_ttucb_thr = || Thr::RefTtucb {
+    let ref_ttucb_thr = || StoppingThreshold::RefTtucb {
         ln_inv_delta: (1.0 / delta).ln(),
     };
-    let ref_adap = |thr_fn: Thr| Config {
+    let ref_adap = |thr_fn: StoppingThreshold| Config {
         name,
         k,
         leader: Leader::RefAdap { eps },
@@ -297,7 +300,7 @@ pub(crate) fn build_any(spec: &AlgoSpec, inst: &Instance) -> Result<AnyTopTwo> {
         stop_arm: StopArm::LeaderOnSwitch,
         tie_uniform,
     };
-    let ref_adap_thr = || Thr::RefAdap {
+    let ref_adap_thr = || StoppingThreshold::RefAdap {
         ln_inv_delta: (1.0 / delta).ln(),
         eps,
     };
@@ -320,10 +323,10 @@ pub(crate) fn build_any(spec: &AlgoSpec, inst: &Instance) -> Result<AnyTopTwo> {
             A::AdapTt | A::AdapTtStar => ref_adap_thr(),
             _ => ref_ttucb_thr(),
         },
-        A::Ttucb | A::CtbTt | A::GaussLdpTt => Thr::eq4(delta, k),
-        A::AdapTt => Thr::eq12(delta, k, eps, sigma),
-        A::AdapTtStar => Thr::eq14(delta, k, eps, sigma, spec.eq14_form),
-        A::DpaTt => Thr::l34(delta, k),
+        A::Ttucb | A::CtbTt | A::GaussLdpTt => StoppingThreshold::eq4(delta, k),
+        A::AdapTt => StoppingThreshold::eq12(delta, k, eps, sigma),
+        A::AdapTtStar => StoppingThreshold::eq14(delta, k, eps, sigma, spec.eq14_form),
+        A::DpaTt => StoppingThreshold::l34(delta, k),
         A::DpSe => unreachable!("invariant: dp-se rejected at the top of build_any"),
     };
     let thr = custom.unwrap_or(paper_thr);

@@ -10,7 +10,7 @@
 //! * F.17 (L. 16): the counts `N_{τ,a}`; and the allocation `N_{n,a}/n` at geometric times.
 
 use super::algos::build_any;
-use super::top_two::{Core, EstState, Observer};
+use super::top_two::{Counters, Estimates, Observer};
 use super::{AlgoName, AlgoSpec, RunOutcome};
 use crate::error::{Error, Result};
 use crate::instance::Instance;
@@ -51,11 +51,11 @@ struct Recorder {
 }
 
 impl Observer for Recorder {
-    fn step(&mut self, core: &Core, _est: &EstState, _b: usize, _c: usize, _a: usize) {
+    fn step(&mut self, core: &Counters, _est: &Estimates, _b: usize, _c: usize, _a: usize) {
         let t = &mut self.trace;
         if !self.ids {
             for x in 0..self.k {
-                let d = core.nlead[x] as f64 - self.beta * core.lead[x] as f64;
+                let d = core.leader_pulls[x] as f64 - self.beta * core.leader_rounds[x] as f64;
                 t.tracking_min = t.tracking_min.min(d);
                 t.tracking_max = t.tracking_max.max(d);
             }
@@ -73,7 +73,7 @@ impl Observer for Recorder {
         }
     }
 
-    fn after_switch(&mut self, core: &Core, est: &EstState, switched: bool) {
+    fn after_switch(&mut self, core: &Counters, est: &Estimates, switched: bool) {
         if !self.phased {
             return;
         }
@@ -91,10 +91,10 @@ impl Observer for Recorder {
             } else {
                 1u64 << (k - 2)
             };
-            if est.start[x] != 1u64 << (k - 1) || est.w[x] != want_w as f64 {
+            if est.start[x] != 1u64 << (k - 1) || est.local_n[x] != want_w as f64 {
                 t.doubling_violations += 1;
             }
-            t.max_count_ratio = t.max_count_ratio.max(core.n[x] as f64 / est.w[x]);
+            t.max_count_ratio = t.max_count_ratio.max(core.n[x] as f64 / est.local_n[x]);
         }
     }
 }
