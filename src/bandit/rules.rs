@@ -379,7 +379,10 @@ pub(crate) struct Pair {
     pub t: f64,
 }
 
-/// Cached stopping thresholds (MATH.md D.1, S).
+/// The stopping threshold `c_{a,b}` of the GLR test (MATH.md D.1, S), with its constants
+/// computed once per algorithm object (the value of Eq. (4)'s `C_G`; `C_G` and `h` memoised per
+/// phase index for the phase-dependent thresholds). `value` equals the reference function of
+/// the same equation (`threshold_glr`, `threshold_adap`, …; tested below). (Formerly `Thr`.)
 #[derive(Debug)]
 pub(crate) enum StoppingThreshold {
     /// Eq. (4): `cg2 = 2 C_G(log((K−1)/δ)/2)`.

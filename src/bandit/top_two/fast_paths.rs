@@ -5,7 +5,9 @@
 //! (`skip_tests.rs` compares run for run).
 
 use super::estimators::Estimates;
-use super::{Config, Counters};
+use super::rules::TransportCostChallenger;
+use super::Counters;
+use crate::bandit::rules::Cost;
 
 /// `N^B_B` after `m` more steps of β-tracking with a fixed leader, starting from `N^B_B = a0`,
 /// `L_B = l0`, exactly as the step rule `N^B_B <= β (L_B + 1)` evaluates it in `f64`.
@@ -61,19 +63,19 @@ fn first_true(limit: u64, pred: impl Fn(u64) -> bool) -> Option<u64> {
 /// Hence `c` stays the argmin (the step rule's lowest-index argmin) for as long as its own cost
 /// stays below the others' current costs, which is a monotone test on the step index; the next
 /// release is the first time `b` or `c` reaches twice its phase-start count. The skipped steps
-/// are exactly the steps [`run_loop`] would take one by one (tested against it run for run).
+/// are exactly the steps [`super::run_loop`] would take one by one (tested against it run for run).
 /// Cost: O(K + log m) for `m` steps, so a run costs O(K log τ) when the challenger changes
 /// only at releases (e.g. a starved best arm). Returns `(m, a, kept)`: the steps done, the arm
 /// pulled last, and `kept` false when the skip ended because the challenger changed.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn skip_steps(
-    cfg: &Config,
+    k: usize,
+    tc: TransportCostChallenger,
     s: &Estimates,
     core: &mut Counters,
     b: usize,
     c: usize,
     beta: f64,
-    local: bool,
     global: bool,
     cap: u64,
 ) -> (u64, usize, bool) {
@@ -84,7 +86,7 @@ pub(super) fn skip_steps(
         core.leader_pulls[b],
     );
     let lead_pulls = |m: u64| tracked_leader_pulls(a0, l0, beta, m) - a0;
-    let cost = cfg.chal_cost;
+    let (cost, local) = (tc.cost, tc.local);
     let inv = |j: usize| {
         if local {
             s.inv_local_n[j]
@@ -94,7 +96,7 @@ pub(super) fn skip_steps(
     };
     // The runner-up among the other arms: its current cost and lowest index.
     let (mut w2, mut i2) = (f64::INFINITY, usize::MAX);
-    for j in 0..cfg.k {
+    for j in 0..k {
         if j == b || j == c {
             continue;
         }
@@ -128,7 +130,7 @@ pub(super) fn skip_steps(
     let first_b = |limit| first_true(limit, |m| nb0 + lead_pulls(m) >= tb);
     let first_c = |limit| first_true(limit, |m| nc0 + m - lead_pulls(m) >= tc);
     if global {
-        let others_done = (0..cfg.k).all(|j| j == b || j == c || core.n[j] >= 2 * s.start[j]);
+        let others_done = (0..k).all(|j| j == b || j == c || core.n[j] >= 2 * s.start[j]);
         if others_done {
             if let (Some(mb), Some(mc)) = (first_b(limit), first_c(limit)) {
                 limit = mb.max(mc);
@@ -166,7 +168,8 @@ const ROTATE_STREAK: u32 = 32;
 /// when there is only one), and the smallest cost of every other arm (`∞` if none).
 #[inline]
 fn cheapest_pair(
-    cfg: &Config,
+    k: usize,
+    cost: Cost,
     s: &Estimates,
     core: &Counters,
     b: usize,
@@ -174,11 +177,11 @@ fn cheapest_pair(
     let ib = core.inv_n[b];
     // (cost, index) in lexicographic order: the first is the argmin of the step rule.
     let mut top = [(f64::INFINITY, usize::MAX); 3];
-    for j in 0..cfg.k {
+    for j in 0..k {
         if j == b {
             continue;
         }
-        let v = (cfg.chal_cost.eval(s.mu[b], s.mu[j], ib, core.inv_n[j]), j);
+        let v = (cost.eval(s.mu[b], s.mu[j], ib, core.inv_n[j]), j);
         if v.0 < top[0].0 || top[0].1 == usize::MAX {
             top = [v, top[0], top[1]];
         } else if v.0 < top[1].0 || top[1].1 == usize::MAX {
@@ -196,7 +199,7 @@ fn cheapest_pair(
     (best, best.min(other), best.max(other), top[2].0)
 }
 
-/// Does single steps exactly as [`run_loop`] would (same floating-point operations, same
+/// Does single steps exactly as [`super::run_loop`] would (same floating-point operations, same
 /// lowest-index ties) while the leader `b` is fixed and no estimate is released: phased
 /// estimator, lazy rewards, β-tracking, the transport-cost challenger on global counts,
 /// per-arm phases. This is the path of runs whose challenger rotates among a few arms, which
@@ -212,7 +215,8 @@ fn cheapest_pair(
 /// pulled last and the loop's `(streak, previous challenger)` bookkeeping.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn rotate_steps(
-    cfg: &Config,
+    k: usize,
+    cost: Cost,
     s: &Estimates,
     core: &mut Counters,
     b: usize,
@@ -221,8 +225,8 @@ pub(super) fn rotate_steps(
     mut streak: u32,
     mut prev_c: usize,
 ) -> (usize, u32, usize) {
-    let (cost, mb) = (cfg.chal_cost, s.mu[b]);
-    let (_, mut s0, mut s1, mut bound) = cheapest_pair(cfg, s, core, b);
+    let mb = s.mu[b];
+    let (_, mut s0, mut s1, mut bound) = cheapest_pair(k, cost, s, core, b);
     let (mut num0, mut num1) = (cost.numerator(mb, s.mu[s0]), cost.numerator(mb, s.mu[s1]));
     let mut ib = core.inv_n[b];
     loop {
@@ -235,7 +239,7 @@ pub(super) fn rotate_steps(
             let (mut c, vmin) = if v1 < v0 { (s1, v1) } else { (s0, v0) };
             if vmin >= bound {
                 let best;
-                (best, s0, s1, bound) = cheapest_pair(cfg, s, core, b);
+                (best, s0, s1, bound) = cheapest_pair(k, cost, s, core, b);
                 (num0, num1) = (cost.numerator(mb, s.mu[s0]), cost.numerator(mb, s.mu[s1]));
                 c = best;
             }

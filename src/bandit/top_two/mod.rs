@@ -16,7 +16,7 @@
 //! # Layout
 //! * [`arms`]: the reward model (one draw per pull, or a phase's sum in one draw);
 //! * [`estimators`]: the estimators and their per-arm state [`Estimates`];
-//! * [`rules`]: leader, challenger and tracking rules;
+//! * [`rules`]: leader, challenger and tracking rules, as traits with a `# Contract` each;
 //! * [`fast_paths`]: the exact shortcuts of the phase-skipping path;
 //! * [`run_loop`](mod@run_loop): the loop itself.
 
@@ -33,21 +33,30 @@ pub(crate) use arms::Arms;
 pub(crate) use estimators::{Estimates, Estimator, Mle, Phased};
 #[cfg(test)]
 pub(crate) use fast_paths::tracked_leader_pulls;
-pub(crate) use rules::{Challenger, Leader, StopArm, Tracking};
-pub(crate) use run_loop::run_loop;
+pub(crate) use rules::StopArm;
+pub(crate) use run_loop::{run_loop, RunOptions};
 
-/// Everything of a Top Two algorithm but its estimator: the rules and the stopping threshold.
+/// Everything of a Top Two algorithm but its estimator: the leader, challenger and tracking
+/// rules (as types, see [`rules`]), the stopping statistic and threshold.
 #[derive(Debug)]
-pub(crate) struct Config {
+pub(crate) struct Config<L, C, T> {
+    /// Command-line name.
     pub name: &'static str,
+    /// Number of arms `K`.
     pub k: usize,
-    pub leader: Leader,
-    pub challenger: Challenger,
-    pub tracking: Tracking,
+    /// Leader rule (L).
+    pub leader: L,
+    /// Challenger rule (C), with its transport cost.
+    pub challenger: C,
+    /// Tracking rule (T).
+    pub tracking: T,
+    /// The cost of the stopping statistic `W_{â,b}(μ̃, Ñ)`.
     pub stop_cost: Cost,
-    pub chal_cost: Cost,
+    /// The stopping threshold `c_{â,b}`.
     pub thr: StoppingThreshold,
+    /// Which arm is tested.
     pub stop_arm: StopArm,
+    /// Uniform tie-breaking (else lowest index).
     pub tie_uniform: bool,
 }
 

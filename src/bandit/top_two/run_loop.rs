@@ -4,27 +4,47 @@
 
 use super::estimators::{Estimates, Estimator};
 use super::fast_paths::{rotate_steps, skip_steps, SKIP_STREAK};
-use super::rules::{argmax, argmin_except, Challenger, Leader, StopArm, Tracking};
+use super::rules::{argmax, ChallengerRule, LeaderRule, StopArm, TrackingRule};
 use super::{Config, Counters, Observer, RewardSource};
 use crate::bandit::rules::Pair;
 use crate::bandit::RunOutcome;
 use crate::rng::Rng;
-use rand::Rng as _;
 
-/// Runs Alg. 1. `check_always`: evaluate the stopping rule at every iteration even when nothing
-/// was released (the plain step-by-step reference). Returns the outcome; pushes actions when
-/// asked.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn run_loop<E: Estimator, O: Observer + ?Sized>(
-    cfg: &Config,
+/// How a run is driven, beside its algorithm and randomness.
+pub(crate) struct RunOptions<'a> {
+    /// Where the rewards come from.
+    pub src: RewardSource<'a>,
+    /// The step cap (a table also caps at its number of rows).
+    pub max_steps: u64,
+    /// Where to push the pulled arms, if anywhere.
+    pub actions: Option<&'a mut Vec<u32>>,
+    /// Evaluate the stopping rule at every iteration even when nothing was released (the plain
+    /// step-by-step reference).
+    pub check_always: bool,
+}
+
+/// Runs Alg. 1 with the estimator `E` and the rules `L`, `C`, `T` (one monomorphised copy per
+/// combination). Returns the outcome; pushes the actions when asked.
+pub(crate) fn run_loop<E, L, C, T, O>(
+    cfg: &Config<L, C, T>,
     est: &E,
-    src: RewardSource<'_>,
+    opts: RunOptions<'_>,
     rng: &mut Rng,
-    max_steps: u64,
-    mut actions: Option<&mut Vec<u32>>,
-    check_always: bool,
     obs: &mut O,
-) -> RunOutcome {
+) -> RunOutcome
+where
+    E: Estimator,
+    L: LeaderRule,
+    C: ChallengerRule,
+    T: TrackingRule,
+    O: Observer + ?Sized,
+{
+    let RunOptions {
+        src,
+        max_steps,
+        mut actions,
+        check_always,
+    } = opts;
     let k = cfg.k;
     let mut s = Estimates::new(k);
     let mut core = Counters {
@@ -80,16 +100,13 @@ pub(crate) fn run_loop<E: Estimator, O: Observer + ?Sized>(
     let mut last = usize::MAX;
     // The leader only moves when an estimate is released, unless it reads the time or the live
     // counts, or breaks ties at random (then no fast path: see `chunkable`).
-    let leader_dynamic = !E::PHASED
-        || uni
-        || matches!(
-            cfg.leader,
-            Leader::RefAdap { .. } | Leader::Ucb { live: true, .. }
-        );
+    let leader_dynamic = !E::PHASED || uni || !L::FROZEN;
     let mut b_cached = 0usize;
     // Whole runs of steps may be skipped when nothing between two phase switches is random or
     // watched: lazy rewards, no stopping test, a fixed leader, β-tracking, the deterministic
     // transport-cost challenger.
+    let beta_tracking = cfg.tracking.beta();
+    let transport_cost = cfg.challenger.as_transport_cost();
     let chunkable = E::PHASED
         && lazy.is_some()
         && actions.is_none()
@@ -97,13 +114,12 @@ pub(crate) fn run_loop<E: Estimator, O: Observer + ?Sized>(
         && !check_every
         && !leader_dynamic
         && !uni
-        && matches!(cfg.tracking, Tracking::Beta(_))
-        && matches!(cfg.challenger, Challenger::Tc { .. });
+        && beta_tracking.is_some()
+        && transport_cost.is_some();
     // Single steps may run in `rotate_steps` when the challenger uses global counts and phases
     // are per arm.
-    let rotatable = chunkable
-        && !est.global_episodes()
-        && matches!(cfg.challenger, Challenger::Tc { local: false });
+    let rotatable =
+        chunkable && !est.global_episodes() && transport_cost.is_some_and(|tc| !tc.local);
     // Consecutive single steps that pulled the same challenger (skips are tried from
     // `SKIP_STREAK` on).
     let (mut streak, mut prev_c) = (0u32, usize::MAX);
@@ -118,40 +134,7 @@ pub(crate) fn run_loop<E: Estimator, O: Observer + ?Sized>(
         let b_lead = if !(changed || leader_dynamic) {
             b_cached
         } else {
-            match cfg.leader {
-                Leader::Ucb { c, live: false } => {
-                    let f = (c * s.local_n_total.ln()).sqrt();
-                    argmax(k, |a| s.mu[a] + f * s.inv_sqrt_local_n[a], uni, rng)
-                }
-                Leader::Ucb { c, live: true } => {
-                    let f = (c * tf.ln()).sqrt();
-                    argmax(k, |a| s.mu[a] + f * core.inv_n[a].sqrt(), uni, rng)
-                }
-                Leader::PrivateUcb => argmax(k, |a| s.mu[a] + s.private_bonus[a], uni, rng),
-                Leader::PrivateUcbLogN { eps } => {
-                    let l = s.local_n_total.ln();
-                    argmax(
-                        k,
-                        |a| s.mu[a] + (l * s.inv_local_n[a]).sqrt() + l * s.inv_local_n[a] / eps,
-                        uni,
-                        rng,
-                    )
-                }
-                Leader::Empirical => argmax(k, |a| s.mu[a], uni, rng),
-                Leader::RefAdap { eps } => {
-                    let ln = tf.ln();
-                    argmax(
-                        k,
-                        |a| {
-                            s.mu[a]
-                                + ln * s.inv_local_n[a] / eps
-                                + (0.5 * ln * s.inv_local_n[a]).sqrt()
-                        },
-                        uni,
-                        rng,
-                    )
-                }
-            }
+            cfg.leader.leader(k, &s, &core, tf, uni, rng)
         };
         b_cached = b_lead;
         // (R) + (S) stopping.
@@ -165,34 +148,7 @@ pub(crate) fn run_loop<E: Estimator, O: Observer + ?Sized>(
                 StopArm::Argmax => argmax(k, |a| s.mu[a], uni, rng),
                 StopArm::LeaderOnSwitch => b_lead,
             };
-            let mut stop = true;
-            for b in 0..k {
-                if b == cand {
-                    continue;
-                }
-                let w =
-                    cfg.stop_cost
-                        .eval(s.mu[cand], s.mu[b], s.inv_local_n[cand], s.inv_local_n[b]);
-                if w < lb {
-                    stop = false;
-                    break;
-                }
-                let p = Pair {
-                    mu_a: s.mu[cand],
-                    mu_b: s.mu[b],
-                    w_a: s.local_n[cand],
-                    w_b: s.local_n[b],
-                    k_a: s.phase[cand] as f64,
-                    k_b: s.phase[b] as f64,
-                    t: tf,
-                };
-                // NaN threshold: do not stop (w is never NaN).
-                let c = cfg.thr.value(&p);
-                if w < c || c.is_nan() {
-                    stop = false;
-                    break;
-                }
-            }
+            let stop = passes_stopping_test(cfg, &s, cand, lb, tf);
             if stop {
                 let rec = argmax(k, |a| s.mu[a], uni, rng);
                 return RunOutcome {
@@ -209,60 +165,23 @@ pub(crate) fn run_loop<E: Estimator, O: Observer + ?Sized>(
         }
         // (C) challenger. Without random tie-breaking it is a pure function of the state, so it
         // is computed only when the tracking picks it (or an observer or IDS reads it).
-        let chal = |core: &Counters, rng: &mut Rng| match cfg.challenger {
-            Challenger::Tc { local } => {
-                let (mb, cost) = (s.mu[b_lead], cfg.chal_cost);
-                if local {
-                    let ib = s.inv_local_n[b_lead];
-                    argmin_except(
-                        k,
-                        b_lead,
-                        |b| cost.eval(mb, s.mu[b], ib, s.inv_local_n[b]),
-                        uni,
-                        rng,
-                    )
-                } else {
-                    let ib = core.inv_n[b_lead];
-                    argmin_except(
-                        k,
-                        b_lead,
-                        |b| cost.eval(mb, s.mu[b], ib, core.inv_n[b]),
-                        uni,
-                        rng,
-                    )
-                }
-            }
-            Challenger::RefSigned { adap } => {
-                let kappa = if adap {
-                    1.0 / (1.0 + tf.sqrt())
-                } else {
-                    1.0 / (1.0 + tf).ln().sqrt().sqrt()
-                };
-                let (mb, ib) = (s.mu[b_lead], core.inv_n[b_lead]);
-                argmin_except(
-                    k,
-                    b_lead,
-                    |j| (mb - s.mu[j] + kappa) / (ib + core.inv_n[j]).sqrt(),
-                    uni,
-                    rng,
-                )
-            }
+        let chal = |core: &Counters, rng: &mut Rng| {
+            cfg.challenger.challenger(k, b_lead, &s, core, tf, uni, rng)
         };
-        if let (true, Tracking::Beta(beta), Challenger::Tc { local }) =
-            (streak >= SKIP_STREAK, cfg.tracking, cfg.challenger)
+        if let (true, Some(beta), Some(tc)) = (streak >= SKIP_STREAK, beta_tracking, transport_cost)
         {
             // Phase skipping: jump over every step up to the next phase switch (or challenger
             // change, or the cap) at once; see [`skip_steps`]. Tried only once the challenger
             // has repeated, as skips of one or two steps cost more than they save.
             let c_chal = chal(&core, rng);
             let (m, a, kept) = skip_steps(
-                cfg,
+                k,
+                tc,
                 &s,
                 &mut core,
                 b_lead,
                 c_chal,
                 beta,
-                local,
                 est.global_episodes(),
                 cap,
             );
@@ -273,53 +192,27 @@ pub(crate) fn run_loop<E: Estimator, O: Observer + ?Sized>(
             last = a;
             continue;
         }
-        if let (true, Tracking::Beta(beta)) = (rotatable, cfg.tracking) {
+        if let (true, Some(beta), Some(tc)) = (rotatable, beta_tracking, transport_cost) {
             // Single steps in a tight loop up to the next release (or a long streak of one
             // challenger, for `skip_steps`); see [`rotate_steps`].
             (last, streak, prev_c) =
-                rotate_steps(cfg, &s, &mut core, b_lead, beta, cap, streak, prev_c);
+                rotate_steps(k, tc.cost, &s, &mut core, b_lead, beta, cap, streak, prev_c);
             continue;
         }
-        let c_lazy = !uni && obs.passive() && !matches!(cfg.tracking, Tracking::Ids);
+        let c_lazy = !uni && obs.passive() && !T::READS_CHALLENGER;
         let mut c_memo = if c_lazy { usize::MAX } else { chal(&core, rng) };
         // (T) tracking.
-        let a = match cfg.tracking {
-            Tracking::Beta(beta) => {
-                if core.leader_pulls[b_lead] as f64
-                    <= beta * (core.leader_rounds[b_lead] + 1) as f64
-                {
-                    b_lead
-                } else {
-                    if c_memo == usize::MAX {
-                        c_memo = chal(&core, rng);
-                    }
-                    if chunkable {
-                        streak = if c_memo == prev_c { streak + 1 } else { 1 };
-                        prev_c = c_memo;
-                    }
-                    c_memo
-                }
+        let a = if cfg.tracking.pull_leader(b_lead, c_memo, &mut core, rng) {
+            b_lead
+        } else {
+            if c_memo == usize::MAX {
+                c_memo = chal(&core, rng);
             }
-            Tracking::Ids => {
-                let c_chal = c_memo;
-                let (nb, nc) = (core.n[b_lead] as f64, core.n[c_chal] as f64);
-                core.ids_sum[b_lead] += nc / (nb + nc);
-                if core.leader_pulls[b_lead] as f64 <= core.ids_sum[b_lead] {
-                    b_lead
-                } else {
-                    c_chal
-                }
+            if chunkable {
+                streak = if c_memo == prev_c { streak + 1 } else { 1 };
+                prev_c = c_memo;
             }
-            Tracking::Coin(beta) => {
-                if ((rng.next_u64() >> 11) as f64) * (1.0 / 9_007_199_254_740_992.0) < beta {
-                    b_lead
-                } else {
-                    if c_memo == usize::MAX {
-                        c_memo = chal(&core, rng);
-                    }
-                    c_memo
-                }
-            }
+            c_memo
         };
         // (P) pull, (U) update.
         if lazy.is_none() {
@@ -342,4 +235,43 @@ pub(crate) fn run_loop<E: Estimator, O: Observer + ?Sized>(
         }
         obs.step(&core, &s, b_lead, c_memo, a);
     }
+}
+
+/// Steps (R) + (S) of Alg. 1: whether `W_{â,b}(μ̃, Ñ) >= c_{â,b}` for every arm `b ≠ â`, `â = cand`
+/// (statistic `cfg.stop_cost`, threshold `cfg.thr`; a pair whose statistic is below `lb`, a lower
+/// bound of every threshold, fails without evaluating it; a NaN threshold never stops).
+#[inline(always)]
+fn passes_stopping_test<L, C, T>(
+    cfg: &Config<L, C, T>,
+    s: &Estimates,
+    cand: usize,
+    lb: f64,
+    t: f64,
+) -> bool {
+    for b in 0..cfg.k {
+        if b == cand {
+            continue;
+        }
+        let w = cfg
+            .stop_cost
+            .eval(s.mu[cand], s.mu[b], s.inv_local_n[cand], s.inv_local_n[b]);
+        if w < lb {
+            return false;
+        }
+        let p = Pair {
+            mu_a: s.mu[cand],
+            mu_b: s.mu[b],
+            w_a: s.local_n[cand],
+            w_b: s.local_n[b],
+            k_a: s.phase[cand] as f64,
+            k_b: s.phase[b] as f64,
+            t,
+        };
+        // NaN threshold: do not stop (w is never NaN).
+        let c = cfg.thr.value(&p);
+        if w < c || c.is_nan() {
+            return false;
+        }
+    }
+    true
 }
