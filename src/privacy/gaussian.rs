@@ -38,7 +38,7 @@ impl GaussianMechanism {
     /// The `(ε, γ)` Gaussian mechanism for sensitivity 1.
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] unless `ε > 0` finite and `γ ∈ (0, 1)`.
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) unless `ε > 0` finite and `γ ∈ (0, 1)`.
     pub fn new(eps: f64, gamma: f64) -> Result<Self> {
         crate::params::check_eps("eps", eps)?;
         crate::params::check_gamma("gamma", gamma)?;
@@ -48,7 +48,7 @@ impl GaussianMechanism {
     /// Gaussian noise of an arbitrary standard deviation (mutants included).
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] unless `σ` is finite and `> 0`.
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) unless `σ` is finite and `> 0`.
     pub fn with_sigma(sigma: f64) -> Result<Self> {
         check_above("sigma", sigma, 0.0)?;
         Ok(GaussianMechanism { sigma })

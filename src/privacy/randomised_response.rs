@@ -44,7 +44,7 @@ impl RandomisedResponse {
     /// The ε-LDP randomised response, `q = e^ε/(e^ε + 1)` (rounded down one ulp).
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] unless `ε` is finite and `> 0`.
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) unless `ε` is finite and `> 0`.
     pub fn new(eps: f64) -> Result<Self> {
         crate::params::check_eps("eps", eps)?;
         // e^ε/(e^ε+1) = 1/(1+e^{−ε}); stable for large ε.
@@ -58,7 +58,7 @@ impl RandomisedResponse {
     /// A randomised response with an arbitrary keep probability `q ∈ [0, 1]` (mutants included).
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] unless `q ∈ [0, 1]`.
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) unless `q ∈ [0, 1]`.
     pub fn with_keep_probability(q: f64) -> Result<Self> {
         check_closed("keep probability", q, 0.0, 1.0)?;
         Ok(RandomisedResponse {
