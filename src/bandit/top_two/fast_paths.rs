@@ -72,7 +72,7 @@ pub(super) fn skip_steps(
     k: usize,
     tc: TransportCostChallenger,
     s: &Estimates,
-    core: &mut Counters,
+    counters: &mut Counters,
     b: usize,
     c: usize,
     beta: f64,
@@ -80,10 +80,10 @@ pub(super) fn skip_steps(
     cap: u64,
 ) -> (u64, usize, bool) {
     let (nb0, nc0, l0, a0) = (
-        core.n[b],
-        core.n[c],
-        core.leader_rounds[b],
-        core.leader_pulls[b],
+        counters.n[b],
+        counters.n[c],
+        counters.leader_rounds[b],
+        counters.leader_pulls[b],
     );
     let lead_pulls = |m: u64| tracked_leader_pulls(a0, l0, beta, m) - a0;
     let (cost, local) = (tc.cost, tc.local);
@@ -91,7 +91,7 @@ pub(super) fn skip_steps(
         if local {
             s.inv_local_n[j]
         } else {
-            core.inv_n[j]
+            counters.inv_n[j]
         }
     };
     // The runner-up among the other arms: its current cost and lowest index.
@@ -108,7 +108,7 @@ pub(super) fn skip_steps(
     // Challenger change first (usually soon when several arms share the challenger role, so
     // that the release searches below stay short): at step j (j steps done) c is still the
     // argmin while `keeps(j)`.
-    let mut limit = cap - core.t;
+    let mut limit = cap - counters.t;
     let mut kept = true;
     if !local {
         // With local counts every cost is frozen until the next release.
@@ -130,7 +130,7 @@ pub(super) fn skip_steps(
     let first_b = |limit| first_true(limit, |m| nb0 + lead_pulls(m) >= tb);
     let first_c = |limit| first_true(limit, |m| nc0 + m - lead_pulls(m) >= tc);
     if global {
-        let others_done = (0..k).all(|j| j == b || j == c || core.n[j] >= 2 * s.start[j]);
+        let others_done = (0..k).all(|j| j == b || j == c || counters.n[j] >= 2 * s.start[j]);
         if others_done {
             if let (Some(mb), Some(mc)) = (first_b(limit), first_c(limit)) {
                 limit = mb.max(mc);
@@ -150,13 +150,13 @@ pub(super) fn skip_steps(
     let m = limit;
     let p = lead_pulls(m);
     let last = if p > lead_pulls(m - 1) { b } else { c };
-    core.n[b] = nb0 + p;
-    core.n[c] = nc0 + m - p;
-    core.inv_n[b] = 1.0 / core.n[b] as f64;
-    core.inv_n[c] = 1.0 / core.n[c] as f64;
-    core.leader_rounds[b] = l0 + m;
-    core.leader_pulls[b] = a0 + p;
-    core.t += m;
+    counters.n[b] = nb0 + p;
+    counters.n[c] = nc0 + m - p;
+    counters.inv_n[b] = 1.0 / counters.n[b] as f64;
+    counters.inv_n[c] = 1.0 / counters.n[c] as f64;
+    counters.leader_rounds[b] = l0 + m;
+    counters.leader_pulls[b] = a0 + p;
+    counters.t += m;
     (m, last, kept)
 }
 
@@ -171,17 +171,17 @@ fn cheapest_pair(
     k: usize,
     cost: Cost,
     s: &Estimates,
-    core: &Counters,
+    counters: &Counters,
     b: usize,
 ) -> (usize, usize, usize, f64) {
-    let ib = core.inv_n[b];
+    let ib = counters.inv_n[b];
     // (cost, index) in lexicographic order: the first is the argmin of the step rule.
     let mut top = [(f64::INFINITY, usize::MAX); 3];
     for j in 0..k {
         if j == b {
             continue;
         }
-        let v = (cost.eval(s.mu[b], s.mu[j], ib, core.inv_n[j]), j);
+        let v = (cost.eval(s.mu[b], s.mu[j], ib, counters.inv_n[j]), j);
         if v.0 < top[0].0 || top[0].1 == usize::MAX {
             top = [v, top[0], top[1]];
         } else if v.0 < top[1].0 || top[1].1 == usize::MAX {
@@ -218,7 +218,7 @@ pub(super) fn rotate_steps(
     k: usize,
     cost: Cost,
     s: &Estimates,
-    core: &mut Counters,
+    counters: &mut Counters,
     b: usize,
     beta: f64,
     cap: u64,
@@ -226,20 +226,21 @@ pub(super) fn rotate_steps(
     mut prev_c: usize,
 ) -> (usize, u32, usize) {
     let mb = s.mu[b];
-    let (_, mut s0, mut s1, mut bound) = cheapest_pair(k, cost, s, core, b);
+    let (_, mut s0, mut s1, mut bound) = cheapest_pair(k, cost, s, counters, b);
     let (mut num0, mut num1) = (cost.numerator(mb, s.mu[s0]), cost.numerator(mb, s.mu[s1]));
-    let mut ib = core.inv_n[b];
+    let mut ib = counters.inv_n[b];
     loop {
-        let a = if core.leader_pulls[b] as f64 <= beta * (core.leader_rounds[b] + 1) as f64 {
-            core.leader_pulls[b] += 1;
+        let a = if counters.leader_pulls[b] as f64 <= beta * (counters.leader_rounds[b] + 1) as f64
+        {
+            counters.leader_pulls[b] += 1;
             b
         } else {
-            let v0 = num0 / (ib + core.inv_n[s0]);
-            let v1 = num1 / (ib + core.inv_n[s1]);
+            let v0 = num0 / (ib + counters.inv_n[s0]);
+            let v1 = num1 / (ib + counters.inv_n[s1]);
             let (mut c, vmin) = if v1 < v0 { (s1, v1) } else { (s0, v0) };
             if vmin >= bound {
                 let best;
-                (best, s0, s1, bound) = cheapest_pair(k, cost, s, core, b);
+                (best, s0, s1, bound) = cheapest_pair(k, cost, s, counters, b);
                 (num0, num1) = (cost.numerator(mb, s.mu[s0]), cost.numerator(mb, s.mu[s1]));
                 c = best;
             }
@@ -247,14 +248,14 @@ pub(super) fn rotate_steps(
             prev_c = c;
             c
         };
-        core.n[a] += 1;
-        core.inv_n[a] = 1.0 / core.n[a] as f64;
+        counters.n[a] += 1;
+        counters.inv_n[a] = 1.0 / counters.n[a] as f64;
         if a == b {
-            ib = core.inv_n[b];
+            ib = counters.inv_n[b];
         }
-        core.leader_rounds[b] += 1;
-        core.t += 1;
-        if core.n[a] >= 2 * s.start[a] || core.t >= cap || streak >= ROTATE_STREAK {
+        counters.leader_rounds[b] += 1;
+        counters.t += 1;
+        if counters.n[a] >= 2 * s.start[a] || counters.t >= cap || streak >= ROTATE_STREAK {
             return (a, streak, prev_c);
         }
     }

@@ -82,9 +82,9 @@ pub(crate) struct Counters {
 /// Hooks for invariant tests (no-ops in production).
 pub(crate) trait Observer {
     /// After each pull of the main loop: leader `b`, challenger `c`, pulled `a`.
-    fn step(&mut self, _core: &Counters, _est: &Estimates, _b: usize, _c: usize, _a: usize) {}
+    fn step(&mut self, _counters: &Counters, _est: &Estimates, _b: usize, _c: usize, _a: usize) {}
     /// After step (E) of an iteration.
-    fn after_switch(&mut self, _core: &Counters, _est: &Estimates, _switched: bool) {}
+    fn after_switch(&mut self, _counters: &Counters, _est: &Estimates, _switched: bool) {}
     /// Whether the observer needs no per-step hook, so that the loop may skip deterministic work
     /// (computing an unused challenger, or a whole run of steps at once).
     fn passive(&self) -> bool {

@@ -47,7 +47,7 @@ where
     } = opts;
     let k = cfg.k;
     let mut s = Estimates::new(k);
-    let mut core = Counters {
+    let mut counters = Counters {
         n: vec![0; k],
         inv_n: vec![1.0; k],
         leader_rounds: vec![0; k],
@@ -82,13 +82,13 @@ where
     };
     // Initialisation: a_t = t for t = 1..K.
     for a in 0..k {
-        if core.t >= cap {
-            return unstopped(&s, core.t, rng);
+        if counters.t >= cap {
+            return unstopped(&s, counters.t, rng);
         }
-        let r = reward(a, core.t, rng);
+        let r = reward(a, counters.t, rng);
         est.init(&mut s, a, r, rng);
-        core.n[a] = 1;
-        core.t += 1;
+        counters.n[a] = 1;
+        counters.t += 1;
         if let Some(v) = actions.as_deref_mut() {
             v.push(a as u32);
         }
@@ -126,15 +126,15 @@ where
     loop {
         // (E) phase switch: only the arm pulled last can trigger (ISSUE 8).
         if E::PHASED && last != usize::MAX {
-            changed |= est.switch(&mut s, last, &core.n, lazy, rng);
+            changed |= est.switch(&mut s, last, &counters.n, lazy, rng);
         }
-        obs.after_switch(&core, &s, changed);
-        let tf = core.t as f64;
+        obs.after_switch(&counters, &s, changed);
+        let tf = counters.t as f64;
         // (L) leader, computed first because the reference AdaP-TT stops on it.
         let b_lead = if !(changed || leader_dynamic) {
             b_cached
         } else {
-            cfg.leader.leader(k, &s, &core, tf, uni, rng)
+            cfg.leader.leader(k, &s, &counters, tf, uni, rng)
         };
         b_cached = b_lead;
         // (R) + (S) stopping.
@@ -152,7 +152,7 @@ where
             if stop {
                 let rec = argmax(k, |a| s.mu[a], uni, rng);
                 return RunOutcome {
-                    tau: core.t,
+                    tau: counters.t,
                     recommendation: rec,
                     stopped: true,
                     rounds: rounds(&s),
@@ -160,25 +160,26 @@ where
             }
         }
         changed = false;
-        if core.t >= cap {
-            return unstopped(&s, core.t, rng);
+        if counters.t >= cap {
+            return unstopped(&s, counters.t, rng);
         }
         // (C) challenger. Without random tie-breaking it is a pure function of the state, so it
         // is computed only when the tracking picks it (or an observer or IDS reads it).
-        let chal = |core: &Counters, rng: &mut Rng| {
-            cfg.challenger.challenger(k, b_lead, &s, core, tf, uni, rng)
+        let chal = |counters: &Counters, rng: &mut Rng| {
+            cfg.challenger
+                .challenger(k, b_lead, &s, counters, tf, uni, rng)
         };
         if let (true, Some(beta), Some(tc)) = (streak >= SKIP_STREAK, beta_tracking, transport_cost)
         {
             // Phase skipping: jump over every step up to the next phase switch (or challenger
             // change, or the cap) at once; see [`skip_steps`]. Tried only once the challenger
             // has repeated, as skips of one or two steps cost more than they save.
-            let c_chal = chal(&core, rng);
+            let c_chal = chal(&counters, rng);
             let (m, a, kept) = skip_steps(
                 k,
                 tc,
                 &s,
-                &mut core,
+                &mut counters,
                 b_lead,
                 c_chal,
                 beta,
@@ -195,18 +196,31 @@ where
         if let (true, Some(beta), Some(tc)) = (rotatable, beta_tracking, transport_cost) {
             // Single steps in a tight loop up to the next release (or a long streak of one
             // challenger, for `skip_steps`); see [`rotate_steps`].
-            (last, streak, prev_c) =
-                rotate_steps(k, tc.cost, &s, &mut core, b_lead, beta, cap, streak, prev_c);
+            (last, streak, prev_c) = rotate_steps(
+                k,
+                tc.cost,
+                &s,
+                &mut counters,
+                b_lead,
+                beta,
+                cap,
+                streak,
+                prev_c,
+            );
             continue;
         }
         let c_lazy = !uni && obs.passive() && !T::READS_CHALLENGER;
-        let mut c_memo = if c_lazy { usize::MAX } else { chal(&core, rng) };
+        let mut c_memo = if c_lazy {
+            usize::MAX
+        } else {
+            chal(&counters, rng)
+        };
         // (T) tracking.
-        let a = if cfg.tracking.pull_leader(b_lead, c_memo, &mut core, rng) {
+        let a = if cfg.tracking.pull_leader(b_lead, c_memo, &mut counters, rng) {
             b_lead
         } else {
             if c_memo == usize::MAX {
-                c_memo = chal(&core, rng);
+                c_memo = chal(&counters, rng);
             }
             if chunkable {
                 streak = if c_memo == prev_c { streak + 1 } else { 1 };
@@ -216,24 +230,24 @@ where
         };
         // (P) pull, (U) update.
         if lazy.is_none() {
-            let r = reward(a, core.t, rng);
+            let r = reward(a, counters.t, rng);
             est.observe(&mut s, a, r, rng);
             if !E::PHASED {
                 changed = true;
             }
         }
-        core.n[a] += 1;
-        core.inv_n[a] = 1.0 / core.n[a] as f64;
-        core.leader_rounds[b_lead] += 1;
+        counters.n[a] += 1;
+        counters.inv_n[a] = 1.0 / counters.n[a] as f64;
+        counters.leader_rounds[b_lead] += 1;
         if a == b_lead {
-            core.leader_pulls[b_lead] += 1;
+            counters.leader_pulls[b_lead] += 1;
         }
-        core.t += 1;
+        counters.t += 1;
         last = a;
         if let Some(v) = actions.as_deref_mut() {
             v.push(a as u32);
         }
-        obs.step(&core, &s, b_lead, c_memo, a);
+        obs.step(&counters, &s, b_lead, c_memo, a);
     }
 }
 
