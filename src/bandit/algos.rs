@@ -67,6 +67,25 @@ pub(crate) struct TopTwo<E: Estimator, L, C, T> {
     pub(crate) step_by_step: bool,
 }
 
+impl<E: Estimator, L, C, T> TopTwo<E, L, C, T> {
+    /// The options of a run on the bound arms: with `lazy` (phased estimators only) the rewards
+    /// of a phase are drawn as one sum and the stopping rule is tested at releases (the
+    /// phase-skipping path); otherwise one draw per pull and the stopping rule tested at every
+    /// step (the plain reference).
+    fn options(&self, max_steps: u64, lazy: bool) -> RunOptions<'_> {
+        RunOptions {
+            src: if E::PHASED && lazy {
+                RewardSource::PhaseSums(&self.arms)
+            } else {
+                RewardSource::PerPull(&self.arms)
+            },
+            max_steps,
+            actions: None,
+            check_always: !lazy,
+        }
+    }
+}
+
 impl<E: Estimator, L: LeaderRule, C: ChallengerRule, T: TrackingRule> BaiAlgorithm
     for TopTwo<E, L, C, T>
 {
@@ -75,17 +94,7 @@ impl<E: Estimator, L: LeaderRule, C: ChallengerRule, T: TrackingRule> BaiAlgorit
     }
 
     fn run(&self, rng: &mut Rng, max_steps: u64) -> RunOutcome {
-        let src = if E::PHASED && !self.step_by_step {
-            RewardSource::PhaseSums(&self.arms)
-        } else {
-            RewardSource::PerPull(&self.arms)
-        };
-        let opts = RunOptions {
-            src,
-            max_steps,
-            actions: None,
-            check_always: self.step_by_step,
-        };
+        let opts = self.options(max_steps, !self.step_by_step);
         run_loop(&self.cfg, &self.est, opts, rng, &mut NoObs)
     }
 
@@ -171,18 +180,13 @@ where
         lazy: bool,
         obs: &mut dyn Observer,
     ) -> RunOutcome {
-        let src = if E::PHASED && lazy {
-            RewardSource::PhaseSums(&self.arms)
-        } else {
-            RewardSource::PerPull(&self.arms)
-        };
-        let opts = RunOptions {
-            src,
-            max_steps,
-            actions: None,
-            check_always: !lazy,
-        };
-        run_loop(&self.cfg, &self.est, opts, rng, obs)
+        run_loop(
+            &self.cfg,
+            &self.est,
+            self.options(max_steps, lazy),
+            rng,
+            obs,
+        )
     }
     fn into_algorithm(self: Box<Self>) -> Box<dyn BaiAlgorithm> {
         self
