@@ -36,11 +36,15 @@
 //! after a phase switch against the leader. `adap-tt-star`: the `adap-tt` reference rules (the
 //! public code has no AdaP-TT*).
 
-use super::rules::{Cost, Thr, UCB_ALPHA, UCB_S};
-use super::top_two::Observer;
+use super::rules::{Cost, StoppingThreshold, UCB_ALPHA, UCB_S};
+use super::top_two::rules::{
+    BetaTracking, ChallengerRule, CoinTracking, EmpiricalBestLeader, IdsTracking, LeaderRule,
+    LiveUcbLeader, PrivateUcbLeader, PrivateUcbLogNLeader, RefAdapLeader, SignedGapChallenger,
+    TrackingRule, TransportCostChallenger, UcbLeader,
+};
 use super::top_two::{
-    run_loop, Arms, Challenger, Config, Estimator, Identity, Leader, Mle, NoObs, Phased, Src,
-    StopArm, Tracking,
+    run_loop, Arms, Config, Estimator, Mle, NoObs, Observer, Phased, RewardSource, RunOptions,
+    StopArm,
 };
 use super::{
     AdapLeaderBonus, AlgoName, AlgoSpec, BaiAlgorithm, ChallengerCounts, DpaEpisodes,
@@ -49,39 +53,49 @@ use super::{
 };
 use crate::error::{check_open, Error, Result};
 use crate::instance::{Family, Instance};
-use crate::privacy::{GaussianMechanism, RandomisedResponse};
+use crate::privacy::{GaussianMechanism, Identity, RandomisedResponse};
 use crate::rng::Rng;
 
-/// A Top Two algorithm bound to an instance.
+/// A Top Two algorithm bound to an instance: the estimator `E` and the leader, challenger and
+/// tracking rules `L`, `C`, `T` as types, so that each combination runs its own monomorphised
+/// loop.
 #[derive(Debug)]
-pub(crate) struct TopTwo<E: Estimator> {
-    pub(crate) cfg: Config,
+pub(crate) struct TopTwo<E: Estimator, L, C, T> {
+    pub(crate) cfg: Config<L, C, T>,
     pub(crate) est: E,
     pub(crate) arms: Arms,
     pub(crate) step_by_step: bool,
 }
 
-impl<E: Estimator> BaiAlgorithm for TopTwo<E> {
+impl<E: Estimator, L, C, T> TopTwo<E, L, C, T> {
+    /// The options of a run on the bound arms: with `lazy` (phased estimators only) the rewards
+    /// of a phase are drawn as one sum and the stopping rule is tested at releases (the
+    /// phase-skipping path); otherwise one draw per pull and the stopping rule tested at every
+    /// step (the plain reference).
+    fn options(&self, max_steps: u64, lazy: bool) -> RunOptions<'_> {
+        RunOptions {
+            src: if E::PHASED && lazy {
+                RewardSource::PhaseSums(&self.arms)
+            } else {
+                RewardSource::PerPull(&self.arms)
+            },
+            max_steps,
+            actions: None,
+            check_always: !lazy,
+        }
+    }
+}
+
+impl<E: Estimator, L: LeaderRule, C: ChallengerRule, T: TrackingRule> BaiAlgorithm
+    for TopTwo<E, L, C, T>
+{
     fn name(&self) -> &str {
         self.cfg.name
     }
 
     fn run(&self, rng: &mut Rng, max_steps: u64) -> RunOutcome {
-        let src = if E::PHASED && !self.step_by_step {
-            Src::Lazy(&self.arms)
-        } else {
-            Src::Arms(&self.arms)
-        };
-        run_loop(
-            &self.cfg,
-            &self.est,
-            src,
-            rng,
-            max_steps,
-            None,
-            self.step_by_step,
-            &mut NoObs,
-        )
+        let opts = self.options(max_steps, !self.step_by_step);
+        run_loop(&self.cfg, &self.est, opts, rng, &mut NoObs)
     }
 
     /// Step-by-step run on a table; `None` if a row does not have `K` admissible rewards
@@ -95,16 +109,13 @@ impl<E: Estimator> BaiAlgorithm for TopTwo<E> {
             return None;
         }
         let mut actions = Vec::with_capacity(table.len());
-        let out = run_loop(
-            &self.cfg,
-            &self.est,
-            Src::Table(table),
-            rng,
-            u64::MAX,
-            Some(&mut actions),
-            true,
-            &mut NoObs,
-        );
+        let opts = RunOptions {
+            src: RewardSource::Table(table),
+            max_steps: u64::MAX,
+            actions: Some(&mut actions),
+            check_always: true,
+        };
+        let out = run_loop(&self.cfg, &self.est, opts, rng, &mut NoObs);
         Some(TableOutput {
             actions,
             recommendation: out.recommendation,
@@ -135,55 +146,135 @@ fn need_eps(spec: &AlgoSpec) -> Result<f64> {
 /// [`Error::InvalidInstance`] when `ctb-tt` gets non-Bernoulli arms (randomised response needs
 /// rewards in `[0, 1]`).
 pub(crate) fn build_top_two(spec: &AlgoSpec, inst: &Instance) -> Result<Box<dyn BaiAlgorithm>> {
-    Ok(match build_any(spec, inst)? {
-        AnyTopTwo::Plain(a) => Box::new(a),
-        AnyTopTwo::Ctb(a) => Box::new(a),
-        AnyTopTwo::Gauss(a) => Box::new(a),
-        AnyTopTwo::Phased(a) => Box::new(a),
-    })
+    Ok(build_any(spec, inst)?.into_algorithm())
 }
 
-/// A built Top Two algorithm with its concrete estimator (for observed runs in tests).
-#[derive(Debug)]
-pub(crate) enum AnyTopTwo {
-    Plain(TopTwo<Mle<Identity>>),
-    Ctb(TopTwo<Mle<RandomisedResponse>>),
-    Gauss(TopTwo<Mle<GaussianMechanism>>),
-    Phased(TopTwo<Phased>),
-}
-
-impl<E: Estimator> TopTwo<E> {
+/// A built Top Two algorithm whose runs can also be observed (for traces and tests).
+pub(crate) trait ObservedRun: BaiAlgorithm + std::fmt::Debug {
     /// A run with an observer (`lazy`: phase-skipping path, phased estimators only).
-    pub(crate) fn run_observed(
+    fn run_observed(
+        &self,
+        rng: &mut Rng,
+        max_steps: u64,
+        lazy: bool,
+        obs: &mut dyn Observer,
+    ) -> RunOutcome;
+    /// The same algorithm as a plain [`BaiAlgorithm`].
+    fn into_algorithm(self: Box<Self>) -> Box<dyn BaiAlgorithm>;
+}
+
+/// A built Top Two algorithm with its concrete estimator and rules behind one pointer.
+pub(crate) type AnyTopTwo = Box<dyn ObservedRun>;
+
+impl<E, L, C, T> ObservedRun for TopTwo<E, L, C, T>
+where
+    E: Estimator + 'static,
+    L: LeaderRule,
+    C: ChallengerRule,
+    T: TrackingRule,
+{
+    fn run_observed(
         &self,
         rng: &mut Rng,
         max_steps: u64,
         lazy: bool,
         obs: &mut dyn Observer,
     ) -> RunOutcome {
-        let src = if E::PHASED && lazy {
-            Src::Lazy(&self.arms)
-        } else {
-            Src::Arms(&self.arms)
-        };
-        run_loop(&self.cfg, &self.est, src, rng, max_steps, None, !lazy, obs)
+        run_loop(
+            &self.cfg,
+            &self.est,
+            self.options(max_steps, lazy),
+            rng,
+            obs,
+        )
+    }
+    fn into_algorithm(self: Box<Self>) -> Box<dyn BaiAlgorithm> {
+        self
     }
 }
 
-impl AnyTopTwo {
-    /// See [`TopTwo::run_observed`].
-    pub(crate) fn run_observed(
-        &self,
-        rng: &mut Rng,
-        max_steps: u64,
-        lazy: bool,
-        obs: &mut dyn Observer,
-    ) -> RunOutcome {
-        match self {
-            AnyTopTwo::Plain(a) => a.run_observed(rng, max_steps, lazy, obs),
-            AnyTopTwo::Ctb(a) => a.run_observed(rng, max_steps, lazy, obs),
-            AnyTopTwo::Gauss(a) => a.run_observed(rng, max_steps, lazy, obs),
-            AnyTopTwo::Phased(a) => a.run_observed(rng, max_steps, lazy, obs),
+/// Everything of a Top Two algorithm but its estimator and rules.
+struct Parts {
+    name: &'static str,
+    k: usize,
+    stop_cost: Cost,
+    thr: StoppingThreshold,
+    stop_arm: StopArm,
+    tie_uniform: bool,
+    arms: Arms,
+    step_by_step: bool,
+}
+
+impl Parts {
+    /// The algorithm with these rules (one monomorphised loop per call site's types).
+    fn with<E, L, C, T>(self, est: E, leader: L, challenger: C, tracking: T) -> AnyTopTwo
+    where
+        E: Estimator + 'static,
+        L: LeaderRule,
+        C: ChallengerRule,
+        T: TrackingRule,
+    {
+        Box::new(TopTwo {
+            cfg: Config {
+                name: self.name,
+                k: self.k,
+                leader,
+                challenger,
+                tracking,
+                stop_cost: self.stop_cost,
+                thr: self.thr,
+                stop_arm: self.stop_arm,
+                tie_uniform: self.tie_uniform,
+            },
+            est,
+            arms: self.arms,
+            step_by_step: self.step_by_step,
+        })
+    }
+
+    /// The paper's rules with leader `leader`: the transport-cost challenger and β-tracking, or
+    /// IDS (`beta = None`).
+    fn paper<E, L>(
+        self,
+        est: E,
+        leader: L,
+        tc: TransportCostChallenger,
+        beta: Option<f64>,
+    ) -> AnyTopTwo
+    where
+        E: Estimator + 'static,
+        L: LeaderRule,
+    {
+        match beta {
+            Some(b) => self.with(est, leader, tc, BetaTracking(b)),
+            None => self.with(est, leader, tc, IdsTracking),
+        }
+    }
+
+    /// The public TTUCB code's rules (MATH.md S): empirical-best leader, signed challenger,
+    /// coin flip w.p. `β` (every algorithm but AdaP-TT(*) under `--rules reference`).
+    fn ref_ttucb<E: Estimator + 'static>(self, est: E, beta: f64) -> AnyTopTwo {
+        self.with(
+            est,
+            EmpiricalBestLeader,
+            SignedGapChallenger { adap: false },
+            CoinTracking(beta),
+        )
+    }
+
+    /// The paper's rules with the UCB leader of Eq. (3), on the local or the live counts.
+    fn paper_ucb<E: Estimator + 'static>(
+        self,
+        est: E,
+        c: f64,
+        live: bool,
+        tc: TransportCostChallenger,
+        beta: Option<f64>,
+    ) -> AnyTopTwo {
+        if live {
+            self.paper(est, LiveUcbLeader { c }, tc, beta)
+        } else {
+            self.paper(est, UcbLeader { c }, tc, beta)
         }
     }
 }
@@ -205,13 +296,8 @@ pub(crate) fn build_any(spec: &AlgoSpec, inst: &Instance) -> Result<AnyTopTwo> {
     }
     let arms = Arms::from_instance(inst);
     let reference = spec.rules == Rules::Reference;
-    let tracking = if reference {
-        Tracking::Coin(beta)
-    } else if spec.ids_beta {
-        Tracking::Ids
-    } else {
-        Tracking::Beta(beta)
-    };
+    // β-tracking (`Some(β)`) or IDS (`None`) under the paper rules; the coin under the reference.
+    let paper_beta = if spec.ids_beta { None } else { Some(beta) };
     let tie_uniform = spec.tie_break == TieBreak::Uniform;
     let local = spec.challenger_counts == ChallengerCounts::Local;
     let eps = if spec.algo.needs_eps() {
@@ -247,102 +333,79 @@ pub(crate) fn build_any(spec: &AlgoSpec, inst: &Instance) -> Result<AnyTopTwo> {
         half_eps: eps / 2.0,
         inv2s2,
     };
-    let ucb = Leader::Ucb {
-        c: 2.0 * sigma * sigma * UCB_ALPHA * (1.0 + UCB_S),
-        live: spec.leader_counts == LeaderCounts::Global,
-    };
-    // Issue 11's control of Finding 1: Eq. (3)'s bonus for AdaP-TT(*) (validated in `build`).
-    let adap_leader = match spec.adap_leader_bonus {
-        AdapLeaderBonus::Eq11 => Leader::PrivateUcb,
-        AdapLeaderBonus::Eq3 => ucb,
-        AdapLeaderBonus::Eq11LogN => Leader::PrivateUcbLogN { eps },
-    };
-    let tc = Challenger::Tc { local };
-    let custom = spec.custom_threshold.clone().map(|f| Thr::Custom {
-        f,
-        base: ThresholdVars {
-            delta,
-            k: k as f64,
-            eps,
-            sigma: if reference { 1.0 } else { sigma },
-            ..ThresholdVars::default()
-        },
-    });
-    let name = spec.algo.as_str();
-    // Reference rules of the public TTUCB code (MATH.md S).
-    let ref_ttucb = |thr_fn: Thr| Config {
-        name,
-        k,
-        leader: Leader::Empirical,
-        challenger: Challenger::RefSigned { adap: false },
-        tracking,
-        stop_cost: Cost::Reference,
-        chal_cost: Cost::Reference,
-        thr: thr_fn,
-        stop_arm: StopArm::Argmax,
-        tie_uniform,
-    };
-    let ref_ttucb_thr = || Thr::RefTtucb {
-        ln_inv_delta: (1.0 / delta).ln(),
-    };
-    let ref_adap = |thr_fn: Thr| Config {
-        name,
-        k,
-        leader: Leader::RefAdap { eps },
-        challenger: Challenger::RefSigned { adap: true },
-        tracking,
-        stop_cost: Cost::Reference,
-        chal_cost: Cost::Reference,
-        thr: thr_fn,
-        stop_arm: StopArm::LeaderOnSwitch,
-        tie_uniform,
-    };
-    let ref_adap_thr = || Thr::RefAdap {
-        ln_inv_delta: (1.0 / delta).ln(),
-        eps,
-    };
-    let paper = |leader, chal_cost, stop_cost, thr_fn| Config {
-        name,
-        k,
-        leader,
-        challenger: tc,
-        tracking,
-        stop_cost,
-        chal_cost,
-        thr: thr_fn,
-        stop_arm: StopArm::Argmax,
-        tie_uniform,
-    };
-    let step_by_step = spec.step_by_step;
+    let ucb_c = 2.0 * sigma * sigma * UCB_ALPHA * (1.0 + UCB_S);
+    let live = spec.leader_counts == LeaderCounts::Global;
+    let custom = spec
+        .custom_threshold
+        .clone()
+        .map(|f| StoppingThreshold::Custom {
+            f,
+            base: ThresholdVars {
+                delta,
+                k: k as f64,
+                eps,
+                sigma: if reference { 1.0 } else { sigma },
+                ..ThresholdVars::default()
+            },
+        });
     use AlgoName as A;
+    let adap = matches!(spec.algo, A::AdapTt | A::AdapTtStar);
     let paper_thr = match spec.algo {
-        _ if reference => match spec.algo {
-            A::AdapTt | A::AdapTtStar => ref_adap_thr(),
-            _ => ref_ttucb_thr(),
-        },
-        A::Ttucb | A::CtbTt | A::GaussLdpTt => Thr::eq4(delta, k),
-        A::AdapTt => Thr::eq12(delta, k, eps, sigma),
-        A::AdapTtStar => Thr::eq14(delta, k, eps, sigma, spec.eq14_form),
-        A::DpaTt => Thr::l34(delta, k),
+        _ if reference => {
+            let ln_inv_delta = (1.0 / delta).ln();
+            if adap {
+                StoppingThreshold::RefAdap { ln_inv_delta, eps }
+            } else {
+                StoppingThreshold::RefTtucb { ln_inv_delta }
+            }
+        }
+        A::Ttucb | A::CtbTt | A::GaussLdpTt => StoppingThreshold::eq4(delta, k),
+        A::AdapTt => StoppingThreshold::eq12(delta, k, eps, sigma),
+        A::AdapTtStar => StoppingThreshold::eq14(delta, k, eps, sigma, spec.eq14_form),
+        A::DpaTt => StoppingThreshold::l34(delta, k),
         A::DpSe => unreachable!("invariant: dp-se rejected at the top of build_any"),
     };
-    let thr = custom.unwrap_or(paper_thr);
-    let cfg = match spec.algo {
-        A::AdapTt | A::AdapTtStar if reference => ref_adap(thr),
-        _ if reference => ref_ttucb(thr),
-        A::Ttucb | A::CtbTt | A::GaussLdpTt => paper(ucb, gauss, gauss, thr),
-        A::AdapTt => paper(adap_leader, gauss, gauss, thr),
-        A::AdapTtStar => paper(adap_leader, priv_aware, priv_aware, thr),
-        A::DpaTt => paper(ucb, gauss, gauss, thr),
-        A::DpSe => unreachable!("invariant: dp-se rejected at the top of build_any"),
+    // Reference rules of the public code (MATH.md S): the statistic `0.5·d²/(1/n_a + 1/n_b)`;
+    // AdaP-TT tests the leader right after a switch.
+    let (stop_cost, stop_arm) = match spec.algo {
+        _ if reference => (
+            Cost::Reference,
+            if adap {
+                StopArm::LeaderOnSwitch
+            } else {
+                StopArm::Argmax
+            },
+        ),
+        A::AdapTtStar => (priv_aware, StopArm::Argmax),
+        _ => (gauss, StopArm::Argmax),
+    };
+    let tc = TransportCostChallenger {
+        cost: if spec.algo == A::AdapTtStar {
+            priv_aware
+        } else {
+            gauss
+        },
+        local,
+    };
+    let parts = Parts {
+        name: spec.algo.as_str(),
+        k,
+        stop_cost,
+        thr: custom.unwrap_or(paper_thr),
+        stop_arm,
+        tie_uniform,
+        arms,
+        step_by_step: spec.step_by_step,
     };
     Ok(match spec.algo {
-        A::Ttucb => AnyTopTwo::Plain(TopTwo {
-            cfg,
-            est: Mle(Identity),
-            arms,
-            step_by_step,
-        }),
+        A::Ttucb => {
+            let est = Mle(Identity);
+            if reference {
+                parts.ref_ttucb(est, beta)
+            } else {
+                parts.paper_ucb(est, ucb_c, live, tc, paper_beta)
+            }
+        }
         A::CtbTt => {
             if inst.family() != Family::Bernoulli {
                 return Err(Error::InvalidInstance {
@@ -352,42 +415,58 @@ pub(crate) fn build_any(spec: &AlgoSpec, inst: &Instance) -> Result<AnyTopTwo> {
                         .into(),
                 });
             }
-            AnyTopTwo::Ctb(TopTwo {
-                cfg,
-                est: Mle(RandomisedResponse::new(eps)?),
-                arms,
-                step_by_step,
-            })
+            let est = Mle(RandomisedResponse::new(eps)?);
+            if reference {
+                parts.ref_ttucb(est, beta)
+            } else {
+                parts.paper_ucb(est, ucb_c, live, tc, paper_beta)
+            }
         }
         A::GaussLdpTt => {
             let gamma = spec.gamma.expect("invariant: checked above");
-            AnyTopTwo::Gauss(TopTwo {
-                cfg,
-                est: Mle(GaussianMechanism::new(eps, gamma)?),
-                arms,
-                step_by_step,
-            })
+            let est = Mle(GaussianMechanism::new(eps, gamma)?);
+            if reference {
+                parts.ref_ttucb(est, beta)
+            } else {
+                parts.paper_ucb(est, ucb_c, live, tc, paper_beta)
+            }
         }
-        A::AdapTt | A::AdapTtStar => AnyTopTwo::Phased(TopTwo {
-            cfg,
-            est: Phased {
+        A::AdapTt | A::AdapTtStar => {
+            let est = Phased {
                 daf_eps: Some(eps),
                 bonus_eps: Some(eps),
                 global: false,
-            },
-            arms,
-            step_by_step,
-        }),
-        A::DpaTt => AnyTopTwo::Phased(TopTwo {
-            cfg,
-            est: Phased {
+            };
+            if reference {
+                parts.with(
+                    est,
+                    RefAdapLeader { eps },
+                    SignedGapChallenger { adap: true },
+                    CoinTracking(beta),
+                )
+            } else {
+                // Issue 11's controls of Finding 1 (validated in `build`).
+                match spec.adap_leader_bonus {
+                    AdapLeaderBonus::Eq11 => parts.paper(est, PrivateUcbLeader, tc, paper_beta),
+                    AdapLeaderBonus::Eq3 => parts.paper_ucb(est, ucb_c, live, tc, paper_beta),
+                    AdapLeaderBonus::Eq11LogN => {
+                        parts.paper(est, PrivateUcbLogNLeader { eps }, tc, paper_beta)
+                    }
+                }
+            }
+        }
+        A::DpaTt => {
+            let est = Phased {
                 daf_eps: None,
                 bonus_eps: None,
                 global: spec.dpa_episodes == DpaEpisodes::Global,
-            },
-            arms,
-            step_by_step,
-        }),
+            };
+            if reference {
+                parts.ref_ttucb(est, beta)
+            } else {
+                parts.paper_ucb(est, ucb_c, live, tc, paper_beta)
+            }
+        }
         A::DpSe => unreachable!("invariant: dp-se rejected at the top of build_any"),
     })
 }

@@ -1,7 +1,7 @@
 //! Internal invariants of the Top Two loop checked at every step (MATH.md E.5, F.27–F.29).
 
 use super::algos::build_any;
-use super::top_two::{Core, EstState, NoObs, Observer};
+use super::top_two::{Counters, Estimates, NoObs, Observer};
 use super::{AlgoName, AlgoSpec};
 use crate::instance::Instance;
 use crate::rng::rng_for_run;
@@ -19,25 +19,30 @@ struct Checker {
 }
 
 impl Observer for Checker {
-    fn step(&mut self, core: &Core, est: &EstState, b: usize, c: usize, a: usize) {
+    fn step(&mut self, counters: &Counters, est: &Estimates, b: usize, c: usize, a: usize) {
         self.steps += 1;
         assert_ne!(b, c, "challenger differs from leader");
         assert!(a == b || a == c);
-        assert_eq!(core.n.iter().sum::<u64>(), core.t, "Σ N_a = samples drawn");
+        assert_eq!(
+            counters.n.iter().sum::<u64>(),
+            counters.t,
+            "Σ N_a = samples drawn"
+        );
         if !self.ids {
             for x in 0..self.k {
-                let d = core.nlead[x] as f64 - self.beta * core.lead[x] as f64;
+                let d =
+                    counters.leader_pulls[x] as f64 - self.beta * counters.leader_rounds[x] as f64;
                 // L. 38: −1/2 <= N^a_{n,a} − β L_{n,a} <= 1 (hence |·| <= 1, F.27)
                 assert!((-0.5 - 1e-12..=1.0 + 1e-12).contains(&d), "tracking: {d}");
             }
         }
         if !self.phased {
             for x in 0..self.k {
-                assert_eq!(est.w[x], core.n[x] as f64, "MLE: Ñ = N");
+                assert_eq!(est.local_n[x], counters.n[x] as f64, "MLE: Ñ = N");
             }
         }
     }
-    fn after_switch(&mut self, core: &Core, est: &EstState, switched: bool) {
+    fn after_switch(&mut self, counters: &Counters, est: &Estimates, switched: bool) {
         if !self.phased {
             return;
         }
@@ -49,16 +54,18 @@ impl Observer for Checker {
                 assert_eq!(est.start[x], 1u64 << (k - 1));
                 if self.dpa {
                     // DPA (ISSUE 27): the estimate uses all N_{T_k(a),a} samples.
-                    assert_eq!(est.w[x], (1u64 << (k - 1)) as f64);
+                    assert_eq!(est.local_n[x], (1u64 << (k - 1)) as f64);
                 } else {
-                    assert_eq!(est.w[x], (1u64 << (k - 2)) as f64);
+                    assert_eq!(est.local_n[x], (1u64 << (k - 2)) as f64);
                 }
             } else {
                 assert_eq!(est.start[x], 1);
-                assert_eq!(est.w[x], 1.0);
+                assert_eq!(est.local_n[x], 1.0);
             }
             // Sec. 4.3 (F.28): N_{n,a} < 4 Ñ_{n,a} after step (E) (phase >= 2; phase 1 has N = 1).
-            assert!((core.n[x] as f64) < 4.0 * est.w[x] || (k == 1 && core.n[x] == 1));
+            assert!(
+                (counters.n[x] as f64) < 4.0 * est.local_n[x] || (k == 1 && counters.n[x] == 1)
+            );
         }
     }
 }
@@ -129,7 +136,7 @@ struct EpisodeChecker {
 }
 
 impl Observer for EpisodeChecker {
-    fn after_switch(&mut self, core: &Core, est: &EstState, switched: bool) {
+    fn after_switch(&mut self, counters: &Counters, est: &Estimates, switched: bool) {
         let k = est.phase[0];
         assert!(
             est.phase.iter().all(|&p| p == k),
@@ -137,17 +144,19 @@ impl Observer for EpisodeChecker {
         );
         // The first call (right after the K initial pulls) reports `switched` for the initial
         // estimates.
-        if switched && core.t > 4 {
+        if switched && counters.t > 4 {
             self.episodes += 1;
-            for a in 0..core.n.len() {
-                assert!(core.n[a] >= 2 * self.prev_start[a], "every arm doubled");
-                assert_eq!(est.start[a], core.n[a]);
-                assert_eq!(est.w[a], core.n[a] as f64, "DPA: all samples");
+            for a in 0..counters.n.len() {
+                assert!(counters.n[a] >= 2 * self.prev_start[a], "every arm doubled");
+                assert_eq!(est.start[a], counters.n[a]);
+                assert_eq!(est.local_n[a], counters.n[a] as f64, "DPA: all samples");
             }
             self.prev_start.clone_from(&est.start);
         } else {
             // No episode may be left unclosed: some arm has not yet doubled.
-            assert!((0..core.n.len()).any(|a| core.n[a] < 2 * est.start[a]) || core.t <= 4);
+            assert!(
+                (0..counters.n.len()).any(|a| counters.n[a] < 2 * est.start[a]) || counters.t <= 4
+            );
         }
     }
 }

@@ -10,11 +10,14 @@
 //!   thresholds (Eq. (4), (12), (14), L. 34) as reference functions, plus the cached plug-ins
 //!   used in the loop (`C_G` of the constant argument computed once per algorithm object, the
 //!   phase-dependent `C_G` and `h` values memoised per phase index).
-//! * `top_two` (private): Alg. 1 generic over the estimator (MLE with a local privatiser:
-//!   identity, randomised response, Gaussian mechanism; phased: DAF(ε), DPA) with plug-in
-//!   leader (UCB, private UCB, empirical best, reference AdaP-TT index), challenger (transport
-//!   cost with global or local counts, reference signed rule), tracking (β, IDS β_n, coin flip),
-//!   stopping cost and threshold. The per-sample loop is O(K) and allocation-free.
+//! * `top_two` (private; `top_two/{arms, estimators, rules, fast_paths, run_loop}.rs`): Alg. 1
+//!   generic over the estimator (MLE of rewards passed through a local
+//!   [`crate::privacy::Mechanism`]: identity, randomised response, Gaussian mechanism; phased:
+//!   DAF(ε), DPA) and over the leader (UCB, private UCB, empirical best, reference AdaP-TT
+//!   index), challenger (transport cost with global or local counts, reference signed rule) and
+//!   tracking (β, IDS β_n, coin flip) rules, each a small trait with a `# Contract`; one
+//!   monomorphised loop per combination that [`algos`] builds. The per-sample loop is O(K) and
+//!   allocation-free.
 //! * [`algos`]: Table 1's instances assembled from those parts (see its docs for the table).
 //! * DP-SE lives in [`dp_se`].
 //!

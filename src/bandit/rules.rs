@@ -379,9 +379,12 @@ pub(crate) struct Pair {
     pub t: f64,
 }
 
-/// Cached stopping thresholds (MATH.md D.1, S).
+/// The stopping threshold `c_{a,b}` of the GLR test (MATH.md D.1, S), with its constants
+/// computed once per algorithm object (the value of Eq. (4)'s `C_G`; `C_G` and `h` memoised per
+/// phase index for the phase-dependent thresholds). `value` equals the reference function of
+/// the same equation (`threshold_glr`, `threshold_adap`, …; tested below). (Formerly `Thr`.)
 #[derive(Debug)]
-pub(crate) enum Thr {
+pub(crate) enum StoppingThreshold {
     /// Eq. (4): `cg2 = 2 C_G(log((K−1)/δ)/2)`.
     Eq4 { cg2: f64 },
     /// L. 34 with phase indices.
@@ -437,23 +440,23 @@ impl Eq12 {
     }
 }
 
-impl Thr {
+impl StoppingThreshold {
     pub(crate) fn eq4(delta: f64, n_arms: usize) -> Self {
-        Thr::Eq4 {
+        StoppingThreshold::Eq4 {
             cg2: 2.0 * c_g(ln_ratio(n_arms as f64 - 1.0, delta) / 2.0),
         }
     }
     pub(crate) fn l34(delta: f64, n_arms: usize) -> Self {
         let x0 = ln_ratio((n_arms as f64 - 1.0) * ZETA2_SQ, delta) / 2.0;
-        Thr::L34 {
+        StoppingThreshold::L34 {
             cache: CgCache::new(x0),
         }
     }
     pub(crate) fn eq12(delta: f64, n_arms: usize, eps: f64, sigma: f64) -> Self {
-        Thr::Eq12(Eq12::new(delta, n_arms, eps, sigma))
+        StoppingThreshold::Eq12(Eq12::new(delta, n_arms, eps, sigma))
     }
     pub(crate) fn eq14(delta: f64, n_arms: usize, eps: f64, sigma: f64, form: Eq14Form) -> Self {
-        Thr::Eq14 {
+        StoppingThreshold::Eq14 {
             half: Eq12::new(2.0 * delta / 3.0, n_arms, eps, sigma),
             hc: HCache {
                 delta,
@@ -470,25 +473,31 @@ impl Thr {
     /// A value `<=` the threshold of every pair (quick rejection), `−∞` if none is cheap.
     pub(crate) fn lower_bound(&self) -> f64 {
         match self {
-            Thr::Eq4 { cg2 } => cg2 + 4.0 * 4f64.ln(),
-            Thr::RefTtucb { ln_inv_delta } | Thr::RefAdap { ln_inv_delta, .. } => *ln_inv_delta,
-            Thr::Custom { f, base } => f.lower_bound(base),
+            StoppingThreshold::Eq4 { cg2 } => cg2 + 4.0 * 4f64.ln(),
+            StoppingThreshold::RefTtucb { ln_inv_delta }
+            | StoppingThreshold::RefAdap { ln_inv_delta, .. } => *ln_inv_delta,
+            StoppingThreshold::Custom { f, base } => f.lower_bound(base),
             _ => f64::NEG_INFINITY,
         }
     }
 
     /// Whether the value can change while estimates and counts are frozen (time-dependent).
     pub(crate) fn depends_on_time(&self) -> bool {
-        matches!(self, Thr::RefTtucb { .. } | Thr::Custom { .. })
+        matches!(
+            self,
+            StoppingThreshold::RefTtucb { .. } | StoppingThreshold::Custom { .. }
+        )
     }
 
     #[inline]
     pub(crate) fn value(&self, p: &Pair) -> f64 {
         match self {
-            Thr::Eq4 { cg2 } => cg2 + glr_log_terms(p.w_a, p.w_b),
-            Thr::L34 { cache } => 2.0 * cache.get(p.k_a * p.k_b) + glr_log_terms(p.w_a, p.w_b),
-            Thr::Eq12(e) => e.value(p.w_a, p.w_b),
-            Thr::Eq14 {
+            StoppingThreshold::Eq4 { cg2 } => cg2 + glr_log_terms(p.w_a, p.w_b),
+            StoppingThreshold::L34 { cache } => {
+                2.0 * cache.get(p.k_a * p.k_b) + glr_log_terms(p.w_a, p.w_b)
+            }
+            StoppingThreshold::Eq12(e) => e.value(p.w_a, p.w_b),
+            StoppingThreshold::Eq14 {
                 half,
                 hc,
                 eps,
@@ -514,14 +523,14 @@ impl Thr {
                         + eps / (2.0 * SQRT_2 * sigma) * ((p.w_a * ha).sqrt() + (p.w_b * hb).sqrt())
                 }
             }
-            Thr::RefTtucb { ln_inv_delta } => ln_inv_delta + (1.0 + p.t.ln()).ln(),
-            Thr::RefAdap { ln_inv_delta, eps } => {
+            StoppingThreshold::RefTtucb { ln_inv_delta } => ln_inv_delta + (1.0 + p.t.ln()).ln(),
+            StoppingThreshold::RefAdap { ln_inv_delta, eps } => {
                 ln_inv_delta
                     + (1.0 + p.w_a.ln()).ln()
                     + (1.0 + p.w_b.ln()).ln()
                     + (1.0 / p.w_a + 1.0 / p.w_b) * ln_inv_delta * ln_inv_delta / (eps * eps)
             }
-            Thr::Custom { f, base } => {
+            StoppingThreshold::Custom { f, base } => {
                 let v = ThresholdVars {
                     t: p.t,
                     na: p.w_a,
@@ -583,7 +592,7 @@ mod tests {
     #[test]
     fn cached_thresholds_match_reference_functions() {
         let (d, k) = (0.01, 5);
-        let e4 = Thr::eq4(d, k);
+        let e4 = StoppingThreshold::eq4(d, k);
         let p = Pair {
             mu_a: 0.7,
             mu_b: 0.5,
@@ -595,16 +604,16 @@ mod tests {
         };
         assert!((e4.value(&p) - threshold_glr(8.0, 16.0, d, k)).abs() < 1e-12);
         assert!((e4.value(&p) - 16.723265).abs() < 1e-5);
-        let e12 = Thr::eq12(d, k, 0.5, 0.5);
+        let e12 = StoppingThreshold::eq12(d, k, 0.5, 0.5);
         assert!((e12.value(&p) - threshold_adap(8.0, 16.0, d, k, 0.5, 0.5)).abs() < 1e-9);
         let p2 = Pair {
             w_a: 64.0,
             w_b: 128.0,
             ..p
         };
-        assert!((Thr::eq12(d, k, 1.0, 0.5).value(&p2) - 69.852841).abs() < 1e-5);
+        assert!((StoppingThreshold::eq12(d, k, 1.0, 0.5).value(&p2) - 69.852841).abs() < 1e-5);
         for form in [Eq14Form::KSquared, Eq14Form::Printed] {
-            let e14 = Thr::eq14(d, k, 0.5, 0.5, form);
+            let e14 = StoppingThreshold::eq14(d, k, 0.5, 0.5, form);
             for gap in [0.1, 0.3] {
                 let q = Pair {
                     mu_a: 0.5 + gap,
@@ -615,7 +624,7 @@ mod tests {
                 assert!((e14.value(&q) - want).abs() < 1e-9);
             }
         }
-        let l34 = Thr::l34(d, k);
+        let l34 = StoppingThreshold::l34(d, k);
         assert!((l34.value(&p) - threshold_l34(8.0, 16.0, 4.0, 5.0, d, k)).abs() < 1e-9);
         assert!(e4.lower_bound() <= threshold_glr(1.0, 1.0, d, k));
         assert!((threshold_glr(1.0, 1.0, d, k) - 14.832850).abs() < 1e-5);

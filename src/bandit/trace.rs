@@ -10,7 +10,7 @@
 //! * F.17 (L. 16): the counts `N_{τ,a}`; and the allocation `N_{n,a}/n` at geometric times.
 
 use super::algos::build_any;
-use super::top_two::{Core, EstState, Observer};
+use super::top_two::{Counters, Estimates, Observer};
 use super::{AlgoName, AlgoSpec, RunOutcome};
 use crate::error::{Error, Result};
 use crate::instance::Instance;
@@ -51,29 +51,30 @@ struct Recorder {
 }
 
 impl Observer for Recorder {
-    fn step(&mut self, core: &Core, _est: &EstState, _b: usize, _c: usize, _a: usize) {
+    fn step(&mut self, counters: &Counters, _est: &Estimates, _b: usize, _c: usize, _a: usize) {
         let t = &mut self.trace;
         if !self.ids {
             for x in 0..self.k {
-                let d = core.nlead[x] as f64 - self.beta * core.lead[x] as f64;
+                let d =
+                    counters.leader_pulls[x] as f64 - self.beta * counters.leader_rounds[x] as f64;
                 t.tracking_min = t.tracking_min.min(d);
                 t.tracking_max = t.tracking_max.max(d);
             }
         }
-        t.counts.copy_from_slice(&core.n);
-        let n = core.t;
-        let min_n = core.n.iter().copied().min().unwrap_or(0) as f64;
+        t.counts.copy_from_slice(&counters.n);
+        let n = counters.t;
+        let min_n = counters.n.iter().copied().min().unwrap_or(0) as f64;
         if min_n < (n as f64 / self.k as f64).sqrt() {
             t.last_exploration_violation = n;
         }
         if n >= self.next_snapshot {
             t.snapshots
-                .push((n, core.n.iter().map(|&c| c as f64 / n as f64).collect()));
+                .push((n, counters.n.iter().map(|&c| c as f64 / n as f64).collect()));
             self.next_snapshot = (self.next_snapshot as f64 * 1.25).ceil() as u64;
         }
     }
 
-    fn after_switch(&mut self, core: &Core, est: &EstState, switched: bool) {
+    fn after_switch(&mut self, counters: &Counters, est: &Estimates, switched: bool) {
         if !self.phased {
             return;
         }
@@ -84,17 +85,17 @@ impl Observer for Recorder {
                 continue;
             }
             if switched && t.switch_times[x].len() < (k - 1) as usize {
-                t.switch_times[x].push(core.t + 1);
+                t.switch_times[x].push(counters.t + 1);
             }
             let want_w = if self.dpa {
                 1u64 << (k - 1)
             } else {
                 1u64 << (k - 2)
             };
-            if est.start[x] != 1u64 << (k - 1) || est.w[x] != want_w as f64 {
+            if est.start[x] != 1u64 << (k - 1) || est.local_n[x] != want_w as f64 {
                 t.doubling_violations += 1;
             }
-            t.max_count_ratio = t.max_count_ratio.max(core.n[x] as f64 / est.w[x]);
+            t.max_count_ratio = t.max_count_ratio.max(counters.n[x] as f64 / est.local_n[x]);
         }
     }
 }
