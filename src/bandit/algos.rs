@@ -281,6 +281,17 @@ impl Parts {
 
 /// Builds the concrete algorithm (see [`build_top_two`]).
 pub(crate) fn build_any(spec: &AlgoSpec, inst: &Instance) -> Result<AnyTopTwo> {
+    build_any_with(spec, inst, |daf| daf)
+}
+
+/// [`build_any`], with the DAF estimator of AdaP-TT and AdaP-TT\* replaced by
+/// `adap_estimator(DAF)`: the hook of the audit's whole-algorithm mutants
+/// (`audit::dp::late_leak`). `build_any` passes the identity, so its algorithms are unchanged.
+pub(crate) fn build_any_with<E: Estimator + 'static>(
+    spec: &AlgoSpec,
+    inst: &Instance,
+    adap_estimator: impl FnOnce(Phased) -> E,
+) -> Result<AnyTopTwo> {
     if spec.algo == AlgoName::DpSe {
         return Err(Error::param(
             "algo",
@@ -432,11 +443,11 @@ pub(crate) fn build_any(spec: &AlgoSpec, inst: &Instance) -> Result<AnyTopTwo> {
             }
         }
         A::AdapTt | A::AdapTtStar => {
-            let est = Phased {
+            let est = adap_estimator(Phased {
                 daf_eps: Some(eps),
                 bonus_eps: Some(eps),
                 global: false,
-            };
+            });
             if reference {
                 parts.with(
                     est,

@@ -14,9 +14,9 @@
 //! noiseless releases are those of later users, which only a search over the differing user
 //! ([`crate::audit::dp_search`]) reaches.
 
-use crate::bandit::algos::{build_any, AnyTopTwo, TopTwo};
-use crate::bandit::top_two::{Arms, EstState, Estimator, Phased};
-use crate::bandit::{AlgoName, AlgoSpec, BaiAlgorithm};
+use crate::bandit::algos::build_any_with;
+use crate::bandit::top_two::{Arms, Estimates, Estimator, Phased};
+use crate::bandit::{AlgoName, AlgoSpec, BaiAlgorithm, RewardTable, RunOutcome, TableOutput};
 use crate::error::{Error, Result};
 use crate::instance::Instance;
 use crate::rng::Rng;
@@ -30,18 +30,18 @@ pub(crate) struct LateLeakDaf {
 
 impl Estimator for LateLeakDaf {
     const PHASED: bool = true;
-    fn init(&self, s: &mut EstState, a: usize, r: f64, rng: &mut Rng) {
+    fn init(&self, s: &mut Estimates, a: usize, r: f64, rng: &mut Rng) {
         self.inner.init(s, a, r, rng);
         if self.leak_from <= 1 {
             s.mu[a] = r;
         }
     }
-    fn observe(&self, s: &mut EstState, a: usize, r: f64, rng: &mut Rng) {
+    fn observe(&self, s: &mut Estimates, a: usize, r: f64, rng: &mut Rng) {
         self.inner.observe(s, a, r, rng);
     }
     fn switch(
         &self,
-        s: &mut EstState,
+        s: &mut Estimates,
         a: usize,
         n: &[u64],
         lazy: Option<&Arms>,
@@ -57,7 +57,7 @@ impl Estimator for LateLeakDaf {
         }
         released
     }
-    fn rounds(&self, s: &EstState) -> Option<u64> {
+    fn rounds(&self, s: &Estimates) -> Option<u64> {
         self.inner.rounds(s)
     }
     fn global_episodes(&self) -> bool {
@@ -85,29 +85,30 @@ pub fn adap_tt_late_leak(
     }
     let mut spec = AlgoSpec::new(AlgoName::AdapTt, delta);
     spec.eps = Some(eps);
-    match build_any(&spec, instance)? {
-        AnyTopTwo::Phased(TopTwo {
-            mut cfg, est, arms, ..
-        }) => {
-            cfg.name = "adap-tt-late-leak";
-            Ok(Box::new(TopTwo {
-                cfg,
-                est: LateLeakDaf {
-                    inner: est,
-                    leak_from,
-                },
-                arms,
-                step_by_step: true,
-            }))
-        }
-        _ => unreachable!("invariant: AdaP-TT is built with the phased DAF estimator"),
+    // Step by step (no phase skipping): the phase sums the wrapper reads are the rewards.
+    spec.step_by_step = true;
+    let run = build_any_with(&spec, instance, |inner| LateLeakDaf { inner, leak_from })?;
+    Ok(Box::new(Renamed(run.into_algorithm())))
+}
+
+/// The mutant under its own name (`adap-tt-late-leak`), everything else delegated.
+struct Renamed(Box<dyn BaiAlgorithm>);
+
+impl BaiAlgorithm for Renamed {
+    fn name(&self) -> &str {
+        "adap-tt-late-leak"
+    }
+    fn run(&self, rng: &mut Rng, max_steps: u64) -> RunOutcome {
+        self.0.run(rng, max_steps)
+    }
+    fn run_on_table(&self, table: &RewardTable, rng: &mut Rng) -> Option<TableOutput> {
+        self.0.run_on_table(table, rng)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bandit::RewardTable;
     use crate::rng::rng_for_run;
 
     /// With `leak_from` beyond every release of the run, the mutant is the faithful AdaP-TT
