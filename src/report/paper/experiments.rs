@@ -95,7 +95,9 @@ pub struct RunOptions {
     pub seed_salt: Option<u64>,
     /// A user stopping threshold (`--threshold`, [`parse_threshold`]: a preset name or an
     /// expression) replacing the algorithm's; the key gets `-thr<16 hex digits>` of
-    /// [`threshold_key`]. `None` = the algorithm's own threshold.
+    /// [`threshold_key`]. `None` = the algorithm's own threshold (and no JSON field, so
+    /// verify's serialised cells do not change).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub threshold: Option<String>,
 }
 
