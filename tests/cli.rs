@@ -208,3 +208,145 @@ fn audit_table_writes_tiny_delta_compactly() {
     assert!(out.contains(" 1e-300 "), "{out}");
     assert!(out.lines().all(|l| l.len() < 200), "{out}");
 }
+
+/// `dpbai run --json` as a JSON value (exit 0 asserted).
+fn run_json(args: &[&str]) -> serde_json::Value {
+    let mut a = vec!["run"];
+    a.extend(args);
+    a.push("--json");
+    let (code, out, err) = run_cli(&a);
+    assert_eq!(code, 0, "{a:?}: {err}");
+    serde_json::from_str(&out).expect("dpbai run --json")
+}
+
+#[test]
+fn run_threshold_equals_audit_delta_with_the_same_threshold() {
+    // `audit delta --seed S` draws the runs of its single instance from seed mix64(S); `dpbai
+    // run --seed mix64(S)` with the same threshold must then give the same runs.
+    let audit_seed = 5u64;
+    let run_seed = dpbai::rng::mix64(audit_seed).to_string();
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["--algo", "ttucb", "--means", "0.9,0.6,0.5"],
+            "log((1 + log(t))/delta)",
+        ),
+        (
+            &["--algo", "adap-tt", "--means", "0.9,0.4", "--eps", "1"],
+            "paper-adap-tt",
+        ),
+        (
+            &[
+                "--algo",
+                "ttucb",
+                "--means",
+                "1,0.2,0",
+                "--family",
+                "gaussian",
+                "--sigma",
+                "0.5",
+                "--rules",
+                "reference",
+            ],
+            "ref-ttucb",
+        ),
+    ];
+    for (setting, thr) in cases {
+        let common = ["--delta", "0.1", "--runs", "150", "--max-steps", "1000000"];
+        let mut a: Vec<&str> = setting.to_vec();
+        a.extend(common);
+        a.extend(["--threshold", thr, "--seed", &run_seed]);
+        let run = run_json(&a);
+        // Recorded in the run's metadata, shell-quoted when it holds characters the shell reads.
+        let shown = if thr.contains('(') {
+            format!("--threshold '{thr}'")
+        } else {
+            format!("--threshold {thr}")
+        };
+        assert_eq!(run["options"], serde_json::json!([shown]), "{thr}");
+        let seed = audit_seed.to_string();
+        let mut b = vec!["audit", "delta"];
+        b.extend(setting);
+        b.extend(common);
+        b.extend(["--threshold", thr, "--seed", &seed, "--json"]);
+        let (code, out, err) = run_cli(&b);
+        assert_eq!(code, 0, "{b:?}: {err}");
+        let audit: serde_json::Value = serde_json::from_str(&out).expect("audit json");
+        let row = &audit["instances"][0];
+        assert_eq!(run["errors"], row["errors"], "{thr}");
+        assert_eq!(run["unstopped"], row["unstopped"], "{thr}");
+        assert_eq!(run["max_tau"], row["max_tau"], "{thr}");
+        assert_eq!(
+            run["mean_tau_stopped"].as_f64(),
+            row["mean_tau"].as_f64(),
+            "{thr}"
+        );
+    }
+}
+
+#[test]
+fn run_threshold_paper_cg_is_ttucbs_own_threshold() {
+    // paper-cg is Eq. (4), the threshold TTUCB uses: the per-run outcomes must not change.
+    let dir = temp_dir("thr-cg");
+    let csv = |name: &str, extra: &[&str]| {
+        let p = dir.join(name);
+        let mut a = vec![
+            "run",
+            "--algo",
+            "ttucb",
+            "--means",
+            "0.8,0.6,0.5,0.3",
+            "--delta",
+            "0.05",
+            "--runs",
+            "300",
+            "--seed",
+            "11",
+            "--out",
+        ];
+        let ps = p.to_str().expect("utf-8").to_string();
+        a.push(&ps);
+        a.extend(extra);
+        let (code, _, err) = run_cli(&a);
+        assert_eq!(code, 0, "{err}");
+        std::fs::read_to_string(&p).expect("per-run csv")
+    };
+    let own = csv("own.csv", &[]);
+    assert_eq!(own, csv("cg.csv", &["--threshold", "paper-cg"]));
+    // A looser threshold does change them (the comparison can fail).
+    assert_ne!(own, csv("loose.csv", &["--threshold", "log(1/delta)/20"]));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn run_refuses_bad_and_non_finite_thresholds() {
+    let base = [
+        "run",
+        "--algo",
+        "ttucb",
+        "--means",
+        "0.9,0.6,0.5",
+        "--delta",
+        "0.1",
+        "--runs",
+        "20",
+        "--seed",
+        "3",
+        "--threshold",
+    ];
+    // (expression, text the message must contain): a syntax error, a non-finite value at the
+    // start-up probe, and one the probe misses (t = 5 is not a probe point) met during the runs.
+    let cases = [
+        ("log(1/deta)", "unknown variable 'deta'"),
+        ("log(t - 100)", "is NaN at t = 3"),
+        ("0/(t-5) + log(1/delta)", "is NaN at t = 5"),
+    ];
+    for (expr, needle) in cases {
+        let mut a = base.to_vec();
+        a.push(expr);
+        let (code, out, err) = run_cli(&a);
+        assert_eq!(code, 2, "{expr}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+        assert!(err.contains(expr) && err.contains(needle), "{expr}: {err}");
+        assert!(out.is_empty(), "no report for a refused threshold: {out}");
+    }
+}

@@ -191,6 +191,84 @@ fn a_cell_is_reproduced_by_dpbai_run_and_its_lower_bound_is_dpbai_bounds() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A study with user thresholds: an expression (with spaces, so `run_command` must quote it)
+/// and a preset, beside the algorithm's own threshold.
+const THRESHOLDS: &str = r#"
+runs = 8
+max-steps = 2_000_000
+delta = 0.1
+eps = [1.0]
+[[instance]]
+name = "three"
+means = [0.9, 0.6, 0.5]
+[[algorithm]]
+algo = "ttucb"
+[[algorithm]]
+algo = "ttucb"
+label = "ttucb, log-over-4"
+threshold = "log((1 + log(t))/delta) / 4"
+[[algorithm]]
+algo = "adap-tt"
+label = "adap-tt, reference threshold"
+threshold = "ref-adap-tt"
+"#;
+
+#[test]
+fn a_threshold_cell_is_reproduced_by_its_run_command() {
+    let dir = temp_dir("thr");
+    let cfg = write_config(&dir, THRESHOLDS);
+    experiment(&cfg, &dir.join("out"), &[]);
+    let rows = rows(&dir.join("out"));
+    assert_eq!(rows.len(), 3);
+    let own = rows
+        .iter()
+        .find(|r| !r["run_command"].contains("--threshold"))
+        .expect("the default cell");
+    assert!(
+        !own["key"].contains("-thr"),
+        "no suffix without a threshold"
+    );
+    let mut means = Vec::new();
+    for row in rows
+        .iter()
+        .filter(|r| r["run_command"].contains("--threshold"))
+    {
+        assert!(row["key"].contains("-thr"), "{}", row["key"]);
+        // The command is run by a POSIX shell exactly as written (quoting included).
+        let cmd = &row["run_command"];
+        let rest = cmd.strip_prefix("dpbai ").expect("dpbai command");
+        let bin = crate::common::dpbai_bin();
+        let line = format!("'{}' {rest} --json", bin.display());
+        let out = std::process::Command::new("sh")
+            .args(["-c", &line])
+            .output()
+            .expect("sh runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{cmd}: {err}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        assert_eq!(
+            v["mean_tau"].as_f64(),
+            Some(row["mean_tau"].parse::<f64>().expect("mean")),
+            "{cmd}"
+        );
+        assert_eq!(v["errors"].to_string(), row["errors"], "{cmd}");
+        assert!(v["options"][0]
+            .as_str()
+            .expect("options")
+            .starts_with("--threshold "));
+        means.push(row["mean_tau"].clone());
+    }
+    assert_eq!(means.len(), 2);
+    // log(...)/4 stops TTUCB sooner than its own threshold on these seeds' runs.
+    let own_mean: f64 = own["mean_tau"].parse().expect("mean");
+    let quarter = rows
+        .iter()
+        .find(|r| r["run_command"].contains("/ 4"))
+        .expect("the /4 cell");
+    assert!(quarter["mean_tau"].parse::<f64>().expect("mean") < own_mean);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn resumed_and_sharded_runs_write_the_same_bytes() {
     let dir = temp_dir("resume");
@@ -310,7 +388,7 @@ fn paper_global_preset_is_verifys_grid() {
 #[test]
 fn bad_configs_are_refused_naming_the_key() {
     let dir = temp_dir("bad");
-    let cases: [(&str, String, &[&str]); 6] = [
+    let cases: [(&str, String, &[&str]); 8] = [
         ("missing key", SMALL.replace("runs = 6\n", ""), &["runs"]),
         (
             "tied best arm",
@@ -336,6 +414,16 @@ fn bad_configs_are_refused_naming_the_key() {
             "bad option",
             SMALL.replace("beta = 0.4", "tie-break = \"random\""),
             &["algorithm[3].tie-break", "uniform"],
+        ),
+        (
+            "bad threshold",
+            SMALL.replace("beta = 0.4", "threshold = \"log(1/deta)\""),
+            &["algorithm[3].threshold", "deta"],
+        ),
+        (
+            "non-finite threshold",
+            SMALL.replace("beta = 0.4", "threshold = \"1/(na - 1)\""),
+            &["algorithm[3].threshold", "1/(na - 1)", "inf at"],
         ),
     ];
     for (what, text, needles) in cases {

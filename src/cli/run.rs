@@ -15,13 +15,15 @@
 use anyhow::Context;
 use dpbai::bandit::rules::Eq14Form;
 use dpbai::bandit::{
-    AdapLeaderBonus, AlgoName, AlgoSpec, ChallengerCounts, DpaEpisodes, GaussLdpSigma,
-    LeaderCounts, Rules, TieBreak,
+    AdapLeaderBonus, AlgoName, AlgoSpec, ChallengerCounts, CustomThreshold, DpaEpisodes,
+    GaussLdpSigma, LeaderCounts, Rules, TieBreak,
 };
 use dpbai::instance::{Family, Instance};
 use dpbai::mc::{self, EngineConfig, Report, RunMeta, RunRecord, Shard, ShardFile};
+use dpbai::report::experiments::checked_threshold;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Arguments of `dpbai run`.
@@ -95,6 +97,12 @@ pub struct Args {
     /// local Ñ, frozen between releases (Alg. 1), or global N, live (a control of Finding 3).
     #[arg(long, value_enum, default_value_t = LeaderCounts::Local)]
     pub leader_counts: LeaderCounts,
+    /// Stopping threshold replacing the algorithm's: a preset name (`dpbai audit delta
+    /// --list-presets`) or an expression in delta, K, eps, sigma, t, na, nb, ka, kb, gap (the
+    /// language of `dpbai audit delta --threshold`). A value that is not finite (NaN, ±inf),
+    /// at start-up or during the runs, is an error naming the expression and the point.
+    #[arg(long, allow_hyphen_values = true)]
+    pub threshold: Option<String>,
     /// DAF/DPA algorithms: draw every reward and test the stopping rule at every step (the
     /// plain reference loop; same law of (tau, recommendation), slower).
     #[arg(long)]
@@ -147,6 +155,12 @@ fn non_default_options(args: &Args) -> Vec<String> {
     flag(&mut out, "leader-counts", &args.leader_counts);
     if args.step_by_step {
         out.push("--step-by-step".into());
+    }
+    if let Some(t) = &args.threshold {
+        out.push(format!(
+            "--threshold {}",
+            dpbai::report::study::shell_words(std::slice::from_ref(t))
+        ));
     }
     out
 }
@@ -277,6 +291,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     spec.adap_leader_bonus = args.adap_leader_bonus;
     spec.leader_counts = args.leader_counts;
     spec.step_by_step = args.step_by_step;
+    let checked = match &args.threshold {
+        Some(t) => {
+            let c = checked_threshold(t, &instance, args.delta, args.eps, rules)
+                .map_err(|e| super::usage(format!("invalid --threshold: {e}")))?;
+            spec.custom_threshold = Some(c.clone() as Arc<dyn CustomThreshold>);
+            Some(c)
+        }
+        None => None,
+    };
     let alg = dpbai::bandit::build(&spec, &instance)?;
 
     let meta = RunMeta {
@@ -325,6 +348,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let records = mc::simulate(alg.as_ref(), &cfg, &|| bar.inc(1))?;
     let elapsed = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
+    if let Some(e) = checked.and_then(|c| c.failure()) {
+        return Err(super::usage(format!("invalid --threshold: {e}")));
+    }
 
     let report = make_report(&meta, shard, &records, elapsed)?;
     if let (Some(s), Some(path)) = (shard, args.out.as_deref()) {

@@ -21,16 +21,19 @@
 //! complete `<key>.csv` — exactly the file an unsharded run writes, since run `r` draws from
 //! `rng_for_run(seed, r)` whatever the shard.
 
+use crate::audit::expr::{parse_threshold, ThresholdExpr};
+use crate::audit::finite::{self, Checked};
 use crate::bandit::rules::Eq14Form;
 use crate::bandit::{
-    build, AdapLeaderBonus, AlgoName, AlgoSpec, ChallengerCounts, DpaEpisodes, GaussLdpSigma,
-    LeaderCounts, Rules, RunOutcome, TieBreak,
+    build, AdapLeaderBonus, AlgoName, AlgoSpec, ChallengerCounts, CustomThreshold, DpaEpisodes,
+    GaussLdpSigma, LeaderCounts, Rules, RunOutcome, ThresholdVars, TieBreak,
 };
 use crate::error::{Error, Result};
 use crate::instance::{Family, Instance};
 use crate::mc::{simulate, summarize, EngineConfig, RunRecord, Shard, Summary};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// One experiment cell.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -90,6 +93,12 @@ pub struct RunOptions {
     /// A salt of the cell's seed (`dpbai experiment`'s `seed` key): the key gets `-seed<S>`,
     /// so the seed (FNV-1a of the key) changes with it. `None` = verify's seeds.
     pub seed_salt: Option<u64>,
+    /// A user stopping threshold (`--threshold`, [`parse_threshold`]: a preset name or an
+    /// expression) replacing the algorithm's; the key gets `-thr<16 hex digits>` of
+    /// [`threshold_key`]. `None` = the algorithm's own threshold (and no JSON field, so
+    /// verify's serialised cells do not change).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<String>,
 }
 
 impl Default for RunOptions {
@@ -104,8 +113,58 @@ impl Default for RunOptions {
             gauss_sigma: GaussLdpSigma::Combined,
             eq14_form: Eq14Form::KSquared,
             seed_salt: None,
+            threshold: None,
         }
     }
+}
+
+/// The hash naming a user threshold in a cell key: FNV-1a of its normalised text (a preset name
+/// expanded to its expression, then every whitespace character removed, so that spellings of
+/// one expression that differ only in spacing, or a preset and its expansion, share a key).
+pub fn threshold_key(text: &str) -> u64 {
+    let expanded = crate::audit::expr::preset(text.trim()).unwrap_or_else(|| text.to_string());
+    let normal: String = expanded.chars().filter(|c| !c.is_whitespace()).collect();
+    fnv1a(&normal)
+}
+
+/// A user threshold bound to one run's constants, checking its values during the runs
+/// ([`Checked::failure`] must be read after the runs: a non-finite value ends them).
+pub type CheckedThreshold = Arc<Checked<ThresholdExpr>>;
+
+/// Parses `text` ([`parse_threshold`]: a preset name or an expression), binds it to the
+/// constants the engine passes (`δ`, `K`, `ε` or `+∞`, and `σ`: 1 under the reference rules,
+/// whose statistic uses σ = 1, else the instance's), probes it for non-finite values
+/// ([`finite::probe`]) and wraps it in the in-run check.
+///
+/// # Errors
+/// [`Error::Parse`] naming the expression: a syntax error, or a non-finite value at a probe
+/// point (named).
+pub fn checked_threshold(
+    text: &str,
+    instance: &Instance,
+    delta: f64,
+    eps: Option<f64>,
+    rules: Rules,
+) -> Result<CheckedThreshold> {
+    let expr =
+        parse_threshold(text).map_err(|e| Error::Parse(format!("threshold `{text}`: {e}")))?;
+    let eps = eps.unwrap_or(f64::INFINITY);
+    let sigma = if rules == Rules::Reference {
+        1.0
+    } else {
+        instance.sigma()
+    };
+    let k = instance.k() as f64;
+    let bound = expr.bind(delta, k, eps, sigma)?;
+    let base = ThresholdVars {
+        delta,
+        k,
+        eps,
+        sigma,
+        ..Default::default()
+    };
+    finite::probe(text, &bound, &base)?;
+    Ok(Arc::new(Checked::new(bound, text)))
 }
 
 /// The `dpbai run` spelling of a value-enum option.
@@ -221,6 +280,9 @@ impl Cell {
         if let Some(salt) = o.seed_salt {
             s.push_str(&format!("-seed{salt}"));
         }
+        if let Some(t) = &o.threshold {
+            s.push_str(&format!("-thr{:016x}", threshold_key(t)));
+        }
         s
     }
 
@@ -235,8 +297,13 @@ impl Cell {
         }
     }
 
-    /// The algorithm settings of the cell (the one record `build` reads).
-    pub fn spec(&self) -> AlgoSpec {
+    /// The algorithm settings of the cell (the one record `build` reads) and, for a cell with a
+    /// user threshold, its in-run check (set as `custom_threshold`; read its
+    /// [`Checked::failure`] after the runs).
+    ///
+    /// # Errors
+    /// A bad threshold ([`checked_threshold`]); an instance outside its family's domain.
+    pub fn spec(&self) -> Result<(AlgoSpec, Option<CheckedThreshold>)> {
         let o = &self.options;
         let mut spec = AlgoSpec::new(self.algo, self.delta);
         spec.eps = self.eps;
@@ -251,7 +318,15 @@ impl Cell {
         spec.ids_beta = o.ids_beta;
         spec.gauss_sigma = o.gauss_sigma;
         spec.eq14_form = o.eq14_form;
-        spec
+        let checked = match &o.threshold {
+            Some(t) => {
+                let c = checked_threshold(t, &self.instance()?, self.delta, self.eps, self.rules)?;
+                spec.custom_threshold = Some(c.clone() as Arc<dyn CustomThreshold>);
+                Some(c)
+            }
+            None => None,
+        };
+        Ok((spec, checked))
     }
 
     /// The `dpbai run` arguments (after `dpbai run`) that reproduce the cell's runs exactly:
@@ -311,6 +386,10 @@ impl Cell {
         push("max-steps", self.max_steps.to_string());
         if o.ids_beta {
             a.push("--ids-beta".into());
+        }
+        if let Some(t) = &o.threshold {
+            a.push("--threshold".into());
+            a.push(t.clone());
         }
         a
     }
@@ -464,7 +543,8 @@ fn simulate_cell(
     shard: Option<Shard>,
 ) -> Result<(Vec<RunRecord>, f64)> {
     let nu = cell.instance()?;
-    let algo = build(&cell.spec(), &nu)?;
+    let (spec, checked) = cell.spec()?;
+    let algo = build(&spec, &nu)?;
     let cfg = EngineConfig {
         seed: cell.seed(),
         runs: cell.runs,
@@ -474,6 +554,9 @@ fn simulate_cell(
     };
     let started = std::time::Instant::now();
     let records = simulate(algo.as_ref(), &cfg, &|| {})?;
+    if let Some(e) = checked.and_then(|c| c.failure()) {
+        return Err(e);
+    }
     Ok((records, started.elapsed().as_secs_f64()))
 }
 
@@ -614,6 +697,14 @@ mod tests {
             },
             RunOptions {
                 seed_salt: Some(7),
+                ..d.clone()
+            },
+            RunOptions {
+                threshold: Some("paper-cg".into()),
+                ..d.clone()
+            },
+            RunOptions {
+                threshold: Some("log(1/delta)".into()),
                 ..d.clone()
             },
         ];

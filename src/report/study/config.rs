@@ -111,6 +111,9 @@ pub struct AlgorithmFile {
     pub adap_leader_bonus: Option<AdapLeaderBonus>,
     /// `--leader-counts`.
     pub leader_counts: Option<LeaderCounts>,
+    /// `--threshold`: a user stopping threshold, a preset name (`dpbai audit delta
+    /// --list-presets`) or an expression, replacing the algorithm's.
+    pub threshold: Option<String>,
 }
 
 /// A lower-bound curve: `T*·log(1/(2.4δ))` of one privacy setting (MATH.md B).
@@ -552,10 +555,15 @@ fn validate(f: StudyFile) -> Result<Study> {
                             gauss_sigma: a.gauss_sigma.unwrap_or_default(),
                             eq14_form: a.eq14_form.unwrap_or_default(),
                             seed_salt: f.seed,
+                            threshold: a.threshold.clone(),
                         },
                     };
                     // Every setting is checked once, as `dpbai run` would, before anything runs.
-                    build(&cell.spec(), &instances[i].instance).map_err(|err| bad(&p, err))?;
+                    let (spec, _) = cell.spec().map_err(|err| match &a.threshold {
+                        Some(_) => bad(&format!("{p}.threshold"), err),
+                        None => bad(&p, err),
+                    })?;
+                    build(&spec, &instances[i].instance).map_err(|err| bad(&p, err))?;
                     if let Some(prev) = cells
                         .iter()
                         .find(|c: &&StudyCell| c.cell.key() == cell.key())

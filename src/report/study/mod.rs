@@ -239,8 +239,24 @@ pub fn row(study: &Study, index: usize, r: &CellResult, bounds: &mut BoundCache)
         seed: r.seed,
         max_steps: c.max_steps,
         key: c.key(),
-        run_command: format!("dpbai run {}", c.run_args().join(" ")),
+        run_command: format!("dpbai run {}", shell_words(&c.run_args())),
     })
+}
+
+/// `args` as one POSIX shell command line: an argument made only of characters the shell takes
+/// literally is written as it is, any other is single-quoted (a `'` inside as `'\''`).
+pub fn shell_words(args: &[String]) -> String {
+    let quote = |a: &String| {
+        let plain = !a.is_empty()
+            && a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_.,:/=+-@%".contains(c));
+        if plain {
+            a.clone()
+        } else {
+            format!("'{}'", a.replace('\'', "'\\''"))
+        }
+    };
+    args.iter().map(quote).collect::<Vec<_>>().join(" ")
 }
 
 /// Checks that `cache` holds no other instance under one of the study's names (a cell's key
