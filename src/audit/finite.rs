@@ -7,9 +7,11 @@
 //! (the threshold then reads `−∞`, so the run stops at its next test), and
 //! [`Checked::failure`] turns it into an error naming the expression and the point.
 
-use crate::bandit::{CustomThreshold, ThresholdVars};
+use crate::audit::expr::ThresholdExpr;
+use crate::bandit::{CustomThreshold, Rules, ThresholdVars};
 use crate::error::{Error, Result};
-use std::sync::OnceLock;
+use crate::instance::Instance;
+use std::sync::{Arc, OnceLock};
 
 fn describe(src: &str, v: &ThresholdVars, value: f64) -> Error {
     Error::Parse(format!(
@@ -106,6 +108,45 @@ impl<F: CustomThreshold> CustomThreshold for Checked<F> {
             f64::NEG_INFINITY
         }
     }
+}
+
+/// A user threshold bound to one run's constants, checking its values during the runs
+/// ([`Checked::failure`] must be read after the runs: a non-finite value ends them).
+pub type CheckedThreshold = Arc<Checked<ThresholdExpr>>;
+
+/// Binds `expr` to the constants the engine passes to a threshold (`δ`, `K`, `ε` or `+∞`, and
+/// `σ`: 1 under the reference rules, whose statistic uses σ = 1, else the instance's), probes
+/// it for non-finite values ([`probe`]) and wraps it in the in-run check ([`Checked`]). The one
+/// binding of user thresholds, shared by `dpbai run --threshold`, `dpbai experiment` and
+/// `dpbai audit delta --threshold`.
+///
+/// # Errors
+/// Those of [`ThresholdExpr::bind`], and [`Error::Parse`] naming the expression and the first
+/// probe point with a non-finite value.
+pub fn bind_checked(
+    expr: &ThresholdExpr,
+    instance: &Instance,
+    delta: f64,
+    eps: Option<f64>,
+    rules: Rules,
+) -> Result<CheckedThreshold> {
+    let eps = eps.unwrap_or(f64::INFINITY);
+    let sigma = if rules == Rules::Reference {
+        1.0
+    } else {
+        instance.sigma()
+    };
+    let k = instance.k() as f64;
+    let bound = expr.bind(delta, k, eps, sigma)?;
+    let base = ThresholdVars {
+        delta,
+        k,
+        eps,
+        sigma,
+        ..Default::default()
+    };
+    probe(expr.source(), &bound, &base)?;
+    Ok(Arc::new(Checked::new(bound, expr.source())))
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use super::{
     decide, runs_to_decide, AuditInstance, DeltaAuditConfig, DeltaReport, DeltaRow, RunPlan,
 };
 use crate::audit::Verdict;
-use crate::bandit::{self, AlgoSpec, CustomThreshold, Rules};
+use crate::bandit::{self, AlgoSpec, CustomThreshold};
 use crate::error::{check_open, Error, Result};
 use crate::instance::Family;
 use crate::rng::{mix64, rng_for_run};
@@ -81,25 +81,10 @@ pub(crate) fn build_for(
     if let Some(c) = custom {
         spec.custom_threshold = Some(Arc::clone(c));
     } else if let Some(t) = &cfg.threshold {
-        let eps = inst.eps.unwrap_or(f64::INFINITY);
-        // The σ the engine passes to the threshold: 1 under the reference rules (their
-        // statistic uses σ = 1), else the instance's. A mismatch only costs speed: `eval` falls
-        // back to the general program.
-        let sigma = if cfg.rules == Rules::Reference {
-            1.0
-        } else {
-            inst.instance.sigma()
-        };
-        let bound = t.bind(inst.delta, inst.instance.k() as f64, eps, sigma)?;
-        let base = crate::bandit::ThresholdVars {
-            delta: inst.delta,
-            k: inst.instance.k() as f64,
-            eps,
-            sigma,
-            ..Default::default()
-        };
-        crate::audit::finite::probe(t.source(), &bound, &base)?;
-        let checked = Arc::new(crate::audit::finite::Checked::new(bound, t.source()));
+        // A σ mismatch with the compiled program only costs speed: `eval` falls back to the
+        // general program.
+        let checked =
+            crate::audit::finite::bind_checked(t, &inst.instance, inst.delta, inst.eps, cfg.rules)?;
         spec.custom_threshold = Some(checked.clone() as Arc<dyn CustomThreshold>);
         return Ok((bandit::build(&spec, &inst.instance)?, Some(checked)));
     }
@@ -107,7 +92,7 @@ pub(crate) fn build_for(
 }
 
 /// A bound user threshold that checks its values during the runs.
-pub(crate) type CheckedExpr = Arc<crate::audit::finite::Checked<crate::audit::expr::ThresholdExpr>>;
+pub(crate) type CheckedExpr = crate::audit::finite::CheckedThreshold;
 
 /// Builds the algorithm to audit on one instance: [`audit_delta_with`] takes one, so that a
 /// user's own algorithm or threshold closure can be audited like a built-in one.

@@ -21,12 +21,11 @@
 //! complete `<key>.csv` — exactly the file an unsharded run writes, since run `r` draws from
 //! `rng_for_run(seed, r)` whatever the shard.
 
-use crate::audit::expr::{parse_threshold, ThresholdExpr};
-use crate::audit::finite::{self, Checked};
+use crate::audit::expr::parse_threshold;
 use crate::bandit::rules::Eq14Form;
 use crate::bandit::{
     build, AdapLeaderBonus, AlgoName, AlgoSpec, ChallengerCounts, CustomThreshold, DpaEpisodes,
-    GaussLdpSigma, LeaderCounts, Rules, RunOutcome, ThresholdVars, TieBreak,
+    GaussLdpSigma, LeaderCounts, Rules, RunOutcome, TieBreak,
 };
 use crate::error::{Error, Result};
 use crate::instance::{Family, Instance};
@@ -127,14 +126,10 @@ pub fn threshold_key(text: &str) -> u64 {
     fnv1a(&normal)
 }
 
-/// A user threshold bound to one run's constants, checking its values during the runs
-/// ([`Checked::failure`] must be read after the runs: a non-finite value ends them).
-pub type CheckedThreshold = Arc<Checked<ThresholdExpr>>;
+pub use crate::audit::finite::CheckedThreshold;
 
-/// Parses `text` ([`parse_threshold`]: a preset name or an expression), binds it to the
-/// constants the engine passes (`δ`, `K`, `ε` or `+∞`, and `σ`: 1 under the reference rules,
-/// whose statistic uses σ = 1, else the instance's), probes it for non-finite values
-/// ([`finite::probe`]) and wraps it in the in-run check.
+/// Parses `text` ([`parse_threshold`]: a preset name or an expression) and binds it with
+/// [`crate::audit::finite::bind_checked`] (probed, checked during the runs).
 ///
 /// # Errors
 /// [`Error::Parse`] naming the expression: a syntax error, or a non-finite value at a probe
@@ -148,23 +143,7 @@ pub fn checked_threshold(
 ) -> Result<CheckedThreshold> {
     let expr =
         parse_threshold(text).map_err(|e| Error::Parse(format!("threshold `{text}`: {e}")))?;
-    let eps = eps.unwrap_or(f64::INFINITY);
-    let sigma = if rules == Rules::Reference {
-        1.0
-    } else {
-        instance.sigma()
-    };
-    let k = instance.k() as f64;
-    let bound = expr.bind(delta, k, eps, sigma)?;
-    let base = ThresholdVars {
-        delta,
-        k,
-        eps,
-        sigma,
-        ..Default::default()
-    };
-    finite::probe(text, &bound, &base)?;
-    Ok(Arc::new(Checked::new(bound, text)))
+    crate::audit::finite::bind_checked(&expr, instance, delta, eps, rules)
 }
 
 /// The `dpbai run` spelling of a value-enum option.
