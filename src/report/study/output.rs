@@ -55,6 +55,11 @@ fn opt<T: ToString>(v: Option<T>) -> String {
     v.map(|x| x.to_string()).unwrap_or_default()
 }
 
+/// `ε = x, ` for a private cell, nothing for a non-private one (SUMMARY.md's cell labels).
+fn eps_part(eps: Option<f64>) -> String {
+    eps.map(|e| format!("ε = {}, ", short(e))).unwrap_or_default()
+}
+
 /// Writes `results.csv` (header [`COLUMNS`], one row per cell, numbers in Rust's shortest
 /// round-trip form).
 ///
@@ -427,9 +432,9 @@ pub fn write_summary(study: &Study, rows: &[Row], path: &Path, command: &str) ->
             for r in exceed {
                 let _ = writeln!(
                     s,
-                    "  - {} ε = {}, δ = {}: {}/{} = {} (CI [{}, {}]){}",
+                    "  - {} {}δ = {}: {}/{} = {} (CI [{}, {}]){}",
                     r.label,
-                    opt(r.eps.map(short)),
+                    eps_part(r.eps),
                     num(r.delta),
                     r.errors,
                     r.runs,
@@ -481,9 +486,9 @@ pub fn write_summary(study: &Study, rows: &[Row], path: &Path, command: &str) ->
             for r in capped {
                 let _ = writeln!(
                     s,
-                    "  - {} ε = {}, δ = {}: {}/{} runs capped at {}, mean τ ≥ {}",
+                    "  - {} {}δ = {}: {}/{} runs capped at {}, mean τ ≥ {}",
                     r.label,
-                    opt(r.eps.map(short)),
+                    eps_part(r.eps),
                     num(r.delta),
                     r.capped,
                     r.runs,
@@ -831,4 +836,15 @@ pub fn read_results(study: &Study, path: &Path) -> Result<Vec<Row>> {
         });
     }
     Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::eps_part;
+
+    #[test]
+    fn non_private_cells_have_no_empty_epsilon_in_the_summary() {
+        assert_eq!(eps_part(None), "");
+        assert_eq!(eps_part(Some(0.5)), "ε = 0.5, ");
+    }
 }
