@@ -3,7 +3,7 @@
 //! release `j` closes phase `j − 1`; L. 31 needs every release noised).
 //!
 //! It is the real AdaP-TT (the Top Two loop, leader, challenger, tracking and stopping rule of
-//! `bandit::build`), built by the bandit layer and wrapped from the audit side: [`LateLeakDaf`]
+//! `bandit::build`), built by the bandit layer and wrapped from the audit side: `LateLeakDaf`
 //! delegates every estimator step to the faithful DAF and, after a release it covers, overwrites
 //! the released mean by the noiseless one (the noise is still drawn, so the random stream is the
 //! faithful algorithm's). The mutant runs step by step (no phase skipping), so the phase sums

@@ -278,7 +278,7 @@ impl Cell {
 
     /// The algorithm settings of the cell (the one record `build` reads) and, for a cell with a
     /// user threshold, its in-run check (set as `custom_threshold`; read its
-    /// [`Checked::failure`] after the runs).
+    /// [`crate::audit::finite::Checked::failure`] after the runs).
     ///
     /// # Errors
     /// A bad threshold ([`checked_threshold`]); an instance outside its family's domain.

@@ -57,7 +57,8 @@ fn opt<T: ToString>(v: Option<T>) -> String {
 
 /// `ε = x, ` for a private cell, nothing for a non-private one (SUMMARY.md's cell labels).
 fn eps_part(eps: Option<f64>) -> String {
-    eps.map(|e| format!("ε = {}, ", short(e))).unwrap_or_default()
+    eps.map(|e| format!("ε = {}, ", short(e)))
+        .unwrap_or_default()
 }
 
 /// Writes `results.csv` (header [`COLUMNS`], one row per cell, numbers in Rust's shortest
