@@ -564,7 +564,9 @@ fn edited_cache_file_is_detected_and_recomputed() {
 // Claims: the protocol's verdicts and fault injection (issue 11).
 // ---------------------------------------------------------------------------------------------
 
-use dpbai::report::claims::{protocol::protocol, run_all, Area, ClaimResult, Context, Verdict};
+use dpbai::report::claims::{
+    protocol::protocol, run_all, Area, ClaimResult, ClaimVerdict, Context,
+};
 
 /// Runs every claim without experiments, with `fault` injected.
 fn claims_with(fault: Option<Area>) -> Vec<ClaimResult> {
@@ -616,11 +618,13 @@ fn injected_solver_and_special_faults_leave_nothing_decided() {
             if !c.ran {
                 continue;
             }
-            assert_eq!(c.verdict, Verdict::NotCheckable, "{id} under {area:?}");
+            assert_eq!(c.verdict, ClaimVerdict::NotCheckable, "{id} under {area:?}");
             assert!(c.note.contains("injected fault"), "{id}: {}", c.note);
         }
         // Claims off that path still decide.
-        assert!(r.iter().any(|c| c.ran && c.verdict == Verdict::Confirmed));
+        assert!(r
+            .iter()
+            .any(|c| c.ran && c.verdict == ClaimVerdict::Confirmed));
     }
 }
 
@@ -636,7 +640,7 @@ fn injected_mc_and_audit_faults_leave_nothing_decided() {
         });
         for id in depends_on(area) {
             let c = r.iter().find(|c| c.id == id).expect("checked");
-            assert_eq!(c.verdict, Verdict::NotCheckable, "{id} under {area:?}");
+            assert_eq!(c.verdict, ClaimVerdict::NotCheckable, "{id} under {area:?}");
             assert!(c.note.starts_with("error:"), "{id}: {}", c.note);
         }
     }

@@ -3,7 +3,7 @@
 
 use anyhow::Context as _;
 use dpbai::report::blocks;
-use dpbai::report::claims::{run_all, Area, ClaimResult, Context, Verdict};
+use dpbai::report::claims::{run_all, Area, ClaimResult, ClaimVerdict, Context};
 use dpbai::report::experiments::{run_cell, run_cell_shard, Cell, CellResult};
 use dpbai::report::grid::{
     case2_control_cells, dpa_live_counts_cell, run_grid, starvation_control_cells, Profile,
@@ -124,10 +124,10 @@ struct Expected {
     independent_from: Option<PathBuf>,
     /// From the paper or MATH.md §F's independent prototype.
     #[serde(default)]
-    independent: BTreeMap<String, Verdict>,
+    independent: BTreeMap<String, ClaimVerdict>,
     /// Recorded from our own run of the profile (regression, not independent evidence).
     #[serde(default)]
-    snapshot: BTreeMap<String, Verdict>,
+    snapshot: BTreeMap<String, ClaimVerdict>,
 }
 
 /// The expected file the arguments name, or the profile's default.

@@ -1,7 +1,7 @@
 //! REPORT.md generated blocks: prose stays by hand; everything between
 //! `<!-- BEGIN GENERATED name -->` and `<!-- END GENERATED name -->` is rewritten by `dpbai verify`.
 
-use super::claims::{ClaimResult, Verdict};
+use super::claims::{ClaimResult, ClaimVerdict};
 
 fn markers(name: &str) -> (String, String) {
     (
@@ -61,18 +61,18 @@ pub fn claims_table(results: &[ClaimResult]) -> String {
 
 /// One-line counts per verdict.
 pub fn verdict_summary(results: &[ClaimResult]) -> String {
-    let count = |v: Verdict| results.iter().filter(|r| r.verdict == v).count();
+    let count = |v: ClaimVerdict| results.iter().filter(|r| r.verdict == v).count();
     let twice = results.iter().filter(|r| r.id.contains('/')).count();
     format!(
         "{} claims checked ({twice} of them under both rule sets: {} verdicts): {} confirmed, {} confirmed as \
          corrected, {} refuted, {} inconclusive, {} not checkable.",
         results.len() - twice,
         results.len(),
-        count(Verdict::Confirmed),
-        count(Verdict::ConfirmedAsCorrected),
-        count(Verdict::Refuted),
-        count(Verdict::Inconclusive),
-        count(Verdict::NotCheckable)
+        count(ClaimVerdict::Confirmed),
+        count(ClaimVerdict::ConfirmedAsCorrected),
+        count(ClaimVerdict::Refuted),
+        count(ClaimVerdict::Inconclusive),
+        count(ClaimVerdict::NotCheckable)
     )
 }
 

@@ -2,7 +2,7 @@
 //!
 //! A check gathers evidence with the library (never pasted numbers) and returns named
 //! statistics; the claim protocol (`verify/protocol.toml`, [`protocol`]) turns them into the
-//! [`Verdict`] by the claim's rule. `dpbai verify` runs every check, writes the results into
+//! [`ClaimVerdict`] by the claim's rule. `dpbai verify` runs every check, writes the results into
 //! REPORT.md's generated blocks and compares the verdicts with `verify/expected.toml`
 //! (`--check`).
 //!
@@ -33,10 +33,11 @@ mod upper;
 pub use crate::report::numbers::{lin_grid, log_grid, sig};
 pub use crate::report::paper::grid::paper_instances;
 
-/// Outcome of checking one claim.
+/// Outcome of checking one claim of the paper against its protocol rule. (An audit's outcome,
+/// `holds`/`violated`/`inconclusive`, is the other meaning: [`crate::audit::Verdict`].)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Verdict {
+pub enum ClaimVerdict {
     /// The claim holds as printed.
     Confirmed,
     /// The claim does not hold as printed; the evidence gives the counter-example or corrected value.
@@ -49,15 +50,15 @@ pub enum Verdict {
     NotCheckable,
 }
 
-impl Verdict {
+impl ClaimVerdict {
     /// The spelling used in REPORT.md and `verify/expected.toml`.
     pub fn as_str(&self) -> &'static str {
         match self {
-            Verdict::Confirmed => "confirmed",
-            Verdict::Refuted => "refuted",
-            Verdict::ConfirmedAsCorrected => "confirmed as corrected",
-            Verdict::Inconclusive => "inconclusive",
-            Verdict::NotCheckable => "not checkable",
+            ClaimVerdict::Confirmed => "confirmed",
+            ClaimVerdict::Refuted => "refuted",
+            ClaimVerdict::ConfirmedAsCorrected => "confirmed as corrected",
+            ClaimVerdict::Inconclusive => "inconclusive",
+            ClaimVerdict::NotCheckable => "not checkable",
         }
     }
 }
@@ -89,7 +90,7 @@ pub struct ClaimResult {
     #[serde(rename = "evidence")]
     pub computed: String,
     /// The verdict, computed by the rule from the statistics.
-    pub verdict: Verdict,
+    pub verdict: ClaimVerdict,
     /// Why the claim is not checkable, or what would decide it when inconclusive.
     pub note: String,
     /// Statistics as the check returned them (before the rule).
@@ -272,7 +273,7 @@ pub fn claim(
         rule: String::new(),
         statistics: BTreeMap::new(),
         computed: computed.into(),
-        verdict: Verdict::NotCheckable,
+        verdict: ClaimVerdict::NotCheckable,
         note: String::new(),
         raw: stats,
         ran: true,
@@ -283,19 +284,19 @@ pub fn claim(
 /// gathering recorded.
 pub fn judge(mut r: ClaimResult, errors: &[String]) -> ClaimResult {
     let Some(entry) = protocol::protocol().get(r.id) else {
-        r.verdict = Verdict::NotCheckable;
+        r.verdict = ClaimVerdict::NotCheckable;
         r.note = format!("error: {} has no entry in verify/protocol.toml", r.id);
         return r;
     };
     r.rule = protocol::rule_text(entry);
     r.statistics = r.raw.iter().cloned().collect();
     if !r.ran {
-        r.verdict = Verdict::NotCheckable;
+        r.verdict = ClaimVerdict::NotCheckable;
         r.note = "not run: `verify --no-experiments`".into();
         return r;
     }
     if let Some(e) = errors.first() {
-        r.verdict = Verdict::NotCheckable;
+        r.verdict = ClaimVerdict::NotCheckable;
         r.note = format!(
             "error: {e}{}",
             if errors.len() > 1 {

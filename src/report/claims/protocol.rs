@@ -15,7 +15,7 @@
 //!
 //! A statistic that is missing or not finite makes the claim `not checkable (error: …)`.
 
-use super::Verdict;
+use super::ClaimVerdict;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -194,30 +194,30 @@ pub fn eval(pred: &str, stats: &[(String, f64)]) -> Result<bool, String> {
 
 /// The verdict of `entry`'s rule on `stats`, and its note (the reason of `not checkable`, or
 /// what would decide an `inconclusive` claim; empty otherwise).
-pub fn decide(entry: &Entry, stats: &[(String, f64)]) -> (Verdict, String) {
+pub fn decide(entry: &Entry, stats: &[(String, f64)]) -> (ClaimVerdict, String) {
     if let Some(reason) = &entry.not_checkable {
-        return (Verdict::NotCheckable, reason.clone());
+        return (ClaimVerdict::NotCheckable, reason.clone());
     }
-    let run = || -> Result<(Verdict, String), String> {
+    let run = || -> Result<(ClaimVerdict, String), String> {
         let confirm = entry.confirm.as_deref().unwrap_or("");
         if eval(confirm, stats)? {
-            return Ok((Verdict::Confirmed, String::new()));
+            return Ok((ClaimVerdict::Confirmed, String::new()));
         }
         if let Some(c) = &entry.corrected {
             if eval(c, stats)? {
-                return Ok((Verdict::ConfirmedAsCorrected, String::new()));
+                return Ok((ClaimVerdict::ConfirmedAsCorrected, String::new()));
             }
         }
         match &entry.refute {
-            None => Ok((Verdict::Refuted, String::new())),
-            Some(r) if eval(r, stats)? => Ok((Verdict::Refuted, String::new())),
+            None => Ok((ClaimVerdict::Refuted, String::new())),
+            Some(r) if eval(r, stats)? => Ok((ClaimVerdict::Refuted, String::new())),
             Some(_) => Ok((
-                Verdict::Inconclusive,
+                ClaimVerdict::Inconclusive,
                 entry.decide.clone().unwrap_or_default(),
             )),
         }
     };
-    run().unwrap_or_else(|e| (Verdict::NotCheckable, format!("error: {e}")))
+    run().unwrap_or_else(|e| (ClaimVerdict::NotCheckable, format!("error: {e}")))
 }
 
 /// The rule in words, as REPORT.md's claim table shows it.
@@ -270,13 +270,13 @@ mod tests {
             profile: "any".into(),
             areas: vec![],
         };
-        assert_eq!(decide(&e, &st(&[("x", 0.5)])).0, Verdict::Confirmed);
-        assert_eq!(decide(&e, &st(&[("x", 1.5)])).0, Verdict::Inconclusive);
-        assert_eq!(decide(&e, &st(&[("x", 2.5)])).0, Verdict::Refuted);
+        assert_eq!(decide(&e, &st(&[("x", 0.5)])).0, ClaimVerdict::Confirmed);
+        assert_eq!(decide(&e, &st(&[("x", 1.5)])).0, ClaimVerdict::Inconclusive);
+        assert_eq!(decide(&e, &st(&[("x", 2.5)])).0, ClaimVerdict::Refuted);
         let (v, note) = decide(&e, &st(&[("x", f64::NAN)]));
-        assert_eq!(v, Verdict::NotCheckable);
+        assert_eq!(v, ClaimVerdict::NotCheckable);
         assert!(note.starts_with("error:"));
-        assert_eq!(decide(&e, &st(&[("y", 0.0)])).0, Verdict::NotCheckable);
+        assert_eq!(decide(&e, &st(&[("y", 0.0)])).0, ClaimVerdict::NotCheckable);
     }
 
     /// A point satisfying a predicate: each statistic at the middle of the interval its atoms
@@ -388,19 +388,24 @@ mod tests {
                     }
                 }
             }
-            assert_eq!(decide(e, &good).0, Verdict::Confirmed, "{}: {good:?}", e.id);
+            assert_eq!(
+                decide(e, &good).0,
+                ClaimVerdict::Confirmed,
+                "{}: {good:?}",
+                e.id
+            );
             for a in atoms(confirm).expect("parses") {
                 let mut bad = good.clone();
                 violate(&mut bad, &a);
                 let v = decide(e, &bad).0;
                 assert_ne!(
                     v,
-                    Verdict::Confirmed,
+                    ClaimVerdict::Confirmed,
                     "{}: moving {} did not move",
                     e.id,
                     a.name
                 );
-                assert_ne!(v, Verdict::NotCheckable, "{}: {bad:?}", e.id);
+                assert_ne!(v, ClaimVerdict::NotCheckable, "{}: {bad:?}", e.id);
             }
             if let Some(r) = &e.refute {
                 // Statistics of the refutation; the confirm rule's others kept.
@@ -417,7 +422,7 @@ mod tests {
                     .into_iter()
                     .map(|a| a.name)
                     .collect();
-                if decide(e, &st).0 == Verdict::Confirmed {
+                if decide(e, &st).0 == ClaimVerdict::Confirmed {
                     let a = atoms(confirm)
                         .expect("parses")
                         .into_iter()
@@ -425,7 +430,7 @@ mod tests {
                         .expect("a confirm atom outside the refutation");
                     violate(&mut st, &a);
                 }
-                assert_eq!(decide(e, &st).0, Verdict::Refuted, "{}: {st:?}", e.id);
+                assert_eq!(decide(e, &st).0, ClaimVerdict::Refuted, "{}: {st:?}", e.id);
             }
         }
     }

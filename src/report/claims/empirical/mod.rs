@@ -206,7 +206,7 @@ fn instances_for(rules: Rules) -> Vec<(&'static str, Vec<f64>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::claims::{judge, Verdict, ERRORS};
+    use crate::report::claims::{judge, ClaimVerdict, ERRORS};
     use crate::report::paper::experiments::run_cell;
     use crate::report::paper::grid::Profile;
 
@@ -252,7 +252,7 @@ mod tests {
     #[test]
     fn a_ratio_without_a_standard_error_is_an_error() {
         let r = judged(figures::f50, &mut ctx_with(f50_grid(1)));
-        assert_eq!(r.verdict, Verdict::NotCheckable, "{}", r.note);
+        assert_eq!(r.verdict, ClaimVerdict::NotCheckable, "{}", r.note);
         assert!(
             r.note.starts_with("error:") && r.note.contains("fewer than two runs"),
             "{}",
@@ -260,7 +260,7 @@ mod tests {
         );
         let r = judged(figures::f50, &mut ctx_with(f50_grid(20)));
         assert!(!r.note.starts_with("error:"), "{}", r.note);
-        assert_ne!(r.verdict, Verdict::NotCheckable, "{}", r.note);
+        assert_ne!(r.verdict, ClaimVerdict::NotCheckable, "{}", r.note);
     }
 
     /// An empty grid has no empirical switch: F.52 and F.55 (both rule sets) are errors, never
@@ -269,7 +269,13 @@ mod tests {
     fn a_missing_switch_is_an_error() {
         for check in [figures::f52, figures::f52r, figures::f55, figures::f55r] {
             let r = judged(check, &mut ctx_with(GridResults::default()));
-            assert_eq!(r.verdict, Verdict::NotCheckable, "{}: {}", r.id, r.note);
+            assert_eq!(
+                r.verdict,
+                ClaimVerdict::NotCheckable,
+                "{}: {}",
+                r.id,
+                r.note
+            );
             assert!(r.note.starts_with("error:"), "{}: {}", r.id, r.note);
         }
     }
