@@ -1,0 +1,327 @@
+//! `dpbai cluster`: `verify`, `run` or `experiment` as a Slurm job array, with its assembly
+//! chained to it.
+//!
+//! `dpbai cluster slurm --dir DIR -- verify|run|experiment ARGS…` writes a plan into DIR
+//! (`experiment`: the study file is copied into DIR; its tasks run `dpbai experiment STUDY
+//! --shard i/n --out-dir .` into `cache/`, the assembly writes results.csv, figures/ and
+//! SUMMARY.md as one unsharded run would):
+//! * `task.sh`, the job array: task `i` of `n` runs `dpbai verify ARGS --shard i/n` (shard files
+//!   under `verify-cache/PROFILE/`) or `dpbai run ARGS --shard i/n --out shards/run-i.json`;
+//! * `assemble.sh`, the assembly job: `dpbai verify ARGS` (it assembles the shard files into the
+//!   cells, then writes REPORT.md and figures/, byte-identical to a single-machine run) or
+//!   `dpbai merge` of the shard files into `summary.json` (identical to the unsharded run's
+//!   JSON except the timing fields `elapsed_s` and `samples_per_s`);
+//! * `submit.sh`, which submits both, the assembly with `--dependency=afterok` on the array, and
+//!   appends their job ids to `jobs.txt`;
+//! * `plan.json`, which `dpbai cluster status` and `dpbai cluster resubmit` read.
+//!
+//! # Paths
+//! The scripts name no path except those the user gave (`--bin`, by default `dpbai` found on
+//! the cluster's PATH, and any in ARGS): `submit.sh` changes to its own folder, and every job
+//! runs there (sbatch's default working directory is the directory it was called from), so DIR
+//! may be written on one machine and copied to the cluster. Relative paths in ARGS (e.g.
+//! `verify --check --expected FILE`, `run --out FILE`) are therefore relative to DIR.
+//!
+//! # Balance by cost
+//! A shard `i/n` holds the runs `r ≡ i (mod n)` of *every* cell, so every task gets `1/n` of
+//! every cell's cost whatever the cells cost: the split is balanced by cost, not by cell count.
+//! What remains is (a) the remainder: when `n` does not divide a cell's runs, tasks
+//! `0..runs mod n` get one run more of that cell, and (b) the randomness of the stopping times.
+//! The plan predicts every task's time from a cost model of the cells (below), which gives (a)
+//! exactly; [`predicted_task_seconds`] is printed with the spread `(max − min) / mean`, next to
+//! the makespan that whole cells per task (greedy, most expensive first) would give.
+//!
+//! # Cost model
+//! One run of a cell draws about `k · T* · log(1/(2.4δ))` samples, capped at the cell's
+//! `max_steps`, where `T*` is the cell's characteristic time (`T_KL` for TTUCB and DPA-TT, the
+//! local time for CTB-TT and Gauss-LDP-TT, the global time for DP-SE, AdaP-TT and AdaP-TT*) and
+//! `k` = [`tau_over_bound`]; DPA-TT with global episodes stalls and burns the cap. A sample
+//! costs [`ns_per_sample`] on one thread. Both constants vary several-fold between cells
+//! (starvation of AdaP-TT(*) runs, REPORT.md Findings; batched algorithms skip samples), so
+//! predicted times are rough: they set the default `--tasks` and `--time` (with a wide margin)
+//! and do not affect the split.
+//!
+//! # Memory
+//! `--mem` defaults to [`default_mem_mb`]: a measured footprint (peak RSS, `/usr/bin/time -v`)
+//! of a base plus a per-thread part, times a safety factor.
+//!
+//! # Files
+//! This file holds the clap arguments, [`run`] and `dpbai cluster slurm` (writing the plan);
+//! [`cost`] the cost model and the memory default, [`plan`] `plan.json` and the reading of the
+//! command after `--`, [`scripts`](mod@scripts) the text of the three scripts,
+//! [`status`](mod@status) `dpbai cluster status` and `dpbai cluster resubmit`.
+//!
+//! [`predicted_task_seconds`]: cost::predicted_task_seconds
+//! [`tau_over_bound`]: cost::tau_over_bound
+//! [`ns_per_sample`]: cost::ns_per_sample
+//! [`default_mem_mb`]: cost::default_mem_mb
+
+mod cost;
+mod plan;
+mod scripts;
+mod status;
+
+use anyhow::Context as _;
+use cost::{cell_cost, default_mem_mb, predicted_task_seconds, spread, whole_cell_loads};
+use plan::{
+    check_mem, check_partition, check_time, experiment_cells, run_cost, verify_cells, Mode, Plan,
+    PLAN_FORMAT,
+};
+use scripts::{scripts, slurm_time, write_file};
+use status::{resubmit, status};
+use std::path::{Path, PathBuf};
+
+/// Arguments of `dpbai cluster`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Sub,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Sub {
+    /// Write a Slurm job array for `verify`, `run` or `experiment` (and its assembly job) into
+    /// --dir.
+    Slurm(SlurmArgs),
+    /// Show which tasks of the plan in --dir are done, running, pending, failed or missing.
+    Status(DirArgs),
+    /// Resubmit the failed and missing tasks of the plan in --dir, with the assembly chained
+    /// again.
+    Resubmit(ResubmitArgs),
+}
+
+/// Arguments of `dpbai cluster slurm`.
+#[derive(clap::Args, Debug)]
+struct SlurmArgs {
+    /// Folder of the plan: the scripts, the shard files and the assembled output.
+    #[arg(long)]
+    dir: PathBuf,
+    /// Tasks of the job array (default: about one predicted hour of work per task).
+    #[arg(long)]
+    tasks: Option<u64>,
+    /// Slurm partition (default: the cluster's default partition).
+    #[arg(long)]
+    partition: Option<String>,
+    /// Time limit per job, in a Slurm format (e.g. 90, 2:00:00, 1-00:00:00; default: three
+    /// times the predicted time of the slowest task, plus 10 minutes).
+    #[arg(long)]
+    time: Option<String>,
+    /// CPUs per task (the threads of each job).
+    #[arg(long, default_value_t = 1)]
+    cpus_per_task: u32,
+    /// Memory per job, in a Slurm format (e.g. 500M, 2G; default: from the measured footprint).
+    #[arg(long)]
+    mem: Option<String>,
+    /// The dpbai binary as the jobs call it (default: `dpbai` from the cluster's PATH).
+    #[arg(long)]
+    bin: Option<String>,
+    /// `verify ARGS…`, `run ARGS…` or `experiment STUDY.toml [--runs R]`, after `--`.
+    #[arg(last = true, required = true, num_args = 1..)]
+    command: Vec<String>,
+}
+
+/// `--dir` of `cluster status`.
+#[derive(clap::Args, Debug)]
+struct DirArgs {
+    /// Folder of a plan written by `dpbai cluster slurm`.
+    #[arg(long)]
+    dir: PathBuf,
+}
+
+/// Arguments of `dpbai cluster resubmit`.
+#[derive(clap::Args, Debug)]
+struct ResubmitArgs {
+    /// Folder of a plan written by `dpbai cluster slurm`.
+    #[arg(long)]
+    dir: PathBuf,
+    /// Print the sbatch commands instead of running them.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    match args.command {
+        Sub::Slurm(a) => slurm(a),
+        Sub::Status(a) => status(&a.dir),
+        Sub::Resubmit(a) => resubmit(&a.dir, a.dry_run),
+    }
+}
+
+/// `dpbai cluster slurm`.
+fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
+    let (mode, args) = match a.command.split_first() {
+        Some((m, rest)) if m == "verify" => (Mode::Verify, rest.to_vec()),
+        Some((m, rest)) if m == "run" => (Mode::Run, rest.to_vec()),
+        Some((m, rest)) if m == "experiment" => (Mode::Experiment, rest.to_vec()),
+        Some((m, _)) => {
+            return Err(super::usage(format!(
+                "invalid command `{m}` after `--`: must be verify, run or experiment"
+            )))
+        }
+        None => {
+            return Err(super::usage(
+                "missing command after `--`: verify, run or experiment",
+            ))
+        }
+    };
+    if a.cpus_per_task == 0 {
+        return Err(super::usage(
+            "invalid --cpus-per-task 0: must be at least 1",
+        ));
+    }
+    if let Some(t) = &a.time {
+        check_time(t)?;
+    }
+    if let Some(m) = &a.mem {
+        check_mem(m)?;
+    }
+    if let Some(p) = &a.partition {
+        check_partition(p)?;
+    }
+    if a.bin.as_deref() == Some("") {
+        return Err(super::usage("invalid --bin ``: must name the dpbai binary"));
+    }
+    // The study file of `experiment` is copied into DIR (the jobs run there) under its name.
+    let mut study_file = None;
+    let (costs, merge_out) = match mode {
+        Mode::Experiment => {
+            let (given, cells) = experiment_cells(Path::new("."), &args)?;
+            study_file = Some(given);
+            (
+                cells
+                    .iter()
+                    .map(cell_cost)
+                    .collect::<anyhow::Result<Vec<_>>>()?,
+                None,
+            )
+        }
+        Mode::Verify => (
+            verify_cells(&args)?
+                .iter()
+                .map(cell_cost)
+                .collect::<anyhow::Result<Vec<_>>>()?,
+            None,
+        ),
+        Mode::Run => {
+            let (c, out) = run_cost(&args)?;
+            (vec![c], out)
+        }
+    };
+    let min_runs = costs.iter().map(|c| c.runs).min().unwrap_or(1);
+    let cpus = f64::from(a.cpus_per_task);
+    let total_s: f64 = predicted_task_seconds(&costs, 1).iter().sum();
+    let tasks = match a.tasks {
+        Some(0) => return Err(super::usage("invalid --tasks 0: must be at least 1")),
+        Some(n) if n > min_runs => {
+            return Err(super::usage(format!(
+                "invalid --tasks {n}: must be at most {min_runs}, the runs of the smallest cell \
+                 (a task with no run of a cell has nothing to do)"
+            )))
+        }
+        Some(n) => n,
+        None => ((total_s / cpus / 3600.0).ceil() as u64).clamp(1, min_runs),
+    };
+    let predicted: Vec<f64> = predicted_task_seconds(&costs, tasks)
+        .into_iter()
+        .map(|s| s / cpus)
+        .collect();
+    let slowest = predicted.iter().copied().fold(0.0, f64::max);
+    let time = a
+        .time
+        .clone()
+        .unwrap_or_else(|| slurm_time((3.0 * slowest / 60.0).ceil() as u64 + 10));
+    let mem = a
+        .mem
+        .clone()
+        .unwrap_or_else(|| format!("{}M", default_mem_mb(a.cpus_per_task)));
+    let bin = a.bin.clone().unwrap_or_else(|| "dpbai".to_string());
+    let dir = &a.dir;
+    if dir.join("jobs.txt").exists() {
+        return Err(super::usage(format!(
+            "{} already holds submitted jobs (jobs.txt): use a new --dir, or \
+             `dpbai cluster resubmit --dir {}`",
+            dir.display(),
+            dir.display()
+        )));
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut args = args;
+    if let Some(given) = &study_file {
+        let name = given
+            .file_name()
+            .ok_or_else(|| super::usage(format!("{} names no file", given.display())))?;
+        let copy = dir.join(name);
+        if std::fs::canonicalize(given).ok() != std::fs::canonicalize(&copy).ok() {
+            std::fs::copy(given, &copy)
+                .with_context(|| format!("copying {} into {}", given.display(), dir.display()))?;
+        }
+        let given = given.to_string_lossy();
+        for a in args.iter_mut().filter(|a| **a == given) {
+            *a = name.to_string_lossy().to_string();
+        }
+    }
+    let plan = Plan {
+        format: PLAN_FORMAT.to_string(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        mode,
+        args,
+        tasks,
+        cpus_per_task: a.cpus_per_task,
+        time,
+        mem,
+        partition: a.partition.clone(),
+        bin,
+        predicted_task_s: predicted.clone(),
+    };
+    let [task, assemble, submit] = scripts(&plan, merge_out.as_deref());
+    write_file(&dir.join("task.sh"), &task, true)?;
+    write_file(&dir.join("assemble.sh"), &assemble, true)?;
+    write_file(&dir.join("submit.sh"), &submit, true)?;
+    let json = serde_json::to_string_pretty(&plan).context("serialising the plan")?;
+    write_file(&dir.join("plan.json"), &(json + "\n"), false)?;
+
+    let mut sorted = predicted.clone();
+    sorted.sort_by(f64::total_cmp);
+    let whole = whole_cell_loads(&costs, tasks);
+    let whole_max = whole.iter().copied().fold(0.0, f64::max) / cpus;
+    println!(
+        "wrote {}/{{task.sh,assemble.sh,submit.sh,plan.json}}: {tasks} tasks, {} CPU(s), \
+         --mem {}, --time {}",
+        dir.display(),
+        plan.cpus_per_task,
+        plan.mem,
+        plan.time
+    );
+    println!(
+        "predicted task time (cost model): min {:.0} s, median {:.0} s, max {:.0} s, spread \
+         (max-min)/mean {:.2}%; whole cells per task would give max {:.0} s, spread {:.1}%",
+        sorted[0],
+        sorted[sorted.len() / 2],
+        slowest,
+        100.0 * spread(&predicted),
+        whole_max,
+        100.0 * spread(&whole)
+    );
+    if tasks > 1000 {
+        eprintln!(
+            "note: {tasks} tasks exceed Slurm's default MaxArraySize (1001): check the cluster's"
+        );
+    }
+    if plan.bin == "dpbai" && which("dpbai").is_none() {
+        eprintln!(
+            "note: `dpbai` is not on this machine's PATH; the jobs call `dpbai` from the cluster's \
+             PATH (or give --bin)"
+        );
+    }
+    println!("submit with: bash {}", dir.join("submit.sh").display());
+    Ok(())
+}
+
+/// The first `name` on PATH, if any.
+fn which(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|p| p.join(name))
+        .find(|p| p.is_file())
+}
