@@ -229,10 +229,16 @@ pub(super) fn rotate_steps(
     let (_, mut s0, mut s1, mut bound) = cheapest_pair(k, cost, s, counters, b);
     let (mut num0, mut num1) = (cost.numerator(mb, s.mu[s0]), cost.numerator(mb, s.mu[s1]));
     let mut ib = counters.inv_n[b];
+    // The leader's tracking counts and the time live in registers during the loop (written
+    // back on return; `cheapest_pair` reads neither).
+    let (mut lead_pulls, mut lead_rounds, mut t) = (
+        counters.leader_pulls[b],
+        counters.leader_rounds[b],
+        counters.t,
+    );
     loop {
-        let a = if counters.leader_pulls[b] as f64 <= beta * (counters.leader_rounds[b] + 1) as f64
-        {
-            counters.leader_pulls[b] += 1;
+        let a = if lead_pulls as f64 <= beta * (lead_rounds + 1) as f64 {
+            lead_pulls += 1;
             b
         } else {
             let v0 = num0 / (ib + counters.inv_n[s0]);
@@ -253,9 +259,12 @@ pub(super) fn rotate_steps(
         if a == b {
             ib = counters.inv_n[b];
         }
-        counters.leader_rounds[b] += 1;
-        counters.t += 1;
-        if counters.n[a] >= 2 * s.start[a] || counters.t >= cap || streak >= ROTATE_STREAK {
+        lead_rounds += 1;
+        t += 1;
+        if counters.n[a] >= 2 * s.start[a] || t >= cap || streak >= ROTATE_STREAK {
+            counters.leader_pulls[b] = lead_pulls;
+            counters.leader_rounds[b] = lead_rounds;
+            counters.t = t;
             return (a, streak, prev_c);
         }
     }
