@@ -202,17 +202,21 @@ pub fn starvation_control_cells(profile: &Profile) -> Vec<Cell> {
     let mut out = Vec::new();
     for (inst, m) in [(mu2.0, mu2.1.as_slice()), ("near-tie", &NEAR_TIE[..])] {
         for algo in [AlgoName::AdapTtStar, AlgoName::AdapTt] {
-            let cell = profile.cell(inst, m, algo, Some(STARVATION_EPS));
-            // The control: the same cell with a leader bonus that grows with log ‖Ñ‖₁.
-            let control = Cell {
-                adap_leader_bonus: AdapLeaderBonus::Eq11LogN,
-                ..cell.clone()
-            };
-            out.push(cell);
-            out.push(control);
+            push_with_log_n_control(&mut out, profile.cell(inst, m, algo, Some(STARVATION_EPS)));
         }
     }
     out
+}
+
+/// Pushes `cell`, then its control of Finding 1: the same cell with a leader bonus that grows
+/// with `log ‖Ñ‖₁` (`--adap-leader-bonus eq11-log-n`).
+pub fn push_with_log_n_control(out: &mut Vec<Cell>, cell: Cell) {
+    let control = Cell {
+        adap_leader_bonus: AdapLeaderBonus::Eq11LogN,
+        ..cell.clone()
+    };
+    out.push(cell);
+    out.push(control);
 }
 
 /// Cap of the live-count DPA control (step by step).

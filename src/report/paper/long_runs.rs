@@ -9,7 +9,7 @@
 
 use super::experiments::Cell;
 use super::grid::{Profile, NEAR_TIE};
-use crate::bandit::{AdapLeaderBonus, AlgoName};
+use crate::bandit::AlgoName;
 
 /// ε of the long-run cells: inside the quick global grid, below [`super::grid::STARVATION_EPS`],
 /// where the near-tie instance's AdaP-TT runs go past 10⁷ samples.
@@ -29,12 +29,7 @@ pub fn long_run_cells(profile: &Profile) -> Vec<Cell> {
             max_steps: LONG_RUN_CAP.max(profile.max_steps),
             ..profile.cell("near-tie", &NEAR_TIE, AlgoName::AdapTt, Some(eps))
         };
-        let control = Cell {
-            adap_leader_bonus: AdapLeaderBonus::Eq11LogN,
-            ..cell.clone()
-        };
-        out.push(cell);
-        out.push(control);
+        super::grid::push_with_log_n_control(&mut out, cell);
     }
     out
 }
