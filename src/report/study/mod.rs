@@ -12,6 +12,8 @@ pub mod analysis;
 pub mod config;
 pub mod digest;
 pub mod output;
+pub mod results;
+pub mod summary;
 
 use crate::complexity::{self, upper};
 use crate::error::{Error, Result};

@@ -1,0 +1,210 @@
+//! `results.csv` of a study: one row per cell ([`write_results`]), read back for REPORT.md
+//! ([`read_results`]).
+
+use super::config::{Study, UpperKind};
+use super::Row;
+use crate::error::{Error, Result};
+use std::path::Path;
+
+/// Columns of `results.csv` (no comment lines: `pandas.read_csv` reads it as is). Empty
+/// fields: `sigma` (Bernoulli), `eps` (non-private), `ci95_*` (capped runs or one run),
+/// `km_*` (the Kaplan–Meier curve does not fall that far: beyond the cap), `upper_*` (no
+/// asymptotic upper bound for this algorithm, rules or family).
+pub const COLUMNS: [&str; 31] = [
+    "instance",
+    "family",
+    "sigma",
+    "algorithm",
+    "algo",
+    "rules",
+    "delta",
+    "eps",
+    "runs",
+    "capped",
+    "mean_tau",
+    "mean_is_lower_bound",
+    "std_tau",
+    "ci95_lo",
+    "ci95_hi",
+    "km_median",
+    "km_q25",
+    "km_q75",
+    "errors",
+    "error_rate",
+    "error_ci_lo",
+    "error_ci_hi",
+    "lower_bound_kind",
+    "lower_bound",
+    "upper_bound_kind",
+    "upper_bound",
+    "ratio_to_lower",
+    "seed",
+    "max_steps",
+    "key",
+    "run_command",
+];
+
+/// The value, or an empty field.
+pub(super) fn opt<T: ToString>(v: Option<T>) -> String {
+    v.map(|x| x.to_string()).unwrap_or_default()
+}
+
+/// Writes `results.csv` (header [`COLUMNS`], one row per cell, numbers in Rust's shortest
+/// round-trip form).
+///
+/// # Errors
+/// I/O failures, as [`Error::Parse`] naming the file.
+pub fn write_results(rows: &[Row], path: &Path) -> Result<()> {
+    let io =
+        |e: &dyn std::fmt::Display| Error::Parse(format!("cannot write {}: {e}", path.display()));
+    let mut w = csv::Writer::from_path(path).map_err(|e| io(&e))?;
+    w.write_record(COLUMNS).map_err(|e| io(&e))?;
+    for r in rows {
+        let rec: Vec<String> = vec![
+            r.instance.clone(),
+            r.family.into(),
+            opt(r.sigma),
+            r.label.clone(),
+            r.algo.into(),
+            r.rules.into(),
+            r.delta.to_string(),
+            opt(r.eps),
+            r.runs.to_string(),
+            r.capped.to_string(),
+            r.mean_tau.to_string(),
+            r.mean_is_lower_bound.to_string(),
+            opt(r.std_tau),
+            opt(r.ci95.map(|c| c[0])),
+            opt(r.ci95.map(|c| c[1])),
+            opt(r.km_median),
+            opt(r.km_q25),
+            opt(r.km_q75),
+            r.errors.to_string(),
+            r.error_rate.to_string(),
+            r.error_ci[0].to_string(),
+            r.error_ci[1].to_string(),
+            r.lower_bound_kind.as_str().into(),
+            r.lower_bound.to_string(),
+            opt(r.upper_bound_kind.map(UpperKind::as_str)),
+            opt(r.upper_bound),
+            r.ratio_to_lower.to_string(),
+            r.seed.to_string(),
+            r.max_steps.to_string(),
+            r.key.clone(),
+            r.run_command.clone(),
+        ];
+        w.write_record(&rec).map_err(|e| io(&e))?;
+    }
+    w.flush().map_err(|e| io(&e))
+}
+
+/// Reads back the `results.csv` that [`write_results`] wrote for `study` (e.g. a committed
+/// study's outputs, for REPORT.md). Row `i` must be the study's cell `i` (same key, runs and
+/// cap); the names of static columns (family, algo, rules, bound kinds) come from the cell.
+///
+/// # Errors
+/// [`Error::Parse`] naming the file and the row: unreadable file, another column layout, a row
+/// of another cell (the study file and its outputs are out of step), a bad number.
+pub fn read_results(study: &Study, path: &Path) -> Result<Vec<Row>> {
+    let bad = |what: String| Error::Parse(format!("{}: {what}", path.display()));
+    let mut r = csv::Reader::from_path(path).map_err(|e| bad(e.to_string()))?;
+    let header = r.headers().map_err(|e| bad(e.to_string()))?.clone();
+    if header.iter().ne(COLUMNS.iter().copied()) {
+        return Err(bad(
+            "not a results.csv of this dpbai (its columns differ)".into()
+        ));
+    }
+    let records: Vec<csv::StringRecord> = r
+        .records()
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|e| bad(e.to_string()))?;
+    if records.len() != study.cells.len() {
+        return Err(bad(format!(
+            "{} rows for the study's {} cells",
+            records.len(),
+            study.cells.len()
+        )));
+    }
+    let col = |name: &str| {
+        COLUMNS
+            .iter()
+            .position(|c| *c == name)
+            .expect("invariant: a name of COLUMNS")
+    };
+    let mut rows = Vec::with_capacity(records.len());
+    for (i, (rec, sc)) in records.iter().zip(&study.cells).enumerate() {
+        let field = |name: &str| rec.get(col(name)).unwrap_or("");
+        let num = |name: &str| -> Result<f64> {
+            field(name)
+                .parse::<f64>()
+                .ok()
+                .filter(|x| !x.is_nan())
+                .ok_or_else(|| bad(format!("row {}: {name} = {:?}", i + 2, field(name))))
+        };
+        let opt_num = |name: &str| -> Result<Option<f64>> {
+            if field(name).is_empty() {
+                Ok(None)
+            } else {
+                num(name).map(Some)
+            }
+        };
+        let count = |name: &str| -> Result<u64> {
+            field(name)
+                .parse::<u64>()
+                .map_err(|_| bad(format!("row {}: {name} = {:?}", i + 2, field(name))))
+        };
+        let opt_count = |name: &str| -> Result<Option<u64>> {
+            if field(name).is_empty() {
+                Ok(None)
+            } else {
+                count(name).map(Some)
+            }
+        };
+        let c = &sc.cell;
+        if field("key") != c.key() || count("runs")? != c.runs || count("max_steps")? != c.max_steps
+        {
+            return Err(bad(format!(
+                "row {} is not the study's cell {} ({} runs, cap {}): rerun the study",
+                i + 2,
+                c.key(),
+                c.runs,
+                c.max_steps
+            )));
+        }
+        let upper_bound = opt_num("upper_bound")?;
+        rows.push(Row {
+            instance: c.instance.clone(),
+            family: super::family_name(c),
+            sigma: c.options.sigma,
+            label: study.algorithms[sc.algorithm].label.clone(),
+            algo: c.algo.as_str(),
+            rules: crate::report::experiments::rules_str(c.rules),
+            delta: c.delta,
+            eps: c.eps,
+            runs: c.runs,
+            capped: count("capped")?,
+            mean_tau: num("mean_tau")?,
+            mean_is_lower_bound: field("mean_is_lower_bound") == "true",
+            std_tau: opt_num("std_tau")?,
+            ci95: opt_num("ci95_lo")?
+                .zip(opt_num("ci95_hi")?)
+                .map(|(a, b)| [a, b]),
+            km_median: opt_count("km_median")?,
+            km_q25: opt_count("km_q25")?,
+            km_q75: opt_count("km_q75")?,
+            errors: count("errors")?,
+            error_rate: num("error_rate")?,
+            error_ci: [num("error_ci_lo")?, num("error_ci_hi")?],
+            lower_bound_kind: super::config::lower_kind(c.algo),
+            lower_bound: num("lower_bound")?,
+            upper_bound_kind: upper_bound.and(super::config::upper_kind(c)),
+            upper_bound,
+            ratio_to_lower: num("ratio_to_lower")?,
+            seed: count("seed")?,
+            max_steps: c.max_steps,
+            key: c.key(),
+            run_command: field("run_command").to_string(),
+        });
+    }
+    Ok(rows)
+}
