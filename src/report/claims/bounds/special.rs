@@ -1,0 +1,160 @@
+//! Claims on the special functions `g1`, `g2`, `W̄_{-1}`, `C_G` and the threshold constants (MATH.md C).
+
+use super::{fails, flag, golden_min, log_grid, result, sig, sp, stats, ClaimResult, Context};
+use crate::special::{c_g, g1, g2, g_g, wbar_m1, zeta};
+
+pub(super) fn f32(_: &mut Context) -> ClaimResult {
+    let g1v = |y: f64| sp(g1(y));
+    let g2v = |y: f64| sp(g2(y));
+    let ys = log_grid(1e-6, 1e4, 300);
+    let g1_inc = ys.windows(2).all(|w| g1v(w[1]) > g1v(w[0]));
+    let g2_inc = ys.windows(2).all(|w| g2v(w[1]) > g2v(w[0]));
+    let g1_12 = g1v(12.0);
+    let range_main = 8.0 * g1v(2.0);
+    let g1_0 = g1v(0.0);
+    let g2_0 = g2v(1e-12);
+    result(
+        "F.32",
+        "g1, g2 facts and range",
+        "Thm. 24, L. 52, Sec. 4.4",
+        "g1(0) = 1, g1(12) ≤ 10, g1 increasing; g2 increasing, g2(0+) = 1; 8·g1(4Δ_max/ε) ∈ [8, 80] when Δ_max < ε/2",
+        format!(
+            "g1(0) = {}, g1(12) = {}, g1 increasing on 300 points of [1e-6, 1e4]: {g1_inc}; g2 increasing: \
+             {g2_inc}, g2(1e-12) = {}; under Δ_max < ε/2 the argument 4Δ_max/ε is < 2, so 8·g1 ∈ [8, {}): \
+             the printed [8, 80] holds but is loose — 80 = 8·g1(12) belongs to App. L. 52's condition \
+             Δ_max < 3ε (ISSUE 20); the rule reads the printed inclusion (a true inclusion, however loose, \
+             is confirmed; F.35 is judged the same way)",
+            g1v(0.0),
+            sig(g1_12, 7),
+            sig(g2v(1e-12), 8),
+            sig(range_main, 5)
+        ),
+        stats([
+            ("g1_at_0", g1_0),
+            ("g1_at_12", g1_12),
+            ("g1_increasing", flag(g1_inc)),
+            ("g2_increasing", flag(g2_inc)),
+            ("g2_at_0plus_dev", (g2_0 - 1.0).abs()),
+            ("range_low", 8.0 * g1_0),
+            ("range_high", range_main),
+        ]),
+    )
+}
+
+pub(super) fn f37(_: &mut Context) -> ClaimResult {
+    let w = |x: f64| sp(wbar_m1(x));
+    let mut bound_viol = 0u32;
+    let mut deriv_dev: f64 = 0.0;
+    let mut inverse_dev: f64 = 0.0;
+    for &x in &log_grid(1.0001, 1e6, 200) {
+        let lo = x + x.ln();
+        let hi = lo + 0.5f64.min(1.0 / x.sqrt());
+        let wx = w(x);
+        bound_viol += fails(lo <= wx * (1.0 + 1e-15) && wx <= hi * (1.0 + 1e-15));
+        if x >= 1.01 {
+            // W̄' blows up as x → 1, where central differences lose accuracy.
+            let hstep = 1e-6 * x;
+            let fd = (w(x + hstep) - w(x - hstep)) / (2.0 * hstep);
+            deriv_dev = deriv_dev.max((fd * (1.0 - 1.0 / wx) - 1.0).abs());
+        }
+        // W̄(y) ≤ x ⇔ y ≤ x − log x, probed at y = x − log x ± 1e-9 relative
+        let y = wx - wx.ln();
+        inverse_dev = inverse_dev.max((y / x - 1.0).abs());
+    }
+    result(
+        "F.37",
+        "W̄_{-1} facts",
+        "L. 23, L. 40",
+        "x + log x ≤ W̄(x) ≤ x + log x + min{1/2, 1/√x}; W̄' = (1 − 1/W̄)^{-1}; W̄(y) ≤ x ⇔ y ≤ x − log x",
+        format!(
+            "on 200 x ∈ (1, 1e6]: bound violations: {bound_viol}; max |W̄'·(1 − 1/W̄) − 1| (central differences, x ≥ 1.01) = {}; \
+             max |(W̄(x) − log W̄(x))/x − 1| = {}",
+            sig(deriv_dev, 2),
+            sig(inverse_dev, 2)
+        ),
+        stats([
+            ("bound_violations", f64::from(bound_viol)),
+            ("derivative_dev", deriv_dev),
+            ("inverse_dev", inverse_dev),
+        ]),
+    )
+}
+
+pub(super) fn f38(_: &mut Context) -> ClaimResult {
+    let xs = [0.1, 1.0, 3.0, 10.0, 100.0, 1e4];
+    let rows: Vec<String> = xs
+        .iter()
+        .map(|&x| {
+            format!(
+                "x = {x}: C_G − x − log x = {}",
+                sig(sp(c_g(x)) - x - x.ln(), 4)
+            )
+        })
+        .collect();
+    let rel = (sp(c_g(1e4)) - 1e4) / 1e4f64.ln();
+    // The approximation's error on the range where the paper uses it (x of order log(1/δ)).
+    let max_err = log_grid(1.0, 100.0, 60)
+        .iter()
+        .map(|&x| (sp(c_g(x)) - x - x.ln()).abs())
+        .fold(0.0, f64::max);
+    result(
+        "F.38",
+        "C_G(x) ≈ x + log x",
+        "Sec. 2.2.3, L. 35",
+        "C_G(x) ≈ x + log x",
+        format!(
+            "{}; the approximation is off by up to 3.7 on [0.1, 100] (ISSUE 35); only C_G(x) = x + O(log x) \
+             holds ((C_G(1e4) − 1e4)/log(1e4) = {}); dpbai uses the exact C_G",
+            rows.join("; "),
+            sig(rel, 4)
+        ),
+        stats([("max_abs_err_1_100", max_err), ("rel_excess_at_1e4", rel)]),
+    )
+}
+
+pub(super) fn f48(_: &mut Context) -> ClaimResult {
+    let z2 = sp(zeta(2.0));
+    let pi = std::f64::consts::PI;
+    let d1 = (2.0 * z2 * z2 / (pi.powi(4) / 18.0) - 1.0).abs();
+    let d2 = (2.0 * z2 / (pi * pi / 3.0) - 1.0).abs();
+    let d3 = (3.0 * z2 / (pi * pi / 2.0) - 1.0).abs();
+    result(
+        "F.48",
+        "threshold constants",
+        "App. F.2, F.3 → Eq. (12), (14)",
+        "2ζ(2)² = π⁴/18, 2Kζ(2) = π²K/3, 3Kζ(2) = π²K/2 (s = 2)",
+        format!(
+            "ζ(2) by Euler–Maclaurin = {}; relative differences {}, {}, {}",
+            sig(z2, 16),
+            sig(d1, 2),
+            sig(d2, 2),
+            sig(d3, 2)
+        ),
+        stats([("max_rel_diff", d1.max(d2).max(d3))]),
+    )
+}
+
+pub(super) fn f66(_: &mut Context) -> ClaimResult {
+    // min of g_G on (1/2, 1) by golden section (independent of c_g's own minimiser).
+    let g = |l: f64| sp(g_g(l));
+    let (lmin, _) = golden_min(g, 0.5 + 1e-9, 1.0 - 1e-9, 200);
+    let gmin = g(lmin);
+    let xs = log_grid(1e-3, 1e6, 200);
+    let worst = xs
+        .iter()
+        .map(|&x| sp(c_g(x)) - x)
+        .fold(f64::INFINITY, f64::min);
+    result(
+        "F.66",
+        "C_G(x) ≥ x + 1.2706 [derived]",
+        "MATH.md C.2",
+        "min g_G = 1.27067, hence C_G(x) ≥ x + 1.2706",
+        format!(
+            "min g_G = {} at λ = {}; min over 200 x ∈ [1e-3, 1e6] of C_G(x) − x = {}",
+            sig(gmin, 7),
+            sig(lmin, 5),
+            sig(worst, 7)
+        ),
+        stats([("min_g_g", gmin), ("min_c_g_minus_x", worst)]),
+    )
+}
