@@ -31,8 +31,11 @@
 
 mod challengers;
 pub mod curves;
+mod dual;
 mod gauss_local;
 mod solver;
+mod switches;
+mod times;
 pub mod upper;
 
 use crate::divergence::c_local_unchecked;
@@ -42,6 +45,13 @@ use challengers::{BranchCh, GlobalCh, QuadCh, TvCh};
 use gauss_local::GaussLocalCh;
 use serde::Serialize;
 use solver::{Challenger, Piece};
+pub use switches::{
+    c_local_inverse, eps_switch_global, eps_switch_local, log_factor, sample_lower_bound,
+};
+pub use times::{
+    t_global, t_kl, t_kl_beta, t_kl_beta_g_eps, t_kl_g_eps, t_kl_gaussian, t_kl_gaussian_beta,
+    t_local, t_tv, t_tv2, two_h_g_eps,
+};
 
 /// Relative width promised for every [`Certified`] interval.
 pub const CERTIFIED_REL_WIDTH: f64 = 1e-9;
@@ -325,7 +335,7 @@ fn certify_free<C: Challenger>(nu: &Instance, chs: &[C]) -> Result<Certified> {
             v
         })
         .collect();
-    let lower = solver::lower_free(&pieces);
+    let lower = dual::lower_free(&pieces);
     let alloc = place(nu, 1.0 / total, sol.x.iter().map(|x| x / total));
     finish(value, lower, upper, alloc)
 }
@@ -343,290 +353,7 @@ fn certify_beta<C: Challenger>(nu: &Instance, chs: &[C], beta: f64) -> Result<Ce
             v
         })
         .collect();
-    let lower = solver::lower_beta(&pieces, beta);
+    let lower = dual::lower_beta(&pieces, beta);
     let alloc = place(nu, beta, sol.x.iter().map(|x| beta * x));
     finish(value, lower, upper, alloc)
-}
-
-/// `T_KL` of the instance (Bernoulli KL or Gaussian KL with the instance's σ), L. 5.
-///
-/// # Definition, Reference, Domain, Accuracy, Errors
-/// As [`characteristic_time`] with the corresponding [`TimeKind`].
-/// # Example
-/// ```
-/// let nu = dpbai::instance::Instance::bernoulli(vec![0.75, 0.7, 0.7, 0.7, 0.7]).unwrap();
-/// let t = dpbai::complexity::t_kl(&nu).unwrap();
-/// assert!((t.value - 1424.747).abs() < 1e-3); // MATH.md B.12, μ2
-/// ```
-pub fn t_kl(nu: &Instance) -> Result<Certified> {
-    characteristic_time(TimeKind::Kl, nu)
-}
-
-/// `T_KL^G(μ; σ)`: the Gaussian-formula time with standard deviation `σ` (Eq. (5), B.3).
-///
-/// # Definition, Reference, Domain, Accuracy, Errors
-/// As [`characteristic_time`] with the corresponding [`TimeKind`].
-/// # Example
-/// ```
-/// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
-/// let t = dpbai::complexity::t_kl_gaussian(&nu, 0.5).unwrap();
-/// assert!((t.value - 1495.301).abs() < 1e-3); // MATH.md B.12
-/// ```
-pub fn t_kl_gaussian(nu: &Instance, sigma: f64) -> Result<Certified> {
-    characteristic_time(TimeKind::KlGaussian { sigma }, nu)
-}
-
-/// `T_{KL,β}` of the instance's own KL (B.3, B.4).
-///
-/// # Definition, Reference, Domain, Accuracy, Errors
-/// As [`characteristic_time`] with the corresponding [`TimeKind`].
-/// # Example
-/// ```
-/// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
-/// let t = dpbai::complexity::t_kl_beta(&nu, 0.5).unwrap();
-/// assert!((t.value - 414.442).abs() < 1e-3); // MATH.md B.12
-/// ```
-pub fn t_kl_beta(nu: &Instance, beta: f64) -> Result<Certified> {
-    characteristic_time(TimeKind::KlBeta { beta }, nu)
-}
-
-/// `T^G_{KL,β}(μ; σ)` (Eq. (5)); `σ = 1/2` is the paper's `T*_{KL,β}` in Thm. 22/24.
-///
-/// # Definition, Reference, Domain, Accuracy, Errors
-/// As [`characteristic_time`] with the corresponding [`TimeKind`].
-/// # Example
-/// ```
-/// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
-/// let t = dpbai::complexity::t_kl_gaussian_beta(&nu, 0.5, 0.5).unwrap();
-/// assert!((t.value - 1603.72).abs() < 1e-2); // MATH.md B.12
-/// ```
-pub fn t_kl_gaussian_beta(nu: &Instance, sigma: f64, beta: f64) -> Result<Certified> {
-    characteristic_time(TimeKind::KlGaussianBeta { sigma, beta }, nu)
-}
-
-/// `T_TV` (Cor. 18, B.5), computed by the general solver (closed form `Σ_a 1/Δ_a` is a test).
-///
-/// # Definition, Reference, Domain, Accuracy, Errors
-/// As [`characteristic_time`] with the corresponding [`TimeKind`].
-/// # Example
-/// ```
-/// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
-/// let t = dpbai::complexity::t_tv(&nu).unwrap();
-/// assert!((t.value - 82.2222).abs() < 1e-3);
-/// ```
-pub fn t_tv(nu: &Instance) -> Result<Certified> {
-    characteristic_time(TimeKind::Tv, nu)
-}
-
-/// `T_TV²` (Cor. 11, B.6).
-///
-/// # Definition, Reference, Domain, Accuracy, Errors
-/// As [`characteristic_time`] with the corresponding [`TimeKind`].
-/// # Example
-/// ```
-/// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
-/// let t = dpbai::complexity::t_tv2(&nu).unwrap();
-/// assert!((t.value - 2990.601).abs() < 1e-2);
-/// ```
-pub fn t_tv2(nu: &Instance) -> Result<Certified> {
-    characteristic_time(TimeKind::Tv2, nu)
-}
-
-/// Local-DP time `T_ℓ(μ; ε)` (Thm. 10, B.8), Bernoulli and Gaussian instances.
-///
-/// # Definition, Reference, Domain, Accuracy, Errors
-/// As [`characteristic_time`] with the corresponding [`TimeKind`].
-/// # Example
-/// ```
-/// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
-/// let t = dpbai::complexity::t_local(&nu, 0.8).unwrap();
-/// assert!((t.value - 498.199).abs() < 1e-2); // MATH.md B.12
-/// ```
-pub fn t_local(nu: &Instance, eps: f64) -> Result<Certified> {
-    characteristic_time(TimeKind::Local { eps }, nu)
-}
-
-/// Global-DP time `T_g(μ; ε)` (Thm. 17, B.9).
-///
-/// # Definition, Reference, Domain, Accuracy, Errors
-/// As [`characteristic_time`] with the corresponding [`TimeKind`].
-/// # Example
-/// ```
-/// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
-/// let t = dpbai::complexity::t_global(&nu, 0.3).unwrap();
-/// assert!((t.value - 401.72).abs() < 1e-2); // MATH.md B.12
-/// ```
-pub fn t_global(nu: &Instance, eps: f64) -> Result<Certified> {
-    characteristic_time(TimeKind::Global { eps }, nu)
-}
-
-/// `T_KL(ν_{G,ε})` (Eq. (10), B.7).
-///
-/// # Definition, Reference, Domain, Accuracy, Errors
-/// As [`characteristic_time`] with the corresponding [`TimeKind`].
-/// # Example
-/// ```
-/// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
-/// let t = dpbai::complexity::t_kl_g_eps(&nu, 0.3).unwrap();
-/// assert!((t.value - 1500.33).abs() < 1e-2); // MATH.md B.12
-/// ```
-pub fn t_kl_g_eps(nu: &Instance, eps: f64) -> Result<Certified> {
-    characteristic_time(TimeKind::KlGEps { eps }, nu)
-}
-
-/// `T_{KL,β}(ν_{G,ε})` (Eq. (15), B.7).
-///
-/// # Definition, Reference, Domain, Accuracy, Errors
-/// As [`characteristic_time`] with the corresponding [`TimeKind`].
-/// # Example
-/// ```
-/// let nu = dpbai::instance::Instance::bernoulli(vec![0.75, 0.7, 0.7, 0.7, 0.7]).unwrap();
-/// let t = dpbai::complexity::t_kl_beta_g_eps(&nu, 1.0, 0.5).unwrap();
-/// assert!((t.value - 2000.0).abs() < 1e-6); // = 2H for equal gaps (F.65)
-/// ```
-pub fn t_kl_beta_g_eps(nu: &Instance, eps: f64, beta: f64) -> Result<Certified> {
-    characteristic_time(TimeKind::KlBetaGEps { eps, beta }, nu)
-}
-
-/// `2H(ν_{G,ε}) = Σ_{a∈[K]} (Δ_a min{Δ_a, ε/2})^{-1}` (Eq. (10), A.7).
-///
-/// # Definition
-/// `2H(ν_{G,ε}) = Σ_{a≠a*} (Δ_a·min{Δ_a, ε/2})^{-1}`, the privacy-aware hardness (`Δ_a` the
-/// gaps of `ν`).
-/// # Reference
-/// Eq. (10); MATH.md A.7, F.65.
-/// # Domain
-/// Any valid [`Instance`]; `ε > 0` finite.
-/// # Accuracy
-/// A sum of `K − 1` closed-form terms: a few ulps per term. Checked against the MATH.md B.12
-/// table (printed digits, relative 2e-5, `tests/complexity.rs`) and as the closed form of
-/// `T_{KL,β}(ν_{G,ε})` for equal gaps (F.65).
-/// # Errors
-/// [`Error::InvalidParameter`] unless `ε > 0` finite.
-/// # Example
-/// ```
-/// let nu = dpbai::instance::Instance::bernoulli(vec![0.75, 0.7, 0.7, 0.7, 0.7]).unwrap();
-/// assert!((dpbai::complexity::two_h_g_eps(&nu, 1.0).unwrap() - 2000.0).abs() < 1e-9);
-/// ```
-pub fn two_h_g_eps(nu: &Instance, eps: f64) -> Result<f64> {
-    check_eps(eps)?;
-    Ok(nu
-        .privacy_aware_squared_gaps(eps)
-        .iter()
-        .map(|q| 1.0 / q)
-        .sum())
-}
-
-/// Inverse of the LDP constant: the `ε` with `c(ε) = v` (A.4; closed form of each piece).
-///
-/// # Definition
-/// `c(ε) = e^{2ε}(e^ε − 1)²` for `ε <= ln 2` (`c <= 4`), `4(e^ε − 1)²` above; the inverse is
-/// `ln((1 + √(1 + 4√v))/2)` for `v <= 4` and `ln(1 + √v/2)` above.
-/// # Reference
-/// MATH.md A.4, B.10; paper Thm. 10.
-/// # Domain
-/// `v > 0` finite.
-/// # Accuracy
-/// A few ulps (closed form); the round trip `c(c^{-1}(v)) = v` holds to relative 1e-12 for
-/// `v ∈ [1e-6, 1e6]` (`regime_switches_are_crossings` in `tests/complexity.rs`).
-/// # Example
-/// ```
-/// let e0 = dpbai::complexity::c_local_inverse(2.0).unwrap();
-/// assert!((e0 - dpbai::divergence::pinsker_switch_eps()).abs() < 1e-14);
-/// ```
-/// # Errors
-/// [`Error::InvalidParameter`] unless `v > 0` finite.
-pub fn c_local_inverse(v: f64) -> Result<f64> {
-    check_above("c", v, 0.0)?;
-    if v <= 4.0 {
-        // e^ε (e^ε − 1) = √v
-        let s = v.sqrt();
-        Ok(((1.0 + (1.0 + 4.0 * s).sqrt()) / 2.0).ln())
-    } else {
-        Ok((v.sqrt() / 2.0).ln_1p())
-    }
-}
-
-/// Local regime switch `ε_ℓ*`: `c(ε) = T_TV2/T_KL` (Sec. 3.1, B.10).
-///
-/// # Definition
-/// `ε_ℓ* = c^{-1}(T*_TV²(ν)/T*_KL(ν))`, where the two local-time regimes cross.
-/// # Reference
-/// Sec. 3.1; MATH.md B.10.
-/// # Domain
-/// Any valid Bernoulli [`Instance`].
-/// # Accuracy
-/// Inherits the 1e-9 certificates of the two times (relative error about 2e-9 on the ratio);
-/// checked against the MATH.md B.12 table (`B12_TOL` of `tests/complexity.rs`) and as the crossing
-/// `c(ε_ℓ*) = T_TV²/T_KL` to relative 1e-12.
-/// # Example
-/// ```
-/// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
-/// assert!((dpbai::complexity::eps_switch_local(&nu).unwrap() - 0.8649).abs() < 1e-4);
-/// ```
-/// # Errors
-/// Propagates the solver errors.
-pub fn eps_switch_local(nu: &Instance) -> Result<f64> {
-    let r = t_tv2(nu)?.value / t_kl(nu)?.value;
-    c_local_inverse(r)
-}
-
-/// Global regime switch `ε_g* = T_TV/T_KL` (Sec. 4.1, B.10).
-///
-/// # Definition
-/// `ε_g* = T*_TV(ν)/T*_KL(ν)`, where the two global-time regimes cross.
-/// # Reference
-/// Sec. 4.1; MATH.md B.10.
-/// # Domain
-/// Any valid [`Instance`].
-/// # Accuracy
-/// Inherits the 1e-9 certificates of the two times (relative error about 2e-9); checked
-/// against the MATH.md B.12 table (`B12_TOL` of `tests/complexity.rs`).
-/// # Example
-/// ```
-/// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
-/// assert!((dpbai::complexity::eps_switch_global(&nu).unwrap() - 0.2079).abs() < 1e-4);
-/// ```
-/// # Errors
-/// Propagates the solver errors.
-pub fn eps_switch_global(nu: &Instance) -> Result<f64> {
-    Ok(t_tv(nu)?.value / t_kl(nu)?.value)
-}
-
-/// `log(1/(2.4 δ))`, the factor of every lower bound (A.8).
-///
-/// # Definition
-/// `log(1/(2.4δ))`, a lower bound of `kl(1 − δ, δ)` (see [`crate::divergence::kl_delta`]).
-/// # Reference
-/// L. 5; Thm. 10, 17; MATH.md A.8, E.3.
-/// # Domain
-/// `δ ∈ (0, 1)` (negative for `δ > 1/2.4`).
-/// # Accuracy
-/// A few ulps (one `ln`); no golden file (closed form), checked by its doc test.
-/// # Example
-/// ```
-/// assert!((dpbai::complexity::log_factor(0.01).unwrap() - 3.729701).abs() < 1e-6);
-/// ```
-/// # Errors
-/// [`Error::InvalidParameter`] unless `δ ∈ (0, 1)`.
-pub fn log_factor(delta: f64) -> Result<f64> {
-    check_open("delta", delta, 0.0, 1.0)?;
-    Ok((1.0 / (2.4 * delta)).ln())
-}
-
-/// Sample-complexity lower bound `T · log(1/(2.4δ))` (L. 5, Thm. 10, Thm. 17). Note that it is
-/// negative (vacuous) for `δ > 1/2.4`.
-///
-/// # Definition
-/// `T·log(1/(2.4δ))` for a characteristic time `T` (see [`log_factor`]).
-/// # Reference
-/// L. 5, Thm. 10, Thm. 17; MATH.md E.3.
-/// # Domain
-/// `t` any float (a characteristic time), `δ ∈ (0, 1)`.
-/// # Accuracy
-/// One rounding on top of [`log_factor`] and of `t`.
-/// # Errors
-/// [`Error::InvalidParameter`] unless `δ ∈ (0, 1)`.
-pub fn sample_lower_bound(t: f64, delta: f64) -> Result<f64> {
-    Ok(t * log_factor(delta)?)
 }
