@@ -1,15 +1,17 @@
 //! Builders of the paper's figures from plain numbers: stopping time versus ε with the theory
-//! drawn on top (Figures 1–5), the ratio empirical / lower bound, and the convergence of the
-//! empirical allocation `N_a(n)/n` to the optimal allocation `w*`.
+//! drawn on top (Figures 1–5) and the ratio empirical / lower bound; the allocation figure
+//! (re-exported here) is in the sibling module `allocation`.
 //!
 //! The caller computes the numbers (Monte Carlo summaries, `T*·log(1/(2.4δ))`, upper bounds,
 //! switches); the builders only choose styles: empirical means are markers joined by a thin line
-//! with `± std` error bars, lower bounds dashed (black, then grey), upper bounds dotted in the
+//! with 95% confidence intervals of the mean as error bars (open markers, no bar, for cells
+//! with capped runs), lower bounds dashed (black, then grey), upper bounds dotted in the
 //! colour of their algorithm, the theoretical regime switch a thin black vertical line and the
 //! paper's empirical switch a shaded grey one.
 
 use serde::{Deserialize, Serialize};
 
+pub use super::allocation::{allocation_figure, AllocationPanelData};
 use crate::report::plot::{
     ErrStyle, Figure, FigureError, FigureResult, HLine, Panel, RefStyle, Series, SeriesStyle,
     VLine, BLACK_INDEX, GREY_INDEX,
@@ -108,28 +110,12 @@ pub struct RatioPanelData {
     pub lower_bound: Vec<f64>,
 }
 
-/// One panel of the allocation figure.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AllocationPanelData {
-    /// Panel title, e.g. `"μ4, AdaP-TT, ε = 0.1"`.
-    pub title: String,
-    /// Sample counts `n` at which the allocation was recorded.
-    pub n: Vec<f64>,
-    /// `fractions[a][j]` = mean of `N_a(n_j)/n_j` for arm `a`.
-    pub fractions: Vec<Vec<f64>>,
-    /// Optional standard deviations, same shape as `fractions` (drawn as bands).
-    #[serde(default)]
-    pub fraction_std: Option<Vec<Vec<f64>>>,
-    /// Optimal allocation `w*_a` per arm (dashed horizontal lines).
-    pub optimal: Vec<f64>,
-}
-
-fn invalid<T>(msg: String) -> FigureResult<T> {
+pub(super) fn invalid<T>(msg: String) -> FigureResult<T> {
     Err(FigureError::Invalid(msg))
 }
 
 /// Number of columns of a figure with `n` panels: 2 for up to 2 panels and for 4, else 3.
-fn columns(n: usize) -> usize {
+pub(super) fn columns(n: usize) -> usize {
     match n {
         0..=2 => n.max(1),
         4 => 2,
@@ -506,94 +492,6 @@ pub fn ratio_figure(title: &str, panels: Vec<RatioPanelData>) -> FigureResult<Fi
             .chain([BARS_NOTE.to_string()])
             .collect::<Vec<_>>()
             .join("   ·   ");
-        out.push(panel);
-    }
-    let ncols = columns(out.len());
-    Ok(Figure::grid(title, out, ncols))
-}
-
-/// Convergence of the empirical allocation: `N_a(n)/n` per arm versus `n` (log x), with
-/// `± std` bands and the optimal allocation `w*_a` as dashed horizontal lines in the arm's colour.
-///
-/// # Errors
-/// [`FigureError::Invalid`] on mismatched shapes.
-///
-/// # Example
-/// ```
-/// use dpbai::report::paper::builders::{allocation_figure, AllocationPanelData};
-/// let panel = AllocationPanelData {
-///     title: "μ4, TTUCB".into(),
-///     n: vec![10.0, 100.0, 1000.0],
-///     fractions: vec![vec![0.5, 0.55, 0.58], vec![0.5, 0.45, 0.42]],
-///     fraction_std: None,
-///     optimal: vec![0.6, 0.4],
-/// };
-/// let fig = allocation_figure("allocation", vec![panel]).unwrap();
-/// assert_eq!(fig.panels[0].series.len(), 2); // one line per arm
-/// ```
-pub fn allocation_figure(title: &str, panels: Vec<AllocationPanelData>) -> FigureResult<Figure> {
-    if panels.is_empty() {
-        return invalid(format!("figure '{title}' has no panel"));
-    }
-    let mut out = Vec::with_capacity(panels.len());
-    for p in &panels {
-        let k = p.fractions.len();
-        if p.optimal.len() != k {
-            return invalid(format!(
-                "panel '{}': {} arms of fractions but {} optimal weights",
-                p.title,
-                k,
-                p.optimal.len()
-            ));
-        }
-        if let Some(f) = p.fractions.iter().find(|f| f.len() != p.n.len()) {
-            return invalid(format!(
-                "panel '{}': {} sample counts n but an arm has {} fractions",
-                p.title,
-                p.n.len(),
-                f.len()
-            ));
-        }
-        if let Some(sd) = &p.fraction_std {
-            if sd.len() != k || sd.iter().any(|s| s.len() != p.n.len()) {
-                return invalid(format!(
-                    "panel '{}': fraction_std does not have the shape of fractions",
-                    p.title
-                ));
-            }
-        }
-        let mut panel = Panel::new(
-            p.title.clone(),
-            "samples n",
-            "empirical allocation N_a(n)/n",
-        );
-        panel.x_log = true;
-        for (a, f) in p.fractions.iter().enumerate() {
-            let mut s = Series::new(
-                format!("arm {}", a + 1),
-                p.n.clone(),
-                f.clone(),
-                SeriesStyle::Line,
-                a % 6,
-            );
-            if let Some(sd) = &p.fraction_std {
-                s = s.with_err(sd[a].clone(), ErrStyle::Band);
-            }
-            panel.series.push(s);
-            panel.hlines.push(HLine {
-                y: p.optimal[a],
-                label: String::new(),
-                style: RefStyle::Dashed,
-                color: a % 6,
-            });
-        }
-        // Legend-only entry explaining the dashed lines (a NaN line is never drawn).
-        panel.hlines.push(HLine {
-            y: f64::NAN,
-            label: "optimal allocation w*_a (dashed, colour of the arm)".to_string(),
-            style: RefStyle::Dashed,
-            color: BLACK_INDEX,
-        });
         out.push(panel);
     }
     let ncols = columns(out.len());

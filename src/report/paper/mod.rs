@@ -2,6 +2,7 @@
 //! ([`experiments`]), the builders of the paper's figures from plain numbers ([`builders`]) and
 //! their rendering from a finished grid ([`figures`]).
 
+mod allocation;
 pub mod builders;
 pub mod experiments;
 pub mod figures;
