@@ -11,6 +11,7 @@ mod complexity;
 mod divergence;
 mod doc_sections;
 mod experiment;
+mod layers;
 mod mc;
 mod report;
 mod special;
