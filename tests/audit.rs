@@ -396,14 +396,12 @@ fn cli_dp_lists_mutants_and_rejects_unknown_ones() {
 // δ-correctness audits with the real algorithms
 
 use dpbai::audit::delta::{audit_delta, default_battery, AuditInstance, DeltaAuditConfig, RunPlan};
-use dpbai::bandit::{AlgoName, Rules};
+use dpbai::bandit::{AlgoName, Setting};
 use dpbai::instance::Instance;
 
 fn delta_cfg(algo: AlgoName, threshold: Option<&str>, plan: RunPlan) -> DeltaAuditConfig {
     DeltaAuditConfig {
-        algo,
-        gamma: None,
-        rules: Rules::Paper,
+        setting: Setting::paper(algo, 0.1).expect("valid δ"),
         threshold: threshold.map(|t| parse_threshold(t).expect("parses")),
         alpha: 1e-3,
         seed: 11,
@@ -693,9 +691,7 @@ fn verdict_error_probabilities_are_at_most_alpha_over_2_at_the_boundary() {
 
 fn search_audit(threshold: Option<&str>) -> dpbai::audit::delta::DeltaAuditConfig {
     dpbai::audit::delta::DeltaAuditConfig {
-        algo: dpbai::bandit::AlgoName::Ttucb,
-        gamma: None,
-        rules: dpbai::bandit::Rules::Paper,
+        setting: Setting::paper(AlgoName::Ttucb, 0.1).expect("valid δ"),
         threshold: threshold.map(|t| parse_threshold(t).expect("parses")),
         alpha: 1e-3,
         seed: 17,
@@ -763,7 +759,7 @@ fn small_search(
 ) -> dpbai::audit::search::SearchReport {
     use dpbai::audit::search::{search, Budget, SearchConfig};
     let mut audit = search_audit(Some(threshold));
-    audit.algo = algo;
+    audit.setting.algo = algo;
     audit.plan = RunPlan::UntilDecided {
         first: 100,
         budget: 800,
