@@ -19,6 +19,9 @@
 //!   monomorphised loop per combination that [`algos`] builds. The per-sample loop is O(K) and
 //!   allocation-free.
 //! * [`algos`]: Table 1's instances assembled from those parts (see its docs for the table).
+//! * [`Setting`] (`setting.rs`): the one parameter record of an algorithm (`δ`, `ε`, `γ`, `β`,
+//!   rules, readings), which [`AlgoSpec`] carries with the engine-only extras; [`build`] copies
+//!   its numbers once into the algorithm's own fields, so the loop never reads the record.
 //! * DP-SE lives in [`dp_se`].
 //!
 //! # Conventions (MATH.md D.0)

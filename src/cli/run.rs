@@ -280,7 +280,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     spec.step_by_step = args.step_by_step;
     let checked = match &args.threshold {
         Some(t) => {
-            let c = checked_threshold(t, &instance, args.delta, args.eps, rules)
+            let c = checked_threshold(t, &instance, &spec.setting)
                 .map_err(|e| super::usage(format!("invalid --threshold: {e}")))?;
             spec.custom_threshold = Some(c.clone() as Arc<dyn CustomThreshold>);
             Some(c)

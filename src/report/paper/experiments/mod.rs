@@ -154,7 +154,8 @@ pub fn threshold_key(text: &str) -> u64 {
 
 pub use crate::audit::finite::CheckedThreshold;
 
-/// Parses `text` ([`parse_threshold`]: a preset name or an expression) and binds it with
+/// Parses `text` ([`parse_threshold`]: a preset name or an expression) and binds it to the
+/// constants of `setting` (`δ`, `ε`, rules) on `instance` with
 /// [`crate::audit::finite::bind_checked`] (probed, checked during the runs).
 ///
 /// # Errors
@@ -163,13 +164,17 @@ pub use crate::audit::finite::CheckedThreshold;
 pub fn checked_threshold(
     text: &str,
     instance: &Instance,
-    delta: f64,
-    eps: Option<f64>,
-    rules: Rules,
+    setting: &Setting,
 ) -> Result<CheckedThreshold> {
     let expr =
         parse_threshold(text).map_err(|e| Error::Parse(format!("threshold `{text}`: {e}")))?;
-    crate::audit::finite::bind_checked(&expr, instance, delta, eps, rules)
+    crate::audit::finite::bind_checked(
+        &expr,
+        instance,
+        setting.delta.get(),
+        setting.eps_value(),
+        setting.rules,
+    )
 }
 
 /// The `dpbai run` spelling of a value-enum option.
@@ -285,8 +290,7 @@ impl Cell {
         let mut spec = AlgoSpec::new(*s);
         let checked = match &self.threshold {
             Some(t) => {
-                let c =
-                    checked_threshold(t, &self.instance()?, s.delta.get(), s.eps_value(), s.rules)?;
+                let c = checked_threshold(t, &self.instance()?, s)?;
                 spec.custom_threshold = Some(c.clone() as Arc<dyn CustomThreshold>);
                 Some(c)
             }
