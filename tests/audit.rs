@@ -410,6 +410,30 @@ fn delta_cfg(algo: AlgoName, threshold: Option<&str>, plan: RunPlan) -> DeltaAud
     }
 }
 
+/// Each instance's δ and ε replace the template's; the rest of the setting is kept, and an
+/// instance's out-of-range δ or ε is refused before anything runs.
+#[test]
+fn audit_setting_takes_each_instance_delta_and_eps() {
+    let mut cfg = delta_cfg(AlgoName::AdapTt, None, RunPlan::Fixed { runs: 1 });
+    cfg.setting.tie_break = dpbai::bandit::TieBreak::Uniform;
+    let mut inst = AuditInstance {
+        name: "x".into(),
+        instance: Instance::bernoulli(vec![0.6, 0.4]).expect("valid"),
+        delta: 0.02,
+        eps: Some(0.5),
+    };
+    let s = cfg.setting_for(&inst).expect("valid");
+    assert_eq!((s.delta.get(), s.eps_value()), (0.02, Some(0.5)));
+    assert_eq!(s.tie_break, dpbai::bandit::TieBreak::Uniform);
+    assert_eq!(s.algo, AlgoName::AdapTt);
+    inst.eps = Some(0.0);
+    assert!(cfg.setting_for(&inst).is_err());
+    inst.eps = None;
+    assert_eq!(cfg.setting_for(&inst).expect("valid").eps, None);
+    inst.delta = 1.0;
+    assert!(cfg.setting_for(&inst).is_err());
+}
+
 /// An unsafe threshold (log(1/δ)/20 on TTUCB) is `violated` on the default battery.
 #[test]
 fn unsafe_threshold_is_violated_on_the_default_battery() {

@@ -163,3 +163,55 @@ impl Setting {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eps_is_checked_against_the_algorithms_range_when_private() {
+        let private = Setting::paper(AlgoName::AdapTt, 0.1).expect("valid");
+        let e = private
+            .with_eps(1e-200)
+            .expect_err("outside the algorithms' range");
+        assert!(e.to_string().contains("for a private algorithm"), "{e}");
+        let plain = Setting::paper(AlgoName::Ttucb, 0.1).expect("valid");
+        assert_eq!(
+            plain
+                .with_eps(1e-200)
+                .expect("Epsilon's domain")
+                .eps_value(),
+            Some(1e-200)
+        );
+        assert!(plain.with_eps(0.0).is_err());
+        assert!(plain.with_gamma(Some(1.0)).is_err());
+        assert_eq!(plain.with_gamma(None).expect("none").gamma, None);
+    }
+
+    #[test]
+    fn every_non_default_reading_is_one_flag_in_a_fixed_order() {
+        let mut s = Setting::paper(AlgoName::AdapTtStar, 0.1).expect("valid");
+        assert!(s.non_default_flags().is_empty());
+        s.tie_break = TieBreak::Uniform;
+        s.challenger_counts = ChallengerCounts::Local;
+        s.ids_beta = true;
+        s.gauss_sigma = GaussLdpSigma::Printed;
+        s.eq14_form = Eq14Form::Printed;
+        s.dpa_episodes = DpaEpisodes::Global;
+        s.adap_leader_bonus = AdapLeaderBonus::Eq11LogN;
+        s.leader_counts = LeaderCounts::Global;
+        assert_eq!(
+            s.non_default_flags(),
+            [
+                "--tie-break uniform",
+                "--challenger-counts local",
+                "--ids-beta",
+                "--gauss-sigma printed",
+                "--eq14-form printed",
+                "--dpa-episodes global",
+                "--adap-leader-bonus eq11-log-n",
+                "--leader-counts global",
+            ]
+        );
+    }
+}
