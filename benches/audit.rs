@@ -90,7 +90,8 @@ fn audit_per_sample(b: divan::Bencher, thr: &str) {
     use dpbai::bandit::{build, AlgoName, AlgoSpec, CustomThreshold};
     use std::sync::Arc;
     let inst = dpbai::instance::Instance::bernoulli(vec![0.6, 0.5, 0.5, 0.5, 0.5]).expect("valid");
-    let mut spec = AlgoSpec::new(AlgoName::Ttucb, 0.01);
+    let mut spec =
+        AlgoSpec::new(dpbai::bandit::Setting::paper(AlgoName::Ttucb, 0.01).expect("valid δ"));
     if thr != "built-in" {
         let e = parse_threshold(thr)
             .expect("parses")

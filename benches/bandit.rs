@@ -21,10 +21,10 @@ fn algo(
     run: u64,
 ) -> (Box<dyn BaiAlgorithm>, u64) {
     let inst = Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).expect("mu1");
-    let mut spec = AlgoSpec::new(name, 0.01);
-    spec.eps = Some(eps);
-    spec.gamma = Some(0.1);
-    spec.rules = rules;
+    let mut spec = AlgoSpec::new(dpbai::bandit::Setting::paper(name, 0.01).expect("valid δ"));
+    spec.setting.eps = Some(dpbai::params::Epsilon::new(eps).expect("valid ε"));
+    spec.setting.gamma = Some(dpbai::params::Gamma::new(0.1).expect("valid γ"));
+    spec.setting.rules = rules;
     spec.step_by_step = step_by_step;
     let alg = build(&spec, &inst).expect("valid spec");
     // τ of the benchmarked run (a fixed seed gives a fixed trajectory); also warms caches.
@@ -99,8 +99,9 @@ fn adap_tt_star_eps001_starved(b: divan::Bencher) {
 /// path of `rotate_steps`; and the same run step by step.
 fn bench_rotating(b: divan::Bencher, step_by_step: bool) {
     let inst = Instance::bernoulli(vec![0.75, 0.53125, 0.375, 0.28125, 0.25]).expect("mu5");
-    let mut spec = AlgoSpec::new(AlgoName::AdapTt, 0.01);
-    spec.eps = Some(0.001);
+    let mut spec =
+        AlgoSpec::new(dpbai::bandit::Setting::paper(AlgoName::AdapTt, 0.01).expect("valid δ"));
+    spec.setting.eps = Some(dpbai::params::Epsilon::new(0.001).expect("valid ε"));
     spec.step_by_step = step_by_step;
     let alg = build(&spec, &inst).expect("valid spec");
     let seed = 4_122_782_465_929_505_637;

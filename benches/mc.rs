@@ -51,8 +51,9 @@ fn engine_10k_trivial_runs_2_threads() -> f64 {
 /// 100 DP-SE runs on μ1 at ε = 0.01, δ = 0.01, one thread (samples/s = total τ / time).
 #[divan::bench]
 fn dp_se_mu1_eps_0_01_100_runs(bencher: divan::Bencher) {
-    let mut spec = AlgoSpec::new(AlgoName::DpSe, 0.01);
-    spec.eps = Some(0.01);
+    let mut spec =
+        AlgoSpec::new(dpbai::bandit::Setting::paper(AlgoName::DpSe, 0.01).expect("valid δ"));
+    spec.setting.eps = Some(dpbai::params::Epsilon::new(0.01).expect("valid ε"));
     let nu = Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).expect("instance");
     let alg = dpbai::bandit::build(&spec, &nu).expect("dp-se");
     let cfg = EngineConfig::new(1, 100);

@@ -12,7 +12,7 @@
 
 use dpbai::audit::delta::{audit_delta_with, AuditInstance, DeltaAuditConfig, RunPlan};
 use dpbai::audit::Verdict;
-use dpbai::bandit::{AlgoName, BaiAlgorithm, Rules, RunOutcome};
+use dpbai::bandit::{AlgoName, BaiAlgorithm, RunOutcome, Setting};
 use dpbai::instance::Instance;
 use dpbai::rng::Rng;
 use rand::RngExt;
@@ -86,10 +86,9 @@ fn argmax(x: &[f64]) -> usize {
 /// Audits both algorithms; returns `(name, verdict, CI)`.
 pub fn run() -> dpbai::Result<Vec<(String, Verdict, [f64; 2])>> {
     let cfg = DeltaAuditConfig {
-        // Only labels the report: the factory below builds the algorithm.
-        algo: AlgoName::Ttucb,
-        gamma: None,
-        rules: Rules::Paper,
+        // Only labels the report (and its δ is each instance's): the factory below builds the
+        // algorithm.
+        setting: Setting::paper(AlgoName::Ttucb, 0.1)?,
         threshold: None,
         alpha: 1e-3,
         seed: 17,

@@ -10,7 +10,7 @@
 use dpbai::audit::custom::with_threshold;
 use dpbai::audit::delta::{audit_delta_with, AuditInstance, DeltaAuditConfig, RunPlan};
 use dpbai::audit::Verdict;
-use dpbai::bandit::{AlgoName, Rules, ThresholdVars};
+use dpbai::bandit::{AlgoName, Setting, ThresholdVars};
 use dpbai::instance::Instance;
 
 /// Eq. (4): `2 C_G(log((K−1)/δ)/2) + 2 log(4 + log na) + 2 log(4 + log nb)`.
@@ -22,9 +22,8 @@ fn paper_eq4(v: &ThresholdVars) -> f64 {
 /// Audits both rules; returns one line per rule (`name: verdict [lo, hi]`).
 pub fn run() -> dpbai::Result<Vec<(String, Verdict, [f64; 2])>> {
     let cfg = DeltaAuditConfig {
-        algo: AlgoName::Ttucb,
-        gamma: None,
-        rules: Rules::Paper,
+        // δ and ε are each instance's.
+        setting: Setting::paper(AlgoName::Ttucb, 0.1)?,
         threshold: None,
         alpha: 1e-3,
         seed: 17,

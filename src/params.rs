@@ -87,6 +87,11 @@ pub fn check_gamma(name: &str, x: f64) -> Result<f64> {
     }
 }
 
+newtype!(
+    /// `γ ∈ [1e-300, 1)` of the Gaussian mechanism ([`check_gamma`]).
+    Gamma, "gamma", check_gamma
+);
+
 /// The range of `ε` accepted by the private BAI algorithms: their thresholds divide by `ε²σ²`
 /// and their estimates carry Laplace noise of scale `1/ε`, which must stay normal and finite.
 pub const ALGO_EPS_RANGE: (f64, f64) = (1e-100, 1e100);
@@ -271,6 +276,8 @@ mod tests {
         assert!(Epsilon::new(0.0).is_err());
         assert!(Epsilon::new(f64::INFINITY).is_err());
         assert!(Beta::new(1.0).is_err());
+        assert!(Gamma::new(1.0).is_err());
+        assert_eq!(Gamma::new(1e-6).unwrap().get(), 1e-6);
         assert!(Probability::new(-1e-300).is_err());
         assert!(Sigma::new(-1.0).is_err());
         assert_eq!(Delta::new(0.01).unwrap().get(), 0.01);

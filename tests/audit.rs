@@ -396,20 +396,42 @@ fn cli_dp_lists_mutants_and_rejects_unknown_ones() {
 // δ-correctness audits with the real algorithms
 
 use dpbai::audit::delta::{audit_delta, default_battery, AuditInstance, DeltaAuditConfig, RunPlan};
-use dpbai::bandit::{AlgoName, Rules};
+use dpbai::bandit::{AlgoName, Setting};
 use dpbai::instance::Instance;
 
 fn delta_cfg(algo: AlgoName, threshold: Option<&str>, plan: RunPlan) -> DeltaAuditConfig {
     DeltaAuditConfig {
-        algo,
-        gamma: None,
-        rules: Rules::Paper,
+        setting: Setting::paper(algo, 0.1).expect("valid δ"),
         threshold: threshold.map(|t| parse_threshold(t).expect("parses")),
         alpha: 1e-3,
         seed: 11,
         max_steps: 10_000_000,
         plan,
     }
+}
+
+/// Each instance's δ and ε replace the template's; the rest of the setting is kept, and an
+/// instance's out-of-range δ or ε is refused before anything runs.
+#[test]
+fn audit_setting_takes_each_instance_delta_and_eps() {
+    let mut cfg = delta_cfg(AlgoName::AdapTt, None, RunPlan::Fixed { runs: 1 });
+    cfg.setting.tie_break = dpbai::bandit::TieBreak::Uniform;
+    let mut inst = AuditInstance {
+        name: "x".into(),
+        instance: Instance::bernoulli(vec![0.6, 0.4]).expect("valid"),
+        delta: 0.02,
+        eps: Some(0.5),
+    };
+    let s = cfg.setting_for(&inst).expect("valid");
+    assert_eq!((s.delta.get(), s.eps_value()), (0.02, Some(0.5)));
+    assert_eq!(s.tie_break, dpbai::bandit::TieBreak::Uniform);
+    assert_eq!(s.algo, AlgoName::AdapTt);
+    inst.eps = Some(0.0);
+    assert!(cfg.setting_for(&inst).is_err());
+    inst.eps = None;
+    assert_eq!(cfg.setting_for(&inst).expect("valid").eps, None);
+    inst.delta = 1.0;
+    assert!(cfg.setting_for(&inst).is_err());
 }
 
 /// An unsafe threshold (log(1/δ)/20 on TTUCB) is `violated` on the default battery.
@@ -693,9 +715,7 @@ fn verdict_error_probabilities_are_at_most_alpha_over_2_at_the_boundary() {
 
 fn search_audit(threshold: Option<&str>) -> dpbai::audit::delta::DeltaAuditConfig {
     dpbai::audit::delta::DeltaAuditConfig {
-        algo: dpbai::bandit::AlgoName::Ttucb,
-        gamma: None,
-        rules: dpbai::bandit::Rules::Paper,
+        setting: Setting::paper(AlgoName::Ttucb, 0.1).expect("valid δ"),
         threshold: threshold.map(|t| parse_threshold(t).expect("parses")),
         alpha: 1e-3,
         seed: 17,
@@ -763,7 +783,7 @@ fn small_search(
 ) -> dpbai::audit::search::SearchReport {
     use dpbai::audit::search::{search, Budget, SearchConfig};
     let mut audit = search_audit(Some(threshold));
-    audit.algo = algo;
+    audit.setting.algo = algo;
     audit.plan = RunPlan::UntilDecided {
         first: 100,
         budget: 800,

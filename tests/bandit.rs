@@ -9,9 +9,10 @@
 
 use dpbai::bandit::{
     build, AdapLeaderBonus, AlgoName, AlgoSpec, BaiAlgorithm, CustomThreshold, DpaEpisodes,
-    LeaderCounts, Rules, ThresholdVars,
+    LeaderCounts, Rules, Setting, ThresholdVars,
 };
 use dpbai::instance::Instance;
+use dpbai::params::{Beta, Epsilon};
 use dpbai::privacy::RandomisedResponse;
 use dpbai::rng::rng_for_run;
 use std::sync::Arc;
@@ -45,10 +46,11 @@ fn ks(x: &mut [u64], y: &mut [u64]) -> f64 {
 }
 
 fn spec(algo: AlgoName, delta: f64, eps: f64) -> AlgoSpec {
-    let mut s = AlgoSpec::new(algo, delta);
-    s.eps = Some(eps);
-    s.gamma = Some(0.1);
-    s
+    let s = Setting::paper(algo, delta)
+        .and_then(|s| s.with_eps(eps))
+        .and_then(|s| s.with_gamma(Some(0.1)))
+        .unwrap();
+    AlgoSpec::new(s)
 }
 
 fn mu1() -> Instance {
@@ -61,7 +63,7 @@ fn mu1() -> Instance {
 /// likewise for the frequency of the correct recommendation (Hoeffding). Total level `<= α`.
 fn equivalence(algo: AlgoName, rules: Rules, inst: &Instance, eps: f64, n: usize) {
     let mut fast_spec = spec(algo, 0.1, eps);
-    fast_spec.rules = rules;
+    fast_spec.setting.rules = rules;
     let mut slow_spec = fast_spec.clone();
     slow_spec.step_by_step = true;
     let fast = build(&fast_spec, inst).unwrap();
@@ -222,25 +224,29 @@ fn bad_input_is_rejected() {
         AlgoName::AdapTt,
         AlgoName::AdapTtStar,
     ] {
-        let mut s = AlgoSpec::new(algo, 0.01);
-        s.gamma = Some(0.1);
+        let mut s = AlgoSpec::new(
+            Setting::paper(algo, 0.01)
+                .and_then(|s| s.with_gamma(Some(0.1)))
+                .unwrap(),
+        );
         let e = build(&s, &inst).err().expect("missing eps").to_string();
         assert!(e.contains("eps"), "{e}");
-        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-            s.eps = Some(bad);
-            assert!(build(&s, &inst).is_err());
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e-200, 1e200] {
+            let e = s.setting.with_eps(bad).expect_err("bad eps").to_string();
+            assert!(e.contains("for a private algorithm"), "{e}");
         }
+        // Inside `Epsilon`'s domain, outside the algorithms': `build` refuses it too.
+        s.setting.eps = Some(Epsilon::new(1e-200).unwrap());
+        assert!(build(&s, &inst).is_err());
     }
     for algo in stopping_algos() {
         for d in [0.0, 1.0, -0.1, f64::NAN] {
-            assert!(build(&spec(algo, d, 1.0), &inst).is_err());
+            assert!(Setting::paper(algo, d).is_err());
         }
-        let mut s = spec(algo, 0.01, 1.0);
-        s.beta = 1.0;
-        assert!(build(&s, &inst).is_err());
     }
+    assert!(Beta::new(1.0).is_err());
     let mut s = spec(AlgoName::GaussLdpTt, 0.01, 1.0);
-    s.gamma = None;
+    s.setting.gamma = None;
     assert!(build(&s, &inst)
         .err()
         .expect("missing gamma")
@@ -265,17 +271,17 @@ fn reproducible_and_options_run() {
     for algo in stopping_algos() {
         for rules in [Rules::Paper, Rules::Reference] {
             let mut s = spec(algo, 0.05, 1.0);
-            s.rules = rules;
+            s.setting.rules = rules;
             let alg = build(&s, &inst).unwrap();
             let a = alg.run(&mut rng_for_run(4, 2), 5_000_000);
             let b = alg.run(&mut rng_for_run(4, 2), 5_000_000);
             assert_eq!(a, b);
             assert_eq!(alg.name(), algo.as_str());
-            s.tie_break = TieBreak::Uniform;
-            s.challenger_counts = ChallengerCounts::Local;
-            s.ids_beta = true;
-            s.gauss_sigma = GaussLdpSigma::Printed;
-            s.eq14_form = Eq14Form::Printed;
+            s.setting.tie_break = TieBreak::Uniform;
+            s.setting.challenger_counts = ChallengerCounts::Local;
+            s.setting.ids_beta = true;
+            s.setting.gauss_sigma = GaussLdpSigma::Printed;
+            s.setting.eq14_form = Eq14Form::Printed;
             let o = build(&s, &inst)
                 .unwrap()
                 .run(&mut rng_for_run(4, 3), 5_000_000);
@@ -296,7 +302,7 @@ fn fast_path_exact_on_deterministic_arms() {
         // the generator stream.
         for rules in [Rules::Paper] {
             let mut s = spec(algo, 0.01, 1e6);
-            s.rules = rules;
+            s.setting.rules = rules;
             let fast = build(&s, &inst).unwrap();
             s.step_by_step = true;
             let slow = build(&s, &inst).unwrap();
@@ -325,7 +331,7 @@ fn value_stability() {
         .flat_map(|&algo| {
             [Rules::Paper, Rules::Reference].map(|rules| {
                 let mut s = spec(algo, 0.1, 1.0);
-                s.rules = rules;
+                s.setting.rules = rules;
                 let o = build(&s, &inst)
                     .unwrap()
                     .run(&mut rng_for_run(42, 0), 10_000_000);
@@ -474,7 +480,7 @@ fn log_n_leader_bonus_controls_adap_tt_starvation() {
     let mu2 = Instance::bernoulli(vec![0.75, 0.7, 0.7, 0.7, 0.7]).unwrap();
     let capped = |seed: u64, bonus: AdapLeaderBonus| {
         let mut s = spec(AlgoName::AdapTt, 0.01, 0.4);
-        s.adap_leader_bonus = bonus;
+        s.setting.adap_leader_bonus = bonus;
         capped_runs(&s, &mu2, seed, 200, 2_000_000)
     };
     // (seed, control, whether the control is expected to cap fewer runs than Eq. (11))
@@ -502,10 +508,10 @@ fn log_n_leader_bonus_controls_adap_tt_starvation() {
 #[test]
 fn live_count_leader_unblocks_global_episode_dpa() {
     let mu4 = Instance::bernoulli(vec![0.75, 0.625, 0.5, 0.375, 0.25]).unwrap();
-    let mut s = AlgoSpec::new(AlgoName::DpaTt, 0.01);
-    s.dpa_episodes = DpaEpisodes::Global;
+    let mut s = AlgoSpec::new(Setting::paper(AlgoName::DpaTt, 0.01).unwrap());
+    s.setting.dpa_episodes = DpaEpisodes::Global;
     let frozen = capped_runs(&s, &mu4, 2612, 50, 1_000_000);
-    s.leader_counts = LeaderCounts::Global;
+    s.setting.leader_counts = LeaderCounts::Global;
     let live = capped_runs(&s, &mu4, 2612, 50, 1_000_000);
     let p = fewer_capped_p(frozen, live);
     eprintln!(
@@ -519,22 +525,22 @@ fn live_count_leader_unblocks_global_episode_dpa() {
 fn controls_are_validated() {
     let inst = mu1();
     let mut s = spec(AlgoName::Ttucb, 0.01, 1.0);
-    s.adap_leader_bonus = AdapLeaderBonus::Eq3;
+    s.setting.adap_leader_bonus = AdapLeaderBonus::Eq3;
     assert!(build(&s, &inst).is_err());
     let mut s = spec(AlgoName::AdapTt, 0.01, 1.0);
-    s.rules = Rules::Reference;
-    s.adap_leader_bonus = AdapLeaderBonus::Eq3;
+    s.setting.rules = Rules::Reference;
+    s.setting.adap_leader_bonus = AdapLeaderBonus::Eq3;
     assert!(build(&s, &inst).is_err());
     let mut s = spec(AlgoName::AdapTt, 0.01, 1.0);
-    s.leader_counts = LeaderCounts::Global;
+    s.setting.leader_counts = LeaderCounts::Global;
     assert!(
         build(&s, &inst).is_err(),
         "live counts need the UCB leader (eq3)"
     );
-    s.adap_leader_bonus = AdapLeaderBonus::Eq3;
+    s.setting.adap_leader_bonus = AdapLeaderBonus::Eq3;
     assert!(build(&s, &inst).is_ok());
     let mut s = spec(AlgoName::Ttucb, 0.01, 1.0);
-    s.leader_counts = LeaderCounts::Global;
+    s.setting.leader_counts = LeaderCounts::Global;
     assert!(build(&s, &inst).is_err());
     assert_eq!(fewer_capped_p(10, 0), 0.5f64.powi(10));
     assert!((fewer_capped_p(1, 1) - 0.75).abs() < 1e-15);

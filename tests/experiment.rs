@@ -339,7 +339,11 @@ fn paper_global_preset_is_verifys_grid() {
     let mut want: Vec<_> = profile
         .cells()
         .into_iter()
-        .filter(|c| c.rules == Rules::Paper && global.contains(&c.algo) && c.delta == profile.delta)
+        .filter(|c| {
+            c.setting.rules == Rules::Paper
+                && global.contains(&c.setting.algo)
+                && c.setting.delta.get() == profile.delta
+        })
         .collect();
     let mut got: Vec<_> = study.cells.iter().map(|c| c.cell.clone()).collect();
     let by_key = |a: &dpbai::report::experiments::Cell, b: &dpbai::report::experiments::Cell| {

@@ -340,10 +340,11 @@ use dpbai::rng::rng_for_run;
 use rand_distr::{Binomial, Distribution};
 
 fn dp_se(means: &[f64], eps: f64, delta: f64, reference: bool) -> DpSe {
-    let mut spec = AlgoSpec::new(AlgoName::DpSe, delta);
-    spec.eps = Some(eps);
+    let mut spec =
+        AlgoSpec::new(dpbai::bandit::Setting::paper(AlgoName::DpSe, delta).expect("valid δ"));
+    spec.setting.eps = Some(dpbai::params::Epsilon::new(eps).expect("valid ε"));
     if reference {
-        spec.rules = dpbai::bandit::Rules::Reference;
+        spec.setting.rules = dpbai::bandit::Rules::Reference;
     }
     DpSe::new(&spec, &Instance::bernoulli(means.to_vec()).unwrap()).unwrap()
 }
@@ -454,8 +455,9 @@ fn dp_se_high_privacy_scaling() {
 
 #[test]
 fn dp_se_gaussian_arms_and_build() {
-    let mut spec = AlgoSpec::new(AlgoName::DpSe, 0.05);
-    spec.eps = Some(1.0);
+    let mut spec =
+        AlgoSpec::new(dpbai::bandit::Setting::paper(AlgoName::DpSe, 0.05).expect("valid δ"));
+    spec.setting.eps = Some(dpbai::params::Epsilon::new(1.0).expect("valid ε"));
     let nu = Instance::gaussian(vec![1.0, 0.0, -0.5], 1.0).unwrap();
     let alg = dpbai::bandit::build(&spec, &nu).unwrap();
     assert_eq!(alg.name(), "dp-se");
@@ -728,12 +730,12 @@ fn dp_se_value_stability() {
 fn every_algorithm_is_thread_and_shard_invariant() {
     let nu = Instance::bernoulli(vec![0.9, 0.6, 0.3]).unwrap();
     for name in AlgoName::ALL {
-        let mut spec = AlgoSpec::new(name, 0.1);
+        let mut spec = AlgoSpec::new(dpbai::bandit::Setting::paper(name, 0.1).expect("valid δ"));
         if name.needs_eps() {
-            spec.eps = Some(0.5);
+            spec.setting.eps = Some(dpbai::params::Epsilon::new(0.5).expect("valid ε"));
         }
         if name == AlgoName::GaussLdpTt {
-            spec.gamma = Some(0.1);
+            spec.setting.gamma = Some(dpbai::params::Gamma::new(0.1).expect("valid γ"));
         }
         let alg =
             dpbai::bandit::build(&spec, &nu).unwrap_or_else(|e| panic!("{}: {e}", name.as_str()));

@@ -498,23 +498,19 @@ fn demo_figures_for_eyeballing() {
 /// recommendation) fails its blake3 digest and is recomputed, never used.
 #[test]
 fn edited_cache_file_is_detected_and_recomputed() {
-    use dpbai::bandit::{AdapLeaderBonus, AlgoName, DpaEpisodes, LeaderCounts, Rules};
+    use dpbai::bandit::{AlgoName, Setting};
     use dpbai::report::experiments::{run_cell, Cell};
     let dir = std::env::temp_dir().join(format!("dpbai-tamper-cache-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let cell = Cell {
         instance: "easy".into(),
         means: vec![0.9, 0.1],
-        algo: AlgoName::Ttucb,
-        eps: None,
-        delta: 0.1,
-        rules: Rules::Paper,
+        sigma: None,
+        setting: Setting::paper(AlgoName::Ttucb, 0.1).expect("valid δ"),
         runs: 8,
         max_steps: 10_000_000,
-        dpa_episodes: DpaEpisodes::PerArm,
-        adap_leader_bonus: AdapLeaderBonus::Eq11,
-        leader_counts: LeaderCounts::Local,
-        options: Default::default(),
+        seed_salt: None,
+        threshold: None,
     };
     let first = run_cell(&cell, Some(&dir), 1).expect("runs");
     assert!(!first.cached);

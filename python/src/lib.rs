@@ -462,11 +462,16 @@ fn run<'py>(
         Some(t) => t,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let mut spec = AlgoSpec::new(name, delta);
-    spec.eps = eps;
-    spec.gamma = gamma;
-    spec.beta = beta;
-    spec.rules = rules_v;
+    let mut setting = bandit::Setting::paper(name, delta)
+        .and_then(|s| s.with_gamma(gamma))
+        .map_err(py_err)?;
+    setting.eps = eps
+        .map(dpbai::params::Epsilon::new)
+        .transpose()
+        .map_err(py_err)?;
+    setting.beta = dpbai::params::Beta::new(beta).map_err(py_err)?;
+    setting.rules = rules_v;
+    let spec = AlgoSpec::new(setting);
     let alg = bandit::build(&spec, &nu).map_err(py_err)?;
     let pool = pool(Some(threads))?;
 
@@ -489,26 +494,7 @@ fn run<'py>(
     }
     let elapsed = start.elapsed().as_secs_f64();
 
-    let meta = mc::RunMeta {
-        version: env!("CARGO_PKG_VERSION").to_string(),
-        algo: name.as_str().to_string(),
-        family: family.to_string(),
-        sigma: match nu.family() {
-            Family::Bernoulli => None,
-            Family::Gaussian { sigma } => Some(sigma),
-        },
-        means: nu.means().to_vec(),
-        best_arm: nu.best() + 1,
-        delta,
-        eps,
-        gamma,
-        beta,
-        rules: rules.to_string(),
-        seed,
-        runs,
-        max_steps: Some(max_steps),
-        options: Vec::new(),
-    };
+    let meta = mc::RunMeta::new(&setting, &nu, seed, runs, Some(max_steps), Vec::new());
     let summary = mc::summarize(&records, nu.best()).map_err(py_err)?;
     let report = mc::Report {
         meta,
@@ -662,10 +648,12 @@ fn audit_delta(
     let callable = threshold.is_some_and(|t| t.is_callable());
     let pool = pool(if callable { Some(1) } else { threads })?;
     let instances = audit_instances(means_or_battery, name, delta, eps, family, sigma)?;
+    let mut setting = bandit::Setting::paper(name, delta)
+        .and_then(|s| s.with_gamma(gamma))
+        .map_err(py_err)?;
+    setting.rules = self::rules(rules)?;
     let mut cfg = adelta::DeltaAuditConfig {
-        algo: name,
-        gamma,
-        rules: self::rules(rules)?,
+        setting,
         threshold: None,
         alpha,
         seed,

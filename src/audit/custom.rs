@@ -46,7 +46,7 @@ impl<F: Fn(&ThresholdVars) -> f64 + Send + Sync> CustomThreshold for ClosureThre
 }
 
 /// An algorithm factory for [`crate::audit::delta::audit_delta_with`] and
-/// [`crate::audit::search::search_with`]: `cfg`'s algorithm (with its `γ` and rules) with the
+/// [`crate::audit::search::search_with`]: `cfg`'s algorithm (with its setting) with the
 /// threshold `f` in place of its own.
 ///
 /// # Errors
@@ -57,9 +57,9 @@ impl<F: Fn(&ThresholdVars) -> f64 + Send + Sync> CustomThreshold for ClosureThre
 /// use dpbai::audit::custom::with_threshold;
 /// use dpbai::audit::delta::{audit_delta_with, AuditInstance, DeltaAuditConfig, RunPlan};
 /// use dpbai::audit::Verdict;
-/// use dpbai::bandit::{AlgoName, Rules};
+/// use dpbai::bandit::{AlgoName, Setting};
 /// let cfg = DeltaAuditConfig {
-///     algo: AlgoName::Ttucb, gamma: None, rules: Rules::Paper, threshold: None,
+///     setting: Setting::paper(AlgoName::Ttucb, 0.1).unwrap(), threshold: None,
 ///     alpha: 1e-3, seed: 1, max_steps: 1_000_000, plan: RunPlan::Fixed { runs: 300 },
 /// };
 /// let inst = vec![AuditInstance {
@@ -80,10 +80,7 @@ where
 {
     let thr: Arc<dyn CustomThreshold> = Arc::new(ClosureThreshold::new(f));
     move |inst: &AuditInstance| {
-        let mut spec = AlgoSpec::new(cfg.algo, inst.delta);
-        spec.eps = inst.eps;
-        spec.gamma = cfg.gamma;
-        spec.rules = cfg.rules;
+        let mut spec = AlgoSpec::new(cfg.setting_for(inst)?);
         spec.custom_threshold = Some(thr.clone());
         bandit::build(&spec, &inst.instance)
     }

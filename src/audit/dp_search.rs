@@ -43,7 +43,9 @@ use crate::audit::dp::{
 };
 use crate::audit::search::halton;
 use crate::audit::Verdict;
-use crate::bandit::{self, AlgoName, AlgoSpec, BaiAlgorithm, RewardTable, RunOutcome, TableOutput};
+use crate::bandit::{
+    self, AlgoName, AlgoSpec, BaiAlgorithm, RewardTable, RunOutcome, Setting, TableOutput,
+};
 use crate::error::{check_open, Error, Result};
 use crate::rng::{mix64, rng_for_run, Rng};
 use rand::RngExt;
@@ -213,8 +215,7 @@ impl DpSearchTarget {
                         "ctb-tt, adap-tt or adap-tt-star",
                     ));
                 }
-                let mut spec = AlgoSpec::new(a, 0.1);
-                spec.eps = Some(eps);
+                let spec = AlgoSpec::new(Setting::paper(a, 0.1)?.with_eps(eps)?);
                 bandit::build(
                     &spec,
                     &crate::instance::Instance::bernoulli(means.to_vec())?,

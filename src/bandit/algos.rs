@@ -51,7 +51,7 @@ use super::{
     GaussLdpSigma, LeaderCounts, RewardTable, Rules, RunOutcome, TableOutput, ThresholdVars,
     TieBreak,
 };
-use crate::error::{check_open, Error, Result};
+use crate::error::{Error, Result};
 use crate::instance::{Family, Instance};
 use crate::privacy::{GaussianMechanism, Identity, RandomisedResponse};
 use crate::rng::Rng;
@@ -125,14 +125,14 @@ impl<E: Estimator, L: LeaderRule, C: ChallengerRule, T: TrackingRule> BaiAlgorit
 }
 
 fn need_eps(spec: &AlgoSpec) -> Result<f64> {
-    match spec.eps {
-        Some(e) => crate::params::check_algo_eps(e),
+    match spec.setting.eps {
+        Some(e) => crate::params::check_algo_eps(e.get()),
         None => Err(Error::param(
             "eps",
             "(missing)",
             format!(
                 "given (--eps) for {}, a finite number > 0",
-                spec.algo.as_str()
+                spec.setting.algo.as_str()
             ),
         )),
     }
@@ -292,36 +292,41 @@ pub(crate) fn build_any_with<E: Estimator + 'static>(
     inst: &Instance,
     adap_estimator: impl FnOnce(Phased) -> E,
 ) -> Result<AnyTopTwo> {
-    if spec.algo == AlgoName::DpSe {
+    if spec.setting.algo == AlgoName::DpSe {
         return Err(Error::param(
             "algo",
             "dp-se",
             "a Top Two algorithm (dp-se is built by bandit::dp_se)",
         ));
     }
-    let delta = crate::params::check_delta("delta", spec.delta)?;
-    let beta = check_open("beta", spec.beta, 0.0, 1.0)?;
+    // δ and β are validated newtypes; copied out once into the engine's own numbers.
+    let delta = spec.setting.delta.get();
+    let beta = spec.setting.beta.get();
     let k = crate::params::limits::check_arms(inst.k())?;
     if inst.family() != crate::instance::Family::Bernoulli {
         crate::params::check_gaussian_arms(inst.sigma(), inst.means())?;
     }
     let arms = Arms::from_instance(inst);
-    let reference = spec.rules == Rules::Reference;
+    let reference = spec.setting.rules == Rules::Reference;
     // β-tracking (`Some(β)`) or IDS (`None`) under the paper rules; the coin under the reference.
-    let paper_beta = if spec.ids_beta { None } else { Some(beta) };
-    let tie_uniform = spec.tie_break == TieBreak::Uniform;
-    let local = spec.challenger_counts == ChallengerCounts::Local;
-    let eps = if spec.algo.needs_eps() {
+    let paper_beta = if spec.setting.ids_beta {
+        None
+    } else {
+        Some(beta)
+    };
+    let tie_uniform = spec.setting.tie_break == TieBreak::Uniform;
+    let local = spec.setting.challenger_counts == ChallengerCounts::Local;
+    let eps = if spec.setting.algo.needs_eps() {
         need_eps(spec)?
     } else {
         f64::INFINITY
     };
     let sigma_arm = inst.sigma();
     // σ of the rule (only gauss-ldp-tt differs from the arms' σ).
-    let sigma = match spec.algo {
+    let sigma = match spec.setting.algo {
         AlgoName::GaussLdpTt => {
-            let gamma = match spec.gamma {
-                Some(g) => crate::params::check_gamma("gamma", g)?,
+            let gamma = match spec.setting.gamma {
+                Some(g) => g.get(),
                 None => {
                     return Err(Error::param(
                         "gamma",
@@ -331,7 +336,7 @@ pub(crate) fn build_any_with<E: Estimator + 'static>(
                 }
             };
             let gm = GaussianMechanism::new(eps, gamma)?;
-            match spec.gauss_sigma {
+            match spec.setting.gauss_sigma {
                 GaussLdpSigma::Combined => (sigma_arm * sigma_arm + gm.sigma() * gm.sigma()).sqrt(),
                 GaussLdpSigma::Printed => sigma_arm,
             }
@@ -345,7 +350,7 @@ pub(crate) fn build_any_with<E: Estimator + 'static>(
         inv2s2,
     };
     let ucb_c = 2.0 * sigma * sigma * UCB_ALPHA * (1.0 + UCB_S);
-    let live = spec.leader_counts == LeaderCounts::Global;
+    let live = spec.setting.leader_counts == LeaderCounts::Global;
     let custom = spec
         .custom_threshold
         .clone()
@@ -360,8 +365,8 @@ pub(crate) fn build_any_with<E: Estimator + 'static>(
             },
         });
     use AlgoName as A;
-    let adap = matches!(spec.algo, A::AdapTt | A::AdapTtStar);
-    let paper_thr = match spec.algo {
+    let adap = matches!(spec.setting.algo, A::AdapTt | A::AdapTtStar);
+    let paper_thr = match spec.setting.algo {
         _ if reference => {
             let ln_inv_delta = (1.0 / delta).ln();
             if adap {
@@ -372,13 +377,13 @@ pub(crate) fn build_any_with<E: Estimator + 'static>(
         }
         A::Ttucb | A::CtbTt | A::GaussLdpTt => StoppingThreshold::eq4(delta, k),
         A::AdapTt => StoppingThreshold::eq12(delta, k, eps, sigma),
-        A::AdapTtStar => StoppingThreshold::eq14(delta, k, eps, sigma, spec.eq14_form),
+        A::AdapTtStar => StoppingThreshold::eq14(delta, k, eps, sigma, spec.setting.eq14_form),
         A::DpaTt => StoppingThreshold::l34(delta, k),
         A::DpSe => unreachable!("invariant: dp-se rejected at the top of build_any"),
     };
     // Reference rules of the public code (MATH.md S): the statistic `0.5·d²/(1/n_a + 1/n_b)`;
     // AdaP-TT tests the leader right after a switch.
-    let (stop_cost, stop_arm) = match spec.algo {
+    let (stop_cost, stop_arm) = match spec.setting.algo {
         _ if reference => (
             Cost::Reference,
             if adap {
@@ -391,7 +396,7 @@ pub(crate) fn build_any_with<E: Estimator + 'static>(
         _ => (gauss, StopArm::Argmax),
     };
     let tc = TransportCostChallenger {
-        cost: if spec.algo == A::AdapTtStar {
+        cost: if spec.setting.algo == A::AdapTtStar {
             priv_aware
         } else {
             gauss
@@ -399,7 +404,7 @@ pub(crate) fn build_any_with<E: Estimator + 'static>(
         local,
     };
     let parts = Parts {
-        name: spec.algo.as_str(),
+        name: spec.setting.algo.as_str(),
         k,
         stop_cost,
         thr: custom.unwrap_or(paper_thr),
@@ -408,7 +413,7 @@ pub(crate) fn build_any_with<E: Estimator + 'static>(
         arms,
         step_by_step: spec.step_by_step,
     };
-    Ok(match spec.algo {
+    Ok(match spec.setting.algo {
         A::Ttucb => {
             let est = Mle(Identity);
             if reference {
@@ -434,7 +439,10 @@ pub(crate) fn build_any_with<E: Estimator + 'static>(
             }
         }
         A::GaussLdpTt => {
-            let gamma = spec.gamma.expect("invariant: checked above");
+            let gamma = spec
+                .setting
+                .gamma_value()
+                .expect("invariant: checked above");
             let est = Mle(GaussianMechanism::new(eps, gamma)?);
             if reference {
                 parts.ref_ttucb(est, beta)
@@ -457,7 +465,7 @@ pub(crate) fn build_any_with<E: Estimator + 'static>(
                 )
             } else {
                 // Issue 11's controls of Finding 1 (validated in `build`).
-                match spec.adap_leader_bonus {
+                match spec.setting.adap_leader_bonus {
                     AdapLeaderBonus::Eq11 => parts.paper(est, PrivateUcbLeader, tc, paper_beta),
                     AdapLeaderBonus::Eq3 => parts.paper_ucb(est, ucb_c, live, tc, paper_beta),
                     AdapLeaderBonus::Eq11LogN => {
@@ -470,7 +478,7 @@ pub(crate) fn build_any_with<E: Estimator + 'static>(
             let est = Phased {
                 daf_eps: None,
                 bonus_eps: None,
-                global: spec.dpa_episodes == DpaEpisodes::Global,
+                global: spec.setting.dpa_episodes == DpaEpisodes::Global,
             };
             if reference {
                 parts.ref_ttucb(est, beta)

@@ -41,7 +41,6 @@
 use super::{AlgoSpec, BaiAlgorithm, Rules, RunOutcome};
 use crate::error::{Error, Result};
 use crate::instance::{Family, Instance};
-use crate::params::{Delta, Epsilon};
 use crate::privacy::laplace_noise;
 use crate::rng::Rng;
 use rand_distr::{Binomial, Distribution, StandardNormal};
@@ -110,26 +109,26 @@ pub struct DpSe {
 }
 
 impl DpSe {
-    /// Builds DP-SE for `instance` with `spec.delta`, `spec.eps` and `spec.rules`
-    /// (`Paper`: divide by the epoch's count; `Reference`: by the cumulative count).
+    /// Builds DP-SE for `instance` with `δ`, `ε` and the rules of `spec.setting` (
+    /// `Paper`: divide by the epoch's count; `Reference`: by the cumulative count).
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] if `δ ∉ (0, 1)`, `ε` is missing or not a finite number `> 0`,
     /// or `γ` or a custom threshold is given (DP-SE uses neither).
     pub fn new(spec: &AlgoSpec, instance: &Instance) -> Result<Self> {
-        let delta = Delta::new(spec.delta)?.get();
-        let eps = spec.eps.ok_or_else(|| {
+        let delta = spec.setting.delta.get();
+        let eps = spec.setting.eps.ok_or_else(|| {
             Error::param(
                 "eps",
                 "(missing)",
                 "given: dp-se is ε-global DP, pass --eps > 0",
             )
         })?;
-        let eps = crate::params::check_algo_eps(Epsilon::new(eps)?.get())?;
-        if let Some(g) = spec.gamma {
+        let eps = crate::params::check_algo_eps(eps.get())?;
+        if let Some(g) = spec.setting.gamma {
             return Err(Error::param(
                 "gamma",
-                g,
+                g.get(),
                 "absent for dp-se (γ is a parameter of gauss-ldp-tt only)",
             ));
         }
@@ -149,7 +148,7 @@ impl DpSe {
             family: instance.family(),
             delta,
             eps,
-            cumulative: spec.rules == Rules::Reference,
+            cumulative: spec.setting.rules == Rules::Reference,
         })
     }
 
@@ -276,23 +275,28 @@ impl BaiAlgorithm for DpSe {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bandit::AlgoName;
+    use crate::bandit::{AlgoName, Setting};
 
     fn spec(eps: Option<f64>) -> AlgoSpec {
-        let mut s = AlgoSpec::new(AlgoName::DpSe, 0.05);
-        s.eps = eps;
-        s
+        let mut s = Setting::paper(AlgoName::DpSe, 0.05).expect("valid δ");
+        if let Some(e) = eps {
+            s = s.with_eps(e).expect("valid ε");
+        }
+        AlgoSpec::new(s)
     }
 
     #[test]
     fn rejects_missing_or_bad_eps() {
         let nu = Instance::bernoulli(vec![0.9, 0.1]).expect("instance");
         assert!(DpSe::new(&spec(None), &nu).is_err());
-        assert!(DpSe::new(&spec(Some(0.0)), &nu).is_err());
-        assert!(DpSe::new(&spec(Some(f64::NAN)), &nu).is_err());
-        let mut s = spec(Some(1.0));
-        s.delta = 1.0;
-        assert!(DpSe::new(&s, &nu).is_err());
+        // Inside `Epsilon`'s domain but outside the algorithms' range.
+        let mut tiny = spec(None);
+        tiny.setting.eps = Some(crate::params::Epsilon::new(1e-200).expect("valid ε"));
+        assert!(DpSe::new(&tiny, &nu).is_err());
+        let s = Setting::paper(AlgoName::DpSe, 0.05).expect("valid δ");
+        assert!(s.with_eps(0.0).is_err());
+        assert!(s.with_eps(f64::NAN).is_err());
+        assert!(Setting::paper(AlgoName::DpSe, 1.0).is_err());
         assert!(DpSe::new(&spec(Some(1.0)), &nu).is_ok());
     }
 

@@ -2,7 +2,7 @@
 
 use super::algos::build_any;
 use super::top_two::{Counters, Estimates, NoObs, Observer};
-use super::{AlgoName, AlgoSpec};
+use super::{AlgoName, AlgoSpec, Setting};
 use crate::instance::Instance;
 use crate::rng::rng_for_run;
 
@@ -72,11 +72,11 @@ impl Observer for Checker {
 
 fn check(algo: AlgoName, beta: f64, ids: bool, lazy: bool) {
     let inst = Instance::bernoulli(vec![0.9, 0.6, 0.5, 0.2]).unwrap();
-    let mut spec = AlgoSpec::new(algo, 0.05);
-    spec.eps = Some(1.0);
-    spec.gamma = Some(0.1);
-    spec.beta = beta;
-    spec.ids_beta = ids;
+    let mut spec = AlgoSpec::new(Setting::paper(algo, 0.05).expect("valid δ"));
+    spec.setting.eps = Some(crate::params::Epsilon::new(1.0).expect("valid ε"));
+    spec.setting.gamma = Some(crate::params::Gamma::new(0.1).expect("valid γ"));
+    spec.setting.beta = crate::params::Beta::new(beta).expect("valid β");
+    spec.setting.ids_beta = ids;
     let alg = build_any(&spec, &inst).unwrap();
     let phased = matches!(
         algo,
@@ -166,8 +166,8 @@ fn global_episodes_refresh_every_arm_at_once() {
     // Gaussian arms: no ties among the initial estimates, so some episodes do close (with
     // Bernoulli arms most runs stall in the first one, REPORT.md finding 3).
     let inst = Instance::gaussian(vec![0.9, 0.6, 0.5, 0.2], 0.5).unwrap();
-    let mut spec = AlgoSpec::new(AlgoName::DpaTt, 0.05);
-    spec.dpa_episodes = super::DpaEpisodes::Global;
+    let mut spec = AlgoSpec::new(Setting::paper(AlgoName::DpaTt, 0.05).expect("valid δ"));
+    spec.setting.dpa_episodes = super::DpaEpisodes::Global;
     let alg = build_any(&spec, &inst).unwrap();
     let (mut episodes, mut stopped) = (0, 0);
     for lazy in [false, true] {
@@ -198,8 +198,8 @@ fn global_episodes_stall_on_bernoulli_ties() {
         (super::DpaEpisodes::Global, true),
         (super::DpaEpisodes::PerArm, false),
     ] {
-        let mut spec = AlgoSpec::new(AlgoName::DpaTt, 0.01);
-        spec.dpa_episodes = episodes;
+        let mut spec = AlgoSpec::new(Setting::paper(AlgoName::DpaTt, 0.01).expect("valid δ"));
+        spec.setting.dpa_episodes = episodes;
         let alg = build_any(&spec, &inst).unwrap();
         let stalled = (0..50)
             .filter(|&r| {

@@ -19,13 +19,16 @@
 //!   monomorphised loop per combination that [`algos`] builds. The per-sample loop is O(K) and
 //!   allocation-free.
 //! * [`algos`]: Table 1's instances assembled from those parts (see its docs for the table).
+//! * [`Setting`] (`setting.rs`): the one parameter record of an algorithm (`δ`, `ε`, `γ`, `β`,
+//!   rules, readings), which [`AlgoSpec`] carries with the engine-only extras; [`build`] copies
+//!   its numbers once into the algorithm's own fields, so the loop never reads the record.
 //! * DP-SE lives in [`dp_se`].
 //!
 //! # Conventions (MATH.md D.0)
 //! Arms are 0-based; initialisation pulls arm `a` at time `a + 1`; `τ` is the number of samples
 //! drawn (ISSUE 9); every argmax/argmin breaks ties by lowest index unless
-//! [`AlgoSpec::tie_break`] says uniform; stopping and leader use local counts `Ñ`, the
-//! challenger global counts `N` ([`AlgoSpec::challenger_counts`], ISSUE 11); β-tracking is
+//! [`Setting::tie_break`] says uniform; stopping and leader use local counts `Ñ`, the
+//! challenger global counts `N` ([`Setting::challenger_counts`], ISSUE 11); β-tracking is
 //! `a_n = B_n iff N^{B_n}_{n,B_n} <= β(L_{n,B_n} + 1)`; the DAF switch test is applied to the arm
 //! pulled last (the only one whose count changed, ISSUE 8).
 //!
@@ -208,46 +211,18 @@ pub trait CustomThreshold: Send + Sync + std::fmt::Debug {
     }
 }
 
-/// Everything needed to build an algorithm for one instance.
+/// Everything needed to build an algorithm for one instance: its [`Setting`] and the
+/// engine-only extras (a user threshold, the step-by-step reference loop).
 #[derive(Debug, Clone)]
 pub struct AlgoSpec {
-    /// Which algorithm.
-    pub algo: AlgoName,
-    /// Risk `δ ∈ (0, 1)`.
-    pub delta: f64,
-    /// Privacy budget (required when `algo.needs_eps()`).
-    pub eps: Option<f64>,
-    /// `γ` of the Gaussian mechanism (Alg. 8).
-    pub gamma: Option<f64>,
-    /// Leader proportion `β` (default 1/2).
-    pub beta: f64,
-    /// Paper or reference rules.
-    pub rules: Rules,
+    /// The algorithm's parameters.
+    pub setting: Setting,
     /// A user threshold replacing the GLR threshold, if any.
     pub custom_threshold: Option<Arc<dyn CustomThreshold>>,
-    /// Tie-breaking in every argmax/argmin (MATH.md D.0); default lowest index.
-    pub tie_break: TieBreak,
-    /// Counts of the transport-cost challenger (MATH.md ISSUE 11); default global `N`.
-    pub challenger_counts: ChallengerCounts,
-    /// Use the IDS proportion `β_n` with cumulative tracking (MATH.md D.9) instead of `β`.
-    pub ids_beta: bool,
-    /// `σ` of `gauss-ldp-tt`'s costs and bonus (MATH.md ISSUE 12).
-    pub gauss_sigma: GaussLdpSigma,
-    /// Form of Eq. (14)'s second case for `adap-tt-star` (MATH.md ISSUE 16).
-    pub eq14_form: rules::Eq14Form,
     /// DAF/DPA algorithms: draw every reward and test the stopping rule at every step (the plain
     /// reference implementation) instead of the phase-skipping fast path. Same law of
     /// `(τ, recommendation)`; slower.
     pub step_by_step: bool,
-    /// Episodes of `dpa-tt` (MATH.md D.8): per-arm doubling (Alg. 11; default) or one global
-    /// episode counter.
-    pub dpa_episodes: DpaEpisodes,
-    /// Leader bonus of `adap-tt` / `adap-tt-star` (paper rules): Eq. (11) (default) or the
-    /// Eq. (3) UCB bonus with its `log ‖Ñ‖₁` term (a control, not the paper's algorithm).
-    pub adap_leader_bonus: AdapLeaderBonus,
-    /// Counts of the UCB leader of the phased algorithms (paper rules): the frozen local counts
-    /// `Ñ` of Alg. 1 (default) or the live global counts `N` (a control).
-    pub leader_counts: LeaderCounts,
 }
 
 /// Leader bonus of AdaP-TT and AdaP-TT\* (issue 11: the control that isolates Finding 1's cause).
@@ -348,53 +323,34 @@ pub enum GaussLdpSigma {
 }
 
 impl AlgoSpec {
-    /// A spec with the paper's defaults: `β = 1/2`, paper rules, no `ε`/`γ`, no custom threshold.
-    /// Build specs with this and then set fields, so that new fields never break callers.
-    pub fn new(algo: AlgoName, delta: f64) -> Self {
+    /// The spec of `setting` with no custom threshold, on the phase-skipping fast path. Build
+    /// specs with this and then set fields, so that new fields never break callers.
+    pub fn new(setting: Setting) -> Self {
         AlgoSpec {
-            algo,
-            delta,
-            eps: None,
-            gamma: None,
-            beta: 0.5,
-            rules: Rules::Paper,
+            setting,
             custom_threshold: None,
-            tie_break: TieBreak::LowestIndex,
-            challenger_counts: ChallengerCounts::Global,
-            ids_beta: false,
-            gauss_sigma: GaussLdpSigma::Combined,
-            eq14_form: rules::Eq14Form::KSquared,
             step_by_step: false,
-            dpa_episodes: DpaEpisodes::PerArm,
-            adap_leader_bonus: AdapLeaderBonus::Eq11,
-            leader_counts: LeaderCounts::Local,
         }
     }
+}
 
-    /// As [`AlgoSpec::new`] from validated parameters: `δ`, `β` and (for the private
-    /// algorithms) `ε` are carried as the newtypes of [`crate::params`], so a spec built here
-    /// holds values already in their domains.
-    pub fn validated(
-        algo: AlgoName,
-        delta: crate::params::Delta,
-        beta: crate::params::Beta,
-        eps: Option<crate::params::Epsilon>,
-    ) -> Self {
-        let mut spec = AlgoSpec::new(algo, delta.get());
-        spec.beta = beta.get();
-        spec.eps = eps.map(crate::params::Epsilon::get);
-        spec
+impl From<Setting> for AlgoSpec {
+    fn from(setting: Setting) -> Self {
+        AlgoSpec::new(setting)
     }
 }
 
 pub mod algos;
 pub mod dp_se;
 pub mod rules;
+mod setting;
 mod sf;
 pub(crate) mod top_two;
 pub mod trace;
 
-/// Builds the algorithm `spec.algo` for `instance`, validating every parameter once.
+pub use setting::Setting;
+
+/// Builds the algorithm `spec.setting.algo` for `instance`, validating every parameter once.
 ///
 /// # Errors
 /// [`crate::Error::InvalidParameter`] for a missing or out-of-range parameter (e.g. no `ε` for
@@ -404,21 +360,22 @@ pub fn build(
     spec: &AlgoSpec,
     instance: &crate::instance::Instance,
 ) -> crate::Result<Box<dyn BaiAlgorithm>> {
-    if spec.dpa_episodes != DpaEpisodes::PerArm && spec.algo != AlgoName::DpaTt {
+    let s = &spec.setting;
+    if s.dpa_episodes != DpaEpisodes::PerArm && s.algo != AlgoName::DpaTt {
         return Err(crate::error::Error::param(
             "dpa-episodes",
             "global",
             format!(
                 "per-arm for {} (global episodes are a dpa-tt variant)",
-                spec.algo.as_str()
+                s.algo.as_str()
             ),
         ));
     }
-    let adap = matches!(spec.algo, AlgoName::AdapTt | AlgoName::AdapTtStar);
-    if spec.adap_leader_bonus != AdapLeaderBonus::Eq11 && !(adap && spec.rules == Rules::Paper) {
+    let adap = matches!(s.algo, AlgoName::AdapTt | AlgoName::AdapTtStar);
+    if s.adap_leader_bonus != AdapLeaderBonus::Eq11 && !(adap && s.rules == Rules::Paper) {
         return Err(crate::error::Error::param(
             "adap-leader-bonus",
-            match spec.adap_leader_bonus {
+            match s.adap_leader_bonus {
                 AdapLeaderBonus::Eq11 => "eq11",
                 AdapLeaderBonus::Eq3 => "eq3",
                 AdapLeaderBonus::Eq11LogN => "eq11-log-n",
@@ -426,8 +383,8 @@ pub fn build(
             format!(
                 "eq11 for {} with --rules {} (the others are controls of adap-tt and \
                  adap-tt-star under the paper rules)",
-                spec.algo.as_str(),
-                if spec.rules == Rules::Paper {
+                s.algo.as_str(),
+                if s.rules == Rules::Paper {
                     "paper"
                 } else {
                     "reference"
@@ -436,19 +393,19 @@ pub fn build(
         ));
     }
     let ucb_leader =
-        spec.algo == AlgoName::DpaTt || (adap && spec.adap_leader_bonus == AdapLeaderBonus::Eq3);
-    if spec.leader_counts != LeaderCounts::Local && !(ucb_leader && spec.rules == Rules::Paper) {
+        s.algo == AlgoName::DpaTt || (adap && s.adap_leader_bonus == AdapLeaderBonus::Eq3);
+    if s.leader_counts != LeaderCounts::Local && !(ucb_leader && s.rules == Rules::Paper) {
         return Err(crate::error::Error::param(
             "leader-counts",
             "global",
             format!(
                 "local for {} (global is a control of the UCB leader of dpa-tt, and of adap-tt \
                  and adap-tt-star with --adap-leader-bonus eq3, under the paper rules)",
-                spec.algo.as_str()
+                s.algo.as_str()
             ),
         ));
     }
-    match spec.algo {
+    match s.algo {
         AlgoName::DpSe => Ok(Box::new(dp_se::DpSe::new(spec, instance)?)),
         _ => algos::build_top_two(spec, instance),
     }

@@ -3,7 +3,9 @@
 
 use super::algos::build_any;
 use super::top_two::{tracked_leader_pulls, DenseObs, NoObs};
-use super::{AdapLeaderBonus, AlgoName, AlgoSpec, ChallengerCounts, DpaEpisodes, LeaderCounts};
+use super::{
+    AdapLeaderBonus, AlgoName, AlgoSpec, ChallengerCounts, DpaEpisodes, LeaderCounts, Setting,
+};
 use crate::instance::Instance;
 use crate::rng::rng_for_run;
 use rand::Rng as _;
@@ -51,7 +53,7 @@ fn tracked_leader_pulls_matches_the_step_rule() {
 /// Runs `runs` seeds with and without the shortcuts and requires identical outcomes and
 /// identical random streams afterwards. Returns the number of capped runs seen.
 fn same_runs(algo: AlgoName, means: &[f64], eps: f64, beta: f64, local: bool, cap: u64) -> u64 {
-    let mut spec = AlgoSpec::new(algo, 0.01);
+    let mut spec = AlgoSpec::new(Setting::paper(algo, 0.01).expect("valid δ"));
     same_runs_spec(&mut spec, means, eps, beta, local, cap)
 }
 
@@ -63,12 +65,12 @@ fn same_runs_spec(
     local: bool,
     cap: u64,
 ) -> u64 {
-    let algo = spec.algo;
+    let algo = spec.setting.algo;
     let inst = Instance::bernoulli(means.to_vec()).unwrap();
-    spec.eps = Some(eps);
-    spec.beta = beta;
+    spec.setting.eps = Some(crate::params::Epsilon::new(eps).expect("valid ε"));
+    spec.setting.beta = crate::params::Beta::new(beta).expect("valid β");
     if local {
-        spec.challenger_counts = ChallengerCounts::Local;
+        spec.setting.challenger_counts = ChallengerCounts::Local;
     }
     let alg = build_any(spec, &inst).unwrap();
     let mut capped = 0;
@@ -78,7 +80,7 @@ fn same_runs_spec(
         let dense = alg.run_observed(&mut r2, cap, true, &mut DenseObs);
         let ctx = format!(
             "{algo:?} {:?} {means:?} eps {eps} beta {beta} local {local} run {r}",
-            spec.dpa_episodes
+            spec.setting.dpa_episodes
         );
         assert_eq!(fast, dense, "{ctx}");
         assert_eq!(r1.next_u64(), r2.next_u64(), "random stream: {ctx}");
@@ -110,8 +112,8 @@ fn phase_skipping_is_exact() {
     }
     for means in instances {
         for (beta, local) in [(0.5, false), (0.3, true), (0.8, false)] {
-            let mut spec = AlgoSpec::new(AlgoName::DpaTt, 0.01);
-            spec.dpa_episodes = DpaEpisodes::Global;
+            let mut spec = AlgoSpec::new(Setting::paper(AlgoName::DpaTt, 0.01).expect("valid δ"));
+            spec.setting.dpa_episodes = DpaEpisodes::Global;
             same_runs_spec(&mut spec, means, 1.0, beta, local, 200_000);
         }
     }
@@ -138,9 +140,9 @@ fn phase_skipping_is_exact_with_the_controls() {
                     (AdapLeaderBonus::Eq3, LeaderCounts::Global),
                     (AdapLeaderBonus::Eq11LogN, LeaderCounts::Local),
                 ] {
-                    let mut spec = AlgoSpec::new(algo, 0.01);
-                    spec.adap_leader_bonus = bonus;
-                    spec.leader_counts = counts;
+                    let mut spec = AlgoSpec::new(Setting::paper(algo, 0.01).expect("valid δ"));
+                    spec.setting.adap_leader_bonus = bonus;
+                    spec.setting.leader_counts = counts;
                     capped += same_runs_spec(&mut spec, means, eps, beta, local, 50_000);
                 }
             }
@@ -148,9 +150,9 @@ fn phase_skipping_is_exact_with_the_controls() {
     }
     for means in instances {
         for episodes in [DpaEpisodes::PerArm, DpaEpisodes::Global] {
-            let mut spec = AlgoSpec::new(AlgoName::DpaTt, 0.01);
-            spec.dpa_episodes = episodes;
-            spec.leader_counts = LeaderCounts::Global;
+            let mut spec = AlgoSpec::new(Setting::paper(AlgoName::DpaTt, 0.01).expect("valid δ"));
+            spec.setting.dpa_episodes = episodes;
+            spec.setting.leader_counts = LeaderCounts::Global;
             same_runs_spec(&mut spec, means, 1.0, 0.5, false, 50_000);
         }
     }
@@ -181,10 +183,10 @@ fn phase_skipping_stress() {
         let beta = 0.1 + 0.8 * (rng.next_u64() % 1000) as f64 / 1000.0;
         let eps = [0.01, 0.1, 1.0, 10.0][(rng.next_u64() % 4) as usize];
         let local = rng.next_u64() % 4 == 0;
-        let mut spec = AlgoSpec::new(algo, 0.01);
+        let mut spec = AlgoSpec::new(Setting::paper(algo, 0.01).expect("valid δ"));
         // Issue 11's leader-bonus controls on a third of the DAF cases.
         if algo != AlgoName::DpaTt {
-            spec.adap_leader_bonus = [
+            spec.setting.adap_leader_bonus = [
                 AdapLeaderBonus::Eq11,
                 AdapLeaderBonus::Eq3,
                 AdapLeaderBonus::Eq11LogN,

@@ -110,7 +110,7 @@ pub fn run_traced(
     rng: &mut Rng,
     max_steps: u64,
 ) -> Result<Trace> {
-    if spec.algo == AlgoName::DpSe {
+    if spec.setting.algo == AlgoName::DpSe {
         return Err(Error::param(
             "algo",
             "dp-se",
@@ -120,13 +120,13 @@ pub fn run_traced(
     let any = build_any(spec, instance)?;
     let k = instance.k();
     let mut rec = Recorder {
-        beta: spec.beta,
-        ids: spec.ids_beta,
+        beta: spec.setting.beta.get(),
+        ids: spec.setting.ids_beta,
         phased: matches!(
-            spec.algo,
+            spec.setting.algo,
             AlgoName::AdapTt | AlgoName::AdapTtStar | AlgoName::DpaTt
         ),
-        dpa: spec.algo == AlgoName::DpaTt,
+        dpa: spec.setting.algo == AlgoName::DpaTt,
         k,
         next_snapshot: (4 * k) as u64,
         trace: Trace {
@@ -137,12 +137,12 @@ pub fn run_traced(
                 rounds: None,
             },
             counts: vec![0; k],
-            tracking_min: if spec.ids_beta {
+            tracking_min: if spec.setting.ids_beta {
                 f64::NAN
             } else {
                 f64::INFINITY
             },
-            tracking_max: if spec.ids_beta {
+            tracking_max: if spec.setting.ids_beta {
                 f64::NAN
             } else {
                 f64::NEG_INFINITY
@@ -164,14 +164,15 @@ pub fn run_traced(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bandit::Setting;
     use crate::rng::rng_for_run;
 
     #[test]
     fn trace_records_invariants_and_counts() {
         let nu = Instance::bernoulli(vec![0.9, 0.6, 0.5, 0.2]).expect("valid");
         for algo in [AlgoName::Ttucb, AlgoName::AdapTtStar, AlgoName::DpaTt] {
-            let mut spec = AlgoSpec::new(algo, 0.05);
-            spec.eps = Some(1.0);
+            let mut spec = AlgoSpec::new(Setting::paper(algo, 0.05).expect("valid δ"));
+            spec.setting.eps = Some(crate::params::Epsilon::new(1.0).expect("valid ε"));
             let tr = run_traced(&spec, &nu, &mut rng_for_run(3, 0), 10_000_000).expect("runs");
             assert!(tr.outcome.stopped);
             assert_eq!(tr.counts.iter().sum::<u64>(), tr.outcome.tau, "Σ N_a = τ");
@@ -183,8 +184,8 @@ mod tests {
             }
             assert!(!tr.snapshots.is_empty());
         }
-        let mut spec = AlgoSpec::new(AlgoName::DpSe, 0.05);
-        spec.eps = Some(1.0);
+        let mut spec = AlgoSpec::new(Setting::paper(AlgoName::DpSe, 0.05).expect("valid δ"));
+        spec.setting.eps = Some(crate::params::Epsilon::new(1.0).expect("valid ε"));
         assert!(run_traced(&spec, &nu, &mut rng_for_run(3, 0), 100).is_err());
     }
 }

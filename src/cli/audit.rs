@@ -14,7 +14,7 @@ use dpbai::audit::delta::{
 };
 use dpbai::audit::dp::{self as dpa, DpOptions, DpReport, Target};
 use dpbai::audit::expr::{parse_threshold, preset, PRESETS};
-use dpbai::bandit::{AlgoName, Rules};
+use dpbai::bandit::{AlgoName, Rules, Setting};
 use dpbai::instance::Instance;
 use dpbai::params::limits;
 
@@ -247,10 +247,10 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         .transpose()?
         .unwrap_or_default();
     limits::check_arms(means.len())?;
+    let mut setting = Setting::paper(algo, delta)?.with_gamma(a.gamma)?;
+    setting.rules = a.rules;
     let cfg = DeltaAuditConfig {
-        algo,
-        gamma: a.gamma,
-        rules: a.rules,
+        setting,
         threshold,
         alpha: a.alpha,
         seed: a.seed,

@@ -16,7 +16,7 @@ use anyhow::Context;
 use dpbai::bandit::rules::Eq14Form;
 use dpbai::bandit::{
     AdapLeaderBonus, AlgoName, AlgoSpec, ChallengerCounts, CustomThreshold, DpaEpisodes,
-    GaussLdpSigma, LeaderCounts, Rules, TieBreak,
+    GaussLdpSigma, LeaderCounts, Rules, Setting, TieBreak,
 };
 use dpbai::instance::{Family, Instance};
 use dpbai::mc::{self, EngineConfig, Report, RunMeta, RunRecord, Shard, ShardFile};
@@ -132,27 +132,10 @@ pub struct Args {
     pub json: bool,
 }
 
-/// The algorithm options that differ from their defaults, as flags.
-fn non_default_options(args: &Args) -> Vec<String> {
-    use clap::ValueEnum;
-    fn flag<T: ValueEnum + PartialEq + Default>(out: &mut Vec<String>, name: &str, v: &T) {
-        if *v != T::default() {
-            if let Some(pv) = v.to_possible_value() {
-                out.push(format!("--{name} {}", pv.get_name()));
-            }
-        }
-    }
+/// The engine-only options given (`--step-by-step`, `--threshold`), as flags; the readings of
+/// the setting come from [`Setting::non_default_flags`].
+fn engine_options(args: &Args) -> Vec<String> {
     let mut out = Vec::new();
-    flag(&mut out, "tie-break", &args.tie_break);
-    flag(&mut out, "challenger-counts", &args.challenger_counts);
-    if args.ids_beta {
-        out.push("--ids-beta".into());
-    }
-    flag(&mut out, "gauss-sigma", &args.gauss_sigma);
-    flag(&mut out, "eq14-form", &args.eq14_form);
-    flag(&mut out, "dpa-episodes", &args.dpa_episodes);
-    flag(&mut out, "adap-leader-bonus", &args.adap_leader_bonus);
-    flag(&mut out, "leader-counts", &args.leader_counts);
     if args.step_by_step {
         out.push("--step-by-step".into());
     }
@@ -279,21 +262,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ));
     }
 
-    let mut spec = AlgoSpec::validated(algo, delta, beta, eps);
-    spec.gamma = args.gamma;
-    spec.rules = rules;
-    spec.tie_break = args.tie_break;
-    spec.challenger_counts = args.challenger_counts;
-    spec.ids_beta = args.ids_beta;
-    spec.gauss_sigma = args.gauss_sigma;
-    spec.eq14_form = args.eq14_form;
-    spec.dpa_episodes = args.dpa_episodes;
-    spec.adap_leader_bonus = args.adap_leader_bonus;
-    spec.leader_counts = args.leader_counts;
+    let setting = Setting {
+        eps,
+        beta,
+        rules,
+        tie_break: args.tie_break,
+        challenger_counts: args.challenger_counts,
+        ids_beta: args.ids_beta,
+        gauss_sigma: args.gauss_sigma,
+        eq14_form: args.eq14_form,
+        dpa_episodes: args.dpa_episodes,
+        adap_leader_bonus: args.adap_leader_bonus,
+        leader_counts: args.leader_counts,
+        ..Setting::new(algo, delta).with_gamma(args.gamma)?
+    };
+    let mut spec = AlgoSpec::new(setting);
     spec.step_by_step = args.step_by_step;
     let checked = match &args.threshold {
         Some(t) => {
-            let c = checked_threshold(t, &instance, args.delta, args.eps, rules)
+            let c = checked_threshold(t, &instance, &spec.setting)
                 .map_err(|e| super::usage(format!("invalid --threshold: {e}")))?;
             spec.custom_threshold = Some(c.clone() as Arc<dyn CustomThreshold>);
             Some(c)
@@ -302,32 +289,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let alg = dpbai::bandit::build(&spec, &instance)?;
 
-    let meta = RunMeta {
-        version: env!("CARGO_PKG_VERSION").to_string(),
-        algo: algo.as_str().to_string(),
-        family: match family {
-            Family::Bernoulli => "bernoulli".into(),
-            Family::Gaussian { .. } => "gaussian".into(),
-        },
-        sigma: match family {
-            Family::Bernoulli => None,
-            Family::Gaussian { sigma } => Some(sigma),
-        },
-        means: instance.means().to_vec(),
-        best_arm: instance.best() + 1,
-        delta: args.delta,
-        eps: args.eps,
-        gamma: args.gamma,
-        beta: args.beta,
-        rules: match rules {
-            Rules::Paper => "paper".into(),
-            Rules::Reference => "reference".into(),
-        },
-        seed: args.seed,
-        runs: args.runs,
-        max_steps: Some(args.max_steps.unwrap_or(DEFAULT_MAX_STEPS)),
-        options: non_default_options(&args),
-    };
+    let meta = RunMeta::new(
+        &setting,
+        &instance,
+        args.seed,
+        args.runs,
+        Some(args.max_steps.unwrap_or(DEFAULT_MAX_STEPS)),
+        engine_options(&args),
+    );
     let cfg = EngineConfig {
         seed: args.seed,
         runs: args.runs,

@@ -38,8 +38,9 @@ pub mod stats;
 pub use censored::{CensoredStats, KaplanMeier, Observation};
 pub use compare::{compare_means, FactorRange, Moments, RatioComparison, ADAPTT_UNDERCOUNT};
 
-use crate::bandit::{BaiAlgorithm, RunOutcome};
+use crate::bandit::{BaiAlgorithm, Rules, RunOutcome, Setting};
 use crate::error::{Error, Result};
+use crate::instance::{Family, Instance};
 use crate::rng::rng_for_run;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -191,11 +192,11 @@ pub fn simulate(
 ///
 /// # Example
 /// ```
-/// use dpbai::bandit::{build, AlgoName, AlgoSpec};
+/// use dpbai::bandit::{build, AlgoName, AlgoSpec, Setting};
 /// use dpbai::instance::Instance;
 /// use dpbai::mc::{simulate, simulate_runs, EngineConfig};
 /// let nu = Instance::bernoulli(vec![0.9, 0.5]).unwrap();
-/// let alg = build(&AlgoSpec::new(AlgoName::Ttucb, 0.1), &nu).unwrap();
+/// let alg = build(&AlgoSpec::new(Setting::paper(AlgoName::Ttucb, 0.1).unwrap()), &nu).unwrap();
 /// let whole = simulate(alg.as_ref(), &EngineConfig::new(3, 6), &|| {}).unwrap();
 /// let mut parts = simulate_runs(alg.as_ref(), 3, u64::MAX, &[0, 1, 2], &|| {});
 /// parts.extend(simulate_runs(alg.as_ref(), 3, u64::MAX, &[3, 4, 5], &|| {}));
@@ -379,6 +380,10 @@ pub fn observations(records: &[RunRecord]) -> Vec<Observation> {
 }
 
 /// Everything that identifies an experiment: recorded in every summary and shard file.
+///
+/// The serialised form of a [`Setting`] on an instance (built by [`RunMeta::new`]): its fields
+/// are plain numbers and strings in a fixed order, so that the JSON of summaries and shard files
+/// (format [`SHARD_FORMAT`]) stays the same whatever the in-memory types.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunMeta {
     /// `dpbai` version that produced the output (`CARGO_PKG_VERSION`).
@@ -413,6 +418,49 @@ pub struct RunMeta {
     /// `--challenger-counts local`; empty (and omitted) for the paper's defaults.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<String>,
+}
+
+impl RunMeta {
+    /// The metadata of `runs` runs (master seed `seed`, cap `max_steps`) of `setting` on
+    /// `instance`. `options` lists the setting's non-default readings
+    /// ([`Setting::non_default_flags`]) followed by `extra_options` (the engine-only flags, e.g.
+    /// `--step-by-step`, `--threshold T`).
+    pub fn new(
+        setting: &Setting,
+        instance: &Instance,
+        seed: u64,
+        runs: u64,
+        max_steps: Option<u64>,
+        extra_options: Vec<String>,
+    ) -> Self {
+        let (family, sigma) = match instance.family() {
+            Family::Bernoulli => ("bernoulli", None),
+            Family::Gaussian { sigma } => ("gaussian", Some(sigma)),
+        };
+        let mut options = setting.non_default_flags();
+        options.extend(extra_options);
+        RunMeta {
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            algo: setting.algo.as_str().to_string(),
+            family: family.to_string(),
+            sigma,
+            means: instance.means().to_vec(),
+            best_arm: instance.best() + 1,
+            delta: setting.delta.get(),
+            eps: setting.eps_value(),
+            gamma: setting.gamma_value(),
+            beta: setting.beta.get(),
+            rules: match setting.rules {
+                Rules::Paper => "paper",
+                Rules::Reference => "reference",
+            }
+            .to_string(),
+            seed,
+            runs,
+            max_steps,
+            options,
+        }
+    }
 }
 
 /// A summary with its metadata and timing: the object printed by `dpbai run --json` and
@@ -523,6 +571,37 @@ pub struct ShardFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A `RunMeta` written by `dpbai run --shard 0/2` before [`Setting`] existed (dpbai 0.1.0,
+    /// `run --algo gauss-ldp-tt --means 0.9,0.5,0.25 --family gaussian --sigma 0.5 --eps 0.5
+    /// --gamma 0.1 --beta 0.25 --delta 0.05 --runs 4 --seed 3 --tie-break uniform --ids-beta
+    /// --max-steps 100000`): it still reads, writes back byte for byte, and is what
+    /// [`RunMeta::new`] builds from the same setting (so old shard files still merge).
+    #[test]
+    fn run_meta_json_from_before_setting_round_trips() {
+        let old = concat!(
+            r#"{"version":"0.1.0","algo":"gauss-ldp-tt","family":"gaussian","sigma":0.5,"#,
+            r#""means":[0.9,0.5,0.25],"best_arm":1,"delta":0.05,"eps":0.5,"gamma":0.1,"#,
+            r#""beta":0.25,"rules":"paper","seed":3,"runs":4,"max_steps":100000,"#,
+            r#""options":["--tie-break uniform","--ids-beta"]}"#
+        );
+        let meta: RunMeta = serde_json::from_str(old).expect("reads");
+        assert_eq!(serde_json::to_string(&meta).expect("writes"), old);
+        let mut s = Setting::paper(crate::bandit::AlgoName::GaussLdpTt, 0.05)
+            .and_then(|s| s.with_eps(0.5))
+            .and_then(|s| s.with_gamma(Some(0.1)))
+            .expect("valid");
+        s.beta = crate::params::Beta::new(0.25).expect("valid");
+        s.tie_break = crate::bandit::TieBreak::Uniform;
+        s.ids_beta = true;
+        let nu = Instance::gaussian(vec![0.9, 0.5, 0.25], 0.5).expect("valid");
+        let built = RunMeta {
+            version: "0.1.0".into(),
+            ..RunMeta::new(&s, &nu, 3, 4, Some(100_000), Vec::new())
+        };
+        assert_eq!(built, meta);
+        assert_eq!(serde_json::to_string(&built).expect("writes"), old);
+    }
 
     #[test]
     fn shard_parse_and_slices() {

@@ -15,7 +15,7 @@ use crate::audit::expr::parse_threshold;
 use crate::audit::search::{
     holds_sized_plan, report_rows, search, Budget, SearchConfig, SearchReport, SearchSpace,
 };
-use crate::bandit::{AlgoName, Rules};
+use crate::bandit::{AlgoName, Setting};
 
 /// One search of the block.
 struct Row {
@@ -88,9 +88,7 @@ fn rows() -> Vec<Row> {
 fn run(row: &Row) -> crate::error::Result<SearchReport> {
     let finalists = 2;
     let audit = DeltaAuditConfig {
-        algo: row.algo,
-        gamma: None,
-        rules: Rules::Paper,
+        setting: Setting::paper(row.algo, DELTA)?,
         threshold: Some(parse_threshold(row.threshold)?),
         alpha: ALPHA,
         seed: SEED,

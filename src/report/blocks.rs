@@ -227,15 +227,16 @@ pub fn mc_table(grid: &GridResults) -> String {
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             c.cell.instance,
             cell_label(&c.cell),
-            match c.cell.rules {
+            match c.cell.setting.rules {
                 crate::bandit::Rules::Paper => "paper",
                 crate::bandit::Rules::Reference => "reference",
             },
             c.cell
-                .eps
+                .setting
+                .eps_value()
                 .map(|e| e.to_string())
                 .unwrap_or_else(|| "—".into()),
-            c.cell.delta,
+            c.cell.setting.delta.get(),
             sm.runs,
             sm.unstopped,
             mean_text(c, 5),
@@ -266,9 +267,11 @@ fn median_text(c: &CellResult) -> String {
 
 /// The algorithm of a cell, with its variant.
 fn cell_label(c: &super::paper::experiments::Cell) -> String {
-    match c.dpa_episodes {
-        crate::bandit::DpaEpisodes::PerArm => algo_label(c.algo).to_string(),
-        crate::bandit::DpaEpisodes::Global => format!("{} (global episodes)", algo_label(c.algo)),
+    match c.setting.dpa_episodes {
+        crate::bandit::DpaEpisodes::PerArm => algo_label(c.setting.algo).to_string(),
+        crate::bandit::DpaEpisodes::Global => {
+            format!("{} (global episodes)", algo_label(c.setting.algo))
+        }
     }
 }
 
@@ -390,7 +393,7 @@ pub fn case2_table(grid: &GridResults, grid_eps: &[f64], control: &[CellResult])
         let find = |algo| {
             control
                 .iter()
-                .find(|c| c.cell.instance == n && c.cell.algo == algo)
+                .find(|c| c.cell.instance == n && c.cell.setting.algo == algo)
         };
         let means = find(AlgoName::AdapTtStar).map_or(String::new(), |c| {
             c.cell
@@ -421,7 +424,11 @@ pub fn control_table(cells: &[CellResult], command: &str) -> String {
     for c in cells {
         let cs = &c.summary.censored;
         let q = |x: Option<u64>| x.map_or_else(|| "> cap".to_string(), |v| sig(v as f64, 4));
-        let algo = format!("{}{}", algo_label(c.cell.algo), c.cell.variant_suffix());
+        let algo = format!(
+            "{}{}",
+            algo_label(c.cell.setting.algo),
+            c.cell.variant_suffix()
+        );
         s.push_str(&format!(
             "| {} | ({}) | {} | {} | {} | {} | {} | {} [{}, {}] | {} | {} |\n",
             c.cell.instance,
@@ -432,7 +439,10 @@ pub fn control_table(cells: &[CellResult], command: &str) -> String {
                 .collect::<Vec<_>>()
                 .join(", "),
             algo,
-            c.cell.eps.map_or("—".to_string(), |e| e.to_string()),
+            c.cell
+                .setting
+                .eps_value()
+                .map_or("—".to_string(), |e| e.to_string()),
             cs.runs,
             sig(c.cell.max_steps as f64, 2),
             cs.capped,

@@ -48,7 +48,7 @@ pub use runner::{audit_delta, audit_delta_with, audit_delta_with_threshold, Algo
 pub(crate) use runner::{build_for, run_batch, Tally};
 
 use crate::audit::{expr::ThresholdExpr, Verdict};
-use crate::bandit::{AlgoName, Rules};
+use crate::bandit::Setting;
 use crate::instance::Instance;
 use serde::Serialize;
 
@@ -90,12 +90,10 @@ pub struct AuditInstance {
 /// What to audit (everything except the instances).
 #[derive(Debug, Clone)]
 pub struct DeltaAuditConfig {
-    /// The algorithm.
-    pub algo: AlgoName,
-    /// `γ` of the Gaussian mechanism, if any.
-    pub gamma: Option<f64>,
-    /// Paper or reference rules.
-    pub rules: Rules,
+    /// The algorithm and its parameters: a template whose `δ` and `ε` each [`AuditInstance`]
+    /// replaces with its own ([`DeltaAuditConfig::setting_for`]); its algorithm, `γ`, `β`,
+    /// rules and readings serve every instance.
+    pub setting: Setting,
     /// The threshold replacing the algorithm's `c_{a,b}`, if any.
     pub threshold: Option<ThresholdExpr>,
     /// Confidence parameter `α` of the whole audit.
@@ -106,6 +104,26 @@ pub struct DeltaAuditConfig {
     pub max_steps: u64,
     /// Runs per instance.
     pub plan: RunPlan,
+}
+
+impl DeltaAuditConfig {
+    /// The setting of one instance: [`DeltaAuditConfig::setting`] with the instance's `δ` and
+    /// `ε`.
+    ///
+    /// # Errors
+    /// [`crate::Error::InvalidParameter`] for the instance's `δ` or `ε` out of range
+    /// ([`Setting::paper`], [`Setting::with_eps`]).
+    pub fn setting_for(&self, inst: &AuditInstance) -> crate::Result<Setting> {
+        let s = Setting {
+            delta: crate::params::Delta::new(inst.delta)?,
+            eps: None,
+            ..self.setting
+        };
+        match inst.eps {
+            Some(e) => s.with_eps(e),
+            None => Ok(s),
+        }
+    }
 }
 
 /// Result for one instance.

@@ -74,17 +74,19 @@ pub(crate) fn build_for(
     inst: &AuditInstance,
     custom: Option<&Arc<dyn CustomThreshold>>,
 ) -> Result<(Box<dyn bandit::BaiAlgorithm>, Option<CheckedExpr>)> {
-    let mut spec = AlgoSpec::new(cfg.algo, inst.delta);
-    spec.eps = inst.eps;
-    spec.gamma = cfg.gamma;
-    spec.rules = cfg.rules;
+    let mut spec = AlgoSpec::new(cfg.setting_for(inst)?);
     if let Some(c) = custom {
         spec.custom_threshold = Some(Arc::clone(c));
     } else if let Some(t) = &cfg.threshold {
         // A σ mismatch with the compiled program only costs speed: `eval` falls back to the
         // general program.
-        let checked =
-            crate::audit::finite::bind_checked(t, &inst.instance, inst.delta, inst.eps, cfg.rules)?;
+        let checked = crate::audit::finite::bind_checked(
+            t,
+            &inst.instance,
+            inst.delta,
+            inst.eps,
+            cfg.setting.rules,
+        )?;
         spec.custom_threshold = Some(checked.clone() as Arc<dyn CustomThreshold>);
         return Ok((bandit::build(&spec, &inst.instance)?, Some(checked)));
     }
@@ -223,11 +225,9 @@ fn severity(r: &DeltaRow) -> (u8, f64) {
 /// ```
 /// use dpbai::audit::delta::{audit_delta, AuditInstance, DeltaAuditConfig, RunPlan};
 /// use dpbai::audit::{expr::parse_threshold, Verdict};
-/// use dpbai::bandit::{AlgoName, Rules};
+/// use dpbai::bandit::{AlgoName, Setting};
 /// let cfg = DeltaAuditConfig {
-///     algo: AlgoName::Ttucb,
-///     gamma: None,
-///     rules: Rules::Paper,
+///     setting: Setting::paper(AlgoName::Ttucb, 0.1).unwrap(), // δ replaced per instance
 ///     threshold: Some(parse_threshold("log(1/delta)/20").unwrap()), // deliberately unsafe
 ///     alpha: 1e-3,
 ///     seed: 1,
@@ -267,8 +267,8 @@ pub fn audit_delta_with_threshold(
     Ok(r)
 }
 
-/// [`audit_delta`] with the algorithm built by `build` instead of from `cfg.algo`,
-/// `cfg.gamma`, `cfg.rules` and `cfg.threshold` (which then only label the report): the entry
+/// [`audit_delta`] with the algorithm built by `build` instead of from `cfg.setting` and
+/// `cfg.threshold` (which then only label the report): the entry
 /// point for a user's own algorithm ([`bandit::BaiAlgorithm`]) or threshold closure
 /// ([`crate::audit::custom`]). Same protocol, same seeding, same verdicts.
 ///
@@ -279,9 +279,9 @@ pub fn audit_delta_with_threshold(
 /// ```
 /// use dpbai::audit::delta::{audit_delta_with, AuditInstance, DeltaAuditConfig, RunPlan};
 /// use dpbai::audit::Verdict;
-/// use dpbai::bandit::{build, AlgoName, AlgoSpec, Rules};
+/// use dpbai::bandit::{build, AlgoName, AlgoSpec, Setting};
 /// let cfg = DeltaAuditConfig {
-///     algo: AlgoName::Ttucb, gamma: None, rules: Rules::Paper, threshold: None,
+///     setting: Setting::paper(AlgoName::Ttucb, 0.1).unwrap(), threshold: None,
 ///     alpha: 1e-3, seed: 1, max_steps: 1_000_000, plan: RunPlan::Fixed { runs: 200 },
 /// };
 /// let inst = vec![AuditInstance {
@@ -290,7 +290,7 @@ pub fn audit_delta_with_threshold(
 ///     delta: 0.1,
 ///     eps: None,
 /// }];
-/// let r = audit_delta_with(&cfg, &inst, &|i| build(&AlgoSpec::new(AlgoName::Ttucb, i.delta), &i.instance))
+/// let r = audit_delta_with(&cfg, &inst, &|i| build(&AlgoSpec::new(cfg.setting_for(i)?), &i.instance))
 ///     .unwrap();
 /// assert_eq!(r.verdict, Verdict::Holds);
 /// ```
@@ -337,7 +337,7 @@ fn audit_delta_impl(
         return Err(Error::param(
             "battery",
             "every instance skipped",
-            format!("instances {} accepts", cfg.algo.as_str()),
+            format!("instances {} accepts", cfg.setting.algo.as_str()),
         ));
     }
     let verdict = if live.iter().any(|r| r.verdict == Verdict::Violated) {
@@ -348,7 +348,7 @@ fn audit_delta_impl(
         Verdict::Inconclusive
     };
     Ok(DeltaReport {
-        algo: cfg.algo.as_str().to_string(),
+        algo: cfg.setting.algo.as_str().to_string(),
         threshold: cfg.threshold.as_ref().map(|t| t.source().to_string()),
         verdict,
         runs: live.iter().map(|r| r.runs).sum(),

@@ -16,7 +16,9 @@
 
 use crate::bandit::algos::build_any_with;
 use crate::bandit::top_two::{Arms, Estimates, Estimator, Phased};
-use crate::bandit::{AlgoName, AlgoSpec, BaiAlgorithm, RewardTable, RunOutcome, TableOutput};
+use crate::bandit::{
+    AlgoName, AlgoSpec, BaiAlgorithm, RewardTable, RunOutcome, Setting, TableOutput,
+};
 use crate::error::{Error, Result};
 use crate::instance::Instance;
 use crate::rng::Rng;
@@ -83,8 +85,7 @@ pub fn adap_tt_late_leak(
     if leak_from == 0 {
         return Err(Error::param("leak-from", 0, "a release index >= 1"));
     }
-    let mut spec = AlgoSpec::new(AlgoName::AdapTt, delta);
-    spec.eps = Some(eps);
+    let mut spec = AlgoSpec::new(Setting::paper(AlgoName::AdapTt, delta)?.with_eps(eps)?);
     // Step by step (no phase skipping): the phase sums the wrapper reads are the rewards.
     spec.step_by_step = true;
     let run = build_any_with(&spec, instance, |inner| LateLeakDaf { inner, leak_from })?;
@@ -116,8 +117,11 @@ mod tests {
     #[test]
     fn late_leak_is_adap_tt_until_its_leak() {
         let inst = Instance::bernoulli(vec![0.6, 0.4]).expect("valid");
-        let mut spec = AlgoSpec::new(AlgoName::AdapTt, 0.1);
-        spec.eps = Some(1.0);
+        let spec = AlgoSpec::new(
+            Setting::paper(AlgoName::AdapTt, 0.1)
+                .and_then(|s| s.with_eps(1.0))
+                .expect("valid"),
+        );
         let faithful = crate::bandit::build(&spec, &inst).expect("builds");
         let never = adap_tt_late_leak(&inst, 0.1, 1.0, 60).expect("builds");
         let leak = adap_tt_late_leak(&inst, 0.1, 1.0, 3).expect("builds");

@@ -2,7 +2,7 @@
 //! discrete features of a run, and the black-box test of an algorithm.
 
 use super::blackbox::{sample_pair, sniper_discrete, BlackBox, Claim};
-use crate::bandit::{self, AlgoName, AlgoSpec, RewardTable};
+use crate::bandit::{self, AlgoName, AlgoSpec, RewardTable, Setting};
 use crate::error::{Error, Result};
 use crate::rng::rng_for_run;
 
@@ -73,8 +73,7 @@ pub(super) fn blackbox_algorithm(
     let rows = 400;
     let delta = 0.1;
     let instance = crate::instance::Instance::bernoulli(vec![0.7, 0.3])?;
-    let mut spec = AlgoSpec::new(algo, delta);
-    spec.eps = Some(eps_run);
+    let spec = AlgoSpec::new(Setting::paper(algo, delta)?.with_eps(eps_run)?);
     let alg = bandit::build(&spec, &instance)?;
     let (d, d2) = neighbouring_tables(rows);
     let probe = alg.run_on_table(&d, &mut rng_for_run(seed, u64::MAX));

@@ -167,7 +167,7 @@ pub(super) fn confirm(s: Search<'_>, pool: Vec<Scored>) -> Result<SearchReport> 
     )?;
     let trace = s.trace.into_inner().expect("invariant: no poisoning");
     Ok(SearchReport {
-        algo: cfg.audit.algo.as_str().to_string(),
+        algo: cfg.audit.setting.algo.as_str().to_string(),
         threshold: cfg.audit.threshold.as_ref().map(|t| t.source().to_string()),
         delta: cfg.delta,
         space: cfg.space.clone(),

@@ -221,7 +221,7 @@ pub(super) fn screen(s: &Search<'_>) -> Result<Vec<Scored>> {
         return Err(Error::param(
             "search space",
             format!("{:?}", cfg.space.family),
-            format!("instances {} accepts", cfg.audit.algo.as_str()),
+            format!("instances {} accepts", cfg.audit.setting.algo.as_str()),
         ));
     }
     // Successive halving.

@@ -154,9 +154,9 @@ pub fn search_with(cfg: &SearchConfig, build: &AlgoFactory<'_>) -> Result<Search
 /// use dpbai::audit::delta::{DeltaAuditConfig, RunPlan};
 /// use dpbai::audit::search::{search, Budget, SearchConfig, SearchSpace};
 /// use dpbai::audit::expr::parse_threshold;
-/// use dpbai::bandit::{AlgoName, Rules};
+/// use dpbai::bandit::{AlgoName, Setting};
 /// let audit = DeltaAuditConfig {
-///     algo: AlgoName::Ttucb, gamma: None, rules: Rules::Paper,
+///     setting: Setting::paper(AlgoName::Ttucb, 0.05).unwrap(),
 ///     threshold: Some(parse_threshold("unsafe-log-over-20").unwrap()),
 ///     alpha: 1e-3, seed: 1, max_steps: 1_000_000,
 ///     plan: RunPlan::UntilDecided { first: 200, budget: 6400 },

@@ -195,7 +195,11 @@ pub fn run_search(
         mean_hi: a.mean_hi,
         min_gap: a.min_gap,
         max_gap: a.max_gap,
-        eps: audit.algo.needs_eps().then_some((a.eps_lo, a.eps_hi)),
+        eps: audit
+            .setting
+            .algo
+            .needs_eps()
+            .then_some((a.eps_lo, a.eps_hi)),
     };
     space.validate().map_err(|e| usage(e.to_string()))?;
     if !plan_given {

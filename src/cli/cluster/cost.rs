@@ -85,12 +85,12 @@ pub(super) fn cell_cost(cell: &Cell) -> anyhow::Result<CellCost> {
     let nu = cell.instance()?;
     Ok(CellCost {
         run_s: run_seconds(
-            cell.algo,
+            cell.setting.algo,
             &nu,
-            cell.eps,
-            cell.delta,
+            cell.setting.eps_value(),
+            cell.setting.delta.get(),
             cell.max_steps,
-            cell.dpa_episodes,
+            cell.setting.dpa_episodes,
         )?,
         runs: cell.runs,
     })

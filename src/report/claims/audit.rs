@@ -8,7 +8,15 @@ use crate::audit::delta::{audit_delta, default_battery, DeltaAuditConfig, RunPla
 use crate::audit::dp::{audit_dp, DpOptions, MechanismName, Mode, Target, MUTANTS};
 use crate::audit::expr::parse_threshold;
 use crate::audit::Verdict as AuditVerdict;
-use crate::bandit::{AlgoName, Rules};
+use crate::bandit::{AlgoName, Setting};
+
+/// `δ` of the default battery these checks audit.
+const BATTERY_DELTA: f64 = 0.01;
+
+/// The paper setting of `algo` for the battery (its `δ`, `ε` replaced per instance).
+fn battery_setting(algo: AlgoName) -> Setting {
+    Setting::paper(algo, BATTERY_DELTA).expect("invariant: δ = 0.01 is in range")
+}
 
 /// The checks of this module.
 pub fn checks() -> Vec<Check> {
@@ -140,9 +148,7 @@ fn f60(ctx: &mut Context) -> ClaimResult {
         (AlgoName::AdapTtStar, Some(0.5)),
     ] {
         let cfg = DeltaAuditConfig {
-            algo,
-            gamma: None,
-            rules: Rules::Paper,
+            setting: battery_setting(algo),
             threshold: None,
             alpha: 1e-3,
             seed: 60,
@@ -151,7 +157,7 @@ fn f60(ctx: &mut Context) -> ClaimResult {
         };
         total += 1;
         let rep = fault(Area::Audit).and_then(|()| {
-            default_battery(algo, 0.01, eps)
+            default_battery(algo, BATTERY_DELTA, eps)
                 .and_then(|b| audit_delta(&cfg, &b))
                 .map_err(|e| e.to_string())
         });
@@ -181,16 +187,14 @@ fn f60(ctx: &mut Context) -> ClaimResult {
         .filter(|_| fault(Area::Audit).is_ok())
         .and_then(|t| {
             let cfg = DeltaAuditConfig {
-                algo: AlgoName::Ttucb,
-                gamma: None,
-                rules: Rules::Paper,
+                setting: battery_setting(AlgoName::Ttucb),
                 threshold: Some(t),
                 alpha: 1e-3,
                 seed: 60,
                 max_steps: 10_000_000,
                 plan: RunPlan::Fixed { runs },
             };
-            default_battery(AlgoName::Ttucb, 0.01, None)
+            default_battery(AlgoName::Ttucb, BATTERY_DELTA, None)
                 .and_then(|b| audit_delta(&cfg, &b))
                 .ok()
         })

@@ -7,7 +7,7 @@ use super::{
     ClaimResult, Context,
 };
 use crate::bandit::trace::{run_traced, Trace};
-use crate::bandit::{AlgoName, AlgoSpec};
+use crate::bandit::{AlgoName, AlgoSpec, Setting};
 use crate::complexity::{t_kl_beta_g_eps, t_kl_gaussian_beta};
 use crate::divergence::kl_delta;
 use crate::error::{Error, Result};
@@ -46,9 +46,11 @@ fn mu(i: usize) -> Instance {
 }
 
 fn spec(algo: AlgoName, delta: f64, eps: f64) -> AlgoSpec {
-    let mut s = AlgoSpec::new(algo, delta);
-    s.eps = Some(eps);
-    s
+    AlgoSpec::new(
+        Setting::paper(algo, delta)
+            .and_then(|s| s.with_eps(eps))
+            .expect("invariant: the paper's δ and ε are in range"),
+    )
 }
 
 /// Computes the traces (20 runs per algorithm for `quick`, 100 for `paper`).

@@ -2,9 +2,10 @@
 //! local-DP algorithms (CTB-TT, TTUCB) and global-DP algorithms (AdaP-TT, AdaP-TT*, DP-SE,
 //! TTUCB) over ε grids, at two sizes: `quick` (the README's main command) and `paper`.
 
-use super::experiments::{run_cell, Cell, CellResult, RunOptions};
-use crate::bandit::{AdapLeaderBonus, AlgoName, DpaEpisodes, LeaderCounts, Rules};
+use super::experiments::{run_cell, Cell, CellResult};
+use crate::bandit::{AdapLeaderBonus, AlgoName, DpaEpisodes, LeaderCounts, Rules, Setting};
 use crate::error::Result;
+use crate::params::Delta;
 use std::path::Path;
 
 /// The six Bernoulli instances of the experiments (MATH.md G.1).
@@ -78,22 +79,35 @@ impl Profile {
         }
     }
 
-    /// A cell of this profile (its runs, cap and δ; paper rules, per-arm DPA episodes).
+    /// A cell of this profile (its runs, cap and δ; the paper's [`Setting::new`] otherwise).
+    ///
+    /// # Panics
+    /// If the profile's `δ` or `eps` is out of range (the profiles' constants are not).
     pub fn cell(&self, instance: &str, means: &[f64], algo: AlgoName, eps: Option<f64>) -> Cell {
+        let delta = Delta::new(self.delta).expect("invariant: the profiles' δ is in range");
+        let mut setting = Setting::new(algo, delta);
+        if let Some(e) = eps {
+            setting = setting
+                .with_eps(e)
+                .expect("invariant: the profiles' ε are in range");
+        }
         Cell {
             instance: instance.to_string(),
             means: means.to_vec(),
-            algo,
-            eps,
-            delta: self.delta,
-            rules: Rules::Paper,
+            sigma: None,
+            setting,
             runs: self.runs,
             max_steps: self.max_steps,
-            dpa_episodes: DpaEpisodes::PerArm,
-            adap_leader_bonus: AdapLeaderBonus::Eq11,
-            leader_counts: LeaderCounts::Local,
-            options: RunOptions::default(),
+            seed_salt: None,
+            threshold: None,
         }
+    }
+
+    /// `cell` with its setting changed by `f`.
+    fn with(cell: &Cell, f: impl FnOnce(&mut Setting)) -> Cell {
+        let mut c = cell.clone();
+        f(&mut c.setting);
+        c
     }
 
     /// Every cell of the profile, cheapest first within each instance.
@@ -122,16 +136,12 @@ impl Profile {
         let (name, means) = paper_instances().swap_remove(3);
         let dpa = self.cell(name, &means, AlgoName::DpaTt, None);
         for &d in &DPA_DELTAS {
-            out.push(Cell {
-                delta: d,
-                ..dpa.clone()
-            });
+            out.push(Self::with(&dpa, |s| {
+                s.delta = Delta::new(d).expect("invariant: DPA_DELTAS are in range");
+            }));
         }
         // F.41: DPA-TT's global-episode variant (MATH.md D.8) on μ4 at the main δ.
-        out.push(Cell {
-            dpa_episodes: DpaEpisodes::Global,
-            ..dpa
-        });
+        out.push(Self::with(&dpa, |s| s.dpa_episodes = DpaEpisodes::Global));
         out.extend(self.reference_cells());
         out
     }
@@ -147,9 +157,10 @@ impl Profile {
         global.dedup();
         let mut out = Vec::new();
         for (name, means) in paper_instances().into_iter().take(2) {
-            let cell = |algo: AlgoName, eps: Option<f64>| Cell {
-                rules: Rules::Reference,
-                ..self.cell(name, &means, algo, eps)
+            let cell = |algo: AlgoName, eps: Option<f64>| {
+                Self::with(&self.cell(name, &means, algo, eps), |s| {
+                    s.rules = Rules::Reference;
+                })
             };
             out.push(Cell {
                 runs: 10 * self.runs,
@@ -211,10 +222,7 @@ pub fn starvation_control_cells(profile: &Profile) -> Vec<Cell> {
 /// Pushes `cell`, then its control of Finding 1: the same cell with a leader bonus that grows
 /// with `log ‖Ñ‖₁` (`--adap-leader-bonus eq11-log-n`).
 pub fn push_with_log_n_control(out: &mut Vec<Cell>, cell: Cell) {
-    let control = Cell {
-        adap_leader_bonus: AdapLeaderBonus::Eq11LogN,
-        ..cell.clone()
-    };
+    let control = Profile::with(&cell, |s| s.adap_leader_bonus = AdapLeaderBonus::Eq11LogN);
     out.push(cell);
     out.push(control);
 }
@@ -226,13 +234,15 @@ pub const LIVE_COUNTS_CAP: u64 = 1_000_000;
 /// with its UCB leader on the live counts instead of the frozen local ones.
 pub fn dpa_live_counts_cell(profile: &Profile) -> Cell {
     let (name, means) = paper_instances().swap_remove(3);
+    let cell = Profile::with(&profile.cell(name, &means, AlgoName::DpaTt, None), |s| {
+        s.dpa_episodes = DpaEpisodes::Global;
+        s.leader_counts = LeaderCounts::Global;
+    });
     Cell {
-        dpa_episodes: DpaEpisodes::Global,
-        leader_counts: LeaderCounts::Global,
         // Live counts disable the phase-skipping fast path: a lower cap keeps the control cheap
         // (the frozen-count cell's runs all hit the profile's cap).
         max_steps: LIVE_COUNTS_CAP.min(profile.max_steps),
-        ..profile.cell(name, &means, AlgoName::DpaTt, None)
+        ..cell
     }
 }
 
@@ -259,10 +269,10 @@ impl GridResults {
     ) -> Option<&CellResult> {
         self.cells.iter().find(|c| {
             c.cell.instance == instance
-                && c.cell.algo == algo
-                && c.cell.eps == eps
-                && c.cell.rules == rules
-                && c.cell.dpa_episodes == DpaEpisodes::PerArm
+                && c.cell.setting.algo == algo
+                && c.cell.setting.eps_value() == eps
+                && c.cell.setting.rules == rules
+                && c.cell.setting.dpa_episodes == DpaEpisodes::PerArm
         })
     }
     /// The ε values of (instance, algorithm) under `rules`, increasing.
@@ -270,8 +280,12 @@ impl GridResults {
         let mut v: Vec<f64> = self
             .cells
             .iter()
-            .filter(|c| c.cell.instance == instance && c.cell.algo == algo && c.cell.rules == rules)
-            .filter_map(|c| c.cell.eps)
+            .filter(|c| {
+                c.cell.instance == instance
+                    && c.cell.setting.algo == algo
+                    && c.cell.setting.rules == rules
+            })
+            .filter_map(|c| c.cell.setting.eps_value())
             .collect();
         v.sort_by(f64::total_cmp);
         v.dedup();
@@ -281,7 +295,7 @@ impl GridResults {
     pub fn dpa_global(&self) -> Option<&CellResult> {
         self.cells
             .iter()
-            .find(|c| c.cell.dpa_episodes == DpaEpisodes::Global)
+            .find(|c| c.cell.setting.dpa_episodes == DpaEpisodes::Global)
     }
     /// The result of (instance, algorithm, ε, δ).
     pub fn get_delta(
@@ -293,11 +307,11 @@ impl GridResults {
     ) -> Option<&CellResult> {
         self.cells.iter().find(|c| {
             c.cell.instance == instance
-                && c.cell.algo == algo
-                && c.cell.eps == eps
-                && c.cell.delta == delta
-                && c.cell.rules == Rules::Paper
-                && c.cell.dpa_episodes == DpaEpisodes::PerArm
+                && c.cell.setting.algo == algo
+                && c.cell.setting.eps_value() == eps
+                && c.cell.setting.delta.get() == delta
+                && c.cell.setting.rules == Rules::Paper
+                && c.cell.setting.dpa_episodes == DpaEpisodes::PerArm
         })
     }
 }

@@ -4,10 +4,10 @@
 
 use super::config::{lower_kind, Study};
 use super::Row;
-use crate::bandit::{AdapLeaderBonus, AlgoName, DpaEpisodes, LeaderCounts};
+use crate::bandit::{AlgoName, Setting};
 use crate::error::Result;
 use crate::mc::compare::{compare_means, FactorRange, Moments};
-use crate::report::experiments::{Cell, RunOptions};
+use crate::report::experiments::Cell;
 
 /// One reading of an algorithm against the default reading of the same cell.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -26,31 +26,20 @@ pub struct ReadingComparison {
 /// salt with every other option at its default. `gauss-ldp-tt`'s default is `ctb-tt` (the
 /// other local-DP algorithm).
 fn is_base_of(b: &Cell, c: &Cell) -> bool {
-    let algo = if c.algo == AlgoName::GaussLdpTt {
-        AlgoName::CtbTt
-    } else {
-        c.algo
-    };
-    let gamma = if c.algo == AlgoName::GaussLdpTt {
-        None
-    } else {
-        c.options.gamma
-    };
-    b.algo == algo
+    let s = &c.setting;
+    let mut base = Setting::new(s.algo, s.delta);
+    base.eps = s.eps;
+    base.gamma = s.gamma;
+    base.rules = s.rules;
+    if s.algo == AlgoName::GaussLdpTt {
+        base.algo = AlgoName::CtbTt;
+        base.gamma = None;
+    }
+    b.setting == base
         && b.instance == c.instance
-        && b.rules == c.rules
-        && b.delta == c.delta
-        && b.eps == c.eps
-        && b.dpa_episodes == DpaEpisodes::PerArm
-        && b.adap_leader_bonus == AdapLeaderBonus::Eq11
-        && b.leader_counts == LeaderCounts::Local
-        && b.options
-            == RunOptions {
-                sigma: c.options.sigma,
-                gamma,
-                seed_salt: c.options.seed_salt,
-                ..RunOptions::default()
-            }
+        && b.sigma == c.sigma
+        && b.seed_salt == c.seed_salt
+        && b.threshold.is_none()
         && b.key() != c.key()
 }
 
@@ -120,7 +109,9 @@ pub fn delta_slopes(study: &Study, rows: &[Row]) -> Result<Vec<Slope>> {
     for (k, sc) in study.cells.iter().enumerate() {
         let same = |g: &Vec<usize>| {
             let h = &study.cells[g[0]];
-            h.instance == sc.instance && h.algorithm == sc.algorithm && h.cell.eps == sc.cell.eps
+            h.instance == sc.instance
+                && h.algorithm == sc.algorithm
+                && h.cell.setting.eps_value() == sc.cell.setting.eps_value()
         };
         match groups.iter_mut().find(|g| same(g)) {
             Some(g) => g.push(k),
@@ -164,13 +155,18 @@ pub fn delta_slopes(study: &Study, rows: &[Row]) -> Result<Vec<Slope>> {
         let half = crate::mc::stats::student_t_quantile(0.975, m - 2.0)? * birge / sxx.sqrt();
         let sc = &study.cells[g[0]];
         let mut bounds = super::BoundCache::default();
-        let t_star = bounds.time(study, sc.instance, lower_kind(sc.cell.algo), sc.cell.eps)?;
+        let t_star = bounds.time(
+            study,
+            sc.instance,
+            lower_kind(sc.cell.setting.algo),
+            sc.cell.setting.eps_value(),
+        )?;
         let upper = match super::config::upper_kind(&sc.cell) {
-            Some(k) if sc.cell.options.sigma.is_none() => Some(super::upper_per_log(
+            Some(k) if sc.cell.sigma.is_none() => Some(super::upper_per_log(
                 &study.instances[sc.instance].instance,
                 k,
-                sc.cell.eps,
-                sc.cell.options.beta,
+                sc.cell.setting.eps_value(),
+                sc.cell.setting.beta.get(),
             )?),
             _ => None,
         };
@@ -208,7 +204,7 @@ algo = "ttucb"
             .iter()
             .enumerate()
             .map(|(k, sc)| {
-                let x = (1.0 / sc.cell.delta).ln();
+                let x = (1.0 / sc.cell.setting.delta.get()).ln();
                 Row {
                     instance: "a".into(),
                     family: "bernoulli",
@@ -216,7 +212,7 @@ algo = "ttucb"
                     label: "ttucb".into(),
                     algo: "ttucb",
                     rules: "paper",
-                    delta: sc.cell.delta,
+                    delta: sc.cell.setting.delta.get(),
                     eps: None,
                     runs: 10 + k as u64,
                     capped: 0,

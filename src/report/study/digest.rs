@@ -141,7 +141,7 @@ fn sensitivity(out: &mut String, study: &Study, rows: &[Row]) -> Result<()> {
             v.runs,
             b.errors,
             b.runs,
-            resting_on(study.cells[c.variant].cell.algo),
+            resting_on(study.cells[c.variant].cell.setting.algo),
         );
     }
     let over: Vec<&Row> = rows.iter().filter(|r| r.error_ci[0] > r.delta).collect();

@@ -175,7 +175,7 @@ pub fn upper_per_log(
 
 /// `gaussian` (a cell with σ) or `bernoulli`.
 pub(crate) fn family_name(c: &Cell) -> &'static str {
-    if c.options.sigma.is_some() {
+    if c.sigma.is_some() {
         "gaussian"
     } else {
         "bernoulli"
@@ -191,20 +191,20 @@ pub fn row(study: &Study, index: usize, r: &CellResult, bounds: &mut BoundCache)
     let c: &Cell = &sc.cell;
     let s = &r.summary;
     let cs = &s.censored;
-    let kind = lower_kind(c.algo);
-    let lf = complexity::log_factor(c.delta)?;
-    let lower_bound = bounds.time(study, sc.instance, kind, c.eps)? * lf;
+    let kind = lower_kind(c.setting.algo);
+    let lf = complexity::log_factor(c.setting.delta.get())?;
+    let lower_bound = bounds.time(study, sc.instance, kind, c.setting.eps_value())? * lf;
     let uk = upper_kind(c);
     // Upper bounds are for Bernoulli arms under the paper's rules (MATH.md E.4); a Gaussian
     // instance or the reference rules leave the column empty.
     let upper_bound = match uk {
-        Some(k) if c.options.sigma.is_none() && c.rules == crate::bandit::Rules::Paper => Some(
+        Some(k) if c.sigma.is_none() && c.setting.rules == crate::bandit::Rules::Paper => Some(
             upper_per_log(
                 &study.instances[sc.instance].instance,
                 k,
-                c.eps,
-                c.options.beta,
-            )? * (1.0 / c.delta).ln(),
+                c.setting.eps_value(),
+                c.setting.beta.get(),
+            )? * (1.0 / c.setting.delta.get()).ln(),
         ),
         _ => None,
     };
@@ -215,12 +215,12 @@ pub fn row(study: &Study, index: usize, r: &CellResult, bounds: &mut BoundCache)
     Ok(Row {
         instance: c.instance.clone(),
         family: family_name(c),
-        sigma: c.options.sigma,
+        sigma: c.sigma,
         label: study.algorithms[sc.algorithm].label.clone(),
-        algo: c.algo.as_str(),
-        rules: crate::report::experiments::rules_str(c.rules),
-        delta: c.delta,
-        eps: c.eps,
+        algo: c.setting.algo.as_str(),
+        rules: crate::report::experiments::rules_str(c.setting.rules),
+        delta: c.setting.delta.get(),
+        eps: c.setting.eps_value(),
         runs: s.runs,
         capped: cs.capped,
         mean_tau: cs.mean,

@@ -80,10 +80,10 @@ pub(super) fn f41(ctx: &mut Context) -> ClaimResult {
     let mut n = 0;
     for c in &g.cells {
         if !matches!(
-            c.cell.algo,
+            c.cell.setting.algo,
             AlgoName::AdapTt | AlgoName::AdapTtStar | AlgoName::DpaTt
-        ) || c.cell.dpa_episodes != DpaEpisodes::PerArm
-            || c.cell.rules != Rules::Paper
+        ) || c.cell.setting.dpa_episodes != DpaEpisodes::PerArm
+            || c.cell.setting.rules != Rules::Paper
         {
             continue;
         }
@@ -116,7 +116,12 @@ fn global_episodes_evidence(g: &GridResults) -> String {
         return "the global-episode variant (D.8) is not in this grid".into();
     };
     let sm = &c.summary;
-    let per_arm = g.get_delta(&c.cell.instance, AlgoName::DpaTt, None, c.cell.delta);
+    let per_arm = g.get_delta(
+        &c.cell.instance,
+        AlgoName::DpaTt,
+        None,
+        c.cell.setting.delta.get(),
+    );
     let stopped = sm.runs - sm.unstopped;
     format!(
         "global-episode variant (D.8, TTUCB sampling) on {} at δ = {}: {} of {} runs still running at the cap of \
@@ -125,7 +130,7 @@ fn global_episodes_evidence(g: &GridResults) -> String {
          so an arm that has not doubled never does and the episode never closes: E[τ] = ∞ and the bound \
          C(τ) ≤ log2 E[τ] holds only vacuously{}",
         c.cell.instance,
-        c.cell.delta,
+        c.cell.setting.delta.get(),
         sm.unstopped,
         sm.runs,
         sig(c.cell.max_steps as f64, 2),
@@ -180,7 +185,7 @@ pub(super) fn f42(ctx: &mut Context) -> ClaimResult {
         let v: Vec<f64> = DPA_DELTAS
             .iter()
             .filter_map(|&d| g.get_delta("mu4", AlgoName::DpaTt, None, d))
-            .map(|c| c.summary.mean_tau / (1.0 / c.cell.delta).ln())
+            .map(|c| c.summary.mean_tau / (1.0 / c.cell.setting.delta.get()).ln())
             .collect();
         v.windows(2).all(|w| w[1] < w[0])
     };

@@ -18,19 +18,18 @@ pub(super) fn f56(ctx: &mut Context) -> ClaimResult {
     let (mut errors, mut runs, mut unstopped) = (0u64, 0u64, 0u64);
     let (mut above, mut conservative_above) = (Vec::new(), Vec::new());
     // The paper's algorithms at δ = 0.01, both rule sets (not the D.8 variant, which F.41 covers).
-    let cells = g
-        .cells
-        .iter()
-        .filter(|c| c.cell.delta == 0.01 && c.cell.dpa_episodes == DpaEpisodes::PerArm);
+    let cells = g.cells.iter().filter(|c| {
+        c.cell.setting.delta.get() == 0.01 && c.cell.setting.dpa_episodes == DpaEpisodes::PerArm
+    });
     for c in cells {
         let sm = &c.summary;
         errors += sm.errors;
         runs += sm.runs;
         unstopped += sm.unstopped;
-        if sm.error_ci[0] > c.cell.delta {
+        if sm.error_ci[0] > c.cell.setting.delta.get() {
             above.push(c.cell.key());
         }
-        if sm.error_ci_worst_case[0] > c.cell.delta {
+        if sm.error_ci_worst_case[0] > c.cell.setting.delta.get() {
             conservative_above.push(format!("{} ({} capped)", c.cell.key(), sm.unstopped));
         }
     }

@@ -1,0 +1,527 @@
+//! Experiment cells of `dpbai verify`: one (instance, algorithm, ε, δ, rules) combination run
+//! over many seeded Monte Carlo runs, cached as a CSV so that the `paper` profile is resumable.
+//!
+//! # Seeds
+//! A cell's master seed is the FNV-1a hash of its key *without* the run count, so the runs of
+//! the quick profile are exactly the first runs of the paper profile, and a cell can be
+//! extended without recomputing what it has.
+//!
+//! # Cache
+//! `<cache>/<key>.csv`: a comment line `# dpbai-cell key=… seed=… max_steps=… version=…`, then
+//! `run,tau,recommendation,stopped,rounds` (recommendation 0-based; `rounds` empty when not
+//! defined), then a last comment line `# blake3=<hex>`, the digest of everything before it (a
+//! file failing it is recomputed with a warning naming it); pandas reads it with
+//! `comment="#"`. A cached cell is reused when its key, seed,
+//! `max_steps` and version match and it holds at least the requested runs.
+//!
+//! # Shards
+//! `dpbai verify --shard i/n` (e.g. one job of a cluster's job array per `i`) runs the slice
+//! `r ≡ i (mod n)` of every cell and writes `<cache>/<key>.shard-<i>-of-<n>.csv` (same format).
+//! Once the shard files of all `i` sit in one cache folder, [`run_cell`] assembles them into the
+//! complete `<key>.csv` — exactly the file an unsharded run writes, since run `r` draws from
+//! `rng_for_run(seed, r)` whatever the shard.
+
+use crate::audit::expr::parse_threshold;
+use crate::bandit::rules::Eq14Form;
+use crate::bandit::{
+    AdapLeaderBonus, AlgoName, AlgoSpec, ChallengerCounts, CustomThreshold, DpaEpisodes,
+    GaussLdpSigma, LeaderCounts, Rules, Setting, TieBreak,
+};
+use crate::error::{Error, Result};
+use crate::instance::{Family, Instance};
+use serde::Serialize;
+use std::sync::Arc;
+
+mod cache;
+mod run;
+
+pub use run::{run_cell, run_cell_shard, shard_present, CellResult};
+
+/// One experiment cell: an instance, a [`Setting`] and the run sizes.
+///
+/// Serialised (e.g. `dpbai verify --json`) in its historical layout, with the setting's
+/// fields spread over the cell and an `options` object (the private `CellJson`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(into = "CellJson")]
+pub struct Cell {
+    /// Instance name (`mu1` … `mu6`).
+    pub instance: String,
+    /// Means of the arms.
+    pub means: Vec<f64>,
+    /// `σ` of Gaussian arms (`--family gaussian --sigma`); `None` for Bernoulli arms.
+    pub sigma: Option<f64>,
+    /// The algorithm and its parameters. A value other than [`Setting::new`]'s default adds a
+    /// suffix to the cell's key (so its cache file and seed differ), while the default adds
+    /// nothing (verify's keys and seeds do not depend on the defaults).
+    pub setting: Setting,
+    /// Runs.
+    pub runs: u64,
+    /// Cap on the samples of one run.
+    pub max_steps: u64,
+    /// A salt of the cell's seed (`dpbai experiment`'s `seed` key): the key gets `-seed<S>`,
+    /// so the seed (FNV-1a of the key) changes with it. `None` = verify's seeds.
+    pub seed_salt: Option<u64>,
+    /// A user stopping threshold (`--threshold`, [`parse_threshold`]: a preset name or an
+    /// expression) replacing the algorithm's; the key gets `-thr<16 hex digits>` of
+    /// [`threshold_key`]. `None` = the algorithm's own threshold.
+    pub threshold: Option<String>,
+}
+
+/// The serialised layout of a [`Cell`] (unchanged since before [`Setting`]): the paper's
+/// varied parameters at the top level, the other `dpbai run` options in `options`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct CellJson {
+    instance: String,
+    means: Vec<f64>,
+    algo: AlgoName,
+    eps: Option<f64>,
+    delta: f64,
+    rules: Rules,
+    runs: u64,
+    max_steps: u64,
+    dpa_episodes: DpaEpisodes,
+    adap_leader_bonus: AdapLeaderBonus,
+    leader_counts: LeaderCounts,
+    options: OptionsJson,
+}
+
+/// The `options` object of [`CellJson`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct OptionsJson {
+    sigma: Option<f64>,
+    beta: f64,
+    gamma: Option<f64>,
+    tie_break: TieBreak,
+    challenger_counts: ChallengerCounts,
+    ids_beta: bool,
+    gauss_sigma: GaussLdpSigma,
+    eq14_form: Eq14Form,
+    seed_salt: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    threshold: Option<String>,
+}
+
+impl From<Cell> for CellJson {
+    fn from(c: Cell) -> Self {
+        let s = c.setting;
+        CellJson {
+            instance: c.instance,
+            means: c.means,
+            algo: s.algo,
+            eps: s.eps_value(),
+            delta: s.delta.get(),
+            rules: s.rules,
+            runs: c.runs,
+            max_steps: c.max_steps,
+            dpa_episodes: s.dpa_episodes,
+            adap_leader_bonus: s.adap_leader_bonus,
+            leader_counts: s.leader_counts,
+            options: OptionsJson {
+                sigma: c.sigma,
+                beta: s.beta.get(),
+                gamma: s.gamma_value(),
+                tie_break: s.tie_break,
+                challenger_counts: s.challenger_counts,
+                ids_beta: s.ids_beta,
+                gauss_sigma: s.gauss_sigma,
+                eq14_form: s.eq14_form,
+                seed_salt: c.seed_salt,
+                threshold: c.threshold,
+            },
+        }
+    }
+}
+
+/// The instance of a cell with these means: Bernoulli (`sigma = None`), or Gaussian with `σ`.
+///
+/// # Errors
+/// [`Error::InvalidInstance`] for means outside the family's domain.
+pub fn cell_instance(means: &[f64], sigma: Option<f64>) -> Result<Instance> {
+    match sigma {
+        None => Instance::bernoulli(means.to_vec()),
+        Some(sigma) => Instance::new(Family::Gaussian { sigma }, means.to_vec()),
+    }
+}
+
+/// The hash naming a user threshold in a cell key: FNV-1a of its normalised text (a preset name
+/// expanded to its expression, then every whitespace character removed, so that spellings of
+/// one expression that differ only in spacing, or a preset and its expansion, share a key).
+pub fn threshold_key(text: &str) -> u64 {
+    let expanded = crate::audit::expr::preset(text.trim()).unwrap_or_else(|| text.to_string());
+    let normal: String = expanded.chars().filter(|c| !c.is_whitespace()).collect();
+    fnv1a(&normal)
+}
+
+pub use crate::audit::finite::CheckedThreshold;
+
+/// Parses `text` ([`parse_threshold`]: a preset name or an expression) and binds it to the
+/// constants of `setting` (`δ`, `ε`, rules) on `instance` with
+/// [`crate::audit::finite::bind_checked`] (probed, checked during the runs).
+///
+/// # Errors
+/// [`Error::Parse`] naming the expression: a syntax error, or a non-finite value at a probe
+/// point (named).
+pub fn checked_threshold(
+    text: &str,
+    instance: &Instance,
+    setting: &Setting,
+) -> Result<CheckedThreshold> {
+    let expr =
+        parse_threshold(text).map_err(|e| Error::Parse(format!("threshold `{text}`: {e}")))?;
+    crate::audit::finite::bind_checked(
+        &expr,
+        instance,
+        setting.delta.get(),
+        setting.eps_value(),
+        setting.rules,
+    )
+}
+
+/// The `dpbai run` spelling of a value-enum option.
+fn flag_value<T: clap::ValueEnum>(v: &T) -> String {
+    v.to_possible_value()
+        .map(|p| p.get_name().to_string())
+        .unwrap_or_default()
+}
+
+/// FNV-1a 64-bit hash.
+pub fn fnv1a(s: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// `paper` or `reference`, as in keys and on the command line.
+pub(crate) fn rules_str(r: Rules) -> &'static str {
+    match r {
+        Rules::Paper => "paper",
+        Rules::Reference => "reference",
+    }
+}
+
+impl Cell {
+    /// Key without the run count (names the cache file and seeds the cell).
+    pub fn key(&self) -> String {
+        let s = &self.setting;
+        let eps = s
+            .eps_value()
+            .map(|e| format!("eps{e}"))
+            .unwrap_or_else(|| "nonprivate".into());
+        format!(
+            "{}_{}{}_{}_delta{}_{}",
+            self.instance,
+            s.algo.as_str(),
+            self.variant_suffix(),
+            eps,
+            s.delta.get(),
+            rules_str(s.rules)
+        )
+    }
+    /// `-global` for the global-episode DPA variant, `-bonus-eq3` / `-bonus-eq11-log-n` and
+    /// `-live-counts` for the control cells, then one suffix per other non-default option;
+    /// empty for the paper's algorithms (so their keys and seeds do not change).
+    pub fn variant_suffix(&self) -> String {
+        let o = &self.setting;
+        let d = Setting::new(o.algo, o.delta);
+        let mut s = String::new();
+        if o.dpa_episodes == DpaEpisodes::Global {
+            s.push_str("-global");
+        }
+        match o.adap_leader_bonus {
+            AdapLeaderBonus::Eq11 => {}
+            AdapLeaderBonus::Eq3 => s.push_str("-bonus-eq3"),
+            AdapLeaderBonus::Eq11LogN => s.push_str("-bonus-eq11-log-n"),
+        }
+        if o.leader_counts == LeaderCounts::Global {
+            s.push_str("-live-counts");
+        }
+        if let Some(sigma) = self.sigma {
+            s.push_str(&format!("-gaussian-sigma{sigma}"));
+        }
+        if o.beta != d.beta {
+            s.push_str(&format!("-beta{}", o.beta.get()));
+        }
+        if let Some(g) = o.gamma_value() {
+            s.push_str(&format!("-gamma{g}"));
+        }
+        if o.tie_break != d.tie_break {
+            s.push_str(&format!("-tie-{}", flag_value(&o.tie_break)));
+        }
+        if o.challenger_counts != d.challenger_counts {
+            s.push_str(&format!("-challenger-{}", flag_value(&o.challenger_counts)));
+        }
+        if o.ids_beta {
+            s.push_str("-ids");
+        }
+        if o.gauss_sigma != d.gauss_sigma {
+            s.push_str(&format!("-gauss-sigma-{}", flag_value(&o.gauss_sigma)));
+        }
+        if o.eq14_form != d.eq14_form {
+            s.push_str(&format!("-eq14-{}", flag_value(&o.eq14_form)));
+        }
+        if let Some(salt) = self.seed_salt {
+            s.push_str(&format!("-seed{salt}"));
+        }
+        if let Some(t) = &self.threshold {
+            s.push_str(&format!("-thr{:016x}", threshold_key(t)));
+        }
+        s
+    }
+
+    /// The cell's instance: Bernoulli, or Gaussian with `sigma` ([`cell_instance`]).
+    ///
+    /// # Errors
+    /// [`Error::InvalidInstance`] for means outside the family's domain.
+    pub fn instance(&self) -> Result<Instance> {
+        cell_instance(&self.means, self.sigma)
+    }
+
+    /// The engine's spec of the cell (its [`Setting`]) and, for a cell with a user threshold,
+    /// its in-run check (set as `custom_threshold`; read its
+    /// [`crate::audit::finite::Checked::failure`] after the runs).
+    ///
+    /// # Errors
+    /// A bad threshold ([`checked_threshold`]); an instance outside its family's domain.
+    pub fn spec(&self) -> Result<(AlgoSpec, Option<CheckedThreshold>)> {
+        let s = &self.setting;
+        let mut spec = AlgoSpec::new(*s);
+        let checked = match &self.threshold {
+            Some(t) => {
+                let c = checked_threshold(t, &self.instance()?, s)?;
+                spec.custom_threshold = Some(c.clone() as Arc<dyn CustomThreshold>);
+                Some(c)
+            }
+            None => None,
+        };
+        Ok((spec, checked))
+    }
+
+    /// The `dpbai run` arguments (after `dpbai run`) that reproduce the cell's runs exactly:
+    /// same seed, runs, cap and settings (non-default options only).
+    pub fn run_args(&self) -> Vec<String> {
+        let o = &self.setting;
+        let d = Setting::new(o.algo, o.delta);
+        let means: Vec<String> = self.means.iter().map(|m| m.to_string()).collect();
+        let mut a: Vec<String> = vec![
+            "--algo".into(),
+            o.algo.as_str().into(),
+            "--means".into(),
+            means.join(","),
+        ];
+        let mut push = |k: &str, v: String| {
+            a.push(format!("--{k}"));
+            a.push(v);
+        };
+        if let Some(sigma) = self.sigma {
+            push("family", "gaussian".into());
+            push("sigma", sigma.to_string());
+        }
+        push("delta", o.delta.get().to_string());
+        if let Some(e) = o.eps_value() {
+            push("eps", e.to_string());
+        }
+        if let Some(g) = o.gamma_value() {
+            push("gamma", g.to_string());
+        }
+        if o.beta != d.beta {
+            push("beta", o.beta.get().to_string());
+        }
+        push("rules", rules_str(o.rules).into());
+        if o.tie_break != d.tie_break {
+            push("tie-break", flag_value(&o.tie_break));
+        }
+        if o.challenger_counts != d.challenger_counts {
+            push("challenger-counts", flag_value(&o.challenger_counts));
+        }
+        if o.gauss_sigma != d.gauss_sigma {
+            push("gauss-sigma", flag_value(&o.gauss_sigma));
+        }
+        if o.eq14_form != d.eq14_form {
+            push("eq14-form", flag_value(&o.eq14_form));
+        }
+        if o.dpa_episodes != d.dpa_episodes {
+            push("dpa-episodes", flag_value(&o.dpa_episodes));
+        }
+        if o.adap_leader_bonus != d.adap_leader_bonus {
+            push("adap-leader-bonus", flag_value(&o.adap_leader_bonus));
+        }
+        if o.leader_counts != d.leader_counts {
+            push("leader-counts", flag_value(&o.leader_counts));
+        }
+        push("runs", self.runs.to_string());
+        push("seed", self.seed().to_string());
+        push("max-steps", self.max_steps.to_string());
+        if o.ids_beta {
+            a.push("--ids-beta".into());
+        }
+        if let Some(t) = &self.threshold {
+            a.push("--threshold".into());
+            a.push(t.clone());
+        }
+        a
+    }
+    /// Master seed of the cell.
+    pub fn seed(&self) -> u64 {
+        fnv1a(&self.key())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cache::assemble_shards;
+    use super::*;
+    use crate::mc::Shard;
+
+    #[test]
+    fn fnv_known_values() {
+        // FNV-1a 64 test vectors (Fowler–Noll–Vo reference).
+        assert_eq!(fnv1a(""), 0xcbf29ce484222325);
+        assert_eq!(fnv1a("a"), 0xaf63dc4c8601ec8c);
+    }
+
+    #[test]
+    fn default_options_keep_verify_keys_and_each_option_changes_the_key() {
+        let profile = crate::report::grid::Profile::named("quick").expect("quick");
+        let base = profile.cell("mu4", &[0.75, 0.5], AlgoName::AdapTtStar, Some(0.2));
+        assert_eq!(base.key(), "mu4_adap-tt-star_eps0.2_delta0.01_paper");
+        let p = base.setting;
+        let set = |f: &dyn Fn(&mut Setting)| {
+            let mut c = base.clone();
+            f(&mut c.setting);
+            c
+        };
+        let variants = [
+            Cell {
+                sigma: Some(1.0),
+                ..base.clone()
+            },
+            set(&|s| s.beta = crate::params::Beta::new(0.3).expect("valid")),
+            set(&|s| s.gamma = Some(crate::params::Gamma::new(1e-6).expect("valid"))),
+            set(&|s| s.tie_break = TieBreak::Uniform),
+            set(&|s| s.challenger_counts = ChallengerCounts::Local),
+            set(&|s| s.ids_beta = true),
+            set(&|s| s.gauss_sigma = GaussLdpSigma::Printed),
+            set(&|s| s.eq14_form = Eq14Form::Printed),
+            Cell {
+                seed_salt: Some(7),
+                ..base.clone()
+            },
+            Cell {
+                threshold: Some("paper-cg".into()),
+                ..base.clone()
+            },
+            Cell {
+                threshold: Some("log(1/delta)".into()),
+                ..base.clone()
+            },
+        ];
+        assert_eq!(base.setting, p);
+        let mut keys = vec![base.key()];
+        for c in variants {
+            assert!(c.key().starts_with("mu4_adap-tt-star-"), "{}", c.key());
+            keys.push(c.key());
+        }
+        let n = keys.len();
+        keys.sort();
+        keys.dedup();
+        assert_eq!(keys.len(), n, "every option gives its own key (and seed)");
+    }
+
+    /// The JSON of a cell keeps the layout of the struct it had before [`Setting`] (fields in
+    /// that struct's declaration order; `threshold` omitted when absent).
+    #[test]
+    fn json_keeps_the_layout_before_setting() {
+        let profile = crate::report::grid::Profile::named("quick").expect("quick");
+        let mut c = profile.cell("mu4", &[0.75, 0.5], AlgoName::GaussLdpTt, Some(0.2));
+        c.setting.gamma = Some(crate::params::Gamma::new(1e-6).expect("valid"));
+        c.setting.tie_break = TieBreak::Uniform;
+        c.seed_salt = Some(3);
+        let old = concat!(
+            r#"{"instance":"mu4","means":[0.75,0.5],"algo":"gauss-ldp-tt","eps":0.2,"#,
+            r#""delta":0.01,"rules":"paper","runs":100,"max_steps":30000000,"#,
+            r#""dpa_episodes":"per-arm","adap_leader_bonus":"eq11","leader_counts":"local","#,
+            r#""options":{"sigma":null,"beta":0.5,"gamma":1e-6,"tie_break":"uniform","#,
+            r#""challenger_counts":"global","ids_beta":false,"gauss_sigma":"combined","#,
+            r#""eq14_form":"k-squared","seed_salt":3}}"#
+        );
+        assert_eq!(serde_json::to_string(&c).expect("serialises"), old);
+        c.threshold = Some("paper-cg".into());
+        let with_thr = serde_json::to_string(&c).expect("serialises");
+        assert!(with_thr.ends_with(r#""seed_salt":3,"threshold":"paper-cg"}}"#));
+    }
+
+    #[test]
+    fn cache_round_trip_and_prefix() {
+        let dir = std::env::temp_dir().join(format!("dpbai-cells-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut cell = Cell {
+            instance: "easy".into(),
+            means: vec![0.9, 0.1],
+            sigma: None,
+            setting: Setting::paper(AlgoName::DpSe, 0.1)
+                .and_then(|s| s.with_eps(1.0))
+                .expect("valid"),
+            runs: 6,
+            max_steps: 10_000_000,
+            seed_salt: None,
+            threshold: None,
+        };
+        let a = run_cell(&cell, Some(&dir), 2).expect("runs");
+        assert!(!a.cached);
+        let b = run_cell(&cell, Some(&dir), 1).expect("loads");
+        assert!(b.cached);
+        assert_eq!(a.summary, b.summary);
+        cell.runs = 3; // a prefix of the cached runs
+        let c = run_cell(&cell, Some(&dir), 1).expect("loads prefix");
+        let d = run_cell(&cell, None, 1).expect("recomputes");
+        assert!(c.cached && !d.cached);
+        assert_eq!(
+            c.summary, d.summary,
+            "the first runs do not depend on the run count"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn shards_assemble_into_the_unsharded_cell() {
+        let base = std::env::temp_dir().join(format!("dpbai-shards-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let (sharded, whole) = (base.join("sharded"), base.join("whole"));
+        let cell = Cell {
+            instance: "easy".into(),
+            means: vec![0.8, 0.5, 0.4],
+            sigma: None,
+            setting: Setting::paper(AlgoName::Ttucb, 0.1).expect("valid"),
+            runs: 11,
+            max_steps: 1_000_000,
+            seed_salt: None,
+            threshold: None,
+        };
+        for i in [0, 2] {
+            let s = Shard::new(i, 3).unwrap();
+            assert!(run_cell_shard(&cell, &sharded, 1, s).unwrap().is_some());
+            assert!(
+                run_cell_shard(&cell, &sharded, 1, s).unwrap().is_none(),
+                "resumable"
+            );
+        }
+        // Shard 1/3 missing: nothing to assemble yet.
+        assert!(assemble_shards(&sharded, &cell).is_none());
+        run_cell_shard(&cell, &sharded, 2, Shard::new(1, 3).unwrap()).unwrap();
+        let a = run_cell(&cell, Some(&sharded), 1).unwrap();
+        assert!(a.cached, "assembled from the shard files");
+        let b = run_cell(&cell, Some(&whole), 2).unwrap();
+        assert!(!b.cached);
+        assert_eq!(a.summary, b.summary);
+        let key = format!("{}.csv", cell.key());
+        assert_eq!(
+            std::fs::read(sharded.join(&key)).unwrap(),
+            std::fs::read(whole.join(&key)).unwrap(),
+            "byte-identical cache files"
+        );
+        let _ = std::fs::remove_dir_all(&base);
+    }
+}

@@ -1,0 +1,323 @@
+//! The study file of `dpbai experiment` (TOML): its schema (this file) and its validation into
+//! experiment cells (`validate`: [`parse_study`]).
+//!
+//! Keys are spelled as `dpbai run`'s flags (`max-steps`, `tie-break`, …). Unknown keys, values
+//! of the wrong type, misspelled names and values outside their domain are refused with one line
+//! naming the key's path (`algorithm[2].algo`) and the allowed values. The README section
+//! "Your own study" documents every key; `examples/study.toml` is a complete example.
+
+use crate::bandit::rules::Eq14Form;
+use crate::bandit::{
+    AdapLeaderBonus, AlgoName, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, Rules,
+    TieBreak,
+};
+use crate::instance::Instance;
+use crate::report::experiments::Cell;
+use serde::Deserialize;
+
+mod validate;
+
+pub use validate::{log_grid, parse_study};
+
+/// Default cap on the samples of one run (that of `dpbai run`).
+pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
+
+/// The study file, as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct StudyFile {
+    /// Title of the figures and of SUMMARY.md.
+    pub title: Option<String>,
+    /// Runs per cell (`--runs` overrides it).
+    pub runs: u64,
+    /// Cap on the samples of one run (default 1e8, as `dpbai run`).
+    pub max_steps: Option<u64>,
+    /// Seed salt: absent = verify's seeds (FNV-1a of each cell's key); a number `S` adds
+    /// `-seedS` to every key, hence new seeds.
+    pub seed: Option<u64>,
+    /// Risk(s): a number or a list.
+    pub delta: toml::Value,
+    /// ε grid of the private algorithms: a list, or `"lo:hi:n"` (n log-spaced values).
+    pub eps: Option<toml::Value>,
+    /// The instances.
+    #[serde(rename = "instance")]
+    pub instances: Vec<InstanceFile>,
+    /// The algorithms.
+    #[serde(rename = "algorithm")]
+    pub algorithms: Vec<AlgorithmFile>,
+    /// Which bounds the figures draw.
+    #[serde(default)]
+    pub bounds: BoundsFile,
+}
+
+/// Reward family of an instance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FamilyName {
+    /// Bernoulli arms (σ = 1/2).
+    #[default]
+    Bernoulli,
+    /// Gaussian arms with known `sigma`.
+    Gaussian,
+}
+
+/// One `[[instance]]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct InstanceFile {
+    /// Name (letters, digits, `-`, `_`, `.`): it prefixes the cells' keys and names the figures.
+    pub name: String,
+    /// `bernoulli` (default) or `gaussian`.
+    #[serde(default)]
+    pub family: FamilyName,
+    /// Arm means, with a unique best arm.
+    pub means: Vec<f64>,
+    /// σ of Gaussian arms (default 1; refused for Bernoulli arms).
+    pub sigma: Option<f64>,
+}
+
+/// One `[[algorithm]]`: `dpbai run`'s algorithm options.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct AlgorithmFile {
+    /// `dpbai run --algo`.
+    pub algo: AlgoName,
+    /// Legend and CSV label (default: the algorithm's name, plus ` (reference)` under the
+    /// reference rules); labels must be distinct.
+    pub label: Option<String>,
+    /// `paper` (default) or `reference`.
+    pub rules: Option<Rules>,
+    /// This algorithm's own ε grid (default: the study's).
+    pub eps: Option<toml::Value>,
+    /// Only these instances (default: all).
+    pub instances: Option<Vec<String>>,
+    /// Runs of this algorithm's cells = the study's runs × this (default 1).
+    pub runs_multiplier: Option<u64>,
+    /// This algorithm's cap (default: the study's).
+    pub max_steps: Option<u64>,
+    /// `--beta`.
+    pub beta: Option<f64>,
+    /// `--gamma` (gauss-ldp-tt).
+    pub gamma: Option<f64>,
+    /// `--tie-break`.
+    pub tie_break: Option<TieBreak>,
+    /// `--challenger-counts`.
+    pub challenger_counts: Option<ChallengerCounts>,
+    /// `--ids-beta`.
+    pub ids_beta: Option<bool>,
+    /// `--gauss-sigma`.
+    pub gauss_sigma: Option<GaussLdpSigma>,
+    /// `--eq14-form`.
+    pub eq14_form: Option<Eq14Form>,
+    /// `--dpa-episodes`.
+    pub dpa_episodes: Option<DpaEpisodes>,
+    /// `--adap-leader-bonus`.
+    pub adap_leader_bonus: Option<AdapLeaderBonus>,
+    /// `--leader-counts`.
+    pub leader_counts: Option<LeaderCounts>,
+    /// `--threshold`: a user stopping threshold, a preset name (`dpbai audit delta
+    /// --list-presets`) or an expression, replacing the algorithm's.
+    pub threshold: Option<String>,
+}
+
+/// A lower-bound curve: `T*·log(1/(2.4δ))` of one privacy setting (MATH.md B).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LowerKind {
+    /// `T_KL` (non-private).
+    NonPrivate,
+    /// `T_local(ε)` (ε-local DP).
+    Local,
+    /// `T_global(ε)` (ε-global DP).
+    Global,
+}
+
+/// An asymptotic upper bound (`dpbai bounds`, MATH.md E.4), times `log(1/δ)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UpperKind {
+    /// CTB-TT (Thm. 19).
+    CtbTt,
+    /// CTB-TT with IDS.
+    CtbTtIds,
+    /// AdaP-TT (Thm. 22).
+    AdapTt,
+    /// AdaP-TT* (Thm. 24, main-text form).
+    AdapTtStar,
+    /// AdaP-TT* (Lemma 52, appendix form).
+    AdapTtStarLemma52,
+    /// DPA-TT (App. H).
+    DpaTt,
+}
+
+/// `[bounds]`: which curves the figures draw.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct BoundsFile {
+    /// Lower-bound curves (default: the privacy settings of the algorithms).
+    pub lower: Option<Vec<LowerKind>>,
+    /// Upper-bound curves (default: those of the algorithms that have one).
+    pub upper: Option<Vec<UpperKind>>,
+    /// Draw the regime switches ε_g*, ε_l* as vertical lines (default true).
+    pub switches: Option<bool>,
+}
+
+/// A validated instance.
+#[derive(Debug, Clone)]
+pub struct StudyInstance {
+    /// Name.
+    pub name: String,
+    /// The instance.
+    pub instance: Instance,
+    /// `σ` of Gaussian arms (`None`: Bernoulli).
+    pub sigma: Option<f64>,
+}
+
+/// A validated algorithm entry.
+#[derive(Debug, Clone)]
+pub struct StudyAlgorithm {
+    /// Label (distinct).
+    pub label: String,
+    /// The algorithm.
+    pub algo: AlgoName,
+}
+
+/// One cell of the study, with its place in it.
+#[derive(Debug, Clone)]
+pub struct StudyCell {
+    /// Index into [`Study::instances`].
+    pub instance: usize,
+    /// Index into [`Study::algorithms`].
+    pub algorithm: usize,
+    /// The experiment cell (verify's machinery).
+    pub cell: Cell,
+}
+
+/// A validated study: instances, algorithms and every cell, in a fixed order (instance,
+/// algorithm, δ, ε).
+#[derive(Debug, Clone)]
+pub struct Study {
+    /// Title.
+    pub title: String,
+    /// Instances.
+    pub instances: Vec<StudyInstance>,
+    /// Algorithms.
+    pub algorithms: Vec<StudyAlgorithm>,
+    /// Risks, in file order.
+    pub deltas: Vec<f64>,
+    /// The cells.
+    pub cells: Vec<StudyCell>,
+    /// Lower-bound curves to draw.
+    pub lower: Vec<LowerKind>,
+    /// Upper-bound curves to draw.
+    pub upper: Vec<UpperKind>,
+    /// Draw the regime switches.
+    pub switches: bool,
+}
+
+/// The privacy setting of an algorithm, hence its lower bound.
+pub fn lower_kind(algo: AlgoName) -> LowerKind {
+    match algo {
+        AlgoName::Ttucb | AlgoName::DpaTt => LowerKind::NonPrivate,
+        AlgoName::CtbTt | AlgoName::GaussLdpTt => LowerKind::Local,
+        AlgoName::AdapTt | AlgoName::AdapTtStar | AlgoName::DpSe => LowerKind::Global,
+    }
+}
+
+/// The asymptotic upper bound a cell's algorithm has, if any (CTB-TT with IDS has its own; the
+/// bounds assume the paper's rules and Bernoulli arms for CTB-TT).
+pub fn upper_kind(cell: &Cell) -> Option<UpperKind> {
+    match cell.setting.algo {
+        AlgoName::CtbTt if cell.setting.ids_beta => Some(UpperKind::CtbTtIds),
+        AlgoName::CtbTt => Some(UpperKind::CtbTt),
+        AlgoName::AdapTt => Some(UpperKind::AdapTt),
+        AlgoName::AdapTtStar => Some(UpperKind::AdapTtStar),
+        AlgoName::DpaTt => Some(UpperKind::DpaTt),
+        _ => None,
+    }
+}
+
+impl LowerKind {
+    /// Name in results.csv and legends.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LowerKind::NonPrivate => "non-private",
+            LowerKind::Local => "local",
+            LowerKind::Global => "global",
+        }
+    }
+}
+
+impl UpperKind {
+    /// Name in results.csv and legends.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UpperKind::CtbTt => "ctb-tt",
+            UpperKind::CtbTtIds => "ctb-tt-ids",
+            UpperKind::AdapTt => "adap-tt",
+            UpperKind::AdapTtStar => "adap-tt-star",
+            UpperKind::AdapTtStarLemma52 => "adap-tt-star-lemma52",
+            UpperKind::DpaTt => "dpa-tt",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Error;
+
+    const BASE: &str = r#"
+runs = 4
+delta = 0.1
+eps = [0.5, 1.0]
+[[instance]]
+name = "easy"
+means = [0.9, 0.5, 0.1]
+[[algorithm]]
+algo = "dp-se"
+"#;
+
+    fn err(text: &str) -> String {
+        match parse_study(text, "t.toml") {
+            Err(Error::Parse(m)) => m,
+            other => panic!("expected a parse error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_valid_file_gives_its_cells() {
+        let s = parse_study(BASE, "t.toml").expect("valid");
+        assert_eq!(s.cells.len(), 2);
+        assert_eq!(s.lower, vec![LowerKind::Global]);
+    }
+
+    #[test]
+    fn bad_files_name_the_key() {
+        let m = err(&format!("{BASE}epss = 3\n"));
+        assert!(m.contains("epss") && m.contains("unknown field"), "{m}");
+        let m = err(&BASE.replace("dp-se", "dp-sse"));
+        assert!(
+            m.contains("algorithm[0].algo") && m.contains("adap-tt-star"),
+            "{m}"
+        );
+        let m = err(&BASE.replace("[0.9, 0.5, 0.1]", "[0.9, 0.9, 0.1]"));
+        assert!(
+            m.contains("instance[0].means") && m.contains("unique"),
+            "{m}"
+        );
+        let m = err(&BASE.replace("[0.5, 1.0]", "[0.0, 1.0]"));
+        assert!(m.contains("eps[0]") && m.contains("(0, 1e300]"), "{m}");
+        let m = err(&BASE.replace("runs = 4\n", ""));
+        assert!(m.contains("runs"), "{m}");
+        let m = err(&BASE.replace("delta = 0.1", "delta = [0.1, 1.5]"));
+        assert!(m.contains("delta[1]"), "{m}");
+    }
+
+    #[test]
+    fn log_grid_ends_and_spacing() {
+        let g = log_grid("eps", "0.01:100:5").expect("grid");
+        assert_eq!(g, vec![0.01, 0.1, 1.0, 10.0, 100.0]);
+        assert!(log_grid("eps", "1:0.1:3").is_err());
+    }
+}
