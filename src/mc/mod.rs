@@ -30,6 +30,9 @@
 //! far: "> cap"), the mean with capped runs at the cap flagged as a lower bound, and a 95%
 //! Student-t interval of the mean only when no run is capped. Reports should use these rather
 //! than `mean_tau_stopped`.
+//!
+//! Length: the code stays under 600 lines; the file passes that only with its unit tests (the
+//! `RunMeta` wire-format round trip, shard parsing and the merge's gap and duplicate checks).
 
 pub mod censored;
 pub mod compare;
