@@ -80,7 +80,7 @@ struct DeltaArgs {
     /// Runs of the first look with --until-decided.
     #[arg(long, default_value_t = 1000)]
     first: u64,
-    /// `default` or a TOML file of [[instance]] tables.
+    /// `default` or a TOML file of `[[instance]]` tables.
     #[arg(long)]
     battery: Option<String>,
     /// Confidence parameter: verdicts hold with probability >= 1 - alpha.

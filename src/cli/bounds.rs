@@ -13,7 +13,7 @@ pub struct Args {
     /// Arm means, comma separated (e.g. 0.95,0.9,0.9,0.9,0.5).
     #[arg(long, allow_hyphen_values = true)]
     means: String,
-    /// Reward family: bernoulli (means in [0,1]) or gaussian (known --sigma).
+    /// Reward family: bernoulli (means in `[0, 1]`) or gaussian (known --sigma).
     #[arg(long, default_value = "bernoulli")]
     family: String,
     /// Standard deviation of the Gaussian arms (default 1; ignored for Bernoulli, sigma = 1/2).

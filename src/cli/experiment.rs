@@ -18,7 +18,7 @@ once all shards' files are in OUT_DIR/cache: the outputs equal those of an unsha
 pub struct Args {
     /// The study file (TOML; see examples/study.toml).
     pub config: PathBuf,
-    /// Output folder (default: experiment-<config file stem>).
+    /// Output folder (default: `experiment-<config file stem>`).
     #[arg(long)]
     pub out_dir: Option<PathBuf>,
     /// Worker threads (default: all cores). The outputs do not depend on it.

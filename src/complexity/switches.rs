@@ -23,7 +23,7 @@ use crate::instance::Instance;
 /// assert!((e0 - dpbai::divergence::pinsker_switch_eps()).abs() < 1e-14);
 /// ```
 /// # Errors
-/// [`Error::InvalidParameter`] unless `v > 0` finite.
+/// [`Error::InvalidParameter`](crate::Error::InvalidParameter) unless `v > 0` finite.
 pub fn c_local_inverse(v: f64) -> Result<f64> {
     check_above("c", v, 0.0)?;
     if v <= 4.0 {
@@ -96,7 +96,7 @@ pub fn eps_switch_global(nu: &Instance) -> Result<f64> {
 /// assert!((dpbai::complexity::log_factor(0.01).unwrap() - 3.729701).abs() < 1e-6);
 /// ```
 /// # Errors
-/// [`Error::InvalidParameter`] unless `δ ∈ (0, 1)`.
+/// [`Error::InvalidParameter`](crate::Error::InvalidParameter) unless `δ ∈ (0, 1)`.
 pub fn log_factor(delta: f64) -> Result<f64> {
     check_open("delta", delta, 0.0, 1.0)?;
     Ok((1.0 / (2.4 * delta)).ln())
@@ -114,7 +114,7 @@ pub fn log_factor(delta: f64) -> Result<f64> {
 /// # Accuracy
 /// One rounding on top of [`log_factor`] and of `t`.
 /// # Errors
-/// [`Error::InvalidParameter`] unless `δ ∈ (0, 1)`.
+/// [`Error::InvalidParameter`](crate::Error::InvalidParameter) unless `δ ∈ (0, 1)`.
 pub fn sample_lower_bound(t: f64, delta: f64) -> Result<f64> {
     Ok(t * log_factor(delta)?)
 }

@@ -160,7 +160,7 @@ pub fn t_kl_beta_g_eps(nu: &Instance, eps: f64, beta: f64) -> Result<Certified> 
 /// table (printed digits, relative 2e-5, `tests/complexity.rs`) and as the closed form of
 /// `T_{KL,β}(ν_{G,ε})` for equal gaps (F.65).
 /// # Errors
-/// [`Error::InvalidParameter`] unless `ε > 0` finite.
+/// [`Error::InvalidParameter`](crate::Error::InvalidParameter) unless `ε > 0` finite.
 /// # Example
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.75, 0.7, 0.7, 0.7, 0.7]).unwrap();

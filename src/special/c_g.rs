@@ -40,7 +40,7 @@ fn g_g_derivs(mu: f64) -> (f64, f64, f64) {
 /// # Domain
 /// `1/2 < λ < 1`. Minimum `1.27067…` near `λ = 0.8816`.
 /// # Accuracy
-/// A few ulp of the largest term (inherits [`crate::special::zeta`]).
+/// A few ulp of the largest term (inherits [`crate::special::zeta()`]).
 /// # Errors
 /// [`Error::InvalidParameter`] if `λ` is NaN or outside `(1/2, 1)`.
 /// # Example

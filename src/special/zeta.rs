@@ -1,5 +1,5 @@
 //! Riemann zeta function for real `s > 1` by Euler–Maclaurin summation (MATH.md C.1), with its
-//! first two derivatives (used by [`crate::special::c_g`]).
+//! first two derivatives (used by [`crate::special::c_g()`]).
 //!
 //! # Method
 //! ```text

@@ -1,7 +1,7 @@
 //! The exact shortcuts of the phase-skipping path: between two releases of a phased estimator
 //! with lazy rewards nothing is random and the leader is frozen, so runs of steps are done at
 //! once ([`skip_steps`]) or in a tight loop over the two cheapest challengers
-//! ([`rotate_steps`]). Both do exactly what [`super::run_loop`] would do step by step
+//! ([`rotate_steps`]). Both do exactly what [`super::run_loop()`] would do step by step
 //! (`skip_tests.rs` compares run for run).
 
 use super::estimators::Estimates;
@@ -63,7 +63,7 @@ fn first_true(limit: u64, pred: impl Fn(u64) -> bool) -> Option<u64> {
 /// Hence `c` stays the argmin (the step rule's lowest-index argmin) for as long as its own cost
 /// stays below the others' current costs, which is a monotone test on the step index; the next
 /// release is the first time `b` or `c` reaches twice its phase-start count. The skipped steps
-/// are exactly the steps [`super::run_loop`] would take one by one (tested against it run for run).
+/// are exactly the steps [`super::run_loop()`] would take one by one (tested against it run for run).
 /// Cost: O(K + log m) for `m` steps, so a run costs O(K log τ) when the challenger changes
 /// only at releases (e.g. a starved best arm). Returns `(m, a, kept)`: the steps done, the arm
 /// pulled last, and `kept` false when the skip ended because the challenger changed.
@@ -164,7 +164,7 @@ pub(super) fn skip_steps(
 const ROTATE_STREAK: u32 = 32;
 
 /// The challenger among the arms other than `b` (lowest index among the smallest costs, as
-/// [`argmin_except`] without random ties), the two cheapest arms `s0 < s1` (by index; `s1 = s0`
+/// [`argmin_except`](super::rules::argmin_except) without random ties), the two cheapest arms `s0 < s1` (by index; `s1 = s0`
 /// when there is only one), and the smallest cost of every other arm (`∞` if none).
 #[inline]
 fn cheapest_pair(
@@ -199,7 +199,7 @@ fn cheapest_pair(
     (best, best.min(other), best.max(other), top[2].0)
 }
 
-/// Does single steps exactly as [`super::run_loop`] would (same floating-point operations, same
+/// Does single steps exactly as [`super::run_loop()`] would (same floating-point operations, same
 /// lowest-index ties) while the leader `b` is fixed and no estimate is released: phased
 /// estimator, lazy rewards, β-tracking, the transport-cost challenger on global counts,
 /// per-arm phases. This is the path of runs whose challenger rotates among a few arms, which

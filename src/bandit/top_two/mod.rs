@@ -3,7 +3,7 @@
 //! DAF/DPA estimators.
 //!
 //! # One loop, three reward sources
-//! [`run_loop`] runs Alg. 1 step by step. Rewards come from the instance (one draw per pull),
+//! [`run_loop()`] runs Alg. 1 step by step. Rewards come from the instance (one draw per pull),
 //! from a reward table (Definition 8), or — for phased estimators (DAF, DPA) only — lazily:
 //! between two phase switches of an arm its released estimate is frozen, and no decision reads
 //! the raw rewards, so the rewards of a phase need not be drawn one by one: at the switch their
@@ -11,7 +11,7 @@
 //! arms). The action sequence is the same deterministic function of the released estimates in
 //! both modes, so (τ, recommendation) has the same law; `tests/bandit.rs` checks this by a
 //! two-sample test. The lazy mode draws random numbers only at phase ends (plus coin flips of
-//! the reference rules) and skips whole stretches of deterministic steps ([`skip_steps`]).
+//! the reference rules) and skips whole stretches of deterministic steps ([`skip_steps`](fast_paths::skip_steps)).
 //!
 //! # Layout
 //! * [`arms`]: the reward model (one draw per pull, or a phase's sum in one draw);

@@ -62,7 +62,7 @@ pub struct SearchArgs {
     /// Write the search trace (one row per evaluation) to this CSV file.
     #[arg(long)]
     pub trace: Option<PathBuf>,
-    /// Write the plot of error rate against hardness to <STEM>.svg and <STEM>.png.
+    /// Write the plot of error rate against hardness to `<STEM>.svg` and `<STEM>.png`.
     #[arg(long)]
     pub plot: Option<PathBuf>,
     /// Also print the markdown rows of the REPORT.md block.

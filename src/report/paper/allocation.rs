@@ -28,7 +28,7 @@ pub struct AllocationPanelData {
 /// `± std` bands and the optimal allocation `w*_a` as dashed horizontal lines in the arm's colour.
 ///
 /// # Errors
-/// [`FigureError::Invalid`] on mismatched shapes.
+/// [`FigureError::Invalid`](crate::report::plot::FigureError::Invalid) on mismatched shapes.
 ///
 /// # Example
 /// ```

@@ -1,5 +1,5 @@
 //! Data-driven figures: a [`Figure`] is plain data (panels, series, reference lines) that
-//! [`render`] draws with plotters into `<stem>.png` and `<stem>.svg`.
+//! [`render()`] draws with plotters into `<stem>.png` and `<stem>.svg`.
 //!
 //! The caller supplies numbers only; this module chooses ranges, ticks, colours, markers and the
 //! layout. Design rules:
@@ -41,7 +41,7 @@
 //! * axes: ranges, ticks and tick labels (`axis.rs`), clipping geometry (`geometry.rs`);
 //! * drawing: primitives on the canvas (`canvas.rs`), the figure and its panels (`draw.rs`);
 //! * legend: entries, layout and drawing of the strip (`legend.rs`);
-//! * output: SVG, PNG and the JSON sidecar ([`render`], `render.rs`).
+//! * output: SVG, PNG and the JSON sidecar ([`render()`], `render.rs`).
 
 pub(crate) mod axis;
 mod canvas;

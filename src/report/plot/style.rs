@@ -35,7 +35,7 @@ static FONT_BYTES: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf"
 static FONT: OnceLock<Result<(), String>> = OnceLock::new();
 
 /// Registers the bundled DejaVu Sans under [`FONT_FAMILY`] (once per process; later calls are
-/// free). [`render`](super::render) calls it; call it yourself only when drawing text with plotters directly.
+/// free). [`render`](super::render()) calls it; call it yourself only when drawing text with plotters directly.
 ///
 /// # Errors
 /// [`FigureError::Font`] if the embedded font file cannot be parsed.
