@@ -23,7 +23,7 @@ Example
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -220,6 +220,9 @@ def run(
     sigma: Optional[float] = None,
     gamma: Optional[float] = None,
     beta: float = 0.5,
+    options: Optional[Mapping[str, Union[str, bool]]] = None,
+    threshold: Optional[str] = None,
+    step_by_step: bool = False,
 ) -> RunResult:
     """Seeded Monte Carlo runs of one algorithm (as ``dpbai run``).
 
@@ -239,6 +242,15 @@ def run(
     rules : ``"paper"`` (provable thresholds) or ``"reference"`` (the public code's rules).
     max_steps : cap on the samples of one run (default 1e8); capped runs are reported as
         unstopped (``stopped`` False, counted in ``summary["unstopped"]``), never dropped.
+    options : the readings of MATH.md section H and the findings' controls, by their
+        ``dpbai run`` flag names (``_`` or ``-``): ``tie_break``, ``challenger_counts``,
+        ``ids_beta`` (a bool), ``gauss_sigma``, ``eq14_form``, ``dpa_episodes``,
+        ``adap_leader_bonus``, ``leader_counts``, each with a value that flag accepts, e.g.
+        ``{"adap_leader_bonus": "eq11-log-n"}``; recorded in ``summary["options"]``.
+    threshold : a stopping threshold replacing the algorithm's (as ``dpbai run --threshold``):
+        a preset name (:func:`threshold_presets`) or an expression.
+    step_by_step : DAF/DPA algorithms: the plain step-by-step loop instead of the exact
+        phase-skipping fast path (same law, slower).
 
     Example
     -------
@@ -262,6 +274,9 @@ def run(
         sigma=sigma,
         gamma=gamma,
         beta=beta,
+        options=dict(options) if options is not None else None,
+        threshold=threshold,
+        step_by_step=step_by_step,
     )
     summary = Record.wrap(json.loads(d.pop("summary_json")))
     return RunResult(summary=summary, **d)

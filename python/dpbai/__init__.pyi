@@ -1,6 +1,6 @@
 """Type stubs of the dpbai package (see the docstrings in __init__.py for examples)."""
 
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -92,6 +92,9 @@ def run(
     sigma: Optional[float] = None,
     gamma: Optional[float] = None,
     beta: float = 0.5,
+    options: Optional[Mapping[str, Union[str, bool]]] = None,
+    threshold: Optional[str] = None,
+    step_by_step: bool = False,
 ) -> RunResult: ...
 
 ThresholdFn = Callable[[float, float, float, float, float, float, float, float], float]

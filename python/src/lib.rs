@@ -13,6 +13,7 @@ use dpbai::audit::{delta as adelta, dp as adp, expr, finite};
 use dpbai::bandit::{self, AlgoName, AlgoSpec, CustomThreshold, Rules, ThresholdVars};
 use dpbai::complexity::{self, upper, Certified};
 use dpbai::instance::{Family, Instance};
+use dpbai::report::experiments::checked_threshold;
 use dpbai::{divergence, mc, special};
 use numpy::ndarray::{ArrayD, IxDyn};
 use numpy::{IntoPyArray, PyArray1, PyArrayDyn, PyReadonlyArrayDyn, PyUntypedArrayMethods};
@@ -417,7 +418,8 @@ const BATCH_SECONDS: f64 = 0.25;
 /// checked between batches. Returns per-run arrays and the JSON text of the CLI's summary.
 #[pyfunction]
 #[pyo3(signature = (algo, means, *, delta, runs, seed, eps=None, threads=None, rules="paper",
-    max_steps=None, family="bernoulli", sigma=None, gamma=None, beta=0.5))]
+    max_steps=None, family="bernoulli", sigma=None, gamma=None, beta=0.5, options=None,
+    threshold=None, step_by_step=false))]
 #[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
@@ -434,6 +436,9 @@ fn run<'py>(
     sigma: Option<f64>,
     gamma: Option<f64>,
     beta: f64,
+    options: Option<Bound<'py, PyDict>>,
+    threshold: Option<String>,
+    step_by_step: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let name = algo_name(algo)?;
     let rules_v = self::rules(rules)?;
@@ -471,7 +476,36 @@ fn run<'py>(
         .map_err(py_err)?;
     setting.beta = dpbai::params::Beta::new(beta).map_err(py_err)?;
     setting.rules = rules_v;
-    let spec = AlgoSpec::new(setting);
+    if let Some(opts) = &options {
+        for (k, v) in opts.iter() {
+            let key: String = k
+                .extract()
+                .map_err(|_| value_error("invalid options: keys must be strings"))?;
+            // `ids_beta=True` as a Python bool; every other reading as its flag value.
+            let value = match v.extract::<bool>() {
+                Ok(b) => b.to_string(),
+                Err(_) => v.extract::<String>().map_err(|_| {
+                    value_error(format!(
+                        "invalid options[{key:?}]: must be a string (a `dpbai run --{}` value) \
+                         or a bool (ids_beta)",
+                        key.replace('_', "-")
+                    ))
+                })?,
+            };
+            setting.set_reading(&key, &value).map_err(py_err)?;
+        }
+    }
+    let mut spec = AlgoSpec::new(setting);
+    spec.step_by_step = step_by_step;
+    let checked = match &threshold {
+        Some(t) => {
+            let c = checked_threshold(t, &nu, &spec.setting)
+                .map_err(|e| value_error(format!("invalid threshold: {e}")))?;
+            spec.custom_threshold = Some(c.clone() as Arc<dyn CustomThreshold>);
+            Some(c)
+        }
+        None => None,
+    };
     let alg = bandit::build(&spec, &nu).map_err(py_err)?;
     let pool = pool(Some(threads))?;
 
@@ -493,8 +527,13 @@ fn run<'py>(
         py.check_signals()?;
     }
     let elapsed = start.elapsed().as_secs_f64();
+    if let Some(e) = checked.and_then(|c| c.failure()) {
+        return Err(value_error(format!("invalid threshold: {e}")));
+    }
 
-    let meta = mc::RunMeta::new(&setting, &nu, seed, runs, Some(max_steps), Vec::new());
+    // The engine-only options as `dpbai run` records them (the readings come from the setting).
+    let extra = dpbai::report::experiments::engine_flags(step_by_step, threshold.as_deref());
+    let meta = mc::RunMeta::new(&spec.setting, &nu, seed, runs, Some(max_steps), extra);
     let summary = mc::summarize(&records, nu.best()).map_err(py_err)?;
     let report = mc::Report {
         meta,

@@ -142,3 +142,43 @@ def test_ctrl_c_interrupts_a_long_run():
         pytest.fail("dpbai.run ignored Ctrl-C for 20 s")
     assert p.returncode == 0 and "interrupted" in out
     assert time.time() - t0 < 15.0  # batches last ~0.25 s; generous for a loaded machine
+
+
+def test_options_threshold_and_step_by_step_equal_cli(tmp_path):
+    # Finding 1's control (a reading), a uniform tie-break and the step-by-step loop, as `dpbai run`
+    # flags; the summary records them in the CLI's order.
+    args = dict(delta=0.05, eps=0.4, runs=30, seed=5)
+    opts = {"adap_leader_bonus": "eq11-log-n", "tie-break": "uniform"}
+    r = dpbai.run("adap-tt", [0.8, 0.5, 0.2], options=opts, step_by_step=True, **args)
+    j, rows = cli_run(tmp_path, "--algo", "adap-tt", "--means", "0.8,0.5,0.2", "--delta", "0.05",
+                      "--eps", "0.4", "--runs", "30", "--seed", "5",
+                      "--adap-leader-bonus", "eq11-log-n", "--tie-break", "uniform",
+                      "--step-by-step")
+    check_same(r, j, rows)
+    assert r.summary["options"] == j["options"] == [
+        "--tie-break uniform", "--adap-leader-bonus eq11-log-n", "--step-by-step"]
+    # the reading changes the runs (it is not ignored)
+    plain = dpbai.run("adap-tt", [0.8, 0.5, 0.2], **args)
+    assert plain.tau.tolist() != r.tau.tolist()
+    # a threshold expression, as `dpbai run --threshold`
+    thr = "log(1/delta) + 2*log(1 + log(t))"
+    r = dpbai.run("ttucb", [0.9, 0.5], delta=0.1, runs=40, seed=2, threshold=thr,
+                  options={"ids_beta": True})
+    j, rows = cli_run(tmp_path, "--algo", "ttucb", "--means", "0.9,0.5", "--delta", "0.1",
+                      "--runs", "40", "--seed", "2", "--threshold", thr, "--ids-beta")
+    check_same(r, j, rows)
+    assert r.summary["options"] == j["options"]
+
+
+@pytest.mark.parametrize(
+    "kw, match",
+    [
+        ({"options": {"tie_brake": "uniform"}}, "invalid reading = tie_brake: must be one of tie-break"),
+        ({"options": {"tie_break": "random"}}, "must be one of lowest-index, uniform"),
+        ({"options": {"ids_beta": 1.5}}, "must be a string"),
+        ({"threshold": "log(1/delta"}, "invalid threshold"),
+    ],
+)
+def test_bad_options_are_value_errors(kw, match):
+    with pytest.raises(ValueError, match=match):
+        dpbai.run("ttucb", [0.9, 0.5], delta=0.1, runs=5, seed=1, **kw)

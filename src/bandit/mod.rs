@@ -348,7 +348,7 @@ mod sf;
 pub(crate) mod top_two;
 pub mod trace;
 
-pub use setting::Setting;
+pub use setting::{Setting, READINGS};
 
 /// Builds the algorithm `spec.setting.algo` for `instance`, validating every parameter once.
 ///

@@ -162,7 +162,77 @@ impl Setting {
         flag(&mut out, "leader-counts", &self.leader_counts);
         out
     }
+
+    /// Sets the reading named `key` from its flag value, as `dpbai run --KEY VALUE` would: `key`
+    /// is one of [`READINGS`] (`_` may stand for `-`), `value` a value that flag accepts
+    /// (`"true"` or `"false"` for `ids-beta`). For callers that take readings by name (the
+    /// Python package's `run(..., options={...})`).
+    ///
+    /// # Example
+    /// ```
+    /// use dpbai::bandit::{AlgoName, Setting, TieBreak};
+    /// let mut s = Setting::paper(AlgoName::Ttucb, 0.01).unwrap();
+    /// s.set_reading("tie_break", "uniform").unwrap();
+    /// assert_eq!(s.tie_break, TieBreak::Uniform);
+    /// let e = s.set_reading("tie-break", "random").unwrap_err().to_string();
+    /// assert!(e.contains("lowest-index, uniform"), "{e}");
+    /// ```
+    ///
+    /// # Errors
+    /// [`crate::Error::InvalidParameter`] naming the key and the allowed keys, or the value and
+    /// the allowed values.
+    pub fn set_reading(&mut self, key: &str, value: &str) -> crate::Result<()> {
+        use clap::ValueEnum;
+        fn parse<T: ValueEnum>(key: &str, value: &str) -> crate::Result<T> {
+            T::from_str(value, false).map_err(|_| {
+                let allowed: Vec<String> = T::value_variants()
+                    .iter()
+                    .filter_map(ValueEnum::to_possible_value)
+                    .map(|p| p.get_name().to_string())
+                    .collect();
+                crate::Error::param(key, value, format!("one of {}", allowed.join(", ")))
+            })
+        }
+        let name = key.replace('_', "-");
+        match name.as_str() {
+            "tie-break" => self.tie_break = parse(&name, value)?,
+            "challenger-counts" => self.challenger_counts = parse(&name, value)?,
+            "ids-beta" => {
+                self.ids_beta = match value {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(crate::Error::param(name, value, "true or false")),
+                }
+            }
+            "gauss-sigma" => self.gauss_sigma = parse(&name, value)?,
+            "eq14-form" => self.eq14_form = parse(&name, value)?,
+            "dpa-episodes" => self.dpa_episodes = parse(&name, value)?,
+            "adap-leader-bonus" => self.adap_leader_bonus = parse(&name, value)?,
+            "leader-counts" => self.leader_counts = parse(&name, value)?,
+            _ => {
+                return Err(crate::Error::param(
+                    "reading",
+                    key,
+                    format!("one of {}", READINGS.join(", ")),
+                ))
+            }
+        }
+        Ok(())
+    }
 }
+
+/// The readings [`Setting::set_reading`] sets by name: the `dpbai run` flags of MATH.md
+/// section H and of the findings' controls, without `--`.
+pub const READINGS: [&str; 8] = [
+    "tie-break",
+    "challenger-counts",
+    "ids-beta",
+    "gauss-sigma",
+    "eq14-form",
+    "dpa-episodes",
+    "adap-leader-bonus",
+    "leader-counts",
+];
 
 #[cfg(test)]
 mod tests {
@@ -186,6 +256,39 @@ mod tests {
         assert!(plain.with_eps(0.0).is_err());
         assert!(plain.with_gamma(Some(1.0)).is_err());
         assert_eq!(plain.with_gamma(None).expect("none").gamma, None);
+    }
+
+    #[test]
+    fn set_reading_inverts_non_default_flags() {
+        let mut s = Setting::paper(AlgoName::AdapTtStar, 0.1).expect("valid");
+        for (k, v) in [
+            ("tie-break", "uniform"),
+            ("challenger_counts", "local"),
+            ("ids-beta", "true"),
+            ("gauss-sigma", "printed"),
+            ("eq14-form", "printed"),
+            ("dpa-episodes", "global"),
+            ("adap-leader-bonus", "eq11-log-n"),
+            ("leader-counts", "global"),
+        ] {
+            s.set_reading(k, v).expect("a valid reading");
+        }
+        // every reading differs from its default, each as its own flag
+        assert_eq!(s.non_default_flags().len(), READINGS.len());
+        let e = s
+            .set_reading("tie-brake", "uniform")
+            .expect_err("unknown key");
+        assert!(
+            e.to_string()
+                .contains("one of tie-break, challenger-counts"),
+            "{e}"
+        );
+        let e = s.set_reading("ids-beta", "yes").expect_err("not a bool");
+        assert!(e.to_string().contains("true or false"), "{e}");
+        let e = s
+            .set_reading("adap-leader-bonus", "eq4")
+            .expect_err("bad value");
+        assert!(e.to_string().contains("eq11, eq3, eq11-log-n"), "{e}");
     }
 
     #[test]

@@ -135,17 +135,7 @@ pub struct Args {
 /// The engine-only options given (`--step-by-step`, `--threshold`), as flags; the readings of
 /// the setting come from [`Setting::non_default_flags`].
 fn engine_options(args: &Args) -> Vec<String> {
-    let mut out = Vec::new();
-    if args.step_by_step {
-        out.push("--step-by-step".into());
-    }
-    if let Some(t) = &args.threshold {
-        out.push(format!(
-            "--threshold {}",
-            dpbai::report::study::shell_words(std::slice::from_ref(t))
-        ));
-    }
-    out
+    dpbai::report::experiments::engine_flags(args.step_by_step, args.threshold.as_deref())
 }
 
 /// Reward family on the command line.

@@ -202,6 +202,23 @@ pub(crate) fn rules_str(r: Rules) -> &'static str {
     }
 }
 
+/// The engine-only options of a run as `dpbai run` records them in a summary's `options`, after
+/// the setting's readings ([`Setting::non_default_flags`]): `--step-by-step`, then
+/// `--threshold EXPR` with `EXPR` shell-quoted ([`crate::report::study::shell_words`]).
+pub fn engine_flags(step_by_step: bool, threshold: Option<&str>) -> Vec<String> {
+    let mut out = Vec::new();
+    if step_by_step {
+        out.push("--step-by-step".into());
+    }
+    if let Some(t) = threshold {
+        out.push(format!(
+            "--threshold {}",
+            crate::report::study::shell_words(&[t.to_string()])
+        ));
+    }
+    out
+}
+
 impl Cell {
     /// Key without the run count (names the cache file and seeds the cell).
     pub fn key(&self) -> String {
