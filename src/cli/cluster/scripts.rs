@@ -3,28 +3,11 @@
 
 use super::plan::{task_run_args, Mode, Plan};
 use anyhow::Context as _;
+/// Shell quoting of one word and of a command line: the library's (`dpbai experiment` writes
+/// the same command lines).
+pub(super) use dpbai::report::study::{shell_word as sh_quote, shell_words as sh_join};
 use std::fmt::Write as _;
 use std::path::Path;
-
-/// A shell word: unchanged when it needs no quoting, else single-quoted.
-pub(super) fn sh_quote(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_-./:=,+@%".contains(c));
-    if plain {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
-}
-
-pub(super) fn sh_join(words: &[String]) -> String {
-    words
-        .iter()
-        .map(|w| sh_quote(w))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
 
 /// Slurm time from minutes: `H:MM:00`, or `D-HH:MM:00` from one day on.
 pub fn slurm_time(minutes: u64) -> String {

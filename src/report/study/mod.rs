@@ -245,20 +245,25 @@ pub fn row(study: &Study, index: usize, r: &CellResult, bounds: &mut BoundCache)
     })
 }
 
-/// `args` as one POSIX shell command line: an argument made only of characters the shell takes
-/// literally is written as it is, any other is single-quoted (a `'` inside as `'\''`).
+/// `args` as one POSIX shell command line of [`shell_word`]s.
 pub fn shell_words(args: &[String]) -> String {
-    let quote = |a: &String| {
-        let plain = !a.is_empty()
-            && a.chars()
-                .all(|c| c.is_ascii_alphanumeric() || "_.,:/=+-@%".contains(c));
-        if plain {
-            a.clone()
-        } else {
-            format!("'{}'", a.replace('\'', "'\\''"))
-        }
-    };
-    args.iter().map(quote).collect::<Vec<_>>().join(" ")
+    args.iter()
+        .map(|a| shell_word(a))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// One POSIX shell word: an argument made only of characters the shell takes literally is
+/// written as it is, any other is single-quoted (a `'` inside as `'\''`).
+pub fn shell_word(a: &str) -> String {
+    let plain = !a.is_empty()
+        && a.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_.,:/=+-@%".contains(c));
+    if plain {
+        a.to_string()
+    } else {
+        format!("'{}'", a.replace('\'', "'\\''"))
+    }
 }
 
 /// Checks that `cache` holds no other instance under one of the study's names (a cell's key

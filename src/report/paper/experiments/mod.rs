@@ -204,7 +204,7 @@ pub(crate) fn rules_str(r: Rules) -> &'static str {
 
 /// The engine-only options of a run as `dpbai run` records them in a summary's `options`, after
 /// the setting's readings ([`Setting::non_default_flags`]): `--step-by-step`, then
-/// `--threshold EXPR` with `EXPR` shell-quoted ([`crate::report::study::shell_words`]).
+/// `--threshold EXPR` with `EXPR` shell-quoted ([`crate::report::study::shell_word`]).
 pub fn engine_flags(step_by_step: bool, threshold: Option<&str>) -> Vec<String> {
     let mut out = Vec::new();
     if step_by_step {
@@ -213,7 +213,7 @@ pub fn engine_flags(step_by_step: bool, threshold: Option<&str>) -> Vec<String> 
     if let Some(t) = threshold {
         out.push(format!(
             "--threshold {}",
-            crate::report::study::shell_words(&[t.to_string()])
+            crate::report::study::shell_word(t)
         ));
     }
     out
