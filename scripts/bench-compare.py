@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Compare the divan benches of two commits in one interleaved run.
+
+The machine is shared and noisy, so a speed claim is a ratio measured in one run: this script
+builds the benches of a base commit (in the git worktree `target/bench-base`, kept between calls
+with its own target directory seeded from `target/release`, so only the dpbai crate is
+recompiled) and of the working tree, then runs them
+alternately for a number of rounds (base first on even rounds, new first on odd ones) and
+prints, per bench, two ratios new/base:
+
+- `min ratio`: fastest sample of all rounds (the least disturbed measurement);
+- `median ratio`: median over rounds of each round's median sample.
+
+A ratio below 1 means the working tree is faster.
+
+Usage (from the repository root):
+
+    scripts/bench-compare.py BASE_REV [--rounds 5] [--sample-count 10]
+                             [--bench bandit[:filter,filter...]] ...
+
+`--bench` may repeat; a filter is a divan name filter (a regular expression), e.g.
+`--bench bandit:ttucb$,dp_se --bench complexity:k5`. Without `--bench`, every bench target runs
+with no filter (long: prefer filters). `--csv FILE` also writes the table for pandas.
+Standard library only.
+"""
+
+import argparse
+import csv
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+
+UNIT = {"ns": 1e-9, "µs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+TIME = r"([\d.]+) (ns|µs|us|ms|s)"
+ROW = re.compile(r"^([│ ]*)[├╰]─ (\S+)\s+" + TIME + r"\s+│\s+" + TIME + r"\s+│\s+" + TIME)
+GROUP = re.compile(r"^([│ ]*)[├╰]─ (\S+)[\s│]*$")
+
+
+def parse_divan(text):
+    """Map 'group/…/bench' to (fastest, median) seconds from divan's tree output."""
+    result, stack = {}, []
+    for line in text.splitlines():
+        m = ROW.match(line)
+        if m:
+            depth = len(m.group(1)) // 3
+            stack = stack[:depth] + [m.group(2)]
+            fastest = float(m.group(3)) * UNIT[m.group(4)]
+            median = float(m.group(7)) * UNIT[m.group(8)]
+            result["/".join(stack)] = (fastest, median)
+            continue
+        m = GROUP.match(line)
+        if m:
+            depth = len(m.group(1)) // 3
+            stack = stack[:depth] + [m.group(2)]
+    return result
+
+
+def bench_executables(tree, target_dir, benches):
+    """Build the named bench targets in `tree` and return {bench: executable path}."""
+    cmd = ["cargo", "bench", "--no-run", "--message-format=json"]
+    for b in benches:
+        cmd += ["--bench", b]
+    env = dict(os.environ, CARGO_TARGET_DIR=target_dir)
+    out = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"error: building the benches in {tree} failed:\n{out.stderr[-2000:]}")
+    exes = {}
+    for line in out.stdout.splitlines():
+        try:
+            msg = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        target = msg.get("target", {})
+        if msg.get("reason") == "compiler-artifact" and "bench" in target.get("kind", []):
+            if msg.get("executable"):
+                exes[target["name"]] = msg["executable"]
+    missing = [b for b in benches if b not in exes]
+    if missing:
+        sys.exit(f"error: no bench executable for {missing} in {tree}")
+    return exes
+
+
+def all_bench_names(root):
+    return sorted(f[:-3] for f in os.listdir(os.path.join(root, "benches")) if f.endswith(".rs"))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("base", help="the base commit (any git revision)")
+    ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5, >= 1)")
+    ap.add_argument("--sample-count", type=int, default=10, help="divan samples per bench (>= 1)")
+    ap.add_argument("--bench", action="append", default=[], help="NAME[:filter,filter...]")
+    ap.add_argument("--csv", help="also write the table to this CSV file")
+    args = ap.parse_args()
+    if args.rounds < 1:
+        sys.exit(f"error: --rounds {args.rounds} is out of range (>= 1)")
+    if args.sample_count < 1:
+        sys.exit(f"error: --sample-count {args.sample_count} is out of range (>= 1)")
+
+    root = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    known = all_bench_names(root)
+    plan = {}
+    for spec in args.bench or known:
+        name, _, filters = spec.partition(":")
+        if name not in known:
+            sys.exit(f"error: --bench {name!r} is not a bench target (one of {', '.join(known)})")
+        plan[name] = [f for f in filters.split(",") if f]
+    target_dir = os.path.join(root, "target")
+    # Resolve the revision here: inside the base worktree, `HEAD~1` would name another commit.
+    rev = subprocess.run(["git", "rev-parse", "--verify", "-q", args.base + "^{commit}"], cwd=root,
+                         capture_output=True, text=True)
+    if rev.returncode != 0:
+        sys.exit(f"error: base {args.base!r} is not a commit of this repository")
+    base_commit = rev.stdout.strip()
+
+    # A fixed path, kept between calls, with its own target directory: cargo names the dpbai
+    # artifacts of both trees alike, so a shared target/ would overwrite one build with the
+    # other. The first call seeds it with a copy of target/release (the dependencies).
+    base_tree = os.path.join(target_dir, "bench-base")
+    base_target = os.path.join(base_tree, "target")
+    if os.path.isdir(base_tree):
+        subprocess.run(["git", "checkout", "-q", "--detach", base_commit], cwd=base_tree, check=True)
+    else:
+        subprocess.run(["git", "worktree", "add", "--detach", "-q", base_tree, base_commit],
+                       cwd=root, check=True)
+        release = os.path.join(target_dir, "release")
+        if os.path.isdir(release):
+            print("seeding the base build with a copy of target/release ...", file=sys.stderr)
+            shutil.copytree(release, os.path.join(base_target, "release"), symlinks=True,
+                            ignore=shutil.ignore_patterns("bench-base"))
+    print(f"building base {args.base} (worktree {base_tree}) ...", file=sys.stderr)
+    base = bench_executables(base_tree, base_target, list(plan))
+    print("building the working tree ...", file=sys.stderr)
+    new = bench_executables(root, target_dir, list(plan))
+    samples = {}
+    for r in range(args.rounds):
+        order = (("base", base), ("new", new)) if r % 2 == 0 else (("new", new), ("base", base))
+        for name, filters in plan.items():
+            for tag, exes in order:
+                print(f"round {r + 1}/{args.rounds}: {name} ({tag})", file=sys.stderr)
+                out = subprocess.run(
+                    [exes[name], "--bench", "--sample-count", str(args.sample_count)] + filters,
+                    capture_output=True, text=True)
+                if out.returncode != 0:
+                    sys.exit(f"error: bench {name} ({tag}) failed:\n{out.stderr[-2000:]}")
+                for key, value in parse_divan(out.stdout).items():
+                    samples.setdefault((name, key), {}).setdefault(tag, []).append(value)
+
+    rows = []
+    for (name, key), by_tag in sorted(samples.items()):
+        if "base" not in by_tag or "new" not in by_tag:
+            continue
+        fmin = min(x[0] for x in by_tag["new"]) / min(x[0] for x in by_tag["base"])
+        fmed = (statistics.median(x[1] for x in by_tag["new"])
+                / statistics.median(x[1] for x in by_tag["base"]))
+        rows.append((f"{name}::{key}", fmin, fmed, len(by_tag["new"])))
+    if not rows:
+        sys.exit("error: no bench matched in both trees (check the filters)")
+    print(f"base {args.base} ({base_commit[:10]}), {args.rounds} rounds of "
+          f"{args.sample_count} samples; ratio = new / base")
+    print(f"{'bench':60s} {'min ratio':>9s} {'median ratio':>12s}")
+    for bench, fmin, fmed, _ in rows:
+        print(f"{bench:60s} {fmin:9.3f} {fmed:12.3f}")
+    if args.csv:
+        with open(args.csv, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["bench", "min_ratio", "median_ratio", "rounds", "base"])
+            for bench, fmin, fmed, n in rows:
+                w.writerow([bench, f"{fmin:.4f}", f"{fmed:.4f}", n, base_commit])
+
+
+if __name__ == "__main__":
+    main()
