@@ -955,6 +955,40 @@ fn cli_dominates_proves_and_refutes() {
     assert!(err.contains("provable preset"), "{err}");
 }
 
+/// `audit dp --search` takes the same budget syntax; a small budget in samples is reported
+/// in the JSON (samples drawn, exhausted) and bad budgets exit 2 naming the option.
+#[test]
+fn cli_dp_search_budget() {
+    for bad in ["0", "-3s", "abc"] {
+        let arg = format!("--search-budget={bad}");
+        let (code, _, err) = crate::common::run_cli(&[
+            "audit", "dp", "--mutant", "rr-daf", "--eps", "1", "--search", &arg,
+        ]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(err.contains("search-budget"), "{err}");
+    }
+    let (code, out, err) = crate::common::run_cli(&[
+        "audit",
+        "dp",
+        "--mutant",
+        "rr-daf",
+        "--eps",
+        "1",
+        "--search",
+        "--search-budget",
+        "1e5",
+        "--runs",
+        "400",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let s = &v["search"];
+    assert_eq!(s["budget"]["kind"], "samples");
+    assert_eq!(s["budget_exhausted"], true);
+    assert!(s["samples"].as_u64().expect("samples") >= 100_000);
+}
+
 #[test]
 fn cli_search_rejects_bad_budgets() {
     let (code, _, err) = crate::common::run_cli(&[

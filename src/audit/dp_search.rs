@@ -13,7 +13,10 @@
 //!    (common random numbers for the privacy noise: run `r` draws from the same stream on every
 //!    candidate); the score is the plug-in total-variation distance between the two laws of the
 //!    output `(actions, recommendation, τ)` (hash). The better half gets its runs doubled until
-//!    `finalists` remain. (No Nelder–Mead here: the user index is discrete.)
+//!    `finalists` remain. (No Nelder–Mead here: the user index is discrete.) The budget
+//!    ([`Budget`]) is checked before each first-round candidate and before each halving round
+//!    (one round may pass it); in samples (the default, 10⁸: the whole plan) the search is
+//!    deterministic for a seed and any thread count, in seconds it is not.
 //! 3. **Confirmation.** Each finalist is tested on fresh seeds with the black-box tester of
 //!    `audit dp` ([`crate::audit::dp::sniper_discrete`], `confirm_runs` runs per table) at
 //!    `α/m` — **Bonferroni over the `m` finalists**; the search data only choose the finalists,
@@ -26,7 +29,7 @@
 //! on ([`crate::audit::dp::late_leak`], `--mutant adap-tt-late-leak`): the fixed tables differ
 //! in user 1, whose reward enters only the noised first release, so they miss it; the search
 //! finds a later user. Over seeds 1..=6 the search finds it every time (test
-//! `late_leaks_are_found_on_every_seed` at a small budget; at the default budget: 6 of 6, 30–67 s wall each on the
+//! `late_leaks_are_found_on_every_seed` at a small budget; at the default budget (the whole plan): 6 of 6, 30–67 s wall each on the
 //! shared 2-core machine).
 //!
 //! A smaller toy shows the same on a simpler algorithm:
@@ -44,7 +47,7 @@ use crate::audit::dp::{
     adap_tt_late_leak, neighbouring_tables, sniper_discrete, table_features, BlackBox, Claim,
     TABLE_FEATURES,
 };
-use crate::audit::search::halton;
+use crate::audit::search::{halton, Budget};
 use crate::audit::Verdict;
 use crate::bandit::{
     self, AlgoName, AlgoSpec, BaiAlgorithm, RewardTable, RunOutcome, Setting, TableOutput,
@@ -259,12 +262,15 @@ pub struct DpSearchConfig {
     pub alpha: f64,
     /// Master seed.
     pub seed: u64,
-    /// Seconds at most for the screening (the confirmation always runs).
-    pub max_seconds: f64,
+    /// Budget of the screening (the confirmation always runs): samples drawn (the sum of `τ`
+    /// over both tables' screening runs; deterministic for a seed) or wall-clock seconds.
+    pub budget: Budget,
 }
 
 impl DpSearchConfig {
-    /// Defaults: 400 users, 192 candidates × 100 runs, 2 finalists × 20 000 runs, 120 s.
+    /// Defaults: 400 users, 192 candidates × 100 runs, 2 finalists × 20 000 runs, and a budget
+    /// of 10⁸ samples, above the whole halving plan at these sizes (at most 179 200 screening
+    /// runs of at most 400 samples: 7.2·10⁷), so by default the screening always completes.
     pub fn new(eps: f64) -> Self {
         DpSearchConfig {
             eps,
@@ -275,7 +281,7 @@ impl DpSearchConfig {
             confirm_runs: 20_000,
             alpha: 1e-3,
             seed: 1,
-            max_seconds: 120.0,
+            budget: Budget::Samples(100_000_000),
         }
     }
 }
@@ -316,6 +322,12 @@ pub struct DpSearchReport {
     pub correction: String,
     /// Every evaluation.
     pub trace: Vec<PairRow>,
+    /// The screening's budget.
+    pub budget: Budget,
+    /// Samples drawn by the screening (both tables).
+    pub samples: u64,
+    /// Whether the budget stopped the screening before its plan completed.
+    pub budget_exhausted: bool,
     /// Seconds.
     pub seconds: f64,
 }
@@ -401,10 +413,27 @@ pub fn dp_search(target: DpSearchTarget, cfg: &DpSearchConfig) -> Result<DpSearc
             "rows >= 1, candidates >= finalists >= 1, runs >= 4",
         ));
     }
+    match cfg.budget {
+        Budget::Samples(n) if n == 0 => {
+            return Err(Error::param("budget samples", n, "at least 1"));
+        }
+        Budget::Seconds(s) if !(s > 0.0 && s.is_finite()) => {
+            return Err(Error::param("budget seconds", s, "a finite number > 0"));
+        }
+        _ => {}
+    }
     let start = Instant::now();
     let table_seed = mix64(cfg.seed ^ 0x7AB1_E5EA_2C40_0017);
     let crn = mix64(cfg.seed ^ 0xC2C2_0000_0017);
     let mut trace = Vec::new();
+    // Samples of a run: feature 2 is `2·τ + stopped` (`table_features`).
+    let drawn = |x: &[Vec<u64>]| x.iter().map(|v| v[2] >> 1).sum::<u64>();
+    let mut samples = 0u64;
+    let exhausted = |samples: u64| match cfg.budget {
+        Budget::Samples(n) => samples >= n,
+        Budget::Seconds(s) => start.elapsed().as_secs_f64() >= s,
+    };
+    let mut budget_exhausted = false;
     // Candidates: the fixed pair of `audit dp --algo` (user 0, means 0.7/0.3), then Halton
     // points; the user index is drawn among the users the algorithm reads on the base table
     // (the largest τ of 16 probe runs), since a user it never reads cannot leak.
@@ -437,6 +466,7 @@ pub fn dp_search(target: DpSearchTarget, cfg: &DpSearchConfig) -> Result<DpSearc
         let alg = target.build(&means, cfg.eps)?;
         let (d, d2) = table_pair(cfg.rows, means, user, table_seed);
         let (x, y) = outputs(alg.as_ref(), &d, &d2, crn, 0..cfg.screen_runs);
+        samples += drawn(&x) + drawn(&y);
         let c = Cand { user, means, x, y };
         let s = score(&c);
         trace.push(PairRow {
@@ -447,7 +477,8 @@ pub fn dp_search(target: DpSearchTarget, cfg: &DpSearchConfig) -> Result<DpSearc
             score: s,
         });
         pool.push((s, c));
-        if start.elapsed().as_secs_f64() > cfg.max_seconds && pool.len() >= cfg.finalists {
+        if exhausted(samples) && pool.len() >= cfg.finalists {
+            budget_exhausted = pool.len() < cfg.candidates;
             break;
         }
     }
@@ -456,7 +487,11 @@ pub fn dp_search(target: DpSearchTarget, cfg: &DpSearchConfig) -> Result<DpSearc
     };
     sort(&mut pool);
     let mut round = 0;
-    while pool.len() > cfg.finalists && start.elapsed().as_secs_f64() <= cfg.max_seconds {
+    while pool.len() > cfg.finalists {
+        if exhausted(samples) {
+            budget_exhausted = true;
+            break;
+        }
         round += 1;
         pool.truncate((pool.len() / 2).max(cfg.finalists));
         for (s, c) in pool.iter_mut() {
@@ -464,6 +499,7 @@ pub fn dp_search(target: DpSearchTarget, cfg: &DpSearchConfig) -> Result<DpSearc
             let alg = target.build(&c.means, cfg.eps)?;
             let (d, d2) = table_pair(cfg.rows, c.means, c.user, table_seed);
             let (x, y) = outputs(alg.as_ref(), &d, &d2, crn, n..2 * n);
+            samples += drawn(&x) + drawn(&y);
             c.x.extend(x);
             c.y.extend(y);
             *s = score(c);
@@ -521,6 +557,9 @@ pub fn dp_search(target: DpSearchTarget, cfg: &DpSearchConfig) -> Result<DpSearc
         worst,
         correction: format!("Bonferroni over the {m} finalist(s): each tested at alpha/{m} = {alpha_m:.3e} on fresh seeds"),
         trace,
+        budget: cfg.budget,
+        samples,
+        budget_exhausted,
         seconds: start.elapsed().as_secs_f64(),
     })
 }
@@ -559,7 +598,7 @@ mod tests {
             candidates: 64,
             screen_runs: 100,
             confirm_runs: 4000,
-            max_seconds: 30.0,
+            budget: Budget::Samples(2_000_000),
             ..DpSearchConfig::new(1.0)
         }
     }
@@ -603,6 +642,50 @@ mod tests {
             Verdict::Violated
         );
         assert_ne!(dp_search(ok, &c).expect("runs").verdict, Verdict::Violated);
+    }
+
+    /// A budget in samples stops the screening at the same point for any thread count: the
+    /// trace (every score) is identical with 1 and 2 threads, the stop is reported, and fewer
+    /// samples are drawn than without the budget (it is checked before each candidate of the
+    /// first round and before each halving round, so one round may pass it).
+    #[test]
+    fn a_samples_budget_is_deterministic_and_reported() {
+        let c = DpSearchConfig {
+            candidates: 16,
+            confirm_runs: 400,
+            budget: Budget::Samples(20_000),
+            ..cfg()
+        };
+        let target = DpSearchTarget::RrDaf { leak_from: Some(3) };
+        let with = |threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("pool")
+                .install(|| dp_search(target, &c).expect("runs"))
+        };
+        let (a, b) = (with(1), with(2));
+        assert!(a.budget_exhausted);
+        assert_eq!(a.samples, b.samples);
+        let scores = |r: &DpSearchReport| {
+            r.trace
+                .iter()
+                .map(|p| (p.user, p.score))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(scores(&a), scores(&b));
+        assert!(a.samples >= 20_000);
+        let free = DpSearchConfig {
+            budget: Budget::Samples(u64::MAX),
+            ..c.clone()
+        };
+        let f = dp_search(target, &free).expect("runs");
+        assert!(!f.budget_exhausted && f.samples > a.samples);
+        let bad = DpSearchConfig {
+            budget: Budget::Samples(0),
+            ..c.clone()
+        };
+        assert!(dp_search(target, &bad).is_err());
     }
 
     /// Pre-registered: seeds 1..=6, alpha = 1e-3, the small budget of `cfg()`. The search

@@ -139,9 +139,10 @@ struct DpArgs {
     /// instead of the fixed pair; Bonferroni-confirmed black-box test of the worst pairs.
     #[arg(long)]
     search: bool,
-    /// Seconds at most for the screening of --search.
-    #[arg(long, default_value_t = 120.0)]
-    search_seconds: f64,
+    /// Budget of the screening of --search: samples (`1e8`, deterministic for a seed) or
+    /// seconds with an `s` suffix (`120s`). The default covers the whole halving plan.
+    #[arg(long, default_value = "1e8")]
+    search_budget: String,
 }
 
 /// Runs the command.
@@ -407,7 +408,7 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
             a.alpha,
             a.seed,
             a.runs,
-            a.search_seconds,
+            &a.search_budget,
             a.json,
         );
     }

@@ -360,7 +360,7 @@ pub fn run_dp_search(
     alpha: f64,
     seed: u64,
     runs: Option<u64>,
-    seconds: f64,
+    budget: &str,
     json: bool,
 ) -> anyhow::Result<()> {
     use dpbai::audit::dp_search::{dp_search, fixed_tables, DpSearchConfig, DpSearchTarget};
@@ -384,15 +384,10 @@ pub fn run_dp_search(
             ))
         }
     };
-    if !(seconds > 0.0 && seconds.is_finite()) {
-        return Err(usage(format!(
-            "invalid search-seconds = {seconds}: must be a finite number > 0"
-        )));
-    }
     let mut cfg = DpSearchConfig::new(eps);
     cfg.alpha = alpha;
     cfg.seed = seed;
-    cfg.max_seconds = seconds;
+    cfg.budget = parse_budget(budget)?;
     if let Some(r) = runs {
         if r < 4 {
             return Err(usage(format!("invalid runs = {r}: must be at least 4")));
@@ -411,10 +406,16 @@ pub fn run_dp_search(
         return Ok(());
     }
     println!(
-        "audit dp --search: {}  claim {eps}-DP  verdict: {}  ({} evaluations, {:.1} s)",
+        "audit dp --search: {}  claim {eps}-DP  verdict: {}  ({} evaluations, {} screening samples{}, {:.1} s)",
         r.target,
         r.verdict,
         r.trace.len(),
+        r.samples,
+        if r.budget_exhausted {
+            "; budget exhausted before the halving plan completed"
+        } else {
+            ""
+        },
         r.seconds
     );
     println!(
