@@ -57,7 +57,7 @@ use crate::rng::{mix64, rng_for_run, Rng};
 use rand::RngExt;
 use rayon::prelude::*;
 use serde::Serialize;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// Round-robin DAF algorithm (module docs); `leak_from = Some(j)` drops the noise of releases
@@ -376,16 +376,22 @@ fn outputs(
     (run(d, 0), run(d2, 1))
 }
 
-/// Plug-in total variation between the laws of the first feature (output hash).
+/// Plug-in total variation between the laws of the first feature (output hash). Integer
+/// counts summed in key order: the same bits on every call (a `HashMap`'s order, hence its
+/// floating-point sum, changes from one process to the next).
 fn tv(x: &[Vec<u64>], y: &[Vec<u64>]) -> f64 {
-    let mut c: HashMap<u64, (f64, f64)> = HashMap::new();
+    let mut c: BTreeMap<u64, (u64, u64)> = BTreeMap::new();
     for v in x {
-        c.entry(v[0]).or_default().0 += 1.0 / x.len() as f64;
+        c.entry(v[0]).or_default().0 += 1;
     }
     for v in y {
-        c.entry(v[0]).or_default().1 += 1.0 / y.len() as f64;
+        c.entry(v[0]).or_default().1 += 1;
     }
-    0.5 * c.values().map(|(p, q)| (p - q).abs()).sum::<f64>()
+    let (nx, ny) = (x.len() as f64, y.len() as f64);
+    0.5 * c
+        .values()
+        .map(|&(p, q)| (p as f64 / nx - q as f64 / ny).abs())
+        .sum::<f64>()
 }
 
 /// Runs the neighbour search (module docs).
