@@ -234,6 +234,9 @@ fn a_threshold_cell_is_reproduced_by_its_run_command() {
         .filter(|r| r["run_command"].contains("--threshold"))
     {
         assert!(row["key"].contains("-thr"), "{}", row["key"]);
+        // The theorems bound the paper's thresholds, not a user's: no upper bound.
+        assert_eq!(row["upper_bound"], "", "{}", row["key"]);
+        assert_eq!(row["upper_bound_kind"], "", "{}", row["key"]);
         // The command is run by a POSIX shell exactly as written (quoting included).
         let cmd = &row["run_command"];
         let rest = cmd.strip_prefix("dpbai ").expect("dpbai command");

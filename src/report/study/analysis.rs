@@ -206,35 +206,12 @@ algo = "ttucb"
             .map(|(k, sc)| {
                 let x = (1.0 / sc.cell.setting.delta.get()).ln();
                 Row {
-                    instance: "a".into(),
-                    family: "bernoulli",
-                    sigma: None,
-                    label: "ttucb".into(),
-                    algo: "ttucb",
-                    rules: "paper",
-                    delta: sc.cell.setting.delta.get(),
-                    eps: None,
                     runs: 10 + k as u64,
-                    capped: 0,
                     mean_tau: 100.0 + 50.0 * x,
-                    mean_is_lower_bound: false,
                     std_tau: Some(3.0 + k as f64),
-                    ci95: None,
-                    km_median: None,
-                    km_q25: None,
-                    km_q75: None,
-                    errors: 0,
-                    error_rate: 0.0,
-                    error_ci: [0.0, 0.3],
-                    lower_bound_kind: super::super::config::LowerKind::NonPrivate,
                     lower_bound: 1.0,
-                    upper_bound_kind: None,
-                    upper_bound: None,
                     ratio_to_lower: 1.0,
-                    seed: 0,
-                    max_steps: 1,
-                    key: String::new(),
-                    run_command: String::new(),
+                    ..super::super::cell_row(&study, k)
                 }
             })
             .collect();

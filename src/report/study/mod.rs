@@ -182,6 +182,45 @@ pub(crate) fn family_name(c: &Cell) -> &'static str {
     }
 }
 
+/// The row of cell `index` of `study` with its identity filled from the cell (instance, family,
+/// label, algorithm, rules, δ, ε, runs, cap, key, the bound kinds) and its statistics empty
+/// (zero), for [`row`] and [`results::read_results`] to fill.
+pub(crate) fn cell_row(study: &Study, index: usize) -> Row {
+    let sc = &study.cells[index];
+    let c: &Cell = &sc.cell;
+    Row {
+        instance: c.instance.clone(),
+        family: family_name(c),
+        sigma: c.sigma,
+        label: study.algorithms[sc.algorithm].label.clone(),
+        algo: c.setting.algo.as_str(),
+        rules: crate::report::experiments::rules_str(c.setting.rules),
+        delta: c.setting.delta.get(),
+        eps: c.setting.eps_value(),
+        runs: c.runs,
+        capped: 0,
+        mean_tau: 0.0,
+        mean_is_lower_bound: false,
+        std_tau: None,
+        ci95: None,
+        km_median: None,
+        km_q25: None,
+        km_q75: None,
+        errors: 0,
+        error_rate: 0.0,
+        error_ci: [0.0, 1.0],
+        lower_bound_kind: lower_kind(c.setting.algo),
+        lower_bound: 0.0,
+        upper_bound_kind: upper_kind(c),
+        upper_bound: None,
+        ratio_to_lower: 0.0,
+        seed: 0,
+        max_steps: c.max_steps,
+        key: c.key(),
+        run_command: String::new(),
+    }
+}
+
 /// The row of a finished cell `index` of `study`.
 ///
 /// # Errors
@@ -195,10 +234,10 @@ pub fn row(study: &Study, index: usize, r: &CellResult, bounds: &mut BoundCache)
     let lf = complexity::log_factor(c.setting.delta.get())?;
     let lower_bound = bounds.time(study, sc.instance, kind, c.setting.eps_value())? * lf;
     let uk = upper_kind(c);
-    // Upper bounds are for Bernoulli arms under the paper's rules (MATH.md E.4); a Gaussian
-    // instance or the reference rules leave the column empty.
+    // Upper bounds are for Bernoulli arms under the paper's thresholds (MATH.md E.4); a Gaussian
+    // instance, the reference rules or a user threshold (`upper_kind`) leave the column empty.
     let upper_bound = match uk {
-        Some(k) if c.sigma.is_none() && c.setting.rules == crate::bandit::Rules::Paper => Some(
+        Some(k) if c.sigma.is_none() => Some(
             upper_per_log(
                 &study.instances[sc.instance].instance,
                 k,
@@ -213,14 +252,6 @@ pub fn row(study: &Study, index: usize, r: &CellResult, bounds: &mut BoundCache)
         [lo, hi]
     };
     Ok(Row {
-        instance: c.instance.clone(),
-        family: family_name(c),
-        sigma: c.sigma,
-        label: study.algorithms[sc.algorithm].label.clone(),
-        algo: c.setting.algo.as_str(),
-        rules: crate::report::experiments::rules_str(c.setting.rules),
-        delta: c.setting.delta.get(),
-        eps: c.setting.eps_value(),
         runs: s.runs,
         capped: cs.capped,
         mean_tau: cs.mean,
@@ -233,15 +264,13 @@ pub fn row(study: &Study, index: usize, r: &CellResult, bounds: &mut BoundCache)
         errors: s.errors,
         error_rate: s.error_rate,
         error_ci,
-        lower_bound_kind: kind,
         lower_bound,
         upper_bound_kind: upper_bound.and(uk),
         upper_bound,
         ratio_to_lower: cs.mean / lower_bound,
         seed: r.seed,
-        max_steps: c.max_steps,
-        key: c.key(),
         run_command: format!("dpbai run {}", shell_words(&c.run_args())),
+        ..cell_row(study, index)
     })
 }
 

@@ -3,8 +3,9 @@
 //! re-exported here. Every output is a function of the study and its cells' records only (no
 //! clock, no path, no thread count), so a resumed or sharded run writes the same bytes.
 
-use super::config::{LowerKind, Study, UpperKind};
+use super::config::{lower_kind, upper_kind, LowerKind, PanelSplit, Study, UpperKind};
 use super::{upper_per_log, BoundCache, Row};
+use crate::bandit::AlgoName;
 use crate::complexity;
 use crate::error::{Error, Result};
 use crate::report::plot::{
@@ -80,8 +81,52 @@ pub fn render_figures(
                 continue;
             }
             let stem = figure_stem(&inst.name, delta);
-            let panel = panel(study, i, delta, &here, bounds)?;
-            let fig = Figure::grid(format!("{}: {}", study.title, inst.name), vec![panel], 1);
+            let title = format!("{}: {}", study.title, inst.name);
+            let fig = match study.panels {
+                PanelSplit::Instance => {
+                    let p = panel(study, i, delta, &here, &study.lower, &study.upper, bounds)?;
+                    Figure::grid(title, vec![p], 1)
+                }
+                PanelSplit::Algorithm => {
+                    // One panel per `algo`, in the study's order, with its own bounds (and the
+                    // non-private lower bound as the common reference).
+                    let mut algos: Vec<AlgoName> = Vec::new();
+                    for (k, _) in &here {
+                        let a = study.cells[*k].cell.setting.algo;
+                        if !algos.contains(&a) {
+                            algos.push(a);
+                        }
+                    }
+                    let mut panels = Vec::with_capacity(algos.len());
+                    for a in algos {
+                        let mine: Vec<(usize, &Row)> = here
+                            .iter()
+                            .filter(|(k, _)| study.cells[*k].cell.setting.algo == a)
+                            .copied()
+                            .collect();
+                        let lower: Vec<LowerKind> = study
+                            .lower
+                            .iter()
+                            .copied()
+                            .filter(|&l| l == LowerKind::NonPrivate || l == lower_kind(a))
+                            .collect();
+                        let upper: Vec<UpperKind> = study
+                            .upper
+                            .iter()
+                            .copied()
+                            .filter(|&u| {
+                                mine.iter()
+                                    .any(|(k, _)| upper_kind(&study.cells[*k].cell) == Some(u))
+                            })
+                            .collect();
+                        let mut p = panel(study, i, delta, &mine, &lower, &upper, bounds)?;
+                        p.title = format!("{}: {}", a.as_str(), p.title);
+                        panels.push(p);
+                    }
+                    let ncols = panels.len().min(2);
+                    Figure::grid(title, panels, ncols)
+                }
+            };
             let cells: Vec<serde_json::Value> = here
                 .iter()
                 .map(|(_, r)| serde_json::to_value(r).unwrap_or(serde_json::Value::Null))
@@ -103,11 +148,15 @@ pub fn render_figures(
     Ok(out)
 }
 
+/// The panel of the rows `here` (cells of instance `i` at `delta`) with the bound curves
+/// `lower` and `upper`.
 fn panel(
     study: &Study,
     i: usize,
     delta: f64,
     here: &[(usize, &Row)],
+    lower: &[LowerKind],
+    upper: &[UpperKind],
     bounds: &mut BoundCache,
 ) -> Result<Panel> {
     let nu = &study.instances[i].instance;
@@ -140,7 +189,7 @@ fn panel(
     let dense = crate::report::numbers::log_grid(lo / 1.3, hi * 1.3, 48);
     let lf = complexity::log_factor(delta)?;
     // Lower bounds (black): dashed curves, the non-private one a horizontal line.
-    for &k in &study.lower {
+    for &k in lower {
         let name = format!("lower bound, {}", k.as_str());
         if k == LowerKind::NonPrivate {
             p.hlines.push(HLine {
@@ -170,7 +219,7 @@ fn panel(
     }
     // Upper bounds (dotted, the colour of their algorithm), Bernoulli arms only.
     if study.instances[i].sigma.is_none() {
-        for &k in &study.upper {
+        for &k in upper {
             let color = study
                 .cells
                 .iter()

@@ -173,15 +173,6 @@ pub fn read_results(study: &Study, path: &Path) -> Result<Vec<Row>> {
         }
         let upper_bound = opt_num("upper_bound")?;
         rows.push(Row {
-            instance: c.instance.clone(),
-            family: super::family_name(c),
-            sigma: c.sigma,
-            label: study.algorithms[sc.algorithm].label.clone(),
-            algo: c.setting.algo.as_str(),
-            rules: crate::report::experiments::rules_str(c.setting.rules),
-            delta: c.setting.delta.get(),
-            eps: c.setting.eps_value(),
-            runs: c.runs,
             capped: count("capped")?,
             mean_tau: num("mean_tau")?,
             mean_is_lower_bound: field("mean_is_lower_bound") == "true",
@@ -195,15 +186,13 @@ pub fn read_results(study: &Study, path: &Path) -> Result<Vec<Row>> {
             errors: count("errors")?,
             error_rate: num("error_rate")?,
             error_ci: [num("error_ci_lo")?, num("error_ci_hi")?],
-            lower_bound_kind: super::config::lower_kind(c.setting.algo),
             lower_bound: num("lower_bound")?,
             upper_bound_kind: upper_bound.and(super::config::upper_kind(c)),
             upper_bound,
             ratio_to_lower: num("ratio_to_lower")?,
             seed: count("seed")?,
-            max_steps: c.max_steps,
-            key: c.key(),
             run_command: field("run_command").to_string(),
+            ..super::cell_row(study, i)
         });
     }
     Ok(rows)

@@ -48,6 +48,30 @@ pub struct StudyFile {
     /// Which bounds the figures draw.
     #[serde(default)]
     pub bounds: BoundsFile,
+    /// How the figures are laid out.
+    #[serde(default)]
+    pub figures: FiguresFile,
+}
+
+/// `[figures]`: the layout of the figures of τ against ε.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct FiguresFile {
+    /// `"instance"` (default): one panel per instance and δ with every algorithm;
+    /// `"algorithm"`: one panel per algorithm (`algo`) with its variants and its own bounds,
+    /// for studies with many variants of a few algorithms.
+    pub panels: Option<PanelSplit>,
+}
+
+/// How a figure splits into panels (`[figures] panels`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PanelSplit {
+    /// One panel per instance and δ.
+    #[default]
+    Instance,
+    /// One panel per algorithm within each instance and δ.
+    Algorithm,
 }
 
 /// Reward family of an instance.
@@ -213,6 +237,8 @@ pub struct Study {
     pub upper: Vec<UpperKind>,
     /// Draw the regime switches.
     pub switches: bool,
+    /// Panel layout of the figures.
+    pub panels: PanelSplit,
 }
 
 /// The privacy setting of an algorithm, hence its lower bound.
@@ -225,8 +251,15 @@ pub fn lower_kind(algo: AlgoName) -> LowerKind {
 }
 
 /// The asymptotic upper bound a cell's algorithm has, if any (CTB-TT with IDS has its own; the
-/// bounds assume the paper's rules and Bernoulli arms for CTB-TT).
+/// bounds assume Bernoulli arms for CTB-TT).
+///
+/// The theorems bound the algorithms with the paper's own stopping thresholds: a cell with a
+/// user threshold (`threshold`) or the public code's rules (`rules = "reference"`) has none, so
+/// its row leaves the column empty and the default `bounds.upper` does not draw one for it.
 pub fn upper_kind(cell: &Cell) -> Option<UpperKind> {
+    if cell.threshold.is_some() || cell.setting.rules != crate::bandit::Rules::Paper {
+        return None;
+    }
     match cell.setting.algo {
         AlgoName::CtbTt if cell.setting.ids_beta => Some(UpperKind::CtbTtIds),
         AlgoName::CtbTt => Some(UpperKind::CtbTt),
@@ -290,6 +323,20 @@ algo = "dp-se"
         let s = parse_study(BASE, "t.toml").expect("valid");
         assert_eq!(s.cells.len(), 2);
         assert_eq!(s.lower, vec![LowerKind::Global]);
+    }
+
+    /// Only cells under the paper's own thresholds carry the theorems' upper bounds: a user
+    /// threshold or the reference rules have none, and the default `bounds.upper` follows.
+    #[test]
+    fn upper_bounds_only_for_the_papers_thresholds() {
+        let with = |extra: &str| {
+            let text = BASE.replace("algo = \"dp-se\"", &format!("algo = \"adap-tt\"\n{extra}"));
+            let s = parse_study(&text, "t.toml").expect("valid");
+            (upper_kind(&s.cells[0].cell), s.upper)
+        };
+        assert_eq!(with(""), (Some(UpperKind::AdapTt), vec![UpperKind::AdapTt]));
+        assert_eq!(with("rules = \"reference\""), (None, vec![]));
+        assert_eq!(with("threshold = \"ref-adap-tt\""), (None, vec![]));
     }
 
     #[test]

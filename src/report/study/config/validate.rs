@@ -406,5 +406,6 @@ fn validate(f: StudyFile) -> Result<Study> {
         lower,
         upper,
         switches: f.bounds.switches.unwrap_or(true),
+        panels: f.figures.panels.unwrap_or_default(),
     })
 }
