@@ -175,4 +175,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except subprocess.CalledProcessError as e:
+        sys.exit(f"error: `{' '.join(e.cmd)}` failed with exit code {e.returncode}")

@@ -29,8 +29,8 @@
 //! on ([`crate::audit::dp::late_leak`], `--mutant adap-tt-late-leak`): the fixed tables differ
 //! in user 1, whose reward enters only the noised first release, so they miss it; the search
 //! finds a later user. Over seeds 1..=6 the search finds it every time (test
-//! `late_leaks_are_found_on_every_seed` at a small budget; at the default budget (the whole plan): 6 of 6, 30–67 s wall each on the
-//! shared 2-core machine).
+//! `late_leaks_are_found_on_every_seed` at a small budget; at the default budget, the whole
+//! plan: 6 of 6, 30–67 s wall each on the shared 2-core machine).
 //!
 //! A smaller toy shows the same on a simpler algorithm:
 //! [`RrDaf`] is a small ε-DP algorithm: round-robin sampling, per-arm DAF phases of doubling

@@ -183,8 +183,9 @@ pub(crate) fn family_name(c: &Cell) -> &'static str {
 }
 
 /// The row of cell `index` of `study` with its identity filled from the cell (instance, family,
-/// label, algorithm, rules, δ, ε, runs, cap, key, the bound kinds) and its statistics empty
-/// (zero), for [`row`] and [`results::read_results`] to fill.
+/// label, algorithm, rules, δ, ε, runs, cap, key, the lower bound's kind) and its statistics
+/// and bounds empty (zero; the upper bound's kind is set with the bound), for [`row`] and
+/// [`results::read_results`] to fill.
 pub(crate) fn cell_row(study: &Study, index: usize) -> Row {
     let sc = &study.cells[index];
     let c: &Cell = &sc.cell;
@@ -211,7 +212,7 @@ pub(crate) fn cell_row(study: &Study, index: usize) -> Row {
         error_ci: [0.0, 1.0],
         lower_bound_kind: lower_kind(c.setting.algo),
         lower_bound: 0.0,
-        upper_bound_kind: upper_kind(c),
+        upper_bound_kind: None,
         upper_bound: None,
         ratio_to_lower: 0.0,
         seed: 0,
