@@ -39,9 +39,59 @@ pub enum Error {
     /// A user-supplied expression or configuration could not be parsed.
     #[error("{0}")]
     Parse(String),
+    /// Reading or writing a file or folder failed.
+    #[error("cannot {op} {}: {source}", path.display())]
+    Io {
+        /// What was attempted: `read`, `write`, `create`, `rename`, ...
+        op: String,
+        /// The file or folder.
+        path: std::path::PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: IoError,
+    },
+}
+
+/// An [`std::io::Error`] that [`Error`] can carry (it is `Clone` and compares by kind and
+/// message).
+#[derive(Debug, Clone)]
+pub struct IoError(std::sync::Arc<std::io::Error>);
+
+impl IoError {
+    /// The kind of the underlying error.
+    pub fn kind(&self) -> std::io::ErrorKind {
+        self.0.kind()
+    }
+}
+
+impl PartialEq for IoError {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.kind() == other.0.kind() && self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl Display for IoError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for IoError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
 }
 
 impl Error {
+    /// Builds [`Error::Io`]: `op` (`read`, `write`, ...) on `path` failed with `source`.
+    pub fn io(op: &str, path: impl AsRef<std::path::Path>, source: std::io::Error) -> Self {
+        Error::Io {
+            op: op.to_string(),
+            path: path.as_ref().to_path_buf(),
+            source: IoError(std::sync::Arc::new(source)),
+        }
+    }
+
     /// Builds [`Error::InvalidParameter`].
     pub fn param(
         name: impl Into<String>,

@@ -10,10 +10,9 @@
 #![forbid(unsafe_code)]
 
 use dpbai::audit::{delta as adelta, dp as adp, expr, finite};
-use dpbai::bandit::{self, AlgoName, AlgoSpec, CustomThreshold, Rules, ThresholdVars};
+use dpbai::bandit::{self, AlgoName, CustomThreshold, Rules, ThresholdVars};
 use dpbai::complexity::{self, upper, Certified};
 use dpbai::instance::{Family, Instance};
-use dpbai::report::experiments::checked_threshold;
 use dpbai::{divergence, mc, special};
 use numpy::ndarray::{ArrayD, IxDyn};
 use numpy::{IntoPyArray, PyArray1, PyArrayDyn, PyReadonlyArrayDyn, PyUntypedArrayMethods};
@@ -495,18 +494,20 @@ fn run<'py>(
             setting.set_reading(&key, &value).map_err(py_err)?;
         }
     }
-    let mut spec = AlgoSpec::new(setting);
-    spec.step_by_step = step_by_step;
-    let checked = match &threshold {
-        Some(t) => {
-            let c = checked_threshold(t, &nu, &spec.setting)
-                .map_err(|e| value_error(format!("invalid threshold: {e}")))?;
-            spec.custom_threshold = Some(c.clone() as Arc<dyn CustomThreshold>);
-            Some(c)
-        }
-        None => None,
-    };
-    let alg = bandit::build(&spec, &nu).map_err(py_err)?;
+    // One specification, as `dpbai run` builds it: the algorithm and the metadata follow from it.
+    let spec = dpbai::experiment::CellSpec::new(
+        &setting,
+        &nu,
+        threshold.as_deref(),
+        step_by_step,
+        runs,
+        seed,
+        max_steps,
+    );
+    let (alg, checked) = spec.build().map_err(|e| match (&threshold, &e) {
+        (Some(_), dpbai::Error::Parse(_)) => value_error(format!("invalid threshold: {e}")),
+        _ => py_err(e),
+    })?;
     let pool = pool(Some(threads))?;
 
     let start = Instant::now();
@@ -531,21 +532,9 @@ fn run<'py>(
         return Err(value_error(format!("invalid threshold: {e}")));
     }
 
-    // The engine-only options as `dpbai run` records them (the readings come from the setting).
-    let extra = dpbai::report::experiments::engine_flags(step_by_step, threshold.as_deref());
-    let meta = mc::RunMeta::new(&spec.setting, &nu, seed, runs, Some(max_steps), extra);
-    let summary = mc::summarize(&records, nu.best()).map_err(py_err)?;
-    let report = mc::Report {
-        meta,
-        shard: None,
-        samples_per_s: if elapsed > 0.0 {
-            summary.total_samples as f64 / elapsed
-        } else {
-            0.0
-        },
-        summary,
-        elapsed_s: elapsed,
-    };
+    let meta = dpbai::experiment::meta::RunMeta::new(&spec).map_err(py_err)?;
+    let report =
+        dpbai::experiment::meta::Report::new(&meta, None, &records, elapsed).map_err(py_err)?;
     let d = PyDict::new(py);
     let o = |r: &mc::RunRecord| r.outcome;
     d.set_item(

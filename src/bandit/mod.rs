@@ -343,6 +343,7 @@ impl From<Setting> for AlgoSpec {
 pub mod algos;
 pub mod dp_se;
 pub mod rules;
+pub mod semantics;
 mod setting;
 mod sf;
 pub(crate) mod top_two;

@@ -1,6 +1,7 @@
 //! `dpbai run`: many seeded Monte Carlo runs of one algorithm on one instance.
 //!
-//! Output: a human table (default) or one JSON object (`--json`, see [`dpbai::mc::Report`]);
+//! Output: a human table (default) or one JSON object (`--json`, see
+//! [`dpbai::experiment::meta::Report`]);
 //! `--out FILE` writes one CSV row per run, `run,tau,recommendation,correct,stopped,rounds`, with
 //! `run` 0-based (its generator is `rng_for_run(seed, run)`), `recommendation` **1-based** (as
 //! arms are numbered on the command line), `correct` = recommendation is the best arm (also for
@@ -9,21 +10,25 @@
 //! as bool).
 //!
 //! With `--shard i/n` only the runs `r ≡ i (mod n)` are simulated and `--out FILE` is required:
-//! it receives the shard file (JSON, [`dpbai::mc::ShardFile`]) for `dpbai merge`; stdout gets the
-//! summary of the shard's runs alone.
+//! it receives the shard file (JSON, [`dpbai::experiment::shard::ShardFile`]) for `dpbai merge`;
+//! stdout gets the summary of the shard's runs alone.
+//!
+//! The experiment is one [`CellSpec`] (its digest is the output's `cell`); the algorithm is built
+//! from it, so what runs is exactly what the specification says.
 
 use anyhow::Context;
 use dpbai::bandit::rules::Eq14Form;
 use dpbai::bandit::{
-    AdapLeaderBonus, AlgoName, AlgoSpec, ChallengerCounts, CustomThreshold, DpaEpisodes,
-    GaussLdpSigma, LeaderCounts, Rules, Setting, TieBreak,
+    AdapLeaderBonus, AlgoName, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, Rules,
+    Setting, TieBreak,
 };
+use dpbai::experiment::meta::{Report, RunMeta};
+use dpbai::experiment::shard::ShardFile;
+use dpbai::experiment::CellSpec;
 use dpbai::instance::{Family, Instance};
-use dpbai::mc::{self, EngineConfig, Report, RunMeta, RunRecord, Shard, ShardFile};
-use dpbai::report::experiments::checked_threshold;
+use dpbai::mc::{self, EngineConfig, RunRecord, Shard};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Instant;
 
 /// Arguments of `dpbai run`.
@@ -130,12 +135,6 @@ pub struct Args {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
-}
-
-/// The engine-only options given (`--step-by-step`, `--threshold`), as flags; the readings of
-/// the setting come from [`Setting::non_default_flags`].
-fn engine_options(args: &Args) -> Vec<String> {
-    dpbai::report::experiments::engine_flags(args.step_by_step, args.threshold.as_deref())
 }
 
 /// Reward family on the command line.
@@ -266,32 +265,28 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         leader_counts: args.leader_counts,
         ..Setting::new(algo, delta).with_gamma(args.gamma)?
     };
-    let mut spec = AlgoSpec::new(setting);
-    spec.step_by_step = args.step_by_step;
-    let checked = match &args.threshold {
-        Some(t) => {
-            let c = checked_threshold(t, &instance, &spec.setting)
-                .map_err(|e| super::usage(format!("invalid --threshold: {e}")))?;
-            spec.custom_threshold = Some(c.clone() as Arc<dyn CustomThreshold>);
-            Some(c)
-        }
-        None => None,
-    };
-    let alg = dpbai::bandit::build(&spec, &instance)?;
-
-    let meta = RunMeta::new(
+    let max_steps = args.max_steps.unwrap_or(DEFAULT_MAX_STEPS);
+    let spec = CellSpec::new(
         &setting,
         &instance,
-        args.seed,
+        args.threshold.as_deref(),
+        args.step_by_step,
         args.runs,
-        Some(args.max_steps.unwrap_or(DEFAULT_MAX_STEPS)),
-        engine_options(&args),
+        args.seed,
+        max_steps,
     );
+    let (alg, checked) = spec.build().map_err(|e| match &args.threshold {
+        Some(_) if matches!(e, dpbai::Error::Parse(_)) => {
+            super::usage(format!("invalid --threshold: {e}"))
+        }
+        _ => e.into(),
+    })?;
+    let meta = RunMeta::new(&spec)?;
     let cfg = EngineConfig {
         seed: args.seed,
         runs: args.runs,
         threads,
-        max_steps: args.max_steps.unwrap_or(DEFAULT_MAX_STEPS),
+        max_steps,
         shard,
     };
     if n_sim == 0 {
@@ -311,19 +306,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return Err(super::usage(format!("invalid --threshold: {e}")));
     }
 
-    let report = make_report(&meta, shard, &records, elapsed)?;
+    let report = Report::new(&meta, shard, &records, elapsed)?;
     if let (Some(s), Some(path)) = (shard, args.out.as_deref()) {
-        let file = ShardFile {
-            format: mc::SHARD_FORMAT.to_string(),
-            meta: meta.clone(),
-            shard: s,
-            elapsed_s: elapsed,
-            digest: Some(mc::records_digest(&records)),
-            records,
-        };
-        let text = serde_json::to_string(&file).context("serialising the shard file")?;
-        std::fs::write(path, text + "\n")
-            .with_context(|| format!("writing shard file {}", path.display()))?;
+        ShardFile::new(spec, meta, s, elapsed, records).write(path)?;
     } else if let Some(path) = args.out.as_deref() {
         write_csv(path, &records, instance.best())?;
     }
@@ -343,28 +328,6 @@ pub(crate) fn progress_bar(n: u64) -> indicatif::ProgressBar {
     } else {
         indicatif::ProgressBar::hidden()
     }
-}
-
-/// The report of `records` (in run order).
-pub(crate) fn make_report(
-    meta: &RunMeta,
-    shard: Option<Shard>,
-    records: &[RunRecord],
-    elapsed_s: f64,
-) -> anyhow::Result<Report> {
-    let summary = mc::summarize(records, meta.best_arm - 1)?;
-    let samples_per_s = if elapsed_s > 0.0 {
-        summary.total_samples as f64 / elapsed_s
-    } else {
-        0.0
-    };
-    Ok(Report {
-        meta: meta.clone(),
-        shard: shard.map(|s| format!("{}/{}", s.index, s.count)),
-        summary,
-        elapsed_s,
-        samples_per_s,
-    })
 }
 
 /// Writes the per-run CSV (see the module docs for the columns).

@@ -294,6 +294,7 @@ fn plot(r: &SearchReport) -> Figure {
         ));
     }
     panel.hlines.push(HLine {
+        stats: None,
         y: r.delta,
         label: "delta".into(),
         style: RefStyle::Dashed,

@@ -2,8 +2,8 @@
 //! reading of the `verify`, `run` or `experiment` command after `--` into its cells and costs.
 
 use super::cost::{run_seconds, CellCost};
+use dpbai::experiment::Cell;
 use dpbai::instance::{Family, Instance};
-use dpbai::report::experiments::Cell;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 

@@ -5,7 +5,7 @@ use super::plan::{task_run_args, Mode, Plan};
 use anyhow::Context as _;
 /// Shell quoting of one word and of a command line: the library's (`dpbai experiment` writes
 /// the same command lines).
-pub(super) use dpbai::report::study::{shell_word as sh_quote, shell_words as sh_join};
+pub(super) use dpbai::experiment::shell::{shell_word as sh_quote, shell_words as sh_join};
 use std::fmt::Write as _;
 use std::path::Path;
 

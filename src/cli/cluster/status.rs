@@ -5,8 +5,8 @@
 use super::plan::{plan_cells, read_plan, verify_cache, Mode, Plan};
 use super::scripts::{array_spec, parse_array_spec, sh_join};
 use anyhow::Context as _;
+use dpbai::experiment::{shard_present, Cell};
 use dpbai::mc::Shard;
-use dpbai::report::experiments::{shard_present, Cell};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -136,9 +136,9 @@ pub(super) fn task_done(
         Mode::Verify | Mode::Experiment => cells.iter().all(|c| shard_present(c, cache, shard)),
         Mode::Run => {
             let path = dir.join("shards").join(format!("run-{i}.json"));
-            match crate::cli::merge::read_shard_file(&path) {
+            match dpbai::experiment::shard::ShardFile::read(&path) {
                 Ok(f) => {
-                    f.shard == shard && f.records.iter().map(|r| r.run).eq(shard.runs(f.meta.runs))
+                    f.shard == shard && f.records.iter().map(|r| r.run).eq(shard.runs(f.spec.runs))
                 }
                 Err(_) => false,
             }

@@ -2,11 +2,11 @@
 //! exceeds δ, the ratio ranges to the lower bound and the capped cells; then each reading
 //! against its default reading and the slopes of `E[τ]` in `log(1/δ)`.
 
-use super::config::Study;
 use super::output::{num, short, switches};
-use super::results::opt;
-use super::Row;
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::experiment::study::config::Study;
+use crate::experiment::study::results::opt;
+use crate::experiment::study::Row;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -21,7 +21,7 @@ fn eps_part(eps: Option<f64>) -> String {
 /// algorithm and the capped cells.
 ///
 /// # Errors
-/// Solver failures; I/O as [`Error::Parse`].
+/// Solver failures; [`crate::Error::Io`] naming the file.
 pub fn write_summary(study: &Study, rows: &[Row], path: &Path, command: &str) -> Result<()> {
     let mut s = String::new();
     let _ = writeln!(s, "# {}\n", study.title);
@@ -137,8 +137,7 @@ pub fn write_summary(study: &Study, rows: &[Row], path: &Path, command: &str) ->
     }
     summary_readings(study, rows, &mut s)?;
     summary_slopes(study, rows, &mut s)?;
-    std::fs::write(path, s)
-        .map_err(|e| Error::Parse(format!("cannot write {}: {e}", path.display())))
+    crate::files::write_atomic(path, s.as_bytes())
 }
 
 /// `SUMMARY.md`'s table of readings against the default reading.

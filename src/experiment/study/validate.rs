@@ -2,13 +2,13 @@
 //! and the expansion of every `[[algorithm]]` into its cells (each [`Setting`] built once and
 //! checked as `dpbai run` would, before anything runs).
 
-use super::{
+use super::config::{
     lower_kind, upper_kind, FamilyName, LowerKind, Study, StudyAlgorithm, StudyCell, StudyFile,
     StudyInstance, UpperKind, DEFAULT_MAX_STEPS,
 };
 use crate::bandit::{build, Rules, Setting};
 use crate::error::{Error, Result};
-use crate::report::experiments::{cell_instance, Cell};
+use crate::experiment::{cell_instance, Cell};
 
 fn bad(path: &str, msg: impl std::fmt::Display) -> Error {
     Error::Parse(format!("{path}: {msg}"))
@@ -63,7 +63,16 @@ fn key_path(text: &str, pos: usize) -> String {
 /// # Errors
 /// [`Error::Parse`] with one line `SOURCE: PATH: what is wrong; allowed values`.
 pub fn parse_study(text: &str, source: &str) -> Result<Study> {
-    let file: StudyFile = toml::from_str(text).map_err(|e| {
+    parse_study_with(text, source, None)
+}
+
+/// [`parse_study`] with the file's `runs` replaced by `runs` (`dpbai experiment --runs`),
+/// before anything is validated (so multipliers and limits see it).
+///
+/// # Errors
+/// As [`parse_study`].
+pub fn parse_study_with(text: &str, source: &str, runs: Option<u64>) -> Result<Study> {
+    let mut file: StudyFile = toml::from_str(text).map_err(|e| {
         let msg = e.message().replace('\n', " ");
         let at = e
             .span()
@@ -71,6 +80,9 @@ pub fn parse_study(text: &str, source: &str) -> Result<Study> {
             .unwrap_or_else(|| "(file)".into());
         Error::Parse(format!("{source}: {at}: {}", msg.trim()))
     })?;
+    if let Some(r) = runs {
+        file.runs = r;
+    }
     validate(file).map_err(|e| match e {
         Error::Parse(m) => Error::Parse(format!("{source}: {m}")),
         other => Error::Parse(format!("{source}: {other}")),
@@ -349,7 +361,7 @@ fn validate(f: StudyFile) -> Result<Study> {
                         threshold: a.threshold.clone(),
                     };
                     // Every setting is checked once, as `dpbai run` would, before anything runs.
-                    let (spec, _) = cell.spec().map_err(|err| match &a.threshold {
+                    let (spec, _) = cell.engine_spec().map_err(|err| match &a.threshold {
                         Some(_) => bad(&format!("{p}.threshold"), err),
                         None => bad(&p, err),
                     })?;
