@@ -251,10 +251,10 @@ fn join_notes(a: Option<String>, b: Option<String>) -> Option<String> {
 pub fn assumption_note(nu: &Instance) -> Option<String> {
     let mut notes = Vec::new();
     if !nu.has_distinct_means() {
-        notes.push("tied means: the theorem assumes distinct means (MATH.md ISSUE 31)");
+        notes.push("tied means: Sec. 3.2, Thm. 22 and Thm. 24 assume distinct means");
     }
     if !nu.is_interior() {
-        notes.push("boundary means 0 or 1: the theorem assumes mu in (0,1)^K (MATH.md ISSUE 31)");
+        notes.push("boundary means 0 or 1: the theorems assume mu in (0,1)^K (Sec. 2.2.1)");
     }
     if notes.is_empty() {
         None
