@@ -28,7 +28,8 @@ fn py_err(e: dpbai::Error) -> PyErr {
     match e {
         dpbai::Error::InvalidParameter { .. }
         | dpbai::Error::InvalidInstance { .. }
-        | dpbai::Error::Parse(_) => PyValueError::new_err(e.to_string()),
+        | dpbai::Error::Parse(_)
+        | dpbai::Error::Config { .. } => PyValueError::new_err(e.to_string()),
         other => PyRuntimeError::new_err(other.to_string()),
     }
 }

@@ -3,6 +3,7 @@
 
 use anyhow::Result;
 use dpbai::complexity::{self, upper, Certified};
+use dpbai::error::fixed;
 use dpbai::instance::{Family, Instance};
 use serde_json::{json, Value};
 
@@ -298,9 +299,9 @@ fn run_checked(a: Args) -> Result<()> {
     let row = |name: &str, c: &Certified| {
         let alloc: Vec<String> = c.allocation.iter().map(|w| format!("{w:.4}")).collect();
         println!(
-            "{:<26} {:>18.10}  [{:.14e}, {:.14e}] {:>9.1e}  ({})",
+            "{:<26} {:>18}  [{:.14e}, {:.14e}] {:>9.1e}  ({})",
             name,
-            c.value,
+            fixed(c.value, 10),
             c.lower,
             c.upper,
             c.rel_width(),
@@ -331,22 +332,28 @@ fn run_checked(a: Args) -> Result<()> {
         );
     }
     println!();
-    println!("H (sigma = {sigma})           {h:.8}");
-    println!("eps switch local  (c(eps) = T_TV2/T_KL)  {eps_l:.8}");
-    println!("eps switch global (T_TV/T_KL)            {eps_g:.8}");
+    println!("H (sigma = {sigma})           {}", fixed(h, 8));
+    println!(
+        "eps switch local  (c(eps) = T_TV2/T_KL)  {}",
+        fixed(eps_l, 8)
+    );
+    println!(
+        "eps switch global (T_TV/T_KL)            {}",
+        fixed(eps_g, 8)
+    );
     let pa: Vec<String> = per_arm
         .iter()
-        .map(|v| v.map_or("-".into(), |e| format!("{e:.6}")))
+        .map(|v| v.map_or("-".into(), |e| fixed(e, 6)))
         .collect();
     println!("eps switch per arm (2 Delta_a)           {}", pa.join(", "));
     println!();
     println!("sample-complexity lower bounds  T log(1/(2.4 delta)), log factor {lf:.6}:");
-    println!("  non-private  {:.6}", t_kl.value * lf);
+    println!("  non-private  {}", fixed(t_kl.value * lf, 6));
     if let Some(p) = &private {
         if let Some(l) = &p.local {
-            println!("  local        {:.6}", l.value * lf);
+            println!("  local        {}", fixed(l.value * lf, 6));
         }
-        println!("  global       {:.6}", p.global.value * lf);
+        println!("  global       {}", fixed(p.global.value * lf, 6));
     }
     println!();
     print_upper(&nu, a.delta, t_kl.value, &dpa, private.as_ref());
@@ -373,16 +380,18 @@ fn print_upper(nu: &Instance, delta: f64, t_kl: f64, dpa: &upper::UpperBound, p:
     };
     let line = |name: &str, model: upper::PrivacyModel, lt: upper::LowerTime, u: Option<f64>| {
         let t = lower_value(lt, t_kl, p);
-        let tcol = t.map_or(String::new(), |t| format!("{} = {t:.6}", time_name(lt)));
+        let tcol = t.map_or(String::new(), |t| {
+            format!("{} = {}", time_name(lt), fixed(t, 6))
+        });
         match u {
             Some(u) => println!(
-                "  {:<28} {:<14} {:>16.6} {:>16.6}  {:<26} {:>9}",
+                "  {:<28} {:<14} {:>16} {:>16}  {:<26} {:>9}",
                 name,
                 model.label(),
-                u,
-                u * l1d,
+                fixed(u, 6),
+                fixed(u * l1d, 6),
                 tcol,
-                t.map_or(String::new(), |t| format!("{:.4}", u / t))
+                t.map_or(String::new(), |t| fixed(u / t, 4))
             ),
             None => println!("  {:<28} {:<14} {:>16}", name, model.label(), "refused"),
         }

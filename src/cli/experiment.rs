@@ -167,7 +167,7 @@ fn write_outputs(
     let rows = rows(study, results, &mut bounds)?;
     output::write_results(&rows, &dir.join("results.csv"))?;
     let figs = dir.join("figures");
-    std::fs::create_dir_all(&figs)?;
+    dpbai::files::create_parent(&figs.join("x"))?;
     output::render_figures(study, &rows, &figs, command, &mut bounds)?;
     output::render_delta_figures(study, &rows, &figs, command)?;
     output::write_summary(study, &rows, &dir.join("SUMMARY.md"), command)?;

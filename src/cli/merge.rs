@@ -17,7 +17,8 @@ use std::path::PathBuf;
 /// Arguments of `dpbai merge`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Shard files written by `dpbai run --shard i/n --out FILE`.
+    /// Shard files written by `dpbai run --shard i/n --out FILE`, or folders: every `*.json`
+    /// file of a folder is one of the shard files.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Per-run CSV of the merged runs (same columns as `dpbai run --out`).
@@ -63,10 +64,36 @@ fn rederive_runs(m: &dpbai::experiment::shard::Merged, n: u64, seed: u64) -> any
     Ok(())
 }
 
+/// The shard files named by `paths`: a file as it is, a folder as its `*.json` files in name
+/// order.
+fn shard_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| dpbai::Error::io("read", p, e))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.extension().is_some_and(|x| x == "json") && f.is_file())
+                .collect();
+            if files.is_empty() {
+                return Err(super::usage(format!(
+                    "{}: a folder without shard files (*.json)",
+                    p.display()
+                )));
+            }
+            files.sort();
+            out.extend(files);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
     dpbai::params::limits::check_runs("rederive", args.rederive.max(1))?;
-    let merged = merge_shards(&args.files)?;
+    let merged = merge_shards(&shard_files(&args.files)?)?;
     if args.rederive > 0 {
         rederive_runs(&merged, args.rederive, args.rederive_seed)?;
     }

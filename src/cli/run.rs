@@ -178,8 +178,27 @@ fn parse_rules(s: &str) -> Result<Rules, String> {
 /// Default `--max-steps`.
 pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
 
-/// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
+/// A `dpbai run` command, validated: everything a run needs, checked before anything runs or is
+/// written (also by `dpbai cluster slurm -- run …`, which plans it without running it).
+pub(crate) struct Prepared {
+    /// The experiment.
+    pub(crate) spec: CellSpec,
+    /// Its metadata.
+    pub(crate) meta: RunMeta,
+    /// Worker threads.
+    pub(crate) threads: usize,
+    /// The slice of the runs, if any.
+    pub(crate) shard: Option<Shard>,
+    /// Runs this process simulates (all, or the shard's).
+    pub(crate) n_sim: u64,
+}
+
+/// Validates `args` as `dpbai run` does: resource limits, the instance, every parameter, the
+/// options the algorithm takes, the threshold (probed), and builds the specification.
+///
+/// # Errors
+/// A usage error naming the option and its allowed range.
+pub(crate) fn prepare(args: &Args) -> anyhow::Result<Prepared> {
     use dpbai::params::limits;
     let algo = args.algo;
     // Resource limits first: nothing is allocated or started before they pass.
@@ -190,6 +209,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         limits::check_max_steps(m)?;
     }
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
+    if args.runs == 0 {
+        return Err(super::usage("invalid --runs 0: must be at least 1"));
+    }
     let n_sim = EngineConfig {
         seed: args.seed,
         runs: args.runs,
@@ -198,19 +220,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         shard,
     }
     .count();
-    if args.runs == 0 {
-        return Err(super::usage("invalid --runs 0: must be at least 1"));
+    if n_sim == 0 {
+        return Err(super::usage(format!(
+            "shard {} of {} runs is empty: use fewer shards than runs",
+            args.shard.as_deref().unwrap_or(""),
+            args.runs
+        )));
     }
-    if n_sim > 0 {
-        limits::check_runs(
-            if shard.is_some() {
-                "runs of the shard"
-            } else {
-                "runs"
-            },
-            n_sim,
-        )?;
-    }
+    limits::check_runs(
+        if shard.is_some() {
+            "runs of the shard"
+        } else {
+            "runs"
+        },
+        n_sim,
+    )?;
     let means = super::parse_list("means", &args.means)?;
     limits::check_arms(means.len())?;
     let family = match args.family {
@@ -230,17 +254,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let delta = dpbai::params::Delta::new(args.delta)?;
     let beta = dpbai::params::Beta::new(args.beta)?;
     let eps = args.eps.map(dpbai::params::Epsilon::new).transpose()?;
-    match args.eps {
-        Some(_) => {}
-        None if algo.needs_eps() => {
-            return Err(super::usage(format!(
-                "--eps is required by {} (a private algorithm): pass --eps E with E > 0",
-                algo.as_str()
-            )))
-        }
-        None => {}
+    if args.eps.is_none() && algo.needs_eps() {
+        return Err(super::usage(format!(
+            "--eps is required by {} (a private algorithm): pass --eps E with E > 0",
+            algo.as_str()
+        )));
     }
-    let rules = args.rules;
     let threads = match args.threads {
         Some(t) => t,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -250,11 +269,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "--shard needs --out FILE (the shard file that `dpbai merge` reads)",
         ));
     }
-
     let setting = Setting {
         eps,
         beta,
-        rules,
+        rules: args.rules,
         tie_break: args.tie_break,
         challenger_counts: args.challenger_counts,
         ids_beta: args.ids_beta,
@@ -265,7 +283,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         leader_counts: args.leader_counts,
         ..Setting::new(algo, delta).with_gamma(args.gamma)?
     };
-    let max_steps = args.max_steps.unwrap_or(DEFAULT_MAX_STEPS);
     let spec = CellSpec::new(
         &setting,
         &instance,
@@ -273,31 +290,48 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         args.step_by_step,
         args.runs,
         args.seed,
-        max_steps,
+        args.max_steps.unwrap_or(DEFAULT_MAX_STEPS),
     );
-    let (alg, checked) = spec.build().map_err(|e| match &args.threshold {
+    // Built once here so that every check of the algorithm and the threshold runs now.
+    build(&spec, args)?;
+    let meta = RunMeta::new(&spec)?;
+    Ok(Prepared {
+        spec,
+        meta,
+        threads,
+        shard,
+        n_sim,
+    })
+}
+
+/// The algorithm of `spec` and its threshold check, with a threshold error named as such.
+fn build(
+    spec: &CellSpec,
+    args: &Args,
+) -> anyhow::Result<(
+    Box<dyn dpbai::bandit::BaiAlgorithm>,
+    Option<dpbai::experiment::cell::CheckedThreshold>,
+)> {
+    spec.build().map_err(|e| match &args.threshold {
         Some(_) if matches!(e, dpbai::Error::Parse(_)) => {
             super::usage(format!("invalid --threshold: {e}"))
         }
         _ => e.into(),
-    })?;
-    let meta = RunMeta::new(&spec)?;
-    let cfg = EngineConfig {
-        seed: args.seed,
-        runs: args.runs,
-        threads,
-        max_steps,
-        shard,
-    };
-    if n_sim == 0 {
-        return Err(super::usage(format!(
-            "shard {} of {} runs is empty: use fewer shards than runs",
-            args.shard.as_deref().unwrap_or(""),
-            args.runs
-        )));
-    }
+    })
+}
 
-    let bar = progress_bar(n_sim);
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let p = prepare(&args)?;
+    let (alg, checked) = build(&p.spec, &args)?;
+    let cfg = EngineConfig {
+        seed: p.spec.seed,
+        runs: p.spec.runs,
+        threads: p.threads,
+        max_steps: p.spec.max_steps,
+        shard: p.shard,
+    };
+    let bar = progress_bar(p.n_sim);
     let start = Instant::now();
     let records = mc::simulate(alg.as_ref(), &cfg, &|| bar.inc(1))?;
     let elapsed = start.elapsed().as_secs_f64();
@@ -305,12 +339,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(e) = checked.and_then(|c| c.failure()) {
         return Err(super::usage(format!("invalid --threshold: {e}")));
     }
-
-    let report = Report::new(&meta, shard, &records, elapsed)?;
-    if let (Some(s), Some(path)) = (shard, args.out.as_deref()) {
-        ShardFile::new(spec, meta, s, elapsed, records).write(path)?;
+    let report = Report::new(&p.meta, p.shard, &records, elapsed)?;
+    if let (Some(s), Some(path)) = (p.shard, args.out.as_deref()) {
+        ShardFile::new(p.spec, p.meta, s, elapsed, records).write(path)?;
     } else if let Some(path) = args.out.as_deref() {
-        write_csv(path, &records, instance.best())?;
+        write_csv(path, &records, p.meta.best_arm - 1)?;
     }
     print_report(&report, args.json)
 }
@@ -332,8 +365,13 @@ pub(crate) fn progress_bar(n: u64) -> indicatif::ProgressBar {
 
 /// Writes the per-run CSV (see the module docs for the columns).
 pub(crate) fn write_csv(path: &Path, records: &[RunRecord], best: usize) -> anyhow::Result<()> {
-    let ctx = || format!("writing {}", path.display());
-    let mut w = csv::Writer::from_path(path).with_context(ctx)?;
+    let ctx = |e: csv::Error| -> anyhow::Error {
+        match e.into_kind() {
+            csv::ErrorKind::Io(e) => dpbai::Error::io("write", path, e).into(),
+            other => anyhow::anyhow!("writing {}: {other:?}", path.display()),
+        }
+    };
+    let mut w = csv::Writer::from_path(path).map_err(ctx)?;
     w.write_record([
         "run",
         "tau",
@@ -342,7 +380,7 @@ pub(crate) fn write_csv(path: &Path, records: &[RunRecord], best: usize) -> anyh
         "stopped",
         "rounds",
     ])
-    .with_context(ctx)?;
+    .map_err(ctx)?;
     for r in records {
         let o = &r.outcome;
         w.write_record([
@@ -353,9 +391,9 @@ pub(crate) fn write_csv(path: &Path, records: &[RunRecord], best: usize) -> anyh
             o.stopped.to_string(),
             o.rounds.map(|x| x.to_string()).unwrap_or_default(),
         ])
-        .with_context(ctx)?;
+        .map_err(ctx)?;
     }
-    w.flush().with_context(ctx)?;
+    w.flush().map_err(|e| dpbai::Error::io("write", path, e))?;
     Ok(())
 }
 

@@ -1,7 +1,6 @@
 //! `dpbai verify`: check every numeric claim of the paper, regenerate REPORT.md's generated
 //! blocks (and, as the issue lands, figures/), and compare verdicts with `verify/expected.toml`.
 
-use anyhow::Context as _;
 use dpbai::experiment::grid::long_runs::long_run_cells;
 use dpbai::experiment::grid::{
     case2_control_cells, dpa_live_counts_cell, run_grid, starvation_control_cells, Profile,
@@ -159,8 +158,7 @@ fn expected_path(args: &Args) -> PathBuf {
 /// Reads an expected file, with the `[independent]` table of its `independent_from` file.
 fn read_expected(path: &std::path::Path) -> anyhow::Result<Expected> {
     let parse = |path: &std::path::Path| -> anyhow::Result<Expected> {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let text = std::fs::read_to_string(path).map_err(|e| dpbai::Error::io("read", path, e))?;
         toml::from_str(&text)
             .map_err(|e| super::usage(format!("{}: {}", path.display(), e.message())))
     };
@@ -204,8 +202,7 @@ fn record_snapshot(
         );
     }
     let expected = read_expected(path)?;
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = std::fs::read_to_string(path).map_err(|e| dpbai::Error::io("read", path, e))?;
     let Some(head) = text
         .split_inclusive('\n')
         .position(|l| l.trim() == "[snapshot]")
@@ -229,7 +226,7 @@ fn record_snapshot(
         ));
         n += 1;
     }
-    std::fs::write(path, out).with_context(|| format!("writing {}", path.display()))?;
+    dpbai::files::write_atomic(path, out.as_bytes())?;
     println!("recorded {n} snapshot verdicts in {}", path.display());
     Ok(())
 }
@@ -512,10 +509,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             &blocks::case2_table(grid, &profile.global_eps, &case2_control),
         );
     }
-    std::fs::create_dir_all(&args.out_dir)
-        .with_context(|| format!("creating {}", args.out_dir.display()))?;
-    std::fs::write(&report_path, doc)
-        .with_context(|| format!("writing {}", report_path.display()))?;
+    dpbai::files::write_atomic(&report_path, doc.as_bytes())?;
 
     if args.json {
         println!("{}", serde_json::to_string_pretty(&results)?);

@@ -113,7 +113,14 @@ fn parse_records(body: &str) -> Option<Vec<RunRecord>> {
 pub fn read_cell_file(path: &Path) -> Result<Option<CellFile>> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return Ok(None)
+        }
         Err(e) => return Err(Error::io("read", path, e)),
     };
     let bad = |why: &str| Error::Parse(format!("cell file {}: {why}", path.display()));

@@ -354,9 +354,11 @@ pub(super) fn resubmit(dir: &Path, dry_run: bool) -> anyhow::Result<()> {
         );
         return Ok(());
     }
-    std::fs::create_dir_all(dir.join("logs")).context("creating logs/")?;
+    std::fs::create_dir_all(dir.join("logs"))
+        .map_err(|e| dpbai::Error::io("create", dir.join("logs"), e))?;
     if plan.mode == Mode::Run {
-        std::fs::create_dir_all(dir.join("shards")).context("creating shards/")?;
+        std::fs::create_dir_all(dir.join("shards"))
+            .map_err(|e| dpbai::Error::io("create", dir.join("shards"), e))?;
     }
     let run = |args: &[String]| -> anyhow::Result<String> {
         let out = std::process::Command::new(&args[0])
@@ -395,7 +397,7 @@ pub(super) fn resubmit(dir: &Path, dry_run: bool) -> anyhow::Result<()> {
     let jobs = dir.join("jobs.txt");
     let mut text = std::fs::read_to_string(&jobs).unwrap_or_default();
     text.push_str(&log);
-    std::fs::write(&jobs, text).with_context(|| format!("writing {}", jobs.display()))?;
+    dpbai::files::write_atomic(&jobs, text.as_bytes())?;
     if redo.is_empty() {
         println!("no task to resubmit; assembly job {id} submitted");
     } else {

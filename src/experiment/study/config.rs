@@ -311,8 +311,8 @@ algo = "dp-se"
 
     fn err(text: &str) -> String {
         match parse_study(text, "t.toml") {
-            Err(Error::Parse(m)) => m,
-            other => panic!("expected a parse error, got {other:?}"),
+            Err(e @ Error::Config { .. }) => e.to_string(),
+            other => panic!("expected a configuration error, got {other:?}"),
         }
     }
 

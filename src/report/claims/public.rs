@@ -42,8 +42,7 @@ pub struct PublicRow {
 /// # Errors
 /// An unreadable file, a missing column or an unparsable value, with the line.
 pub fn read_public_rows(path: &Path) -> crate::Result<Vec<PublicRow>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| crate::Error::Parse(format!("cannot read {}: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path).map_err(|e| crate::Error::io("read", path, e))?;
     let mut lines = text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty());

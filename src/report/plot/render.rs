@@ -134,7 +134,7 @@ fn write_file(path: &Path, bytes: &[u8]) -> FigureResult<()> {
     crate::files::write_atomic(path, bytes).map_err(|e| FigureError::Io {
         path: path.to_path_buf(),
         source: match e {
-            crate::Error::Io { source, .. } => io::Error::new(source.kind(), source.to_string()),
+            crate::Error::Io { cause, .. } => io::Error::new(cause.kind(), cause.to_string()),
             other => io::Error::other(other.to_string()),
         },
     })

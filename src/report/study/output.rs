@@ -1,5 +1,5 @@
 //! The figures of a study (τ against ε per instance and δ, and τ against log(1/δ)); the
-//! other outputs are [`super::results`] (`results.csv`) and [`super::summary`] (`SUMMARY.md`),
+//! other outputs are [`crate::experiment::study::results`] (`results.csv`) and [`super::summary`] (`SUMMARY.md`),
 //! re-exported here. Every output is a function of the study and its cells' records only (no
 //! clock, no path, no thread count), so a resumed or sharded run writes the same bytes.
 
