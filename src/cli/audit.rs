@@ -7,6 +7,7 @@
 use super::usage;
 use dpbai::error::compact_number;
 
+mod dominance;
 mod search;
 use dpbai::audit::delta::{
     audit_delta, default_battery, parse_battery, AuditInstance, DeltaAuditConfig, DeltaReport,
@@ -31,6 +32,18 @@ enum Sub {
     Delta(DeltaArgs),
     /// Lower confidence bound on the privacy loss of a mechanism, algorithm or planted bug.
     Dp(DpArgs),
+    /// Re-verify a certificate written by `audit delta --dominates ... --json` (exit 0: valid,
+    /// 1: rejected, 2: not a certificate).
+    CheckCertificate(CheckArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct CheckArgs {
+    /// The certificate (the JSON of `--dominates --json`, or its `certificate` field).
+    file: String,
+    /// JSON output.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -48,9 +61,10 @@ struct DeltaArgs {
     /// Reward family of --means.
     #[arg(long, default_value = "bernoulli", value_parser = ["bernoulli", "gaussian"])]
     family: String,
-    /// Standard deviation of Gaussian arms.
-    #[arg(long, default_value_t = 1.0)]
-    sigma: f64,
+    /// Standard deviation of Gaussian arms, in [1e-50, 1e50] (default 1; Bernoulli arms have
+    /// 1/2).
+    #[arg(long)]
+    sigma: Option<f64>,
     /// Risk delta in (0, 1) (required unless --list-presets).
     #[arg(long)]
     delta: Option<f64>,
@@ -150,6 +164,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match args.cmd {
         Sub::Delta(a) => run_delta(a),
         Sub::Dp(a) => run_dp(a),
+        Sub::CheckCertificate(a) => dominance::run_check(&a.file, a.json),
     }
 }
 
@@ -175,25 +190,24 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
     }
     if let Some(p) = &a.search.dominates {
         let delta = a.delta.ok_or_else(|| usage("--delta D is required"))?;
-        check_unit("delta", delta)?;
-        if let Some(e) = a.eps {
-            if e.is_nan() || e <= 0.0 {
-                return Err(usage(format!("invalid eps = {e}: must be > 0")));
-            }
-        }
         let threshold = match &a.threshold {
             Some(t) => Some(parse_threshold(t).map_err(|e| usage(format!("--threshold: {e}")))?),
             None => None,
         };
-        return search::run_dominates(
+        return dominance::run_dominates(
             &a.search,
             p,
-            threshold.as_ref(),
-            delta,
-            a.eps,
-            a.sigma,
-            a.max_steps,
-            a.json,
+            &dominance::DominanceInputs {
+                threshold: threshold.as_ref(),
+                delta,
+                eps: a.eps,
+                family: &a.family,
+                sigma: a.sigma,
+                max_steps: a.max_steps,
+                algo: a.algo,
+                rules: a.rules,
+                json: a.json,
+            },
         );
     }
     let algo = a
@@ -266,7 +280,13 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         }
         let plan_given = a.runs.is_some() || a.until_decided;
         return search::run_search(
-            &a.search, cfg, delta, &a.family, a.sigma, plan_given, a.json,
+            &a.search,
+            cfg,
+            delta,
+            &a.family,
+            a.sigma.unwrap_or(1.0),
+            plan_given,
+            a.json,
         );
     }
     let instances: Vec<AuditInstance> = match (&a.battery, means.is_empty()) {
@@ -280,7 +300,7 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         }
         (None, false) => {
             let inst = match a.family.as_str() {
-                "gaussian" => Instance::gaussian(means, a.sigma)?,
+                "gaussian" => Instance::gaussian(means, a.sigma.unwrap_or(1.0))?,
                 _ => Instance::bernoulli(means)?,
             };
             vec![AuditInstance {

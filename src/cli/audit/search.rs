@@ -68,87 +68,28 @@ pub struct SearchArgs {
     /// Also print the markdown rows of the REPORT.md block.
     #[arg(long)]
     pub markdown: bool,
-    /// Prove (interval branch and bound) that --threshold >= this provable preset at every
-    /// reachable point (counts and t up to --max-steps, gap in [0, 1]), at --delta, --n-arms,
-    /// --eps, --sigma: proven, counterexample or undecided.
+    /// Prove (interval branch and bound) that --threshold is finite and >= this provable preset
+    /// at every reachable point (delta in [--delta-min, --delta], K = --n-arms or in
+    /// [--k-min, --k-max], counts and t up to --max-steps, gap in [0, 1] or [0, inf) for
+    /// --family gaussian), at --eps (required by presets that read eps) and --sigma: proven
+    /// (with --json: a certificate for `dpbai audit check-certificate`), counterexample or
+    /// undecided.
     #[arg(long)]
     pub dominates: Option<String>,
-    /// Number of arms K for --dominates.
-    #[arg(long, default_value_t = 2)]
-    pub n_arms: usize,
-    /// Seconds at most for --dominates.
-    #[arg(long, default_value_t = 60.0)]
-    pub dominance_seconds: f64,
-}
-
-/// Runs `--dominates PRESET`.
-#[allow(clippy::too_many_arguments)]
-pub fn run_dominates(
-    a: &SearchArgs,
-    preset: &str,
-    threshold: Option<&dpbai::audit::expr::ThresholdExpr>,
-    delta: f64,
-    eps: Option<f64>,
-    sigma: f64,
-    max_steps: u64,
-    json: bool,
-) -> anyhow::Result<()> {
-    use dpbai::audit::dominance::{dominates, lemma_of, Dominance, DominanceConfig};
-    let expr = threshold.ok_or_else(|| usage("--dominates needs --threshold EXPR"))?;
-    if lemma_of(preset).is_none() {
-        return Err(usage(format!(
-            "invalid dominates = {preset}: must be a provable preset (paper-cg, paper-daf-inf, paper-adap-tt, paper-adap-tt-star)"
-        )));
-    }
-    if a.n_arms < 2 {
-        return Err(usage(format!(
-            "invalid n-arms = {}: must be at least 2",
-            a.n_arms
-        )));
-    }
-    if !(sigma > 0.0 && sigma.is_finite()) {
-        return Err(usage(format!(
-            "invalid sigma = {sigma}: must be a finite number > 0"
-        )));
-    }
-    if !(a.dominance_seconds > 0.0 && a.dominance_seconds.is_finite()) {
-        return Err(usage(format!(
-            "invalid dominance-seconds = {}: must be a finite number > 0",
-            a.dominance_seconds
-        )));
-    }
-    if max_steps < 2 {
-        return Err(usage(format!(
-            "invalid max-steps = {max_steps}: must be at least 2"
-        )));
-    }
-    let mut cfg = DominanceConfig::new(delta, a.n_arms, max_steps);
-    cfg.eps = eps.unwrap_or(f64::INFINITY);
-    cfg.sigma = sigma;
-    cfg.max_seconds = a.dominance_seconds;
-    let r = dominates(expr, preset, &cfg)?;
-    if json {
-        println!("{}", serde_json::to_string_pretty(&r)?);
-        return Ok(());
-    }
-    let head = format!(
-        "audit delta --dominates {preset}: threshold `{}`  (delta {delta}, K {}, eps {}, sigma {sigma}, counts and t <= {max_steps}; {} boxes, {:.2} s)",
-        r.expr, a.n_arms, cfg.eps, r.boxes, r.seconds
-    );
-    println!("{head}");
-    match &r.result {
-        Dominance::Proven { lemma } => println!("  proven: threshold >= {preset} everywhere reachable, so delta-correct by {lemma}"),
-        Dominance::Counterexample { point, expr, preset: pv } => println!(
-            "  counterexample: na = {}, nb = {}, t = {}, ka = {}, kb = {}, gap = {}: threshold = {expr:.12} < {preset} = {pv:.12}",
-            point.na, point.nb, point.t, point.ka, point.kb, point.gap
-        ),
-        Dominance::Undecided { reason, region } => {
-            println!("  undecided: {reason}");
-            let parts: Vec<String> = region.iter().map(|(n, [l, h])| format!("{n} in [{l}, {h}]")).collect();
-            println!("  at {}", parts.join(", "));
-        }
-    }
-    Ok(())
+    /// Number of arms K for --dominates (absent: every K in [--k-min, --k-max]).
+    #[arg(long)]
+    pub n_arms: Option<u64>,
+    /// Smallest delta of --dominates (a range [delta-min, delta]; default: delta alone) and of
+    /// --search (the confirmation runs at delta; thresholds are screened at delta-min too).
+    #[arg(long)]
+    pub delta_min: Option<f64>,
+    /// Boxes at most for --dominates, in [1, 2e6] (memory about 250 bytes per box); the
+    /// default budget: the answer does not depend on the machine.
+    #[arg(long, default_value_t = dpbai::audit::dominance::DEFAULT_BOXES)]
+    pub dominance_boxes: u64,
+    /// Seconds at most for --dominates as well (machine-dependent; default: none).
+    #[arg(long)]
+    pub dominance_seconds: Option<f64>,
 }
 
 fn parse_budget(s: &str) -> anyhow::Result<Budget> {
