@@ -14,5 +14,6 @@ mod experiment;
 mod layers;
 mod mc;
 mod report;
+mod soundness;
 mod special;
 mod statrs_crosscheck;

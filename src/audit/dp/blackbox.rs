@@ -53,13 +53,24 @@ pub struct BlackBox {
     pub verdict: Verdict,
 }
 
-/// Certified quantity of an event from counts (lower bound on loss, or on γ).
+/// Certified quantity of an event from counts (lower bound on loss, or on γ), rounded down:
+/// the Clopper–Pearson ends are outward ([`ci`]), and the quotient, logarithm, `e^ε` and
+/// product are moved by two ulps each in the safe direction.
 fn certified(k: u64, k2: u64, m: u64, alpha: f64, claim: Claim) -> Result<f64> {
+    use crate::float::{next_down, next_up};
     let lo = ci::lower(k, m, alpha / 2.0)?;
     let hi = ci::upper(k2, m, alpha / 2.0)?;
+    let down2 = |x: f64| next_down(next_down(x));
+    let up2 = |x: f64| next_up(next_up(x));
     Ok(match claim {
-        Claim::Pure { .. } => (lo / hi).ln(),
-        Claim::Approx { eps, .. } => lo - eps.exp() * hi,
+        Claim::Pure { .. } => {
+            if lo == 0.0 {
+                f64::NEG_INFINITY
+            } else {
+                down2(down2(lo / hi).ln())
+            }
+        }
+        Claim::Approx { eps, .. } => down2(lo - up2(up2(eps.exp()) * hi)),
     })
 }
 
