@@ -66,3 +66,22 @@ pub fn lower(k: u64, n: u64, alpha: f64) -> Result<f64> {
 pub fn upper(k: u64, n: u64, alpha: f64) -> Result<f64> {
     crate::mc::stats::cp_upper_outward(k, n, alpha)
 }
+
+/// The Bonferroni share `α/m`, rounded down: the largest double `q <= α/m` (the union bound
+/// over `m` tests at `q` each stays `<= α` in exact arithmetic).
+///
+/// # Example
+/// ```
+/// let q = dpbai::audit::ci::share(1e-3, 3);
+/// assert!(q * 3.0 <= 1e-3 && q > 3.33e-4);
+/// ```
+pub fn share(alpha: f64, m: u64) -> f64 {
+    let mf = m.max(1) as f64;
+    let q = alpha / mf;
+    // q·m − α exactly (m < 2^53): positive means q was rounded up.
+    if q.mul_add(mf, -alpha) > 0.0 {
+        crate::float::next_down(q)
+    } else {
+        q
+    }
+}

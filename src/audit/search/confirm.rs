@@ -38,7 +38,7 @@ fn violating_count(n: u64, alpha_look: f64, delta: f64) -> Result<Option<u64>> {
 /// The confirmation plan sized for `holds`: `UntilDecided { first: n₀, budget: 32·n₀ }`, where
 /// `n₀` is the smallest number of runs whose first look (at `α/(2m)`, the plan's first-look
 /// share of the Bonferroni level `α/m`) declares `holds` on zero errors and zero capped runs:
-/// `cp_upper(0, n₀, α/(4m)) <= δ`, about `ln(4m/α)/δ`. A correct rule is then confirmed at the
+/// `cp_upper(0, n₀, α/(4m)) < δ`, about `ln(4m/α)/δ`. A correct rule is then confirmed at the
 /// first look, and a rule whose error probability exceeds `δ` gets up to five more looks.
 ///
 /// # Example
@@ -57,9 +57,9 @@ pub fn holds_sized_plan(delta: f64, alpha: f64, finalists: usize) -> Result<RunP
     if finalists == 0 {
         return Err(crate::Error::param("finalists", 0, "at least 1"));
     }
-    let a = alpha / finalists as f64 / 4.0;
+    let a = crate::audit::ci::share(alpha, finalists as u64) / 4.0;
     let mut n = ((1.0 / a).ln() / delta).floor().max(1.0) as u64;
-    while crate::audit::ci::upper(0, n, a)? > delta {
+    while crate::audit::ci::upper(0, n, a)? >= delta {
         n += 1;
     }
     Ok(RunPlan::UntilDecided {
@@ -82,7 +82,7 @@ fn power_statement(
 ) -> Result<String> {
     let delta = cfg.delta;
     let p1 = (2.0 * delta).min(1.0);
-    let alpha_m = cfg.audit.alpha / m as f64;
+    let alpha_m = crate::audit::ci::share(cfg.audit.alpha, m as u64);
     let conf = match cfg.audit.plan {
         RunPlan::UntilDecided { first, budget } => {
             // The looks of the plan: first·2^(j−1) capped at budget, at α/m·2^(−j).
@@ -180,7 +180,7 @@ pub(super) fn confirm(s: Search<'_>, pool: Vec<Scored>) -> Result<SearchReport> 
         worst_error_rate: worst.error_rate,
         correction: format!(
             "Bonferroni over the {m} confirmed candidate(s): each audited at alpha/{m} = {:.3e} on fresh seeds (independent of the search data), with the run plan's own look correction",
-            cfg.audit.alpha / m as f64
+            crate::audit::ci::share(cfg.audit.alpha, m as u64)
         ),
         power,
         evaluations: trace.iter().filter(|r| r.stage != "confirm").count(),
