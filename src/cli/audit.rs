@@ -58,8 +58,9 @@ struct DeltaArgs {
     /// Arm means, comma-separated (single-instance audit).
     #[arg(long, allow_hyphen_values = true)]
     means: Option<String>,
-    /// Reward family of --means.
-    #[arg(long, default_value = "bernoulli", value_parser = ["bernoulli", "gaussian"])]
+    /// Reward family of --means, --dominates and --search (`both`: --search only, a search
+    /// coordinate picks the family).
+    #[arg(long, default_value = "bernoulli", value_parser = ["bernoulli", "gaussian", "both"])]
     family: String,
     /// Standard deviation of Gaussian arms, in [1e-50, 1e50] (default 1; Bernoulli arms have
     /// 1/2).
@@ -187,6 +188,11 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
             println!("{:<28} {kind:<9} {}\n    {text}", p.name, p.description);
         }
         return Ok(());
+    }
+    if a.family == "both" && !a.search.search {
+        return Err(usage(
+            "invalid family = both: only --search searches both families (give bernoulli or gaussian)",
+        ));
     }
     if let Some(p) = &a.search.dominates {
         let delta = a.delta.ok_or_else(|| usage("--delta D is required"))?;

@@ -9,6 +9,7 @@ use dpbai::audit::search::{
 };
 use dpbai::report::plot::{self as figure, Figure, HLine, Panel, RefStyle, Series, SeriesStyle};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Options of `--search` (and `--dominates`).
 #[derive(clap::Args, Debug, Default)]
@@ -17,10 +18,10 @@ pub struct SearchArgs {
     /// confirm the worst ones on fresh seeds (Bonferroni over --finalists).
     #[arg(long)]
     pub search: bool,
-    /// Smallest number of arms searched.
+    /// Smallest number of arms searched (and proven with --dominates), >= 2.
     #[arg(long, default_value_t = 2)]
     pub k_min: usize,
-    /// Largest number of arms searched.
+    /// Largest number of arms searched (and proven with --dominates), <= 1000.
     #[arg(long, default_value_t = 20)]
     pub k_max: usize,
     /// Smallest mean searched.
@@ -41,22 +42,26 @@ pub struct SearchArgs {
     /// Largest eps searched (private algorithms).
     #[arg(long, default_value_t = 1.0)]
     pub eps_hi: f64,
-    /// Search budget: seconds with an `s` suffix (`60s`), else samples (`5e8`).
-    #[arg(long, default_value = "60s")]
+    /// Search budget of every stage (screening <= 1/2, Nelder-Mead <= 40% of the rest, the
+    /// confirmation the rest): samples in [1, 1e12] (default; deterministic: the same report
+    /// on any machine and load), or seconds with an `s` suffix (`60s`, up to a week;
+    /// machine-dependent).
+    #[arg(long, default_value = "5e7")]
     pub search_budget: String,
-    /// Candidates of the first screening round.
-    #[arg(long, default_value_t = 40)]
+    /// Candidates of the first screening round, in [finalists, 10000] (memory below
+    /// screen-candidates * (48 K_max + 2000) bytes).
+    #[arg(long, default_value_t = 64)]
     pub screen_candidates: usize,
-    /// Runs per candidate in the first screening round (doubled at each halving).
+    /// Runs per candidate in the first screening round (doubled at each halving), in [1, 1e6].
     #[arg(long, default_value_t = 32)]
     pub screen_runs: u64,
-    /// Runs per Nelder-Mead evaluation.
+    /// Runs per Nelder-Mead evaluation, in [1, 1e6].
     #[arg(long, default_value_t = 256)]
     pub local_runs: u64,
-    /// Nelder-Mead iterations at most.
+    /// Nelder-Mead iterations at most, in [0, 10000].
     #[arg(long, default_value_t = 40)]
     pub local_iters: u64,
-    /// Candidates confirmed on fresh seeds.
+    /// Candidates confirmed on fresh seeds, in [1, 16].
     #[arg(long, default_value_t = 2)]
     pub finalists: usize,
     /// Write the search trace (one row per evaluation) to this CSV file.
@@ -96,25 +101,48 @@ fn parse_budget(s: &str) -> anyhow::Result<Budget> {
     let t = s.trim();
     let bad = || {
         usage(format!(
-            "invalid search-budget = {s}: give seconds as `60s` or samples as `5e8` (> 0)"
+            "invalid search-budget = {s}: give samples as `5e7` (in [1, 1e12]) or seconds as `60s` (in (0, 604800])"
         ))
     };
     if let Some(sec) = t.strip_suffix('s') {
         let v: f64 = sec.trim().parse().map_err(|_| bad())?;
-        if !(v > 0.0 && v.is_finite()) {
+        if !(v > 0.0 && v <= 604_800.0) {
             return Err(bad());
         }
         Ok(Budget::Seconds(v))
     } else {
         let v: f64 = t.parse().map_err(|_| bad())?;
-        if !(v >= 1.0 && v.is_finite()) {
+        if !(1.0..=1e12).contains(&v) {
             return Err(bad());
         }
         Ok(Budget::Samples(v as u64))
     }
 }
 
+/// Set by the SIGINT handler: the search ends between batches and prints its partial result.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_sigint(_: libc::c_int) {
+    INTERRUPTED.store(true, Ordering::Relaxed);
+}
+
+/// Installs the Ctrl-C handler of the search (a second Ctrl-C after the first ends the process
+/// as usual, since the handler is reset to the default after the first).
+fn catch_ctrl_c() -> &'static AtomicBool {
+    #[cfg(unix)]
+    // SAFETY: the handler only stores to an atomic (async-signal-safe); `signal` replaces the
+    // disposition of SIGINT, which nothing else in the process uses.
+    unsafe {
+        libc::signal(
+            libc::SIGINT,
+            on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t,
+        );
+    }
+    &INTERRUPTED
+}
+
 /// Runs `--search` with the audit settings already parsed by `audit delta`.
+#[allow(clippy::too_many_arguments)]
 pub fn run_search(
     a: &SearchArgs,
     mut audit: DeltaAuditConfig,
@@ -126,8 +154,14 @@ pub fn run_search(
 ) -> anyhow::Result<()> {
     let family = match family {
         "gaussian" => SpaceFamily::Gaussian { sigma },
+        "both" => SpaceFamily::Both { sigma },
         _ => SpaceFamily::Bernoulli,
     };
+    let eps = audit
+        .setting
+        .algo
+        .needs_eps()
+        .then_some((a.eps_lo, a.eps_hi));
     let space = SearchSpace {
         family,
         k_min: a.k_min,
@@ -136,16 +170,14 @@ pub fn run_search(
         mean_hi: a.mean_hi,
         min_gap: a.min_gap,
         max_gap: a.max_gap,
-        eps: audit
-            .setting
-            .algo
-            .needs_eps()
-            .then_some((a.eps_lo, a.eps_hi)),
+        eps,
+        delta: a.delta_min.map(|lo| (lo, delta)),
     };
     space.validate().map_err(|e| usage(e.to_string()))?;
     if !plan_given {
         // Sized so that a correct rule is confirmed at the first look (holds_sized_plan).
-        audit.plan = holds_sized_plan(delta, audit.alpha, a.finalists.max(1))?;
+        audit.plan = holds_sized_plan(delta, audit.alpha, a.finalists.clamp(1, 16))
+            .map_err(|e| usage(e.to_string()))?;
     }
     let mut cfg = SearchConfig::new(audit, delta, space);
     cfg.budget = parse_budget(&a.search_budget)?;
@@ -154,16 +186,8 @@ pub fn run_search(
     cfg.local_runs = a.local_runs;
     cfg.local_iters = a.local_iters;
     cfg.finalists = a.finalists;
-    if a.screen_runs == 0
-        || a.local_runs == 0
-        || a.finalists == 0
-        || a.screen_candidates < a.finalists
-    {
-        return Err(usage(format!(
-            "invalid screen-runs = {}, local-runs = {}, finalists = {}, screen-candidates = {}: runs and finalists must be at least 1 and screen-candidates at least finalists",
-            a.screen_runs, a.local_runs, a.finalists, a.screen_candidates
-        )));
-    }
+    cfg.validate().map_err(|e| usage(e.to_string()))?;
+    cfg.stop = Some(catch_ctrl_c());
     let r = search(&cfg)?;
     if let Some(p) = &a.trace {
         write_trace(&r, p)?;
@@ -253,43 +277,72 @@ fn short(t: &str) -> String {
 
 fn print_search(r: &SearchReport) {
     println!(
-        "audit delta --search: {}{}  delta {}  verdict: {}  ({} evaluations, {} samples, search {:.1} s, total {:.1} s)",
+        "audit delta --search: {}{}  delta {}  verdict: {}{}",
         r.algo,
-        r.threshold.as_ref().map(|t| format!(" with threshold `{t}`")).unwrap_or_default(),
+        r.threshold
+            .as_ref()
+            .map(|t| format!(" with threshold `{t}`"))
+            .unwrap_or_default(),
         r.delta,
         r.verdict,
+        if r.interrupted {
+            "  (interrupted: partial result)"
+        } else {
+            ""
+        },
+    );
+    println!(
+        "  budget {}: {} samples in total ({} evaluations, {} seeded by the threshold's expression)",
+        match r.budget {
+            Budget::Samples(n) => format!("{n} samples"),
+            Budget::Seconds(s) => format!("{s} s"),
+        },
+        r.samples,
         r.evaluations,
-        r.search_samples,
-        r.search_seconds,
-        r.seconds
+        r.seeds
     );
-    println!(
-        "  worst instance: K = {}, means = {:?}{}",
-        r.worst_means.len(),
-        r.worst_means,
-        r.worst_eps
-            .map(|e| format!(", eps = {e}"))
-            .unwrap_or_default()
-    );
-    println!(
-        "  error rate {:.5}  ci [{:.3e}, {:.3e}]  hardness {:.4e}",
-        r.worst_error_rate, r.worst_ci[0], r.worst_ci[1], r.worst_hardness
-    );
-    for row in &r.confirmation.instances {
+    for st in &r.stages {
         println!(
-            "  confirm {:<12} K={:<3} runs {:>6} errors {:>5} unstopped {:>4} ci [{:.3e}, {:.3e}] {}",
+            "  stage {:<13} {:>12} samples {:>9} runs {:>5} evaluations",
+            st.name, st.samples, st.runs, st.evaluations
+        );
+    }
+    if !r.worst_means.is_empty() {
+        println!(
+            "  worst instance: {} K = {} ({} others), delta = {}{}, means = {:?}",
+            r.worst_family,
+            r.worst_means.len(),
+            r.worst_shape,
+            r.worst_delta,
+            r.worst_eps
+                .map(|e| format!(", eps = {e}"))
+                .unwrap_or_default(),
+            r.worst_means
+        );
+        println!(
+            "  error rate {:.5}  ci [{:.3e}, {:.3e}]  hardness {:.4e}",
+            r.worst_error_rate, r.worst_ci[0], r.worst_ci[1], r.worst_hardness
+        );
+    }
+    for row in &r.confirmation {
+        println!(
+            "  confirm {:<12} K={:<3} delta {:<8} runs {:>6} errors {:>5} unstopped {:>4} ci [{:.3e}, {:.3e}] {}",
             row.name,
             row.means.len(),
+            row.delta,
             row.runs,
             row.errors,
             row.unstopped,
             row.ci[0],
             row.ci[1],
-            row.verdict
+            row.skipped.as_deref().unwrap_or(row.verdict.as_str())
         );
     }
+    println!("  {}", r.confirmation_statement);
     println!("  correction: {}", r.correction);
-    println!("  power: {}", r.power);
+    if r.verdict == dpbai::audit::search::SearchVerdict::Violated {
+        println!("  power: {}", r.power);
+    }
 }
 
 /// Runs `audit dp --search`.
