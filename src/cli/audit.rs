@@ -412,6 +412,19 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
         for m in dpa::MUTANTS {
             println!("{:<24} {}", m.name, m.description);
         }
+        // The late-leak mutants: found only by `audit dp --search` (the fixed tables miss them).
+        for (name, what) in [
+            (
+                "adap-tt-late-leak",
+                "AdaP-TT whose DAF leaks from its third release on (audit dp --search only)",
+            ),
+            (
+                "rr-daf-late-leak",
+                "toy randomised-response DAF leaking from its third release (audit dp --search only; rr-daf is its faithful version)",
+            ),
+        ] {
+            println!("{name:<24} {what}");
+        }
         return Ok(());
     }
     check_unit("alpha", a.alpha)?;
@@ -425,6 +438,41 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
     dpbai::params::check_gamma("gamma", a.gamma)?;
     if let Some(r) = a.runs {
         limits::check_runs_or("runs", r, AUDIT_SPLIT)?;
+    }
+    if a.search && a.mechanism.is_some() || (a.search && a.mutant.as_deref().and_then(dpa::mutant).is_some_and(|m| matches!(m.base, dpa::MutantBase::Mechanism(_)))) {
+        let target = match (&a.mechanism, &a.mutant) {
+            (Some(m), _) => Target::Mechanism(dpa::MechanismName::parse(m).ok_or_else(|| {
+                usage(format!(
+                    "unknown mechanism '{m}' (known: {})",
+                    dpa::MechanismName::ALL_NAMES.join(", ")
+                ))
+            })?),
+            (None, Some(m)) => Target::Mutant(dpa::mutant(m).expect("invariant: checked above")),
+            _ => unreachable!("invariant: a mechanism or a mechanism mutant"),
+        };
+        let runs = a.runs.unwrap_or(400_000);
+        if runs < 80 {
+            return Err(usage(format!("invalid runs = {runs}: must be at least 80 for a neighbour search")));
+        }
+        let (r, pairs) = dpa::mechanism_neighbour_search(&target, a.eps, a.gamma, runs, a.alpha, a.seed, 16)?;
+        if a.json {
+            let mut v = serde_json::to_value(&r)?;
+            v["pairs"] = serde_json::json!(pairs);
+            println!("{}", serde_json::to_string_pretty(&v)?);
+        } else {
+            let (x, y) = &pairs[r.pair];
+            println!(
+                "audit dp --search: neighbour search over inputs in [0, 1] ({} pairs screened with {} runs each)  verdict: {}",
+                pairs.len(),
+                (runs / 10).max(8),
+                r.result.verdict
+            );
+            println!(
+                "  worst pair: x = {:.6}, x' = {:.6}; eps_lower {:.6} certified on {} fresh runs per input ({} held out); event {}",
+                x[0], y[0], r.result.eps_lower, r.result.runs, r.result.certify_runs, r.result.event
+            );
+        }
+        return Ok(());
     }
     if a.search {
         return search::run_dp_search(

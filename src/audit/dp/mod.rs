@@ -61,13 +61,15 @@ pub mod mechanisms;
 pub mod mutants;
 pub mod tables;
 
-pub use blackbox::{sniper_discrete, sniper_real, BlackBox, Claim};
+pub use blackbox::{
+    candidate_pairs, sniper_discrete, sniper_real, sniper_search, BlackBox, Claim, PairSearch,
+};
 pub use exact::{
     daf_exact_loss, daf_exact_verdict, exact_verdict, gaussian_eps, gaussian_gamma,
     gaussian_verdict, laplace_vector_loss, laplace_vector_verdict, rr_loss, rr_verdict,
 };
 pub use late_leak::adap_tt_late_leak;
-pub use mechanisms::{MechanismName, DAF_SEQUENCE_LEN, DEFAULT_GAMMA};
+pub use mechanisms::{mechanism_neighbour_search, MechanismName, DAF_SEQUENCE_LEN, DEFAULT_GAMMA};
 pub use mutants::{mutant, Mutant, MutantBase, MUTANTS};
 pub(crate) use tables::{neighbouring_tables, table_features, TABLE_FEATURES};
 
