@@ -76,15 +76,34 @@ fn cli_dominates_refuses_non_finite_thresholds_naming_the_point() {
         "100 + 0*log(nb-1)",
     ] {
         let (code, out, err) = run_cli(&[
-            "audit", "delta", "--dominates", "paper-cg", "--delta", "0.01", "--threshold", t,
+            "audit",
+            "delta",
+            "--dominates",
+            "paper-cg",
+            "--delta",
+            "0.01",
+            "--threshold",
+            t,
         ]);
         assert_eq!(code, 2, "{t}: {out}{err}");
         assert!(!out.contains("proven"), "{t}: {out}");
-        assert!(err.contains("at t = ") && err.contains("must be finite"), "{t}: {err}");
+        assert!(
+            err.contains("at t = ") && err.contains("must be finite"),
+            "{t}: {err}"
+        );
         // `dpbai run` refuses the same text.
         let (code, _, err) = run_cli(&[
-            "run", "--algo", "ttucb", "--means", "0.9,0.5", "--delta", "0.01", "--runs", "2",
-            "--threshold", t,
+            "run",
+            "--algo",
+            "ttucb",
+            "--means",
+            "0.9,0.5",
+            "--delta",
+            "0.01",
+            "--runs",
+            "2",
+            "--threshold",
+            t,
         ]);
         assert_eq!(code, 2, "run {t}: {err}");
     }
@@ -94,7 +113,13 @@ fn cli_dominates_refuses_non_finite_thresholds_naming_the_point() {
 #[test]
 fn cli_dominates_validates_its_inputs() {
     let (code, out, err) = run_cli(&[
-        "audit", "delta", "--dominates", "paper-adap-tt", "--delta", "0.01", "--threshold",
+        "audit",
+        "delta",
+        "--dominates",
+        "paper-adap-tt",
+        "--delta",
+        "0.01",
+        "--threshold",
         "paper-adap-tt-star",
     ]);
     assert_eq!(code, 2, "{out}{err}");
@@ -106,7 +131,14 @@ fn cli_dominates_validates_its_inputs() {
         ("--n-arms", "18446744073709551615", "K"),
         ("--dominance-boxes", "1e9", "dominance-boxes"),
     ] {
-        let mut args = vec!["audit", "delta", "--dominates", "paper-cg", "--threshold", "paper-cg"];
+        let mut args = vec![
+            "audit",
+            "delta",
+            "--dominates",
+            "paper-cg",
+            "--threshold",
+            "paper-cg",
+        ];
         if flag != "--delta" {
             args.extend(["--delta", "0.01"]);
         }
@@ -116,8 +148,18 @@ fn cli_dominates_validates_its_inputs() {
         assert!(err.contains(name), "{flag} {value}: {err}");
     }
     let (code, _, err) = run_cli(&[
-        "audit", "delta", "--dominates", "paper-cg", "--delta", "0.01", "--threshold", "paper-cg",
-        "--family", "gaussian", "--sigma", "1e-300",
+        "audit",
+        "delta",
+        "--dominates",
+        "paper-cg",
+        "--delta",
+        "0.01",
+        "--threshold",
+        "paper-cg",
+        "--family",
+        "gaussian",
+        "--sigma",
+        "1e-300",
     ]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("sigma"), "{err}");
@@ -133,7 +175,10 @@ fn cli_check_certificate_accepts_the_bank_and_rejects_a_one_ulp_edit() {
     let adap = preset("paper-adap-tt").expect("preset");
     let bank: Vec<(String, Vec<&str>)> = vec![
         // P + 0.1 >= P everywhere.
-        (format!("{cg} + 0.1"), vec!["--dominates", "paper-cg", "--n-arms", "5"]),
+        (
+            format!("{cg} + 0.1"),
+            vec!["--dominates", "paper-cg", "--n-arms", "5"],
+        ),
         // Equal to P where K < 100 (the branch is decided on the domain).
         (
             format!("ifge(K, 100, ({cg})/2, {cg})"),
@@ -142,20 +187,49 @@ fn cli_check_certificate_accepts_the_bank_and_rejects_a_one_ulp_edit() {
         // max(P, x) >= P.
         (
             format!("max({cg}, 2*log((K-1)/delta))"),
-            vec!["--dominates", "paper-cg", "--k-min", "2", "--k-max", "6", "--max-steps", "1000"],
+            vec![
+                "--dominates",
+                "paper-cg",
+                "--k-min",
+                "2",
+                "--k-max",
+                "6",
+                "--max-steps",
+                "1000",
+            ],
         ),
         // A safe margin of only 1e-9: P + 1e-9 >= P (safe by a small margin).
-        (format!("{cg} + 1e-9"), vec!["--dominates", "paper-cg", "--delta-min", "1e-6"]),
+        (
+            format!("{cg} + 1e-9"),
+            vec!["--dominates", "paper-cg", "--delta-min", "1e-6"],
+        ),
         // The private preset with its eps, plus log(t)/1e6 >= 0.
         (
             format!("{adap} + log(t)/1e6"),
-            vec!["--dominates", "paper-adap-tt", "--eps", "0.5", "--n-arms", "3", "--max-steps", "100000"],
+            vec![
+                "--dominates",
+                "paper-adap-tt",
+                "--eps",
+                "0.5",
+                "--n-arms",
+                "3",
+                "--max-steps",
+                "100000",
+            ],
         ),
     ];
     let dir = std::env::temp_dir().join(format!("dpbai-cert-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     for (i, (t, extra)) in bank.iter().enumerate() {
-        let mut args = vec!["audit", "delta", "--delta", "0.01", "--threshold", t.as_str(), "--json"];
+        let mut args = vec![
+            "audit",
+            "delta",
+            "--delta",
+            "0.01",
+            "--threshold",
+            t.as_str(),
+            "--json",
+        ];
         args.extend(extra.iter().copied());
         let (code, out, err) = run_cli(&args);
         assert_eq!(code, 0, "{t}: {err}");
@@ -208,9 +282,81 @@ fn cli_search_options_are_validated() {
         );
     }
     for delta in ["5e-324", "1e-310"] {
-        let (code, _, err) =
-            run_cli(&["audit", "delta", "--algo", "ttucb", "--delta", delta, "--search"]);
+        let (code, _, err) = run_cli(&[
+            "audit", "delta", "--algo", "ttucb", "--delta", delta, "--search",
+        ]);
         assert_eq!(code, 2, "{err}");
         assert!(err.contains("1e-300") || err.contains("delta"), "{err}");
     }
+}
+
+/// Search bank, Gaussian-only corner: `ifge(sigma, 0.75, log(1/delta)/20, P)` is the paper's
+/// threshold on Bernoulli arms (the rule's σ is 1/2) and `log(1/δ)/20 ≈ 0.23` on Gaussian arms
+/// of σ = 1. Independent evidence (closed form): on Gaussian arms the statistic after the
+/// first sample of each arm exceeds 0.23 unless the two samples are within
+/// `√(4σ²·0.23)·… `; the rule then stops at once on the empirical leader, wrong with
+/// probability `Φ(−gap/(σ√2)) >= Φ(−0.4/√2) = 0.389 > δ = 0.1` for every gap of the space
+/// (at least the probability of that first stop being wrong times the probability of
+/// stopping, both bounded away from 0). Declared: K in [2, 4], both families; default
+/// budget and options otherwise. Expected: `violated`, on a Gaussian instance.
+#[test]
+fn search_bank_gaussian_only_corner_is_violated() {
+    let cg = preset("paper-cg").expect("preset");
+    let t = format!("ifge(sigma, 0.75, log(1/delta)/20, {cg})");
+    let (code, out, err) = run_cli(&[
+        "audit",
+        "delta",
+        "--algo",
+        "ttucb",
+        "--delta",
+        "0.1",
+        "--threshold",
+        &t,
+        "--search",
+        "--family",
+        "both",
+        "--k-max",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["verdict"], "violated", "{}", v["confirmation_statement"]);
+    assert!(v["worst_family"]
+        .as_str()
+        .expect("family")
+        .starts_with("gaussian"));
+    // Every stage within the default budget of 5e7 samples.
+    assert!(v["samples"].as_u64().expect("samples") <= 50_000_000);
+}
+
+/// Search bank, safe by a small margin: `P + 1e-9` dominates the paper threshold (a proof:
+/// `audit delta --dominates` proves it, see the certificate bank), so its error probability is
+/// at most δ by Eq. (4)/Lemma 35; the search must never answer `violated` (a small budget).
+#[test]
+fn search_bank_safe_by_a_small_margin_is_never_violated() {
+    let cg = preset("paper-cg").expect("preset");
+    let t = format!("{cg} + 1e-9");
+    let (code, out, err) = run_cli(&[
+        "audit",
+        "delta",
+        "--algo",
+        "ttucb",
+        "--delta",
+        "0.1",
+        "--threshold",
+        &t,
+        "--search",
+        "--k-max",
+        "4",
+        "--min-gap",
+        "0.1",
+        "--search-budget",
+        "3e6",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["verdict"], "no violation found", "{out}");
+    assert!(v["samples"].as_u64().expect("samples") <= 3_000_000);
 }

@@ -870,7 +870,10 @@ fn audit_dp(
     let ((lo, scalar), (hi, _)) = (as_vec(&lo)?, as_vec(&hi)?);
     if lo.is_empty()
         || lo.len() != hi.len()
-        || lo.iter().zip(&hi).any(|(a, b)| !(a.is_finite() && b.is_finite() && a <= b))
+        || lo
+            .iter()
+            .zip(&hi)
+            .any(|(a, b)| !(a.is_finite() && b.is_finite() && a <= b))
     {
         return Err(value_error(
             "invalid space: lo and hi must have the same length, finite, lo <= hi",
@@ -904,15 +907,18 @@ fn audit_dp(
     let mut failure: Option<PyErr> = None;
     let r = adp::sniper_search(cands.len(), screen, runs, alpha, claim, |i, side, n, _| {
         let v = if side == 0 { &cands[i].0 } else { &cands[i].1 };
-        let x = to_py(v).map_err(|e| {
-            dpbai::Error::param("input", format!("{v:?}"), e.to_string())
-        })?;
+        let x =
+            to_py(v).map_err(|e| dpbai::Error::param("input", format!("{v:?}"), e.to_string()))?;
         match sample(x.bind(py), n) {
             Ok(out) => Ok(out),
             Err(e) => {
                 let msg = e.to_string();
                 failure = Some(e);
-                Err(dpbai::Error::param("mechanism", msg, "finite outputs, no exception"))
+                Err(dpbai::Error::param(
+                    "mechanism",
+                    msg,
+                    "finite outputs, no exception",
+                ))
             }
         }
     });

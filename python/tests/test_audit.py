@@ -116,7 +116,7 @@ def test_audit_dp_bad_input():
 
 
 def test_non_finite_or_raising_mechanisms_are_value_errors():
-    with pytest.raises(ValueError, match="returned nan on input 1.0"):
+    with pytest.raises(ValueError, match="returned NaN on input 1.0"):
         dpbai.audit_dp(lambda x: float("nan"), (1.0, 0.0), eps=1, runs=1000)
     with pytest.raises(ValueError, match="returned inf"):
         dpbai.audit_dp(lambda x: float("inf"), (1.0, 0.0), eps=1, runs=1000)

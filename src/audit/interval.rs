@@ -54,6 +54,8 @@ fn up_rel(x: f64, rel: f64) -> f64 {
     up(x + rel * x.abs(), 2)
 }
 
+// The arithmetic is by name (`a.add(b)`), as the operations are not those of a field.
+#[allow(clippy::should_implement_trait)]
 impl Interval {
     /// The point `[x, x]` (NaN gives the empty interval with `nan`).
     pub fn point(x: f64) -> Self {

@@ -439,7 +439,12 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
     if let Some(r) = a.runs {
         limits::check_runs_or("runs", r, AUDIT_SPLIT)?;
     }
-    if a.search && a.mechanism.is_some() || (a.search && a.mutant.as_deref().and_then(dpa::mutant).is_some_and(|m| matches!(m.base, dpa::MutantBase::Mechanism(_)))) {
+    let mechanism_mutant = a
+        .mutant
+        .as_deref()
+        .and_then(dpa::mutant)
+        .is_some_and(|m| matches!(m.base, dpa::MutantBase::Mechanism(_)));
+    if a.search && (a.mechanism.is_some() || mechanism_mutant) {
         let target = match (&a.mechanism, &a.mutant) {
             (Some(m), _) => Target::Mechanism(dpa::MechanismName::parse(m).ok_or_else(|| {
                 usage(format!(
@@ -452,9 +457,12 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
         };
         let runs = a.runs.unwrap_or(400_000);
         if runs < 80 {
-            return Err(usage(format!("invalid runs = {runs}: must be at least 80 for a neighbour search")));
+            return Err(usage(format!(
+                "invalid runs = {runs}: must be at least 80 for a neighbour search"
+            )));
         }
-        let (r, pairs) = dpa::mechanism_neighbour_search(&target, a.eps, a.gamma, runs, a.alpha, a.seed, 16)?;
+        let (r, pairs) =
+            dpa::mechanism_neighbour_search(&target, a.eps, a.gamma, runs, a.alpha, a.seed, 16)?;
         if a.json {
             let mut v = serde_json::to_value(&r)?;
             v["pairs"] = serde_json::json!(pairs);

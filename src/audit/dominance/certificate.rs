@@ -238,14 +238,14 @@ pub fn check_certificate(c: &Certificate) -> Result<CheckReport> {
                 let Some(&m) = margins.next() else {
                     return reject("fewer margins than proven leaves".into(), leaves);
                 };
-                if !(m >= 0.0) {
+                if m.is_nan() || m < 0.0 {
                     return reject(
                         format!("leaf {leaves}: recorded margin {m} is not >= 0"),
                         leaves,
                     );
                 }
                 let got = leaf_margin(&e, &p, &b);
-                if !(got >= m) {
+                if got.is_nan() || got < m {
                     return reject(
                         format!(
                             "leaf {leaves}: the certified lower bound of threshold - preset is {got:e}, below the recorded {m:e}"

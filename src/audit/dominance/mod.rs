@@ -393,7 +393,7 @@ fn validate(preset_name: &str, cfg: &DominanceConfig) -> Result<(ThresholdExpr, 
             format!("in [1, {MAX_BOXES}] (memory: about 250 bytes per box)"),
         ));
     }
-    if !(cfg.max_seconds > 0.0) {
+    if cfg.max_seconds.is_nan() || cfg.max_seconds <= 0.0 {
         return Err(Error::param(
             "dominance-seconds",
             cfg.max_seconds,
@@ -791,7 +791,7 @@ pub fn dominates(
             } else if iv.hi.is_infinite() {
                 f64::MAX
             } else {
-                (iv.hi - iv.lo) / cell.b[9].hi.min(1.0).max(1e-300)
+                (iv.hi - iv.lo) / cell.b[9].hi.clamp(1e-300, 1.0)
             };
             if widest.as_ref().is_none_or(|w| width > w.0) {
                 widest = Some((width, *f, bl, br, ml, mr));

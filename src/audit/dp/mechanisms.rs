@@ -147,6 +147,9 @@ pub(super) fn blackbox_mechanism(
     }
 }
 
+/// A pair of neighbouring inputs.
+pub type InputPair = (Vec<f64>, Vec<f64>);
+
 /// Neighbour search for a built-in mechanism (faithful or mutated) on the input space
 /// `[0, 1]` (rewards; sensitivity 1): the extreme pair `(0, 1)` and `pairs` seeded random
 /// pairs, screened with `runs/10` runs each and the best certified on `runs` fresh runs
@@ -162,9 +165,13 @@ pub fn mechanism_neighbour_search(
     alpha: f64,
     seed: u64,
     pairs: usize,
-) -> Result<(super::PairSearch, Vec<(Vec<f64>, Vec<f64>)>)> {
+) -> Result<(super::PairSearch, Vec<InputPair>)> {
     let mech = mechanism_for(target, eps, gamma)?.ok_or_else(|| {
-        crate::Error::param("target", "an algorithm", "a mechanism or a mechanism mutant")
+        crate::Error::param(
+            "target",
+            "an algorithm",
+            "a mechanism or a mechanism mutant",
+        )
     })?;
     let claim = match mech {
         Mech::Gaussian(_) => Claim::Approx { eps, gamma },
@@ -192,7 +199,11 @@ pub fn mechanism_neighbour_search(
         alpha,
         claim,
         |i, side, n, stage| {
-            let x = if side == 0 { cands[i].0[0] } else { cands[i].1[0] };
+            let x = if side == 0 {
+                cands[i].0[0]
+            } else {
+                cands[i].1[0]
+            };
             let s = crate::rng::mix64(seed ^ ((i as u64) << 8 | (side as u64) << 4 | stage as u64));
             let mut rng = crate::rng::rng_for_run(s, 0);
             (0..n).map(|_| draw(x, &mut rng)).collect()

@@ -52,7 +52,7 @@ impl Meter {
     /// the stage's allowance (samples, or seconds for a budget in seconds).
     pub(crate) fn begin_stage(&self, share: f64) -> f64 {
         let mut end = self.stage_end.lock().expect("invariant: no poisoning");
-        let allowance = match self.budget {
+        match self.budget {
             Budget::Samples(n) => {
                 let used = self.used() as f64;
                 let left = (n as f64 - used).max(0.0);
@@ -65,8 +65,7 @@ impl Meter {
                 *end = now + share * left;
                 *end - now
             }
-        };
-        allowance
+        }
     }
 
     /// The per-run step cap for a batch of `runs` runs (at most `max_steps`), or `None` when
@@ -90,7 +89,7 @@ impl Meter {
                 secs * rate
             }
         };
-        if !(left > 0.0) {
+        if left.is_nan() || left <= 0.0 {
             return None;
         }
         let cap = ((left / runs as f64).floor() as u64).min(max_steps);

@@ -225,7 +225,8 @@ impl SearchSpace {
         let gap = self.min_gap * (self.max_gap / self.min_gap).powf(c(1));
         let (lo, hi) = (self.mean_lo, self.mean_hi);
         let mu1 = lo + gap + c(2) * (hi - lo - gap);
-        let mu2 = mu1 - gap;
+        // (lo + gap) − gap may round below lo.
+        let mu2 = (mu1 - gap).max(lo);
         let shape_i = ((c(3) * 5.0).floor() as usize).min(4);
         let shape = SHAPES[shape_i];
         let (s, f) = (c(4), c(5));
@@ -254,7 +255,8 @@ impl SearchSpace {
                 }
                 _ => mu2 - s * d * (1.0 - 0.5f64.powi(j as i32)),
             };
-            means.push(m.clamp(lo, mu2));
+            // max/min, not clamp: never a panic on rounding.
+            means.push(m.max(lo).min(mu2));
         }
         let (di, ei, fi) = self.extra();
         let delta = match (self.delta, di) {
