@@ -271,6 +271,7 @@ pub(super) fn screen(s: &Search<'_>, seeds: &[Vec<f64>]) -> Result<Vec<Scored>> 
     design.truncate(cfg.screen_candidates.max(1));
     // Screening round 0.
     let mut pool: Vec<Scored> = Vec::new();
+    let mut exhausted = false;
     for (x, is_uniform) in design {
         let cand = cfg.space.decode(&x, cfg.delta)?;
         match s.run(&cand, 0, cfg.screen_runs)? {
@@ -282,11 +283,16 @@ pub(super) fn screen(s: &Search<'_>, seeds: &[Vec<f64>]) -> Result<Vec<Scored>> 
                 pool.push(Scored { x, cand, tally: t });
             }
             Batch::Rejected => {}
-            Batch::Exhausted => break,
+            Batch::Exhausted => {
+                exhausted = true;
+                break;
+            }
         }
     }
     if pool.is_empty() {
-        if s.meter.interrupted() || s.meter.cap(1, cfg.audit.max_steps).is_none() {
+        // The budget ran out (or Ctrl-C) before any candidate: an empty, partial result.
+        if exhausted || s.meter.interrupted() {
+            s.end_stage("screening");
             return Ok(pool);
         }
         return Err(Error::param(
