@@ -365,9 +365,13 @@ fn cli_dp_lists_mutants_and_rejects_unknown_ones() {
     let (code, out, _) = crate::common::run_cli(&["audit", "dp", "--list-mutants"]);
     assert_eq!(code, 0);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), MUTANTS.len());
+    let search = dpbai::audit::dp::late_leak::SEARCH_MUTANTS;
+    assert_eq!(lines.len(), MUTANTS.len() + search.len());
     for (l, m) in lines.iter().zip(MUTANTS) {
         assert!(l.starts_with(m.name));
+    }
+    for (l, (name, _)) in lines[MUTANTS.len()..].iter().zip(search) {
+        assert!(l.starts_with(name), "{l}");
     }
     assert_usage_error(
         &["audit", "dp", "--mutant", "nope"],
@@ -743,7 +747,7 @@ fn search_catches_the_unsafe_preset_quickly() {
     cfg.local_iters = 5;
     cfg.local_runs = 64;
     let r = search(&cfg).expect("runs");
-    assert_eq!(r.verdict, Verdict::Violated);
+    assert_eq!(r.verdict, dpbai::audit::search::SearchVerdict::Violated);
     assert!(r.worst_ci[0] > 0.1);
     assert!(r.trace.iter().any(|t| t.stage == "confirm"));
     assert!(r.trace.iter().any(|t| t.stage == "nelder-mead"));
@@ -767,7 +771,7 @@ fn search_does_not_flag_the_paper_threshold() {
     cfg.local_iters = 3;
     cfg.local_runs = 32;
     let r = search(&cfg).expect("runs");
-    assert_ne!(r.verdict, Verdict::Violated);
+    assert_ne!(r.verdict, dpbai::audit::search::SearchVerdict::Violated);
     assert!(r.power.contains("would have declared violated"));
 }
 
@@ -827,7 +831,12 @@ fn search_finds_every_unsafe_preset() {
         6,
         2_000_000,
     );
-    assert_eq!(r.verdict, Verdict::Violated, "{}", r.power);
+    assert_eq!(
+        r.verdict,
+        dpbai::audit::search::SearchVerdict::Violated,
+        "{}",
+        r.power
+    );
     let space = SearchSpace {
         k_max: 3,
         min_gap: 0.2,
@@ -845,7 +854,7 @@ fn search_finds_every_unsafe_preset() {
     );
     assert_eq!(
         r.verdict,
-        Verdict::Violated,
+        dpbai::audit::search::SearchVerdict::Violated,
         "{:?} {}",
         r.worst_means,
         r.power
@@ -866,7 +875,12 @@ fn search_catches_a_threshold_unsafe_only_for_many_arms() {
         ..SearchSpace::default()
     };
     let r = small_search(AlgoName::Ttucb, &t, 0.01, space, 6, 5_000_000);
-    assert_eq!(r.verdict, Verdict::Violated, "{}", r.power);
+    assert_eq!(
+        r.verdict,
+        dpbai::audit::search::SearchVerdict::Violated,
+        "{}",
+        r.power
+    );
     assert!(r.worst_means.len() >= 12);
 }
 
@@ -886,8 +900,13 @@ fn search_catches_a_threshold_unsafe_only_for_long_runs() {
         ..SearchSpace::default()
     };
     let r = small_search(AlgoName::Ttucb, &t, 0.01, space, 4, 20_000_000);
-    assert_eq!(r.verdict, Verdict::Violated, "{}", r.power);
-    assert!(r.confirmation.instances[0].mean_tau >= 20000.0);
+    assert_eq!(
+        r.verdict,
+        dpbai::audit::search::SearchVerdict::Violated,
+        "{}",
+        r.power
+    );
+    assert!(r.confirmation[0].mean_tau >= 20000.0);
 }
 
 /// Acceptance (issue 17), pre-registered: seed 17, alpha = 1e-3. A threshold that drops to
@@ -906,7 +925,12 @@ fn search_catches_a_threshold_unsafe_only_for_small_gaps() {
         ..SearchSpace::default()
     };
     let r = small_search(AlgoName::Ttucb, &t, 0.01, space, 4, 20_000_000);
-    assert_eq!(r.verdict, Verdict::Violated, "{}", r.power);
+    assert_eq!(
+        r.verdict,
+        dpbai::audit::search::SearchVerdict::Violated,
+        "{}",
+        r.power
+    );
     assert!(r.worst_means[0] - r.worst_means[1] < 0.1);
 }
 

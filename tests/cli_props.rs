@@ -129,7 +129,7 @@ fn means() -> BoxedStrategy<String> {
     ])
 }
 
-fn threshold() -> BoxedStrategy<String> {
+pub(crate) fn threshold() -> BoxedStrategy<String> {
     pick(&[
         "1/0",
         "sqrt(-1)",
@@ -424,14 +424,14 @@ fn any_case() -> BoxedStrategy<Vec<String>> {
 }
 
 /// Output of one case.
-struct Outcome {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-    timed_out: bool,
+pub(crate) struct Outcome {
+    pub(crate) code: Option<i32>,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+    pub(crate) timed_out: bool,
 }
 
-fn run_with_cap(args: &[String], dir: &std::path::Path, id: usize) -> Outcome {
+pub(crate) fn run_with_cap(args: &[String], dir: &std::path::Path, id: usize) -> Outcome {
     let args: Vec<String> = args
         .iter()
         .map(|a| match a.as_str() {

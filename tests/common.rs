@@ -87,3 +87,31 @@ pub fn prop_config(cases: u32) -> proptest::test_runner::Config {
         ..Config::default()
     }
 }
+
+/// A fresh folder under the system's temporary directory, removed when dropped (unique per
+/// process and call, so parallel tests never share one).
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    /// Creates `dpbai-<tag>-<pid>-<n>`.
+    pub fn new(tag: &str) -> Self {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let d = std::env::temp_dir().join(format!("dpbai-{tag}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).expect("temporary folder");
+        TempDir(d)
+    }
+
+    /// Its path.
+    pub fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

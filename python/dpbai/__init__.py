@@ -393,13 +393,17 @@ def audit_delta(
 
 def audit_dp(
     mechanism: Callable[..., Any],
-    neighbours: Tuple[Any, Any],
+    neighbours: Optional[Tuple[Any, Any]] = None,
     *,
     eps: float,
     gamma: Optional[float] = None,
     runs: int = 200_000,
     alpha: float = 1e-3,
     vectorized: bool = False,
+    space: Optional[Tuple[Any, Any]] = None,
+    pairs: int = 16,
+    screen_runs: Optional[int] = None,
+    seed: int = 1,
 ) -> Record:
     """Black-box ε-DP audit of a mechanism written in Python (as ``dpbai audit dp --mode
     blackbox``, DP-Sniper style).
@@ -407,11 +411,21 @@ def audit_dp(
     ``mechanism(x)`` returns one real output (it draws its own randomness); with
     ``vectorized=True``, ``mechanism(x, n)`` returns ``n`` independent outputs (much faster
     with numpy). It is run ``runs`` times on each of the neighbouring inputs
-    ``neighbours = (x, x_prime)``; the first half of the outputs chooses an event
-    ``{Y >= c}`` or ``{Y <= c}``, the second half certifies a Clopper–Pearson lower bound
-    ``eps_lower`` on the privacy loss at confidence ``1 - α``. ``verdict`` is ``"violated"``
-    when ``eps_lower > eps`` (or, with ``gamma``, the certified ``γ`` exceeds it), else
-    ``"inconclusive"``: a black box never proves privacy.
+    ``neighbours = (x, x_prime)``; the first half of the outputs chooses an event (a threshold
+    ``{Y >= c}`` or ``{Y <= c}``, an interval ``{a <= Y <= b}``, or a likelihood-ratio
+    classifier over histogram bins, as in DP-Sniper), the second half certifies a
+    Clopper–Pearson lower bound ``eps_lower`` on the privacy loss at confidence ``1 - α``.
+    ``verdict`` is ``"violated"`` when ``eps_lower > eps`` (or, with ``gamma``, the certified
+    ``γ`` exceeds it), else ``"inconclusive"``: a black box never proves privacy.
+
+    With ``space = (lo, hi)`` (floats, or equal-length lists: a box of inputs where neighbours
+    differ in one coordinate) the pair is searched: the box's extremes, ``pairs`` seeded random
+    pairs and ``neighbours`` if given are screened with ``screen_runs`` runs each (default
+    ``runs // 10``), and the best pair is certified on ``runs`` fresh runs (the result gives
+    ``pair``, ``pairs_screened`` and ``screen_scores``).
+
+    A NaN or infinite output, or an exception raised by the mechanism, is a ``ValueError``
+    naming the input.
 
     Returns a :class:`Record`: ``verdict``, ``eps_lower``, ``gamma_lower``, ``runs``,
     ``certify_runs``, ``counts``, ``event``, ``eps_claimed``, ``confidence``.
@@ -426,12 +440,16 @@ def audit_dp(
     """
     text = _dpbai.audit_dp(
         mechanism,
-        tuple(neighbours),
+        None if neighbours is None else tuple(neighbours),
         eps=eps,
         gamma=gamma,
         runs=runs,
         alpha=alpha,
         vectorized=vectorized,
+        space=None if space is None else tuple(space),
+        pairs=pairs,
+        screen_runs=screen_runs,
+        seed=seed,
     )
     out = Record.wrap(json.loads(text))
     out["eps_claimed"] = eps

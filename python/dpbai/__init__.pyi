@@ -122,13 +122,17 @@ def audit_delta(
 
 def audit_dp(
     mechanism: Callable[..., Any],
-    neighbours: Tuple[Any, Any],
+    neighbours: Optional[Tuple[Any, Any]] = None,
     *,
     eps: float,
     gamma: Optional[float] = None,
     runs: int = 200_000,
     alpha: float = 1e-3,
     vectorized: bool = False,
+    space: Optional[Tuple[Any, Any]] = None,
+    pairs: int = 16,
+    screen_runs: Optional[int] = None,
+    seed: int = 1,
 ) -> Record: ...
 
 def threshold_presets() -> Dict[str, str]: ...

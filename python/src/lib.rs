@@ -795,23 +795,31 @@ fn audit_delta(
         .map_err(|e| PyRuntimeError::new_err(format!("serialising the report: {e}")))
 }
 
-/// Black-box (DP-Sniper) audit of a Python mechanism on two neighbouring inputs, as
-/// `dpbai audit dp --mode blackbox` does for the built-in ones. `mechanism(x)` returns one
-/// float, or with `vectorized` `mechanism(x, n)` returns `n` floats. Returns the JSON text of
-/// the black-box result.
+/// Black-box (DP-Sniper) audit of a Python mechanism, as `dpbai audit dp --mode blackbox` does
+/// for the built-in ones: on two neighbouring inputs, or with `space = (lo, hi)` (floats or
+/// equal-length lists: a box where neighbours differ in one coordinate) a neighbour search over
+/// the box's extremes, `pairs` seeded random pairs and the given `neighbours` (screened with
+/// `screen_runs` runs each, the best certified on `runs` fresh runs). `mechanism(x)` returns one
+/// float, or with `vectorized` `mechanism(x, n)` returns `n` floats. A NaN or infinite output,
+/// or an exception in the mechanism, is a ValueError naming the input. Returns the JSON text of
+/// the black-box result (with the pair and the screening scores for a search).
 #[pyfunction]
-#[pyo3(signature = (mechanism, neighbours, *, eps, gamma=None, runs=200_000, alpha=1e-3,
-    vectorized=false))]
+#[pyo3(signature = (mechanism, neighbours=None, *, eps, gamma=None, runs=200_000, alpha=1e-3,
+    vectorized=false, space=None, pairs=16, screen_runs=None, seed=1))]
 #[allow(clippy::too_many_arguments)]
 fn audit_dp(
     py: Python<'_>,
     mechanism: &Bound<'_, PyAny>,
-    neighbours: (Bound<'_, PyAny>, Bound<'_, PyAny>),
+    neighbours: Option<(Bound<'_, PyAny>, Bound<'_, PyAny>)>,
     eps: f64,
     gamma: Option<f64>,
     runs: u64,
     alpha: f64,
     vectorized: bool,
+    space: Option<(Bound<'_, PyAny>, Bound<'_, PyAny>)>,
+    pairs: usize,
+    screen_runs: Option<u64>,
+    seed: u64,
 ) -> PyResult<String> {
     if !mechanism.is_callable() {
         return Err(value_error("invalid mechanism: must be a callable"));
@@ -825,41 +833,146 @@ fn audit_dp(
             "invalid runs = {runs}: must be at least 4"
         )));
     }
+    if runs > dpbai::params::limits::MAX_RUNS {
+        return Err(value_error(format!(
+            "invalid runs = {runs}: must be at most {}",
+            dpbai::params::limits::MAX_RUNS
+        )));
+    }
     let claim = match gamma {
         None => adp::Claim::Pure { eps },
         Some(gamma) => adp::Claim::Approx { eps, gamma },
     };
-    let sample = |x: &Bound<'_, PyAny>| -> PyResult<Vec<f64>> {
-        if vectorized {
-            let res = mechanism.call1((x, runs))?;
+    let describe = |x: &Bound<'_, PyAny>| {
+        x.repr()
+            .map(|r| r.to_string())
+            .unwrap_or_else(|_| "<input>".into())
+    };
+    let sample = |x: &Bound<'_, PyAny>, n: u64| -> PyResult<Vec<f64>> {
+        let raised = |e: PyErr| {
+            value_error(format!(
+                "the mechanism raised on input {}: {e}",
+                describe(x)
+            ))
+        };
+        let out: Vec<f64> = if vectorized {
+            let res = mechanism.call1((x, n)).map_err(raised)?;
             let out: Vec<f64> = match res.extract::<numpy::PyReadonlyArray1<'_, f64>>() {
                 Ok(a) => a.as_array().to_vec(),
                 Err(_) => res.extract()?,
             };
-            if out.len() as u64 != runs {
+            if out.len() as u64 != n {
                 return Err(value_error(format!(
-                    "mechanism(x, {runs}) returned {} values, expected {runs}",
+                    "mechanism(x, {n}) returned {} values, expected {n}",
                     out.len()
                 )));
             }
-            return Ok(out);
-        }
-        let mut out = Vec::with_capacity(runs as usize);
-        for i in 0..runs {
-            out.push(mechanism.call1((x,))?.extract::<f64>()?);
-            if i % 65_536 == 65_535 {
-                py.check_signals()?;
+            out
+        } else {
+            let mut out = Vec::with_capacity(n as usize);
+            for i in 0..n {
+                out.push(mechanism.call1((x,)).map_err(raised)?.extract::<f64>()?);
+                if i % 65_536 == 65_535 {
+                    py.check_signals()?;
+                }
             }
+            out
+        };
+        if let Some(v) = out.iter().find(|v| !v.is_finite()) {
+            return Err(value_error(format!(
+                "the mechanism returned {v} on input {}: outputs must be finite numbers",
+                describe(x)
+            )));
         }
         Ok(out)
     };
-    let xs = sample(&neighbours.0)?;
-    let ys = sample(&neighbours.1)?;
-    let bb = py
-        .detach(|| adp::sniper_real(&xs, &ys, alpha, claim))
-        .map_err(py_err)?;
-    serde_json::to_string(&bb)
-        .map_err(|e| PyRuntimeError::new_err(format!("serialising the result: {e}")))
+    let Some((lo, hi)) = space else {
+        let Some((x0, x1)) = neighbours else {
+            return Err(value_error(
+                "give neighbours = (x, x_prime), or space = (lo, hi) for a neighbour search",
+            ));
+        };
+        let xs = sample(&x0, runs)?;
+        let ys = sample(&x1, runs)?;
+        let bb = py
+            .detach(|| adp::sniper_real(&xs, &ys, alpha, claim))
+            .map_err(py_err)?;
+        return serde_json::to_string(&bb)
+            .map_err(|e| PyRuntimeError::new_err(format!("serialising the result: {e}")));
+    };
+    let as_vec = |b: &Bound<'_, PyAny>| -> PyResult<(Vec<f64>, bool)> {
+        if let Ok(v) = b.extract::<f64>() {
+            return Ok((vec![v], true));
+        }
+        b.extract::<Vec<f64>>()
+            .map(|v| (v, false))
+            .map_err(|_| value_error("invalid space: (lo, hi) must be floats or lists of floats"))
+    };
+    let ((lo, scalar), (hi, _)) = (as_vec(&lo)?, as_vec(&hi)?);
+    if lo.is_empty()
+        || lo.len() != hi.len()
+        || lo
+            .iter()
+            .zip(&hi)
+            .any(|(a, b)| !(a.is_finite() && b.is_finite() && a <= b))
+    {
+        return Err(value_error(
+            "invalid space: lo and hi must have the same length, finite, lo <= hi",
+        ));
+    }
+    if pairs > 10_000 {
+        return Err(value_error(format!(
+            "invalid pairs = {pairs}: must be at most 10000"
+        )));
+    }
+    let mut user = Vec::new();
+    if let Some((x0, x1)) = &neighbours {
+        let (a, _) = as_vec(x0)?;
+        let (b, _) = as_vec(x1)?;
+        user.push((a, b));
+    }
+    let cands = adp::candidate_pairs(&lo, &hi, pairs, seed, &user);
+    let screen = screen_runs.unwrap_or((runs / 10).max(8));
+    if screen < 8 || runs < 8 {
+        return Err(value_error(format!(
+            "invalid screen_runs = {screen} or runs = {runs}: must be at least 8 for a search"
+        )));
+    }
+    let to_py = |v: &[f64]| -> PyResult<Py<PyAny>> {
+        if scalar {
+            Ok(v[0].into_pyobject(py)?.into_any().unbind())
+        } else {
+            Ok(pyo3::types::PyList::new(py, v)?.into_any().unbind())
+        }
+    };
+    let mut failure: Option<PyErr> = None;
+    let r = adp::sniper_search(cands.len(), screen, runs, alpha, claim, |i, side, n, _| {
+        let v = if side == 0 { &cands[i].0 } else { &cands[i].1 };
+        let x =
+            to_py(v).map_err(|e| dpbai::Error::param("input", format!("{v:?}"), e.to_string()))?;
+        match sample(x.bind(py), n) {
+            Ok(out) => Ok(out),
+            Err(e) => {
+                let msg = e.to_string();
+                failure = Some(e);
+                Err(dpbai::Error::param(
+                    "mechanism",
+                    msg,
+                    "finite outputs, no exception",
+                ))
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let r = r.map_err(py_err)?;
+    let mut v = serde_json::to_value(&r.result)
+        .map_err(|e| PyRuntimeError::new_err(format!("serialising the result: {e}")))?;
+    v["pair"] = serde_json::json!(cands[r.pair]);
+    v["pairs_screened"] = serde_json::json!(cands.len());
+    v["screen_scores"] = serde_json::json!(r.screen_scores);
+    Ok(v.to_string())
 }
 
 /// Names of the threshold presets and their expressions (`dpbai audit delta --list-presets`).

@@ -115,6 +115,35 @@ def test_audit_dp_bad_input():
         dpbai.audit_dp(lambda x: "text", (1.0, 0.0), eps=1.0, runs=10)
 
 
+def test_non_finite_or_raising_mechanisms_are_value_errors():
+    with pytest.raises(ValueError, match="returned NaN on input 1.0"):
+        dpbai.audit_dp(lambda x: float("nan"), (1.0, 0.0), eps=1, runs=1000)
+    with pytest.raises(ValueError, match="returned inf"):
+        dpbai.audit_dp(lambda x: float("inf"), (1.0, 0.0), eps=1, runs=1000)
+
+    def boom(x):
+        raise RuntimeError("no output today")
+
+    with pytest.raises(ValueError, match="raised on input 1.0.*no output today"):
+        dpbai.audit_dp(boom, (1.0, 0.0), eps=1, runs=1000)
+
+
+def test_neighbour_search_finds_a_leak_on_a_rare_input():
+    # Faithful Laplace(1/eps) except near x = 0.7, where the scale halves: the fixed pair
+    # (1, 0) sees no leak; the search over [0, 1] screens random pairs and finds one.
+    rng = np.random.default_rng(5)
+
+    def mech(x, n):
+        scale = 0.05 if abs(x - 0.7) < 0.1 else 1.0
+        return x + rng.laplace(0.0, scale, n)
+
+    fixed = dpbai.audit_dp(mech, (1.0, 0.0), eps=1.0, runs=100_000, vectorized=True)
+    assert fixed.verdict == "inconclusive"
+    r = dpbai.audit_dp(mech, eps=1.0, runs=100_000, vectorized=True, space=(0.0, 1.0),
+                       pairs=32)
+    assert r.verdict == "violated" and r.pairs_screened >= 33
+
+
 def test_python_threshold_nan_is_refused_not_run_to_the_cap():
     def nan_after_start(t, na, nb, gap, K, delta, eps, sigma):
         return float("nan") if t > 50 else 1e9

@@ -1,5 +1,7 @@
-//! Exact Clopper–Pearson bounds for the auditors: thin wrappers over [`crate::mc::stats`] so that
-//! the audits have one place that states which tail each bound controls.
+//! Exact Clopper–Pearson bounds for the auditors, rounded outward: thin wrappers over
+//! [`crate::mc::stats`]'s outward bounds so that the audits have one place that states which
+//! tail each bound controls, and every verdict is decided on a bound that errs only on the safe
+//! side (a lower end never above the exact one, an upper end never below).
 //!
 //! No second Clopper–Pearson implementation lives here; the golden tests of the bounds against
 //! mpmath are those of [`crate::mc::stats`]. The closed forms at the edges are asserted by the
@@ -21,18 +23,19 @@ use crate::error::Result;
 /// `0 <= k <= n`, `n >= 1`, `α ∈ (0, 1)`.
 ///
 /// # Accuracy
-/// That of [`crate::mc::stats::cp_lower`] (golden-tested to 1e-10 against mpmath).
+/// [`crate::mc::stats::cp_lower_outward`]: never above the exact bound, at most a relative `1e-8`
+/// below it (golden-tested against mpmath).
 ///
 /// # Errors
-/// Propagates the parameter errors of [`crate::mc::stats::cp_lower`].
+/// Propagates the parameter errors of [`crate::mc::stats::cp_lower_outward`].
 ///
 /// # Example
 /// ```
 /// let lo = dpbai::audit::ci::lower(10, 10, 0.05).unwrap();
-/// assert!((lo - 0.05f64.powf(0.1)).abs() < 1e-12);
+/// assert!(lo <= 0.05f64.powf(0.1) && (lo - 0.05f64.powf(0.1)).abs() < 1e-12);
 /// ```
 pub fn lower(k: u64, n: u64, alpha: f64) -> Result<f64> {
-    crate::mc::stats::cp_lower(k, n, alpha)
+    crate::mc::stats::cp_lower_outward(k, n, alpha)
 }
 
 /// One-sided upper Clopper–Pearson bound: the `p` with `P(Bin(n, p) <= k) = alpha`
@@ -49,16 +52,36 @@ pub fn lower(k: u64, n: u64, alpha: f64) -> Result<f64> {
 /// `0 <= k <= n`, `n >= 1`, `α ∈ (0, 1)`.
 ///
 /// # Accuracy
-/// That of [`crate::mc::stats::cp_upper`].
+/// [`crate::mc::stats::cp_upper_outward`]: never below the exact bound, at most a relative `1e-8`
+/// above it.
 ///
 /// # Errors
-/// Propagates the parameter errors of [`crate::mc::stats::cp_upper`].
+/// Propagates the parameter errors of [`crate::mc::stats::cp_upper_outward`].
 ///
 /// # Example
 /// ```
 /// let hi = dpbai::audit::ci::upper(0, 100, 0.05).unwrap();
-/// assert!((hi - (1.0 - 0.05f64.powf(0.01))).abs() < 1e-12);
+/// assert!(hi >= 1.0 - 0.05f64.powf(0.01) && (hi - (1.0 - 0.05f64.powf(0.01))).abs() < 1e-12);
 /// ```
 pub fn upper(k: u64, n: u64, alpha: f64) -> Result<f64> {
-    crate::mc::stats::cp_upper(k, n, alpha)
+    crate::mc::stats::cp_upper_outward(k, n, alpha)
+}
+
+/// The Bonferroni share `α/m`, rounded down: the largest double `q <= α/m` (the union bound
+/// over `m` tests at `q` each stays `<= α` in exact arithmetic).
+///
+/// # Example
+/// ```
+/// let q = dpbai::audit::ci::share(1e-3, 3);
+/// assert!(q * 3.0 <= 1e-3 && q > 3.33e-4);
+/// ```
+pub fn share(alpha: f64, m: u64) -> f64 {
+    let mf = m.max(1) as f64;
+    let q = alpha / mf;
+    // q·m − α exactly (m < 2^53): positive means q was rounded up.
+    if q.mul_add(mf, -alpha) > 0.0 {
+        crate::float::next_down(q)
+    } else {
+        q
+    }
 }

@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::instance::Instance;
 use std::sync::{Arc, OnceLock};
 
-fn describe(src: &str, v: &ThresholdVars, value: f64) -> Error {
+pub(crate) fn describe(src: &str, v: &ThresholdVars, value: f64) -> Error {
     Error::Parse(format!(
         "threshold `{src}` is {value} at t = {}, na = {}, nb = {}, ka = {}, kb = {}, gap = {} \
          (delta = {}, K = {}, eps = {}, sigma = {}): it must be finite everywhere",

@@ -1,5 +1,6 @@
-//! Interval arithmetic with outward rounding over compiled threshold expressions, for the proofs
-//! by dominance of [`crate::audit::dominance`].
+//! Interval arithmetic with outward rounding, for the proofs by dominance of
+//! [`crate::audit::dominance`] (the enclosure of a threshold expression is built from these
+//! operations by `crate::audit::expr`'s interval evaluator; this module knows no expression).
 //!
 //! An [`Interval`] `[lo, hi]` with a flag `nan` encloses every value an expression can take on a
 //! box of variables: every non-NaN value lies in `[lo, hi]`, and `nan` is set whenever some
@@ -16,8 +17,9 @@
 //! `cg` (`C_G`, increasing on `x > 0`), `wbar` (`W̄_{-1}`, increasing on `x >= 1`), `k`
 //! (`log2 x + 2`, increasing on `x >= 1`), `h(x, δ, K)` (increasing in `x` on `x >= 1`, for point
 //! `δ` and `K`), `log`, `log2`, `sqrt`, `exp` (increasing), `zeta` (decreasing on `s > 1`).
-
-use crate::audit::expr::{BinaryFn, Node, UnaryFn};
+//! `h` is also increasing in `K` and decreasing in `δ` (its argument
+//! `2 log(π² K k(x)²/(2δ)) + 4 log(4 + log x) + 1/2` is, and `W̄_{-1}` increases), so
+//! interval `δ` and integer-ended `K` are enclosed by the corners.
 
 /// `[lo, hi]` plus "may be NaN somewhere" (module docs).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -52,6 +54,8 @@ fn up_rel(x: f64, rel: f64) -> f64 {
     up(x + rel * x.abs(), 2)
 }
 
+// The arithmetic is by name (`a.add(b)`), as the operations are not those of a field.
+#[allow(clippy::should_implement_trait)]
 impl Interval {
     /// The point `[x, x]` (NaN gives the empty interval with `nan`).
     pub fn point(x: f64) -> Self {
@@ -100,7 +104,8 @@ impl Interval {
             nan: a.nan || b.nan,
         }
     }
-    fn widen(self, ulps: u32) -> Interval {
+    /// Moves both ends outward by `ulps` ulps.
+    pub fn widen(self, ulps: u32) -> Interval {
         if self.is_empty() {
             return self;
         }
@@ -149,7 +154,9 @@ impl Interval {
         Interval { lo, hi, nan }
     }
 
-    fn add(self, o: Interval) -> Interval {
+    /// `self + o`; a bound whose floating-point sum is exact (no rounding error, by Knuth's
+    /// TwoSum) is not widened.
+    pub fn add(self, o: Interval) -> Interval {
         if self.is_empty() || o.is_empty() {
             return Interval::EMPTY_NAN;
         }
@@ -157,72 +164,107 @@ impl Interval {
         let hi = self.hi + o.hi;
         // inf + (-inf) = NaN: possible NaN, unbounded.
         let nan = self.nan || o.nan || lo.is_nan() || hi.is_nan();
-        Interval {
-            lo: if lo.is_nan() { f64::NEG_INFINITY } else { lo },
-            hi: if hi.is_nan() { f64::INFINITY } else { hi },
-            nan,
-        }
-        .widen(1)
+        let lo = if lo.is_nan() {
+            f64::NEG_INFINITY
+        } else if sum_is_exact(self.lo, o.lo, lo) {
+            lo
+        } else {
+            next_down(lo)
+        };
+        let hi = if hi.is_nan() {
+            f64::INFINITY
+        } else if sum_is_exact(self.hi, o.hi, hi) {
+            hi
+        } else {
+            next_up(hi)
+        };
+        Interval { lo, hi, nan }
     }
-    fn neg(self) -> Interval {
+    /// `−self`.
+    pub fn neg(self) -> Interval {
         Interval {
             lo: -self.hi,
             hi: -self.lo,
             nan: self.nan,
         }
     }
-    fn products(self, o: Interval, f: impl Fn(f64, f64) -> f64) -> Interval {
-        let c = [
-            f(self.lo, o.lo),
-            f(self.lo, o.hi),
-            f(self.hi, o.lo),
-            f(self.hi, o.hi),
-        ];
+    /// The hull of `f` at the four corners, each bound widened by one ulp unless `exact` says
+    /// that corner's value has no rounding error.
+    fn products(
+        self,
+        o: Interval,
+        f: impl Fn(f64, f64) -> f64,
+        exact: impl Fn(f64, f64, f64) -> bool,
+    ) -> Interval {
         let mut nan = self.nan || o.nan;
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for v in c {
+        let (mut lo_exact, mut hi_exact) = (true, true);
+        for (a, b) in [
+            (self.lo, o.lo),
+            (self.lo, o.hi),
+            (self.hi, o.lo),
+            (self.hi, o.hi),
+        ] {
+            let v = f(a, b);
             if v.is_nan() {
                 // 0·∞: the product takes every value near 0 and ±∞ nearby; be conservative.
                 nan = true;
                 lo = f64::NEG_INFINITY;
                 hi = f64::INFINITY;
-            } else {
-                lo = lo.min(v);
-                hi = hi.max(v);
+                continue;
+            }
+            let ex = exact(a, b, v);
+            if v < lo || (v == lo && !ex) {
+                lo = v;
+                lo_exact = ex;
+            }
+            if v > hi || (v == hi && !ex) {
+                hi = v;
+                hi_exact = ex;
             }
         }
-        Interval { lo, hi, nan }.widen(1)
+        Interval {
+            lo: if lo_exact { lo } else { next_down(lo) },
+            hi: if hi_exact { hi } else { next_up(hi) },
+            nan,
+        }
     }
-    fn mul(self, o: Interval) -> Interval {
+    /// `self · o`; a bound whose product is exact (checked with a fused multiply-add) is not
+    /// widened.
+    pub fn mul(self, o: Interval) -> Interval {
         if self.is_empty() || o.is_empty() {
             return Interval::EMPTY_NAN;
         }
-        self.products(o, |a, b| a * b)
+        self.products(o, |a, b| a * b, product_is_exact)
     }
-    fn div(self, o: Interval) -> Interval {
+    /// `self / o` (everything when `o` contains 0).
+    pub fn div(self, o: Interval) -> Interval {
         if self.is_empty() || o.is_empty() {
             return Interval::EMPTY_NAN;
         }
         if o.lo <= 0.0 && o.hi >= 0.0 {
             return Interval::ALL;
         }
-        self.products(o, |a, b| a / b)
+        self.products(o, |a, b| a / b, |_, _, _| false)
     }
-    fn min(self, o: Interval) -> Interval {
+    /// `min(self, o)` (NaN-propagating, as the point evaluation).
+    pub fn min(self, o: Interval) -> Interval {
         Interval {
             lo: self.lo.min(o.lo),
             hi: self.hi.min(o.hi),
             nan: self.nan || o.nan,
         }
     }
-    fn max(self, o: Interval) -> Interval {
+    /// `max(self, o)` (NaN-propagating).
+    pub fn max(self, o: Interval) -> Interval {
         Interval {
             lo: self.lo.max(o.lo),
             hi: self.hi.max(o.hi),
             nan: self.nan || o.nan,
         }
     }
-    fn abs(self) -> Interval {
+    /// `|self|`.
+    pub fn abs(self) -> Interval {
         if self.is_empty() {
             return self;
         }
@@ -238,7 +280,8 @@ impl Interval {
             }
         }
     }
-    fn powi(self, n: i32) -> Interval {
+    /// `self^n` for an integer `n`.
+    pub fn powi(self, n: i32) -> Interval {
         if self.is_empty() {
             return self;
         }
@@ -264,121 +307,156 @@ impl Interval {
         }
         acc
     }
-    fn apply1(self, f: UnaryFn) -> Interval {
-        use crate::special as sp;
-        let nanify = |r: crate::Result<f64>| r.unwrap_or(f64::NAN);
-        match f {
-            UnaryFn::Neg => self.neg(),
-            UnaryFn::Abs => self.abs(),
-            UnaryFn::Log => self.increasing(0.0, true, f64::ln, 0.0).widen(1),
-            UnaryFn::Log2 => self.increasing(0.0, true, f64::log2, 0.0).widen(1),
-            UnaryFn::Sqrt => self.increasing(0.0, false, f64::sqrt, 0.0),
-            UnaryFn::Exp => self
-                .increasing(f64::NEG_INFINITY, false, f64::exp, 0.0)
-                .widen(1),
-            UnaryFn::K => self
-                .increasing(1.0, false, |x| nanify(sp::k(x)), 0.0)
-                .widen(1),
-            UnaryFn::Cg => self.increasing(0.0, true, |x| nanify(sp::c_g(x)), 1e-11),
-            UnaryFn::Wbar => self.increasing(1.0, false, |x| nanify(sp::wbar_m1(x)), 1e-14),
-            UnaryFn::Zeta => {
-                // Decreasing on s > 1, ζ(1+) = +∞, ζ(+∞) = 1; NaN for s <= 1.
-                if self.is_empty() {
-                    return self;
-                }
-                if self.hi <= 1.0 {
-                    return Interval::EMPTY_NAN;
-                }
-                let z = |x: f64| nanify(sp::zeta(x));
-                let lo = down_rel(z(self.hi), 1e-12);
-                let (hi, nan) = if self.lo > 1.0 {
-                    (up_rel(z(self.lo), 1e-12), self.nan)
-                } else {
-                    (f64::INFINITY, true)
-                };
-                Interval { lo, hi, nan }
-            }
+    /// `self − o`.
+    pub fn sub(self, o: Interval) -> Interval {
+        self.add(o.neg())
+    }
+    /// Whether the enclosure is non-empty, bounded, and NaN-free: every point value is finite.
+    pub fn is_finite(&self) -> bool {
+        !self.nan && !self.is_empty() && self.lo.is_finite() && self.hi.is_finite()
+    }
+    /// `ln x` (NaN for `x <= 0`).
+    pub fn ln(self) -> Interval {
+        self.increasing(0.0, true, f64::ln, 0.0).widen(1)
+    }
+    /// `log2 x` (NaN for `x <= 0`).
+    pub fn log2(self) -> Interval {
+        self.increasing(0.0, true, f64::log2, 0.0).widen(1)
+    }
+    /// `√x` (NaN for `x < 0`).
+    pub fn sqrt(self) -> Interval {
+        self.increasing(0.0, false, f64::sqrt, 0.0)
+    }
+    /// `e^x`.
+    pub fn exp(self) -> Interval {
+        self.increasing(f64::NEG_INFINITY, false, f64::exp, 0.0)
+            .widen(1)
+    }
+    /// `k(x) = log2 x + 2` (Eq. (11); NaN for `x < 1`).
+    pub fn k(self) -> Interval {
+        self.increasing(1.0, false, |x| nanify(crate::special::k(x)), 0.0)
+            .widen(1)
+    }
+    /// `C_G(x)` (Eq. (20); NaN for `x <= 0`).
+    pub fn cg(self) -> Interval {
+        self.increasing(0.0, true, |x| nanify(crate::special::c_g(x)), 1e-11)
+    }
+    /// `W̄_{-1}(x)` (L. 40; NaN for `x < 1`).
+    pub fn wbar(self) -> Interval {
+        self.increasing(1.0, false, |x| nanify(crate::special::wbar_m1(x)), 1e-14)
+    }
+    /// `ζ(s)`: decreasing on `s > 1`, `ζ(1+) = +∞`, `ζ(+∞) = 1`; NaN for `s <= 1`.
+    pub fn zeta(self) -> Interval {
+        if self.is_empty() {
+            return self;
+        }
+        if self.hi <= 1.0 {
+            return Interval::EMPTY_NAN;
+        }
+        let z = |x: f64| nanify(crate::special::zeta(x));
+        let lo = down_rel(z(self.hi), 1e-12);
+        let (hi, nan) = if self.lo > 1.0 {
+            (up_rel(z(self.lo), 1e-12), self.nan)
+        } else {
+            (f64::INFINITY, true)
+        };
+        Interval { lo, hi, nan }
+    }
+    /// `x^y = exp(y ln x)` for `x > 0`; otherwise unbounded and maybe NaN.
+    pub fn pow(self, y: Interval) -> Interval {
+        if !self.is_empty() && self.lo > 0.0 {
+            y.mul(self.ln()).exp()
+        } else {
+            Interval::ALL
         }
     }
-    fn apply2(self, f: BinaryFn, o: Interval) -> Interval {
-        match f {
-            BinaryFn::Add => self.add(o),
-            BinaryFn::Sub => self.add(o.neg()),
-            BinaryFn::Mul => self.mul(o),
-            BinaryFn::Div => self.div(o),
-            BinaryFn::Min => self.min(o),
-            BinaryFn::Max => self.max(o),
-            BinaryFn::Pow => {
-                // x^y = exp(y log x) for x > 0; otherwise give up (unbounded, maybe NaN).
-                if !self.is_empty() && self.lo > 0.0 {
-                    o.mul(self.apply1(UnaryFn::Log)).apply1(UnaryFn::Exp)
-                } else {
-                    Interval::ALL
-                }
-            }
+    /// `h(x, δ, K)` of L. 23 (module docs: increasing in `x` and `K`, decreasing in `δ`). `K`
+    /// must have integer ends in `[2, 10^9]` and `δ ⊂ (0, 1)`, else NaN; NaN-flagged `δ` or `K`
+    /// give everything.
+    pub fn h(self, delta: Interval, k: Interval) -> Interval {
+        if self.is_empty() || delta.is_empty() || k.is_empty() {
+            return Interval::EMPTY_NAN;
+        }
+        if delta.nan || k.nan {
+            return Interval::ALL;
+        }
+        let int_k = |v: f64| (2.0..=1e9).contains(&v) && v.fract() == 0.0;
+        let valid = int_k(k.lo) && int_k(k.hi) && delta.lo > 0.0 && delta.hi < 1.0;
+        if !valid {
+            return Interval::EMPTY_NAN;
+        }
+        let (d_lo, d_hi, k_lo, k_hi) = (delta.lo, delta.hi, k.lo as usize, k.hi as usize);
+        let at = |v: f64, d: f64, kk: usize| crate::special::h(v, d, kk).unwrap_or(f64::NAN);
+        // Lower end at (x_lo, δ_hi, K_lo), upper end at (x_hi, δ_lo, K_hi).
+        let lo_part = self.increasing(1.0, false, |v| at(v, d_hi, k_lo), 1e-13);
+        let hi_part = self.increasing(1.0, false, |v| at(v, d_lo, k_hi), 1e-13);
+        if lo_part.is_empty() {
+            return lo_part;
+        }
+        Interval {
+            lo: lo_part.lo,
+            hi: hi_part.hi,
+            nan: lo_part.nan || hi_part.nan,
+        }
+    }
+    /// `ifge(x, y, a, b)`: `a` where `x >= y` on the whole box, `b` where `x < y` on the whole
+    /// box (or where a comparison is all NaN: NaN compares false), else the hull of both.
+    pub fn ifge(
+        x: Interval,
+        y: Interval,
+        a: impl FnOnce() -> Interval,
+        b: impl FnOnce() -> Interval,
+    ) -> Interval {
+        match Interval::compare_ge(x, y) {
+            Some(true) => a(),
+            Some(false) => b(),
+            None => Interval::hull(a(), b()),
+        }
+    }
+    /// Whether `x >= y` at every point of the box (`Some(true)`), at none (`Some(false)`, also
+    /// when either side is NaN everywhere), or undecided (`None`).
+    pub fn compare_ge(x: Interval, y: Interval) -> Option<bool> {
+        let sure = !x.nan && !y.nan && !x.is_empty() && !y.is_empty();
+        if sure && x.lo >= y.hi {
+            Some(true)
+        } else if (sure && x.hi < y.lo) || x.is_empty() || y.is_empty() {
+            Some(false)
+        } else {
+            None
         }
     }
 }
 
-/// Encloses the values of `node` on the box `vars` (one interval per variable slot, in the
-/// order `delta, K, eps, sigma, t, na, nb, ka, kb, gap`).
-///
-/// # Definition
-/// The natural interval extension: each operation applied to the enclosures of its operands,
-/// rounded outward (module docs); `ifge(x, y, a, b)` gives `a` if `x >= y` on the whole box,
-/// `b` if `x < y` on the whole box, else the hull of both.
-///
-/// # Accuracy
-/// Sound: for every point of the box the expression's value is enclosed (or NaN with `nan`
-/// set). Not tight: dependencies between operands widen the enclosure, which splitting the box
-/// reduces.
-pub(crate) fn eval(node: &Node, vars: &[Interval; 10]) -> Interval {
-    match node {
-        Node::Num(v) => Interval::point(*v),
-        Node::Var(v) => vars[*v as usize],
-        Node::Un(f, a) => eval(a, vars).apply1(*f),
-        Node::Bin(f, a, b) => eval(a, vars).apply2(*f, eval(b, vars)),
-        Node::PowI(a, n) => eval(a, vars).powi(*n),
-        Node::H(x, d, k) => {
-            let (x, d, k) = (eval(x, vars), eval(d, vars), eval(k, vars));
-            let point = d.lo == d.hi && k.lo == k.hi && !d.nan && !k.nan;
-            if !point {
-                return Interval::ALL;
-            }
-            let (delta, kk) = (d.lo, k.lo);
-            let valid =
-                (2.0..=1e9).contains(&kk) && kk.fract() == 0.0 && delta > 0.0 && delta < 1.0;
-            if !valid {
-                return Interval::EMPTY_NAN;
-            }
-            x.increasing(
-                1.0,
-                false,
-                |v| crate::special::h(v, delta, kk as usize).unwrap_or(f64::NAN),
-                1e-13,
-            )
-        }
-        Node::IfGe(v) => {
-            let [x, y, a, b] = &**v;
-            let (x, y) = (eval(x, vars), eval(y, vars));
-            let sure = !x.nan && !y.nan && !x.is_empty() && !y.is_empty();
-            if sure && x.lo >= y.hi {
-                eval(a, vars)
-            } else if (sure && x.hi < y.lo) || x.is_empty() || y.is_empty() {
-                // All-NaN comparisons take the else branch.
-                eval(b, vars)
-            } else {
-                Interval::hull(eval(a, vars), eval(b, vars))
-            }
-        }
+/// Whether `s = fl(a + b)` is the exact sum (TwoSum's error term is zero; infinite sums of
+/// finite operands are not exact).
+fn sum_is_exact(a: f64, b: f64, s: f64) -> bool {
+    if !s.is_finite() {
+        return !a.is_finite() || !b.is_finite();
     }
+    let bb = s - a;
+    let e = (a - (s - bb)) + (b - bb);
+    e == 0.0
+}
+
+/// Whether `p = fl(a·b)` is the exact product (the fused multiply-add residual is zero, and no
+/// underflow lost bits).
+fn product_is_exact(a: f64, b: f64, p: f64) -> bool {
+    if a == 0.0 || b == 0.0 {
+        return true;
+    }
+    if !p.is_finite() {
+        return !a.is_finite() || !b.is_finite();
+    }
+    p.is_normal() && a.mul_add(b, -p) == 0.0
+}
+
+fn nanify(r: crate::Result<f64>) -> f64 {
+    r.unwrap_or(f64::NAN)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::expr::ThresholdExpr;
-    use crate::bandit::ThresholdVars;
     use crate::rng::rng_for_run;
     use rand::RngExt;
 
@@ -422,72 +500,5 @@ mod tests {
         assert_eq!(next_up(0.0), f64::from_bits(1));
         assert_eq!(next_down(0.0), -f64::from_bits(1));
         assert_eq!(next_up(-1.0), -(1.0 - f64::EPSILON / 2.0));
-    }
-
-    /// Soundness: at random points of random boxes, the point value lies in the enclosure.
-    #[test]
-    fn enclosures_contain_point_values() {
-        let exprs = [
-            "cg(log((K-1)/delta)/2 + log(na))",
-            "wbar(1 + na/nb)",
-            "zeta(1 + 1/na)",
-            "h(na, delta, K)",
-            "k(na)*k(nb)",
-            "log(na) - exp(-nb/100) + sqrt(t)",
-            "2^(gap - 0.5) + na^2 - abs(gap - 0.3)",
-            "ifge(gap, 0.2, log(na), log(nb)) / (1 + gap)",
-            "min(na, nb) + max(log(t), 2) - 1/(na*nb)",
-            "(2*cg(log((K-1)/(delta))/2) + 2*log(4+log(na)) + 2*log(4+log(nb)))",
-        ];
-        let mut rng = rng_for_run(171, 0);
-        for src in exprs {
-            let e = ThresholdExpr::parse(src).expect("parses");
-            for _ in 0..300 {
-                let mut b = [Interval::point(0.0); 10];
-                b[0] = Interval::point(0.05);
-                b[1] = Interval::point(5.0);
-                b[2] = Interval::point(0.5);
-                b[3] = Interval::point(0.5);
-                let mut pick = |lo: f64, hi: f64| {
-                    let u = lo + (hi - lo) * rng.random::<f64>();
-                    let v = lo + (hi - lo) * rng.random::<f64>();
-                    Interval::new(u.min(v), u.max(v))
-                };
-                b[4] = pick(2.0, 1e6);
-                b[5] = pick(1.0, 1e4);
-                b[6] = pick(1.0, 1e4);
-                b[7] = pick(1.0, 10.0);
-                b[8] = pick(1.0, 10.0);
-                b[9] = pick(0.0, 1.0);
-                let enc = eval(e.tree(), &b);
-                for _ in 0..10 {
-                    let at = |i: Interval, u: f64| i.lo + (i.hi - i.lo) * u;
-                    let v = ThresholdVars {
-                        delta: 0.05,
-                        k: 5.0,
-                        eps: 0.5,
-                        sigma: 0.5,
-                        t: at(b[4], rng.random()),
-                        na: at(b[5], rng.random()),
-                        nb: at(b[6], rng.random()),
-                        ka: at(b[7], rng.random()),
-                        kb: at(b[8], rng.random()),
-                        gap: at(b[9], rng.random()),
-                    };
-                    let x = e.eval(&v);
-                    assert!(enc.contains(x), "{src}: {x} not in {enc:?} at {v:?}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn domain_errors_set_the_nan_flag() {
-        let b = [Interval::new(-1.0, 2.0); 10];
-        let e = ThresholdExpr::parse("log(na)").expect("parses");
-        let i = eval(e.tree(), &b);
-        assert!(i.nan && i.lo == f64::NEG_INFINITY);
-        let e = ThresholdExpr::parse("cg(na - 5)").expect("parses");
-        assert_eq!(eval(e.tree(), &b), Interval::EMPTY_NAN);
     }
 }

@@ -7,6 +7,7 @@
 use super::usage;
 use dpbai::error::compact_number;
 
+mod dominance;
 mod search;
 use dpbai::audit::delta::{
     audit_delta, default_battery, parse_battery, AuditInstance, DeltaAuditConfig, DeltaReport,
@@ -31,6 +32,18 @@ enum Sub {
     Delta(DeltaArgs),
     /// Lower confidence bound on the privacy loss of a mechanism, algorithm or planted bug.
     Dp(DpArgs),
+    /// Re-verify a certificate written by `audit delta --dominates ... --json` (exit 0: valid,
+    /// 1: rejected, 2: not a certificate).
+    CheckCertificate(CheckArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct CheckArgs {
+    /// The certificate (the JSON of `--dominates --json`, or its `certificate` field).
+    file: String,
+    /// JSON output.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -45,12 +58,14 @@ struct DeltaArgs {
     /// Arm means, comma-separated (single-instance audit).
     #[arg(long, allow_hyphen_values = true)]
     means: Option<String>,
-    /// Reward family of --means.
-    #[arg(long, default_value = "bernoulli", value_parser = ["bernoulli", "gaussian"])]
+    /// Reward family of --means, --dominates and --search (`both`: --search only, a search
+    /// coordinate picks the family).
+    #[arg(long, default_value = "bernoulli", value_parser = ["bernoulli", "gaussian", "both"])]
     family: String,
-    /// Standard deviation of Gaussian arms.
-    #[arg(long, default_value_t = 1.0)]
-    sigma: f64,
+    /// Standard deviation of Gaussian arms, in [1e-50, 1e50] (default 1; Bernoulli arms have
+    /// 1/2).
+    #[arg(long)]
+    sigma: Option<f64>,
     /// Risk delta in (0, 1) (required unless --list-presets).
     #[arg(long)]
     delta: Option<f64>,
@@ -150,6 +165,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match args.cmd {
         Sub::Delta(a) => run_delta(a),
         Sub::Dp(a) => run_dp(a),
+        Sub::CheckCertificate(a) => dominance::run_check(&a.file, a.json),
     }
 }
 
@@ -173,27 +189,31 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         }
         return Ok(());
     }
+    if a.family == "both" && !a.search.search {
+        return Err(usage(
+            "invalid family = both: only --search searches both families (give bernoulli or gaussian)",
+        ));
+    }
     if let Some(p) = &a.search.dominates {
         let delta = a.delta.ok_or_else(|| usage("--delta D is required"))?;
-        check_unit("delta", delta)?;
-        if let Some(e) = a.eps {
-            if e.is_nan() || e <= 0.0 {
-                return Err(usage(format!("invalid eps = {e}: must be > 0")));
-            }
-        }
         let threshold = match &a.threshold {
             Some(t) => Some(parse_threshold(t).map_err(|e| usage(format!("--threshold: {e}")))?),
             None => None,
         };
-        return search::run_dominates(
+        return dominance::run_dominates(
             &a.search,
             p,
-            threshold.as_ref(),
-            delta,
-            a.eps,
-            a.sigma,
-            a.max_steps,
-            a.json,
+            &dominance::DominanceInputs {
+                threshold: threshold.as_ref(),
+                delta,
+                eps: a.eps,
+                family: &a.family,
+                sigma: a.sigma,
+                max_steps: a.max_steps,
+                algo: a.algo,
+                rules: a.rules,
+                json: a.json,
+            },
         );
     }
     let algo = a
@@ -266,7 +286,13 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         }
         let plan_given = a.runs.is_some() || a.until_decided;
         return search::run_search(
-            &a.search, cfg, delta, &a.family, a.sigma, plan_given, a.json,
+            &a.search,
+            cfg,
+            delta,
+            &a.family,
+            a.sigma.unwrap_or(1.0),
+            plan_given,
+            a.json,
         );
     }
     let instances: Vec<AuditInstance> = match (&a.battery, means.is_empty()) {
@@ -280,7 +306,7 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         }
         (None, false) => {
             let inst = match a.family.as_str() {
-                "gaussian" => Instance::gaussian(means, a.sigma)?,
+                "gaussian" => Instance::gaussian(means, a.sigma.unwrap_or(1.0))?,
                 _ => Instance::bernoulli(means)?,
             };
             vec![AuditInstance {
@@ -386,6 +412,9 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
         for m in dpa::MUTANTS {
             println!("{:<24} {}", m.name, m.description);
         }
+        for (name, what) in dpbai::audit::dp::late_leak::SEARCH_MUTANTS {
+            println!("{name:<24} {what}");
+        }
         return Ok(());
     }
     check_unit("alpha", a.alpha)?;
@@ -399,6 +428,49 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
     dpbai::params::check_gamma("gamma", a.gamma)?;
     if let Some(r) = a.runs {
         limits::check_runs_or("runs", r, AUDIT_SPLIT)?;
+    }
+    let mechanism_mutant = a
+        .mutant
+        .as_deref()
+        .and_then(dpa::mutant)
+        .is_some_and(|m| matches!(m.base, dpa::MutantBase::Mechanism(_)));
+    if a.search && (a.mechanism.is_some() || mechanism_mutant) {
+        let target = match (&a.mechanism, &a.mutant) {
+            (Some(m), _) => Target::Mechanism(dpa::MechanismName::parse(m).ok_or_else(|| {
+                usage(format!(
+                    "unknown mechanism '{m}' (known: {})",
+                    dpa::MechanismName::ALL_NAMES.join(", ")
+                ))
+            })?),
+            (None, Some(m)) => Target::Mutant(dpa::mutant(m).expect("invariant: checked above")),
+            _ => unreachable!("invariant: a mechanism or a mechanism mutant"),
+        };
+        let runs = a.runs.unwrap_or(400_000);
+        if runs < 80 {
+            return Err(usage(format!(
+                "invalid runs = {runs}: must be at least 80 for a neighbour search"
+            )));
+        }
+        let (r, pairs) =
+            dpa::mechanism_neighbour_search(&target, a.eps, a.gamma, runs, a.alpha, a.seed, 16)?;
+        if a.json {
+            let mut v = serde_json::to_value(&r)?;
+            v["pairs"] = serde_json::json!(pairs);
+            println!("{}", serde_json::to_string_pretty(&v)?);
+        } else {
+            let (x, y) = &pairs[r.pair];
+            println!(
+                "audit dp --search: neighbour search over inputs in [0, 1] ({} pairs screened with {} runs each)  verdict: {}",
+                pairs.len(),
+                (runs / 10).max(8),
+                r.result.verdict
+            );
+            println!(
+                "  worst pair: x = {:.6}, x' = {:.6}; eps_lower {:.6} certified on {} fresh runs per input ({} held out); event {}",
+                x[0], y[0], r.result.eps_lower, r.result.runs, r.result.certify_runs, r.result.event
+            );
+        }
+        return Ok(());
     }
     if a.search {
         return search::run_dp_search(

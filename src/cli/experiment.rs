@@ -88,6 +88,21 @@ fn bar(n: u64) -> indicatif::ProgressBar {
 }
 
 /// Runs the command.
+/// A characteristic time that cannot be certified in double precision at the study's means
+/// (gaps of 1e-310, or of 1e19 standard deviations) is a property of the input: exit 2 naming
+/// the study file, as `bounds` does for its `--means`.
+fn uncertified(args: &Args, e: impl Into<anyhow::Error>) -> anyhow::Error {
+    let e = e.into();
+    match e.downcast_ref::<dpbai::Error>() {
+        Some(inner @ dpbai::Error::NoConvergence { .. }) => super::usage(format!(
+            "{}: a characteristic time of one of its instances cannot be certified in double \
+             precision ({inner}); use less extreme means or gaps",
+            args.config.display()
+        )),
+        _ => e,
+    }
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(t) = args.threads {
         dpbai::params::limits::check_threads(t)?;
@@ -110,7 +125,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         pb.set_message(c.key());
     };
     if let Some(shard) = shard {
-        run_study_shard(&study, &cache, threads, shard, &progress)?;
+        run_study_shard(&study, &cache, threads, shard, &progress)
+            .map_err(|e| uncertified(&args, e))?;
         pb.finish_and_clear();
         println!(
             "shard {}/{}: {} cells in {:.1} s into {}; run `dpbai experiment` without --shard \
@@ -123,10 +139,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
         return Ok(());
     }
-    let results = run_study(&study, &cache, threads, &progress)?;
+    let results =
+        run_study(&study, &cache, threads, &progress).map_err(|e| uncertified(&args, e))?;
     pb.finish_and_clear();
     let computed = results.iter().filter(|r| !r.cached).count();
-    write_outputs(&study, &results, &dir, &command(&args))?;
+    write_outputs(&study, &results, &dir, &command(&args)).map_err(|e| uncertified(&args, e))?;
     println!(
         "{} cells ({} computed, {} from the cache) in {:.1} s: {}/results.csv, figures/, SUMMARY.md",
         results.len(),

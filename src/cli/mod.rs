@@ -162,3 +162,94 @@ where
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// A value clap accepts for `a` of the subcommand at `path` (its first possible value,
+    /// else the first of a few candidates that parses without a value error).
+    fn value_for(path: &[String], a: &clap::Arg) -> String {
+        if let Some(v) = a.get_possible_values().first() {
+            return v.get_name().to_string();
+        }
+        ["1", "0.5", "0.9,0.5", "ttucb", "x"]
+            .into_iter()
+            .find(|v| {
+                let mut argv: Vec<String> = vec!["dpbai".into()];
+                argv.extend(path.iter().cloned());
+                match a.get_long() {
+                    Some(l) => argv.extend([format!("--{l}"), v.to_string()]),
+                    None if a.is_last_set() => argv.extend(["--".into(), v.to_string()]),
+                    None => argv.push(v.to_string()),
+                }
+                !matches!(
+                    Cli::try_parse_from(&argv).map_err(|e| e.kind()),
+                    Err(clap::error::ErrorKind::ValueValidation
+                        | clap::error::ErrorKind::InvalidValue)
+                )
+            })
+            .expect("a candidate value parses")
+            .into()
+    }
+
+    /// The leaf subcommands with their paths (`["cluster", "slurm"]`, …).
+    fn leaves(c: &clap::Command, path: Vec<String>, out: &mut Vec<(Vec<String>, clap::Command)>) {
+        if c.get_subcommands().next().is_none() {
+            out.push((path, c.clone()));
+            return;
+        }
+        for s in c.get_subcommands() {
+            let mut p = path.clone();
+            p.push(s.get_name().to_string());
+            leaves(s, p, out);
+        }
+    }
+
+    /// Every subcommand, with each of its required options removed in turn (the others
+    /// given), fails with clap's one-line message naming the missing option.
+    #[test]
+    fn every_missing_required_option_is_named() {
+        let mut all = Vec::new();
+        leaves(&Cli::command(), Vec::new(), &mut all);
+        let mut checked = 0;
+        for (path, cmd) in &all {
+            let required: Vec<&clap::Arg> = cmd
+                .get_arguments()
+                .filter(|a| a.is_required_set())
+                .collect();
+            for missing in &required {
+                let mut argv: Vec<String> = vec!["dpbai".into()];
+                argv.extend(path.iter().cloned());
+                for a in &required {
+                    if a.get_id() == missing.get_id() {
+                        continue;
+                    }
+                    match a.get_long() {
+                        Some(l) => argv.extend([format!("--{l}"), value_for(path, a)]),
+                        None if a.is_last_set() => {
+                            argv.extend(["--".into(), value_for(path, a)]);
+                        }
+                        None => argv.push(value_for(path, a)),
+                    }
+                }
+                let err = Cli::try_parse_from(&argv).expect_err("a required option is missing");
+                assert_eq!(
+                    err.kind(),
+                    clap::error::ErrorKind::MissingRequiredArgument,
+                    "{argv:?}: {err}"
+                );
+                let line = clap_line(&err);
+                let name = missing.get_long().map_or_else(
+                    || missing.get_id().as_str().to_uppercase(),
+                    |l| format!("--{l}"),
+                );
+                assert!(line.contains(&name), "{argv:?}: `{name}` not in: {line}");
+                assert!(!line.contains('\n'));
+                checked += 1;
+            }
+        }
+        assert!(checked >= 8, "only {checked} required options");
+    }
+}

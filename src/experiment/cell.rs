@@ -187,6 +187,8 @@ pub fn engine_flags(step_by_step: bool, threshold: Option<&str>) -> Vec<String> 
     out
 }
 
+use crate::error::compact_number;
+
 impl Cell {
     /// Key without the run count (names the cache file and seeds the cell).
     pub fn key(&self) -> String {
@@ -314,11 +316,11 @@ impl Cell {
         };
         if let Some(sigma) = self.sigma {
             push("family", "gaussian".into());
-            push("sigma", sigma.to_string());
+            push("sigma", compact_number(sigma));
         }
-        push("delta", o.delta.get().to_string());
+        push("delta", compact_number(o.delta.get()));
         if let Some(e) = o.eps_value() {
-            push("eps", e.to_string());
+            push("eps", compact_number(e));
         }
         if let Some(g) = o.gamma_value() {
             push("gamma", g.to_string());

@@ -15,7 +15,7 @@
 //! Both tails are returned in logarithms, so tails down to `e^{-10^9}` are represented and the
 //! bounds are found by Brent's method on `ln(tail) − ln(α)` to a relative width of `4·2^{-52}`.
 //!
-//! Length: the code stays under 600 lines; the file passes that only with its unit tests, which
+//! The unit tests at the end of the file
 //! check its helpers (`ln1pmx`, `stirlerr`, the regularised beta) on closed forms and its
 //! summaries and input checks, next to the code they pin down.
 
@@ -338,6 +338,134 @@ pub fn cp_lower(k: u64, n: u64, alpha: f64) -> Result<f64> {
     // P(Bin(n,p) >= k) = I_p(k, n−k+1): increasing in p.
     let (a, b) = (k as f64, (n - k + 1) as f64);
     brent(|p| Ok(ln_beta_reg_pair(a, b, p)?.0 - la), 0.0, 1.0)
+}
+
+/// The relative accuracy of the binomial tails ([`ln_beta_reg_pair`], 1e-10 documented) with a
+/// tenfold safety factor, as a bound on the error of their logarithm: the outward bounds below
+/// require the computed log-tail to clear `ln α` by this much.
+const LN_TAIL_TOL: f64 = 1e-9;
+
+/// Moves `p` in the direction `dir` (`+1` up, `−1` down) until `ok(p)` holds, by steps that
+/// double from one ulp; `None` when the end of `[0, 1]` is reached first.
+fn step_until(mut p: f64, dir: f64, ok: impl Fn(f64) -> Result<bool>) -> Result<Option<f64>> {
+    let mut step = f64::EPSILON * p.abs().max(f64::MIN_POSITIVE);
+    for _ in 0..2100 {
+        if ok(p)? {
+            return Ok(Some(p));
+        }
+        p = if dir > 0.0 {
+            crate::float::next_up(p + step)
+        } else {
+            crate::float::next_down(p - step)
+        };
+        if !(0.0..=1.0).contains(&p) {
+            return Ok(None);
+        }
+        step *= 2.0;
+    }
+    Ok(None)
+}
+
+/// [`cp_upper`] rounded outward: a `u` with `u >= cp_upper(k, n, α)` guaranteed, not only to the
+/// solver's accuracy.
+///
+/// # Definition
+/// `k = n`: 1. `k = 0`: `1 − α^{1/n}` moved up by four ulps (the closed form's `ln`, division
+/// and `expm1` each err by at most one). Otherwise the root `u₀` of [`cp_upper`], moved up until
+/// the computed `ln P(Bin(n, u) <= k)` is at most `ln α − 1e-9`: the tail's relative error is
+/// below `1e-10`, so the exact tail at `u` is below `α`, and since it decreases in `p`, the exact
+/// bound lies below `u`.
+///
+/// # Reference
+/// Clopper & Pearson (1934); the rule that a bound deciding a verdict is rounded in the safe
+/// direction.
+///
+/// # Domain
+/// As [`cp_upper`].
+///
+/// # Accuracy
+/// At most a relative `1e-8` above the exact bound (typically a few ulps; checked against the
+/// mpmath values of `tests/data/cp_outward_golden.toml`, 50 digits, `verify/golden_cp_outward.py`).
+///
+/// # Errors
+/// As [`cp_upper`].
+///
+/// # Example
+/// ```
+/// use dpbai::mc::stats::{cp_upper, cp_upper_outward};
+/// let (u, v) = (cp_upper(3, 100, 1e-3).unwrap(), cp_upper_outward(3, 100, 1e-3).unwrap());
+/// assert!(v > u && v < u * (1.0 + 1e-8));
+/// ```
+pub fn cp_upper_outward(k: u64, n: u64, alpha: f64) -> Result<f64> {
+    let u = cp_upper(k, n, alpha)?;
+    if k == n {
+        return Ok(1.0);
+    }
+    if k == 0 {
+        let mut v = u;
+        for _ in 0..4 {
+            v = crate::float::next_up(v);
+        }
+        return Ok(v.min(1.0));
+    }
+    let (a, b) = ((k + 1) as f64, (n - k) as f64);
+    let target = alpha.ln() - LN_TAIL_TOL;
+    let ok = |p: f64| -> Result<bool> {
+        if p >= 1.0 {
+            return Ok(true);
+        }
+        Ok(ln_beta_reg_pair(a, b, p)?.1 <= target)
+    };
+    Ok(step_until(u, 1.0, ok)?.unwrap_or(1.0))
+}
+
+/// [`cp_lower`] rounded outward: an `l` with `l <= cp_lower(k, n, α)` guaranteed.
+///
+/// # Definition
+/// `k = 0`: 0. `k = n`: `α^{1/n}` moved down by four ulps. Otherwise the root `l₀` of
+/// [`cp_lower`], moved down until the computed `ln P(Bin(n, l) >= k)` is at most
+/// `ln α − 1e-9` (the mirror of [`cp_upper_outward`]: the exact tail at `l` is below `α` and
+/// increases in `p`, so the exact bound lies above `l`).
+///
+/// # Reference
+/// As [`cp_upper_outward`].
+///
+/// # Domain
+/// As [`cp_lower`].
+///
+/// # Accuracy
+/// At most a relative `1e-8` below the exact bound (`tests/data/cp_outward_golden.toml`).
+///
+/// # Errors
+/// As [`cp_lower`].
+///
+/// # Example
+/// ```
+/// use dpbai::mc::stats::{cp_lower, cp_lower_outward};
+/// let (l, m) = (cp_lower(3, 100, 1e-3).unwrap(), cp_lower_outward(3, 100, 1e-3).unwrap());
+/// assert!(m < l && m > l * (1.0 - 1e-8));
+/// ```
+pub fn cp_lower_outward(k: u64, n: u64, alpha: f64) -> Result<f64> {
+    let l = cp_lower(k, n, alpha)?;
+    if k == 0 {
+        return Ok(0.0);
+    }
+    if k == n {
+        let mut v = l;
+        for _ in 0..4 {
+            v = crate::float::next_down(v);
+        }
+        return Ok(v.max(0.0));
+    }
+    let (a, b) = (k as f64, (n - k + 1) as f64);
+    let target = alpha.ln() - LN_TAIL_TOL;
+    let ok = |p: f64| -> Result<bool> {
+        if p <= 0.0 {
+            return Ok(true);
+        }
+        Ok(ln_beta_reg_pair(a, b, p)?.0 <= target)
+    };
+    Ok(step_until(l, -1.0, ok)?.unwrap_or(0.0))
 }
 
 /// Exact two-sided Clopper–Pearson interval at confidence `1 − α`:

@@ -24,7 +24,8 @@ pub struct Decision {
 ///
 /// # Definition
 /// `L = cp_lower(errors, runs, α/2)`, `U = cp_upper(errors + unstopped, runs, α/2)`;
-/// `violated` if `L > δ`, `holds` if `U <= δ`, else `inconclusive`.
+/// `violated` if `L > δ`, `holds` if `U < δ`, else `inconclusive` (a tie is never `holds`);
+/// both ends are rounded outward ([`crate::audit::ci`]).
 ///
 /// # Reference
 /// MATH.md E.2; Clopper & Pearson (1934).
@@ -33,8 +34,9 @@ pub struct Decision {
 /// `runs >= 1`, `errors + unstopped <= runs`, `δ, α ∈ (0, 1)`.
 ///
 /// # Accuracy
-/// Exact up to the accuracy of [`crate::mc::stats`] (1e-10); at `errors = 0` and
-/// `errors + unstopped = runs` the closed forms `1 − (α/2)^{1/n}` and `(α/2)^{1/n}` apply.
+/// Outward: `L` never above and `U` never below the exact Clopper–Pearson ends (within a
+/// relative 1e-8 of them); at `errors = 0` and `errors + unstopped = runs` the closed forms
+/// `1 − (α/2)^{1/n}` and `(α/2)^{1/n}`, moved outward by a few ulps.
 ///
 /// # Errors
 /// [`Error::InvalidParameter`] outside the domain.
@@ -64,7 +66,8 @@ pub fn decide(errors: u64, unstopped: u64, runs: u64, delta: f64, alpha: f64) ->
     let upper = ci::upper(errors + unstopped, runs, alpha / 2.0)?;
     let verdict = if lower > delta {
         Verdict::Violated
-    } else if upper <= delta {
+    } else if upper < delta {
+        // A tie (upper = δ) is not a pass.
         Verdict::Holds
     } else {
         Verdict::Inconclusive
@@ -81,7 +84,7 @@ pub fn decide(errors: u64, unstopped: u64, runs: u64, delta: f64, alpha: f64) ->
 ///
 /// # Definition
 /// With `p̂ = errors/runs` and `q̂ = (errors + unstopped)/runs`: if `q̂ < δ`, the smallest `N` with
-/// `cp_upper(⌈q̂N⌉, N, α/2) <= δ`; if `p̂ > δ`, the smallest `N` with `cp_lower(⌊p̂N⌋, N, α/2) > δ`
+/// `cp_upper(⌈q̂N⌉, N, α/2) < δ`; if `p̂ > δ`, the smallest `N` with `cp_lower(⌊p̂N⌋, N, α/2) > δ`
 /// (found by doubling then bisection, treating the conditions as monotone in `N`).
 ///
 /// # Errors
@@ -106,7 +109,7 @@ pub fn runs_to_decide(
     let ok = |n: u64| -> Result<bool> {
         if q < delta {
             let k = ((q * n as f64).ceil() as u64).min(n);
-            Ok(ci::upper(k, n, alpha / 2.0)? <= delta)
+            Ok(ci::upper(k, n, alpha / 2.0)? < delta)
         } else if p > delta {
             let k = ((p * n as f64).floor() as u64).min(n);
             Ok(ci::lower(k, n, alpha / 2.0)? > delta)

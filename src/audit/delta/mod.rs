@@ -12,9 +12,9 @@
 //!
 //! With `n` runs, `k` errors and `u` unstopped runs, the two-sided interval at confidence `1 − α`
 //! is `[L, U] = [cp_lower(k, n, α/2), cp_upper(k + u, n, α/2)]` (exact Clopper–Pearson, closed
-//! forms at `k = 0` and `k = n`). Verdict: `violated` if `L > δ`, `holds` if `U <= δ`, else
-//! `inconclusive`. Since `P(p ∉ [L, U]) <= α`, a `holds` or `violated` verdict is wrong with
-//! probability at most `α`.
+//! forms at `k = 0` and `k = n`), both rounded outward. Verdict: `violated` if `L > δ`, `holds`
+//! if `U < δ`, else `inconclusive` (a tie is not a pass). Since `P(p ∉ [L, U]) <= α`, a
+//! `holds` or `violated` verdict is wrong with probability at most `α`.
 //!
 //! # Sequential looks (`--until-decided`)
 //! Looks `j = 1, 2, …` happen after a **fixed** cumulative schedule `n_j = n_1·2^{j−1}` (capped at

@@ -322,7 +322,7 @@ fn audit_delta_impl(
         return Err(Error::param("battery", "empty", "at least one instance"));
     }
     let start = std::time::Instant::now();
-    let alpha_i = cfg.alpha / instances.len() as f64;
+    let alpha_i = crate::audit::ci::share(cfg.alpha, instances.len() as u64);
     let mut rows = Vec::with_capacity(instances.len());
     for (i, inst) in instances.iter().enumerate() {
         rows.push(audit_one(cfg, build, inst, i as u64, alpha_i)?);

@@ -53,13 +53,24 @@ pub struct BlackBox {
     pub verdict: Verdict,
 }
 
-/// Certified quantity of an event from counts (lower bound on loss, or on γ).
+/// Certified quantity of an event from counts (lower bound on loss, or on γ), rounded down:
+/// the Clopper–Pearson ends are outward ([`ci`]), and the quotient, logarithm, `e^ε` and
+/// product are moved by two ulps each in the safe direction.
 fn certified(k: u64, k2: u64, m: u64, alpha: f64, claim: Claim) -> Result<f64> {
+    use crate::float::{next_down, next_up};
     let lo = ci::lower(k, m, alpha / 2.0)?;
     let hi = ci::upper(k2, m, alpha / 2.0)?;
+    let down2 = |x: f64| next_down(next_down(x));
+    let up2 = |x: f64| next_up(next_up(x));
     Ok(match claim {
-        Claim::Pure { .. } => (lo / hi).ln(),
-        Claim::Approx { eps, .. } => lo - eps.exp() * hi,
+        Claim::Pure { .. } => {
+            if lo == 0.0 {
+                f64::NEG_INFINITY
+            } else {
+                down2(down2(lo / hi).ln())
+            }
+        }
+        Claim::Approx { eps, .. } => down2(lo - up2(up2(eps.exp()) * hi)),
     })
 }
 
@@ -101,9 +112,59 @@ fn finish(
     })
 }
 
+/// A candidate event of [`sniper_real`].
+#[derive(Debug, Clone)]
+enum RealEvent {
+    /// `{Y >= c}`.
+    Ge(f64),
+    /// `{Y <= c}`.
+    Le(f64),
+    /// `{a <= Y <= b}`.
+    Between(f64, f64),
+    /// The union of the histogram bins `(edges[i], edges[i+1]]` (first bin `(−∞, edges[1]]`,
+    /// last `(edges[n−1], ∞)`) whose index is in the set: a likelihood-ratio classifier.
+    Bins(Vec<f64>, Vec<bool>),
+}
+
+impl RealEvent {
+    fn contains(&self, v: f64) -> bool {
+        if v.is_nan() {
+            return false;
+        }
+        match self {
+            RealEvent::Ge(c) => v >= *c,
+            RealEvent::Le(c) => v <= *c,
+            RealEvent::Between(a, b) => *a <= v && v <= *b,
+            RealEvent::Bins(edges, set) => set[bin_of(edges, v)],
+        }
+    }
+    fn describe(&self) -> String {
+        match self {
+            RealEvent::Ge(c) => format!("Y >= {c:.6}"),
+            RealEvent::Le(c) => format!("Y <= {c:.6}"),
+            RealEvent::Between(a, b) => format!("{a:.6} <= Y <= {b:.6}"),
+            RealEvent::Bins(_, set) => format!(
+                "Y in {} of {} histogram bins (likelihood-ratio classifier)",
+                set.iter().filter(|x| **x).count(),
+                set.len()
+            ),
+        }
+    }
+}
+
+/// The bin of `v` among `edges` (module docs of [`RealEvent::Bins`]).
+fn bin_of(edges: &[f64], v: f64) -> usize {
+    // edges[0] is −∞ in effect: bin i covers (edges[i], edges[i+1]].
+    let i = edges.partition_point(|e| *e < v);
+    i.saturating_sub(1).min(edges.len().saturating_sub(2))
+}
+
 /// DP-Sniper style test for real-valued outputs: `xs` are outputs on `x`, `ys` on `x'`
-/// (equal lengths, independent runs). Events `{Y >= c}` and `{Y <= c}` with `c` among the
-/// quantiles of the selection half, in both directions (`x` over `x'` and `x'` over `x`).
+/// (equal lengths, independent runs). Candidate events, chosen on the selection half in both
+/// directions (`x` over `x'` and `x'` over `x`): the thresholds `{Y >= c}`, `{Y <= c}` at 401
+/// quantiles of the pooled selection half, the intervals `{a <= Y <= b}` between 41 of them,
+/// and a classifier event as in DP-Sniper: the union of the histogram bins (64 quantile bins)
+/// whose smoothed count ratio is largest, for every number of bins.
 ///
 /// # Definition
 /// See the module docs; the selection score on the first half is the same certified quantity
@@ -113,13 +174,15 @@ fn finish(
 /// Bichsel et al. (2021), DP-Sniper; Clopper & Pearson (1934).
 ///
 /// # Domain
-/// At least 4 runs per input; NaN outputs never belong to an event.
+/// At least 4 runs per input, all finite.
 ///
 /// # Accuracy
-/// The certified bound is exact-coverage (Clopper–Pearson) at confidence `1 − α`.
+/// The certified bound is exact-coverage (Clopper–Pearson, ends rounded outward) at confidence
+/// `1 − α`.
 ///
 /// # Errors
-/// [`Error::InvalidParameter`] for mismatched or too short samples or `α ∉ (0, 1)`.
+/// [`Error::InvalidParameter`] for mismatched or too short samples, a NaN or infinite output
+/// (naming the first), or `α ∉ (0, 1)`.
 ///
 /// # Example
 /// ```
@@ -139,58 +202,230 @@ pub fn sniper_real(xs: &[f64], ys: &[f64], alpha: f64, claim: Claim) -> Result<B
             "equal and at least 4",
         ));
     }
+    for (which, v) in [("x", xs), ("x'", ys)] {
+        if let Some((i, y)) = v.iter().enumerate().find(|(_, y)| !y.is_finite()) {
+            return Err(Error::param(
+                format!("output {} on input {which}", i + 1),
+                y,
+                "a finite number (the mechanism returned NaN or infinity)",
+            ));
+        }
+    }
     let n = xs.len();
     let h = n / 2;
     let (xa, xb) = xs.split_at(h);
     let (ya, yb) = ys.split_at(h);
     let m = (n - h) as u64;
     // Sorted selection halves for fast counting.
-    let mut sa: Vec<f64> = xa.iter().copied().filter(|v| !v.is_nan()).collect();
-    let mut sb: Vec<f64> = ya.iter().copied().filter(|v| !v.is_nan()).collect();
+    let mut sa: Vec<f64> = xa.to_vec();
+    let mut sb: Vec<f64> = ya.to_vec();
     sa.sort_by(f64::total_cmp);
     sb.sort_by(f64::total_cmp);
     let ge = |s: &[f64], c: f64| (s.len() - s.partition_point(|v| *v < c)) as u64;
     let le = |s: &[f64], c: f64| s.partition_point(|v| *v <= c) as u64;
     let mut pooled: Vec<f64> = sa.iter().chain(sb.iter()).copied().collect();
     pooled.sort_by(f64::total_cmp);
-    let mut cands: Vec<f64> = Vec::new();
-    let q = 400usize;
-    for i in 0..=q {
-        if let Some(&v) = pooled.get(((pooled.len().saturating_sub(1)) * i) / q) {
-            cands.push(v);
+    let quantiles = |q: usize| {
+        let mut c: Vec<f64> = (0..=q)
+            .filter_map(|i| pooled.get(((pooled.len() - 1) * i) / q).copied())
+            .collect();
+        c.dedup();
+        c
+    };
+    let cands = quantiles(400);
+    let ma = h as u64;
+    // (score, event, x over x'?)
+    let mut best: Option<(f64, RealEvent, bool)> = None;
+    let mut consider = |kx: u64, ky: u64, ev: &dyn Fn() -> RealEvent| -> Result<()> {
+        for x_over_y in [true, false] {
+            let (k, k2) = if x_over_y { (kx, ky) } else { (ky, kx) };
+            let sc = certified(k, k2, ma, alpha, claim)?;
+            if best.as_ref().is_none_or(|b| sc > b.0) {
+                best = Some((sc, ev(), x_over_y));
+            }
+        }
+        Ok(())
+    };
+    for &c in &cands {
+        consider(ge(&sa, c), ge(&sb, c), &|| RealEvent::Ge(c))?;
+        consider(le(&sa, c), le(&sb, c), &|| RealEvent::Le(c))?;
+    }
+    // Intervals between coarser quantiles.
+    let coarse = quantiles(40);
+    for (i, &a) in coarse.iter().enumerate() {
+        for &b in &coarse[i + 1..] {
+            let kx = le(&sa, b) - (sa.partition_point(|v| *v < a) as u64);
+            let ky = le(&sb, b) - (sb.partition_point(|v| *v < a) as u64);
+            consider(kx, ky, &|| RealEvent::Between(a, b))?;
         }
     }
-    cands.dedup();
-    let ma = h as u64;
-    // (score, threshold, upper tail?, x over x'?)
-    let mut best: Option<(f64, f64, bool, bool)> = None;
-    for &c in &cands {
-        for upper_tail in [true, false] {
-            let (kx, ky) = if upper_tail {
-                (ge(&sa, c), ge(&sb, c))
-            } else {
-                (le(&sa, c), le(&sb, c))
-            };
-            for x_over_y in [true, false] {
-                let (k, k2) = if x_over_y { (kx, ky) } else { (ky, kx) };
-                let s = certified(k, k2, ma, alpha, claim)?;
-                if best.is_none_or(|b| s > b.0) {
-                    best = Some((s, c, upper_tail, x_over_y));
+    // The histogram likelihood-ratio classifier.
+    let edges = quantiles(64);
+    if edges.len() >= 3 {
+        let nb = edges.len() - 1;
+        let (mut cx, mut cy) = (vec![0u64; nb], vec![0u64; nb]);
+        for &v in &sa {
+            cx[bin_of(&edges, v)] += 1;
+        }
+        for &v in &sb {
+            cy[bin_of(&edges, v)] += 1;
+        }
+        for x_over_y in [true, false] {
+            let (num, den) = if x_over_y { (&cx, &cy) } else { (&cy, &cx) };
+            let mut order: Vec<usize> = (0..nb).collect();
+            let ratio = |i: usize| (num[i] as f64 + 0.5) / (den[i] as f64 + 0.5);
+            order.sort_by(|&i, &j| ratio(j).total_cmp(&ratio(i)).then(i.cmp(&j)));
+            let (mut k, mut k2) = (0u64, 0u64);
+            let mut set = vec![false; nb];
+            for &i in &order {
+                k += num[i];
+                k2 += den[i];
+                set[i] = true;
+                let sc = certified(k, k2, ma, alpha, claim)?;
+                if best.as_ref().is_none_or(|b| sc > b.0) {
+                    best = Some((sc, RealEvent::Bins(edges.clone(), set.clone()), x_over_y));
                 }
             }
         }
     }
-    let (_, c, upper_tail, x_over_y) = best.expect("invariant: at least one candidate");
-    let inside = |v: f64| if upper_tail { v >= c } else { v <= c };
-    let kx = xb.iter().filter(|v| inside(**v)).count() as u64;
-    let ky = yb.iter().filter(|v| inside(**v)).count() as u64;
+    let Some((_, ev, x_over_y)) = best else {
+        return Err(Error::param(
+            "black-box samples",
+            "no candidate event",
+            "outputs with at least one value",
+        ));
+    };
+    let kx = xb.iter().filter(|v| ev.contains(**v)).count() as u64;
+    let ky = yb.iter().filter(|v| ev.contains(**v)).count() as u64;
     let (k, k2) = if x_over_y { (kx, ky) } else { (ky, kx) };
     let event = format!(
-        "Y {} {c:.6} (ratio {})",
-        if upper_tail { ">=" } else { "<=" },
+        "{} (ratio {})",
+        ev.describe(),
         if x_over_y { "x over x'" } else { "x' over x" }
     );
     finish(k, k2, m, n as u64, alpha, claim, event)
+}
+
+/// The result of [`sniper_search`]: the certified test of the chosen pair, which pair, and
+/// the screening score of every pair.
+#[derive(Debug, Clone, Serialize)]
+pub struct PairSearch {
+    /// The certified test on fresh runs of the chosen pair.
+    pub result: BlackBox,
+    /// Index of the chosen pair.
+    pub pair: usize,
+    /// Screening scores (certified on the screening runs' own held-out halves), one per pair.
+    pub screen_scores: Vec<f64>,
+}
+
+/// Neighbour search for a black-box mechanism: screens every candidate pair of neighbouring
+/// inputs with `screen_runs` runs each ([`sniper_real`] on them), picks the pair with the
+/// largest screening score, and certifies it with [`sniper_real`] on `runs` **fresh** runs per
+/// input at confidence `1 − α`. `sample(i, side, n, stage)` draws `n` outputs of the mechanism
+/// on side `side` (0: `x`, 1: `x'`) of pair `i`, independently for each call.
+///
+/// # Definition
+/// The screening data only choose the pair; the certification data are independent of that
+/// choice, so the certified bound keeps its `1 − α` guarantee without a multiple-testing
+/// correction over the pairs.
+///
+/// # Errors
+/// [`Error::InvalidParameter`] for no pair, runs below 8, `α ∉ (0, 1)`, and the errors of
+/// `sample` and [`sniper_real`].
+pub fn sniper_search(
+    pairs: usize,
+    screen_runs: u64,
+    runs: u64,
+    alpha: f64,
+    claim: Claim,
+    mut sample: impl FnMut(usize, usize, u64, usize) -> Result<Vec<f64>>,
+) -> Result<PairSearch> {
+    check_open("alpha", alpha, 0.0, 1.0)?;
+    if pairs == 0 {
+        return Err(Error::param("neighbour pairs", 0, "at least 1"));
+    }
+    if screen_runs < 8 || runs < 8 {
+        return Err(Error::param(
+            "runs",
+            format!("screen {screen_runs}, certify {runs}"),
+            "at least 8 each",
+        ));
+    }
+    let mut scores = Vec::with_capacity(pairs);
+    for i in 0..pairs {
+        let xs = sample(i, 0, screen_runs, 0)?;
+        let ys = sample(i, 1, screen_runs, 0)?;
+        let bb = sniper_real(&xs, &ys, alpha, claim)?;
+        scores.push(match claim {
+            Claim::Pure { .. } => bb.eps_lower,
+            Claim::Approx { .. } => bb.gamma_lower.unwrap_or(f64::NEG_INFINITY),
+        });
+    }
+    let pair = (0..pairs)
+        .max_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(b.cmp(&a)))
+        .expect("invariant: at least one pair");
+    let xs = sample(pair, 0, runs, 1)?;
+    let ys = sample(pair, 1, runs, 1)?;
+    let mut result = sniper_real(&xs, &ys, alpha, claim)?;
+    result.event = format!("{} on pair {}", result.event, pair + 1);
+    Ok(PairSearch {
+        result,
+        pair,
+        screen_scores: scores,
+    })
+}
+
+/// Candidate neighbouring pairs of a box input space `[lo_j, hi_j]` (one coordinate per
+/// entry) where neighbours differ in one coordinate: the extremes (each coordinate at `lo` vs
+/// `hi` with the others at `lo`, the midpoint or `hi`), `random` seeded pairs (a uniform point,
+/// one uniform coordinate replaced by a uniform value), and the user's own pairs first.
+///
+/// # Example
+/// ```
+/// let p = dpbai::audit::dp::candidate_pairs(&[0.0], &[1.0], 4, 1, &[]);
+/// assert_eq!(p[0], (vec![0.0], vec![1.0]));
+/// assert_eq!(p.len(), 1 + 4); // one extreme pair in one dimension, four random
+/// ```
+pub fn candidate_pairs(
+    lo: &[f64],
+    hi: &[f64],
+    random: usize,
+    seed: u64,
+    user: &[(Vec<f64>, Vec<f64>)],
+) -> Vec<(Vec<f64>, Vec<f64>)> {
+    use rand::RngExt;
+    let d = lo.len().min(hi.len());
+    let mut out: Vec<(Vec<f64>, Vec<f64>)> = user.to_vec();
+    for j in 0..d {
+        for base in 0..3 {
+            let b: Vec<f64> = (0..d)
+                .map(|i| match base {
+                    0 => lo[i],
+                    1 => 0.5 * (lo[i] + hi[i]),
+                    _ => hi[i],
+                })
+                .collect();
+            let (mut x, mut y) = (b.clone(), b);
+            x[j] = lo[j];
+            y[j] = hi[j];
+            if !out.contains(&(x.clone(), y.clone())) {
+                out.push((x, y));
+            }
+        }
+    }
+    let mut rng = rng_for_run(seed, 0x9A1E);
+    for _ in 0..random {
+        let x: Vec<f64> = (0..d)
+            .map(|i| lo[i] + (hi[i] - lo[i]) * rng.random::<f64>())
+            .collect();
+        let mut y = x.clone();
+        if d > 0 {
+            let j = ((rng.random::<f64>() * d as f64) as usize).min(d - 1);
+            y[j] = lo[j] + (hi[j] - lo[j]) * rng.random::<f64>();
+        }
+        out.push((x, y));
+    }
+    out
 }
 
 /// DP-Sniper style test for discrete outputs (e.g. hashes of whole algorithm outputs): each run

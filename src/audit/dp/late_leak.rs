@@ -70,6 +70,20 @@ impl Estimator for LateLeakDaf {
     }
 }
 
+/// The planted bugs found only by `audit dp --search` (a fixed table of reward inputs misses
+/// them): name and description, listed by `audit dp --list-mutants` after [`super::MUTANTS`].
+pub const SEARCH_MUTANTS: [(&str, &str); 2] = [
+    (
+        "adap-tt-late-leak",
+        "AdaP-TT whose DAF leaks from its third release on (audit dp --search only)",
+    ),
+    (
+        "rr-daf-late-leak",
+        "toy randomised-response DAF leaking from its third release (audit dp --search only; \
+         rr-daf is its faithful version)",
+    ),
+];
+
 /// AdaP-TT (paper rules, `δ`, `ε`) on `instance` whose DAF drops its noise from release
 /// `leak_from >= 1` on.
 ///

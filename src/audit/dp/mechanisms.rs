@@ -146,3 +146,68 @@ pub(super) fn blackbox_mechanism(
         }
     }
 }
+
+/// A pair of neighbouring inputs.
+pub type InputPair = (Vec<f64>, Vec<f64>);
+
+/// Neighbour search for a built-in mechanism (faithful or mutated) on the input space
+/// `[0, 1]` (rewards; sensitivity 1): the extreme pair `(0, 1)` and `pairs` seeded random
+/// pairs, screened with `runs/10` runs each and the best certified on `runs` fresh runs
+/// ([`super::sniper_search`]). DAF is searched by [`crate::audit::dp_search`] instead.
+///
+/// # Errors
+/// [`crate::Error::InvalidParameter`] for DAF, and the errors of [`super::sniper_search`].
+pub fn mechanism_neighbour_search(
+    target: &Target,
+    eps: f64,
+    gamma: f64,
+    runs: u64,
+    alpha: f64,
+    seed: u64,
+    pairs: usize,
+) -> Result<(super::PairSearch, Vec<InputPair>)> {
+    let mech = mechanism_for(target, eps, gamma)?.ok_or_else(|| {
+        crate::Error::param(
+            "target",
+            "an algorithm",
+            "a mechanism or a mechanism mutant",
+        )
+    })?;
+    let claim = match mech {
+        Mech::Gaussian(_) => Claim::Approx { eps, gamma },
+        _ => Claim::Pure { eps },
+    };
+    let cands = super::candidate_pairs(&[0.0], &[1.0], pairs, seed, &[]);
+    let draw = |x: f64, rng: &mut Rng| -> Result<f64> {
+        Ok(match mech {
+            Mech::Rr(rr) => rr.privatise(x, rng),
+            Mech::Laplace(lap) => lap.release(x, rng),
+            Mech::Gaussian(g) => g.privatise(x, rng),
+            Mech::Daf { .. } => {
+                return Err(crate::Error::param(
+                    "mechanism",
+                    "daf",
+                    "rr, laplace or gaussian (audit dp --mutant rr-daf-late-leak --search searches DAF)",
+                ))
+            }
+        })
+    };
+    let r = super::sniper_search(
+        cands.len(),
+        (runs / 10).max(8),
+        runs,
+        alpha,
+        claim,
+        |i, side, n, stage| {
+            let x = if side == 0 {
+                cands[i].0[0]
+            } else {
+                cands[i].1[0]
+            };
+            let s = crate::rng::mix64(seed ^ ((i as u64) << 8 | (side as u64) << 4 | stage as u64));
+            let mut rng = crate::rng::rng_for_run(s, 0);
+            (0..n).map(|_| draw(x, &mut rng)).collect()
+        },
+    )?;
+    Ok((r, cands))
+}

@@ -20,9 +20,9 @@
 //!   `γ(ε) = Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ)` ([`gaussian_gamma`]); the claim
 //!   `(ε, γ)` holds iff `γ(ε) <= γ`.
 //!
-//! A floating-point slack of [`EXACT_REL_SLACK`] (relative) separates `holds` from `violated` in
-//! exact mode, so that a faithful implementation rounded in the safe direction is not flagged
-//! for an ulp; no planted bug is within that slack.
+//! Every exact verdict is decided in the safe direction ([`exact`] module docs): `holds` only
+//! when an enclosure of the exact loss of the implemented mechanism lies strictly below the
+//! claim, `violated` only strictly above, `inconclusive` on a tie; no slack.
 //!
 //! # Black-box mode (DP-Sniper style)
 //! `n` runs on each of two neighbouring inputs `x, x'`. The first half of each sample is used
@@ -61,13 +61,15 @@ pub mod mechanisms;
 pub mod mutants;
 pub mod tables;
 
-pub use blackbox::{sniper_discrete, sniper_real, BlackBox, Claim};
+pub use blackbox::{
+    candidate_pairs, sniper_discrete, sniper_real, sniper_search, BlackBox, Claim, PairSearch,
+};
 pub use exact::{
-    daf_exact_loss, exact_verdict, gaussian_eps, gaussian_gamma, laplace_vector_loss, rr_loss,
-    EXACT_REL_SLACK,
+    daf_exact_loss, daf_exact_verdict, exact_verdict, gaussian_eps, gaussian_gamma,
+    gaussian_verdict, laplace_vector_loss, laplace_vector_verdict, rr_loss, rr_verdict,
 };
 pub use late_leak::adap_tt_late_leak;
-pub use mechanisms::{MechanismName, DAF_SEQUENCE_LEN, DEFAULT_GAMMA};
+pub use mechanisms::{mechanism_neighbour_search, MechanismName, DAF_SEQUENCE_LEN, DEFAULT_GAMMA};
 pub use mutants::{mutant, Mutant, MutantBase, MUTANTS};
 pub(crate) use tables::{neighbouring_tables, table_features, TABLE_FEATURES};
 
@@ -265,27 +267,24 @@ pub fn audit_dp(target: &Target, o: &DpOptions) -> Result<DpReport> {
                 let l = rr_loss(rr.keep_probability())?;
                 rep.loss_exact = Some(l);
                 rep.eps_lower = l;
-                rep.verdict = exact_verdict(l, o.eps);
+                rep.verdict = rr_verdict(rr.keep_probability(), o.eps)?;
                 rep.note = format!("keep probability {}", rr.keep_probability());
             }
             Mech::Laplace(lap) => {
-                let l = laplace_vector_loss(&[(1.0, lap.scale())], &[(0.0, lap.scale())])?;
+                let (v, l) =
+                    laplace_vector_verdict(&[(1.0, lap.scale())], &[(0.0, lap.scale())], o.eps)?;
                 rep.loss_exact = Some(l);
                 rep.eps_lower = l;
-                rep.verdict = exact_verdict(l, o.eps);
+                rep.verdict = v;
                 rep.note = format!("sensitivity 1, scale {}", lap.scale());
             }
             Mech::Gaussian(g) => {
-                let ge = gaussian_gamma(o.eps, g.sigma(), 1.0)?;
+                let (v, ge) = gaussian_verdict(o.eps, g.sigma(), 1.0, o.gamma)?;
                 let le = gaussian_eps(o.gamma, g.sigma(), 1.0)?;
                 rep.gamma_exact = Some(ge);
                 rep.loss_exact = Some(le);
                 rep.eps_lower = le;
-                rep.verdict = if ge <= o.gamma * (1.0 + EXACT_REL_SLACK) {
-                    Verdict::Holds
-                } else {
-                    Verdict::Violated
-                };
+                rep.verdict = v;
                 rep.note = format!(
                     "sensitivity 1, sigma {}; loss_exact is the smallest eps with gamma(eps) <= {}",
                     g.sigma(),
@@ -294,10 +293,10 @@ pub fn audit_dp(target: &Target, o: &DpOptions) -> Result<DpReport> {
             }
             Mech::Daf { eps, forgetting } => {
                 let plan = |r: &[f64]| privacy::daf_release_plan(r, eps, forgetting);
-                let (l, pos) = daf_exact_loss(plan, DAF_SEQUENCE_LEN)?;
+                let (v, l, pos) = daf_exact_verdict(plan, DAF_SEQUENCE_LEN, o.eps)?;
                 rep.loss_exact = Some(l);
                 rep.eps_lower = l;
-                rep.verdict = exact_verdict(l, o.eps);
+                rep.verdict = v;
                 rep.note = format!(
                     "one arm's sequence of {DAF_SEQUENCE_LEN} rewards (6 released phase means); worst neighbour: entry {pos} changed 0 <-> 1"
                 );

@@ -29,12 +29,13 @@ pub(super) enum Op {
     Jump(u32),
 }
 
-/// Constant folding, with the run constants substituted when `bound` is given.
+/// Constant folding, with the run constants substituted when `bound` is given (a NaN entry
+/// leaves its constant free: the proofs by dominance keep `δ` or `K` as ranges).
 pub(crate) fn fold(n: &Node, bound: Option<&[f64; 4]>) -> Node {
     match n {
         Node::Num(v) => Node::Num(*v),
         Node::Var(v) => match bound {
-            Some(b) if v.is_run_constant() => Node::Num(b[*v as usize]),
+            Some(b) if v.is_run_constant() && !b[*v as usize].is_nan() => Node::Num(b[*v as usize]),
             _ => Node::Var(*v),
         },
         Node::Un(f, a) => match fold(a, bound) {

@@ -32,11 +32,13 @@
 //!
 //! # Layout
 //! `lexer` (text to tokens), `parser` (tokens to a syntax tree), `compile` (constant folding and
-//! bytecode), `eval` (the stack machine and its per-thread memo), `split` (the per-count
+//! bytecode), `eval` (the stack machine and its per-thread memo), `enclose` (the interval evaluator of a
+//! tree), `split` (the per-count
 //! specialisation of a bound expression), `presets` (the named thresholds); this file holds the
 //! public type [`ThresholdExpr`].
 
 mod compile;
+mod enclose;
 mod eval;
 mod lexer;
 mod parser;
@@ -46,6 +48,7 @@ mod split;
 mod tests;
 
 pub(crate) use compile::fold;
+pub(crate) use enclose::enclose;
 pub(crate) use parser::{BinaryFn, Node, UnaryFn};
 pub use presets::{parse_threshold, preset, Preset, PRESETS};
 

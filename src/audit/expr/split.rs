@@ -205,7 +205,7 @@ impl CountSplit {
     /// Lower bound of the tree over counts, `t`, phases in `[1, 2^62]`, `gap >= 0` (the
     /// interval enclosure of [`crate::audit::interval`]; `−∞` when it has none).
     fn lower_bound(tree: &Node) -> f64 {
-        use crate::audit::interval::{eval, Interval};
+        use crate::audit::interval::Interval;
         let big = 2f64.powi(62);
         let mut b = [Interval::point(0.0); 10];
         for s in [Var::T, Var::Na, Var::Nb, Var::Ka, Var::Kb] {
@@ -213,7 +213,7 @@ impl CountSplit {
         }
         b[Var::Gap as usize] = Interval::new(0.0, f64::INFINITY);
         // Run constants are already folded into the tree; their slots are never read.
-        let i = eval(tree, &b);
+        let i = super::enclose::enclose(tree, &b);
         if i.is_empty() || i.lo.is_nan() {
             f64::NEG_INFINITY
         } else {

@@ -1,8 +1,10 @@
 //! Confirmation of the finalists on fresh seeds (Bonferroni) and the power statement.
 
 use super::halving::{Scored, Search};
+use super::report::{SearchVerdict, Stage};
 use super::{SearchConfig, SearchReport};
-use crate::audit::delta::{audit_delta_with, AuditInstance, RunPlan, Tally};
+use crate::audit::delta::{decide, run_batch, AuditInstance, DeltaRow, RunPlan, Tally};
+use crate::audit::Verdict;
 use crate::error::Result;
 use crate::rng::mix64;
 
@@ -38,7 +40,7 @@ fn violating_count(n: u64, alpha_look: f64, delta: f64) -> Result<Option<u64>> {
 /// The confirmation plan sized for `holds`: `UntilDecided { first: n₀, budget: 32·n₀ }`, where
 /// `n₀` is the smallest number of runs whose first look (at `α/(2m)`, the plan's first-look
 /// share of the Bonferroni level `α/m`) declares `holds` on zero errors and zero capped runs:
-/// `cp_upper(0, n₀, α/(4m)) <= δ`, about `ln(4m/α)/δ`. A correct rule is then confirmed at the
+/// `cp_upper(0, n₀, α/(4m)) < δ`, about `ln(4m/α)/δ`. A correct rule is then confirmed at the
 /// first look, and a rule whose error probability exceeds `δ` gets up to five more looks.
 ///
 /// # Example
@@ -57,9 +59,9 @@ pub fn holds_sized_plan(delta: f64, alpha: f64, finalists: usize) -> Result<RunP
     if finalists == 0 {
         return Err(crate::Error::param("finalists", 0, "at least 1"));
     }
-    let a = alpha / finalists as f64 / 4.0;
+    let a = crate::audit::ci::share(alpha, finalists as u64) / 4.0;
     let mut n = ((1.0 / a).ln() / delta).floor().max(1.0) as u64;
-    while crate::audit::ci::upper(0, n, a)? > delta {
+    while crate::audit::ci::upper(0, n, a)? >= delta {
         n += 1;
     }
     Ok(RunPlan::UntilDecided {
@@ -71,76 +73,113 @@ pub fn holds_sized_plan(delta: f64, alpha: f64, finalists: usize) -> Result<RunP
 /// The power statement of a search (module docs): for the confirmation, the probability that
 /// its plan declares `violated` had the worst instance's error probability been `2δ` (for an
 /// until-decided plan, bounded below by the last look's rejection probability minus `α/m`, the
-/// chance of an earlier wrong `holds`); for the screening, the chance that an instance with
-/// error probability `δ` showed an error.
+/// chance of an earlier wrong `holds`), at the looks the budget paid for; for the space, the
+/// fraction of it a violating region must cover to contain one of the `u` uniform screened
+/// points with probability 0.9; for the screening, the chance that an instance with error
+/// probability `2δ` showed an error.
 fn power_statement(
     cfg: &SearchConfig,
     m: usize,
-    n: u64,
-    alpha_look: f64,
+    runs: u64,
+    uniform: usize,
     evals: usize,
 ) -> Result<String> {
     let delta = cfg.delta;
     let p1 = (2.0 * delta).min(1.0);
-    let alpha_m = cfg.audit.alpha / m as f64;
-    let conf = match cfg.audit.plan {
-        RunPlan::UntilDecided { first, budget } => {
-            // The looks of the plan: first·2^(j−1) capped at budget, at α/m·2^(−j).
-            let (mut nj, mut j) = (first.min(budget), 1i32);
-            while nj < budget && j < 60 {
-                nj = nj.saturating_mul(2).min(budget);
-                j += 1;
-            }
-            let aj = alpha_m * 0.5f64.powi(j);
-            match violating_count(nj, aj, delta)? {
-                Some(k) => format!(
-                    "had the worst instance's error probability been 2*delta = {p1}, its confirmation (looks up to {nj} runs) would have declared violated with probability >= {:.3}",
-                    (binom_sf(k, nj, p1)? - alpha_m).max(0.0)
-                ),
-                None => format!("the confirmation (looks up to {nj} runs) could not have declared violated"),
-            }
+    let alpha_m = crate::audit::ci::share(cfg.audit.alpha, m as u64);
+    let conf = if runs == 0 {
+        "the budget paid for no confirmation run".to_string()
+    } else {
+        // The last look the confirmation reached: n_j = runs, at α/m·2^(−j) (j = looks).
+        let (first, sequential) = match cfg.audit.plan {
+            RunPlan::UntilDecided { first, .. } => (first, true),
+            RunPlan::Fixed { runs } => (runs, false),
+        };
+        let mut j = 1i32;
+        let mut nj = first.min(runs);
+        while nj < runs && j < 60 {
+            nj = nj.saturating_mul(2).min(runs);
+            j += 1;
         }
-        RunPlan::Fixed { .. } => match violating_count(n, alpha_look, delta)? {
+        let aj = if sequential {
+            alpha_m * 0.5f64.powi(j)
+        } else {
+            alpha_m
+        };
+        match violating_count(runs, aj, delta)? {
             Some(k) => format!(
-                "had the worst instance's error probability been 2*delta = {p1}, its confirmation ({n} runs) would have declared violated with probability {:.3}",
-                binom_sf(k, n, p1)?
+                "had the worst instance's error probability been 2*delta = {p1}, its confirmation (looks up to {runs} runs) would have declared violated with probability >= {:.3}",
+                (binom_sf(k, runs, p1)? - if sequential { alpha_m } else { 0.0 }).max(0.0)
             ),
-            None => format!("the confirmation ({n} runs) could not have declared violated"),
-        },
+            None => format!("the confirmation (looks up to {runs} runs) could not have declared violated"),
+        }
     };
-    let q = delta;
-    let screen = 1.0 - (1.0 - q).powf(cfg.screen_runs as f64);
+    let screen = 1.0 - (1.0 - p1).powf(cfg.screen_runs as f64);
+    let space = if uniform > 0 {
+        let rho = 1.0 - 0.1f64.powf(1.0 / uniform as f64);
+        format!(
+            "of the {evals} screened instances, {uniform} were uniform in the declared space's coordinates, so a violating region covering >= {:.3} of the space contained one with probability >= 0.9",
+            rho
+        )
+    } else {
+        format!("the {evals} screened instances were the design's corners and seeds only (no uniform point: no power against the space)")
+    };
     Ok(format!(
-        "{conf}; each of the {evals} screened instances ran >= {} CRN runs, so one with error probability >= delta = {q} showed an error with probability >= {screen:.3}",
+        "{conf}; {space}; each screened instance ran >= {} CRN runs, so one with error probability >= 2*delta showed an error with probability >= {screen:.3}",
         cfg.screen_runs
     ))
 }
 
-/// Confirms the finalists on fresh seeds (Bonferroni over them) and assembles the report.
-pub(super) fn confirm(s: Search<'_>, pool: Vec<Scored>) -> Result<SearchReport> {
+/// Confirms the finalists on fresh seeds (Bonferroni over them, each with the run plan's looks
+/// at `α/m·2^{−j}`), each within its share of what is left of the budget, and assembles the
+/// report.
+pub(super) fn confirm(s: Search<'_>, pool: Vec<Scored>, seeds_used: usize) -> Result<SearchReport> {
     let cfg = s.cfg;
-    let search_seconds = s.start.elapsed().as_secs_f64();
-    let search_samples = *s.samples.lock().expect("invariant: no poisoning");
-    // Confirmation on fresh seeds, Bonferroni over the finalists (audit_delta_with does α/m).
-    let finalists: Vec<AuditInstance> = pool
-        .iter()
-        .enumerate()
-        .map(|(i, p)| AuditInstance {
+    let search_seconds = s.meter.seconds();
+    let search_samples = s.meter.used();
+    let mut stages = std::mem::take(&mut *s.stages.lock().expect("invariant: no poisoning"));
+    let m = pool.len().max(1);
+    let alpha_m = crate::audit::ci::share(cfg.audit.alpha, m as u64);
+    let cseed = mix64(cfg.audit.seed ^ 0xC0F1_F1A5_0000_0017);
+    let start_samples = s.meter.used();
+    let mut rows = Vec::new();
+    for (i, p) in pool.iter().enumerate() {
+        let allowance = s.meter.begin_stage(1.0 / (pool.len() - i) as f64);
+        let _ = allowance;
+        let inst = AuditInstance {
             name: format!("finalist-{}", i + 1),
             ..s.audit_instance(&p.cand)
-        })
-        .collect();
-    let mut ccfg = cfg.audit.clone();
-    ccfg.seed = mix64(cfg.audit.seed ^ 0xC0F1_F1A5_0000_0017);
-    let confirmation = audit_delta_with(&ccfg, &finalists, s.build)?;
-    let worst = &confirmation.instances[0];
-    let wc = pool
-        .iter()
-        .find(|p| p.cand.means == worst.means)
-        .map(|p| p.cand.clone())
-        .unwrap_or_else(|| pool[0].cand.clone());
-    for row in &confirmation.instances {
-        if let Some(c) = pool.iter().find(|q| q.cand.means == row.means) {
+        };
+        rows.push(confirm_one(
+            &s,
+            &inst,
+            mix64(cseed.wrapping_add(i as u64)),
+            alpha_m,
+        )?);
+    }
+    stages.push(Stage {
+        name: "confirmation".into(),
+        samples: s.meter.used() - start_samples,
+        evaluations: rows.len(),
+        runs: rows.iter().map(|r| r.runs).sum(),
+    });
+    rows.sort_by(|a, b| {
+        a.verdict
+            .severity_rank()
+            .cmp(&b.verdict.severity_rank())
+            .then((b.ci[0] - b.delta).total_cmp(&(a.ci[0] - a.delta)))
+    });
+    let violated = rows.iter().any(|r| r.verdict == Verdict::Violated);
+    let verdict = if violated {
+        SearchVerdict::Violated
+    } else {
+        SearchVerdict::NoViolationFound
+    };
+    for row in &rows {
+        if let Some(c) = pool
+            .iter()
+            .find(|q| q.cand.means == row.means && q.cand.delta == row.delta)
+        {
             let t = Tally {
                 runs: row.runs,
                 errors: row.errors,
@@ -152,42 +191,169 @@ pub(super) fn confirm(s: Search<'_>, pool: Vec<Scored>) -> Result<SearchReport> 
             s.record(&c.cand, &t, "confirm");
         }
     }
-    let m = finalists.len();
-    let power = power_statement(
-        cfg,
-        m,
-        worst.runs,
-        worst.alpha_look,
-        s.trace
-            .lock()
-            .expect("invariant: no poisoning")
-            .iter()
-            .filter(|r| r.stage != "confirm")
-            .count(),
-    )?;
+    let empty = DeltaRow {
+        name: "none".into(),
+        family: String::new(),
+        means: vec![],
+        delta: cfg.delta,
+        eps: None,
+        runs: 0,
+        errors: 0,
+        unstopped: 0,
+        error_rate: f64::NAN,
+        ci: [0.0, 1.0],
+        verdict: Verdict::Inconclusive,
+        looks: 0,
+        alpha_look: alpha_m,
+        runs_to_decide: None,
+        more_runs: None,
+        mean_tau: f64::NAN,
+        max_tau: 0,
+        skipped: Some("no finalist (budget exhausted or interrupted)".into()),
+    };
+    let worst = rows.first().cloned().unwrap_or(empty);
+    let wc = pool
+        .iter()
+        .find(|p| p.cand.means == worst.means)
+        .map(|p| p.cand.clone());
+    let evals = s
+        .trace
+        .lock()
+        .expect("invariant: no poisoning")
+        .iter()
+        .filter(|r| r.stage != "confirm")
+        .count();
+    let uniform = *s.uniform_points.lock().expect("invariant: no poisoning");
+    let power = power_statement(cfg, m, worst.runs, uniform, evals)?;
+    let confirmation_statement = if violated {
+        format!(
+            "confirmed on fresh seeds (independent of the search data): {}/{} errors, Clopper-Pearson lower end {:.4e} > delta = {} at alpha/{m}/2^looks = {:.3e}; wrong with probability <= alpha = {}",
+            worst.errors, worst.runs, worst.ci[0], worst.delta, worst.alpha_look, cfg.audit.alpha
+        )
+    } else {
+        format!(
+            "no finalist's lower confidence end exceeded its delta on fresh seeds; this is not a proof (`audit delta --dominates` proves): {power}"
+        )
+    };
     let trace = s.trace.into_inner().expect("invariant: no poisoning");
+    let interrupted = s.meter.interrupted();
     Ok(SearchReport {
         algo: cfg.audit.setting.algo.as_str().to_string(),
         threshold: cfg.audit.threshold.as_ref().map(|t| t.source().to_string()),
         delta: cfg.delta,
         space: cfg.space.clone(),
         budget: cfg.budget,
-        verdict: confirmation.verdict,
+        verdict,
         worst_means: worst.means.clone(),
         worst_eps: worst.eps,
-        worst_hardness: wc.hardness,
+        worst_delta: worst.delta,
+        worst_family: worst.family.clone(),
+        worst_shape: wc.as_ref().map(|c| c.shape.to_string()).unwrap_or_default(),
+        worst_hardness: wc.as_ref().map(|c| c.hardness).unwrap_or(f64::NAN),
         worst_ci: worst.ci,
         worst_error_rate: worst.error_rate,
         correction: format!(
-            "Bonferroni over the {m} confirmed candidate(s): each audited at alpha/{m} = {:.3e} on fresh seeds (independent of the search data), with the run plan's own look correction",
-            cfg.audit.alpha / m as f64
+            "Bonferroni over the {m} confirmed candidate(s): each audited at alpha/{m} = {alpha_m:.3e} (rounded down) on fresh seeds (independent of the search data), with the run plan's own look correction alpha/{m}*2^-j"
         ),
+        confirmation_statement,
         power,
-        evaluations: trace.iter().filter(|r| r.stage != "confirm").count(),
+        seeds: seeds_used,
+        evaluations: evals,
         trace,
+        stages,
         search_samples,
         search_seconds,
-        seconds: s.start.elapsed().as_secs_f64(),
-        confirmation,
+        samples: s.meter.used(),
+        seconds: s.meter.seconds(),
+        interrupted,
+        confirmation: rows,
     })
+}
+
+/// One finalist's confirmation: the looks of the plan at `alpha·2^{−j}`, each batch capped by
+/// the meter; the last look that ran decides.
+fn confirm_one(s: &Search<'_>, inst: &AuditInstance, seed: u64, alpha: f64) -> Result<DeltaRow> {
+    let cfg = s.cfg;
+    let mut row = DeltaRow {
+        name: inst.name.clone(),
+        family: match inst.instance.family() {
+            crate::instance::Family::Bernoulli => "bernoulli".into(),
+            crate::instance::Family::Gaussian { sigma } => format!("gaussian({sigma})"),
+        },
+        means: inst.instance.means().to_vec(),
+        delta: inst.delta,
+        eps: inst.eps,
+        runs: 0,
+        errors: 0,
+        unstopped: 0,
+        error_rate: f64::NAN,
+        ci: [0.0, 1.0],
+        verdict: Verdict::Inconclusive,
+        looks: 0,
+        alpha_look: alpha,
+        runs_to_decide: None,
+        more_runs: None,
+        mean_tau: f64::NAN,
+        max_tau: 0,
+        skipped: None,
+    };
+    let alg = match (s.build)(inst) {
+        Ok(a) => a,
+        Err(e @ crate::Error::InvalidInstance { .. }) => {
+            row.skipped = Some(e.to_string());
+            return Ok(row);
+        }
+        Err(e) => return Err(e),
+    };
+    let best = inst.instance.best();
+    let (mut target, budget, sequential) = match cfg.audit.plan {
+        RunPlan::Fixed { runs } => (runs, runs, false),
+        RunPlan::UntilDecided { first, budget } => (first.min(budget), budget, true),
+    };
+    let mut tally = Tally::default();
+    let mut look = 0i32;
+    while look < 60 {
+        let Some(cap) = s.meter.cap(target - tally.runs, cfg.audit.max_steps) else {
+            break;
+        };
+        let t = run_batch(alg.as_ref(), best, seed, tally.runs..target, cap);
+        let drawn = u64::try_from(t.tau_sum_stopped)
+            .unwrap_or(u64::MAX)
+            .saturating_add(t.unstopped.saturating_mul(cap));
+        s.meter.charge(drawn);
+        tally = tally.merge(t);
+        look += 1;
+        let a = if sequential {
+            alpha * 0.5f64.powi(look)
+        } else {
+            alpha
+        };
+        let d = decide(tally.errors, tally.unstopped, tally.runs, inst.delta, a)?;
+        row.ci = [d.lower, d.upper];
+        row.verdict = d.verdict;
+        row.alpha_look = a;
+        if !sequential || d.verdict != Verdict::Inconclusive || tally.runs >= budget {
+            break;
+        }
+        target = target.saturating_mul(2).min(budget);
+    }
+    row.looks = look as u32;
+    row.runs = tally.runs;
+    row.errors = tally.errors;
+    row.unstopped = tally.unstopped;
+    row.error_rate = if tally.runs > 0 {
+        tally.errors as f64 / tally.runs as f64
+    } else {
+        f64::NAN
+    };
+    row.mean_tau = if tally.stopped > 0 {
+        tally.tau_sum_stopped as f64 / tally.stopped as f64
+    } else {
+        f64::NAN
+    };
+    row.max_tau = tally.max_tau;
+    if tally.runs == 0 {
+        row.skipped = Some("the budget paid for no confirmation run".into());
+    }
+    Ok(row)
 }

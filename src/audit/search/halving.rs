@@ -1,15 +1,16 @@
 //! The search's shared state (common random numbers, sample count, trace), successive halving
 //! of the screened candidates, and the Nelder–Mead refinement.
 
-use super::space::{design, Candidate};
-use super::{Budget, SearchConfig, TraceRow};
+use super::meter::Meter;
+use super::report::Stage;
+use super::space::{corners, uniform, Candidate};
+use super::{SearchConfig, TraceRow};
 use crate::audit::delta::{run_batch, AlgoFactory, AuditInstance, Tally};
 use crate::error::{Error, Result};
 use crate::rng::mix64;
 use argmin::core::{CostFunction, Executor};
 use argmin::solver::neldermead::NelderMead;
 use std::sync::Mutex;
-use std::time::Instant;
 
 /// Nelder–Mead parameter vector (argmin's `vec` feature would pull a second `rand`).
 #[derive(Debug, Clone)]
@@ -36,9 +37,24 @@ pub(super) struct Search<'a> {
     pub(super) cfg: &'a SearchConfig,
     pub(super) build: &'a AlgoFactory<'a>,
     pub(super) crn_seed: u64,
-    pub(super) start: Instant,
-    pub(super) samples: Mutex<u64>,
+    pub(super) meter: Meter,
     pub(super) trace: Mutex<Vec<TraceRow>>,
+    /// Screened points drawn uniformly from the space (for the power statement).
+    pub(super) uniform_points: Mutex<usize>,
+    /// The finished stages.
+    pub(super) stages: Mutex<Vec<Stage>>,
+    /// Runs done by the search stages.
+    pub(super) runs: Mutex<u64>,
+}
+
+/// What one batch of runs gave.
+pub(super) enum Batch {
+    /// The tally.
+    Done(Tally),
+    /// The algorithm rejects the instance.
+    Rejected,
+    /// The stage's budget cannot pay for the batch (or the search was interrupted).
+    Exhausted,
 }
 
 /// A screened point with its cumulative tally.
@@ -72,47 +88,56 @@ fn nan0(x: f64) -> f64 {
 }
 
 impl Search<'_> {
-    fn exhausted(&self) -> bool {
-        match self.cfg.budget {
-            Budget::Samples(n) => *self.samples.lock().expect("invariant: no poisoning") >= n,
-            Budget::Seconds(s) => self.start.elapsed().as_secs_f64() >= s,
-        }
+    /// Records the stage that just ended: the samples, evaluations and runs since the previous
+    /// stage's end.
+    pub(super) fn end_stage(&self, name: &str) {
+        let mut st = self.stages.lock().expect("invariant: no poisoning");
+        let tr = self.trace.lock().expect("invariant: no poisoning");
+        let before: u64 = st.iter().map(|x| x.samples).sum();
+        let evals_before: usize = st.iter().map(|x| x.evaluations).sum();
+        let runs_before: u64 = st.iter().map(|x| x.runs).sum();
+        let evaluations = tr.len() - evals_before;
+        let runs = *self.runs.lock().expect("invariant: no poisoning") - runs_before;
+        st.push(Stage {
+            name: name.into(),
+            samples: self.meter.used() - before,
+            evaluations,
+            runs,
+        });
     }
 
     pub(super) fn audit_instance(&self, c: &Candidate) -> AuditInstance {
         AuditInstance {
             name: format!("K={}", c.means.len()),
             instance: c.instance.clone(),
-            delta: self.cfg.delta,
+            delta: c.delta,
             eps: c.eps,
         }
     }
 
-    /// Runs `from..to` (common random numbers) on `c`; `None` if the algorithm rejects it.
-    fn run(&self, c: &Candidate, from: u64, to: u64) -> Result<Option<Tally>> {
+    /// Runs `from..to` (common random numbers) on `c`, each run capped by the stage's budget
+    /// ([`Meter::cap`]).
+    pub(super) fn run(&self, c: &Candidate, from: u64, to: u64) -> Result<Batch> {
+        let Some(cap) = self.meter.cap(to - from, self.cfg.audit.max_steps) else {
+            return Ok(Batch::Exhausted);
+        };
         let alg = match (self.build)(&self.audit_instance(c)) {
             Ok(a) => a,
-            Err(Error::InvalidInstance { .. }) => return Ok(None),
+            Err(Error::InvalidInstance { .. }) => return Ok(Batch::Rejected),
             Err(e) => return Err(e),
         };
         let best = c.instance.best();
-        let t = run_batch(
-            alg.as_ref(),
-            best,
-            self.crn_seed,
-            from..to,
-            self.cfg.audit.max_steps,
-        );
+        let t = run_batch(alg.as_ref(), best, self.crn_seed, from..to, cap);
         let drawn = u64::try_from(t.tau_sum_stopped)
             .unwrap_or(u64::MAX)
-            .saturating_add(t.unstopped.saturating_mul(self.cfg.audit.max_steps));
-        let mut s = self.samples.lock().expect("invariant: no poisoning");
-        *s = s.saturating_add(drawn);
-        Ok(Some(t))
+            .saturating_add(t.unstopped.saturating_mul(cap));
+        self.meter.charge(drawn);
+        *self.runs.lock().expect("invariant: no poisoning") += t.runs;
+        Ok(Batch::Done(t))
     }
 
     pub(super) fn record(&self, c: &Candidate, t: &Tally, stage: &str) {
-        let samples = *self.samples.lock().expect("invariant: no poisoning");
+        let samples = self.meter.used();
         let mut tr = self.trace.lock().expect("invariant: no poisoning");
         let eval = tr.len();
         tr.push(TraceRow {
@@ -142,30 +167,54 @@ impl Search<'_> {
                 f64::NAN
             },
             samples,
-            seconds: self.start.elapsed().as_secs_f64(),
+            seconds: self.meter.seconds(),
+            delta: c.delta,
+            family: c.family.clone(),
+            shape: c.shape.to_string(),
         });
     }
 }
 
 /// Nelder–Mead objective: minus the error frequency over `local_runs` CRN runs, minus a
 /// hardness tie-break below one error's weight.
+///
+/// It never returns an error: argmin's Nelder–Mead unwraps the costs of its initial simplex (a
+/// panic when the budget ran out there), so an exhausted budget gives the worst cost without
+/// running (the remaining iterations cost nothing), and an error of the algorithm is kept in
+/// `failure` and returned after the executor.
 struct Objective<'a, 'b> {
     s: &'a Search<'b>,
     best: &'a Mutex<Option<Scored>>,
+    failure: &'a Mutex<Option<Error>>,
 }
+
+/// The cost of a point that was not evaluated (worse than any evaluated point's).
+const UNEVALUATED: f64 = 1.0;
 
 impl CostFunction for Objective<'_, '_> {
     type Param = Point;
     type Output = f64;
     fn cost(&self, p: &Point) -> std::result::Result<f64, argmin::core::Error> {
-        if self.s.exhausted() {
-            return Err(argmin::core::Error::msg("search budget exhausted"));
+        let mut failure = self.failure.lock().expect("invariant: no poisoning");
+        if failure.is_some() {
+            return Ok(UNEVALUATED);
         }
         let x: Vec<f64> = p.0.iter().map(|v| v.clamp(0.0, 1.0)).collect();
-        let cand = self.s.cfg.space.decode(&x, self.s.cfg.delta)?;
-        let Some(t) = self.s.run(&cand, 0, self.s.cfg.local_runs)? else {
-            return Ok(1.0);
+        let outcome = self
+            .s
+            .cfg
+            .space
+            .decode(&x, self.s.cfg.delta)
+            .and_then(|cand| Ok((self.s.run(&cand, 0, self.s.cfg.local_runs)?, cand)));
+        let (t, cand) = match outcome {
+            Ok((Batch::Done(t), cand)) => (t, cand),
+            Ok((Batch::Rejected | Batch::Exhausted, _)) => return Ok(UNEVALUATED),
+            Err(e) => {
+                *failure = Some(e);
+                return Ok(UNEVALUATED);
+            }
         };
+        drop(failure);
         self.s.record(&cand, &t, "nelder-mead");
         let sc = Scored { x, cand, tally: t };
         let tie = 1e-3 * (nan0(sc.cand.hardness).max(1.0).log10() / 10.0).clamp(0.0, 1.0);
@@ -185,9 +234,11 @@ impl<'a> Search<'a> {
             cfg,
             build,
             crn_seed: mix64(cfg.audit.seed ^ 0x5EA2_C4C2_0000_0017),
-            start: Instant::now(),
-            samples: Mutex::new(0),
+            meter: Meter::new(cfg.budget, cfg.stop),
             trace: Mutex::new(Vec::new()),
+            uniform_points: Mutex::new(0),
+            stages: Mutex::new(Vec::new()),
+            runs: Mutex::new(0),
         }
     }
 }
@@ -201,23 +252,49 @@ pub(super) fn sort(p: &mut [Scored]) {
     })
 }
 
-/// Screening round 0 on the design, then successive halving down to the finalists.
-pub(super) fn screen(s: &Search<'_>) -> Result<Vec<Scored>> {
+/// Screening round 0 on the design (the threshold's seeds, the corners, then uniform points up to
+/// `screen_candidates`), then successive halving down to the finalists; within the screening
+/// share of the budget.
+pub(super) fn screen(s: &Search<'_>, seeds: &[Vec<f64>]) -> Result<Vec<Scored>> {
     let cfg = s.cfg;
     let d = cfg.space.dims();
+    s.meter.begin_stage(SCREEN_SHARE);
+    // The threshold's seeds first (they are specific to it), then the corners.
+    let mut design: Vec<(Vec<f64>, bool)> = seeds.iter().map(|x| (x.clone(), false)).collect();
+    design.extend(corners(d).into_iter().map(|x| (x, false)));
+    let n_uniform = cfg.screen_candidates.saturating_sub(design.len());
+    design.extend(
+        uniform(n_uniform, d, s.crn_seed)
+            .into_iter()
+            .map(|x| (x, true)),
+    );
+    design.truncate(cfg.screen_candidates.max(1));
     // Screening round 0.
     let mut pool: Vec<Scored> = Vec::new();
-    for x in design(cfg.screen_candidates, d) {
+    let mut exhausted = false;
+    for (x, is_uniform) in design {
         let cand = cfg.space.decode(&x, cfg.delta)?;
-        if let Some(t) = s.run(&cand, 0, cfg.screen_runs)? {
-            s.record(&cand, &t, "screen-0");
-            pool.push(Scored { x, cand, tally: t });
-        }
-        if s.exhausted() && pool.len() >= cfg.finalists {
-            break;
+        match s.run(&cand, 0, cfg.screen_runs)? {
+            Batch::Done(t) => {
+                s.record(&cand, &t, "screen-0");
+                if is_uniform {
+                    *s.uniform_points.lock().expect("invariant: no poisoning") += 1;
+                }
+                pool.push(Scored { x, cand, tally: t });
+            }
+            Batch::Rejected => {}
+            Batch::Exhausted => {
+                exhausted = true;
+                break;
+            }
         }
     }
     if pool.is_empty() {
+        // The budget ran out (or Ctrl-C) before any candidate: an empty, partial result.
+        if exhausted || s.meter.interrupted() {
+            s.end_stage("screening");
+            return Ok(pool);
+        }
         return Err(Error::param(
             "search space",
             format!("{:?}", cfg.space.family),
@@ -227,22 +304,36 @@ pub(super) fn screen(s: &Search<'_>) -> Result<Vec<Scored>> {
     // Successive halving.
     let mut round = 0;
     sort(&mut pool);
-    while pool.len() > cfg.finalists && !s.exhausted() {
+    'rounds: while pool.len() > cfg.finalists {
         round += 1;
         pool.truncate((pool.len() / 2).max(cfg.finalists));
         let stage = format!("screen-{round}");
         for p in pool.iter_mut() {
             let n = p.tally.runs;
-            if let Some(t) = s.run(&p.cand, n, 2 * n)? {
-                p.tally = p.tally.merge(t);
-                s.record(&p.cand, &p.tally, &stage);
+            match s.run(&p.cand, n, 2 * n)? {
+                Batch::Done(t) => {
+                    p.tally = p.tally.merge(t);
+                    s.record(&p.cand, &p.tally, &stage);
+                }
+                Batch::Rejected => {}
+                Batch::Exhausted => {
+                    sort(&mut pool);
+                    break 'rounds;
+                }
             }
         }
         sort(&mut pool);
     }
     pool.truncate(cfg.finalists);
+    s.end_stage("screening");
     Ok(pool)
 }
+
+/// Shares of what is left of the budget: screening, then Nelder–Mead (of the rest), then the
+/// confirmation takes all that remains.
+pub(super) const SCREEN_SHARE: f64 = 0.5;
+/// See [`SCREEN_SHARE`].
+pub(super) const LOCAL_SHARE: f64 = 0.4;
 
 /// Nelder–Mead from the best screened point; the local optimum replaces the weakest finalist
 /// if it is worse for the algorithm.
@@ -250,7 +341,11 @@ pub(super) fn refine(s: &Search<'_>, pool: &mut [Scored]) -> Result<()> {
     let cfg = s.cfg;
     let d = cfg.space.dims();
     // Nelder–Mead from the best screened point.
-    if !s.exhausted() && cfg.local_iters > 0 {
+    s.meter.begin_stage(LOCAL_SHARE);
+    if !pool.is_empty()
+        && cfg.local_iters > 0
+        && s.meter.cap(cfg.local_runs, cfg.audit.max_steps).is_some()
+    {
         let x0 = pool[0].x.clone();
         let step = 0.15;
         let mut simplex = vec![Point(x0.clone())];
@@ -264,14 +359,22 @@ pub(super) fn refine(s: &Search<'_>, pool: &mut [Scored]) -> Result<()> {
             simplex.push(Point(y));
         }
         let best = Mutex::new(None);
-        let obj = Objective { s, best: &best };
+        let failure = Mutex::new(None);
+        let obj = Objective {
+            s,
+            best: &best,
+            failure: &failure,
+        };
         let solver = NelderMead::new(simplex)
             .with_sd_tolerance(1e-6)
             .map_err(|e| Error::param("nelder-mead", e.to_string(), "valid settings"))?;
-        // An exhausted budget aborts the executor with an error: the best point seen is kept.
+        // The costs never fail (Objective docs); the best point seen is kept.
         let _ = Executor::new(obj, solver)
             .configure(|st| st.max_iters(cfg.local_iters))
             .run();
+        if let Some(e) = failure.into_inner().expect("invariant: no poisoning") {
+            return Err(e);
+        }
         if let Some(b) = best.into_inner().expect("invariant: no poisoning") {
             // Replace the weakest finalist if the local optimum is worse for the algorithm.
             let last = pool.len() - 1;
@@ -281,5 +384,6 @@ pub(super) fn refine(s: &Search<'_>, pool: &mut [Scored]) -> Result<()> {
             }
         }
     }
+    s.end_stage("nelder-mead");
     Ok(())
 }

@@ -3,68 +3,76 @@
 //! confirmation on fresh seeds (MATH.md E.2).
 //!
 //! # Protocol
-//! 1. **Space.** A declared [`SearchSpace`] (family, range of `K`, range of means, minimum gap,
-//!    `ε` range for private algorithms) is parametrised by `x ∈ [0, 1]^d` ([`SearchSpace::decode`]):
-//!    `x₀ → K`, `x₁ → gap` (log scale), `x₂ →` position of the best mean, `x₃ →` spread of the
-//!    arms below the runner-up (`0`: all `K − 1` others tied at `μ₁ − gap`), `x₄ → ε` (log scale).
-//! 2. **Screening with successive halving.** The space's corners (largest and smallest `K` at
-//!    the smallest gap, all others tied; each at the smallest `ε`) and a Halton design are run
-//!    with `screen_runs` runs each; the better half (by error frequency, then hardness) gets its
-//!    runs doubled, and so on until [`SearchConfig::finalists`] remain.
-//! 3. **Nelder–Mead** (argmin, derivative free) from the best point, on the error frequency over
-//!    `local_runs` runs (minus a `10^{-3}`-scaled hardness tie-break so that flat zero-error
-//!    regions lead towards harder instances).
-//! 4. Every evaluation uses **common random numbers**: run `r` of every candidate draws from
-//!    `rng_for_run(s_crn, r)`, so differences between candidates are not seed noise.
-//! 5. **Confirmation.** The `finalists` worst candidates are re-audited on fresh seeds (a seed
-//!    stream disjoint from the search's) with the exact Clopper–Pearson audit
-//!    ([`crate::audit::delta::audit_delta_with`]) under the pre-registered run plan, each at
-//!    `α/m` (**Bonferroni over the `m` confirmed candidates**). The search data only chooses
-//!    *which* instances are confirmed; the confirmation data are independent of that choice, so
-//!    conditionally on it every interval covers with probability `>= 1 − α/m`, and the overall
-//!    verdict (`violated` if any confirmed instance is, `holds` if all are) is wrong with
-//!    probability at most `α`.
+//! 1. **Space.** A declared [`SearchSpace`] (family or both families, range of `K`, of the
+//!    means, of the gap, of `δ`, of `ε` for private algorithms) is parametrised by
+//!    `x ∈ [0, 1]^d` ([`SearchSpace::decode`]): `K`, the gap (log scale), the position of the
+//!    best mean, the configuration of the arms below the runner-up (tied, spread, a low-mean
+//!    tail, two clusters, geometric), its spread and cluster fraction, then `δ`, `ε`, family.
+//! 2. **Design.** The space's corners, then points seeded by the threshold's own expression
+//!    (`seeds`: the counts where it is smallest relative to the algorithm's provable preset,
+//!    and a point of a failed dominance proof, turned into the gap at which a run reaches those
+//!    counts), then uniform points (seeded) up to `screen_candidates`.
+//! 3. **Screening with successive halving** on `screen_runs` runs each; the better half (by
+//!    error frequency, then hardness) gets its runs doubled, until `finalists` remain.
+//! 4. **Nelder–Mead** (argmin, derivative free) from the best point, on the error frequency over
+//!    `local_runs` runs (minus a `10^{-3}`-scaled hardness tie-break).
+//! 5. Every evaluation uses **common random numbers**: run `r` of every candidate draws from
+//!    `rng_for_run(s_crn, r)`.
+//! 6. **Confirmation.** The finalists are re-audited on fresh seeds with the exact, outward
+//!    Clopper–Pearson audit under the pre-registered run plan, each at `α/m` (Bonferroni over
+//!    the `m` finalists, rounded down) and each look `j` at `α/m·2^{−j}`. The search data only
+//!    choose *which* instances are confirmed; the confirmation data are independent of that
+//!    choice, so the verdict `violated` is wrong with probability at most `α`.
 //!
-//! A `holds` verdict means "no violation found": it is a statement about the confirmed
-//! instances, with a power statement ([`SearchReport::power`]): how likely the confirmation was
-//! to declare `violated` had the worst instance's error probability been `2δ`, and how likely a
-//! screened instance with error probability `q` was to show at least one error in screening.
+//! # Verdicts
+//! `violated` (a finalist's lower confidence end exceeds its `δ`, with the instance and the
+//! confirmation's counts), or `no violation found`, with the space searched, the points
+//! screened and the power against the declared space ([`SearchReport::power`]). A search never
+//! says `holds`: that is reserved for a proof (`audit delta --dominates`).
 //!
-//! The budget ([`Budget`]) bounds the search (screening and Nelder–Mead); the confirmation runs
-//! its pre-registered plan whatever the budget. A budget in samples makes the whole search
-//! deterministic (identical for any thread count); a budget in seconds does not.
+//! # Budget
+//! [`Budget`] bounds **every** stage: the screening may use half of it, Nelder–Mead 40% of what
+//! is left, the confirmation the rest (split evenly over the finalists). Each batch of runs is
+//! sized to its stage's remaining samples (a run's step cap is the remaining samples over the
+//! batch's runs; a capped run counts as not stopped, which only weakens the statements), so a
+//! budget in samples is never exceeded, and it makes the search deterministic (identical for
+//! any thread count and any machine load). A budget in seconds is machine-dependent (its
+//! batches are sized from the rate measured so far). A confirmation look cut by the budget is
+//! not taken: the last look taken decides (every look's interval is valid at once, so choosing
+//! which to report cannot break the guarantee). [`SearchConfig::stop`] ends the search between
+//! batches (Ctrl-C in the command line) with the partial result.
 //!
-//! # Cost
-//! The confirmation dominates on correct rules: it runs on the hardest instances found, and
-//! `holds` needs `cp_upper(0, n, ·) <= δ`, about `ln(4m/α)/δ` runs. [`holds_sized_plan`] sizes
-//! the plan to exactly that first look (then doubling, up to 32 times it, when errors appear), so
-//! a correct rule is confirmed in one look; `dpbai audit delta --search` uses it unless a plan is
-//! given. Auditing at `δ = 0.1` instead of `0.01` makes that ten times fewer runs, each about
-//! half as long (`τ ∝ log(1/δ)`): the provable thresholds are δ-correct at every `δ`, so
-//! `δ = 0.1` tests the same lemma; the power statement then speaks of error probability `0.2`.
+//! # Memory
+//! The pool holds at most [`MAX_SCREEN_CANDIDATES`] candidates of at most `K_max <= 1000`
+//! arms, the trace one row per evaluation (`screen_candidates·(1 + log2 screen_candidates) +
+//! local_iters·(d + 2) + finalists` rows of about 300 bytes), and a run `O(K)` state per
+//! thread: below `screen_candidates·(48 K_max + 2000)` bytes, 1 GB at the largest settings.
 //!
 //! # Files
-//! [`space`] (the space, its parametrisation and the screening design), `halving` (shared
-//! state, successive halving, Nelder–Mead), `confirm` (confirmation and power statement),
-//! [`report`] (trace rows, the report, REPORT.md rows); this file holds the configuration and
-//! the entry points [`search_with`] and [`search`].
+//! [`space`] (the space, its parametrisation and the design), `seeds` (points from the
+//! threshold's expression), `meter` (the budget), `halving` (shared state, successive halving,
+//! Nelder–Mead), `confirm` (confirmation and power statement), [`report`] (trace rows, the
+//! report, REPORT.md rows); this file holds the configuration and the entry points
+//! [`search_with`] and [`search`].
 
 mod confirm;
 mod halving;
+mod meter;
 pub mod report;
+mod seeds;
 pub mod space;
 
 pub use confirm::holds_sized_plan;
-pub use report::{report_rows, SearchReport, TraceRow};
+pub use report::{report_rows, SearchReport, SearchVerdict, Stage, TraceRow};
 pub(crate) use space::halton;
 pub use space::{Candidate, SearchSpace, SpaceFamily};
 
 use crate::audit::delta::{AlgoFactory, DeltaAuditConfig};
-use crate::error::{check_open, Error, Result};
+use crate::error::{Error, Result};
 use halving::Search;
 use serde::Serialize;
 
-/// Search budget (screening and Nelder–Mead; the confirmation is not counted).
+/// Search budget (every stage: module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "kind", content = "value")]
 pub enum Budget {
@@ -95,53 +103,149 @@ pub struct SearchConfig {
     pub local_iters: u64,
     /// Candidates confirmed on fresh seeds (`m` of the Bonferroni correction).
     pub finalists: usize,
+    /// Set (by a signal handler) to end the search between batches with the partial result.
+    pub stop: Option<&'static std::sync::atomic::AtomicBool>,
 }
 
+/// Largest `screen_candidates`.
+pub const MAX_SCREEN_CANDIDATES: usize = 10_000;
+/// Largest `screen_runs` and `local_runs`.
+pub const MAX_STAGE_RUNS: u64 = 1_000_000;
+/// Largest `local_iters`.
+pub const MAX_LOCAL_ITERS: u64 = 10_000;
+/// Largest `finalists`.
+pub const MAX_FINALISTS: usize = 16;
+/// Range of `α` of a search.
+pub const ALPHA_RANGE: (f64, f64) = (1e-12, 0.5);
+/// Largest budget in samples (`10^12`) and in seconds (a week).
+pub const MAX_BUDGET: (u64, f64) = (1_000_000_000_000, 604_800.0);
+/// Default budget: samples, so that one command gives one answer on any machine.
+pub const DEFAULT_BUDGET: Budget = Budget::Samples(50_000_000);
+
 impl SearchConfig {
-    /// Defaults: 40 screened candidates × 32 runs, halving to 2 finalists, 40 Nelder–Mead
-    /// iterations of 256 runs, 60 s.
+    /// Defaults: 64 screened candidates × 32 runs, halving to 2 finalists, 40 Nelder–Mead
+    /// iterations of 256 runs, [`DEFAULT_BUDGET`].
     pub fn new(audit: DeltaAuditConfig, delta: f64, space: SearchSpace) -> Self {
         SearchConfig {
             audit,
             delta,
             space,
-            budget: Budget::Seconds(60.0),
-            screen_candidates: 40,
+            budget: DEFAULT_BUDGET,
+            screen_candidates: 64,
             screen_runs: 32,
             local_runs: 256,
             local_iters: 40,
             finalists: 2,
+            stop: None,
         }
+    }
+
+    /// Checks every setting against its range (the constants above).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming the first setting out of range.
+    pub fn validate(&self) -> Result<()> {
+        self.space.validate()?;
+        let (dlo, dhi) = space::DELTA_RANGE;
+        if !(dlo..=dhi).contains(&self.delta) {
+            return Err(Error::param(
+                "delta",
+                self.delta,
+                format!("in [{dlo:e}, {dhi}] for a search (its confirmation needs about ln(4m/alpha)/delta runs)"),
+            ));
+        }
+        if let Some((lo, hi)) = self.space.delta {
+            if hi != self.delta || lo > hi {
+                return Err(Error::param(
+                    "delta-min",
+                    lo,
+                    format!("in [{dlo:e}, delta = {}]", self.delta),
+                ));
+            }
+        }
+        let (alo, ahi) = ALPHA_RANGE;
+        if !(alo..=ahi).contains(&self.audit.alpha) {
+            return Err(Error::param(
+                "alpha",
+                self.audit.alpha,
+                format!("in [{alo:e}, {ahi}] for a search"),
+            ));
+        }
+        if !(1..=MAX_FINALISTS).contains(&self.finalists) {
+            return Err(Error::param(
+                "finalists",
+                self.finalists,
+                format!("in [1, {MAX_FINALISTS}]"),
+            ));
+        }
+        if !(self.finalists..=MAX_SCREEN_CANDIDATES).contains(&self.screen_candidates) {
+            return Err(Error::param(
+                "screen-candidates",
+                self.screen_candidates,
+                format!(
+                    "in [finalists = {}, {MAX_SCREEN_CANDIDATES}]",
+                    self.finalists
+                ),
+            ));
+        }
+        for (name, v) in [
+            ("screen-runs", self.screen_runs),
+            ("local-runs", self.local_runs),
+        ] {
+            if !(1..=MAX_STAGE_RUNS).contains(&v) {
+                return Err(Error::param(name, v, format!("in [1, {MAX_STAGE_RUNS}]")));
+            }
+        }
+        if self.local_iters > MAX_LOCAL_ITERS {
+            return Err(Error::param(
+                "local-iters",
+                self.local_iters,
+                format!("in [0, {MAX_LOCAL_ITERS}]"),
+            ));
+        }
+        match self.budget {
+            Budget::Samples(n) if !(1..=MAX_BUDGET.0).contains(&n) => {
+                return Err(Error::param(
+                    "search-budget",
+                    n,
+                    format!("in [1, {:e}] samples", MAX_BUDGET.0 as f64),
+                ));
+            }
+            Budget::Seconds(x) if !(x > 0.0 && x <= MAX_BUDGET.1) => {
+                return Err(Error::param(
+                    "search-budget",
+                    format!("{x}s"),
+                    format!("in (0, {}] seconds", MAX_BUDGET.1),
+                ));
+            }
+            _ => {}
+        }
+        if let crate::audit::delta::RunPlan::UntilDecided { first, budget } = self.audit.plan {
+            if first == 0 || budget < first {
+                return Err(Error::param(
+                    "confirmation plan",
+                    format!("{first}..{budget}"),
+                    "1 <= first <= budget",
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
 /// Runs the search (module docs for the protocol) on the algorithm built by `build`.
 ///
 /// # Errors
-/// [`Error::InvalidParameter`] for an invalid space, `δ`, or zero counts; errors of `build`
-/// other than [`Error::InvalidInstance`] (such candidates are skipped); errors of the
-/// confirmation audit. If the algorithm rejects every candidate, an error naming the space.
+/// [`Error::InvalidParameter`] for a setting out of range ([`SearchConfig::validate`]); errors
+/// of `build` other than [`Error::InvalidInstance`] (such candidates are skipped). If the
+/// algorithm rejects every candidate, an error naming the space.
 pub fn search_with(cfg: &SearchConfig, build: &AlgoFactory<'_>) -> Result<SearchReport> {
-    cfg.space.validate()?;
-    check_open("delta", cfg.delta, 0.0, 1.0)?;
-    if cfg.screen_runs == 0 || cfg.local_runs == 0 || cfg.finalists == 0 {
-        return Err(Error::param(
-            "screen-runs, local-runs, finalists",
-            format!("{}, {}, {}", cfg.screen_runs, cfg.local_runs, cfg.finalists),
-            "all at least 1",
-        ));
-    }
-    if cfg.screen_candidates < cfg.finalists {
-        return Err(Error::param(
-            "screen-candidates",
-            cfg.screen_candidates,
-            format!("at least finalists = {}", cfg.finalists),
-        ));
-    }
+    cfg.validate()?;
+    let seeds = seeds::seeds(cfg);
     let s = Search::new(cfg, build);
-    let mut pool = halving::screen(&s)?;
+    let mut pool = halving::screen(&s, &seeds)?;
     halving::refine(&s, &mut pool)?;
-    confirm::confirm(s, pool)
+    confirm::confirm(s, pool, seeds.len())
 }
 
 /// Runs the search on `cfg.audit`'s algorithm and threshold (see [`search_with`]).

@@ -1,9 +1,49 @@
 //! What a search returns: the trace rows, the report, and the REPORT.md rows.
 
 use super::{Budget, SearchSpace};
-use crate::audit::delta::DeltaReport;
-use crate::audit::Verdict;
+use crate::audit::delta::DeltaRow;
 use serde::Serialize;
+
+/// The answer of a search: a violation confirmed on fresh seeds, or none found. A search never
+/// answers `holds`: that is reserved for a proof (`audit delta --dominates`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum SearchVerdict {
+    /// A confirmed instance's error probability exceeds its `δ` (at confidence `1 − α`).
+    #[serde(rename = "violated")]
+    Violated,
+    /// No confirmed violation; see the report's power statement for what was searched.
+    #[serde(rename = "no violation found")]
+    NoViolationFound,
+}
+
+impl SearchVerdict {
+    /// As printed and in JSON.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            SearchVerdict::Violated => "violated",
+            SearchVerdict::NoViolationFound => "no violation found",
+        }
+    }
+}
+
+impl std::fmt::Display for SearchVerdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What one stage of a search drew.
+#[derive(Debug, Clone, Serialize)]
+pub struct Stage {
+    /// `screening`, `nelder-mead` or `confirmation`.
+    pub name: String,
+    /// Samples drawn (sum of run lengths, capped runs at their cap).
+    pub samples: u64,
+    /// Candidates evaluated.
+    pub evaluations: usize,
+    /// Runs done.
+    pub runs: u64,
+}
 
 /// One evaluated candidate (a row of the search trace).
 #[derive(Debug, Clone, Serialize)]
@@ -36,6 +76,12 @@ pub struct TraceRow {
     pub samples: u64,
     /// Seconds since the start.
     pub seconds: f64,
+    /// `δ` of the candidate.
+    pub delta: f64,
+    /// Its family.
+    pub family: String,
+    /// Configuration of its other arms.
+    pub shape: String,
 }
 
 /// Result of a search.
@@ -51,12 +97,18 @@ pub struct SearchReport {
     pub space: SearchSpace,
     /// The budget.
     pub budget: Budget,
-    /// Overall verdict (of the confirmation).
-    pub verdict: Verdict,
+    /// `violated` (confirmed) or `no violation found`.
+    pub verdict: SearchVerdict,
     /// Worst instance found (first row of the confirmation).
     pub worst_means: Vec<f64>,
     /// Its `ε`.
     pub worst_eps: Option<f64>,
+    /// Its `δ`.
+    pub worst_delta: f64,
+    /// Its family.
+    pub worst_family: String,
+    /// The configuration of its other arms.
+    pub worst_shape: String,
     /// Its hardness.
     pub worst_hardness: f64,
     /// Its error-rate interval from the confirmation.
@@ -65,20 +117,31 @@ pub struct SearchReport {
     pub worst_error_rate: f64,
     /// Multiple-testing correction used.
     pub correction: String,
+    /// What the verdict rests on: the confirmation's counts and interval (violated), or what
+    /// was searched and the power against it (no violation found).
+    pub confirmation_statement: String,
     /// Power statement.
     pub power: String,
-    /// The confirmation audit (fresh seeds).
-    pub confirmation: DeltaReport,
+    /// The confirmation rows (fresh seeds), worst first.
+    pub confirmation: Vec<DeltaRow>,
     /// Every evaluation.
     pub trace: Vec<TraceRow>,
+    /// Samples per stage.
+    pub stages: Vec<Stage>,
+    /// Screening points seeded from the threshold's own expression.
+    pub seeds: usize,
     /// Instances evaluated by the search.
     pub evaluations: usize,
     /// Samples drawn by the search (confirmation excluded).
     pub search_samples: u64,
     /// Seconds of the search.
     pub search_seconds: f64,
+    /// Samples drawn in total (at most the budget when it is in samples).
+    pub samples: u64,
     /// Seconds in total.
     pub seconds: f64,
+    /// Whether the search was interrupted (the result is partial).
+    pub interrupted: bool,
 }
 
 /// Markdown rows for a REPORT.md block: one row per search (threshold, algorithm, verdict,

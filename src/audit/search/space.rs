@@ -1,5 +1,5 @@
 //! The declared search space and its parametrisation by `x ∈ [0, 1]^d`, and the screening
-//! design (the space's hard corners, then a Halton sequence).
+//! design (the space's hard corners, the threshold's own worst counts, then uniform points).
 
 use crate::error::{Error, Result};
 use crate::instance::Instance;
@@ -13,6 +13,11 @@ pub enum SpaceFamily {
     /// Gaussian arms with this standard deviation.
     Gaussian {
         /// Standard deviation `σ > 0`.
+        sigma: f64,
+    },
+    /// Both: a search coordinate picks Bernoulli or Gaussian(σ) arms.
+    Both {
+        /// Standard deviation of the Gaussian arms.
         sigma: f64,
     },
 }
@@ -36,6 +41,9 @@ pub struct SearchSpace {
     pub max_gap: f64,
     /// `ε` range `[lo, hi]` for private algorithms (`None`: not searched).
     pub eps: Option<(f64, f64)>,
+    /// `δ` range `[lo, hi]` searched (`None`: the audited `δ` alone); each candidate is
+    /// confirmed against its own `δ`.
+    pub delta: Option<(f64, f64)>,
 }
 
 impl Default for SearchSpace {
@@ -51,6 +59,7 @@ impl Default for SearchSpace {
             min_gap: 0.02,
             max_gap: 0.4,
             eps: None,
+            delta: None,
         }
     }
 }
@@ -65,6 +74,13 @@ pub struct Candidate {
     pub means: Vec<f64>,
     /// `ε`, for private algorithms.
     pub eps: Option<f64>,
+    /// `δ` the candidate is audited at.
+    pub delta: f64,
+    /// `bernoulli` or `gaussian(σ)`.
+    pub family: String,
+    /// Configuration of the arms below the runner-up (`tied`, `spread`, `tail`, `clusters`,
+    /// `geometric`).
+    pub shape: &'static str,
     /// Hardness `T*(ν)·log(1/δ)` (`T*` of the instance's own KL; NaN if not computable).
     pub hardness: f64,
 }
@@ -82,10 +98,11 @@ impl SearchSpace {
                 "2 <= k-min <= k-max <= 1000",
             ));
         }
-        let bern = matches!(self.family, SpaceFamily::Bernoulli);
-        if let SpaceFamily::Gaussian { sigma } = self.family {
-            if !(sigma > 0.0 && sigma.is_finite()) {
-                return Err(Error::param("sigma", sigma, "a finite number > 0"));
+        let bern = !matches!(self.family, SpaceFamily::Gaussian { .. });
+        if let SpaceFamily::Gaussian { sigma } | SpaceFamily::Both { sigma } = self.family {
+            let (lo, hi) = crate::params::SIGMA_RANGE;
+            if !(lo..=hi).contains(&sigma) {
+                return Err(Error::param("sigma", sigma, format!("in [{lo:e}, {hi:e}]")));
             }
         }
         let ok_means = self.mean_lo.is_finite()
@@ -108,28 +125,90 @@ impl SearchSpace {
             ));
         }
         if let Some((lo, hi)) = self.eps {
-            if !(lo > 0.0 && lo <= hi && hi.is_finite()) {
+            let (a, b) = crate::params::ALGO_EPS_RANGE;
+            if !(a <= lo && lo <= hi && hi <= b) {
                 return Err(Error::param(
                     "eps range",
                     format!("[{lo}, {hi}]"),
-                    "0 < lo <= hi < inf",
+                    format!("{a:e} <= eps-lo <= eps-hi <= {b:e}"),
+                ));
+            }
+        }
+        if let Some((lo, hi)) = self.delta {
+            if !(DELTA_RANGE.0 <= lo && lo <= hi && hi <= DELTA_RANGE.1) {
+                return Err(Error::param(
+                    "delta range",
+                    format!("[{lo}, {hi}]"),
+                    format!(
+                        "{:e} <= delta-min <= delta <= {} (the confirmation needs about ln(4m/alpha)/delta runs)",
+                        DELTA_RANGE.0, DELTA_RANGE.1
+                    ),
                 ));
             }
         }
         Ok(())
     }
 
-    /// Number of search coordinates (`4`, or `5` with an `ε` range).
+    /// Number of search coordinates: `K`, gap, position, shape, spread, cluster fraction, then
+    /// `δ`, `ε` and family when searched.
     pub fn dims(&self) -> usize {
-        4 + usize::from(self.eps.is_some())
+        6 + usize::from(self.delta.is_some())
+            + usize::from(self.eps.is_some())
+            + usize::from(matches!(self.family, SpaceFamily::Both { .. }))
+    }
+
+    /// Index of the `δ`, `ε` and family coordinates (when present).
+    fn extra(&self) -> (Option<usize>, Option<usize>, Option<usize>) {
+        let mut i = 6;
+        let mut next = |on: bool| {
+            on.then(|| {
+                i += 1;
+                i - 1
+            })
+        };
+        (
+            next(self.delta.is_some()),
+            next(self.eps.is_some()),
+            next(matches!(self.family, SpaceFamily::Both { .. })),
+        )
+    }
+
+    /// The coordinate vector of a `δ` (log scale within the range; `None` without one).
+    pub(crate) fn delta_coordinate(&self, delta: f64) -> Option<(usize, f64)> {
+        let (lo, hi) = self.delta?;
+        let i = self.extra().0?;
+        let x = if hi > lo {
+            (delta / lo).ln() / (hi / lo).ln()
+        } else {
+            0.0
+        };
+        Some((i, x.clamp(0.0, 1.0)))
+    }
+
+    /// The coordinate of an `ε` (log scale; `None` without a range).
+    pub(crate) fn eps_coordinate(&self, eps: f64) -> Option<(usize, f64)> {
+        let (lo, hi) = self.eps?;
+        let i = self.extra().1?;
+        let x = if hi > lo {
+            (eps / lo).ln() / (hi / lo).ln()
+        } else {
+            0.0
+        };
+        Some((i, x.clamp(0.0, 1.0)))
     }
 
     /// Decodes `x` (clamped to `[0, 1]^d`; missing coordinates read as 0) into an instance.
     ///
     /// # Definition
     /// `K = k_min + round(x₀(k_max − k_min))`; `gap = g_lo (g_hi/g_lo)^{x₁}`;
-    /// `μ₁ = lo + gap + x₂(hi − lo − gap)`; `μ₂ = μ₁ − gap`; arm `j >= 2` (0-based) at
-    /// `μ₂ − x₃ (μ₂ − lo)(j − 1)/(K − 2)`; `ε = ε_lo (ε_hi/ε_lo)^{x₄}`.
+    /// `μ₁ = lo + gap + x₂(hi − lo − gap)`; `μ₂ = μ₁ − gap`. The `K − 2` other arms follow the
+    /// shape `⌊5x₃⌋` with spread `s = x₄` and cluster fraction `f = x₅` (`D = μ₂ − lo`, arm
+    /// `j = 1..K−2`, `u_j = j/(K−2)`): `tied` all at `μ₂`; `spread` at `μ₂ − s D u_j`;
+    /// `tail` the first `⌈f(K−2)⌉` at `μ₂`, the rest at `μ₂ − s D` (a low-mean tail);
+    /// `clusters` the first `⌈f(K−2)⌉` at `μ₂ − s D/10`, the rest at `μ₂ − s D`;
+    /// `geometric` at `μ₂ − s D(1 − 2^{−j})`. Then `δ = δ_lo(δ_hi/δ_lo)^{x₆}`,
+    /// `ε = ε_lo(ε_hi/ε_lo)^{x}` and the family (Gaussian for `x >= 1/2`) on the next
+    /// coordinates when searched.
     ///
     /// # Errors
     /// Those of [`Instance`] (not expected for a validated space).
@@ -146,17 +225,60 @@ impl SearchSpace {
         let gap = self.min_gap * (self.max_gap / self.min_gap).powf(c(1));
         let (lo, hi) = (self.mean_lo, self.mean_hi);
         let mu1 = lo + gap + c(2) * (hi - lo - gap);
-        let mu2 = mu1 - gap;
+        // (lo + gap) − gap may round below lo.
+        let mu2 = (mu1 - gap).max(lo);
+        let shape_i = ((c(3) * 5.0).floor() as usize).min(4);
+        let shape = SHAPES[shape_i];
+        let (s, f) = (c(4), c(5));
+        let d = mu2 - lo;
+        let others = k - 2;
+        let top = ((f * others as f64).ceil() as usize).min(others);
         let mut means = vec![mu1, mu2];
-        for j in 2..k {
-            let frac = (j - 1) as f64 / (k - 2).max(1) as f64;
-            means.push(mu2 - c(3) * (mu2 - lo) * frac);
+        for j in 1..=others {
+            let u = j as f64 / others.max(1) as f64;
+            let m = match shape_i {
+                0 => mu2,
+                1 => mu2 - s * d * u,
+                2 => {
+                    if j <= top {
+                        mu2
+                    } else {
+                        mu2 - s * d
+                    }
+                }
+                3 => {
+                    if j <= top {
+                        mu2 - 0.1 * s * d
+                    } else {
+                        mu2 - s * d
+                    }
+                }
+                _ => mu2 - s * d * (1.0 - 0.5f64.powi(j as i32)),
+            };
+            // max/min, not clamp: never a panic on rounding.
+            means.push(m.max(lo).min(mu2));
         }
-        let instance = match self.family {
-            SpaceFamily::Bernoulli => Instance::bernoulli(means.clone())?,
-            SpaceFamily::Gaussian { sigma } => Instance::gaussian(means.clone(), sigma)?,
+        let (di, ei, fi) = self.extra();
+        let delta = match (self.delta, di) {
+            (Some((a, b)), Some(i)) => (a * (b / a).powf(c(i))).clamp(a, b),
+            _ => delta,
         };
-        let eps = self.eps.map(|(a, b)| a * (b / a).powf(c(4)));
+        let eps = match (self.eps, ei) {
+            (Some((a, b)), Some(i)) => Some((a * (b / a).powf(c(i))).clamp(a, b)),
+            _ => None,
+        };
+        let gaussian = match self.family {
+            SpaceFamily::Bernoulli => None,
+            SpaceFamily::Gaussian { sigma } => Some(sigma),
+            SpaceFamily::Both { sigma } => fi.and_then(|i| (c(i) >= 0.5).then_some(sigma)),
+        };
+        let (instance, family) = match gaussian {
+            None => (Instance::bernoulli(means.clone())?, "bernoulli".to_string()),
+            Some(sigma) => (
+                Instance::gaussian(means.clone(), sigma)?,
+                format!("gaussian({sigma})"),
+            ),
+        };
         let hardness = crate::complexity::t_kl(&instance)
             .map(|t| t.value * (1.0 / delta).ln())
             .unwrap_or(f64::NAN);
@@ -164,10 +286,19 @@ impl SearchSpace {
             instance,
             means,
             eps,
+            delta,
+            family,
+            shape,
             hardness,
         })
     }
 }
+
+/// The range of `δ` a search accepts (its confirmation needs about `ln(4m/α)/δ` runs).
+pub const DELTA_RANGE: (f64, f64) = (1e-6, 0.5);
+
+/// The shapes of the arms below the runner-up ([`SearchSpace::decode`]).
+pub const SHAPES: [&str; 5] = ["tied", "spread", "tail", "clusters", "geometric"];
 
 /// Radical inverse of `i` in base `b` (Halton coordinate).
 pub(crate) fn halton(mut i: u64, b: u64) -> f64 {
@@ -180,30 +311,47 @@ pub(crate) fn halton(mut i: u64, b: u64) -> f64 {
     r
 }
 
-/// The screening design: the space's hard corners, then a Halton sequence.
-pub(super) fn design(n: usize, d: usize) -> Vec<Vec<f64>> {
-    let mut pts = vec![
-        // Most arms, smallest gap, all others tied, smallest eps.
-        vec![1.0, 0.0, 0.5, 0.0, 0.0],
+/// The corners of the screening design: the space's hard corners (most and fewest arms at the
+/// smallest gap, all others tied; a low-mean tail; near-ties at the top and bottom of the means
+/// range; the smallest `δ` and `ε`, both families), `d` coordinates each.
+pub(super) fn corners(d: usize) -> Vec<Vec<f64>> {
+    let base: [[f64; 6]; 6] = [
+        // Most arms, smallest gap, all others tied.
+        [1.0, 0.0, 0.5, 0.0, 0.0, 0.0],
         // Two arms, smallest gap.
-        vec![0.0, 0.0, 0.5, 0.0, 0.0],
+        [0.0, 0.0, 0.5, 0.0, 0.0, 0.0],
+        // Most arms: a few at the runner-up, a low-mean tail.
+        [1.0, 0.0, 0.5, 0.5, 1.0, 0.1],
         // Most arms, smallest gap, near the top and bottom of the means range.
-        vec![1.0, 0.0, 1.0, 0.0, 0.0],
-        vec![1.0, 0.0, 0.0, 0.0, 0.0],
+        [1.0, 0.0, 1.0, 0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         // Middle K, small gap, spread.
-        vec![0.5, 0.15, 0.5, 0.5, 0.0],
+        [0.5, 0.15, 0.5, 0.3, 0.5, 0.0],
     ];
-    const BASES: [u64; 5] = [2, 3, 5, 7, 11];
-    let mut i = 1u64;
-    while pts.len() < n {
-        pts.push(BASES.iter().map(|&b| halton(i, b)).collect());
-        i += 1;
+    let mut out = Vec::new();
+    for b in base {
+        let mut p = b.to_vec();
+        // δ, ε at their smallest; the family coordinate both ways for the first corners.
+        p.resize(d, 0.0);
+        out.push(p.clone());
+        if d > 6 {
+            let mut q = p;
+            q[d - 1] = 1.0;
+            if q != out[out.len() - 1] {
+                out.push(q);
+            }
+        }
     }
-    pts.truncate(n.max(1));
-    for p in &mut pts {
-        p.truncate(d);
-    }
-    pts
+    out
+}
+
+/// `n` uniform points of `[0, 1]^d` from the seed (deterministic).
+pub(super) fn uniform(n: usize, d: usize, seed: u64) -> Vec<Vec<f64>> {
+    use rand::RngExt;
+    let mut rng = crate::rng::rng_for_run(seed, 0x5EED);
+    (0..n)
+        .map(|_| (0..d).map(|_| rng.random::<f64>()).collect())
+        .collect()
 }
 
 #[cfg(test)]
@@ -213,7 +361,7 @@ mod tests {
     #[test]
     fn decode_respects_the_space() {
         let sp = SearchSpace::default();
-        for x in design(30, 4) {
+        for x in uniform(30, sp.dims(), 3) {
             let c = sp.decode(&x, 0.1).expect("decodes");
             let k = c.means.len();
             assert!((sp.k_min..=sp.k_max).contains(&k));
@@ -225,9 +373,17 @@ mod tests {
                 .all(|m| *m >= sp.mean_lo - 1e-12 && *m <= sp.mean_hi + 1e-12));
             assert_eq!(c.instance.best(), 0);
         }
-        let c = sp.decode(&[1.0, 0.0, 0.5, 0.0], 0.1).expect("decodes");
+        let c = sp
+            .decode(&[1.0, 0.0, 0.5, 0.0, 0.0, 0.0], 0.1)
+            .expect("decodes");
         assert_eq!(c.means.len(), 20);
         assert!(c.means[1..].iter().all(|m| (m - c.means[1]).abs() < 1e-15));
+        // A low-mean tail.
+        let c = sp
+            .decode(&[1.0, 0.0, 0.5, 0.5, 1.0, 0.1], 0.1)
+            .expect("decodes");
+        assert_eq!(c.shape, "tail");
+        assert!(c.means[2] == c.means[1] && c.means[19] == sp.mean_lo);
         let bad = SearchSpace {
             min_gap: 0.0,
             ..SearchSpace::default()

@@ -9,6 +9,7 @@ use dpbai::audit::search::{
 };
 use dpbai::report::plot::{self as figure, Figure, HLine, Panel, RefStyle, Series, SeriesStyle};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Options of `--search` (and `--dominates`).
 #[derive(clap::Args, Debug, Default)]
@@ -17,10 +18,10 @@ pub struct SearchArgs {
     /// confirm the worst ones on fresh seeds (Bonferroni over --finalists).
     #[arg(long)]
     pub search: bool,
-    /// Smallest number of arms searched.
+    /// Smallest number of arms searched (and proven with --dominates), >= 2.
     #[arg(long, default_value_t = 2)]
     pub k_min: usize,
-    /// Largest number of arms searched.
+    /// Largest number of arms searched (and proven with --dominates), <= 1000.
     #[arg(long, default_value_t = 20)]
     pub k_max: usize,
     /// Smallest mean searched.
@@ -41,22 +42,26 @@ pub struct SearchArgs {
     /// Largest eps searched (private algorithms).
     #[arg(long, default_value_t = 1.0)]
     pub eps_hi: f64,
-    /// Search budget: seconds with an `s` suffix (`60s`), else samples (`5e8`).
-    #[arg(long, default_value = "60s")]
+    /// Search budget of every stage (screening <= 1/2, Nelder-Mead <= 40% of the rest, the
+    /// confirmation the rest): samples in [1, 1e12] (default; deterministic: the same report
+    /// on any machine and load), or seconds with an `s` suffix (`60s`, up to a week;
+    /// machine-dependent).
+    #[arg(long, default_value = "5e7")]
     pub search_budget: String,
-    /// Candidates of the first screening round.
-    #[arg(long, default_value_t = 40)]
+    /// Candidates of the first screening round, in [finalists, 10000] (memory below
+    /// screen-candidates * (48 K_max + 2000) bytes).
+    #[arg(long, default_value_t = 64)]
     pub screen_candidates: usize,
-    /// Runs per candidate in the first screening round (doubled at each halving).
+    /// Runs per candidate in the first screening round (doubled at each halving), in [1, 1e6].
     #[arg(long, default_value_t = 32)]
     pub screen_runs: u64,
-    /// Runs per Nelder-Mead evaluation.
+    /// Runs per Nelder-Mead evaluation, in [1, 1e6].
     #[arg(long, default_value_t = 256)]
     pub local_runs: u64,
-    /// Nelder-Mead iterations at most.
+    /// Nelder-Mead iterations at most, in [0, 10000].
     #[arg(long, default_value_t = 40)]
     pub local_iters: u64,
-    /// Candidates confirmed on fresh seeds.
+    /// Candidates confirmed on fresh seeds, in [1, 16].
     #[arg(long, default_value_t = 2)]
     pub finalists: usize,
     /// Write the search trace (one row per evaluation) to this CSV file.
@@ -68,112 +73,76 @@ pub struct SearchArgs {
     /// Also print the markdown rows of the REPORT.md block.
     #[arg(long)]
     pub markdown: bool,
-    /// Prove (interval branch and bound) that --threshold >= this provable preset at every
-    /// reachable point (counts and t up to --max-steps, gap in [0, 1]), at --delta, --n-arms,
-    /// --eps, --sigma: proven, counterexample or undecided.
+    /// Prove (interval branch and bound) that --threshold is finite and >= this provable preset
+    /// at every reachable point (delta in [--delta-min, --delta], K = --n-arms or in
+    /// [--k-min, --k-max], counts and t up to --max-steps, gap in [0, 1] or [0, inf) for
+    /// --family gaussian), at --eps (required by presets that read eps) and --sigma: proven
+    /// (with --json: a certificate for `dpbai audit check-certificate`), counterexample or
+    /// undecided.
     #[arg(long)]
     pub dominates: Option<String>,
-    /// Number of arms K for --dominates.
-    #[arg(long, default_value_t = 2)]
-    pub n_arms: usize,
-    /// Seconds at most for --dominates.
-    #[arg(long, default_value_t = 60.0)]
-    pub dominance_seconds: f64,
-}
-
-/// Runs `--dominates PRESET`.
-#[allow(clippy::too_many_arguments)]
-pub fn run_dominates(
-    a: &SearchArgs,
-    preset: &str,
-    threshold: Option<&dpbai::audit::expr::ThresholdExpr>,
-    delta: f64,
-    eps: Option<f64>,
-    sigma: f64,
-    max_steps: u64,
-    json: bool,
-) -> anyhow::Result<()> {
-    use dpbai::audit::dominance::{dominates, lemma_of, Dominance, DominanceConfig};
-    let expr = threshold.ok_or_else(|| usage("--dominates needs --threshold EXPR"))?;
-    if lemma_of(preset).is_none() {
-        return Err(usage(format!(
-            "invalid dominates = {preset}: must be a provable preset (paper-cg, paper-daf-inf, paper-adap-tt, paper-adap-tt-star)"
-        )));
-    }
-    if a.n_arms < 2 {
-        return Err(usage(format!(
-            "invalid n-arms = {}: must be at least 2",
-            a.n_arms
-        )));
-    }
-    if !(sigma > 0.0 && sigma.is_finite()) {
-        return Err(usage(format!(
-            "invalid sigma = {sigma}: must be a finite number > 0"
-        )));
-    }
-    if !(a.dominance_seconds > 0.0 && a.dominance_seconds.is_finite()) {
-        return Err(usage(format!(
-            "invalid dominance-seconds = {}: must be a finite number > 0",
-            a.dominance_seconds
-        )));
-    }
-    if max_steps < 2 {
-        return Err(usage(format!(
-            "invalid max-steps = {max_steps}: must be at least 2"
-        )));
-    }
-    let mut cfg = DominanceConfig::new(delta, a.n_arms, max_steps);
-    cfg.eps = eps.unwrap_or(f64::INFINITY);
-    cfg.sigma = sigma;
-    cfg.max_seconds = a.dominance_seconds;
-    let r = dominates(expr, preset, &cfg)?;
-    if json {
-        println!("{}", serde_json::to_string_pretty(&r)?);
-        return Ok(());
-    }
-    let head = format!(
-        "audit delta --dominates {preset}: threshold `{}`  (delta {delta}, K {}, eps {}, sigma {sigma}, counts and t <= {max_steps}; {} boxes, {:.2} s)",
-        r.expr, a.n_arms, cfg.eps, r.boxes, r.seconds
-    );
-    println!("{head}");
-    match &r.result {
-        Dominance::Proven { lemma } => println!("  proven: threshold >= {preset} everywhere reachable, so delta-correct by {lemma}"),
-        Dominance::Counterexample { point, expr, preset: pv } => println!(
-            "  counterexample: na = {}, nb = {}, t = {}, ka = {}, kb = {}, gap = {}: threshold = {expr:.12} < {preset} = {pv:.12}",
-            point.na, point.nb, point.t, point.ka, point.kb, point.gap
-        ),
-        Dominance::Undecided { reason, region } => {
-            println!("  undecided: {reason}");
-            let parts: Vec<String> = region.iter().map(|(n, [l, h])| format!("{n} in [{l}, {h}]")).collect();
-            println!("  at {}", parts.join(", "));
-        }
-    }
-    Ok(())
+    /// Number of arms K for --dominates (absent: every K in [--k-min, --k-max]).
+    #[arg(long)]
+    pub n_arms: Option<u64>,
+    /// Smallest delta of --dominates (a range [delta-min, delta]; default: delta alone) and of
+    /// --search (the confirmation runs at delta; thresholds are screened at delta-min too).
+    #[arg(long)]
+    pub delta_min: Option<f64>,
+    /// Boxes at most for --dominates, in [1, 2e6] (memory about 250 bytes per box); the
+    /// default budget: the answer does not depend on the machine.
+    #[arg(long, default_value_t = dpbai::audit::dominance::DEFAULT_BOXES)]
+    pub dominance_boxes: u64,
+    /// Seconds at most for --dominates as well (machine-dependent; default: none).
+    #[arg(long)]
+    pub dominance_seconds: Option<f64>,
 }
 
 fn parse_budget(s: &str) -> anyhow::Result<Budget> {
     let t = s.trim();
     let bad = || {
         usage(format!(
-            "invalid search-budget = {s}: give seconds as `60s` or samples as `5e8` (> 0)"
+            "invalid search-budget = {s}: give samples as `5e7` (in [1, 1e12]) or seconds as `60s` (in (0, 604800])"
         ))
     };
     if let Some(sec) = t.strip_suffix('s') {
         let v: f64 = sec.trim().parse().map_err(|_| bad())?;
-        if !(v > 0.0 && v.is_finite()) {
+        if !(v > 0.0 && v <= 604_800.0) {
             return Err(bad());
         }
         Ok(Budget::Seconds(v))
     } else {
         let v: f64 = t.parse().map_err(|_| bad())?;
-        if !(v >= 1.0 && v.is_finite()) {
+        if !(1.0..=1e12).contains(&v) {
             return Err(bad());
         }
         Ok(Budget::Samples(v as u64))
     }
 }
 
+/// Set by the SIGINT handler: the search ends between batches and prints its partial result.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_sigint(_: libc::c_int) {
+    INTERRUPTED.store(true, Ordering::Relaxed);
+}
+
+/// Installs the Ctrl-C handler of the search (a second Ctrl-C after the first ends the process
+/// as usual, since the handler is reset to the default after the first).
+fn catch_ctrl_c() -> &'static AtomicBool {
+    #[cfg(unix)]
+    // SAFETY: the handler only stores to an atomic (async-signal-safe); `signal` replaces the
+    // disposition of SIGINT, which nothing else in the process uses.
+    unsafe {
+        libc::signal(
+            libc::SIGINT,
+            on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t,
+        );
+    }
+    &INTERRUPTED
+}
+
 /// Runs `--search` with the audit settings already parsed by `audit delta`.
+#[allow(clippy::too_many_arguments)]
 pub fn run_search(
     a: &SearchArgs,
     mut audit: DeltaAuditConfig,
@@ -185,8 +154,14 @@ pub fn run_search(
 ) -> anyhow::Result<()> {
     let family = match family {
         "gaussian" => SpaceFamily::Gaussian { sigma },
+        "both" => SpaceFamily::Both { sigma },
         _ => SpaceFamily::Bernoulli,
     };
+    let eps = audit
+        .setting
+        .algo
+        .needs_eps()
+        .then_some((a.eps_lo, a.eps_hi));
     let space = SearchSpace {
         family,
         k_min: a.k_min,
@@ -195,16 +170,14 @@ pub fn run_search(
         mean_hi: a.mean_hi,
         min_gap: a.min_gap,
         max_gap: a.max_gap,
-        eps: audit
-            .setting
-            .algo
-            .needs_eps()
-            .then_some((a.eps_lo, a.eps_hi)),
+        eps,
+        delta: a.delta_min.map(|lo| (lo, delta)),
     };
     space.validate().map_err(|e| usage(e.to_string()))?;
     if !plan_given {
         // Sized so that a correct rule is confirmed at the first look (holds_sized_plan).
-        audit.plan = holds_sized_plan(delta, audit.alpha, a.finalists.max(1))?;
+        audit.plan = holds_sized_plan(delta, audit.alpha, a.finalists.clamp(1, 16))
+            .map_err(|e| usage(e.to_string()))?;
     }
     let mut cfg = SearchConfig::new(audit, delta, space);
     cfg.budget = parse_budget(&a.search_budget)?;
@@ -213,16 +186,8 @@ pub fn run_search(
     cfg.local_runs = a.local_runs;
     cfg.local_iters = a.local_iters;
     cfg.finalists = a.finalists;
-    if a.screen_runs == 0
-        || a.local_runs == 0
-        || a.finalists == 0
-        || a.screen_candidates < a.finalists
-    {
-        return Err(usage(format!(
-            "invalid screen-runs = {}, local-runs = {}, finalists = {}, screen-candidates = {}: runs and finalists must be at least 1 and screen-candidates at least finalists",
-            a.screen_runs, a.local_runs, a.finalists, a.screen_candidates
-        )));
-    }
+    cfg.validate().map_err(|e| usage(e.to_string()))?;
+    cfg.stop = Some(catch_ctrl_c());
     let r = search(&cfg)?;
     if let Some(p) = &a.trace {
         write_trace(&r, p)?;
@@ -313,43 +278,72 @@ fn short(t: &str) -> String {
 
 fn print_search(r: &SearchReport) {
     println!(
-        "audit delta --search: {}{}  delta {}  verdict: {}  ({} evaluations, {} samples, search {:.1} s, total {:.1} s)",
+        "audit delta --search: {}{}  delta {}  verdict: {}{}",
         r.algo,
-        r.threshold.as_ref().map(|t| format!(" with threshold `{t}`")).unwrap_or_default(),
+        r.threshold
+            .as_ref()
+            .map(|t| format!(" with threshold `{t}`"))
+            .unwrap_or_default(),
         r.delta,
         r.verdict,
+        if r.interrupted {
+            "  (interrupted: partial result)"
+        } else {
+            ""
+        },
+    );
+    println!(
+        "  budget {}: {} samples in total ({} evaluations, {} seeded by the threshold's expression)",
+        match r.budget {
+            Budget::Samples(n) => format!("{n} samples"),
+            Budget::Seconds(s) => format!("{s} s"),
+        },
+        r.samples,
         r.evaluations,
-        r.search_samples,
-        r.search_seconds,
-        r.seconds
+        r.seeds
     );
-    println!(
-        "  worst instance: K = {}, means = {:?}{}",
-        r.worst_means.len(),
-        r.worst_means,
-        r.worst_eps
-            .map(|e| format!(", eps = {e}"))
-            .unwrap_or_default()
-    );
-    println!(
-        "  error rate {:.5}  ci [{:.3e}, {:.3e}]  hardness {:.4e}",
-        r.worst_error_rate, r.worst_ci[0], r.worst_ci[1], r.worst_hardness
-    );
-    for row in &r.confirmation.instances {
+    for st in &r.stages {
         println!(
-            "  confirm {:<12} K={:<3} runs {:>6} errors {:>5} unstopped {:>4} ci [{:.3e}, {:.3e}] {}",
+            "  stage {:<13} {:>12} samples {:>9} runs {:>5} evaluations",
+            st.name, st.samples, st.runs, st.evaluations
+        );
+    }
+    if !r.worst_means.is_empty() {
+        println!(
+            "  worst instance: {} K = {} ({} others), delta = {}{}, means = {:?}",
+            r.worst_family,
+            r.worst_means.len(),
+            r.worst_shape,
+            r.worst_delta,
+            r.worst_eps
+                .map(|e| format!(", eps = {e}"))
+                .unwrap_or_default(),
+            r.worst_means
+        );
+        println!(
+            "  error rate {:.5}  ci [{:.3e}, {:.3e}]  hardness {:.4e}",
+            r.worst_error_rate, r.worst_ci[0], r.worst_ci[1], r.worst_hardness
+        );
+    }
+    for row in &r.confirmation {
+        println!(
+            "  confirm {:<12} K={:<3} delta {:<8} runs {:>6} errors {:>5} unstopped {:>4} ci [{:.3e}, {:.3e}] {}",
             row.name,
             row.means.len(),
+            row.delta,
             row.runs,
             row.errors,
             row.unstopped,
             row.ci[0],
             row.ci[1],
-            row.verdict
+            row.skipped.as_deref().unwrap_or(row.verdict.as_str())
         );
     }
+    println!("  {}", r.confirmation_statement);
     println!("  correction: {}", r.correction);
-    println!("  power: {}", r.power);
+    if r.verdict == dpbai::audit::search::SearchVerdict::Violated {
+        println!("  power: {}", r.power);
+    }
 }
 
 /// Runs `audit dp --search`.

@@ -447,12 +447,17 @@ pub(super) fn read_plan(dir: &Path) -> anyhow::Result<Plan> {
     let plan: Plan = serde_json::from_str(&text)
         .map_err(|e| crate::cli::usage(format!("{} is not a dpbai plan ({e})", path.display())))?;
     plan.validate(&path)?;
-    match plan.mode {
-        Mode::Run => check_run_task(&plan.args, plan.tasks)?,
-        Mode::Verify | Mode::Experiment => {
-            plan_cells(dir, &plan)?;
-        }
-    }
+    let checked = match plan.mode {
+        Mode::Run => check_run_task(&plan.args, plan.tasks),
+        Mode::Verify | Mode::Experiment => plan_cells(dir, &plan).map(|_| ()),
+    };
+    checked.map_err(|e| {
+        crate::cli::usage(format!(
+            "{}: its command is not valid: {}",
+            path.display(),
+            e.to_string().trim_start_matches("error: ")
+        ))
+    })?;
     Ok(plan)
 }
 

@@ -45,13 +45,19 @@ pub const COLUMNS: [&str; 32] = [
     "run_command",
 ];
 
+/// A number of `results.csv`: [`crate::error::compact_number`].
+fn num(x: f64) -> String {
+    crate::error::compact_number(x)
+}
+
 /// The value, or an empty field.
 pub fn opt<T: ToString>(v: Option<T>) -> String {
     v.map(|x| x.to_string()).unwrap_or_default()
 }
 
 /// Writes `results.csv` (header [`COLUMNS`], one row per cell, numbers in Rust's shortest
-/// round-trip form), atomically.
+/// round-trip form, in exponent form below `1e-4` and from `1e15` on:
+/// [`crate::error::compact_number`]), atomically.
 ///
 /// # Errors
 /// [`Error::Io`] naming the file.
@@ -70,27 +76,27 @@ pub fn write_results(rows: &[Row], path: &Path) -> Result<()> {
             r.label.clone(),
             r.algo.into(),
             r.rules.into(),
-            r.delta.to_string(),
-            opt(r.eps),
+            num(r.delta),
+            opt(r.eps.map(num)),
             r.runs.to_string(),
             r.capped.to_string(),
-            r.mean_tau.to_string(),
+            num(r.mean_tau),
             r.mean_is_lower_bound.to_string(),
-            opt(r.std_tau),
-            opt(r.ci95.map(|c| c[0])),
-            opt(r.ci95.map(|c| c[1])),
+            opt(r.std_tau.map(num)),
+            opt(r.ci95.map(|c| num(c[0]))),
+            opt(r.ci95.map(|c| num(c[1]))),
             opt(r.km_median),
             opt(r.km_q25),
             opt(r.km_q75),
             r.errors.to_string(),
-            r.error_rate.to_string(),
-            r.error_ci[0].to_string(),
-            r.error_ci[1].to_string(),
+            num(r.error_rate),
+            num(r.error_ci[0]),
+            num(r.error_ci[1]),
             r.lower_bound_kind.as_str().into(),
-            r.lower_bound.to_string(),
+            num(r.lower_bound),
             opt(r.upper_bound_kind.map(UpperKind::as_str)),
-            opt(r.upper_bound),
-            r.ratio_to_lower.to_string(),
+            opt(r.upper_bound.map(num)),
+            num(r.ratio_to_lower),
             r.seed.to_string(),
             r.max_steps.to_string(),
             r.key.clone(),

@@ -270,7 +270,10 @@ fn eps_grid(path: &str, v: &toml::Value) -> Result<Vec<f64>> {
         crate::params::check_eps("eps", e).map_err(|_| {
             bad(
                 &format!("{path}[{i}]"),
-                format!("ε = {e} must be in (0, 1e300]"),
+                format!(
+                    "ε = {} must be in (0, 1e300]",
+                    crate::error::compact_number(e)
+                ),
             )
         })?;
     }
@@ -290,7 +293,7 @@ fn validate(f: StudyFile) -> Result<Study> {
         if !(d > 0.0 && d < 1.0) {
             return Err(bad(
                 &format!("delta[{i}]"),
-                format!("δ = {d} must be in (0, 1)"),
+                format!("δ = {} must be in (0, 1)", crate::error::compact_number(d)),
             ));
         }
     }

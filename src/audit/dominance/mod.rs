@@ -1,0 +1,856 @@
+//! `dpbai audit delta --threshold EXPR --dominates PRESET`: proof by dominance, with a
+//! certificate that [`check_certificate`] re-verifies.
+//!
+//! # Why a proof
+//! The δ-correctness lemmas of the provable presets bound `P(∃t: W_t(â, b) >= c_t, â ≠ a*)`,
+//! where `c` is the preset. If a user threshold `E` satisfies `E >= c` at every point a run can
+//! reach, a run that stops under `E` (`W >= E`) has `W >= c` at that time too, so the error
+//! event under `E` is contained in the event the lemma bounds: `E` inherits the lemma.
+//!
+//! # What is proven, under which assumptions
+//! `E(x)` is finite and `E(x) >= P(x)` for every `x` in the box `B` of the assumptions
+//! ([`Assumptions`]): `δ ∈ [δ_min, δ_max]`, `K ∈ [K_min, K_max]` (integers), `ε` (a point;
+//! `+∞` for a non-private preset without `--eps`; **required** for a preset that reads `ε`),
+//! `σ` (`1/2` for Bernoulli arms, the paper rules' sub-Gaussian constant), counts
+//! `1 <= na, nb <= M` and time `2 <= t <= M` (integers, `t >= na + nb + K − 2`: the other arms
+//! were pulled at least once), phase indices `1 <= ka, kb <= ⌊log2 M⌋ + 2`, and
+//! `gap ∈ [0, 1]` (rewards in `[0, 1]`) or `[0, ∞)` (Gaussian arms), `M` = max-steps. The
+//! statement is about the paper rules' statistic `W^G` (the lemma's); the algorithms covered
+//! are those of the preset's lemma ([`algorithms_of`]). The expressions are real-valued
+//! functions: the engine evaluates them in floating point, within rounding of these values.
+//!
+//! # Method
+//! 1. **Finiteness first.** Interval branch and bound on `E` alone: a box is done when the
+//!    outward-rounded enclosure of `E` is finite and NaN-free; at each box the midpoint and the
+//!    two extreme corners are evaluated as the engine would (floating point), and a NaN or ±∞
+//!    there is an error naming the point ([`Error::Parse`], as `dpbai run --threshold`).
+//! 2. **Dominance.** Branch and bound on boxes, worst bound first: a box is proven when `E`
+//!    and `P` have finite enclosures and a certified lower bound of `E − P` is `>= 0`
+//!    (`domain::leaf_margin`: the simplified difference of `simplify`, which cancels the
+//!    subexpressions `E` shares with the preset and decides `ifge`/`min`/`max` on the box).
+//!    Otherwise points are checked for a counterexample, certified by point enclosures
+//!    (`upper(E) < lower(P)` there), and the box is split along the variable whose split most
+//!    raises the worse child's bound (integers at the geometric midpoint).
+//! 3. **Certificate.** A proof records its subdivision (the split tree, in preorder) and each
+//!    leaf's certified margin; [`check_certificate`] rebuilds every box from the assumptions,
+//!    recomputes every leaf's criterion and accepts only if each recomputed margin is at least
+//!    the recorded one and every recorded margin is `>= 0`.
+//!
+//! The answer is `undecided` when a box cannot be split further or the box budget (or the
+//! optional time budget) runs out; never `proven` on a budget.
+//!
+//! # Memory
+//! At most about `250·max_boxes` bytes: each pending box holds eight intervals, and the split
+//! tree two 16-byte nodes per processed box ([`DominanceConfig::max_boxes`] is capped at
+//! [`MAX_BOXES`], so below 1 GB).
+//!
+//! # Files
+//! `domain` (the box, its subdivision, the leaf criterion), `simplify` (the difference
+//! `E − P`), `certificate` (the certificate and its checker); this file holds the prover.
+
+mod certificate;
+mod domain;
+mod simplify;
+
+pub use certificate::{check_certificate, Certificate, CheckReport, CERTIFICATE_FORMAT};
+
+use crate::audit::expr::{enclose, fold, preset, Node, ThresholdExpr, PRESETS};
+use crate::audit::interval::Interval;
+use crate::bandit::{AlgoName, ThresholdVars};
+use crate::error::{Error, Result};
+use domain::{leaf_margin, split, unreachable, Bx, Domain, Free, FREE};
+use serde::{Deserialize, Serialize};
+use std::collections::BinaryHeap;
+use std::time::Instant;
+
+/// Largest box budget of one proof (memory below 1 GB: module docs).
+pub const MAX_BOXES: u64 = 2_000_000;
+/// Default box budget.
+pub const DEFAULT_BOXES: u64 = 500_000;
+
+/// Reward family of a proof: fixes `σ` and the range of `gap`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProofFamily {
+    /// Rewards in `[0, 1]`: `σ = 1/2`, `gap ∈ [0, 1]`.
+    Bernoulli,
+    /// Gaussian rewards of standard deviation `σ`: `gap ∈ [0, ∞)`.
+    Gaussian,
+}
+
+/// Settings of a dominance proof.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DominanceConfig {
+    /// Largest risk `δ_max`.
+    pub delta: f64,
+    /// Smallest risk `δ_min` (`= delta` for one `δ`).
+    pub delta_min: f64,
+    /// Smallest number of arms `K_min`.
+    pub k: usize,
+    /// Largest number of arms `K_max` (`= k` for one `K`).
+    pub k_max: usize,
+    /// `ε` (`+∞` for non-private presets without a given `ε`).
+    pub eps: f64,
+    /// Reward family.
+    pub family: ProofFamily,
+    /// `σ` of the rule (`1/2` for Bernoulli arms).
+    pub sigma: f64,
+    /// Step cap `M`: counts and `t` range up to it.
+    pub max_steps: u64,
+    /// The algorithm the proof is for (`None`: every algorithm of the preset's lemma).
+    pub algo: Option<AlgoName>,
+    /// Boxes processed at most (both passes together; at most [`MAX_BOXES`]).
+    pub max_boxes: u64,
+    /// Seconds at most (`+∞`: none; a finite value makes the answer machine-dependent).
+    pub max_seconds: f64,
+}
+
+impl DominanceConfig {
+    /// One `δ`, one `K`, Bernoulli arms (`σ = 1/2`), `ε = +∞`, [`DEFAULT_BOXES`] boxes, no time
+    /// limit.
+    pub fn new(delta: f64, k: usize, max_steps: u64) -> Self {
+        DominanceConfig {
+            delta,
+            delta_min: delta,
+            k,
+            k_max: k,
+            eps: f64::INFINITY,
+            family: ProofFamily::Bernoulli,
+            sigma: 0.5,
+            max_steps,
+            algo: None,
+            max_boxes: DEFAULT_BOXES,
+            max_seconds: f64::INFINITY,
+        }
+    }
+
+    fn domain(&self) -> Domain {
+        Domain {
+            delta: [self.delta_min, self.delta],
+            k: [self.k, self.k_max],
+            eps: self.eps,
+            sigma: self.sigma,
+            max_steps: self.max_steps,
+            gap_max: match self.family {
+                ProofFamily::Bernoulli => 1.0,
+                ProofFamily::Gaussian => f64::INFINITY,
+            },
+        }
+    }
+}
+
+/// What a proof assumes (module docs), as recorded in its certificate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Assumptions {
+    /// Algorithms whose δ-correctness the proof transfers (those of the preset's lemma).
+    pub algorithms: Vec<String>,
+    /// Rule set: always `paper` (the lemma's statistic `W^G`).
+    pub rules: String,
+    /// Reward family.
+    pub family: ProofFamily,
+    /// `σ` of the rule.
+    pub sigma: f64,
+    /// `ε` (`None`: `+∞`, a non-private proof).
+    pub eps: Option<f64>,
+    /// `[K_min, K_max]`.
+    pub k: [usize; 2],
+    /// `[δ_min, δ_max]`.
+    pub delta: [f64; 2],
+    /// Step cap `M`.
+    pub max_steps: u64,
+    /// Range of the counts `na`, `nb`: `[1, M]`.
+    pub counts: [f64; 2],
+    /// Range of `t`: `[2, M]`, with `t >= na + nb + K − 2`.
+    pub t: [f64; 2],
+    /// Range of the phase indices `ka`, `kb`: `[1, ⌊log2 M⌋ + 2]`.
+    pub phases: [f64; 2],
+    /// Range of `gap`: `[0, 1]`, or `[0, ∞)` (`None` upper end) for Gaussian arms.
+    pub gap: [Option<f64>; 2],
+}
+
+impl Assumptions {
+    fn of(cfg: &DominanceConfig, algorithms: Vec<String>) -> Self {
+        let d = cfg.domain();
+        Assumptions {
+            algorithms,
+            rules: "paper".into(),
+            family: cfg.family,
+            sigma: cfg.sigma,
+            eps: cfg.eps.is_finite().then_some(cfg.eps),
+            k: [cfg.k, cfg.k_max],
+            delta: [cfg.delta_min, cfg.delta],
+            max_steps: cfg.max_steps,
+            counts: [1.0, cfg.max_steps as f64],
+            t: [2.0, cfg.max_steps as f64],
+            phases: [1.0, d.kmax()],
+            gap: [Some(0.0), d.gap_max.is_finite().then_some(d.gap_max)],
+        }
+    }
+
+    /// The configuration these assumptions describe (the inverse of `of`; the checker's
+    /// starting point).
+    fn config(&self) -> DominanceConfig {
+        DominanceConfig {
+            delta: self.delta[1],
+            delta_min: self.delta[0],
+            k: self.k[0],
+            k_max: self.k[1],
+            eps: self.eps.unwrap_or(f64::INFINITY),
+            family: self.family,
+            sigma: self.sigma,
+            max_steps: self.max_steps,
+            algo: None,
+            max_boxes: 1,
+            max_seconds: f64::INFINITY,
+        }
+    }
+}
+
+/// The answer.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "lowercase", tag = "answer")]
+pub enum Dominance {
+    /// `E >= P` on the whole box: δ-correct by the preset's lemma.
+    Proven {
+        /// The lemma inherited.
+        lemma: String,
+        /// The smallest certified lower bound of `E − P` over the leaves (`>= 0`).
+        min_margin: f64,
+    },
+    /// A reachable point where `E < P` (certified by point enclosures).
+    Counterexample {
+        /// The point.
+        point: PointValues,
+        /// `E` there.
+        expr: f64,
+        /// `P` there.
+        preset: f64,
+    },
+    /// Neither could be established.
+    Undecided {
+        /// Why.
+        reason: String,
+        /// The box where it stopped (`[lo, hi]` per variable).
+        region: Vec<(String, [f64; 2])>,
+    },
+}
+
+/// A point of the box.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PointValues {
+    /// `δ`.
+    pub delta: f64,
+    /// `K`.
+    pub k: f64,
+    /// Count of arm `a`.
+    pub na: f64,
+    /// Count of arm `b`.
+    pub nb: f64,
+    /// Time.
+    pub t: f64,
+    /// Phase of `a`.
+    pub ka: f64,
+    /// Phase of `b`.
+    pub kb: f64,
+    /// Empirical gap.
+    pub gap: f64,
+}
+
+/// Result with statistics.
+#[derive(Debug, Clone, Serialize)]
+pub struct DominanceReport {
+    /// The user expression.
+    pub expr: String,
+    /// The preset name.
+    pub preset: String,
+    /// The answer.
+    pub result: Dominance,
+    /// What the answer assumes.
+    pub assumptions: Assumptions,
+    /// Boxes processed (both passes).
+    pub boxes: u64,
+    /// Seconds.
+    pub seconds: f64,
+    /// The certificate of a proof ([`check_certificate`] re-verifies it).
+    pub certificate: Option<Certificate>,
+}
+
+/// The lemma a provable preset carries (`None` for the empirical and unsafe ones).
+pub fn lemma_of(name: &str) -> Option<String> {
+    let p = PRESETS.iter().find(|p| p.name == name)?;
+    p.provable.then(|| {
+        let what = match name {
+            "paper-cg" => "Eq. (4) with Lemma 35 (Kaufmann & Koolen 2021, Thm. 9): δ-correct for TTUCB, CTB-TT, Gaussian-mechanism TTUCB",
+            "paper-daf-inf" => "Lemma 34: δ-correct for DAF(ε = ∞) / DPA-TT",
+            "paper-adap-tt" => "Lemma 21 (Eq. (12)): δ-correct for AdaP-TT",
+            "paper-adap-tt-star" => "Lemma 23 (Eq. (14), k² form, MATH.md ISSUE 16): δ-correct for AdaP-TT*",
+            _ => p.description,
+        };
+        what.to_string()
+    })
+}
+
+/// The algorithms whose δ-correctness the lemma of a provable preset gives (with that preset as
+/// their stopping threshold); empty for other names.
+///
+/// # Example
+/// ```
+/// use dpbai::audit::dominance::algorithms_of;
+/// use dpbai::bandit::AlgoName;
+/// assert!(algorithms_of("paper-cg").contains(&AlgoName::CtbTt));
+/// assert!(algorithms_of("unsafe-log-over-20").is_empty());
+/// ```
+pub fn algorithms_of(name: &str) -> Vec<AlgoName> {
+    match name {
+        "paper-cg" => vec![AlgoName::Ttucb, AlgoName::CtbTt, AlgoName::GaussLdpTt],
+        "paper-daf-inf" => vec![AlgoName::DpaTt],
+        "paper-adap-tt" => vec![AlgoName::AdapTt],
+        "paper-adap-tt-star" => vec![AlgoName::AdapTtStar],
+        _ => vec![],
+    }
+}
+
+/// Checks the settings of a proof; returns the preset's expression and lemma.
+fn validate(preset_name: &str, cfg: &DominanceConfig) -> Result<(ThresholdExpr, String)> {
+    let lemma = lemma_of(preset_name).ok_or_else(|| {
+        let names: Vec<&str> = PRESETS
+            .iter()
+            .filter(|p| p.provable)
+            .map(|p| p.name)
+            .collect();
+        Error::param(
+            "dominates",
+            preset_name,
+            format!("a provable preset: {}", names.join(", ")),
+        )
+    })?;
+    crate::params::check_delta("delta", cfg.delta)?;
+    crate::params::check_delta("delta-min", cfg.delta_min)?;
+    if cfg.delta_min > cfg.delta {
+        return Err(Error::param(
+            "delta-min",
+            cfg.delta_min,
+            format!("at most delta = {}", cfg.delta),
+        ));
+    }
+    if cfg.k < 2 || cfg.k > crate::params::limits::MAX_ARMS {
+        return Err(Error::param(
+            "K",
+            cfg.k,
+            format!("an integer in [2, {}]", crate::params::limits::MAX_ARMS),
+        ));
+    }
+    if cfg.k_max < cfg.k || cfg.k_max > crate::params::limits::MAX_ARMS {
+        return Err(Error::param(
+            "K max",
+            cfg.k_max,
+            format!(
+                "an integer in [{}, {}]",
+                cfg.k,
+                crate::params::limits::MAX_ARMS
+            ),
+        ));
+    }
+    if !(2..=crate::params::limits::MAX_STEPS).contains(&cfg.max_steps) {
+        return Err(Error::param(
+            "max-steps",
+            cfg.max_steps,
+            format!("in [2, {}]", crate::params::limits::MAX_STEPS),
+        ));
+    }
+    let (slo, shi) = crate::params::SIGMA_RANGE;
+    if !(slo..=shi).contains(&cfg.sigma) {
+        return Err(Error::param(
+            "sigma",
+            cfg.sigma,
+            format!("in [{slo:e}, {shi:e}]"),
+        ));
+    }
+    if cfg.k_max as u64 > cfg.max_steps {
+        return Err(Error::param(
+            "K max",
+            cfg.k_max,
+            format!(
+                "at most max-steps = {} (every arm is pulled once)",
+                cfg.max_steps
+            ),
+        ));
+    }
+    if cfg.family == ProofFamily::Bernoulli && cfg.sigma != 0.5 {
+        return Err(Error::param(
+            "sigma",
+            cfg.sigma,
+            "1/2 for Bernoulli arms (the paper rules' constant); other values need the Gaussian family",
+        ));
+    }
+    if cfg.eps != f64::INFINITY {
+        crate::params::check_algo_eps(cfg.eps)?;
+    }
+    if !(1..=MAX_BOXES).contains(&cfg.max_boxes) {
+        return Err(Error::param(
+            "dominance-boxes",
+            cfg.max_boxes,
+            format!("in [1, {MAX_BOXES}] (memory: about 250 bytes per box)"),
+        ));
+    }
+    if cfg.max_seconds.is_nan() || cfg.max_seconds <= 0.0 {
+        return Err(Error::param(
+            "dominance-seconds",
+            cfg.max_seconds,
+            "a number > 0 (or none)",
+        ));
+    }
+    let pexpr =
+        ThresholdExpr::parse(&preset(preset_name).expect("invariant: provable presets exist"))?;
+    if pexpr.uses("eps") && !cfg.eps.is_finite() {
+        return Err(Error::param(
+            "eps",
+            "absent",
+            format!("a value (--eps): {preset_name} reads eps, and a proof at eps = inf says nothing about a private run"),
+        ));
+    }
+    if let Some(a) = cfg.algo {
+        if !algorithms_of(preset_name).contains(&a) {
+            return Err(Error::param(
+                "algo",
+                a.as_str(),
+                format!(
+                    "one of the algorithms of {preset_name}'s lemma: {}",
+                    names(&algorithms_of(preset_name)).join(", ")
+                ),
+            ));
+        }
+    }
+    Ok((pexpr, lemma))
+}
+
+fn names(a: &[AlgoName]) -> Vec<String> {
+    a.iter().map(|x| x.as_str().to_string()).collect()
+}
+
+/// Whether the folded tree reads slot `s`.
+fn reads(n: &Node, s: usize) -> bool {
+    match n {
+        Node::Num(_) => false,
+        Node::Var(v) => *v as usize == s,
+        Node::Un(_, a) | Node::PowI(a, _) => reads(a, s),
+        Node::Bin(_, a, b) => reads(a, s) || reads(b, s),
+        Node::H(a, b, c) => reads(a, s) || reads(b, s) || reads(c, s),
+        Node::IfGe(v) => v.iter().any(|x| reads(x, s)),
+    }
+}
+
+/// The engine's values at a point of a box.
+fn vars_at(b: &Bx) -> ThresholdVars {
+    ThresholdVars {
+        delta: b[0].lo,
+        k: b[1].lo,
+        eps: b[2].lo,
+        sigma: b[3].lo,
+        t: b[4].lo,
+        na: b[5].lo,
+        nb: b[6].lo,
+        ka: b[7].lo,
+        kb: b[8].lo,
+        gap: b[9].lo,
+    }
+}
+
+/// Points of a box checked in floating point: the midpoint and the two extreme corners, each
+/// made reachable (`t >= na + nb + K − 2`) or dropped.
+fn probe_points(b: &Bx) -> Vec<Bx> {
+    let mid = |f: &Free| {
+        let iv = b[f.slot];
+        if f.integer {
+            (iv.lo * iv.hi).sqrt().round().clamp(iv.lo, iv.hi)
+        } else if iv.hi.is_infinite() {
+            (2.0 * iv.lo).max(1.0)
+        } else if f.slot == 0 && iv.lo > 0.0 {
+            (iv.lo * iv.hi).sqrt().clamp(iv.lo, iv.hi)
+        } else {
+            0.5 * (iv.lo + iv.hi)
+        }
+    };
+    let mut out = Vec::with_capacity(3);
+    for which in 0..3 {
+        let mut p = *b;
+        for f in &FREE {
+            let iv = b[f.slot];
+            let v = match which {
+                0 => mid(f),
+                1 => iv.lo,
+                _ => {
+                    if iv.hi.is_finite() {
+                        iv.hi
+                    } else {
+                        mid(f)
+                    }
+                }
+            };
+            p[f.slot] = Interval::point(v);
+        }
+        let need = p[5].lo + p[6].lo + p[1].lo - 2.0;
+        if p[4].lo < need {
+            if need > b[4].hi {
+                continue;
+            }
+            p[4] = Interval::point(need);
+        }
+        out.push(p);
+    }
+    out
+}
+
+/// `[lo, hi]` per free variable, for messages.
+fn region(b: &Bx) -> Vec<(String, [f64; 2])> {
+    FREE.iter()
+        .map(|f| (f.name.to_string(), [b[f.slot].lo, b[f.slot].hi]))
+        .collect()
+}
+
+fn describe_box(b: &Bx) -> String {
+    region(b)
+        .iter()
+        .map(|(n, [l, h])| {
+            if l == h {
+                format!("{n} = {l}")
+            } else {
+                format!("{n} in [{l}, {h}]")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The budgets of a proof.
+struct Budget {
+    start: Instant,
+    boxes: u64,
+    max_boxes: u64,
+    max_seconds: f64,
+}
+
+impl Budget {
+    fn exhausted(&self) -> bool {
+        self.boxes >= self.max_boxes || self.start.elapsed().as_secs_f64() > self.max_seconds
+    }
+}
+
+/// Pass 1: proves `E` finite on the domain, or returns the error naming a point where the
+/// engine's value is NaN or ±∞; `Ok(Some(box))` when the budget ran out or a box could not be
+/// split before finiteness was proven there.
+fn prove_finite(
+    expr: &ThresholdExpr,
+    e: &Node,
+    root: Bx,
+    free: &[Free],
+    budget: &mut Budget,
+) -> Result<Option<(Bx, String)>> {
+    let mut stack = vec![root];
+    while let Some(b) = stack.pop() {
+        if unreachable(&b) {
+            continue;
+        }
+        budget.boxes += 1;
+        for p in probe_points(&b) {
+            let v = vars_at(&p);
+            let x = expr.eval(&v);
+            if !x.is_finite() {
+                return Err(crate::audit::finite::describe(expr.source(), &v, x));
+            }
+        }
+        if enclose(e, &b).is_finite() {
+            continue;
+        }
+        if budget.exhausted() {
+            return Ok(Some((
+                b,
+                "the budget ran out before the threshold was proven finite".into(),
+            )));
+        }
+        // Split where a child becomes finite; else along the relatively widest variable.
+        let mut best: Option<(u8, f64, Bx, Bx)> = None;
+        for f in free {
+            let Some((l, r)) = split(&b, *f) else {
+                continue;
+            };
+            let fin = u8::from(enclose(e, &l).is_finite()) + u8::from(enclose(e, &r).is_finite());
+            let iv = b[f.slot];
+            let width = if f.integer || (f.slot == 0 && iv.lo > 0.0) {
+                (iv.hi / iv.lo).ln()
+            } else {
+                (iv.hi - iv.lo).min(1e300)
+            };
+            if best
+                .as_ref()
+                .is_none_or(|(bf, bw, _, _)| fin > *bf || (fin == *bf && width > *bw))
+            {
+                best = Some((fin, width, l, r));
+            }
+        }
+        match best {
+            Some((_, _, l, r)) => {
+                stack.push(r);
+                stack.push(l);
+            }
+            None => {
+                return Ok(Some((
+                    b,
+                    "the threshold's enclosure is not finite on a box that cannot be split further"
+                        .into(),
+                )))
+            }
+        }
+    }
+    Ok(None)
+}
+
+#[derive(Debug, Clone)]
+struct Cell {
+    /// The certified lower bound of `E − P` (−∞ when unknown).
+    margin: f64,
+    node: u32,
+    b: Bx,
+}
+
+impl PartialEq for Cell {
+    fn eq(&self, o: &Self) -> bool {
+        self.margin.total_cmp(&o.margin).is_eq()
+    }
+}
+impl Eq for Cell {}
+impl PartialOrd for Cell {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Cell {
+    /// Max-heap on the *worst* margin first.
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        o.margin.total_cmp(&self.margin)
+    }
+}
+
+/// A node of the split tree.
+#[derive(Debug, Clone, Copy)]
+enum TreeNode {
+    Open,
+    Leaf(f64),
+    Unreachable,
+    Split { letter: char, left: u32, right: u32 },
+}
+
+/// Proves or refutes `expr >= preset` on the domain of `cfg` (module docs).
+///
+/// # Errors
+/// [`Error::InvalidParameter`] for an unknown or non-provable preset, `δ` outside
+/// `[1e-300, 1)` or `δ_min > δ`, `K` outside `[2, 10⁵]`, `max_steps < 2`, `σ` outside
+/// `[1e-50, 1e50]` (or `≠ 1/2` for Bernoulli arms), `ε` outside `[1e-100, 1e100]` (or absent
+/// for a preset that reads `ε`), an algorithm the preset's lemma does not cover, or a budget
+/// out of range; [`Error::Parse`] naming a point where the threshold is NaN or ±∞.
+///
+/// # Example
+/// ```
+/// use dpbai::audit::dominance::{dominates, Dominance, DominanceConfig};
+/// use dpbai::audit::expr::{parse_threshold, preset};
+/// let e = parse_threshold(&format!("{} + 0.1", preset("paper-cg").unwrap())).unwrap();
+/// let r = dominates(&e, "paper-cg", &DominanceConfig::new(0.01, 5, 1_000_000)).unwrap();
+/// assert!(matches!(r.result, Dominance::Proven { .. }));
+/// assert!(dpbai::audit::dominance::check_certificate(r.certificate.as_ref().unwrap()).unwrap().valid);
+/// ```
+pub fn dominates(
+    expr: &ThresholdExpr,
+    preset_name: &str,
+    cfg: &DominanceConfig,
+) -> Result<DominanceReport> {
+    let (pexpr, lemma) = validate(preset_name, cfg)?;
+    let algorithms = match cfg.algo {
+        Some(a) => vec![a.as_str().to_string()],
+        None => names(&algorithms_of(preset_name)),
+    };
+    let assumptions = Assumptions::of(cfg, algorithms);
+    let domain = cfg.domain();
+    let consts = domain.constants();
+    let e = fold(expr.tree(), Some(&consts));
+    let p = fold(pexpr.tree(), Some(&consts));
+    let free: Vec<Free> = FREE
+        .iter()
+        .copied()
+        .filter(|f| reads(&e, f.slot) || reads(&p, f.slot))
+        .collect();
+    let mut budget = Budget {
+        start: Instant::now(),
+        boxes: 0,
+        max_boxes: cfg.max_boxes,
+        max_seconds: cfg.max_seconds,
+    };
+    let report = |result: Dominance, boxes: u64, start: Instant, cert: Option<Certificate>| {
+        DominanceReport {
+            expr: expr.source().to_string(),
+            preset: preset_name.to_string(),
+            result,
+            assumptions: assumptions.clone(),
+            boxes,
+            seconds: start.elapsed().as_secs_f64(),
+            certificate: cert,
+        }
+    };
+    let root = domain.root();
+    if let Some((b, why)) = prove_finite(expr, &e, root, &free, &mut budget)? {
+        return Ok(report(
+            Dominance::Undecided {
+                reason: format!("{why} (at {})", describe_box(&b)),
+                region: region(&b),
+            },
+            budget.boxes,
+            budget.start,
+            None,
+        ));
+    }
+    // Pass 2: dominance.
+    let mut tree: Vec<TreeNode> = vec![TreeNode::Open];
+    let mut heap = BinaryHeap::new();
+    heap.push(Cell {
+        margin: leaf_margin(&e, &p, &root),
+        node: 0,
+        b: root,
+    });
+    while let Some(cell) = heap.pop() {
+        if cell.margin >= 0.0 {
+            // The worst remaining box is proven, hence all are.
+            tree[cell.node as usize] = TreeNode::Leaf(cell.margin);
+            for c in heap.drain() {
+                tree[c.node as usize] = TreeNode::Leaf(c.margin);
+            }
+            break;
+        }
+        budget.boxes += 1;
+        for pt in probe_points(&cell.b) {
+            let (ie, ip) = (enclose(&e, &pt), enclose(&p, &pt));
+            if ie.is_finite() && ip.is_finite() && ie.hi < ip.lo {
+                let v = vars_at(&pt);
+                return Ok(report(
+                    Dominance::Counterexample {
+                        point: PointValues {
+                            delta: v.delta,
+                            k: v.k,
+                            na: v.na,
+                            nb: v.nb,
+                            t: v.t,
+                            ka: v.ka,
+                            kb: v.kb,
+                            gap: v.gap,
+                        },
+                        expr: expr.eval(&v),
+                        preset: pexpr.eval(&v),
+                    },
+                    budget.boxes,
+                    budget.start,
+                    None,
+                ));
+            }
+        }
+        if budget.exhausted() {
+            return Ok(report(
+                Dominance::Undecided {
+                    reason: format!(
+                        "budget exhausted after {} boxes ({:.1} s) with worst margin {:.3e}",
+                        budget.boxes,
+                        budget.start.elapsed().as_secs_f64(),
+                        cell.margin
+                    ),
+                    region: region(&cell.b),
+                },
+                budget.boxes,
+                budget.start,
+                None,
+            ));
+        }
+        // Split along the variable whose split best raises the worse child; when no split
+        // raises it, along the relatively widest variable (so every variable gets split).
+        let mut best: Option<(f64, Free, Bx, Bx, f64, f64)> = None;
+        let mut widest: Option<(f64, Free, Bx, Bx, f64, f64)> = None;
+        for f in &free {
+            let Some((bl, br)) = split(&cell.b, *f) else {
+                continue;
+            };
+            let ml = if unreachable(&bl) {
+                f64::INFINITY
+            } else {
+                leaf_margin(&e, &p, &bl)
+            };
+            let mr = if unreachable(&br) {
+                f64::INFINITY
+            } else {
+                leaf_margin(&e, &p, &br)
+            };
+            let score = ml.min(mr);
+            let iv = cell.b[f.slot];
+            let width = if f.integer || (f.slot == 0 && iv.lo > 0.0) {
+                (iv.hi / iv.lo).ln()
+            } else if iv.hi.is_infinite() {
+                f64::MAX
+            } else {
+                (iv.hi - iv.lo) / cell.b[9].hi.clamp(1e-300, 1.0)
+            };
+            if widest.as_ref().is_none_or(|w| width > w.0) {
+                widest = Some((width, *f, bl, br, ml, mr));
+            }
+            if best.as_ref().is_none_or(|w| score > w.0) {
+                best = Some((score, *f, bl, br, ml, mr));
+            }
+        }
+        if best.as_ref().is_some_and(|w| w.0 <= cell.margin) {
+            best = widest;
+        }
+        let Some((_, f, bl, br, ml, mr)) = best else {
+            return Ok(report(
+                Dominance::Undecided {
+                    reason: format!(
+                        "a box cannot be split further (margin {:.3e}): the enclosures are too wide there, or the two thresholds are within rounding of each other",
+                        cell.margin
+                    ),
+                    region: region(&cell.b),
+                },
+                budget.boxes,
+                budget.start,
+                None,
+            ));
+        };
+        let (li, ri) = (tree.len() as u32, tree.len() as u32 + 1);
+        tree[cell.node as usize] = TreeNode::Split {
+            letter: f.letter,
+            left: li,
+            right: ri,
+        };
+        for (b, m, idx) in [(bl, ml, li), (br, mr, ri)] {
+            if unreachable(&b) {
+                tree.push(TreeNode::Unreachable);
+            } else {
+                tree.push(TreeNode::Open);
+                heap.push(Cell {
+                    margin: m,
+                    node: idx,
+                    b,
+                });
+            }
+        }
+    }
+    let cert = Certificate::from_tree(
+        expr.source(),
+        preset_name,
+        &lemma,
+        assumptions.clone(),
+        &tree,
+    );
+    let min_margin = cert.min_margin;
+    Ok(report(
+        Dominance::Proven { lemma, min_margin },
+        budget.boxes,
+        budget.start,
+        Some(cert),
+    ))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,157 @@
+//! `dpbai audit delta --dominates PRESET` (proof by dominance, with a certificate) and
+//! `dpbai audit check-certificate FILE` (its re-verification): the command-line side of
+//! `dpbai::audit::dominance`.
+
+use super::super::usage;
+use super::search::SearchArgs;
+use dpbai::audit::dominance::{
+    check_certificate, dominates, Certificate, Dominance, DominanceConfig, ProofFamily,
+};
+use dpbai::audit::expr::ThresholdExpr;
+use dpbai::bandit::{AlgoName, Rules};
+
+/// The settings of `--dominates` besides the search options.
+pub struct DominanceInputs<'a> {
+    /// The candidate threshold.
+    pub threshold: Option<&'a ThresholdExpr>,
+    /// `--delta`.
+    pub delta: f64,
+    /// `--eps`.
+    pub eps: Option<f64>,
+    /// `--family`.
+    pub family: &'a str,
+    /// `--sigma`.
+    pub sigma: Option<f64>,
+    /// `--max-steps`.
+    pub max_steps: u64,
+    /// `--algo`.
+    pub algo: Option<AlgoName>,
+    /// `--rules`.
+    pub rules: Rules,
+    /// `--json`.
+    pub json: bool,
+}
+
+/// Runs `--dominates PRESET`.
+pub fn run_dominates(a: &SearchArgs, preset: &str, i: &DominanceInputs<'_>) -> anyhow::Result<()> {
+    let expr = i
+        .threshold
+        .ok_or_else(|| usage("--dominates needs --threshold EXPR"))?;
+    if i.rules != Rules::Paper {
+        return Err(usage(
+            "invalid rules = reference for --dominates: the lemmas bound the paper rules' statistic (use --rules paper)",
+        ));
+    }
+    let family = match i.family {
+        "gaussian" => ProofFamily::Gaussian,
+        _ => ProofFamily::Bernoulli,
+    };
+    let sigma = match (family, i.sigma) {
+        (ProofFamily::Bernoulli, None) => 0.5,
+        (ProofFamily::Bernoulli, Some(s)) => {
+            return Err(usage(format!(
+                "invalid sigma = {s} for --family bernoulli: Bernoulli arms have sigma = 1/2 (give --family gaussian for another sigma)"
+            )))
+        }
+        (ProofFamily::Gaussian, s) => s.unwrap_or(1.0),
+    };
+    let (k_min, k_max) = match a.n_arms {
+        Some(k) => {
+            let k = usize::try_from(k).unwrap_or(usize::MAX);
+            (k, k)
+        }
+        None => (a.k_min, a.k_max),
+    };
+    let mut cfg = DominanceConfig::new(i.delta, k_min, i.max_steps);
+    cfg.k_max = k_max;
+    cfg.delta_min = a.delta_min.unwrap_or(i.delta);
+    cfg.eps = i.eps.unwrap_or(f64::INFINITY);
+    cfg.family = family;
+    cfg.sigma = sigma;
+    cfg.algo = i.algo;
+    cfg.max_boxes = a.dominance_boxes;
+    cfg.max_seconds = a.dominance_seconds.unwrap_or(f64::INFINITY);
+    // Every invalid setting is a one-line error naming it (exit 2).
+    let r = dominates(expr, preset, &cfg)?;
+    if i.json {
+        println!("{}", serde_json::to_string_pretty(&r)?);
+        return Ok(());
+    }
+    let s = &r.assumptions;
+    let range = |l: f64, h: f64| {
+        if l == h {
+            format!("{l}")
+        } else {
+            format!("[{l}, {h}]")
+        }
+    };
+    println!(
+        "audit delta --dominates {preset}: threshold `{}`  ({} boxes, {:.2} s)",
+        r.expr, r.boxes, r.seconds
+    );
+    println!(
+        "  assumptions: algorithms {}; paper rules; {} arms, sigma {}; eps {}; K {}; delta {}; counts in [1, {m}], t in [2, {m}], phases in [1, {}], gap in [0, {}",
+        s.algorithms.join(", "),
+        match s.family {
+            ProofFamily::Bernoulli => "Bernoulli",
+            ProofFamily::Gaussian => "Gaussian",
+        },
+        s.sigma,
+        s.eps.map(|e| e.to_string()).unwrap_or_else(|| "inf (non-private)".into()),
+        range(s.k[0] as f64, s.k[1] as f64),
+        range(s.delta[0], s.delta[1]),
+        s.phases[1],
+        s.gap[1].map(|g| format!("{g}]")).unwrap_or_else(|| "inf)".into()),
+        m = s.max_steps,
+    );
+    match &r.result {
+        Dominance::Proven { lemma, min_margin } => println!(
+            "  proven: threshold finite and >= {preset} everywhere reachable (smallest certified margin {min_margin:.3e}), so delta-correct by {lemma}; --json writes the certificate"
+        ),
+        Dominance::Counterexample { point, expr, preset: pv } => println!(
+            "  counterexample: delta = {}, K = {}, na = {}, nb = {}, t = {}, ka = {}, kb = {}, gap = {}: threshold = {expr:.12} < {preset} = {pv:.12}",
+            point.delta, point.k, point.na, point.nb, point.t, point.ka, point.kb, point.gap
+        ),
+        Dominance::Undecided { reason, region } => {
+            println!("  undecided: {reason}");
+            let parts: Vec<String> = region.iter().map(|(n, [l, h])| format!("{n} in [{l}, {h}]")).collect();
+            println!("  at {}", parts.join(", "));
+        }
+    }
+    Ok(())
+}
+
+/// Runs `dpbai audit check-certificate FILE`: exit 0 when valid, 1 when rejected, 2 when the
+/// file cannot be read as a certificate.
+pub fn run_check(path: &str, json: bool) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| usage(format!("cannot read certificate file {path}: {e}")))?;
+    let v: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| usage(format!("certificate file {path} is not JSON: {e}")))?;
+    // The report of `--dominates --json` carries it under `certificate`; a bare one is accepted.
+    let body = match v.get("certificate") {
+        Some(c) if c.is_null() => {
+            return Err(usage(format!(
+                "{path} holds no certificate (the proof was not completed)"
+            )))
+        }
+        Some(c) => c.clone(),
+        None => v,
+    };
+    let cert: Certificate = serde_json::from_value(body)
+        .map_err(|e| usage(format!("{path} is not a dominance certificate: {e}")))?;
+    let r = check_certificate(&cert)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&r)?);
+    } else if r.valid {
+        println!(
+            "certificate valid ({} leaves re-verified): {}",
+            r.leaves, r.message
+        );
+    }
+    if r.valid {
+        Ok(())
+    } else {
+        Err(anyhow::anyhow!("certificate rejected: {}", r.message))
+    }
+}
