@@ -184,15 +184,11 @@ fn check(o: &Outcome, name: &str) -> Option<String> {
 
 /// Writes case `i`'s files (mutation `m`) in the folder; returns its arguments and the name its
 /// refusal must contain.
-type MakeCase = dyn Fn(usize, &Mutation, &Path) -> (Vec<String>, String) + Sync;
+type MakeCase<'a> = dyn Fn(usize, &Mutation, &Path) -> (Vec<String>, String) + Sync + 'a;
 
 /// Runs `cases` generated cases on 4 workers: `make(i, dir)` writes the case's files and
 /// returns its arguments and the name its refusal must contain. Returns (exit 0, exit 2).
-fn sweep(
-    surface: &str,
-    seed: u8,
-    make: &MakeCase,
-) -> (usize, usize) {
+fn sweep(surface: &str, seed: u8, make: &MakeCase<'_>) -> (usize, usize) {
     let mut runner = TestRunner::new_with_rng(
         Config::default(),
         TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]),
