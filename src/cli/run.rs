@@ -175,8 +175,7 @@ fn parse_rules(s: &str) -> Result<Rules, String> {
     }
 }
 
-/// Default `--max-steps`.
-pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
+pub use dpbai::mc::DEFAULT_MAX_STEPS;
 
 /// A `dpbai run` command, validated: everything a run needs, checked before anything runs or is
 /// written (also by `dpbai cluster slurm -- run …`, which plans it without running it).

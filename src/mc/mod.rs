@@ -293,6 +293,10 @@ pub struct Summary {
 /// Confidence level of `error_ci`: `1 − ERROR_CI_ALPHA = 95%`.
 pub const ERROR_CI_ALPHA: f64 = 0.05;
 
+/// Default cap on the samples of one run (`dpbai run --max-steps`, a study's `max-steps`, the
+/// Python `run(max_steps=None)`); a run that reaches it is censored.
+pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
+
 /// Summarises `records` (in the given order, which must be the run order for reproducibility)
 /// for an instance whose best arm is `best` (0-based).
 ///

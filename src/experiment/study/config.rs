@@ -17,8 +17,7 @@ use serde::Deserialize;
 
 pub use super::validate::{log_grid, parse_study};
 
-/// Default cap on the samples of one run (that of `dpbai run`).
-pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
+pub use crate::mc::DEFAULT_MAX_STEPS;
 
 /// The study file, as written.
 #[derive(Debug, Clone, Deserialize)]
