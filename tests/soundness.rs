@@ -360,3 +360,112 @@ fn search_bank_safe_by_a_small_margin_is_never_violated() {
     assert_eq!(v["verdict"], "no violation found", "{out}");
     assert!(v["samples"].as_u64().expect("samples") <= 3_000_000);
 }
+
+/// `audit delta --json` on the fixed instance `means`: (verdict, errors, runs).
+fn direct(threshold: &str, delta: &str, means: &str, runs: &str) -> (String, u64, u64) {
+    let (code, out, err) = run_cli(&[
+        "audit",
+        "delta",
+        "--algo",
+        "ttucb",
+        "--delta",
+        delta,
+        "--means",
+        means,
+        "--threshold",
+        threshold,
+        "--runs",
+        runs,
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    (
+        v["verdict"].as_str().expect("verdict").to_string(),
+        v["errors"].as_u64().expect("errors"),
+        v["runs"].as_u64().expect("runs"),
+    )
+}
+
+/// `audit delta --search --json` with default budget and options, and only `declared`.
+fn search(threshold: &str, delta: &str, declared: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "audit",
+        "delta",
+        "--algo",
+        "ttucb",
+        "--delta",
+        delta,
+        "--threshold",
+        threshold,
+        "--search",
+        "--json",
+    ];
+    args.extend(declared);
+    let (code, out, err) = run_cli(&args);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert!(v["samples"].as_u64().expect("samples") <= 50_000_000);
+    v
+}
+
+/// Search bank, many arms with uneven other means: `ifge(K, 10, log(1/δ)/20, P)` is the
+/// paper's threshold below 10 arms and `log(1/δ)/20 ≈ 0.15` from 10 arms on. Independent
+/// evidence (direct Monte Carlo with a Clopper–Pearson statement, not the search): on the
+/// uneven instance `[0.5, 0.45, 0.4, 0.3, 0.2, 0.1, 0.1, 0.05, 0.05, 0]` at δ = 0.05, 400 runs
+/// give about 300 errors, `violated` at confidence 0.999 (its CP lower end is far above δ).
+/// Declared: K in [10, 20]. Expected: `violated`.
+#[test]
+fn search_bank_many_arms_uneven_means_is_violated() {
+    let t = format!(
+        "ifge(K, 10, log(1/delta)/20, {})",
+        preset("paper-cg").expect("preset")
+    );
+    let (verdict, errors, runs) = direct(
+        &t,
+        "0.05",
+        "0.5,0.45,0.4,0.3,0.2,0.1,0.1,0.05,0.05,0",
+        "400",
+    );
+    assert_eq!(verdict, "violated", "{errors}/{runs}");
+    let v = search(&t, "0.05", &["--k-min", "10", "--k-max", "20"]);
+    assert_eq!(v["verdict"], "violated", "{}", v["confirmation_statement"]);
+}
+
+/// Search bank, small δ: `ifge(δ, 0.01, P, log(1/δ)/4)` is the paper's threshold for
+/// δ >= 0.01 and `log(1/δ)/4 ≈ 1.7` below. Independent evidence (direct Monte Carlo): at
+/// δ = 10⁻³ on `[0.7, 0.5, 0.3]`, 2000 runs give about 46 errors (rate 0.023, over twenty
+/// times δ), `violated` at confidence 0.999. Declared: δ = 10⁻³, K in [2, 4]. Expected:
+/// `violated`.
+#[test]
+fn search_bank_small_delta_is_violated() {
+    let t = format!(
+        "ifge(delta, 0.01, {}, log(1/delta)/4)",
+        preset("paper-cg").expect("preset")
+    );
+    let (verdict, errors, runs) = direct(&t, "0.001", "0.7,0.5,0.3", "2000");
+    assert_eq!(verdict, "violated", "{errors}/{runs}");
+    let v = search(&t, "0.001", &["--k-max", "4"]);
+    assert_eq!(v["verdict"], "violated", "{}", v["confirmation_statement"]);
+}
+
+/// Search bank, late in the run: `ifge(t, 2000, log(1/δ)/20, P)` is the paper's threshold
+/// for the first 2000 samples, then `≈ 0.15`: only runs that last longer (small gaps) stop
+/// wrongly. Independent evidence (direct Monte Carlo): at δ = 0.05 on `[0.5, 0.49]`, 400 runs
+/// give about 120 errors, `violated`; on `[0.5, 0.45]` the runs stop before `t = 2000` and
+/// the same threshold is not shown unsafe (a corner, not a globally unsafe rule), and the
+/// paper's threshold itself makes no error in 400 runs on `[0.5, 0.49]`. Declared: K in
+/// [2, 4]. Expected: `violated`.
+#[test]
+fn search_bank_late_in_the_run_is_violated() {
+    let p = preset("paper-cg").expect("preset");
+    let t = format!("ifge(t, 2000, log(1/delta)/20, {p})");
+    let (verdict, errors, runs) = direct(&t, "0.05", "0.5,0.49", "400");
+    assert_eq!(verdict, "violated", "{errors}/{runs}");
+    let (verdict, errors, runs) = direct(&t, "0.05", "0.5,0.45", "400");
+    assert_ne!(verdict, "violated", "{errors}/{runs}");
+    let (_, errors, _) = direct(&p, "0.05", "0.5,0.49", "400");
+    assert!(errors <= 5, "{errors}");
+    let v = search(&t, "0.05", &["--k-max", "4"]);
+    assert_eq!(v["verdict"], "violated", "{}", v["confirmation_statement"]);
+}
