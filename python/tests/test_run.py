@@ -79,7 +79,7 @@ def test_many_batches_equal_one_cli_run(tmp_path):
         ({"max_steps": 0}, "invalid max_steps = 0"),
         ({"rules": "mine"}, "invalid rules"),
         ({"algo": "adap-tt"}, "eps is required"),
-        ({"eps": float("nan"), "algo": "adap-tt"}, "invalid eps = NaN"),
+        ({"eps": float("nan"), "algo": "adap-tt"}, "invalid eps = nan"),
         ({"means": [0.5, 0.5]}, "invalid instance"),
     ],
 )
