@@ -380,7 +380,7 @@ def run(
         runs=_args.integer("runs", runs, 1),
         seed=_args.integer("seed", seed, 0),
         eps=_args.opt_real("eps", eps),
-        threads=_args.opt_integer("threads", threads, 1, 65_536),
+        threads=_args.opt_integer("threads", threads, 1, 1024),
         rules=_args.text("rules", rules),
         max_steps=_args.opt_integer("max_steps", max_steps, 1),
         family=family,
@@ -517,7 +517,7 @@ def audit_delta(
         max_steps=_args.opt_integer("max_steps", max_steps, 1),
         family=family,
         sigma=sigma,
-        threads=_args.opt_integer("threads", threads, 1, 65_536),
+        threads=_args.opt_integer("threads", threads, 1, 1024),
         progress=_args.progress(progress, f"audit {algo}"),
     )
     return DeltaAudit(Record.wrap(json.loads(text)))
@@ -668,7 +668,7 @@ def experiment(
             "text)"
         )
     runs = _args.opt_integer("runs", runs, 1)
-    threads = _args.opt_integer("threads", threads, 1, 65_536)
+    threads = _args.opt_integer("threads", threads, 1, 1024)
     cb = _args.progress(progress, "experiment cells")
 
     def go(folder: str) -> ExperimentResults:

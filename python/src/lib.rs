@@ -13,6 +13,7 @@ use dpbai::audit::{delta as adelta, dp as adp, expr, finite};
 use dpbai::bandit::{self, AlgoName, CustomThreshold, Rules, ThresholdVars};
 use dpbai::complexity::{self, upper, Certified};
 use dpbai::instance::{Family, Instance};
+use dpbai::params::limits;
 use dpbai::{divergence, mc, special};
 use numpy::ndarray::{ArrayD, IxDyn};
 use numpy::{IntoPyArray, PyArray1, PyArrayDyn, PyReadonlyArrayDyn, PyUntypedArrayMethods};
@@ -476,6 +477,9 @@ fn pool(threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
     if threads == Some(0) {
         return Err(value_error("invalid threads = 0: must be at least 1"));
     }
+    if let Some(t) = threads {
+        limits::check_threads(t).map_err(py_err)?;
+    }
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
         .build()
@@ -571,6 +575,12 @@ fn run<'py>(
     if runs == 0 {
         return Err(value_error("invalid runs = 0: must be at least 1"));
     }
+    limits::check_runs_or(
+        "runs",
+        runs,
+        "for more, `dpbai run --shard i/n` and `dpbai merge` split them over processes",
+    )
+    .map_err(py_err)?;
     let max_steps = max_steps.unwrap_or(DEFAULT_MAX_STEPS);
     if max_steps == 0 {
         return Err(value_error("invalid max_steps = 0: must be at least 1"));
@@ -855,6 +865,22 @@ fn audit_delta(
 ) -> PyResult<String> {
     let name = algo_name(algo)?;
     check_progress(progress)?;
+    let how = "split the instances or the runs over several calls";
+    if until_decided {
+        limits::check_runs_or("first", first, how).map_err(py_err)?;
+        if let Some(b) = budget {
+            limits::check_runs_or("budget", b, how).map_err(py_err)?;
+        } else {
+            limits::check_runs_or(
+                "100 * first (the default budget)",
+                first.saturating_mul(100),
+                how,
+            )
+            .map_err(py_err)?;
+        }
+    } else {
+        limits::check_runs_or("runs", runs, how).map_err(py_err)?;
+    }
     // A Python threshold serialises on the GIL: it runs on one worker whatever `threads`.
     let callable = threshold.is_some_and(|t| t.is_callable());
     let pool = pool(if callable { Some(1) } else { threads })?;
@@ -1006,6 +1032,7 @@ fn audit_dp(
             "invalid runs = {runs}: must be at least 4"
         )));
     }
+    limits::check_runs_or("runs", runs, "audit fewer outputs per call").map_err(py_err)?;
     let claim = match gamma {
         None => adp::Claim::Pure { eps },
         Some(gamma) => adp::Claim::Approx { eps, gamma },
@@ -1126,7 +1153,7 @@ fn experiment(
     .map_err(py_err)?;
     let threads = match threads {
         Some(0) => return Err(value_error("invalid threads = 0: must be at least 1")),
-        Some(t) => t,
+        Some(t) => limits::check_threads(t).map_err(py_err)?,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     std::fs::create_dir_all(&out_dir).map_err(|e| {

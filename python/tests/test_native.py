@@ -405,3 +405,22 @@ def test_console_command_quits_quietly_on_a_closed_pipe():
     err = p.stderr.read().decode()
     p.wait(timeout=60)
     assert "panicked" not in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: dpbai.run("ttucb", MU, delta=0.1, runs=2**63, seed=1),
+         r"invalid runs = 9223372036854775808: must be at most 10000000 runs per process \(for more, `dpbai run --shard"),
+        (lambda: dpbai.audit_delta("ttucb", MU, delta=0.1, runs=2**63), r"invalid runs = 9223"),
+        (lambda: dpbai.audit_delta("ttucb", MU, delta=0.1, until_decided=True, budget=2**40),
+         r"invalid budget = 1099511627776"),
+        (lambda: dpbai.audit_dp(vector_mechanism(0.0), (1.0, 0.0), eps=1.0, runs=2**62,
+                                vectorized=True), r"invalid runs = 4611686018427387904"),
+        (lambda: dpbai.run("ttucb", MU, delta=0.1, runs=2, seed=1, threads=5000),
+         r"invalid threads = 5000: must be an integer in \[1, 1024\]"),
+    ],
+)
+def test_huge_counts_are_value_errors_not_panics(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()

@@ -124,7 +124,7 @@ def test_ctrl_c_interrupts_a_long_run():
         "print('started', flush=True)\n"
         "t = time.time()\n"
         "try:\n"
-        "    dpbai.run('ttucb', [0.95, 0.9, 0.9, 0.9, 0.5], delta=0.01, runs=10**8, seed=1)\n"
+        "    dpbai.run('ttucb', [0.95, 0.9, 0.9, 0.9, 0.5], delta=0.01, runs=10**7, seed=1)\n"
         "except KeyboardInterrupt:\n"
         "    print('interrupted', flush=True)\n"
         "    sys.exit(0)\n"
