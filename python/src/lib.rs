@@ -630,18 +630,7 @@ fn run<'py>(
     );
     // A Python threshold: checked for NaN/±∞ like an expression, on one worker that stays
     // attached to the interpreter during a batch (Python code cannot run in parallel).
-    let py_th = py_threshold.map(|t| {
-        let label = callable_label(t);
-        let th = Arc::new(finite::Checked::new(
-            PyThreshold {
-                f: t.clone().unbind(),
-                label: label.clone(),
-                error: Mutex::new(None),
-            },
-            label.clone(),
-        ));
-        (th, label)
-    });
+    let py_th = py_threshold.map(PyThreshold::checked);
     let (alg, checked) = match &py_th {
         Some((th, _)) => {
             let (mut engine, _) = spec.engine_spec().map_err(py_err)?;
@@ -673,10 +662,7 @@ fn run<'py>(
         };
         records.extend(part);
         if let Some((th, _)) = &py_th {
-            th.inner().check()?;
-            if let Some(e) = th.failure() {
-                return Err(value_error(e.to_string()));
-            }
+            PyThreshold::failure(th)?;
         }
         if t0.elapsed().as_secs_f64() < BATCH_SECONDS {
             batch = batch.saturating_mul(2);
@@ -737,11 +723,29 @@ struct PyThreshold {
     error: Mutex<Option<PyErr>>,
 }
 
+/// A Python threshold wrapped in the finiteness check of expression thresholds, and its label.
+type CheckedPy = (Arc<finite::Checked<PyThreshold>>, String);
+
 impl PyThreshold {
-    /// The kept error, if any: a `ValueError` naming the callable.
-    fn check(&self) -> PyResult<()> {
-        match self.error.lock().ok().and_then(|mut s| s.take()) {
-            Some(e) => Err(e),
+    /// The callable `f`, checked for NaN/±∞ like an expression, and its label.
+    fn checked(f: &Bound<'_, PyAny>) -> CheckedPy {
+        let label = callable_label(f);
+        let th = PyThreshold {
+            f: f.clone().unbind(),
+            label: label.clone(),
+            error: Mutex::new(None),
+        };
+        (Arc::new(finite::Checked::new(th, label.clone())), label)
+    }
+
+    /// The first failure of the checked threshold `th` so far, if any: the callable's kept
+    /// error (an exception or a non-float), else a non-finite value; a `ValueError` naming it.
+    fn failure(th: &finite::Checked<PyThreshold>) -> PyResult<()> {
+        if let Some(e) = th.inner().error.lock().ok().and_then(|mut s| s.take()) {
+            return Err(e);
+        }
+        match th.failure() {
+            Some(e) => Err(value_error(e.to_string())),
             None => Ok(()),
         }
     }
@@ -913,18 +917,7 @@ fn audit_delta(
     // The threshold of every instance: the algorithm's own, a Python callable (checked for
     // NaN/±∞) or an expression (bound per instance and checked, as `dpbai audit delta` does).
     let py_th = match threshold {
-        Some(t) if t.is_callable() => {
-            let label = callable_label(t);
-            let th = Arc::new(finite::Checked::new(
-                PyThreshold {
-                    f: t.clone().unbind(),
-                    label: label.clone(),
-                    error: Mutex::new(None),
-                },
-                label.clone(),
-            ));
-            Some((th, label))
-        }
+        Some(t) if t.is_callable() => Some(PyThreshold::checked(t)),
         Some(t) => {
             let text: String = t.extract().map_err(|_| {
                 PyTypeError::new_err(
@@ -979,10 +972,7 @@ fn audit_delta(
         return Err(e);
     }
     if let Some((th, _)) = &py_th {
-        th.inner().check()?;
-        if let Some(e) = th.failure() {
-            return Err(value_error(e.to_string()));
-        }
+        PyThreshold::failure(th)?;
     }
     if let Some(e) = bound
         .lock()
