@@ -100,6 +100,20 @@ enum Kernel {
     Three(fn(f64, f64, f64) -> R),
 }
 
+/// `x` itself, or an error for NaN (the total functions `erf`, `erfc` take every other
+/// value, ±∞ included; from Python a NaN is refused as everywhere else).
+fn number(name: &'static str, x: f64, f: &str) -> dpbai::Result<f64> {
+    if x.is_nan() {
+        Err(dpbai::Error::param(
+            name,
+            x,
+            format!("a number, ±∞ included ({f})"),
+        ))
+    } else {
+        Ok(x)
+    }
+}
+
 /// A number of arms `K` given as a float: an integer >= 2.
 fn arms(k: f64) -> dpbai::Result<usize> {
     if k.fract() == 0.0 && (2.0..=1e15).contains(&k) {
@@ -120,8 +134,8 @@ fn kernel(name: &str) -> Option<Kernel> {
         "k" => One(special::k),
         "g1" => One(special::g1),
         "g2" => One(special::g2),
-        "erf" => One(|x| Ok(special::erf(x))),
-        "erfc" => One(|x| Ok(special::erfc(x))),
+        "erf" => One(|x| number("x", x, "erf").map(special::erf)),
+        "erfc" => One(|x| number("x", x, "erfc").map(special::erfc)),
         "h" => Three(|x, d, k| special::h(x, d, arms(k)?)),
         "c_l36" => Three(|x, d, k| special::c_l36(x, d, arms(k)?)),
         "h1" => Two(special::h1),

@@ -148,10 +148,40 @@ def test_nonfinite_means_name_the_arm(value):
         dpbai.eps_curves(MU, [value])
 
 
-@pytest.mark.parametrize("value", NONFINITE, ids=["nan", "inf", "-inf"])
-def test_special_functions_refuse_nonfinite_input(value):
-    with pytest.raises(ValueError, match="invalid"):
-        dpbai.special.c_g(np.array([1.0, value]))
+# A point inside the domain of every special function and divergence.
+DOMAIN = {
+    "lambert_w0": (1.0,), "lambert_wm1": (-0.2,), "wbar_m1": (2.0,), "zeta": (2.0,),
+    "c_g": (1.0,), "k": (2.0,), "h": (2.0, 0.01, 3.0), "c_l36": (2.0, 0.01, 3.0),
+    "g1": (0.5,), "g2": (0.5,), "h1": (1.0, 2.0), "erf": (0.5,), "erfc": (0.5,),
+    "kl_bernoulli": (0.3, 0.6), "kl_gaussian": (0.0, 1.0, 1.0), "tv_bernoulli": (0.3, 0.6),
+    "tv2_bernoulli": (0.3, 0.6), "tv_gaussian": (0.0, 1.0, 1.0), "c_local": (1.0,),
+    "rr_mean": (0.3, 1.0), "kl_delta": (0.1,),
+}
+
+
+def test_domain_table_covers_every_function():
+    assert set(DOMAIN) == set(dpbai.special.__all__) | set(dpbai.divergence.__all__)
+
+
+@pytest.mark.parametrize("name", sorted(DOMAIN))
+def test_special_functions_refuse_nan_and_never_return_it(name):
+    mod = dpbai.special if name in dpbai.special.__all__ else dpbai.divergence
+    f = getattr(mod, name)
+    args = DOMAIN[name]
+    assert math.isfinite(f(*args))
+    for i in range(len(args)):
+        bad = list(args)
+        bad[i] = float("nan")
+        with pytest.raises(ValueError, match="invalid .*NaN"):
+            f(*bad)
+        for inf in (float("inf"), float("-inf")):
+            bad[i] = inf
+            try:
+                y = f(*bad)
+            except ValueError as e:
+                assert "invalid" in str(e)
+            else:  # a limit, e.g. erf(±∞) = ±1, erfc(+∞) = 0, zeta(+∞) = 1
+                assert not math.isnan(y), f"{name} with argument {i} = {inf} gave NaN"
 
 
 # ------------------------------------------------------------------------------------------
