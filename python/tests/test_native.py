@@ -292,6 +292,11 @@ def test_progress_exception_stops_the_run_and_propagates():
         dpbai.run("ttucb", MU, delta=0.1, runs=10_000, seed=1, progress=stop)
     with pytest.raises(RuntimeError, match="enough"):
         dpbai.audit_delta("ttucb", [MU, [0.8, 0.5]], delta=0.1, runs=10, progress=stop)
+    with pytest.raises(RuntimeError, match="enough"):
+        dpbai.audit_dp(vector_mechanism(0.0), (1.0, 0.0), eps=1.0, runs=100, vectorized=True,
+                       progress=stop)
+    with pytest.raises(RuntimeError, match="enough"):
+        dpbai.experiment(STUDY, progress=stop)
 
 
 def test_progress_in_audits():
