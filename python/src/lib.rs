@@ -5,7 +5,9 @@
 //! exceptions (`ValueError` for bad input, `RuntimeError` otherwise). The Python package
 //! (`python/dpbai/`) wraps these functions with docstrings, numpy broadcasting and result
 //! classes. Long computations release the GIL ([`Python::detach`]); [`run`] checks for Ctrl-C
-//! between batches of runs.
+//! between batches of runs. A user's callable (mechanism, threshold) that raises or returns
+//! NaN, ±∞ or a non-float becomes a `ValueError` naming it, never a panic. [`cli_main`] runs
+//! the command line (`src/cli/`, compiled in) for the package's `dpbai` console command.
 
 #![forbid(unsafe_code)]
 
