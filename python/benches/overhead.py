@@ -5,7 +5,10 @@ Run from the repository root after `make develop` and `cargo build --release`:
 1. vectorised special functions on 1e6 points vs the plain Rust loop over the same points
    (timed inside Rust, `_dpbai.rust_loop_seconds`), alternating, median of the ratios;
 2. `dpbai.run` samples/s vs `dpbai run --json` samples/s (same arguments, alternating);
-3. cost per call of a Python threshold in `audit_delta` vs the same rule as an expression.
+3. cost per call of a Python threshold in `audit_delta` vs the same rule as an expression;
+4. wall time of a whole `audit_delta` and a whole `run` with the rule as a Python callable vs
+   as an expression string (one thread, and the expression on all threads), medians of the
+   ratios of alternating repetitions. `--only threshold` runs 3 and 4 only.
 """
 
 import argparse
@@ -98,11 +101,56 @@ def threshold_cost(reps):
                 expression_audit_seconds_per_test=statistics.median(expr))
 
 
+def threshold_ratio(reps, runs=2000):
+    """Wall seconds of the same audit (and the same runs) with the rule as a callable and as
+    an expression, alternating; medians of the seconds and of the ratios."""
+    rule = "log((1+log(t))/delta)"
+
+    def plain(t, na, nb, gap, K, delta, eps, sigma):
+        return math.log((1 + math.log(t)) / delta)
+
+    def timed(f):
+        t0 = time.perf_counter()
+        r = f()
+        return time.perf_counter() - t0, r
+
+    out = {}
+    cases = {
+        "audit_delta": lambda th, thr: dpbai.audit_delta(
+            "ttucb", [0.6, 0.5], delta=0.1, runs=runs, seed=1, threshold=th, threads=thr),
+        "run": lambda th, thr: dpbai.run(
+            "ttucb", [0.6, 0.5], delta=0.1, runs=runs, seed=1, threshold=th, threads=thr),
+    }
+    for name, call in cases.items():
+        tc, te1, tea, r1, ra = [], [], [], [], []
+        for _ in range(reps):
+            c, _ = timed(lambda: call(plain, None))
+            e1, _ = timed(lambda: call(rule, 1))
+            ea, _ = timed(lambda: call(rule, None))
+            tc.append(c)
+            te1.append(e1)
+            tea.append(ea)
+            r1.append(c / e1)
+            ra.append(c / ea)
+        out[name] = dict(runs=runs, callable_s=statistics.median(tc),
+                         expression_1_thread_s=statistics.median(te1),
+                         expression_all_threads_s=statistics.median(tea),
+                         ratio_vs_1_thread=statistics.median(r1),
+                         ratio_vs_all_threads=statistics.median(ra))
+    return out
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--runs", type=int, default=3000)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--only", choices=["threshold"])
     a = ap.parse_args()
+    if a.only == "threshold":
+        print(json.dumps({"python_threshold": threshold_cost(a.reps),
+                          "python_threshold_wall": threshold_ratio(a.reps)}, indent=1))
+        raise SystemExit
     print(json.dumps({"special": special(a.reps), "run": runs(a.reps, a.runs, a.threads),
-                      "python_threshold": threshold_cost(a.reps)}, indent=1))
+                      "python_threshold": threshold_cost(a.reps),
+                      "python_threshold_wall": threshold_ratio(a.reps)}, indent=1))

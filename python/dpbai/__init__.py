@@ -9,9 +9,17 @@ Thin bindings of the Rust library ``dpbai`` (the same code as the ``dpbai`` comm
 * :func:`run`: seeded Monte Carlo runs of the algorithms (the same numbers as ``dpbai run``
   for the same seed), GIL released, Ctrl-C between batches;
 * :func:`audit_delta`, :func:`audit_dp`: audits of stopping thresholds (also Python callables)
-  and of mechanisms written in Python.
+  and of mechanisms written in Python;
+* :func:`experiment`: a study (``dpbai experiment``) and its results table.
 
-Bad input raises ``ValueError`` whose message names the value and the allowed range.
+Results are records (``r.summary`` or ``r["summary"]``) with ``to_pandas()``; long calls take
+``progress=`` (a callable ``progress(done, total)``, or ``True`` for a tqdm bar). The package
+also installs the ``dpbai`` command.
+
+Bad input raises ``ValueError`` (``TypeError`` for a wrong type) whose message names the
+keyword, the value and what is allowed. A Python mechanism or threshold that returns NaN or
+±∞, or raises, gives a ``ValueError`` naming it (the exception it raised is the
+``__cause__``).
 
 Example
 -------
@@ -23,11 +31,14 @@ Example
 from __future__ import annotations
 
 import json
+import numbers
+import os
+import tempfile
 from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from . import _dpbai, divergence, special
+from . import _args, _dpbai, divergence, special
 
 __version__ = _dpbai.__version__
 
@@ -40,12 +51,28 @@ __all__ = [
     "audit_delta",
     "audit_dp",
     "threshold_presets",
+    "experiment",
     "Certified",
     "Bounds",
     "EpsCurves",
     "RunResult",
+    "DeltaAudit",
+    "DpAudit",
+    "ExperimentResults",
     "Record",
 ]
+
+
+def _pandas():
+    try:
+        import pandas as pd
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError("to_pandas() needs pandas: pip install pandas") from e
+    return pd
+
+
+def _family(family: Any, sigma: Any) -> Tuple[str, Optional[float]]:
+    return _args.text("family", family), _args.opt_real("sigma", sigma)
 
 
 class Record(dict):
@@ -127,6 +154,17 @@ class Bounds(Record):
         """The characteristic times that are defined, by name."""
         return {k: self[k] for k in _TIMES if self.get(k) is not None}
 
+    def to_pandas(self):
+        """The defined characteristic times as a ``pandas.DataFrame`` indexed by name, with
+        columns ``value``, ``lower``, ``upper`` and ``allocation`` (pandas must be installed)."""
+        pd = _pandas()
+        rows = {
+            k: {"value": c["value"], "lower": c["lower"], "upper": c["upper"],
+                "allocation": c["allocation"]}
+            for k, c in self.times().items()
+        }
+        return pd.DataFrame.from_dict(rows, orient="index")
+
 
 def bounds(
     means: Sequence[float],
@@ -164,7 +202,15 @@ def bounds(
     >>> round(g.upper_bounds.dpa.value, 6), g.upper_bounds.ctb_tt.value
     (64.0, None)
     """
-    d = _dpbai.bounds(list(map(float, means)), family, sigma, eps, delta, beta)
+    family, sigma = _family(family, sigma)
+    d = _dpbai.bounds(
+        _args.vector("means", means),
+        family,
+        sigma,
+        _args.opt_real("eps", eps),
+        _args.real("delta", delta),
+        _args.real("beta", beta),
+    )
     out = Bounds(Record.wrap(d))
     for k in _TIMES:
         if out.get(k) is not None:
@@ -178,11 +224,7 @@ class EpsCurves(dict):
     def to_pandas(self):
         """The columns as a ``pandas.DataFrame`` (pandas must be installed; it is not a
         dependency of dpbai)."""
-        try:
-            import pandas as pd
-        except ImportError as e:  # pragma: no cover - depends on the environment
-            raise ImportError("EpsCurves.to_pandas() needs pandas: pip install pandas") from e
-        return pd.DataFrame(dict(self))
+        return _pandas().DataFrame(dict(self))
 
 
 def eps_curves(
@@ -214,8 +256,18 @@ def eps_curves(
     >>> bool(np.all(c["t_global"] >= c["t_kl"]))
     True
     """
-    grid = np.asarray(eps, dtype=np.float64).ravel().tolist()
-    d = _dpbai.eps_curves(list(map(float, means)), grid, family, sigma, delta, beta)
+    if isinstance(eps, numbers.Real) and not isinstance(eps, bool):
+        eps = [eps]
+    grid = _args.vector("eps", eps, what="privacy budgets")
+    family, sigma = _family(family, sigma)
+    d = _dpbai.eps_curves(
+        _args.vector("means", means),
+        grid,
+        family,
+        sigma,
+        _args.real("delta", delta),
+        _args.real("beta", beta),
+    )
     return EpsCurves(d)
 
 
@@ -227,8 +279,30 @@ class RunResult(Record):
     ``stopped`` (bool; ``False`` for a run capped by ``max_steps``);
     ``rounds`` (float64, NaN where the algorithm does not define it);
     ``summary``: the object ``dpbai run --json`` prints (seed, runs, ``mean_tau``,
-    ``unstopped``, ``errors``, ``error_ci``, ``samples_per_s``, ...).
+    ``unstopped``, ``errors``, ``error_ci``, ``samples_per_s``, ...; ``threshold`` names a
+    Python callable threshold).
     """
+
+    def to_pandas(self):
+        """One row per run: ``run`` (0-based run index ``r``, seeded by
+        ``rng_for_run(seed, r)``), ``tau``, ``recommendation``, ``stopped``, ``rounds``
+        (pandas must be installed). The summary is in ``df.attrs["summary"]``."""
+        pd = _pandas()
+        df = pd.DataFrame(
+            {
+                "run": np.arange(len(self["tau"]), dtype=np.uint64),
+                "tau": self["tau"],
+                "recommendation": self["recommendation"],
+                "stopped": self["stopped"],
+                "rounds": self["rounds"],
+            }
+        )
+        df.attrs["summary"] = dict(self["summary"])
+        return df
+
+
+ThresholdFn = Callable[[float, float, float, float, float, float, float, float], float]
+ProgressArg = Union[None, bool, Callable[[int, int], Any]]
 
 
 def run(
@@ -247,8 +321,9 @@ def run(
     gamma: Optional[float] = None,
     beta: float = 0.5,
     options: Optional[Mapping[str, Union[str, bool]]] = None,
-    threshold: Optional[str] = None,
+    threshold: Union[None, str, ThresholdFn] = None,
     step_by_step: bool = False,
+    progress: ProgressArg = None,
 ) -> RunResult:
     """Seeded Monte Carlo runs of one algorithm (as ``dpbai run``).
 
@@ -263,20 +338,25 @@ def run(
         ``dpa-tt``.
     means : arm means; ``family``/``sigma`` as in :func:`bounds`.
     delta : risk ``δ ∈ (0, 1)``; ``eps``: privacy budget (required by private algorithms).
-    runs, seed : number of runs (>= 1) and master seed.
+    runs, seed : number of runs (>= 1) and master seed (an integer in ``[0, 2^64 - 1]``).
     threads : worker threads (default: all cores).
     rules : ``"paper"`` (provable thresholds) or ``"reference"`` (the public code's rules).
     max_steps : cap on the samples of one run (default 1e8); capped runs are reported as
         unstopped (``stopped`` False, counted in ``summary["unstopped"]``), never dropped.
-    options : the readings of MATH.md section H and the findings' controls, by their
+    options : the readings the code adopts and the findings' controls, by their
         ``dpbai run`` flag names (``_`` or ``-``): ``tie_break``, ``challenger_counts``,
         ``ids_beta`` (a bool), ``gauss_sigma``, ``eq14_form``, ``dpa_episodes``,
         ``adap_leader_bonus``, ``leader_counts``, each with a value that flag accepts, e.g.
         ``{"adap_leader_bonus": "eq11-log-n"}``; recorded in ``summary["options"]``.
-    threshold : a stopping threshold replacing the algorithm's (as ``dpbai run --threshold``):
-        a preset name (:func:`threshold_presets`) or an expression.
+    threshold : a stopping threshold replacing the algorithm's: a preset name
+        (:func:`threshold_presets`) or an expression (as ``dpbai run --threshold``), or a
+        Python callable ``threshold(t, na, nb, gap, K, delta, eps, sigma) -> float`` as in
+        :func:`audit_delta` (then the runs go on one worker; the same numbers as the
+        expression of the same rule, for the same seed).
     step_by_step : DAF/DPA algorithms: the plain step-by-step loop instead of the exact
         phase-skipping fast path (same law, slower).
+    progress : ``progress(done, total)`` (runs done of ``runs``), called after each batch;
+        ``True`` shows a bar (tqdm if installed).
 
     Example
     -------
@@ -286,29 +366,74 @@ def run(
     >>> float(r.tau.mean()) == r.summary["mean_tau"]
     True
     """
+    family, sigma = _family(family, sigma)
+    if threshold is not None and not callable(threshold):
+        threshold = _args.text("threshold", threshold)
+    if options is not None and not isinstance(options, Mapping):
+        raise TypeError(
+            f"invalid options = {options!r}: must be a mapping of reading names to values"
+        )
     d = _dpbai.run(
-        algo,
-        list(map(float, means)),
-        delta=delta,
-        runs=runs,
-        seed=seed,
-        eps=eps,
-        threads=threads,
-        rules=rules,
-        max_steps=max_steps,
+        _args.text("algo", algo),
+        _args.vector("means", means),
+        delta=_args.real("delta", delta),
+        runs=_args.integer("runs", runs, 1),
+        seed=_args.integer("seed", seed, 0),
+        eps=_args.opt_real("eps", eps),
+        threads=_args.opt_integer("threads", threads, 1, 1024),
+        rules=_args.text("rules", rules),
+        max_steps=_args.opt_integer("max_steps", max_steps, 1),
         family=family,
         sigma=sigma,
-        gamma=gamma,
-        beta=beta,
+        gamma=_args.opt_real("gamma", gamma),
+        beta=_args.real("beta", beta),
         options=dict(options) if options is not None else None,
         threshold=threshold,
-        step_by_step=step_by_step,
+        step_by_step=_args.flag("step_by_step", step_by_step),
+        progress=_args.progress(progress, f"{algo} runs"),
     )
     summary = Record.wrap(json.loads(d.pop("summary_json")))
+    label = d.pop("threshold", None)
+    if label is not None:
+        summary["threshold"] = label
     return RunResult(summary=summary, **d)
 
 
-ThresholdFn = Callable[[float, float, float, float, float, float, float, float], float]
+class DeltaAudit(Record):
+    """Result of :func:`audit_delta`: the fields of ``dpbai audit delta --json`` (``verdict``,
+    ``ci``, ``runs``, ``errors``, ``unstopped``, ``instances``, ...)."""
+
+    def to_pandas(self):
+        """One row per instance (worst first): ``name``, ``verdict``, ``runs``, ``errors``,
+        ``unstopped``, ``ci``, ... (pandas must be installed)."""
+        return _pandas().DataFrame([dict(r) for r in self["instances"]])
+
+
+class DpAudit(Record):
+    """Result of :func:`audit_dp`: ``verdict``, ``eps_lower``, ``gamma_lower``, ``runs``,
+    ``certify_runs``, ``counts``, ``event``, ``eps_claimed``, ``confidence``, ..."""
+
+    def to_pandas(self):
+        """The result as a one-row ``pandas.DataFrame`` (nested fields flattened with ``.``;
+        pandas must be installed)."""
+        return _pandas().json_normalize(dict(self))
+
+
+def _means_or_battery(value: Any) -> Any:
+    if isinstance(value, str):
+        return value
+    try:
+        if isinstance(value, (bytes, Mapping)):
+            raise TypeError
+        items = list(value)
+    except TypeError:
+        raise TypeError(
+            f"invalid means_or_battery = {value!r}: must be \"default\", battery TOML text, a "
+            "list of means or a list of lists of means"
+        ) from None
+    if all(isinstance(x, numbers.Real) and not isinstance(x, bool) for x in items):
+        return _args.vector("means_or_battery", items)
+    return [_args.vector(f"means_or_battery[{i}]", m) for i, m in enumerate(items)]
 
 
 def audit_delta(
@@ -330,7 +455,8 @@ def audit_delta(
     family: str = "bernoulli",
     sigma: Optional[float] = None,
     threads: Optional[int] = None,
-) -> Record:
+    progress: ProgressArg = None,
+) -> DeltaAudit:
     """Audits ``P(τ < ∞, â ≠ a*) <= δ`` of a stopping rule (as ``dpbai audit delta``).
 
     Parameters
@@ -340,26 +466,28 @@ def audit_delta(
     threshold : ``None`` (the algorithm's own threshold), a preset name or an expression in
         the ``--threshold`` language (see :func:`threshold_presets`), or a Python callable
         ``threshold(t, na, nb, gap, K, delta, eps, sigma) -> float`` replacing ``c_{a,b}``
-        (``eps`` is ``inf`` for non-private algorithms; a NaN result means "do not stop").
+        (``eps`` is ``inf`` for non-private algorithms). A NaN or ±∞ value, a non-float, or
+        an exception raised by the callable stops every run at its next test and raises a
+        ``ValueError`` naming the callable (and the point, for a non-finite value).
     runs : runs per instance (fixed plan); or ``until_decided=True`` with looks after
         ``first``, ``2·first``, ... runs up to ``budget`` (default ``100·first``).
     alpha : the audit's error probability (confidence ``1 - α``, Bonferroni over instances).
-
     threads : worker threads for string thresholds (default: all cores). A Python callable
         always runs on one worker that holds the GIL for the whole audit (Python code cannot
         run in parallel anyway), so Ctrl-C is honoured only when the audit returns.
+    progress : ``progress(i, n)`` before instance ``i`` of ``n`` and ``(n, n)`` at the end;
+        ``True`` shows a bar (tqdm if installed).
 
     Cost of a Python threshold: it is called at every stopping test of every run (about once
-    per sample for the Top Two algorithms). Each call builds an 8-tuple of floats and runs the
-    function: roughly 0.5 µs for a one-line ``math`` formula (measured by
-    ``python/benches/overhead.py``), about twice a whole audit step with the same rule as an
-    expression string.
-    Budget ``runs × E[τ]`` calls. An exception raised by the callable stops every run at its
-    next test and is re-raised.
+    per sample for the Top Two algorithms), on one worker. An audit with the one-line rule
+    ``math.log((1 + math.log(t)) / delta)`` as a callable takes about 10× as long as the same
+    rule as an expression string (2.35 s against 0.204 s for 2000 runs on ``[0.6, 0.5]``,
+    δ = 0.1; ``python/benches/overhead.py --only threshold``), and the expression also runs
+    in parallel. Budget ``runs × E[τ]`` calls.
 
-    Returns a :class:`Record` with the fields of ``dpbai audit delta --json``: ``verdict``
-    (``"holds"``, ``"violated"``, ``"inconclusive"``), ``ci``, ``runs``, ``errors``,
-    ``unstopped``, ``instances`` (one record per instance, worst first), ...
+    Returns a :class:`DeltaAudit` with the fields of ``dpbai audit delta --json``:
+    ``verdict`` (``"holds"``, ``"violated"``, ``"inconclusive"``), ``ci``, ``runs``,
+    ``errors``, ``unstopped``, ``instances`` (one record per instance, worst first), ...
 
     Example
     -------
@@ -369,26 +497,30 @@ def audit_delta(
     >>> r.verdict
     'violated'
     """
+    if threshold is not None and not callable(threshold):
+        threshold = _args.text("threshold", threshold)
+    family, sigma = _family(family, sigma)
     text = _dpbai.audit_delta(
-        algo,
-        means_or_battery,
-        delta=delta,
+        _args.text("algo", algo),
+        _means_or_battery(means_or_battery),
+        delta=_args.real("delta", delta),
         threshold=threshold,
-        eps=eps,
-        gamma=gamma,
-        rules=rules,
-        alpha=alpha,
-        seed=seed,
-        runs=runs,
-        until_decided=until_decided,
-        first=first,
-        budget=budget,
-        max_steps=max_steps,
+        eps=_args.opt_real("eps", eps),
+        gamma=_args.opt_real("gamma", gamma),
+        rules=_args.text("rules", rules),
+        alpha=_args.real("alpha", alpha),
+        seed=_args.integer("seed", seed, 0),
+        runs=_args.integer("runs", runs, 1),
+        until_decided=_args.flag("until_decided", until_decided),
+        first=_args.integer("first", first, 1),
+        budget=_args.opt_integer("budget", budget, 1),
+        max_steps=_args.opt_integer("max_steps", max_steps, 1),
         family=family,
         sigma=sigma,
-        threads=threads,
+        threads=_args.opt_integer("threads", threads, 1, 1024),
+        progress=_args.progress(progress, f"audit {algo}"),
     )
-    return Record.wrap(json.loads(text))
+    return DeltaAudit(Record.wrap(json.loads(text)))
 
 
 def audit_dp(
@@ -404,7 +536,8 @@ def audit_dp(
     pairs: int = 16,
     screen_runs: Optional[int] = None,
     seed: int = 1,
-) -> Record:
+    progress: ProgressArg = None,
+) -> DpAudit:
     """Black-box ε-DP audit of a mechanism written in Python (as ``dpbai audit dp --mode
     blackbox``, DP-Sniper style).
 
@@ -424,10 +557,12 @@ def audit_dp(
     ``runs // 10``), and the best pair is certified on ``runs`` fresh runs (the result gives
     ``pair``, ``pairs_screened`` and ``screen_scores``).
 
-    A NaN or infinite output, or an exception raised by the mechanism, is a ``ValueError``
-    naming the input.
+    An output that is NaN, ±∞ or not a float, and an exception raised by the mechanism, give
+    a ``ValueError`` naming the mechanism and the input (the exception is its ``__cause__``).
+    ``progress(done, total)`` counts outputs (``total = 2·runs``): after each neighbour, and
+    every 65,536 calls of a scalar mechanism; ``True`` shows a bar.
 
-    Returns a :class:`Record`: ``verdict``, ``eps_lower``, ``gamma_lower``, ``runs``,
+    Returns a :class:`DpAudit`: ``verdict``, ``eps_lower``, ``gamma_lower``, ``runs``,
     ``certify_runs``, ``counts``, ``event``, ``eps_claimed``, ``confidence``.
 
     Example
@@ -438,24 +573,135 @@ def audit_dp(
     >>> audit_dp(half, (1.0, 0.0), eps=1.0, vectorized=True).verdict
     'violated'
     """
+    if not callable(mechanism):
+        raise TypeError(f"invalid mechanism = {mechanism!r}: must be a callable")
+    pair: Optional[Tuple[Any, ...]] = None
+    if neighbours is not None:
+        try:
+            pair = tuple(neighbours)
+        except TypeError:
+            pair = ()
+        if len(pair) != 2:
+            raise ValueError(
+                f"invalid neighbours = {neighbours!r}: must be a pair (x, x_prime) of "
+                "neighbouring inputs"
+            )
+    elif space is None:
+        raise ValueError(
+            "invalid neighbours = None: give neighbours = (x, x_prime), or space = (lo, hi) "
+            "for a neighbour search"
+        )
+    eps = _args.real("eps", eps)
+    gamma = _args.opt_real("gamma", gamma)
+    alpha = _args.real("alpha", alpha)
     text = _dpbai.audit_dp(
         mechanism,
-        None if neighbours is None else tuple(neighbours),
+        pair,
         eps=eps,
         gamma=gamma,
-        runs=runs,
+        runs=_args.integer("runs", runs, 4),
         alpha=alpha,
-        vectorized=vectorized,
+        vectorized=_args.flag("vectorized", vectorized),
         space=None if space is None else tuple(space),
-        pairs=pairs,
-        screen_runs=screen_runs,
-        seed=seed,
+        pairs=_args.integer("pairs", pairs, 0, 10_000),
+        screen_runs=None if screen_runs is None else _args.integer("screen_runs", screen_runs, 8),
+        seed=_args.integer("seed", seed, 0),
+        progress=_args.progress(progress, "audit dp"),
     )
-    out = Record.wrap(json.loads(text))
+    out = DpAudit(Record.wrap(json.loads(text)))
     out["eps_claimed"] = eps
     out["gamma_claimed"] = gamma
     out["confidence"] = 1.0 - alpha
     out["mode"] = "blackbox"
+    return out
+
+
+class ExperimentResults(list):
+    """Result of :func:`experiment`: the rows of the study's ``results.csv``, one
+    :class:`Record` per cell (``instance``, ``family``, ``sigma``, ``label``, ``algo``,
+    ``rules``, ``delta``, ``eps``, ``runs``, ``capped``, ``mean_tau``, ``std_tau``, ``ci95``,
+    ``km_median``, ..., the bounds), in the study's order; ``out_dir`` is the folder holding
+    ``results.csv`` and the cell cache (``None`` when it was a temporary folder)."""
+
+    out_dir: Optional[str] = None
+
+    def column(self, name: str) -> np.ndarray:
+        """One column as an ndarray (``None`` entries stay ``None`` in an object array)."""
+        values = [r[name] for r in self]
+        try:
+            return np.asarray(values, dtype=np.float64)
+        except (TypeError, ValueError):
+            return np.asarray(values, dtype=object)
+
+    def to_pandas(self):
+        """The results table as a ``pandas.DataFrame`` (pandas must be installed)."""
+        return _pandas().DataFrame([dict(r) for r in self])
+
+
+def experiment(
+    config_or_path: Union[str, "os.PathLike[str]"],
+    *,
+    out_dir: Union[None, str, "os.PathLike[str]"] = None,
+    runs: Optional[int] = None,
+    threads: Optional[int] = None,
+    progress: ProgressArg = None,
+) -> ExperimentResults:
+    """Runs a study (as ``dpbai experiment``) and returns its results table.
+
+    Parameters
+    ----------
+    config_or_path : a study file (a path) or its TOML text (``[[instance]]``,
+        ``[[algorithm]]``, ``eps``, ``delta``, ``runs``, ... as in the README's study format).
+    out_dir : the folder of ``results.csv`` and the content-addressed cell cache (a rerun
+        loads unchanged cells from it); default: a temporary folder, removed on return.
+    runs : replaces the study's ``runs``.
+    threads : worker threads (default: all cores); the numbers do not depend on it.
+    progress : ``progress(i, n)`` before cell ``i`` of ``n`` and ``(n, n)`` at the end;
+        ``True`` shows a bar (tqdm if installed).
+
+    Example
+    -------
+    >>> study = '''
+    ... runs = 20
+    ... delta = [0.1]
+    ... [[instance]]
+    ... name = "two"
+    ... means = [0.9, 0.5]
+    ... [[algorithm]]
+    ... algo = "ttucb"
+    ... '''
+    >>> rows = experiment(study)
+    >>> len(rows), rows[0].algo, rows[0].runs
+    (1, 'ttucb', 20)
+    """
+    if isinstance(config_or_path, os.PathLike):
+        config, is_path = os.fspath(config_or_path), True
+    elif isinstance(config_or_path, str):
+        is_path = "\n" not in config_or_path and "=" not in config_or_path
+        config = config_or_path
+    else:
+        raise TypeError(
+            f"invalid config_or_path = {config_or_path!r}: must be a path or the study's TOML "
+            "text"
+        )
+    if is_path and not os.path.isfile(config):
+        raise ValueError(
+            f"invalid config_or_path = {config!r}: no such file (give a study file or its TOML "
+            "text)"
+        )
+    runs = _args.opt_integer("runs", runs, 1)
+    threads = _args.opt_integer("threads", threads, 1, 1024)
+    cb = _args.progress(progress, "experiment cells")
+
+    def go(folder: str) -> ExperimentResults:
+        text = _dpbai.experiment(config, is_path, folder, runs=runs, threads=threads, progress=cb)
+        return ExperimentResults(Record.wrap(r) for r in json.loads(text))
+
+    if out_dir is None:
+        with tempfile.TemporaryDirectory(prefix="dpbai-experiment-") as tmp:
+            return go(tmp)
+    out = go(os.fspath(out_dir))
+    out.out_dir = os.fspath(out_dir)
     return out
 
 

@@ -2,6 +2,8 @@
 
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
+import os
+
 import numpy as np
 import numpy.typing as npt
 
@@ -9,6 +11,9 @@ from . import divergence as divergence
 from . import special as special
 
 __version__: str
+
+ThresholdFn = Callable[[float, float, float, float, float, float, float, float], float]
+ProgressArg = Union[None, bool, Callable[[int, int], Any]]
 
 class Record(Dict[str, Any]):
     def __getattr__(self, name: str) -> Any: ...
@@ -46,6 +51,7 @@ class Bounds(Record):
     sample_lower_bounds: Record
     upper_bounds: Record
     def times(self) -> Dict[str, Certified]: ...
+    def to_pandas(self) -> Any: ...
 
 def bounds(
     means: Sequence[float],
@@ -76,6 +82,7 @@ class RunResult(Record):
     stopped: npt.NDArray[np.bool_]
     rounds: npt.NDArray[np.float64]
     summary: Record
+    def to_pandas(self) -> Any: ...
 
 def run(
     algo: str,
@@ -93,11 +100,23 @@ def run(
     gamma: Optional[float] = None,
     beta: float = 0.5,
     options: Optional[Mapping[str, Union[str, bool]]] = None,
-    threshold: Optional[str] = None,
+    threshold: Union[None, str, ThresholdFn] = None,
     step_by_step: bool = False,
+    progress: ProgressArg = None,
 ) -> RunResult: ...
 
-ThresholdFn = Callable[[float, float, float, float, float, float, float, float], float]
+class DeltaAudit(Record):
+    verdict: str
+    runs: int
+    errors: int
+    unstopped: int
+    instances: List[Record]
+    def to_pandas(self) -> Any: ...
+
+class DpAudit(Record):
+    verdict: str
+    eps_lower: float
+    def to_pandas(self) -> Any: ...
 
 def audit_delta(
     algo: str,
@@ -118,7 +137,8 @@ def audit_delta(
     family: str = "bernoulli",
     sigma: Optional[float] = None,
     threads: Optional[int] = None,
-) -> Record: ...
+    progress: ProgressArg = None,
+) -> DeltaAudit: ...
 
 def audit_dp(
     mechanism: Callable[..., Any],
@@ -133,6 +153,21 @@ def audit_dp(
     pairs: int = 16,
     screen_runs: Optional[int] = None,
     seed: int = 1,
-) -> Record: ...
+    progress: ProgressArg = None,
+) -> DpAudit: ...
+
+class ExperimentResults(List[Record]):
+    out_dir: Optional[str]
+    def column(self, name: str) -> npt.NDArray[Any]: ...
+    def to_pandas(self) -> Any: ...
+
+def experiment(
+    config_or_path: Union[str, "os.PathLike[str]"],
+    *,
+    out_dir: Union[None, str, "os.PathLike[str]"] = None,
+    runs: Optional[int] = None,
+    threads: Optional[int] = None,
+    progress: ProgressArg = None,
+) -> ExperimentResults: ...
 
 def threshold_presets() -> Dict[str, str]: ...

@@ -5,22 +5,33 @@
 //! exceptions (`ValueError` for bad input, `RuntimeError` otherwise). The Python package
 //! (`python/dpbai/`) wraps these functions with docstrings, numpy broadcasting and result
 //! classes. Long computations release the GIL ([`Python::detach`]); [`run`] checks for Ctrl-C
-//! between batches of runs.
+//! between batches of runs. A user's callable (mechanism, threshold) that raises or returns
+//! NaN, ±∞ or a non-float becomes a `ValueError` naming it, never a panic. [`cli_main`] runs
+//! the command line (`src/cli/`, compiled in) for the package's `dpbai` console command.
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 use dpbai::audit::{delta as adelta, dp as adp, expr, finite};
 use dpbai::bandit::{self, AlgoName, CustomThreshold, Rules, ThresholdVars};
 use dpbai::complexity::{self, upper, Certified};
 use dpbai::instance::{Family, Instance};
+use dpbai::params::limits;
 use dpbai::{divergence, mc, special};
 use numpy::ndarray::{ArrayD, IxDyn};
 use numpy::{IntoPyArray, PyArray1, PyArrayDyn, PyReadonlyArrayDyn, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyException, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
+
+/// The command line of the `dpbai` binary (`src/cli/`), compiled into the extension: the
+/// wheel's `dpbai` console command ([`cli_main`]) runs the same code as the binary.
+/// Its one `unsafe` block installs the audit search's Ctrl-C handler (documented there); the
+/// extension's own code has none.
+#[path = "../../src/cli/mod.rs"]
+#[allow(unsafe_code)]
+mod cli;
 
 /// Library error → Python exception: bad input is a `ValueError` (its message names the value
 /// and the allowed range), anything else a `RuntimeError`.
@@ -38,6 +49,49 @@ fn value_error(msg: impl Into<String>) -> PyErr {
     PyValueError::new_err(msg.into())
 }
 
+/// An exception raised by the user's callable `what` as a `ValueError` naming it, with the
+/// original as its `__cause__`; `KeyboardInterrupt`, `SystemExit` and the other exceptions that
+/// do not derive from `Exception` pass unchanged.
+fn raised(py: Python<'_>, what: &str, e: PyErr) -> PyErr {
+    if !e.is_instance_of::<PyException>(py) {
+        return e;
+    }
+    let kind = e
+        .get_type(py)
+        .name()
+        .map_or_else(|_| "an exception".to_string(), |n| n.to_string());
+    let v = value_error(format!("{what} raised {kind}: {}", e.value(py)));
+    v.set_cause(py, Some(e));
+    v
+}
+
+/// The name of a Python callable in messages: `python callable <qualname>`.
+fn callable_label(f: &Bound<'_, PyAny>) -> String {
+    let name = f
+        .getattr("__qualname__")
+        .and_then(|q| q.extract::<String>())
+        .unwrap_or_else(|_| "<callable>".into());
+    format!("python callable {name}")
+}
+
+/// Calls the user's `progress(done, total)`; its exceptions propagate unchanged.
+fn report_progress(progress: Option<&Bound<'_, PyAny>>, done: u64, total: u64) -> PyResult<()> {
+    if let Some(p) = progress {
+        p.call1((done, total))?;
+    }
+    Ok(())
+}
+
+/// `progress` must be a callable when given (the Python package turns `True` into a bar).
+fn check_progress(progress: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    match progress {
+        Some(p) if !p.is_callable() => Err(PyTypeError::new_err(
+            "invalid progress: must be a callable progress(done, total), True or None",
+        )),
+        _ => Ok(()),
+    }
+}
+
 // ------------------------------------------------------------------------------------------
 // Special functions and divergences, element-wise
 
@@ -49,6 +103,20 @@ enum Kernel {
     One(fn(f64) -> R),
     Two(fn(f64, f64) -> R),
     Three(fn(f64, f64, f64) -> R),
+}
+
+/// `x` itself, or an error for NaN (the total functions `erf`, `erfc` take every other
+/// value, ±∞ included; from Python a NaN is refused as everywhere else).
+fn number(name: &'static str, x: f64, f: &str) -> dpbai::Result<f64> {
+    if x.is_nan() {
+        Err(dpbai::Error::param(
+            name,
+            x,
+            format!("a number, ±∞ included ({f})"),
+        ))
+    } else {
+        Ok(x)
+    }
 }
 
 /// A number of arms `K` given as a float: an integer >= 2.
@@ -71,8 +139,8 @@ fn kernel(name: &str) -> Option<Kernel> {
         "k" => One(special::k),
         "g1" => One(special::g1),
         "g2" => One(special::g2),
-        "erf" => One(|x| Ok(special::erf(x))),
-        "erfc" => One(|x| Ok(special::erfc(x))),
+        "erf" => One(|x| number("x", x, "erf").map(special::erf)),
+        "erfc" => One(|x| number("x", x, "erfc").map(special::erfc)),
         "h" => Three(|x, d, k| special::h(x, d, arms(k)?)),
         "c_l36" => Three(|x, d, k| special::c_l36(x, d, arms(k)?)),
         "h1" => Two(special::h1),
@@ -428,6 +496,9 @@ fn pool(threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
     if threads == Some(0) {
         return Err(value_error("invalid threads = 0: must be at least 1"));
     }
+    if let Some(t) = threads {
+        limits::check_threads(t).map_err(py_err)?;
+    }
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
         .build()
@@ -470,7 +541,7 @@ const BATCH_SECONDS: f64 = 0.25;
 #[pyfunction]
 #[pyo3(signature = (algo, means, *, delta, runs, seed, eps=None, threads=None, rules="paper",
     max_steps=None, family="bernoulli", sigma=None, gamma=None, beta=0.5, options=None,
-    threshold=None, step_by_step=false))]
+    threshold=None, step_by_step=false, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
@@ -488,10 +559,24 @@ fn run<'py>(
     gamma: Option<f64>,
     beta: f64,
     options: Option<Bound<'py, PyDict>>,
-    threshold: Option<String>,
+    threshold: Option<Bound<'py, PyAny>>,
     step_by_step: bool,
+    progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let name = algo_name(algo)?;
+    check_progress(progress.as_ref())?;
+    let (text_threshold, py_threshold) = match &threshold {
+        None => (None, None),
+        Some(t) if t.is_callable() => (None, Some(t)),
+        Some(t) => (
+            Some(t.extract::<String>().map_err(|_| {
+                PyTypeError::new_err(
+                    "invalid threshold: must be a preset name, an expression or a callable",
+                )
+            })?),
+            None,
+        ),
+    };
     let rules_v = self::rules(rules)?;
     let nu = instance(means, family, sigma)?;
     check_delta_beta(delta, beta)?;
@@ -509,6 +594,12 @@ fn run<'py>(
     if runs == 0 {
         return Err(value_error("invalid runs = 0: must be at least 1"));
     }
+    limits::check_runs_or(
+        "runs",
+        runs,
+        "for more, `dpbai run --shard i/n` and `dpbai merge` split them over processes",
+    )
+    .map_err(py_err)?;
     let max_steps = max_steps.unwrap_or(DEFAULT_MAX_STEPS);
     if max_steps == 0 {
         return Err(value_error("invalid max_steps = 0: must be at least 1"));
@@ -550,16 +641,28 @@ fn run<'py>(
     let spec = dpbai::experiment::CellSpec::new(
         &setting,
         &nu,
-        threshold.as_deref(),
+        text_threshold.as_deref(),
         step_by_step,
         runs,
         seed,
         max_steps,
     );
-    let (alg, checked) = spec.build().map_err(|e| match (&threshold, &e) {
-        (Some(_), dpbai::Error::Parse(_)) => value_error(format!("invalid threshold: {e}")),
-        _ => py_err(e),
-    })?;
+    // A Python threshold: checked for NaN/±∞ like an expression, on one worker that stays
+    // attached to the interpreter during a batch (Python code cannot run in parallel).
+    let py_th = py_threshold.map(PyThreshold::checked);
+    let (alg, checked) = match &py_th {
+        Some((th, _)) => {
+            let (mut engine, _) = spec.engine_spec().map_err(py_err)?;
+            engine.custom_threshold = Some(th.clone() as Arc<dyn CustomThreshold>);
+            let inst = spec.instance().map_err(py_err)?;
+            (bandit::build(&engine, &inst).map_err(py_err)?, None)
+        }
+        None => spec.build().map_err(|e| match (&text_threshold, &e) {
+            (Some(_), dpbai::Error::Parse(_)) => value_error(format!("invalid threshold: {e}")),
+            _ => py_err(e),
+        })?,
+    };
+    let threads = if py_th.is_some() { 1 } else { threads };
     let pool = pool(Some(threads))?;
 
     let start = Instant::now();
@@ -570,14 +673,21 @@ fn run<'py>(
         let hi = lo.saturating_add(batch).min(runs);
         let idx: Vec<u64> = (lo..hi).collect();
         let t0 = Instant::now();
-        let part = py.detach(|| {
-            pool.install(|| mc::simulate_runs(alg.as_ref(), seed, max_steps, &idx, &|| {}))
-        });
+        let simulate = || mc::simulate_runs(alg.as_ref(), seed, max_steps, &idx, &|| {});
+        let part = if py_th.is_some() {
+            py.detach(|| pool.install(|| Python::attach(|_| simulate())))
+        } else {
+            py.detach(|| pool.install(simulate))
+        };
         records.extend(part);
+        if let Some((th, _)) = &py_th {
+            PyThreshold::failure(th)?;
+        }
         if t0.elapsed().as_secs_f64() < BATCH_SECONDS {
             batch = batch.saturating_mul(2);
         }
         py.check_signals()?;
+        report_progress(progress.as_ref(), records.len() as u64, runs)?;
     }
     let elapsed = start.elapsed().as_secs_f64();
     if let Some(e) = checked.and_then(|c| c.failure()) {
@@ -613,6 +723,9 @@ fn run<'py>(
     let text = serde_json::to_string(&report)
         .map_err(|e| PyRuntimeError::new_err(format!("serialising the summary: {e}")))?;
     d.set_item("summary_json", text)?;
+    if let Some((_, label)) = &py_th {
+        d.set_item("threshold", label)?;
+    }
     Ok(d)
 }
 
@@ -622,10 +735,39 @@ fn run<'py>(
 /// A Python callable `threshold(t, na, nb, gap, K, delta, eps, sigma) -> float` as a stopping
 /// threshold. Each evaluation attaches to the interpreter (takes the GIL). The first exception
 /// (or non-float result) is kept and every later evaluation returns `-inf`, which stops the
-/// runs at once; the audit then re-raises it.
+/// runs at once; [`PyThreshold::check`] then raises it as a `ValueError` naming the callable.
 struct PyThreshold {
     f: Py<PyAny>,
+    label: String,
     error: Mutex<Option<PyErr>>,
+}
+
+/// A Python threshold wrapped in the finiteness check of expression thresholds, and its label.
+type CheckedPy = (Arc<finite::Checked<PyThreshold>>, String);
+
+impl PyThreshold {
+    /// The callable `f`, checked for NaN/±∞ like an expression, and its label.
+    fn checked(f: &Bound<'_, PyAny>) -> CheckedPy {
+        let label = callable_label(f);
+        let th = PyThreshold {
+            f: f.clone().unbind(),
+            label: label.clone(),
+            error: Mutex::new(None),
+        };
+        (Arc::new(finite::Checked::new(th, label.clone())), label)
+    }
+
+    /// The first failure of the checked threshold `th` so far, if any: the callable's kept
+    /// error (an exception or a non-float), else a non-finite value; a `ValueError` naming it.
+    fn failure(th: &finite::Checked<PyThreshold>) -> PyResult<()> {
+        if let Some(e) = th.inner().error.lock().ok().and_then(|mut s| s.take()) {
+            return Err(e);
+        }
+        match th.failure() {
+            Some(e) => Err(value_error(e.to_string())),
+            None => Ok(()),
+        }
+    }
 }
 
 impl std::fmt::Debug for PyThreshold {
@@ -647,9 +789,21 @@ impl CustomThreshold for PyThreshold {
         }
         Python::attach(|py| {
             let args = (v.t, v.na, v.nb, v.gap, v.k, v.delta, v.eps, v.sigma);
-            match self.f.call1(py, args).and_then(|r| r.extract::<f64>(py)) {
-                Ok(x) => x,
-                Err(e) => failed(e),
+            match self.f.call1(py, args) {
+                Ok(r) => match r.extract::<f64>(py) {
+                    Ok(x) => x,
+                    Err(_) => {
+                        let shown = r
+                            .bind(py)
+                            .repr()
+                            .map_or_else(|_| "a non-float".into(), |s| s.to_string());
+                        failed(value_error(format!(
+                            "{} returned {shown}: must return a float",
+                            self.label
+                        )))
+                    }
+                },
+                Err(e) => failed(raised(py, &self.label, e)),
             }
         })
     }
@@ -669,6 +823,13 @@ fn audit_instances(
         let s: String = s.extract()?;
         return if s.trim() == "default" {
             adelta::default_battery(algo, delta, eps).map_err(py_err)
+        } else if !s.contains('=') {
+            // One word is a battery name, not TOML: "default" is the only one.
+            Err(value_error(format!(
+                "invalid means_or_battery = {:?}: must be \"default\" (the stress battery), \
+                 battery TOML text, a list of means or a list of lists of means",
+                s.trim()
+            )))
         } else {
             adelta::parse_battery(&s, delta, eps).map_err(py_err)
         };
@@ -697,11 +858,12 @@ fn audit_instances(
 }
 
 /// `dpbai audit delta` with the threshold given as a preset name, an expression, a Python
-/// callable, or `None` (the algorithm's own). Returns the report's JSON text.
+/// callable, or `None` (the algorithm's own). `progress(i, n)` is called before instance `i`
+/// of `n` and once more with `(n, n)`. Returns the report's JSON text.
 #[pyfunction]
 #[pyo3(signature = (algo, means_or_battery, *, delta, threshold=None, eps=None, gamma=None,
     rules="paper", alpha=1e-3, seed=1, runs=1000, until_decided=false, first=100, budget=None,
-    max_steps=None, family="bernoulli", sigma=None, threads=None))]
+    max_steps=None, family="bernoulli", sigma=None, threads=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn audit_delta(
     py: Python<'_>,
@@ -722,12 +884,36 @@ fn audit_delta(
     family: &str,
     sigma: Option<f64>,
     threads: Option<usize>,
+    progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     let name = algo_name(algo)?;
+    check_progress(progress)?;
+    let how = "split the instances or the runs over several calls";
+    if until_decided {
+        limits::check_runs_or("first", first, how).map_err(py_err)?;
+        if let Some(b) = budget {
+            limits::check_runs_or("budget", b, how).map_err(py_err)?;
+        } else {
+            limits::check_runs_or(
+                "100 * first (the default budget)",
+                first.saturating_mul(100),
+                how,
+            )
+            .map_err(py_err)?;
+        }
+    } else {
+        limits::check_runs_or("runs", runs, how).map_err(py_err)?;
+    }
     // A Python threshold serialises on the GIL: it runs on one worker whatever `threads`.
     let callable = threshold.is_some_and(|t| t.is_callable());
     let pool = pool(if callable { Some(1) } else { threads })?;
     let instances = audit_instances(means_or_battery, name, delta, eps, family, sigma)?;
+    if name.needs_eps() && instances.iter().any(|i| i.eps.is_none()) {
+        return Err(value_error(format!(
+            "eps is required by {algo} (a private algorithm): pass eps > 0 (or an eps for \
+             every instance of the battery)"
+        )));
+    }
     let mut setting = bandit::Setting::paper(name, delta)
         .and_then(|s| s.with_gamma(gamma))
         .map_err(py_err)?;
@@ -747,50 +933,78 @@ fn audit_delta(
             adelta::RunPlan::Fixed { runs }
         },
     };
-    let report = match threshold {
-        None => py.detach(|| pool.install(|| adelta::audit_delta(&cfg, &instances))),
-        Some(t) if t.is_callable() => {
-            let label = t
-                .getattr("__qualname__")
-                .and_then(|q| q.extract::<String>())
-                .unwrap_or_else(|_| "<callable>".into());
-            let label = format!("python callable {label}");
-            // A NaN or ±∞ value ends the runs and becomes a ValueError (the check of issue 12
-            // that expression thresholds get), never runs ground on to the cap.
-            let th = Arc::new(finite::Checked::new(
-                PyThreshold {
-                    f: t.clone().unbind(),
-                    error: Mutex::new(None),
-                },
-                label.clone(),
-            ));
-            let dynth: Arc<dyn CustomThreshold> = th.clone();
-            // One worker that stays attached to the interpreter for the whole audit: each
-            // evaluation then costs a call, not a thread-state set-up (~20 µs).
-            let r = py.detach(|| {
-                pool.install(|| {
-                    Python::attach(|_| {
-                        adelta::audit_delta_with_threshold(&cfg, &instances, dynth, &label)
-                    })
-                })
-            });
-            if let Some(e) = th.inner().error.lock().ok().and_then(|mut s| s.take()) {
-                return Err(e);
-            }
-            if let Some(e) = th.failure() {
-                return Err(value_error(e.to_string()));
-            }
-            r
-        }
+    // The threshold of every instance: the algorithm's own, a Python callable (checked for
+    // NaN/±∞) or an expression (bound per instance and checked, as `dpbai audit delta` does).
+    let py_th = match threshold {
+        Some(t) if t.is_callable() => Some(PyThreshold::checked(t)),
         Some(t) => {
             let text: String = t.extract().map_err(|_| {
-                value_error("invalid threshold: must be a preset name, an expression or a callable")
+                PyTypeError::new_err(
+                    "invalid threshold: must be a preset name, an expression or a callable",
+                )
             })?;
             cfg.threshold = Some(expr::parse_threshold(&text).map_err(py_err)?);
-            py.detach(|| pool.install(|| adelta::audit_delta(&cfg, &instances)))
+            None
         }
+        None => None,
+    };
+    let n = instances.len() as u64;
+    let progress_fn = progress.map(|p| p.clone().unbind());
+    let progress_error: Mutex<Option<PyErr>> = Mutex::new(None);
+    let bound: Mutex<Vec<finite::CheckedThreshold>> = Mutex::new(Vec::new());
+    let started = std::sync::atomic::AtomicU64::new(0);
+    let factory = |inst: &adelta::AuditInstance| -> dpbai::Result<Box<dyn bandit::BaiAlgorithm>> {
+        if let Some(p) = &progress_fn {
+            let i = started.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if let Err(e) = Python::attach(|py| p.call1(py, (i, n))) {
+                if let Ok(mut slot) = progress_error.lock() {
+                    slot.get_or_insert(e);
+                }
+                return Err(dpbai::Error::Parse("progress raised".into()));
+            }
+        }
+        let mut spec = bandit::AlgoSpec::new(cfg.setting_for(inst)?);
+        if let Some((th, _)) = &py_th {
+            spec.custom_threshold = Some(th.clone() as Arc<dyn CustomThreshold>);
+        } else if let Some(t) = &cfg.threshold {
+            let checked =
+                finite::bind_checked(t, &inst.instance, inst.delta, inst.eps, cfg.setting.rules)?;
+            spec.custom_threshold = Some(checked.clone() as Arc<dyn CustomThreshold>);
+            if let Ok(mut b) = bound.lock() {
+                b.push(checked);
+            }
+        }
+        bandit::build(&spec, &inst.instance)
+    };
+    let result = if callable {
+        // One worker that stays attached to the interpreter for the whole audit: each
+        // evaluation then costs a call, not a thread-state set-up (~20 µs).
+        py.detach(|| {
+            pool.install(|| {
+                Python::attach(|_| adelta::audit_delta_with(&cfg, &instances, &factory))
+            })
+        })
+    } else {
+        py.detach(|| pool.install(|| adelta::audit_delta_with(&cfg, &instances, &factory)))
+    };
+    if let Some(e) = progress_error.lock().ok().and_then(|mut s| s.take()) {
+        return Err(e);
     }
-    .map_err(py_err)?;
+    if let Some((th, _)) = &py_th {
+        PyThreshold::failure(th)?;
+    }
+    if let Some(e) = bound
+        .lock()
+        .ok()
+        .and_then(|b| b.iter().find_map(|c| c.failure()))
+    {
+        return Err(value_error(e.to_string()));
+    }
+    let mut report = result.map_err(py_err)?;
+    if let Some((_, label)) = &py_th {
+        report.threshold = Some(label.clone());
+    }
+    report_progress(progress, n, n)?;
     serde_json::to_string(&report)
         .map_err(|e| PyRuntimeError::new_err(format!("serialising the report: {e}")))
 }
@@ -805,7 +1019,7 @@ fn audit_delta(
 /// the black-box result (with the pair and the screening scores for a search).
 #[pyfunction]
 #[pyo3(signature = (mechanism, neighbours=None, *, eps, gamma=None, runs=200_000, alpha=1e-3,
-    vectorized=false, space=None, pairs=16, screen_runs=None, seed=1))]
+    vectorized=false, space=None, pairs=16, screen_runs=None, seed=1, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn audit_dp(
     py: Python<'_>,
@@ -820,7 +1034,9 @@ fn audit_dp(
     pairs: usize,
     screen_runs: Option<u64>,
     seed: u64,
+    progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
+    check_progress(progress)?;
     if !mechanism.is_callable() {
         return Err(value_error("invalid mechanism: must be a callable"));
     }
@@ -833,57 +1049,72 @@ fn audit_dp(
             "invalid runs = {runs}: must be at least 4"
         )));
     }
-    if runs > dpbai::params::limits::MAX_RUNS {
-        return Err(value_error(format!(
-            "invalid runs = {runs}: must be at most {}",
-            dpbai::params::limits::MAX_RUNS
-        )));
-    }
+    limits::check_runs_or("runs", runs, "audit fewer outputs per call").map_err(py_err)?;
     let claim = match gamma {
         None => adp::Claim::Pure { eps },
         Some(gamma) => adp::Claim::Approx { eps, gamma },
     };
-    let describe = |x: &Bound<'_, PyAny>| {
-        x.repr()
-            .map(|r| r.to_string())
-            .unwrap_or_else(|_| "<input>".into())
+    // Every output must be a finite float: a NaN or ±∞ (or an exception) is a ValueError
+    // naming the mechanism and the input, never a sample.
+    let label = callable_label(mechanism);
+    let bad = |x: &Bound<'_, PyAny>, i: u64, n: u64, v: f64| {
+        let xs = x.repr().map_or_else(|_| "x".into(), |r| r.to_string());
+        value_error(format!(
+            "{label} returned {v} on input {xs} (output {i} of {n}): a mechanism must return \
+             finite floats"
+        ))
     };
+    // Outputs drawn so far, and the total the progress callback is told (2·runs for one pair;
+    // a search reports its pairs' outputs as they come, against the same total per pair).
+    let done = std::cell::Cell::new(0u64);
+    let total = std::cell::Cell::new(2 * runs);
     let sample = |x: &Bound<'_, PyAny>, n: u64| -> PyResult<Vec<f64>> {
-        let raised = |e: PyErr| {
-            value_error(format!(
-                "the mechanism raised on input {}: {e}",
-                describe(x)
-            ))
-        };
-        let out: Vec<f64> = if vectorized {
-            let res = mechanism.call1((x, n)).map_err(raised)?;
+        let what = |r: &Bound<'_, PyAny>| r.repr().map_or_else(|_| "?".into(), |r| r.to_string());
+        if vectorized {
+            let res = mechanism.call1((x, n)).map_err(|e| raised(py, &label, e))?;
             let out: Vec<f64> = match res.extract::<numpy::PyReadonlyArray1<'_, f64>>() {
                 Ok(a) => a.as_array().to_vec(),
-                Err(_) => res.extract()?,
+                Err(_) => res.extract().map_err(|_| {
+                    value_error(format!(
+                        "{label} returned {}: with vectorized=True it must return {n} floats \
+                         (a 1-D float64 array or a list)",
+                        what(&res)
+                    ))
+                })?,
             };
             if out.len() as u64 != n {
                 return Err(value_error(format!(
-                    "mechanism(x, {n}) returned {} values, expected {n}",
+                    "{label}(x, {n}) returned {} values, expected {n}",
                     out.len()
                 )));
             }
-            out
-        } else {
-            let mut out = Vec::with_capacity(n as usize);
-            for i in 0..n {
-                out.push(mechanism.call1((x,)).map_err(raised)?.extract::<f64>()?);
-                if i % 65_536 == 65_535 {
-                    py.check_signals()?;
-                }
+            if let Some((i, v)) = out.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+                return Err(bad(x, i as u64, n, *v));
             }
-            out
-        };
-        if let Some(v) = out.iter().find(|v| !v.is_finite()) {
-            return Err(value_error(format!(
-                "the mechanism returned {v} on input {}: outputs must be finite numbers",
-                describe(x)
-            )));
+            done.set(done.get() + n);
+            report_progress(progress, done.get().min(total.get()), total.get())?;
+            return Ok(out);
         }
+        let mut out = Vec::with_capacity(n as usize);
+        for i in 0..n {
+            let r = mechanism.call1((x,)).map_err(|e| raised(py, &label, e))?;
+            let v: f64 = r.extract().map_err(|_| {
+                value_error(format!(
+                    "{label} returned {}: must return a float",
+                    what(&r)
+                ))
+            })?;
+            if !v.is_finite() {
+                return Err(bad(x, i, n, v));
+            }
+            out.push(v);
+            if i % 65_536 == 65_535 {
+                py.check_signals()?;
+                report_progress(progress, (done.get() + i + 1).min(total.get()), total.get())?;
+            }
+        }
+        done.set(done.get() + n);
+        report_progress(progress, done.get().min(total.get()), total.get())?;
         Ok(out)
     };
     let Some((lo, hi)) = space else {
@@ -938,6 +1169,7 @@ fn audit_dp(
             "invalid screen_runs = {screen} or runs = {runs}: must be at least 8 for a search"
         )));
     }
+    total.set(2 * (screen * cands.len() as u64 + runs));
     let to_py = |v: &[f64]| -> PyResult<Py<PyAny>> {
         if scalar {
             Ok(v[0].into_pyobject(py)?.into_any().unbind())
@@ -990,6 +1222,88 @@ fn threshold_presets() -> Vec<(String, String, bool)> {
         .collect()
 }
 
+// ------------------------------------------------------------------------------------------
+// Studies and the command line
+
+/// A study (`dpbai experiment`): the TOML text `config` (or the file it names when `is_path`),
+/// its cells run or loaded from the cache in `out_dir`, `results.csv` written there; returns
+/// the rows as JSON text. `progress(i, n)` is called before cell `i` of `n` and with `(n, n)`
+/// at the end.
+#[pyfunction]
+#[pyo3(signature = (config, is_path, out_dir, *, runs=None, threads=None, progress=None))]
+fn experiment(
+    py: Python<'_>,
+    config: &str,
+    is_path: bool,
+    out_dir: std::path::PathBuf,
+    runs: Option<u64>,
+    threads: Option<usize>,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    use dpbai::experiment::study::{results, runner, validate, BoundCache};
+    check_progress(progress)?;
+    if runs == Some(0) {
+        return Err(value_error("invalid runs = 0: must be at least 1"));
+    }
+    let study = if is_path {
+        runner::load_study(std::path::Path::new(config), runs)
+    } else {
+        validate::parse_study_with(config, "config", runs)
+    }
+    .map_err(py_err)?;
+    let threads = match threads {
+        Some(0) => return Err(value_error("invalid threads = 0: must be at least 1")),
+        Some(t) => limits::check_threads(t).map_err(py_err)?,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    std::fs::create_dir_all(&out_dir).map_err(|e| {
+        PyValueError::new_err(format!(
+            "invalid out_dir = {:?}: cannot create it ({e})",
+            out_dir.display().to_string()
+        ))
+    })?;
+    let n = study.cells.len() as u64;
+    let progress_fn = progress.map(|p| p.clone().unbind());
+    let progress_error: Mutex<Option<PyErr>> = Mutex::new(None);
+    let report = |i: usize, _: &dpbai::experiment::Cell| {
+        if let Some(p) = &progress_fn {
+            if progress_error.lock().map_or(true, |s| s.is_some()) {
+                return;
+            }
+            if let Err(e) = Python::attach(|py| p.call1(py, (i as u64, n))) {
+                if let Ok(mut slot) = progress_error.lock() {
+                    slot.get_or_insert(e);
+                }
+            }
+        }
+    };
+    let cache = runner::cache_dir(&out_dir);
+    let rows = py.detach(|| {
+        let cells = runner::run_study(&study, &cache, threads, &report)?;
+        let rows = runner::rows(&study, &cells, &mut BoundCache::default())?;
+        results::write_results(&rows, &out_dir.join("results.csv"))?;
+        Ok::<_, dpbai::Error>(rows)
+    });
+    if let Some(e) = progress_error.lock().ok().and_then(|mut s| s.take()) {
+        return Err(e);
+    }
+    let rows = rows.map_err(py_err)?;
+    report_progress(progress, n, n)?;
+    serde_json::to_string(&rows)
+        .map_err(|e| PyRuntimeError::new_err(format!("serialising the results: {e}")))
+}
+
+/// The `dpbai` command line (`argv[0]` is the program name): what the binary does, in this
+/// process. Returns the exit code. Standard output and error are flushed before returning.
+#[pyfunction]
+fn cli_main(py: Python<'_>, argv: Vec<std::ffi::OsString>) -> i32 {
+    use std::io::Write as _;
+    let code = py.detach(|| cli::main_with_args(argv));
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    code
+}
+
 /// The extension module.
 #[pymodule]
 fn _dpbai(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -1002,5 +1316,7 @@ fn _dpbai(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(audit_delta, m)?)?;
     m.add_function(wrap_pyfunction!(audit_dp, m)?)?;
     m.add_function(wrap_pyfunction!(threshold_presets, m)?)?;
+    m.add_function(wrap_pyfunction!(experiment, m)?)?;
+    m.add_function(wrap_pyfunction!(cli_main, m)?)?;
     Ok(())
 }

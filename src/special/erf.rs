@@ -123,6 +123,10 @@ pub fn erfc(x: f64) -> f64 {
     if x.is_nan() {
         return f64::NAN;
     }
+    if x == f64::INFINITY {
+        // The continued fraction is ∞/∞ there.
+        return 0.0;
+    }
     if x < 1.25 {
         1.0 - erf(x)
     } else {
@@ -169,6 +173,13 @@ pub fn ln_erfc(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn erfc_at_the_infinities_is_the_closed_form() {
+        assert_eq!(erfc(f64::INFINITY), 0.0);
+        assert_eq!(erfc(f64::NEG_INFINITY), 2.0);
+        assert!(erfc(f64::NAN).is_nan());
+    }
     // mpmath, 30 digits (quoted to 20 digits; more than f64 holds)
     #[allow(clippy::excessive_precision)]
     const REF: [(f64, f64); 6] = [
