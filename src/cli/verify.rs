@@ -305,6 +305,136 @@ fn cell_status(r: &CellResult) -> String {
     )
 }
 
+/// A spinner with `msg` on a terminal (hidden elsewhere).
+fn spinner(msg: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new_spinner();
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg} {elapsed}") {
+        bar.set_style(style);
+    }
+    bar.set_message(msg.to_string());
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    bar
+}
+
+/// The progress of `verify`'s cells. On a terminal: one bar over every distinct cell of the run
+/// (grid and controls), with the cells done, how many came from the cache, how many of those to
+/// compute are finished, and the compute time left (the mean compute time of the cells computed
+/// so far times the cells left to compute); each cell's line is printed above the bar. Elsewhere
+/// (a log, CI): the plain line per cell only.
+struct Progress {
+    /// Hidden when stderr is not a terminal.
+    bar: indicatif::ProgressBar,
+    /// Whether stderr is a terminal.
+    tty: bool,
+    /// Cell keys finished (a control that is also a grid cell counts once).
+    seen: std::collections::BTreeSet<String>,
+    /// Distinct cells finished from the cache.
+    cached: usize,
+    /// Distinct cells computed.
+    computed: usize,
+    /// Distinct cells without a cache file when the run started.
+    to_compute: usize,
+    /// Compute time of the cells computed so far (s).
+    compute_s: f64,
+}
+
+impl Progress {
+    /// The progress over `cells` (the run's distinct cells), of which those without a file in
+    /// `cache` are to compute.
+    fn new(cells: &[Cell], cache: &std::path::Path) -> Self {
+        use std::io::IsTerminal;
+        let to_compute = cells
+            .iter()
+            .filter(|c| !dpbai::experiment::cache::cache_path(cache, &c.spec().digest()).exists())
+            .count();
+        let tty = std::io::stderr().is_terminal();
+        let bar = if tty {
+            let bar = indicatif::ProgressBar::new(cells.len() as u64);
+            if let Ok(style) = indicatif::ProgressStyle::with_template(
+                "{elapsed_precise} [{wide_bar}] {pos}/{len} cells, {msg}",
+            ) {
+                bar.set_style(style);
+            }
+            bar
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        let p = Progress {
+            bar,
+            tty,
+            seen: std::collections::BTreeSet::new(),
+            cached: 0,
+            computed: 0,
+            to_compute,
+            compute_s: 0.0,
+        };
+        p.bar.set_message(p.message());
+        p
+    }
+
+    /// "k cached, j/J computed, compute left ~T".
+    fn message(&self) -> String {
+        let left = self.to_compute.saturating_sub(self.computed);
+        let eta = if left == 0 {
+            "none".to_string()
+        } else if self.computed == 0 {
+            "?".to_string()
+        } else {
+            let s = self.compute_s / self.computed as f64 * left as f64;
+            format!(
+                "~{}",
+                indicatif::HumanDuration(std::time::Duration::from_secs_f64(s))
+            )
+        };
+        format!(
+            "{} cached, {}/{} computed, compute left {eta}",
+            self.cached, self.computed, self.to_compute
+        )
+    }
+
+    /// A line above the bar (on a terminal) or on stderr.
+    fn line(&self, text: &str) {
+        if self.tty {
+            self.bar.println(text);
+        } else {
+            eprintln!("{text}");
+        }
+    }
+
+    /// A finished cell: its line, then the bar.
+    fn cell(&mut self, tag: &str, r: &CellResult) {
+        self.line(&format!("{tag} {}", cell_status(r)));
+        if self.seen.insert(r.cell.key()) {
+            if r.cached {
+                self.cached += 1;
+            } else {
+                self.computed += 1;
+                self.compute_s += r.elapsed_s;
+            }
+            self.bar.set_position(self.seen.len() as u64);
+            self.bar.set_message(self.message());
+        }
+    }
+
+    /// Removes the bar and says what ran.
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+        if self.tty {
+            eprintln!(
+                "cells: {} ({} from the cache, {} computed in {:.1} s)",
+                self.seen.len(),
+                self.cached,
+                self.computed,
+                self.compute_s
+            );
+        }
+    }
+}
+
 /// `--check` without `--allow-stale`: fails on any stale cell before anything runs; with it,
 /// says how many there are. Returns the policy for the run.
 fn stale_policy(
@@ -385,8 +515,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Err(_) => None,
     };
     let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    // CI keeps shared/ beside the clone; absent, claim S.1 is not checkable.
-    let public_csv = repo.join("../shared/data/public_code_runs.csv");
+    // The public code's measured stopping times ship with the crate (data/README.md).
+    let public_csv = repo.join("data").join("public_code_runs.csv");
     let mut ctx = Context {
         full: args.profile == "paper",
         experiments: !args.no_experiments,
@@ -417,8 +547,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             threads,
             stale_policy(&args, &profile, &cache)?,
         );
+        let progress = std::cell::RefCell::new(Progress::new(&shard_cells(&profile), &cache));
         let grid = run_grid(&profile, &runner, &|done, total, r| {
-            eprintln!("[{done:>3}/{total}] {}", cell_status(r));
+            progress
+                .borrow_mut()
+                .cell(&format!("[{done:>3}/{total}]"), r);
         })?;
         let figs = dpbai::report::paper::figures::render_all(
             &grid,
@@ -426,14 +559,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             &args.out_dir.join("figures"),
             &format!("dpbai verify --profile {}", profile.name),
         )?;
-        eprintln!(
+        progress.borrow().line(&format!(
             "wrote {} figures (PNG + SVG + JSON) to {}",
             figs.len(),
             args.out_dir.join("figures").display()
-        );
+        ));
         for cell in case2_control_cells(&profile) {
             let r = runner.run(&cell)?;
-            eprintln!("[control] {}", cell_status(&r));
+            progress.borrow_mut().cell("[control]", &r);
             case2_control.push(r);
         }
         for cell in starvation_control_cells(&profile)
@@ -441,11 +574,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .chain(long_run_cells(&profile))
         {
             let r = runner.run(&cell)?;
-            eprintln!("[control] {}", cell_status(&r));
+            progress.borrow_mut().cell("[control]", &r);
             starvation.push(r);
         }
         let live = runner.run(&dpa_live_counts_cell(&profile))?;
-        eprintln!("[control] {}", cell_status(&live));
+        progress.borrow_mut().cell("[control]", &live);
         dpa_control = grid
             .dpa_global()
             .cloned()
@@ -458,9 +591,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             &args.out_dir.join("figures"),
             &format!("dpbai verify --profile {}", profile.name),
         )?;
-        eprintln!("wrote {}", fig8.png.display());
+        let progress = progress.into_inner();
+        progress.line(&format!("wrote {}", fig8.png.display()));
+        progress.finish();
     }
+    let checking = spinner("checking the claims");
     let results = run_all(&mut ctx);
+    checking.finish_and_clear();
 
     let report_path = args.out_dir.join("REPORT.md");
     let doc = std::fs::read_to_string(&report_path).unwrap_or_else(|_| TEMPLATE.to_string());

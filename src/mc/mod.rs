@@ -14,7 +14,9 @@
 //! A run that reaches `max_steps` without stopping is kept with `stopped = false` and its
 //! `τ` = the samples drawn before the cap. The `τ` statistics (`mean_tau`, `std_tau`,
 //! `median_tau`, `min_tau`, `max_tau`) are over **all** runs with this capped `τ` (so they
-//! under-estimate the true ones when `unstopped > 0`); `mean_tau_stopped` is over the stopped runs
+//! under-estimate the true ones when `unstopped > 0`); `median_tau` is the lower median, the
+//! same definition as the Kaplan–Meier `censored.km_median`, and equals it whenever that is
+//! defined; `mean_tau_stopped` is over the stopped runs
 //! only; `unstopped` counts the capped runs.
 //!
 //! # Errors
@@ -260,7 +262,11 @@ pub struct Summary {
     pub mean_tau: f64,
     /// Sample standard deviation (`n − 1`) of `τ` over all runs; `None` for one run.
     pub std_tau: Option<f64>,
-    /// Median of `τ` over all runs (mean of the two middle values for an even count).
+    /// Median of `τ` over all runs: the lower median `τ_(⌈n/2⌉)` ([`stats::lower_median`]), the
+    /// convention of the Kaplan–Meier median `censored.km_median`, so that the two are equal
+    /// whenever `km_median` is defined (capped runs sit at the cap, above every stopped run).
+    /// When more than half the runs are capped, `km_median` is `None` ("> cap") and this is the
+    /// cap.
     pub median_tau: f64,
     /// Smallest `τ`.
     pub min_tau: u64,
@@ -350,7 +356,7 @@ pub fn summarize(records: &[RunRecord], best: usize) -> Result<Summary> {
         } else {
             None
         },
-        median_tau: stats::median(&taus)?,
+        median_tau: stats::lower_median(&taus)?,
         min_tau: records.iter().map(|r| r.outcome.tau).min().unwrap_or(0),
         max_tau: records.iter().map(|r| r.outcome.tau).max().unwrap_or(0),
         mean_tau_stopped: if stopped.is_empty() {
@@ -452,5 +458,49 @@ mod tests {
         assert!(merge_records(vec![vec![rec(0), rec(2)]], 3).is_err());
         assert!(merge_records(vec![vec![rec(0), rec(1)], vec![rec(1)]], 2).is_err());
         assert!(merge_records(vec![vec![rec(0), rec(1)]], 3).is_err());
+    }
+
+    /// `median_tau` and `censored.km_median` are one definition (the lower median): equal on
+    /// uncapped runs of even and odd count (where the midpoint convention would differ), equal
+    /// with up to half the runs capped, and `median_tau` = the cap when `km_median` is
+    /// undefined.
+    #[test]
+    fn the_two_medians_agree() {
+        let rec = |run: u64, tau: u64, stopped: bool| RunRecord {
+            run,
+            outcome: RunOutcome {
+                tau,
+                recommendation: 0,
+                stopped,
+                rounds: None,
+            },
+        };
+        let cases: [(&[u64], usize, Option<u64>); 5] = [
+            (&[133_396, 147_834, 90_000, 200_000], 0, Some(133_396)),
+            (&[7, 3, 5], 0, Some(5)),
+            (&[10, 20, 30, 40, 50, 60], 2, Some(30)),
+            (&[10, 20, 30, 40], 2, Some(20)),
+            (&[10, 20, 30, 40], 3, None),
+        ];
+        for (taus, capped, km) in cases {
+            let cap = taus.iter().copied().max().expect("non-empty");
+            let recs: Vec<RunRecord> = taus
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| {
+                    // The `capped` largest runs are capped, at the cap.
+                    let mut order: Vec<u64> = taus.to_vec();
+                    order.sort_unstable();
+                    let is_capped = order[taus.len() - capped..].contains(&t);
+                    rec(i as u64, if is_capped { cap } else { t }, !is_capped)
+                })
+                .collect();
+            let s = summarize(&recs, 0).expect("valid");
+            assert_eq!(s.censored.km_median, km, "{taus:?}, {capped} capped");
+            match km {
+                Some(m) => assert_eq!(s.median_tau, m as f64, "{taus:?}"),
+                None => assert_eq!(s.median_tau, cap as f64, "{taus:?}"),
+            }
+        }
     }
 }

@@ -541,6 +541,29 @@ pub fn sample_std(xs: &[f64]) -> Result<f64> {
     Ok((ss / (xs.len() - 1) as f64).sqrt())
 }
 
+/// Lower median: the `⌈n/2⌉`-th smallest value `x_(⌈n/2⌉)` (the middle value for an odd count,
+/// the lower of the two middle values for an even one).
+///
+/// # Definition
+/// `x_(⌈n/2⌉)`, the inverse of the empirical CDF at 1/2 (Hyndman & Fan's type 1). It is the
+/// convention of the Kaplan–Meier median ([`super::censored::KaplanMeier::quantile`] at
+/// `p = 1/2`), which equals it when nothing is censored; it is always one of the values.
+///
+/// # Errors
+/// [`Error::InvalidParameter`] for an empty slice or a NaN value.
+///
+/// # Example
+/// ```
+/// assert_eq!(dpbai::mc::stats::lower_median(&[5.0, 1.0, 3.0, 2.0]).unwrap(), 2.0);
+/// assert_eq!(dpbai::mc::stats::lower_median(&[5.0, 1.0, 3.0]).unwrap(), 3.0);
+/// ```
+pub fn lower_median(xs: &[f64]) -> Result<f64> {
+    check_nonempty(xs, 1)?;
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    Ok(v[v.len().div_ceil(2) - 1])
+}
+
 /// Median: the middle value, or the mean of the two middle values for an even count.
 ///
 /// # Errors

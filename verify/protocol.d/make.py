@@ -1,18 +1,14 @@
 #!/usr/bin/env python3
 """Assembles verify/protocol.toml from the claim groups in this folder and CLAIMS.md's wording.
 
-The wording comes from shared/spec/CLAIMS.md (columns Claim, Formula, Source), read from
-../shared/spec/CLAIMS.md relative to the repository root, or from the copy in this folder."""
+The wording comes from docs/CLAIMS.md (the table of claims: columns Claim, Formula, Source)."""
 import os, re, sys
 here = os.path.dirname(os.path.abspath(__file__))
 rows = {}
-for path in [os.path.join(here, "..", "..", "..", "shared", "spec", "CLAIMS.md"), os.path.join(here, "CLAIMS.md")]:
-    if os.path.exists(path):
-        for line in open(path, encoding="utf-8"):
-            m = re.match(r"\| (F\.\d+) \| (.*?) \| (.*) \| (.*?) \|\s*$", line)
-            if m:
-                rows[m.group(1)] = (m.group(2), m.group(3), m.group(4))
-        break
+for line in open(os.path.join(here, "..", "..", "docs", "CLAIMS.md"), encoding="utf-8"):
+    m = re.match(r"\| (F\.\d+) \| (.*?) \| (.*) \| (.*?) \|\s*$", line)
+    if m and m.group(1) not in rows:
+        rows[m.group(1)] = (m.group(2), m.group(3), m.group(4))
 E = []
 for mod in ["numeric", "bounds", "empirical"]:
     ns = {}
