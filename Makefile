@@ -1,4 +1,4 @@
-# Issue 15: `make test` is the one test command (README, .ci/run): the Rust suite, then the
+# `make test` is the one test command (README, .ci/run): the Rust suite, then the
 # Python package built into a virtual environment (target/pyenv, maturin and numpy/pytest from
 # PyPI) and its pytest suite. Nothing else needs to be installed on a fresh machine.
 PYTHON ?= python3

@@ -1,5 +1,5 @@
 //! Benchmarks for `audit` (divan): evaluation cost of compiled threshold expressions
-//! (target <= 100 ns per evaluation, issue 5), general vs run-bound programs.
+//! (target <= 100 ns per evaluation), general vs run-bound programs.
 
 use dpbai::audit::expr::{parse_threshold, ThresholdExpr};
 use dpbai::bandit::ThresholdVars;
@@ -81,8 +81,8 @@ fn eval_bound_varying(b: divan::Bencher, src: &str) {
     });
 }
 
-/// Same audit, built-in threshold against the compiled expression of the same rule (issue 17:
-/// target <= 2x): TTUCB on (0.6, 0.5 x4) at delta = 0.01, 20 fixed seeds per iteration. The
+/// Same audit, built-in threshold against the compiled expression of the same rule (target
+/// <= 2x): TTUCB on (0.6, 0.5 x4) at delta = 0.01, 20 fixed seeds per iteration. The
 /// counter is the number of samples those runs draw, so divan's throughput is samples per
 /// second (ns per sample = 1e9 / throughput).
 #[divan::bench(args = ["built-in", "paper-cg", "log(1/delta)+2*log(4+log(na))+2*log(4+log(nb))+3"])]

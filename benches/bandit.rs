@@ -87,7 +87,7 @@ fn dpa_tt(b: divan::Bencher) {
     bench_one(b, AlgoName::DpaTt, 1.0, Rules::Paper, false);
 }
 
-/// Run 36 of seed 1 starves the best arm (MATH.md / REPORT.md finding) and hits the 1e8 cap:
+/// Run 36 of seed 1 starves the best arm (READINGS.md / REPORT.md finding) and hits the 1e8 cap:
 /// with phase skipping it costs O(K log τ), not 1e8 steps.
 #[divan::bench]
 fn adap_tt_star_eps001_starved(b: divan::Bencher) {

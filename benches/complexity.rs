@@ -1,5 +1,5 @@
 //! Benchmarks for `complexity` (divan): the certified characteristic times at K = 5 (μ1 of the
-//! paper) and K = 200. Targets (issue): K = 5: T_KL <= 20 µs, T_ℓ and T_g <= 2 ms;
+//! paper) and K = 200. Targets: K = 5: T_KL <= 20 µs, T_ℓ and T_g <= 2 ms;
 //! K = 200: each <= 200 ms.
 
 use divan::black_box;

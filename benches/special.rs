@@ -1,5 +1,5 @@
-//! Benchmarks for `special` (divan), one evaluation per iteration, per input: targets of
-//! issue 2 are lambert_wm1 <= 100 ns, c_g <= 2 us, zeta <= 200 ns per evaluation.
+//! Benchmarks for `special` (divan), one evaluation per iteration, per input: targets
+//! are lambert_wm1 <= 100 ns, c_g <= 2 us, zeta <= 200 ns per evaluation.
 //!
 //! Run sparingly (shared machine): `cargo bench --bench special -- --sample-count 20`.
 

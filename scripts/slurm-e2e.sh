@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 14: end-to-end test of `dpbai cluster` on a real single-node Slurm.
+# End-to-end test of `dpbai cluster` on a real single-node Slurm.
 #
 # As root on Debian: installs slurm-wlm and munge if missing; starts munged, slurmctld and slurmd
 # from a slurm.conf generated in a temporary folder (the node's real CPU count); writes a plan for

@@ -1,4 +1,4 @@
-# Issue 14: a single-node Slurm on this machine, for scripts/slurm-e2e.sh and
+# A single-node Slurm on this machine, for scripts/slurm-e2e.sh and
 # scripts/slurm-spread.sh (source it; needs root on Debian).
 #
 #   slurm_local_start WORK   installs slurm-wlm and munge if missing; starts munged, slurmctld

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 14: predicted against measured task times of a `dpbai cluster slurm` plan of the paper
+# Predicted against measured task times of a `dpbai cluster slurm` plan of the paper
 # profile, on a local single-node Slurm (root, Debian; see scripts/slurm-local.sh). Runs only the
 # job array (no assembly) with a reduced --runs.
 #

@@ -1,7 +1,7 @@
-//! A validated bandit instance and its transforms (MATH.md 0.1, A.5–A.7).
+//! A validated bandit instance and its transforms (READINGS.md §0.1, §A.5–§A.7).
 //!
 //! An [`Instance`] always has `K >= 2` finite means and a **unique** best arm; Bernoulli means lie
-//! in `[0, 1]` (the paper's experiment instance μ3 has boundary means 0 and 1, MATH.md 0.1).
+//! in `[0, 1]` (the paper's experiment instance μ3 has boundary means 0 and 1, READINGS.md §0.1).
 //! Upper-bound formulas that need `μ ∈ (0,1)^K` or distinct means ask
 //! [`Instance::is_interior`] / [`Instance::has_distinct_means`].
 
@@ -23,7 +23,7 @@ pub enum Family {
 }
 
 impl Family {
-    /// The sub-Gaussian scale `σ` (1/2 for Bernoulli, MATH.md 0.1).
+    /// The sub-Gaussian scale `σ` (1/2 for Bernoulli, READINGS.md §0.1).
     pub fn sigma(&self) -> f64 {
         match *self {
             Family::Bernoulli => 0.5,
@@ -137,7 +137,7 @@ impl Instance {
         self.means[self.best]
     }
     /// Gap `Δ_a = μ_{a*} − μ_a` of every arm, with the convention `Δ_{a*} = Δ_min`
-    /// (MATH.md 0.1, paper Sec. 2.2.3), so that `Σ_{a∈[K]}` sums have K terms.
+    /// (READINGS.md §0.1, paper Sec. 2.2.3), so that `Σ_{a∈[K]}` sums have K terms.
     pub fn gaps(&self) -> Vec<f64> {
         let dmin = self.delta_min();
         (0..self.k())
@@ -174,21 +174,21 @@ impl Instance {
             Family::Gaussian { .. } => true,
         }
     }
-    /// True when all means are pairwise distinct (assumed by the upper bounds, MATH.md ISSUE 31).
+    /// True when all means are pairwise distinct (assumed by the upper bounds, READINGS.md R.31).
     pub fn has_distinct_means(&self) -> bool {
         let mut m = self.means.clone();
         m.sort_by(f64::total_cmp);
         m.windows(2).all(|w| w[0] != w[1])
     }
 
-    /// Hardness `H(ν) = 2σ² Σ_{a∈[K]} Δ_a^{-2}` with `σ` given explicitly (MATH.md A.7).
+    /// Hardness `H(ν) = 2σ² Σ_{a∈[K]} Δ_a^{-2}` with `σ` given explicitly (READINGS.md §A.7).
     ///
     /// The paper's `H` uses `σ = 1/2`: `H = (1/2) Σ_a Δ_a^{-2}`.
     pub fn hardness_h(&self, sigma: f64) -> f64 {
         2.0 * sigma * sigma * self.gaps().iter().map(|d| 1.0 / (d * d)).sum::<f64>()
     }
 
-    /// The CTB-modified Bernoulli instance `ν_ε` with means `m_ε(μ_a)` (MATH.md A.5, L. 12).
+    /// The CTB-modified Bernoulli instance `ν_ε` with means `m_ε(μ_a)` (READINGS.md §A.5, L. 12).
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] if `ε <= 0`; the family must be Bernoulli (the randomiser acts
@@ -210,13 +210,13 @@ impl Instance {
     }
 
     /// Squared gaps of the privacy-aware Gaussian instance: `Δ_a·min{Δ_a, ε/2}` for every arm
-    /// (best arm: `Δ_min·min{Δ_min, ε/2}`), MATH.md A.6.
+    /// (best arm: `Δ_min·min{Δ_min, ε/2}`), READINGS.md §A.6.
     pub fn privacy_aware_squared_gaps(&self, eps: f64) -> Vec<f64> {
         self.gaps().iter().map(|&d| d * d.min(0.5 * eps)).collect()
     }
 
     /// The privacy-aware Gaussian instance `ν_{G,ε}` of Cor. 18: the instance's standard
-    /// deviation (1/2 for Bernoulli arms, MATH.md ISSUE 4; `σ` for Gaussian arms, as Eq. (15)
+    /// deviation (1/2 for Bernoulli arms, READINGS.md R.4; `σ` for Gaussian arms, as Eq. (15)
     /// and App. G, Eq. (23)) and means `μ_a` if `a = a*` or `Δ_a <= ε/2`, else
     /// `μ_{a*} − sqrt(εΔ_a/2)`.
     ///
@@ -238,7 +238,7 @@ impl Instance {
         Instance::gaussian(means, self.sigma())
     }
 
-    /// `Δ_{ε,a} = ε(sqrt(1 + 2Δ_a/ε) − 1)` for every arm (best arm: value at `Δ_min`), MATH.md A.7.
+    /// `Δ_{ε,a} = ε(sqrt(1 + 2Δ_a/ε) − 1)` for every arm (best arm: value at `Δ_min`), READINGS.md §A.7.
     ///
     /// Evaluated as `2Δ_a / (sqrt(1 + 2Δ_a/ε) + 1)`, which has no cancellation for large ε.
     pub fn delta_eps(&self, eps: f64) -> Vec<f64> {
@@ -248,12 +248,12 @@ impl Instance {
             .collect()
     }
 
-    /// `H(ν, ε)` as Sec. 4.3 defines it: `Σ_{a∈[K]} Δ_{ε,a}^{-2}` (MATH.md A.7, ISSUE 24).
+    /// `H(ν, ε)` as Sec. 4.3 defines it: `Σ_{a∈[K]} Δ_{ε,a}^{-2}` (READINGS.md §A.7, R.24).
     pub fn hardness_h_eps_sec43(&self, eps: f64) -> f64 {
         self.delta_eps(eps).iter().map(|d| 1.0 / (d * d)).sum()
     }
 
-    /// `H(ν, ε)` as App. B defines it: `2σ² Σ_{a∈[K]} Δ_{ε,a}^{-2}` (MATH.md A.7, ISSUE 24).
+    /// `H(ν, ε)` as App. B defines it: `2σ² Σ_{a∈[K]} Δ_{ε,a}^{-2}` (READINGS.md §A.7, R.24).
     pub fn hardness_h_eps_app_b(&self, eps: f64) -> f64 {
         let s = self.sigma();
         2.0 * s * s * self.hardness_h_eps_sec43(eps)
@@ -289,7 +289,7 @@ mod tests {
         let nu = mu1();
         let g = nu.gaps();
         assert!((g[0] - 0.05).abs() < 1e-15 && (g[4] - 0.45).abs() < 1e-15);
-        // MATH.md B.12: H^G(μ1; 1/2) = 802.469
+        // READINGS.md §B.12: H^G(μ1; 1/2) = 802.469
         assert!((nu.hardness_h(0.5) - 802.469).abs() < 1e-3);
         assert!(!nu.has_distinct_means());
         assert!(nu.is_interior());
@@ -324,7 +324,7 @@ mod tests {
     #[test]
     fn delta_eps_limits() {
         let nu = mu1();
-        // ε → ∞: Δ_{ε,a} → Δ_a; ε → 0: Δ_{ε,a}²/ε → 2Δ_a (ISSUE 23)
+        // ε → ∞: Δ_{ε,a} → Δ_a; ε → 0: Δ_{ε,a}²/ε → 2Δ_a (R.23)
         let big = nu.delta_eps(1e12);
         let small = nu.delta_eps(1e-12);
         for ((d, b), s) in nu.gaps().iter().zip(&big).zip(&small) {

@@ -2,7 +2,7 @@
 //!
 //! Verification and numerical analysis for **differentially private best-arm identification**
 //! (fixed-confidence BAI under local and global ε-DP), after the paper "Differentially Private
-//! Best-Arm Identification". The formulas are specified in `shared/spec/MATH.md`; section numbers
+//! Best-Arm Identification". The formulas are specified in `docs/READINGS.md`; section numbers
 //! below refer to it, equation/lemma numbers to the paper.
 //!
 //! ## Notation (paper symbol → Rust name)

@@ -25,7 +25,7 @@ fn vars(delta: f64, k: f64, eps: f64, sigma: f64, na: f64, nb: f64, gap: f64) ->
     }
 }
 
-/// MATH.md D.1 reference vectors (K = 5, δ = 0.01, σ = 1/2), quoted to 7-8 digits.
+/// READINGS.md §D.1 reference vectors (K = 5, δ = 0.01, σ = 1/2), quoted to 7-8 digits.
 #[test]
 fn presets_match_math_md_reference_vectors() {
     let cases: [(&str, f64, f64, f64, f64, f64); 6] = [
@@ -715,7 +715,7 @@ fn verdict_error_probabilities_are_at_most_alpha_over_2_at_the_boundary() {
 }
 
 // ------------------------------------------------------------------------------------------
-// Issue 17: search, dominance, custom rules.
+// Search, dominance, custom rules.
 
 fn search_audit(threshold: Option<&str>) -> dpbai::audit::delta::DeltaAuditConfig {
     dpbai::audit::delta::DeltaAuditConfig {
@@ -812,7 +812,7 @@ fn battery_flags(threshold: &str) -> bool {
     audit_delta(&cfg, &b).expect("runs").verdict == Verdict::Violated
 }
 
-/// Acceptance (issue 17), pre-registered: seed 17, alpha = 1e-3. Each built-in unsafe preset
+/// Pre-registered: seed 17, alpha = 1e-3. Each built-in unsafe preset
 /// is found violated by a sample-budgeted search: `unsafe-log-over-20` (TTUCB) and
 /// `unsafe-adap-tt-no-privacy` (AdaP-TT, over an eps range, as it fails at small eps).
 #[test]
@@ -861,7 +861,7 @@ fn search_finds_every_unsafe_preset() {
     );
 }
 
-/// Acceptance (issue 17), pre-registered: seed 17, alpha = 1e-3. A threshold that passes the
+/// Pre-registered: seed 17, alpha = 1e-3. A threshold that passes the
 /// default battery (K <= 8) but is unsafe for K >= 12 is caught by the search, on K >= 12.
 #[test]
 fn search_catches_a_threshold_unsafe_only_for_many_arms() {
@@ -884,7 +884,7 @@ fn search_catches_a_threshold_unsafe_only_for_many_arms() {
     assert!(r.worst_means.len() >= 12);
 }
 
-/// Acceptance (issue 17), pre-registered: seed 17, alpha = 1e-3. A threshold that drops to
+/// Pre-registered: seed 17, alpha = 1e-3. A threshold that drops to
 /// `log(1/δ)/20` once `t >= 20000` (beyond the battery's stopping times) passes the default
 /// battery and is caught by the search on an instance whose runs last longer.
 #[test]
@@ -909,7 +909,7 @@ fn search_catches_a_threshold_unsafe_only_for_long_runs() {
     assert!(r.confirmation[0].mean_tau >= 20000.0);
 }
 
-/// Acceptance (issue 17), pre-registered: seed 17, alpha = 1e-3. A threshold that drops to
+/// Pre-registered: seed 17, alpha = 1e-3. A threshold that drops to
 /// `log(1/δ)/20` when the leader's lead `gap` is below 0.02 passes the default battery (gaps
 /// >= 0.08) and is caught by the search on a small-gap instance.
 #[test]

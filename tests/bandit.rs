@@ -4,7 +4,7 @@
 //!
 //! Statistical tests use a fixed seed and a pre-registered `alpha = 1e-6` with analytic
 //! (non-asymptotic) critical values: DKW–Massart for empirical CDFs and Hoeffding for
-//! frequencies; the issue-11 control tests at the end use an exact conditional binomial test
+//! frequencies; the control tests at the end use an exact conditional binomial test
 //! at their own pre-registered level `CONTROL_ALPHA = 0.01`.
 
 use dpbai::bandit::{
@@ -405,7 +405,7 @@ fn binomial_critical(n: u64, p: f64, a: f64) -> u64 {
 /// `T_g >= T_TV/ε = Σ_a Δ_a^{-1}/ε` (Cor. 18, F.19). Run with
 /// `cargo test --release --test lib bandit::delta_correctness -- --ignored --nocapture`.
 ///
-/// Unstopped runs are reported, not failed: on μ1 (tied sub-optimal arms, ISSUE 31) AdaP-TT and
+/// Unstopped runs are reported, not failed: on μ1 (tied sub-optimal arms, R.31) AdaP-TT and
 /// AdaP-TT* can starve an arm forever — its private bonus `b^{G,ε}(Ñ)` (Eq. (11)) does not grow
 /// with `n`, so an arm released with a large negative Laplace draw is neither leader nor (the
 /// tied arms' transport costs staying O(1)) challenger again. Capped runs enter the mean with
@@ -480,7 +480,7 @@ fn fewer_capped_p(x: u64, y: u64) -> f64 {
 /// Pre-registered significance level of the control tests below (one-sided).
 const CONTROL_ALPHA: f64 = 0.01;
 
-/// Issue 11, Finding 1's controls on μ2 at ε = 0.4 (AdaP-TT, 200 runs each, cap 2·10⁶).
+/// Finding 1's controls on μ2 at ε = 0.4 (AdaP-TT, 200 runs each, cap 2·10⁶).
 /// Pre-registered rules, one-sided exact conditional binomial tests at `CONTROL_ALPHA`:
 /// * Eq. (11) with `k(Ñ_a)` replaced by `log ‖Ñ‖₁` (privacy term kept, growing with the total
 ///   count) has fewer capped runs than Eq. (11) (seed 2613): the frozen own-count bonus is the
@@ -516,7 +516,7 @@ fn log_n_leader_bonus_controls_adap_tt_starvation() {
     }
 }
 
-/// Issue 11, Finding 3's control: DPA-TT with global episodes stalls on μ4 when its leader
+/// Finding 3's control: DPA-TT with global episodes stalls on μ4 when its leader
 /// reads the frozen counts, not when it reads the live ones. Pre-registered rule: 50 runs each
 /// (seed 2612, cap 10⁶); the control has fewer capped runs at one-sided level 0.01.
 #[test]

@@ -1,4 +1,4 @@
-//! Property-based CLI harness (ISSUE 12): generated argument vectors over every subcommand and
+//! Property-based CLI harness: generated argument vectors over every subcommand and
 //! option, with numbers from the extremes (subnormal, ±0, 1e±300, overflow, NaN, u64::MAX),
 //! malformed lists and expressions. Each case runs the binary as a subprocess with a time cap.
 //!

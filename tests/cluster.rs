@@ -263,7 +263,7 @@ fn run_plan_assembles_the_unsharded_summary_and_csv() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Issue 16: `dpbai cluster slurm -- experiment STUDY.toml`: the study file is copied into the
+/// `dpbai cluster slurm -- experiment STUDY.toml`: the study file is copied into the
 /// plan, the tasks write shard files, the assembly writes the single-machine outputs.
 #[test]
 fn experiment_plan_assembles_the_unsharded_outputs() {

@@ -64,7 +64,7 @@ pub const FN_NAMES: [&str; 14] = [
 ];
 
 /// The proptest configuration of every property test: `cases` cases drawn from a fixed seed,
-/// so that `cargo test` is reproducible like the Monte Carlo runs (STYLE.md). Set
+/// so that `cargo test` is reproducible like the Monte Carlo runs. Set
 /// `DPBAI_PROPTEST_SEED` to another integer, or to `random` for a fresh seed, to explore
 /// further; a failure prints the seed beside proptest's minimal input, and
 /// `proptest-regressions/` keeps replaying the failing cases once found.

@@ -1,5 +1,5 @@
 //! Integration tests for `complexity`: golden values (mpmath), the paper's relations as
-//! property tests, MATH.md B.12's reference tables, closed-form oracles and the `bounds` CLI.
+//! property tests, READINGS.md §B.12's reference tables, closed-form oracles and the `bounds` CLI.
 
 use crate::common::{rel_err, run_cli};
 use approx::{assert_relative_eq, relative_eq};
@@ -8,11 +8,11 @@ use dpbai::divergence::{c_local, kl_bernoulli, pinsker_switch_eps};
 use dpbai::instance::Instance;
 use proptest::prelude::*;
 
-/// Golden tolerance of the issue (relative error vs the mpmath reference).
+/// Golden tolerance (relative error vs the mpmath reference).
 const GOLDEN_TOL: f64 = 1e-8;
 /// Slack for comparisons between two certified values (each is within 1e-9 of the truth).
 const CERT_SLACK: f64 = 3e-9;
-/// MATH.md B.12 prints 5-7 significant digits.
+/// READINGS.md §B.12 prints 5-7 significant digits.
 const B12_TOL: f64 = 5e-5;
 
 fn checked(c: &Certified) -> &Certified {
@@ -165,7 +165,7 @@ fn golden_upper(kind: &str, nu: &Instance, eps: Option<f64>, beta: f64) -> f64 {
 }
 
 // ------------------------------------------------------------------------------------------
-// MATH.md B.12 reference values (prototype, 5-7 digits)
+// READINGS.md §B.12 reference values (prototype, 5-7 digits)
 
 #[test]
 fn b12_reference_table() {
@@ -578,7 +578,7 @@ proptest! {
 #[test]
 fn upper_bound_formulas() {
     use complexity::upper;
-    // MATH.md E.4 behaviour note: μ4, β = 1/2, ε = 1: Thm. 22 1578.9, Thm. 24 85794; ε = 0.1: 8771.4 vs 14399
+    // READINGS.md §E.4 behaviour note: μ4, β = 1/2, ε = 1: Thm. 22 1578.9, Thm. 24 85794; ε = 0.1: 8771.4 vs 14399
     let nu = ber(&paper()[3].1);
     let u = upper::upper_bounds(&nu, 1.0, 0.5).unwrap();
     assert!(
@@ -864,7 +864,7 @@ fn cli_json_has_every_key() {
     assert!(rel_err(lb, 395.5415490290948 * (1.0f64 / 0.024).ln()) < 1e-9);
 }
 
-/// `bounds --family gaussian --eps` returns a certified local time (issue 12, item 4), equal to
+/// `bounds --family gaussian --eps` returns a certified local time, equal to
 /// the library's and bracketing it, with the local sample-complexity lower bound.
 #[test]
 fn cli_json_gaussian_local() {

@@ -1,5 +1,5 @@
 //! Integration tests for `divergence` and `instance`: golden values (mpmath,
-//! `verify/golden_divergence.py`) and properties (MATH.md A.1–A.8).
+//! `verify/golden_divergence.py`) and properties (READINGS.md §A.1–§A.8).
 
 use crate::common::rel_err;
 use dpbai::divergence::*;
@@ -137,7 +137,7 @@ fn instance_validation() {
 proptest! {
     #![proptest_config(crate::common::prop_config(256))]
 
-    /// Pinsker (MATH.md A.3; Cor. 11, Cor. 18): kl(p, q) >= 2 TV(p, q)² in nats.
+    /// Pinsker (READINGS.md §A.3; Cor. 11, Cor. 18): kl(p, q) >= 2 TV(p, q)² in nats.
     #[test]
     fn pinsker_kl_ge_2tv2(p in 0.0f64..=1.0, q in 0.0f64..=1.0) {
         let kl = kl_bernoulli(p, q).unwrap();
@@ -161,7 +161,7 @@ proptest! {
         prop_assert!(kl_bernoulli(p, q).unwrap() >= 0.0);
     }
 
-    /// kl(p, ·) is decreasing on (0, p] and increasing on [p, 1) (MATH.md A.1).
+    /// kl(p, ·) is decreasing on (0, p] and increasing on [p, 1) (READINGS.md §A.1).
     #[test]
     fn kl_monotone_in_q(p in 0.01f64..0.99, a in 0.0f64..1.0, b in 0.0f64..1.0) {
         let (lo, hi) = if a < b { (a, b) } else { (b, a) };
@@ -171,7 +171,7 @@ proptest! {
         prop_assert!(kl_bernoulli(p, r1).unwrap() >= kl_bernoulli(p, r2).unwrap());
     }
 
-    /// MATH.md A.4: c(ε) increasing and ~ ε², and the LDP contraction holds for randomised
+    /// READINGS.md §A.4: c(ε) increasing and ~ ε², and the LDP contraction holds for randomised
     /// response: kl(m(p), m(q)) + kl(m(q), m(p)) <= c(ε)(p − q)².
     #[test]
     fn c_local_contraction(p in 0.0f64..=1.0, q in 0.0f64..=1.0, le in -2.0f64..0.7) {
@@ -183,7 +183,7 @@ proptest! {
         prop_assert!(sym <= c * (p - q) * (p - q) * (1.0 + 1e-12) + 1e-300, "eps={eps}");
     }
 
-    /// MATH.md A.8: kl(1 − δ, δ) >= log(1/(2.4 δ)) for every δ ∈ (0, 1).
+    /// READINGS.md §A.8: kl(1 − δ, δ) >= log(1/(2.4 δ)) for every δ ∈ (0, 1).
     #[test]
     fn kl_delta_ge_log_1_over_2_4_delta(le in -12.0f64..-0.0001) {
         let d = 10f64.powf(le);
@@ -191,7 +191,7 @@ proptest! {
         prop_assert!(rel_err(kl_delta(d).unwrap(), kl_bernoulli(1.0 - d, d).unwrap()) <= 1e-12);
     }
 
-    /// MATH.md A.5, A.7: the randomised-response gap map Δ_a ↦ Δ_a·tanh(ε/2) and
+    /// READINGS.md §A.5, §A.7: the randomised-response gap map Δ_a ↦ Δ_a·tanh(ε/2) and
     /// H(ν_ε) = coth²(ε/2)·H(ν); A.6: squared gaps of ν_{G,ε} are Δ_a·min{Δ_a, ε/2}.
     #[test]
     fn instance_transforms(

@@ -1,4 +1,4 @@
-//! Keeps the documentation promise of STYLE.md (issue 13): every public numerical item of
+//! Keeps the documentation promise of CONTRIBUTING.md: every public numerical item of
 //! `special`, `divergence` and `complexity` carries its `# Definition`, `# Reference`,
 //! `# Domain` and `# Accuracy` doc sections.
 //!

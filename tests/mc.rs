@@ -404,7 +404,7 @@ fn critical_errors(n: u64, delta: f64, alpha: f64) -> u64 {
         .unwrap()
 }
 
-/// δ-correctness (MATH.md E.2, D.10): on an easy instance the error count over N runs must not
+/// δ-correctness (READINGS.md §E.2, §D.10): on an easy instance the error count over N runs must not
 /// exceed the critical value c with P(Bin(N, δ) >= c) <= 1e-6 (pre-registered α = 1e-6, fixed
 /// seed). Instance (0.51, 0.5): a DP-SE that eliminates on the noisy argmax alone (radius 0)
 /// errs with probability ≈ Φ(−0.01/sqrt(0.5/740)) ≈ 0.35 > c/N ≈ 0.245 and fails it.
@@ -755,7 +755,7 @@ fn every_algorithm_is_thread_and_shard_invariant() {
     }
 }
 
-/// Issue acceptance for DP-SE on the paper's instances μ1, μ2 (MATH.md G.1), δ = 0.01, 1000 runs
+/// Acceptance for DP-SE on the paper's instances μ1, μ2 (READINGS.md §G.1), δ = 0.01, 1000 runs
 /// per ε: (i) errors below the critical value c of Bin(1000, δ) at α = 1e-6 (pre-registered,
 /// fixed seed), (ii) mean τ >= T_g(μ; ε)·log(1/(2.4δ)) (Thm. 17 lower bound, proven lower end of
 /// the certified characteristic time; the sample mean of a δ-correct algorithm far above it).
@@ -788,7 +788,7 @@ fn dp_se_paper_instances_delta_correct_and_above_lower_bound() {
     }
 }
 
-/// The MATH.md H readings are command-line options, and a run records the non-default ones.
+/// The READINGS.md §R readings are command-line options, and a run records the non-default ones.
 #[test]
 fn cli_reading_options_are_recorded() {
     let base = [

@@ -495,7 +495,7 @@ fn demo_figures_for_eyeballing() {
     render(&degenerate_figure(), &dir.join("demo_degenerate")).expect("render degenerate");
 }
 
-/// ISSUE 12: a verify-cache file edited after it was written (one τ digit, then one
+/// A verify-cache file edited after it was written (one τ digit, then one
 /// recommendation) fails its blake3 digest and is recomputed, never used.
 #[test]
 fn edited_cache_file_is_detected_and_recomputed() {
@@ -559,7 +559,7 @@ fn edited_cache_file_is_detected_and_recomputed() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Claims: the protocol's verdicts and fault injection (issue 11).
+// Claims: the protocol's verdicts and fault injection.
 // ---------------------------------------------------------------------------------------------
 
 use dpbai::report::claims::{
@@ -680,7 +680,7 @@ fn verify_check_fails_under_an_injected_fault() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
-/// `--expected` conventions (issue 11): a file may share another's `[independent]` table with
+/// `--expected` conventions: a file may share another's `[independent]` table with
 /// `independent_from` (the paper profile's file does), may not have both, and
 /// `--record-snapshot` fills its `[snapshot]` table so that `--check` then passes.
 #[test]

@@ -1,5 +1,5 @@
 //! Integration tests for `special`: golden values (mpmath, `verify/golden_special.py`),
-//! property tests (MATH.md C.2, C.3, C.7, F.37, F.66) and the `dpbai fn` command.
+//! property tests (READINGS.md §C.2, §C.3, §C.7, CLAIMS.md F.37, CLAIMS.md F.66) and the `dpbai fn` command.
 
 use crate::common::{rel_err, run_cli};
 use approx::{abs_diff_eq, assert_relative_eq, relative_eq};
@@ -180,20 +180,20 @@ fn bad_input_is_err_naming_value_and_domain() {
 
 #[test]
 fn known_constants() {
-    // MATH.md C.2 / F.66: min g_G = 1.27067... near λ = 0.8816.
+    // READINGS.md §C.2 / F.66: min g_G = 1.27067... near λ = 0.8816.
     assert!((g_g(0.8816).unwrap() - 1.27067).abs() < 1e-4);
-    // g1(12) <= 10 (Thm. 24, L. 52; MATH.md F.32).
+    // g1(12) <= 10 (Thm. 24, L. 52; CLAIMS.md F.32).
     assert!(g1(12.0).unwrap() <= 10.0);
     assert_eq!(g1(0.0).unwrap(), 1.0);
-    // g2(0+) = 1 (MATH.md C.7, F.32): g2(y) = 1 + 2√y + O(y)
+    // g2(0+) = 1 (READINGS.md §C.7, CLAIMS.md F.32): g2(y) = 1 + 2√y + O(y)
     for y in [1e-300, 1e-30, 1e-12] {
         let v = g2(y).unwrap();
         assert!(v > 1.0 || y < 1e-32, "g2({y}) = {v}");
         assert!((v - 1.0 - 2.0 * y.sqrt()).abs() <= 4.0 * y + 2.0 * f64::EPSILON);
     }
-    // g2(y) = 4y + 2 + o(1) as y → ∞ (MATH.md C.7)
+    // g2(y) = 4y + 2 + o(1) as y → ∞ (READINGS.md §C.7)
     assert!((g2(1e6).unwrap() - 4e6 - 2.0).abs() < 1e-5);
-    // h(x, δ) = c_L36(x, δ/(3ζ(2)k(x)²)) (MATH.md C.6, App. F.3)
+    // h(x, δ) = c_L36(x, δ/(3ζ(2)k(x)²)) (READINGS.md §C.6, App. F.3)
     for (x, d, kk) in [(1.0, 0.01, 5usize), (8.0, 1e-6, 2), (1e5, 0.3, 40)] {
         let kx = k(x).unwrap();
         let alt = c_l36(x, d / (3.0 * zeta(2.0).unwrap() * kx * kx), kk).unwrap();
@@ -204,7 +204,7 @@ fn known_constants() {
             max_relative = CLOSED_FORM_TOL
         );
     }
-    // h_1(A, B) is the largest root of x = A log x + B (MATH.md C.4, L. 41)
+    // h_1(A, B) is the largest root of x = A log x + B (READINGS.md §C.4, L. 41)
     for (a, b) in [(2.0, 3.0), (0.5, 10.0), (100.0, 1000.0)] {
         let x = h1(a, b).unwrap();
         assert_relative_eq!(
@@ -223,7 +223,7 @@ fn known_constants() {
 proptest! {
     #![proptest_config(crate::common::prop_config(256))]
 
-    /// Definition of W: W(x)·e^{W(x)} = x on both branches (MATH.md C.3).
+    /// Definition of W: W(x)·e^{W(x)} = x on both branches (READINGS.md §C.3).
     #[test]
     fn lambert_w_inverts_w_exp_w(u in 0.0f64..1.0, v in -300.0f64..300.0) {
         // W_{-1} on [-1/e, 0): x = -u/e.
@@ -244,7 +244,7 @@ proptest! {
         prop_assert!(rel_err(w + w.ln(), y.ln()) <= 1e-14 || (w * w.exp() / y - 1.0).abs() <= 1e-14);
     }
 
-    /// MATH.md F.37 (L. 40): x + log x <= W̄(x) <= x + log x + min{1/2, 1/√x} for x > 1, and
+    /// CLAIMS.md F.37 (L. 40): x + log x <= W̄(x) <= x + log x + min{1/2, 1/√x} for x > 1, and
     /// W̄(x) − log W̄(x) = x.
     #[test]
     fn wbar_bounds_f37(e in -12.0f64..300.0) {
@@ -261,7 +261,7 @@ proptest! {
         }
     }
 
-    /// MATH.md F.66 / C.2: C_G increasing and C_G(x) >= x + 1.2706.
+    /// CLAIMS.md F.66 / C.2: C_G increasing and C_G(x) >= x + 1.2706.
     #[test]
     fn c_g_increasing_and_lower_bound(e in -6.0f64..12.0, f in 0.0f64..0.2) {
         let x = 10f64.powf(e);
@@ -276,7 +276,7 @@ proptest! {
         }
     }
 
-    /// MATH.md C.7: g1 increasing, g1(y) is a root of x² = x + y√(2x) + y²/4, g1 >= 1;
+    /// READINGS.md §C.7: g1 increasing, g1(y) is a root of x² = x + y√(2x) + y²/4, g1 >= 1;
     /// g2 increasing with g2(0+) = 1 and g2 = y(1 + √(1 + 1/y))².
     #[test]
     fn g1_g2_properties(e in -8.0f64..4.0, f in 1e-6f64..0.5) {

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Golden values for the characteristic times of `dpbai::complexity` (MATH.md section B).
+"""Golden values for the characteristic times of `dpbai::complexity` (READINGS.md §B).
 
 Independent reference, mpmath at 40 digits. The algorithm is deliberately DIFFERENT from the
 Rust solver (which works on the level y of psi_b(1, x), inverts it by Newton and solves the
 stationarity condition sum_b D(mu*, z_b)/D(mu_b, z_b) = 1):
 
   * outer: Brent's minimiser (parabolic + golden section) over the leader weight beta
-    (t*(beta) is concave, MATH.md B.2), to 1e-19 in beta;
+    (t*(beta) is concave, READINGS.md §B.2), to 1e-19 in beta;
   * middle: root of  sum_b w_b(beta, t) = 1 - beta  in the level t (bracketing solver);
   * inner: the minimal weight is computed through the DUAL form of the inner infimum,
         w_b(beta, t) = sup_z (t - beta X1(z)) / X2(z)   over every branch pair (X1, X2),

@@ -124,7 +124,7 @@ def main():
         print(f"t = {t}")
         print(f"value = {mp.nstr(t_two_sided(t, nu), 25)}")
         print()
-    # public code rows (shared/data/public_code_runs.csv) against made-up "ours" moments
+    # public code rows (data/public_code_runs.csv) against made-up "ours" moments
     ratio_case("ttucb_mu1", 53733, 5000, 1000, "54255.2", "5441.8", 50, 1, 1)
     ratio_case("ttucb_mu1_shifted", 60000, 5000, 100, "54255.2", "5441.8", 50, 1, 1)
     ratio_case("adaptt_mu1_eps1_undercount", 200000, 30000, 1000, "158126.5", "10561.7", 11, "1.01", "1.53")

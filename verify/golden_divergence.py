@@ -6,7 +6,7 @@ Usage:  python3 verify/golden_divergence.py > tests/data/divergence_golden.toml
 Inputs are exact IEEE doubles (round-trip repr, mpmath.mpf(float)); values are the exact
 closed forms at those doubles, evaluated with 80 significant digits (kl(p, q) with
 |p - q| ~ 1e-12 cancels ~24 digits, so 80 leaves > 50 correct), rounded to 30 digits.
-The formulas are the textbook ones of MATH.md A.1-A.8 (p log(p/q) + ..., e^{2e}(e^e - 1)^2,
+The formulas are the textbook ones of READINGS.md §A.1-§A.8 (p log(p/q) + ..., e^{2e}(e^e - 1)^2,
 erf, ...), not the Rust code's cancellation-free rearrangements.
 """
 import math
@@ -86,7 +86,7 @@ for d in logspace(1e-12, 0.49, 12) + [0.4999, 0.49999999]:
     dm = mp.mpf(d)
     add("kl_delta", [d], (1 - 2 * dm) * mp.log((1 - dm) / dm))
 
-# instance transforms (MATH.md A.5-A.7) on mu1 = (0.95, 0.9, 0.9, 0.9, 0.5), eps = 0.3
+# instance transforms (READINGS.md §A.5-§A.7) on mu1 = (0.95, 0.9, 0.9, 0.9, 0.5), eps = 0.3
 mu1 = [0.95, 0.9, 0.9, 0.9, 0.5]
 mus = [mp.mpf(m) for m in mu1]
 top = max(mus)
@@ -100,7 +100,7 @@ for e in [0.05, 0.3, 2.0]:
     add("hardness_h_eps_sec43_mu1", [e], sum(1 / (d * d) for d in d_eps))
     add("privacy_aware_sq_gap_sum_mu1", [e], sum(g * min(g, em / 2) for g in gaps))
 
-# ISSUE 12: the extremes. p, q in {1e-300, 1e-17, 1 - 2^-53} (and the issue's probes
+# The extremes: p, q in {1e-300, 1e-17, 1 - 2^-53} (and the probes
 # kl(1e-17, 0.6), kl(0.3, 1e-320), with 1e-320 the subnormal double it parses to).
 # 1 - p with p = 1e-300 needs 300+ digits: these use 800 working digits.
 def kl_wide(p, q):

@@ -1,4 +1,4 @@
-"""Overhead of the Python bindings (issue 15 acceptance), measured in one run, medians.
+"""Overhead of the Python bindings, measured in one run, medians.
 
 Run from the repository root after `make develop` and `cargo build --release`:
     target/pyenv/bin/python python/benches/overhead.py [--reps 5]

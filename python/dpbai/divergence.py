@@ -29,41 +29,41 @@ __all__ = [
 
 
 def kl_bernoulli(p, q):
-    """``KL(Ber(p) || Ber(q))`` in nats, ``p, q ∈ [0, 1]`` (MATH.md A.1)."""
+    """``KL(Ber(p) || Ber(q))`` in nats, ``p, q ∈ [0, 1]`` (READINGS.md §A.1)."""
     return _call("kl_bernoulli", p, q)
 
 
 def kl_gaussian(m, m2, sigma):
-    """``(m - m2)² / (2σ²)``, the KL divergence of two Gaussians of scale ``σ > 0`` (MATH.md A.2)."""
+    """``(m - m2)² / (2σ²)``, the KL divergence of two Gaussians of scale ``σ > 0`` (READINGS.md §A.2)."""
     return _call("kl_gaussian", m, m2, sigma)
 
 
 def tv_bernoulli(p, q):
-    """``TV(Ber(p), Ber(q)) = |p - q|`` (MATH.md A.1)."""
+    """``TV(Ber(p), Ber(q)) = |p - q|`` (READINGS.md §A.1)."""
     return _call("tv_bernoulli", p, q)
 
 
 def tv2_bernoulli(p, q):
-    """``TV(Ber(p), Ber(q))²`` (MATH.md A.1)."""
+    """``TV(Ber(p), Ber(q))²`` (READINGS.md §A.1)."""
     return _call("tv2_bernoulli", p, q)
 
 
 def tv_gaussian(m, m2, sigma):
-    """``TV(N(m, σ²), N(m2, σ²)) = erf(|m - m2| / (2√2 σ))`` (MATH.md A.2)."""
+    """``TV(N(m, σ²), N(m2, σ²)) = erf(|m - m2| / (2√2 σ))`` (READINGS.md §A.2)."""
     return _call("tv_gaussian", m, m2, sigma)
 
 
 def c_local(eps):
-    """LDP contraction ``c(ε) = min{4, e^{2ε}} (e^ε - 1)²``, ``ε > 0`` (MATH.md A.4, Thm. 10)."""
+    """LDP contraction ``c(ε) = min{4, e^{2ε}} (e^ε - 1)²``, ``ε > 0`` (READINGS.md §A.4, Thm. 10)."""
     return _call("c_local", eps)
 
 
 def rr_mean(mu, eps):
-    """Mean of a ``Ber(μ)`` arm seen through ε-randomised response (MATH.md A.5, Lemma 12)."""
+    """Mean of a ``Ber(μ)`` arm seen through ε-randomised response (READINGS.md §A.5, Lemma 12)."""
     return _call("rr_mean", mu, eps)
 
 
 def kl_delta(delta):
     """``kl(1 - δ, δ) = (1 - 2δ) log((1 - δ)/δ)``, the change-of-measure constant of Lemma 5
-    (MATH.md A.8)."""
+    (READINGS.md §A.8)."""
     return _call("kl_delta", delta)

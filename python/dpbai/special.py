@@ -53,7 +53,7 @@ def _call(name, *args):
 
 
 def lambert_w0(x):
-    """Principal branch ``W_0(x)`` of Lambert W, ``x >= -1/e`` (MATH.md C.3).
+    """Principal branch ``W_0(x)`` of Lambert W, ``x >= -1/e`` (READINGS.md §C.3).
 
     >>> lambert_w0(1.0)
     0.5671432904097838
@@ -62,7 +62,7 @@ def lambert_w0(x):
 
 
 def lambert_wm1(x):
-    """Lower branch ``W_{-1}(x)`` of Lambert W, ``-1/e <= x < 0`` (MATH.md C.3).
+    """Lower branch ``W_{-1}(x)`` of Lambert W, ``-1/e <= x < 0`` (READINGS.md §C.3).
 
     >>> round(lambert_wm1(-0.2), 12)
     -2.542641357774
@@ -71,7 +71,7 @@ def lambert_wm1(x):
 
 
 def wbar_m1(x):
-    """``W̄_{-1}(x) = -W_{-1}(-e^{-x})``, ``x >= 1`` (MATH.md C.3, Lemma 40).
+    """``W̄_{-1}(x) = -W_{-1}(-e^{-x})``, ``x >= 1`` (READINGS.md §C.3, Lemma 40).
 
     >>> wbar_m1(1.0)
     1.0
@@ -80,7 +80,7 @@ def wbar_m1(x):
 
 
 def zeta(s):
-    """Riemann zeta ``ζ(s)``, ``s > 1`` (MATH.md C.1).
+    """Riemann zeta ``ζ(s)``, ``s > 1`` (READINGS.md §C.1).
 
     >>> round(zeta(2.0), 12)
     1.644934066848
@@ -89,7 +89,7 @@ def zeta(s):
 
 
 def c_g(x):
-    """Kaufmann–Koolen ``C_G(x) = min_λ (g_G(λ) + x)/λ``, ``x > 0`` (MATH.md C.2, Eq. (20)).
+    """Kaufmann–Koolen ``C_G(x) = min_λ (g_G(λ) + x)/λ``, ``x > 0`` (READINGS.md §C.2, Eq. (20)).
 
     >>> round(c_g(1.0), 4)
     2.5071
@@ -98,7 +98,7 @@ def c_g(x):
 
 
 def k(x):
-    """``k(x) = log2(x) + 2``, ``x >= 1`` (MATH.md C.5, Eq. (11)).
+    """``k(x) = log2(x) + 2``, ``x >= 1`` (READINGS.md §C.5, Eq. (11)).
 
     >>> k(4.0)
     4.0
@@ -108,23 +108,23 @@ def k(x):
 
 def h(x, delta, K):
     """``h(x, δ)`` of Lemma 23 with ``K`` arms: ``x >= 1``, ``δ ∈ (0, 1)``, integer ``K >= 2``
-    (MATH.md C.6)."""
+    (READINGS.md §C.6)."""
     return _call("h", x, delta, K)
 
 
 def c_l36(x, delta, K):
-    """``c_{L36}(x, δ) = ½ W̄_{-1}(2 log(K/δ) + 4 log(4 + log x) + ½)`` (Lemma 36, MATH.md C.6);
+    """``c_{L36}(x, δ) = ½ W̄_{-1}(2 log(K/δ) + 4 log(4 + log x) + ½)`` (Lemma 36, READINGS.md §C.6);
     same domain as :func:`h`."""
     return _call("c_l36", x, delta, K)
 
 
 def g1(y):
-    """``g1(y) = sup{x : x² < x + y√(2x) + y²/4}``, ``y >= 0`` (MATH.md C.7, Thm. 24)."""
+    """``g1(y) = sup{x : x² < x + y√(2x) + y²/4}``, ``y >= 0`` (READINGS.md §C.7, Thm. 24)."""
     return _call("g1", y)
 
 
 def g2(y):
-    """``g2(y) = y (1 + √(1 + 1/y))²``, ``y > 0`` (MATH.md C.7, Thm. 24).
+    """``g2(y) = y (1 + √(1 + 1/y))²``, ``y > 0`` (READINGS.md §C.7, Thm. 24).
 
     >>> g2(1.0) == 1.0 * (1 + 2 ** 0.5) ** 2
     True
@@ -133,7 +133,7 @@ def g2(y):
 
 
 def h1(z, y):
-    """The largest root ``x`` of ``x = z log x + y`` (MATH.md C.7): ``z > 0``, ``y/z + log z >= 1``.
+    """The largest root ``x`` of ``x = z log x + y`` (READINGS.md §C.7): ``z > 0``, ``y/z + log z >= 1``.
 
     >>> x = h1(2.0, 3.0)
     >>> abs(x - (2.0 * __import__("math").log(x) + 3.0)) < 1e-12

@@ -1,4 +1,4 @@
-//! `dpbai._dpbai`: the PyO3 extension module behind the `dpbai` Python package (issue 15).
+//! `dpbai._dpbai`: the PyO3 extension module behind the `dpbai` Python package.
 //!
 //! Thin bindings of the `dpbai` library: every number is computed by the library; this crate
 //! only converts arguments and results (ndarrays, dicts) and maps [`dpbai::Error`] to Python

@@ -108,7 +108,7 @@ def test_eps_curves_equal_cli_grid():
 
 
 def test_eps_curves_gaussian_local_is_certified():
-    # issue 12: the local time of Gaussian arms is computed (only relaxed_local is undefined)
+    # The local time of Gaussian arms is computed (only relaxed_local is undefined)
     cur = dpbai.eps_curves([0.0, -1.0], [0.5, 1.0], family="gaussian", sigma=2.0)
     assert np.isfinite(cur["t_local"]).all() and np.isfinite(cur["t_global"]).all()
     assert (cur["t_local_lower"] <= cur["t_local"]).all()

@@ -17,7 +17,7 @@ use crate::error::Result;
 /// coverage, Clopper & Pearson 1934). Closed form at `k = n`: `α^{1/n}`.
 ///
 /// # Reference
-/// Clopper & Pearson (1934); MATH.md E.2 ("binomial CI").
+/// Clopper & Pearson (1934); READINGS.md §E.2 ("binomial CI").
 ///
 /// # Domain
 /// `0 <= k <= n`, `n >= 1`, `α ∈ (0, 1)`.

@@ -1,4 +1,4 @@
-//! Non-finite thresholds are errors, never runs to the cap (ISSUE 12).
+//! Non-finite thresholds are errors, never runs to the cap (R.12).
 //!
 //! A user threshold ([`crate::audit::expr::ThresholdExpr`]) that evaluates to NaN or ±∞ would
 //! make every run grind on to the step cap (NaN compares false) or stop at once. [`probe`]

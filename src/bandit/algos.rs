@@ -1,18 +1,18 @@
-//! The Top Two instances of Table 1 (MATH.md D.3–D.8, S), assembled from the plug-ins of
+//! The Top Two instances of Table 1 (READINGS.md §D.3–§D.8, §P), assembled from the plug-ins of
 //! [`super::rules`] and run by the loop of `top_two`.
 //!
 //! | name | estimator | leader | challenger cost | stopping cost | threshold (`--rules paper`) |
 //! |---|---|---|---|---|---|
 //! | `ttucb` (Alg. 6) | MLE | `b^G` (Eq. (3)) | `W^G(μ̂, N)` | `W^G(μ̂, N)` | Eq. (4) |
 //! | `ctb-tt` (Alg. 7) | MLE of randomised responses (L. 12) | `b^G`, σ = 1/2 | `W^G` | `W^G` | Eq. (4) |
-//! | `gauss-ldp-tt` (Alg. 8) | MLE of `r + N(0, σ_{ε,γ}²)` | `b^G` | `W^G` | `W^G` | Eq. (4), `σ² = σ_arm² + σ_{ε,γ}²` (ISSUE 12) |
+//! | `gauss-ldp-tt` (Alg. 8) | MLE of `r + N(0, σ_{ε,γ}²)` | `b^G` | `W^G` | `W^G` | Eq. (4), `σ² = σ_arm² + σ_{ε,γ}²` (R.12) |
 //! | `adap-tt` (Alg. 9) | DAF(ε) | `b^{G,ε}(Ñ)` (Eq. (11)) | `W^G(μ̃, N)` | `W^G(μ̃, Ñ)` | Eq. (12) |
-//! | `adap-tt-star` (Alg. 10) | DAF(ε) | `b^{G,ε}(Ñ)` | `W^{G,ε}(μ̃, N)` | `W^{G,ε}(μ̃, Ñ)` | Eq. (14), `k²` form (ISSUE 16) |
-//! | `dpa-tt` (Alg. 11) | DPA (no noise, no forgetting) | `b^G(Ñ)`, `‖Ñ‖_1` | `W^G(μ̂, N)` | `W^G(μ̂, Ñ)` | L. 34, phase indices (ISSUE 27) |
+//! | `adap-tt-star` (Alg. 10) | DAF(ε) | `b^{G,ε}(Ñ)` | `W^{G,ε}(μ̃, N)` | `W^{G,ε}(μ̃, Ñ)` | Eq. (14), `k²` form (R.16) |
+//! | `dpa-tt` (Alg. 11) | DPA (no noise, no forgetting) | `b^G(Ñ)`, `‖Ñ‖_1` | `W^G(μ̂, N)` | `W^G(μ̂, Ñ)` | L. 34, phase indices (R.27) |
 //!
 //! All use β-tracking (or IDS, D.9) and `σ = 1/2` for Bernoulli arms (the arms' `σ` otherwise).
 //!
-//! Controls (issue 11, not the paper's algorithms): [`super::AdapLeaderBonus::Eq3`] gives
+//! Controls (not the paper's algorithms): [`super::AdapLeaderBonus::Eq3`] gives
 //! `adap-tt`/`adap-tt-star` the leader `b^G(Ñ)` with `log ‖Ñ‖₁` of `dpa-tt`,
 //! [`super::AdapLeaderBonus::Eq11LogN`] Eq. (11) with `k(Ñ_a)` replaced by `log ‖Ñ‖₁`;
 //! [`super::LeaderCounts::Global`] computes that UCB leader on the live counts `N`.
@@ -20,11 +20,11 @@
 //! **Starvation (AdaP-TT, AdaP-TT\*).** The private bonus of Eq. (11) depends on `Ñ_a` only (the
 //! paper calls it heuristic, Sec. 4.3). When an arm's released mean is far below the others
 //! (a large negative Laplace draw) it is neither the leader nor — when the remaining arms are
-//! tied, as in μ1 (ISSUE 31), so that their transport costs stay O(1) — the challenger, and its
+//! tied, as in μ1 (R.31), so that their transport costs stay O(1) — the challenger, and its
 //! estimate is never refreshed: the run does not stop. This is the algorithm as printed, not a
 //! simulation artefact; `max_steps` caps such runs (reported as unstopped).
 //!
-//! `--rules reference` (MATH.md S): `ttucb` — empirical-best leader, coin-flip w.p. β, signed
+//! `--rules reference` (READINGS.md §P): `ttucb` — empirical-best leader, coin-flip w.p. β, signed
 //! challenger with `κ(t) = log(1+t)^{-1/4}`, statistic `0.5·d²/(1/N_a+1/N_b)`, threshold
 //! `log((1 + log t)/δ)`. `ctb-tt` and `gauss-ldp-tt`: the same rules on the privatised rewards
 //! (for `gauss-ldp-tt` the σ = 1 statistic ignores the mechanism's variance `σ_{ε,γ}²`, so these
@@ -251,7 +251,7 @@ impl Parts {
         }
     }
 
-    /// The public TTUCB code's rules (MATH.md S): empirical-best leader, signed challenger,
+    /// The public TTUCB code's rules (READINGS.md §P): empirical-best leader, signed challenger,
     /// coin flip w.p. `β` (every algorithm but AdaP-TT(*) under `--rules reference`).
     fn ref_ttucb<E: Estimator + 'static>(self, est: E, beta: f64) -> AnyTopTwo {
         self.with(
@@ -381,7 +381,7 @@ pub(crate) fn build_any_with<E: Estimator + 'static>(
         A::DpaTt => StoppingThreshold::l34(delta, k),
         A::DpSe => unreachable!("invariant: dp-se rejected at the top of build_any"),
     };
-    // Reference rules of the public code (MATH.md S): the statistic `0.5·d²/(1/n_a + 1/n_b)`;
+    // Reference rules of the public code (READINGS.md §P): the statistic `0.5·d²/(1/n_a + 1/n_b)`;
     // AdaP-TT tests the leader right after a switch.
     let (stop_cost, stop_arm) = match spec.setting.algo {
         _ if reference => (
@@ -464,7 +464,7 @@ pub(crate) fn build_any_with<E: Estimator + 'static>(
                     CoinTracking(beta),
                 )
             } else {
-                // Issue 11's controls of Finding 1 (validated in `build`).
+                // The controls of Finding 1 (validated in `build`).
                 match spec.setting.adap_leader_bonus {
                     AdapLeaderBonus::Eq11 => parts.paper(est, PrivateUcbLeader, tc, paper_beta),
                     AdapLeaderBonus::Eq3 => parts.paper_ucb(est, ucb_c, live, tc, paper_beta),

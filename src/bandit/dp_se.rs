@@ -1,8 +1,8 @@
 //! DP-SE (Sajed & Sheffet 2019), ε-global DP successive elimination converted to fixed-confidence
-//! BAI by stopping when one arm is left (paper Sec. 4.4; MATH.md D.10 and the parameterisation of
-//! the authors' public code, MATH.md S).
+//! BAI by stopping when one arm is left (paper Sec. 4.4; READINGS.md §D.10 and the parameterisation of
+//! the authors' public code, READINGS.md §P).
 //!
-//! # The algorithm (MATH.md S)
+//! # The algorithm (READINGS.md §P)
 //! ```text
 //! S = [K]; for epochs e = 1, 2, …  (while |S| > 1):
 //!   Δ_e = 2^{-e},  L1 = ln(8|S|e²/δ),  L2 = ln(4|S|e²/δ)
@@ -22,7 +22,7 @@
 //!
 //! **Variants.** [`Rules::Paper`] (default) is the faithful DP-SE: the epoch
 //! mean divides the epoch's reward sum by the epoch's own count `m_e`.
-//! [`Rules::Reference`] reproduces the public code's variant (MATH.md S
+//! [`Rules::Reference`] reproduces the public code's variant (READINGS.md §P
 //! caveat): the epoch's reward sum is divided by the arm's *cumulative* count `Σ_{e' ≤ e} m_{e'}`,
 //! which shrinks every active mean by the same factor from epoch 2 on and so delays elimination.
 //! Both use the noise `Lap(1/(ε m_e))` and the same radii.
@@ -52,7 +52,7 @@ use rand_distr::{Binomial, Distribution, StandardNormal};
 /// result is `≥ 1/(ε m)` exactly.
 ///
 /// # Reference
-/// Laplace mechanism with sensitivity `1/m` (Dwork & Roth 2014, Thm. 3.6), MATH.md S.
+/// Laplace mechanism with sensitivity `1/m` (Dwork & Roth 2014, Thm. 3.6), READINGS.md §P.
 ///
 /// # Domain
 /// `ε > 0`, `m ≥ 1` finite (validated by [`DpSe::new`]).

@@ -1,4 +1,4 @@
-//! Internal invariants of the Top Two loop checked at every step (MATH.md E.5, F.27–F.29).
+//! Internal invariants of the Top Two loop checked at every step (READINGS.md §E.5, CLAIMS.md F.27–F.29).
 
 use super::algos::build_any;
 use super::top_two::{Counters, Estimates, NoObs, Observer};
@@ -53,7 +53,7 @@ impl Observer for Checker {
                 // L. 37 (F.29): N_{T_k(a),a} = 2^{k−1}, Ñ_{k,a} = 2^{k−2}.
                 assert_eq!(est.start[x], 1u64 << (k - 1));
                 if self.dpa {
-                    // DPA (ISSUE 27): the estimate uses all N_{T_k(a),a} samples.
+                    // DPA (R.27): the estimate uses all N_{T_k(a),a} samples.
                     assert_eq!(est.local_n[x], (1u64 << (k - 1)) as f64);
                 } else {
                     assert_eq!(est.local_n[x], (1u64 << (k - 2)) as f64);
@@ -94,7 +94,7 @@ fn check(algo: AlgoName, beta: f64, ids: bool, lazy: bool) {
         };
         let mut rng = rng_for_run(11, r);
         let out = alg.run_observed(&mut rng, 200_000, lazy, &mut obs);
-        // τ = K initial draws + one per main-loop step (ISSUE 9).
+        // τ = K initial draws + one per main-loop step (R.9).
         assert_eq!(out.tau, 4 + obs.steps, "{algo:?}");
         if phased {
             assert!(obs.switches > 0);
@@ -127,7 +127,7 @@ fn invariants_hold_for_every_algorithm() {
     }
 }
 
-/// DPA's global-episode variant (MATH.md D.8): one episode counter shared by all arms; an
+/// DPA's global-episode variant (READINGS.md §D.8): one episode counter shared by all arms; an
 /// episode closes exactly when every arm has doubled its count since the last one, and then
 /// every estimate is refreshed from all `N_{T_k, a}` samples.
 struct EpisodeChecker {

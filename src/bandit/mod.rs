@@ -1,6 +1,6 @@
 //! Best-arm identification algorithms: the Top Two meta-algorithm (Alg. 1) and its instances
 //! (TTUCB, CTB-TT, Gaussian-mechanism TTUCB, AdaP-TT, AdaP-TT*, DPA-TT), DP-SE, their estimators,
-//! transport costs, bonuses and stopping thresholds (MATH.md section D).
+//! transport costs, bonuses and stopping thresholds (READINGS.md §D).
 //!
 //! This file fixes the contract shared by the algorithms, the Monte Carlo engine ([`crate::mc`])
 //! and the auditors ([`crate::audit`]).
@@ -24,13 +24,13 @@
 //!   its numbers once into the algorithm's own fields, so the loop never reads the record.
 //! * DP-SE lives in [`dp_se`].
 //!
-//! # Conventions (MATH.md D.0)
+//! # Conventions (READINGS.md §D.0)
 //! Arms are 0-based; initialisation pulls arm `a` at time `a + 1`; `τ` is the number of samples
-//! drawn (ISSUE 9); every argmax/argmin breaks ties by lowest index unless
+//! drawn (R.9); every argmax/argmin breaks ties by lowest index unless
 //! [`Setting::tie_break`] says uniform; stopping and leader use local counts `Ñ`, the
-//! challenger global counts `N` ([`Setting::challenger_counts`], ISSUE 11); β-tracking is
+//! challenger global counts `N` ([`Setting::challenger_counts`], R.11); β-tracking is
 //! `a_n = B_n iff N^{B_n}_{n,B_n} <= β(L_{n,B_n} + 1)`; the DAF switch test is applied to the arm
-//! pulled last (the only one whose count changed, ISSUE 8).
+//! pulled last (the only one whose count changed, R.8).
 //!
 //! # Speed
 //! TTUCB and CTB-TT draw one (two for CTB) 53-bit uniform(s) per sample and evaluate the
@@ -56,7 +56,7 @@ use std::sync::Arc;
 /// Outcome of one run of a BAI algorithm.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct RunOutcome {
-    /// `τ`: number of samples actually drawn, including the `K` initial ones (MATH.md ISSUE 9).
+    /// `τ`: number of samples actually drawn, including the `K` initial ones (READINGS.md R.9).
     /// For an unstopped run, the samples drawn before the cap.
     pub tau: u64,
     /// Recommended arm (0-based); for an unstopped run, the arm recommended at the cap.
@@ -103,7 +103,7 @@ pub trait BaiAlgorithm: Send + Sync {
     }
 }
 
-/// Algorithms known to `dpbai run` (MATH.md Table 1, D.3–D.10).
+/// Algorithms known to `dpbai run` (Table 1, D.3–D.10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 #[value(rename_all = "kebab-case")]
@@ -118,7 +118,7 @@ pub enum AlgoName {
     AdapTt,
     /// AdaP-TT*, ε-global DP, privacy-aware cost and threshold (Alg. 10).
     AdapTtStar,
-    /// DP-SE, ε-global DP successive elimination (Sec. 4.4, MATH.md D.10, S).
+    /// DP-SE, ε-global DP successive elimination (Sec. 4.4, READINGS.md §D.10, §P).
     DpSe,
     /// TTUCB with Doubling-Per-Arm batching, non-private (Alg. 11).
     DpaTt,
@@ -152,7 +152,7 @@ pub enum Rules {
     /// The paper's provable thresholds and pseudo-code (Eq. (4), (12), (14), L. 34).
     #[default]
     Paper,
-    /// The public code's empirical rules (MATH.md section S), for like-for-like figures.
+    /// The public code's empirical rules (READINGS.md §P), for like-for-like figures.
     Reference,
 }
 
@@ -210,12 +210,12 @@ pub struct AlgoSpec {
     pub step_by_step: bool,
 }
 
-/// Leader bonus of AdaP-TT and AdaP-TT\* (issue 11: the control that isolates Finding 1's cause).
+/// Leader bonus of AdaP-TT and AdaP-TT\* (the control that isolates Finding 1's cause).
 ///
 /// Eq. (11)'s private bonus `b^{G,ε}_a(Ñ) = sqrt(k(Ñ_a)/Ñ_a) + k(Ñ_a)/(εÑ_a)` depends on the arm's
 /// own frozen local count only, so an arm whose released mean is low stays below the others for
 /// ever. The controls make the bonus grow with `‖Ñ‖₁ = Σ_b Ñ_b`, which increases whenever any
-/// arm releases a new estimate: Eq. (3)'s `b^G_a(Ñ) = sqrt(2σ²α(1+s)·log(‖Ñ‖₁)/Ñ_a)` (MATH.md
+/// arm releases a new estimate: Eq. (3)'s `b^G_a(Ñ) = sqrt(2σ²α(1+s)·log(‖Ñ‖₁)/Ñ_a)` (READINGS.md
 /// D.1, `s = α = 1.2`, TTUCB's bonus), or Eq. (11) with `k(Ñ_a)` replaced by `log ‖Ñ‖₁` (keeps
 /// the privacy term `·/(εÑ_a)`). `‖Ñ‖₁` changes only at releases, so the leader stays frozen
 /// between releases and the phase-skipping fast path stays exact (`skip_tests.rs` covers both).
@@ -233,12 +233,12 @@ pub enum AdapLeaderBonus {
     Eq3,
     /// Eq. (11) with `k(Ñ_a)` replaced by `log ‖Ñ‖₁`: `sqrt(ℓ/Ñ_a) + ℓ/(εÑ_a)`, `ℓ = log ‖Ñ‖₁`
     /// ([`rules::ucb_bonus_private_log_n`]): the privacy-scaled bonus, growing with the total
-    /// count (the public code's index shape, MATH.md §S).
+    /// count (the public code's index shape, READINGS.md §P).
     Eq11LogN,
 }
 
 /// Counts of the UCB leader `argmax_a μ̃_a + sqrt(2σ²α(1+s)·log(‖ω‖₁)/ω_a)` of the phased
-/// algorithms (issue 11: the control of Finding 3).
+/// algorithms (the control of Finding 3).
 ///
 /// Alg. 1 computes the leader on the local counts `ω = Ñ`, which DPA freezes between releases;
 /// with one global episode counter the leader and challenger then stay fixed and the other
@@ -258,7 +258,7 @@ pub enum LeaderCounts {
     Global,
 }
 
-/// Episodes of the DPA estimator (MATH.md D.8, App. H).
+/// Episodes of the DPA estimator (READINGS.md §D.8, App. H).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 #[value(rename_all = "kebab-case")]
@@ -271,7 +271,7 @@ pub enum DpaEpisodes {
     Global,
 }
 
-/// Tie-breaking rule of every `argmax` / `argmin` (MATH.md D.0).
+/// Tie-breaking rule of every `argmax` / `argmin` (READINGS.md §D.0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 #[value(rename_all = "kebab-case")]
@@ -283,7 +283,7 @@ pub enum TieBreak {
     Uniform,
 }
 
-/// Which counts the transport-cost challenger uses (MATH.md D.2, ISSUE 11).
+/// Which counts the transport-cost challenger uses (READINGS.md §D.2, R.11).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 #[value(rename_all = "kebab-case")]
@@ -295,7 +295,7 @@ pub enum ChallengerCounts {
     Local,
 }
 
-/// `σ` used by `gauss-ldp-tt` (MATH.md D.5, ISSUE 12).
+/// `σ` used by `gauss-ldp-tt` (READINGS.md §D.5, R.12).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 #[value(rename_all = "kebab-case")]

@@ -1,4 +1,4 @@
-//! Building blocks of the Top Two algorithms (MATH.md D.1): UCB bonuses, transport costs and
+//! Building blocks of the Top Two algorithms (READINGS.md §D.1): UCB bonuses, transport costs and
 //! stopping thresholds, as plain functions (reference implementations, tested against the D.1
 //! vectors) and as the cached plug-ins the simulation loop uses.
 //!
@@ -10,7 +10,7 @@ use crate::bandit::sf::{c_g, h, k_fn};
 use std::f64::consts::{PI, SQRT_2};
 use std::sync::{Arc, OnceLock};
 
-/// Concentration parameters `s = α = 1.2` of the UCB bonus (Sec. 2.2.3, MATH.md D.3).
+/// Concentration parameters `s = α = 1.2` of the UCB bonus (Sec. 2.2.3, READINGS.md §D.3).
 pub const UCB_S: f64 = 1.2;
 /// See [`UCB_S`].
 pub const UCB_ALPHA: f64 = 1.2;
@@ -25,7 +25,7 @@ const ZETA2_SQ: f64 = PI2 * PI2 / 36.0;
 /// `b^G_a(ω) = sqrt(2σ²·α(1+s)·log(‖ω‖_1)/ω_a)`, `s = α = 1.2`.
 ///
 /// # Reference
-/// Eq. (3); MATH.md D.1.
+/// Eq. (3); READINGS.md §D.1.
 ///
 /// # Domain
 /// `ω_a >= 1`, `‖ω‖_1 >= 1`, `σ > 0` (not checked: hot path).
@@ -35,7 +35,7 @@ const ZETA2_SQ: f64 = PI2 * PI2 / 36.0;
 ///
 /// # Example
 /// ```
-/// // MATH.md D.1: b^G_1(N = (10,20,30,40,50)) = 0.8132674
+/// // READINGS.md §D.1: b^G_1(N = (10,20,30,40,50)) = 0.8132674
 /// let b = dpbai::bandit::rules::ucb_bonus_gaussian(10.0, 150.0, 0.5);
 /// assert!((b - 0.8132674).abs() < 1e-7);
 /// ```
@@ -49,7 +49,7 @@ pub fn ucb_bonus_gaussian(w_a: f64, w_total: f64, sigma: f64) -> f64 {
 /// `b^{G,ε}_a(ω) = sqrt(k(ω_a)/ω_a) + k(ω_a)/(ε·ω_a)`, `k(x) = log2 x + 2`.
 ///
 /// # Reference
-/// Eq. (11); MATH.md D.1 (heuristic, Sec. 4.3).
+/// Eq. (11); READINGS.md §D.1 (heuristic, Sec. 4.3).
 ///
 /// # Domain
 /// `ω_a >= 1`, `ε > 0` (`ε = ∞` drops the second term).
@@ -68,15 +68,15 @@ pub fn ucb_bonus_private(w_a: f64, eps: f64) -> f64 {
 }
 
 /// Eq. (11)'s private bonus with its own-count term `k(ω_a)` replaced by Eq. (3)'s `log ‖ω‖₁`
-/// (issue 11's control of Finding 1; not in the paper).
+/// (the control of Finding 1; not in the paper).
 ///
 /// # Definition
 /// `b_a(ω) = sqrt(ℓ/ω_a) + ℓ/(ε·ω_a)`, `ℓ = log ‖ω‖₁ = log Σ_b ω_b`: the shape of a confidence
 /// radius for a mean of `ω_a` samples plus `Lap(1/(εω_a))` noise at confidence `~1/‖ω‖₁`, the
-/// form of the public code's AdaP-TT index (MATH.md §S) with `log n` on the local counts.
+/// form of the public code's AdaP-TT index (READINGS.md §P) with `log n` on the local counts.
 ///
 /// # Reference
-/// Eq. (11) and Eq. (3); MATH.md D.1, §S.
+/// Eq. (11) and Eq. (3); READINGS.md §D.1, §P.
 ///
 /// # Domain
 /// `ω_a >= 1`, `‖ω‖₁ >= ω_a`, `ε > 0`.
@@ -102,7 +102,7 @@ pub fn ucb_bonus_private_log_n(w_a: f64, w_total: f64, eps: f64) -> f64 {
 /// `W^G_{a,b}(μ̃, ω) = ((μ̃_a − μ̃_b)_+)² / (2σ²(1/ω_a + 1/ω_b))`.
 ///
 /// # Reference
-/// Eq. (3); MATH.md D.1.
+/// Eq. (3); READINGS.md §D.1.
 ///
 /// # Domain
 /// Counts `>= 1`, `σ > 0`.
@@ -126,7 +126,7 @@ pub fn transport_cost_gaussian(mu_a: f64, mu_b: f64, w_a: f64, w_b: f64, sigma: 
 /// `W^{G,ε}_{a,b} = g·min{ε/2, g} / (2σ²(1/ω_a + 1/ω_b))`, `g = (μ̃_a − μ̃_b)_+`.
 ///
 /// # Reference
-/// Eq. (13); MATH.md D.1.
+/// Eq. (13); READINGS.md §D.1.
 ///
 /// # Domain
 /// Counts `>= 1`, `σ, ε > 0`.
@@ -157,7 +157,7 @@ pub fn transport_cost_privacy_aware(
 /// `c^G_{a,b}(ω, δ) = 2·C_G(log((K−1)/δ)/2) + 2·log(4 + log ω_a) + 2·log(4 + log ω_b)`.
 ///
 /// # Reference
-/// Eq. (4), from L. 35 (Kaufmann–Koolen 2021, Thm. 9); MATH.md D.1.
+/// Eq. (4), from L. 35 (Kaufmann–Koolen 2021, Thm. 9); READINGS.md §D.1.
 ///
 /// # Domain
 /// `ω >= 1`, `δ ∈ (0, 1)`, `K >= 2` (not checked).
@@ -199,7 +199,7 @@ fn glr_log_terms(w_a: f64, w_b: f64) -> f64 {
 ///   + (1/(ε²σ²))·Σ_{c∈{a,b}} (1/ω_c)·log(π²K·k(ω_c)²/(3δ))²`.
 ///
 /// # Reference
-/// Eq. (12), L. 21; MATH.md D.1.
+/// Eq. (12), L. 21; READINGS.md §D.1.
 ///
 /// # Domain
 /// `ω >= 1`, `δ ∈ (0, 1)`, `ε, σ > 0`.
@@ -221,7 +221,7 @@ pub fn threshold_adap(w_a: f64, w_b: f64, delta: f64, n_arms: usize, eps: f64, s
     2.0 * glr + (lap(w_a, ka) + lap(w_b, kb)) / (eps * eps * sigma * sigma)
 }
 
-/// Which form of Eq. (14)'s second case (MATH.md ISSUE 16).
+/// Which form of Eq. (14)'s second case (READINGS.md R.16).
 #[derive(
     Debug,
     Clone,
@@ -254,7 +254,7 @@ pub enum Eq14Form {
 /// with `p = 2` ([`Eq14Form::KSquared`], default) or `p = 1` ([`Eq14Form::Printed`]).
 ///
 /// # Reference
-/// Eq. (14), L. 23; MATH.md D.1, ISSUE 16.
+/// Eq. (14), L. 23; READINGS.md §D.1, R.16.
 ///
 /// # Domain
 /// `ω >= 1`, `δ ∈ (0, 1)`, `ε, σ > 0`.
@@ -305,7 +305,7 @@ pub fn threshold_adap_star(
 /// `c^G_{a,b}(ω, δ/(ζ(2)²·k_a²·k_b²))`.
 ///
 /// # Reference
-/// L. 34; MATH.md D.1, D.8 (ISSUE 27: `k` = phase index, `ω` = `N_{T_k(a),a}`).
+/// L. 34; READINGS.md §D.1, §D.8 (R.27: `k` = phase index, `ω` = `N_{T_k(a),a}`).
 ///
 /// # Domain
 /// `ω >= 1`, `k >= 1`, `δ ∈ (0, 1)`.
@@ -382,7 +382,7 @@ pub(crate) struct Pair {
     pub t: f64,
 }
 
-/// The stopping threshold `c_{a,b}` of the GLR test (MATH.md D.1, S), with its constants
+/// The stopping threshold `c_{a,b}` of the GLR test (READINGS.md §D.1, §P), with its constants
 /// computed once per algorithm object (the value of Eq. (4)'s `C_G`; `C_G` and `h` memoised per
 /// phase index for the phase-dependent thresholds). `value` equals the reference function of
 /// the same equation (`threshold_glr`, `threshold_adap`, …; tested below). (Formerly `Thr`.)
@@ -549,7 +549,7 @@ impl StoppingThreshold {
     }
 }
 
-/// Transport costs (Eq. (3), (13)) and the public code's statistic (MATH.md S).
+/// Transport costs (Eq. (3), (13)) and the public code's statistic (READINGS.md §P).
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Cost {
     /// `W^G` with `inv2s2 = 1/(2σ²)`.

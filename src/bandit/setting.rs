@@ -1,5 +1,5 @@
 //! [`Setting`]: the one record of an algorithm's parameters (which algorithm, `δ`, `ε`, `γ`,
-//! `β`, the rules, and the readings of MATH.md section H), shared by the engine's
+//! `β`, the rules, and the readings of READINGS.md §R), shared by the engine's
 //! [`AlgoSpec`](super::AlgoSpec), verify's and `dpbai experiment`'s cells
 //! ([`crate::experiment::Cell`]), the δ-audit ([`crate::audit::delta::DeltaAuditConfig`])
 //! and the metadata of every summary ([`crate::experiment::meta::RunMeta`]).
@@ -45,17 +45,17 @@ pub struct Setting {
     pub beta: Beta,
     /// Paper or reference rules.
     pub rules: Rules,
-    /// Tie-breaking in every argmax/argmin (MATH.md D.0); default lowest index.
+    /// Tie-breaking in every argmax/argmin (READINGS.md §D.0); default lowest index.
     pub tie_break: TieBreak,
-    /// Counts of the transport-cost challenger (MATH.md ISSUE 11); default global `N`.
+    /// Counts of the transport-cost challenger (READINGS.md R.11); default global `N`.
     pub challenger_counts: ChallengerCounts,
-    /// Use the IDS proportion `β_n` with cumulative tracking (MATH.md D.9) instead of `β`.
+    /// Use the IDS proportion `β_n` with cumulative tracking (READINGS.md §D.9) instead of `β`.
     pub ids_beta: bool,
-    /// `σ` of `gauss-ldp-tt`'s costs and bonus (MATH.md ISSUE 12).
+    /// `σ` of `gauss-ldp-tt`'s costs and bonus (READINGS.md R.12).
     pub gauss_sigma: GaussLdpSigma,
-    /// Form of Eq. (14)'s second case for `adap-tt-star` (MATH.md ISSUE 16).
+    /// Form of Eq. (14)'s second case for `adap-tt-star` (READINGS.md R.16).
     pub eq14_form: Eq14Form,
-    /// Episodes of `dpa-tt` (MATH.md D.8): per-arm doubling (Alg. 11; default) or one global
+    /// Episodes of `dpa-tt` (READINGS.md §D.8): per-arm doubling (Alg. 11; default) or one global
     /// episode counter.
     pub dpa_episodes: DpaEpisodes,
     /// Leader bonus of `adap-tt` / `adap-tt-star` (paper rules): Eq. (11) (default) or the
@@ -250,7 +250,7 @@ impl Setting {
     }
 }
 
-/// The readings [`Setting::set_reading`] sets by name: the `dpbai run` flags of MATH.md
+/// The readings [`Setting::set_reading`] sets by name: the `dpbai run` flags of READINGS.md
 /// section H and of the findings' controls, without `--`.
 pub const READINGS: [&str; 8] = [
     "tie-break",

@@ -1,4 +1,4 @@
-//! Special functions used by the thresholds (MATH.md C.2, C.5, C.6): thin wrappers over
+//! Special functions used by the thresholds (READINGS.md §C.2, §C.5, §C.6): thin wrappers over
 //! [`crate::special`] returning plain `f64` for arguments the callers keep in-domain
 //! (`x > 0` for `C_G`, `x >= 1` for `k` and `h`, `δ ∈ (0, 1)` validated at build time).
 
@@ -22,7 +22,7 @@ pub(crate) fn h(x: f64, delta: f64, n_arms: usize) -> f64 {
 mod tests {
     #[test]
     fn reference_values() {
-        // MATH.md C.2, C.5, C.6 reference values.
+        // READINGS.md §C.2, §C.5, §C.6 reference values.
         assert!((super::c_g(400f64.ln() / 2.0) - 4.643836).abs() < 2e-6);
         assert!((super::c_g(10.0) - 11.954646).abs() < 2e-6);
         assert!((super::h(8.0, 0.01, 5) - 16.642166).abs() < 2e-6);

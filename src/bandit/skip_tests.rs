@@ -121,7 +121,7 @@ fn phase_skipping_is_exact() {
     assert!(capped > 0, "no capped run exercised");
 }
 
-/// Issue 11's controls on the fast paths: Eq. (3)'s leader bonus for AdaP-TT(*) keeps the
+/// The controls on the fast paths: Eq. (3)'s leader bonus for AdaP-TT(*) keeps the
 /// leader frozen between releases (`‖Ñ‖₁` only changes there), so skipping stays on and must be
 /// exact; the live-count leader disables it (the comparison then guards that choice).
 #[test]
@@ -160,7 +160,7 @@ fn phase_skipping_is_exact_with_the_controls() {
 }
 
 /// A wider sweep (random instances with K in 2..=10, random β, ε, local/global counts, both
-/// DAF algorithms (with a random leader bonus, issue 11) and DPA);
+/// DAF algorithms (with a random leader bonus) and DPA);
 /// `cargo test --release -- --ignored phase_skipping_stress`.
 #[test]
 #[ignore = "a minute or more; run by hand after touching the skip logic"]
@@ -184,7 +184,7 @@ fn phase_skipping_stress() {
         let eps = [0.01, 0.1, 1.0, 10.0][(rng.next_u64() % 4) as usize];
         let local = rng.next_u64() % 4 == 0;
         let mut spec = AlgoSpec::new(Setting::paper(algo, 0.01).expect("valid δ"));
-        // Issue 11's leader-bonus controls on a third of the DAF cases.
+        // The leader-bonus controls on a third of the DAF cases.
         if algo != AlgoName::DpaTt {
             spec.setting.adap_leader_bonus = [
                 AdapLeaderBonus::Eq11,

@@ -1,7 +1,7 @@
 //! Traced runs: one trajectory of a Top Two algorithm on the plain step-by-step path, with its
 //! internal invariants and allocation recorded (for `dpbai verify` and the tests).
 //!
-//! What is recorded, against MATH.md E.5:
+//! What is recorded, against READINGS.md §E.5:
 //! * F.27 (L. 38): the range of `N^a_{n,a} − β·L_{n,a}` over all `n > K` and arms;
 //! * F.28 (Sec. 4.3): the largest `N_{n,a}/Ñ_{n,a}` after the phase-switch step, phase >= 2;
 //! * F.29 (L. 37): violations of `N_{T_k(a),a} = 2^{k−1}`, `Ñ_{k,a} = 2^{k−2}` (DPA: `2^{k−1}`);

@@ -1,5 +1,5 @@
 //! `dpbai bounds`: characteristic times with certificates, optimal allocations, regime switches,
-//! sample-complexity lower bounds and the asymptotic upper-bound formulas (MATH.md B, E.3, E.4).
+//! sample-complexity lower bounds and the asymptotic upper-bound formulas (READINGS.md §B, §E.3, §E.4).
 
 use anyhow::Result;
 use dpbai::complexity::{self, upper, Certified};

@@ -75,19 +75,19 @@ pub struct Args {
     /// Stopping rules: paper (provable thresholds) or reference (the public code's rules).
     #[arg(long, default_value = "paper", value_parser = parse_rules)]
     pub rules: Rules,
-    /// Tie-breaking of every argmax/argmin (MATH.md D.0).
+    /// Tie-breaking of every argmax/argmin (READINGS.md §D.0).
     #[arg(long, value_enum, default_value_t = TieBreak::LowestIndex)]
     pub tie_break: TieBreak,
-    /// Counts of the transport-cost challenger: global N (Alg. 1) or local Ñ (ISSUE 11).
+    /// Counts of the transport-cost challenger: global N (Alg. 1) or local Ñ (R.11).
     #[arg(long, value_enum, default_value_t = ChallengerCounts::Global)]
     pub challenger_counts: ChallengerCounts,
     /// Use the IDS proportion β_n = N_C/(N_B + N_C) with cumulative tracking (Sec. 3.2, D.9).
     #[arg(long)]
     pub ids_beta: bool,
-    /// σ of gauss-ldp-tt's costs and bonus: combined (Rem. 13) or printed (Alg. 8, ISSUE 12).
+    /// σ of gauss-ldp-tt's costs and bonus: combined (Rem. 13) or printed (Alg. 8, R.12).
     #[arg(long, value_enum, default_value_t = GaussLdpSigma::Combined)]
     pub gauss_sigma: GaussLdpSigma,
-    /// Form of Eq. (14)'s second case for adap-tt-star (ISSUE 16).
+    /// Form of Eq. (14)'s second case for adap-tt-star (R.16).
     #[arg(long, value_enum, default_value_t = Eq14Form::KSquared)]
     pub eq14_form: Eq14Form,
     /// Episodes of dpa-tt: per-arm doubling (Alg. 11) or one global episode counter (D.8).

@@ -1,5 +1,5 @@
 //! `dpbai verify`: check every numeric claim of the paper, regenerate REPORT.md's generated
-//! blocks (and, as the issue lands, figures/), and compare verdicts with `verify/expected.toml`.
+//! blocks and figures/, and compare verdicts with `verify/expected.toml`.
 
 use dpbai::experiment::grid::long_runs::long_run_cells;
 use dpbai::experiment::grid::{
@@ -39,7 +39,7 @@ pub struct Args {
     /// Seed of the choice of --rederive's cells (default 0).
     #[arg(long, default_value_t = 0)]
     pub(crate) rederive_seed: u64,
-    /// File of expected verdicts: tables `[independent]` (from the paper or MATH.md §F) and
+    /// File of expected verdicts: tables `[independent]` (from the paper or docs/CLAIMS.md's prototype) and
     /// `[snapshot]` (recorded from our own run), each `"F.1" = "confirmed"`; or, instead of
     /// `[independent]`, `independent_from = "FILE"` (beside it) to share that file's table.
     /// Default: `verify/expected.toml` for the quick profile, `verify/expected-paper.toml` for
@@ -136,7 +136,7 @@ struct Expected {
     /// profile).
     #[serde(default)]
     independent_from: Option<PathBuf>,
-    /// From the paper or MATH.md §F's independent prototype.
+    /// From the paper or the independent prototype of docs/CLAIMS.md.
     #[serde(default)]
     independent: BTreeMap<String, ClaimVerdict>,
     /// Recorded from our own run of the profile (regression, not independent evidence).
@@ -612,7 +612,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &dpbai::report::study::digest::report_block(repo),
     );
     doc = replace_block(&doc, "issues", &blocks::issues_table(&results));
-    // Issue 17: the adversarial instance search on the provable and the unsafe thresholds.
+    // The adversarial instance search on the provable and the unsafe thresholds.
     if ctx.experiments {
         doc = replace_block(&doc, "audit-search", &dpbai::report::audit_search::block());
     }

@@ -1,4 +1,4 @@
-//! The per-challenger costs `ψ_b` of every characteristic time (MATH.md B.3–B.9).
+//! The per-challenger costs `ψ_b` of every characteristic time (READINGS.md §B.3–§B.9).
 
 use super::solver::{convex_lower, invert_concave, Challenger, Piece, Saturation};
 use crate::divergence::kl_bernoulli_unchecked;

@@ -61,7 +61,7 @@ pub const EPS_CURVE_COLUMNS: [&str; EPS_CURVE_WIDTH] = [
 /// `T·log(1/(2.4δ))` and the upper bounds of [`super::upper::upper_bounds_from`], in the order of
 /// [`EPS_CURVE_COLUMNS`].
 /// # Reference
-/// MATH.md B.7–B.10 (times), E.3 (lower bounds), E.4 (upper bounds).
+/// READINGS.md §B.7–§B.10 (times), E.3 (lower bounds), E.4 (upper bounds).
 /// # Domain
 /// Any valid [`Instance`]; every `ε` of `grid` `> 0` finite; `δ ∈ (0, 1)`; `β ∈ (0, 1)`.
 /// # Accuracy

@@ -1,4 +1,4 @@
-//! The lower side of the solver's certificate (MATH.md B.2; the derivation is in the module doc
+//! The lower side of the solver's certificate (READINGS.md §B.2; the derivation is in the module doc
 //! of `solver`, section "Certificate"): for non-negative weights `π_{b,j}` on the linear
 //! minorants ("pieces") of every `ψ_b` at the solution,
 //! `T >= Σπ / max(Σ π r, max_b Σ_j π_{bj} s_{bj})`; the weights solve that small LP greedily on

@@ -1,4 +1,4 @@
-//! The local-DP cost `ψ^ℓ_b` of Gaussian arms (Thm. 10, MATH.md B.8), with a certified global
+//! The local-DP cost `ψ^ℓ_b` of Gaussian arms (Thm. 10, READINGS.md §B.8), with a certified global
 //! 1-D minimiser.
 //!
 //! For arms `N(·, σ²)` the divergence `d_ε(p, x) = min{(p − x)²/(2σ²), c(ε)·erf(|p − x|/(2√2σ))²}`

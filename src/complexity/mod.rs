@@ -1,6 +1,6 @@
 //! Characteristic times with certified bounds, optimal allocations, hardness constants,
 //! regime-switch epsilons, sample-complexity lower bounds and the asymptotic upper-bound
-//! formulas of the paper (MATH.md section B and E.3–E.4).
+//! formulas of the paper (READINGS.md §B and §E.3–§E.4).
 //!
 //! Every characteristic time is returned as a [`Certified`] value: `lower <= value <= upper`
 //! where `lower` and `upper` are PROVEN bounds (a feasible allocation gives `upper`, a dual
@@ -89,7 +89,7 @@ impl Certified {
     }
 }
 
-/// Which characteristic time (MATH.md 0.2 names).
+/// Which characteristic time (READINGS.md §0.2 names).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum TimeKind {
     /// `T_KL^Ber` for Bernoulli, `T_KL^G(μ; σ)` for Gaussian instances (L. 5).
@@ -143,9 +143,9 @@ pub enum TimeKind {
 ///
 /// # Definition
 /// `T_d(ν)^{-1} = sup_{ω∈Σ_K} inf_{λ∈Alt(ν)} Σ_a ω_a d(ν_a, λ_a)` for the divergence of `kind`
-/// (MATH.md B.1); β-versions add the constraint `ω_{a*} = β`.
+/// (READINGS.md §B.1); β-versions add the constraint `ω_{a*} = β`.
 /// # Reference
-/// Eq. (1), (5), (10), (15); L. 5; Thm. 10, 17; Cor. 11, 18; MATH.md B.3–B.9.
+/// Eq. (1), (5), (10), (15); L. 5; Thm. 10, 17; Cor. 11, 18; READINGS.md §B.3–§B.9.
 /// # Domain
 /// Any valid [`Instance`] (unique best arm; Bernoulli means in `[0, 1]`, boundary means
 /// allowed); `ε > 0` finite; `β ∈ (0, 1)`; `σ > 0`.
@@ -162,7 +162,7 @@ pub enum TimeKind {
 /// use dpbai::complexity::{characteristic_time, TimeKind};
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
 /// let t = characteristic_time(TimeKind::Kl, &nu).unwrap();
-/// assert!((t.value - 395.5415).abs() < 1e-3); // MATH.md B.12
+/// assert!((t.value - 395.5415).abs() < 1e-3); // READINGS.md §B.12
 /// assert!(t.lower <= t.value && t.value <= t.upper);
 /// ```
 pub fn characteristic_time(kind: TimeKind, nu: &Instance) -> Result<Certified> {

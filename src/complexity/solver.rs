@@ -1,4 +1,4 @@
-//! The certified solver shared by every characteristic time (MATH.md B.1, B.2).
+//! The certified solver shared by every characteristic time (READINGS.md §B.1, §B.2).
 //!
 //! # Problem
 //! `T^{-1} = max_{ω∈Σ_K} min_{b≠a*} ψ_b(ω_{a*}, ω_b)` with every `ψ_b` concave, non-decreasing

@@ -1,4 +1,4 @@
-//! Regime-switch privacy budgets (MATH.md B.8, B.9, Sec. 4.1) and the sample-complexity lower
+//! Regime-switch privacy budgets (READINGS.md §B.8, §B.9, Sec. 4.1) and the sample-complexity lower
 //! bound `T·log(1/(2.4δ))` (L. 5, Thm. 10, 17).
 
 use super::{t_kl, t_tv, t_tv2};
@@ -11,7 +11,7 @@ use crate::instance::Instance;
 /// `c(ε) = e^{2ε}(e^ε − 1)²` for `ε <= ln 2` (`c <= 4`), `4(e^ε − 1)²` above; the inverse is
 /// `ln((1 + √(1 + 4√v))/2)` for `v <= 4` and `ln(1 + √v/2)` above.
 /// # Reference
-/// MATH.md A.4, B.10; paper Thm. 10.
+/// READINGS.md §A.4, §B.10; paper Thm. 10.
 /// # Domain
 /// `v > 0` finite.
 /// # Accuracy
@@ -40,12 +40,12 @@ pub fn c_local_inverse(v: f64) -> Result<f64> {
 /// # Definition
 /// `ε_ℓ* = c^{-1}(T*_TV²(ν)/T*_KL(ν))`, where the two local-time regimes cross.
 /// # Reference
-/// Sec. 3.1; MATH.md B.10.
+/// Sec. 3.1; READINGS.md §B.10.
 /// # Domain
 /// Any valid Bernoulli [`Instance`].
 /// # Accuracy
 /// Inherits the 1e-9 certificates of the two times (relative error about 2e-9 on the ratio);
-/// checked against the MATH.md B.12 table (`B12_TOL` of `tests/complexity.rs`) and as the crossing
+/// checked against the READINGS.md §B.12 table (`B12_TOL` of `tests/complexity.rs`) and as the crossing
 /// `c(ε_ℓ*) = T_TV²/T_KL` to relative 1e-12.
 /// # Example
 /// ```
@@ -64,12 +64,12 @@ pub fn eps_switch_local(nu: &Instance) -> Result<f64> {
 /// # Definition
 /// `ε_g* = T*_TV(ν)/T*_KL(ν)`, where the two global-time regimes cross.
 /// # Reference
-/// Sec. 4.1; MATH.md B.10.
+/// Sec. 4.1; READINGS.md §B.10.
 /// # Domain
 /// Any valid [`Instance`].
 /// # Accuracy
 /// Inherits the 1e-9 certificates of the two times (relative error about 2e-9); checked
-/// against the MATH.md B.12 table (`B12_TOL` of `tests/complexity.rs`).
+/// against the READINGS.md §B.12 table (`B12_TOL` of `tests/complexity.rs`).
 /// # Example
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
@@ -86,7 +86,7 @@ pub fn eps_switch_global(nu: &Instance) -> Result<f64> {
 /// # Definition
 /// `log(1/(2.4δ))`, a lower bound of `kl(1 − δ, δ)` (see [`crate::divergence::kl_delta`]).
 /// # Reference
-/// L. 5; Thm. 10, 17; MATH.md A.8, E.3.
+/// L. 5; Thm. 10, 17; READINGS.md §A.8, §E.3.
 /// # Domain
 /// `δ ∈ (0, 1)` (negative for `δ > 1/2.4`).
 /// # Accuracy
@@ -108,7 +108,7 @@ pub fn log_factor(delta: f64) -> Result<f64> {
 /// # Definition
 /// `T·log(1/(2.4δ))` for a characteristic time `T` (see [`log_factor`]).
 /// # Reference
-/// L. 5, Thm. 10, Thm. 17; MATH.md E.3.
+/// L. 5, Thm. 10, Thm. 17; READINGS.md §E.3.
 /// # Domain
 /// `t` any float (a characteristic time), `δ ∈ (0, 1)`.
 /// # Accuracy

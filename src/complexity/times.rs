@@ -1,5 +1,5 @@
 //! The named characteristic times of the paper: one function per time, each a
-//! [`characteristic_time`] of its [`TimeKind`] (MATH.md B), plus the closed-form hardness
+//! [`characteristic_time`] of its [`TimeKind`] (READINGS.md §B), plus the closed-form hardness
 //! `2H(ν_{G,ε})` of Eq. (10).
 
 use super::{characteristic_time, check_eps, Certified, TimeKind};
@@ -14,7 +14,7 @@ use crate::instance::Instance;
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.75, 0.7, 0.7, 0.7, 0.7]).unwrap();
 /// let t = dpbai::complexity::t_kl(&nu).unwrap();
-/// assert!((t.value - 1424.747).abs() < 1e-3); // MATH.md B.12, μ2
+/// assert!((t.value - 1424.747).abs() < 1e-3); // READINGS.md §B.12, μ2
 /// ```
 pub fn t_kl(nu: &Instance) -> Result<Certified> {
     characteristic_time(TimeKind::Kl, nu)
@@ -28,7 +28,7 @@ pub fn t_kl(nu: &Instance) -> Result<Certified> {
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
 /// let t = dpbai::complexity::t_kl_gaussian(&nu, 0.5).unwrap();
-/// assert!((t.value - 1495.301).abs() < 1e-3); // MATH.md B.12
+/// assert!((t.value - 1495.301).abs() < 1e-3); // READINGS.md §B.12
 /// ```
 pub fn t_kl_gaussian(nu: &Instance, sigma: f64) -> Result<Certified> {
     characteristic_time(TimeKind::KlGaussian { sigma }, nu)
@@ -42,7 +42,7 @@ pub fn t_kl_gaussian(nu: &Instance, sigma: f64) -> Result<Certified> {
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
 /// let t = dpbai::complexity::t_kl_beta(&nu, 0.5).unwrap();
-/// assert!((t.value - 414.442).abs() < 1e-3); // MATH.md B.12
+/// assert!((t.value - 414.442).abs() < 1e-3); // READINGS.md §B.12
 /// ```
 pub fn t_kl_beta(nu: &Instance, beta: f64) -> Result<Certified> {
     characteristic_time(TimeKind::KlBeta { beta }, nu)
@@ -56,7 +56,7 @@ pub fn t_kl_beta(nu: &Instance, beta: f64) -> Result<Certified> {
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
 /// let t = dpbai::complexity::t_kl_gaussian_beta(&nu, 0.5, 0.5).unwrap();
-/// assert!((t.value - 1603.72).abs() < 1e-2); // MATH.md B.12
+/// assert!((t.value - 1603.72).abs() < 1e-2); // READINGS.md §B.12
 /// ```
 pub fn t_kl_gaussian_beta(nu: &Instance, sigma: f64, beta: f64) -> Result<Certified> {
     characteristic_time(TimeKind::KlGaussianBeta { sigma, beta }, nu)
@@ -98,7 +98,7 @@ pub fn t_tv2(nu: &Instance) -> Result<Certified> {
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
 /// let t = dpbai::complexity::t_local(&nu, 0.8).unwrap();
-/// assert!((t.value - 498.199).abs() < 1e-2); // MATH.md B.12
+/// assert!((t.value - 498.199).abs() < 1e-2); // READINGS.md §B.12
 /// ```
 pub fn t_local(nu: &Instance, eps: f64) -> Result<Certified> {
     characteristic_time(TimeKind::Local { eps }, nu)
@@ -112,7 +112,7 @@ pub fn t_local(nu: &Instance, eps: f64) -> Result<Certified> {
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
 /// let t = dpbai::complexity::t_global(&nu, 0.3).unwrap();
-/// assert!((t.value - 401.72).abs() < 1e-2); // MATH.md B.12
+/// assert!((t.value - 401.72).abs() < 1e-2); // READINGS.md §B.12
 /// ```
 pub fn t_global(nu: &Instance, eps: f64) -> Result<Certified> {
     characteristic_time(TimeKind::Global { eps }, nu)
@@ -129,7 +129,7 @@ pub fn t_global(nu: &Instance, eps: f64) -> Result<Certified> {
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
 /// let t = dpbai::complexity::t_kl_g_eps(&nu, 0.3).unwrap();
-/// assert!((t.value - 1500.33).abs() < 1e-2); // MATH.md B.12
+/// assert!((t.value - 1500.33).abs() < 1e-2); // READINGS.md §B.12
 /// // Gaussian arms, σ = 1, one gap 1/2 > ε/2: 2σ²(1/ω₁ + 1/ω₂)/(Δ ε/2) = 2·4/(1/8) = 64
 /// let g = dpbai::instance::Instance::gaussian(vec![1.0, 0.5], 1.0).unwrap();
 /// assert!((dpbai::complexity::t_kl_g_eps(&g, 0.5).unwrap().value - 64.0).abs() < 1e-6);
@@ -160,11 +160,11 @@ pub fn t_kl_beta_g_eps(nu: &Instance, eps: f64, beta: f64) -> Result<Certified> 
 /// `2H(ν_{G,ε}) = 2·H^G(μ^{G,ε}; σ) = 4σ² Σ_{a∈[K]} (Δ_a·min{Δ_a, ε/2})^{-1}`, the
 /// privacy-aware hardness (`Δ_a` the gaps of `ν`, `Δ_{a*} = Δ_min`).
 /// # Reference
-/// Eq. (10); MATH.md A.7, F.65.
+/// Eq. (10); READINGS.md §A.7, CLAIMS.md F.65.
 /// # Domain
 /// Any valid [`Instance`]; `ε > 0` finite.
 /// # Accuracy
-/// A sum of `K` closed-form terms: a few ulps per term. Checked against the MATH.md B.12
+/// A sum of `K` closed-form terms: a few ulps per term. Checked against the READINGS.md §B.12
 /// table (printed digits, relative 2e-5, `tests/complexity.rs`) and as the closed form of
 /// `T_{KL,β}(ν_{G,ε})` for equal gaps (F.65).
 /// # Errors

@@ -1,7 +1,7 @@
-//! Asymptotic upper-bound formulas `limsup_{δ→0} E[τ]/log(1/δ) <= …` (MATH.md E.4), each per unit
+//! Asymptotic upper-bound formulas `limsup_{δ→0} E[τ]/log(1/δ) <= …` (READINGS.md §E.4), each per unit
 //! of `log(1/δ)`, labelled with the privacy model of its algorithm, its regime (asymptotic,
 //! `δ → 0`), the characteristic time whose lower bound binds the algorithm, and a note when the
-//! theorem's assumptions fail (MATH.md ISSUE 31).
+//! theorem's assumptions fail (READINGS.md R.31).
 //!
 //! Notation: `σ` the instance's sub-Gaussian scale (`1/2` for Bernoulli arms),
 //! `T^G_β = T^G_{KL,β}(μ; σ)`, `T^{G,ε}_β = T_{KL,β}(ν_{G,ε})` with the same `σ` (Eq. (15)).
@@ -134,7 +134,7 @@ impl Thm24Branch {
     }
 }
 
-/// The three readings of Thm. 24 (MATH.md ISSUE 19), with the active branch of each.
+/// The three readings of Thm. 24 (READINGS.md R.19), with the active branch of each.
 ///
 /// The bound is discontinuous where a reading changes branch: at `ε = 2Δ_max` for the main
 /// text and the proof's last display (`Δ_max < ε/2`), at `ε = Δ_max/3` for L. 52
@@ -195,7 +195,7 @@ const CTB_GAUSSIAN: &str = "CTB-TT is defined for rewards in [0, 1] (randomised 
 /// `2·T^G_{KL,β}(μ; σ)` per unit of `log(1/δ)` with the instance's `σ` (`1/2` for Bernoulli
 /// arms), with the caveat of [`assumption_note`]. Non-private: its lower bound is L. 5's `T_KL`.
 /// # Reference
-/// App. H (via App. G for `σ`-sub-Gaussian arms); MATH.md E.4.
+/// App. H (via App. G for `σ`-sub-Gaussian arms); READINGS.md §E.4.
 /// # Domain
 /// Any valid [`Instance`]; `β ∈ (0, 1)`.
 /// # Accuracy
@@ -246,7 +246,7 @@ fn join_notes(a: Option<String>, b: Option<String>) -> Option<String> {
     }
 }
 
-/// The caveat of E.4 / ISSUE 31 for an instance, `None` when the theorems' assumptions on the
+/// The caveat of E.4 / R.31 for an instance, `None` when the theorems' assumptions on the
 /// means hold (distinct means; Bernoulli means in `(0, 1)`).
 pub fn assumption_note(nu: &Instance) -> Option<String> {
     let mut notes = Vec::new();
@@ -281,7 +281,7 @@ fn adap_gaussian_note(nu: &Instance) -> Option<String> {
 /// # Definition
 /// See the fields of [`UpperBounds`] and [`AdaPTTStar`], with the instance's `σ` (module docs).
 /// # Reference
-/// Sec. 3.2 (CTB-TT), Thm. 22, Thm. 24, L. 52 and its proof (App. G.5; MATH.md ISSUE 19, C.7).
+/// Sec. 3.2 (CTB-TT), Thm. 22, Thm. 24, L. 52 and its proof (App. G.5; READINGS.md R.19, §C.7).
 /// # Domain
 /// `ε > 0`, `β ∈ (0, 1)`. CTB-TT's two bounds are refused (`+∞` with
 /// [`UpperBound::refused`]) for Gaussian arms.
@@ -294,7 +294,7 @@ fn adap_gaussian_note(nu: &Instance) -> Option<String> {
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.75, 0.625, 0.5, 0.375, 0.25]).unwrap();
 /// let u = dpbai::complexity::upper::upper_bounds(&nu, 1.0, 0.5).unwrap();
-/// assert!((u.adap_tt.value - 1578.9).abs() < 0.1);        // MATH.md E.4 (μ4, ε = 1)
+/// assert!((u.adap_tt.value - 1578.9).abs() < 0.1);        // READINGS.md §E.4 (μ4, ε = 1)
 /// assert!((u.adap_tt_star.thm24_main - 85794.0).abs() < 1.0);
 /// ```
 pub fn upper_bounds(nu: &Instance, eps: f64, beta: f64) -> Result<UpperBounds> {

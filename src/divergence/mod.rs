@@ -1,5 +1,5 @@
 //! Divergences between arms: KL, TV and TV² for Bernoulli and Gaussian (known σ) arms, and the
-//! local-DP contraction constant `c(ε)` (MATH.md section A).
+//! local-DP contraction constant `c(ε)` (READINGS.md §A).
 //!
 //! Each function comes in two forms: a checked one returning [`Result`] (for the API and the
 //! CLI), and an `_unchecked` one for hot loops whose arguments are already valid.
@@ -108,7 +108,7 @@ fn x_log_ratio(x: f64, a: f64, b: f64) -> f64 {
 /// kl(p, q) = p·log(p/q) + (1 − p)·log((1 − p)/(1 − q)),   0·log(0/·) = 0
 /// ```
 /// # Reference
-/// MATH.md A.1; paper Thm. 10 sketch, L. 16.
+/// READINGS.md §A.1; paper Thm. 10 sketch, L. 16.
 /// # Domain
 /// `p, q ∈ [0, 1]`; returns `+∞` when `p > 0 = q` or `p < 1 = q`.
 /// # Accuracy
@@ -144,7 +144,7 @@ pub fn kl_gaussian_unchecked(m: f64, m2: f64, sigma: f64) -> f64 {
 /// KL(N(m, σ²) ‖ N(m', σ²)) = (m − m')² / (2σ²)
 /// ```
 /// # Reference
-/// MATH.md A.2; paper Eq. (3), (5), Cor. 11.
+/// READINGS.md §A.2; paper Eq. (3), (5), Cor. 11.
 /// # Domain
 /// `m, m'` finite, `σ > 0` finite.
 /// # Accuracy
@@ -192,7 +192,7 @@ pub fn kl_gaussian(m: f64, m2: f64, sigma: f64) -> Result<f64> {
 /// # Accuracy
 /// Exact up to the rounding of `p − q` (half an ulp); checked in the golden file `tests/data/divergence_golden.toml` (`verify/golden_divergence.py`), `CLOSED_FORM_TOL` of `tests/divergence.rs`.
 /// # Reference
-/// MATH.md A.1 (Thm. 10 defines `TV(P‖Q) = sup_A P(A) − Q(A)`).
+/// READINGS.md §A.1 (Thm. 10 defines `TV(P‖Q) = sup_A P(A) − Q(A)`).
 /// # Errors
 /// [`crate::Error::InvalidParameter`] if `p` or `q` is outside `[0, 1]`.
 /// # Example
@@ -210,7 +210,7 @@ pub fn tv_bernoulli(p: f64, q: f64) -> Result<f64> {
 /// # Definition
 /// `TV²(Ber(p), Ber(q)) = (p − q)²`.
 /// # Reference
-/// MATH.md A.1, B.6 (the divergence of `T*_TV²`).
+/// READINGS.md §A.1, §B.6 (the divergence of `T*_TV²`).
 /// # Domain
 /// `p, q ∈ [0, 1]`.
 /// # Accuracy
@@ -226,7 +226,7 @@ pub fn tv2_bernoulli(p: f64, q: f64) -> Result<f64> {
 /// # Definition
 /// `TV(N(m, σ²), N(m', σ²)) = erf(|m − m'| / (2√2 σ))`.
 /// # Reference
-/// MATH.md A.2 [DERIVED, standard].
+/// READINGS.md §A.2 [DERIVED, standard].
 /// # Domain
 /// `m, m'` finite, `σ > 0` finite.
 /// # Accuracy
@@ -274,7 +274,7 @@ pub fn c_local_unchecked(eps: f64) -> f64 {
 /// ```
 /// For every ε-LDP channel `M`: `KL(PM‖QM) + KL(QM‖PM) <= c(ε)·TV(P, Q)²` (Duchi et al. 2013).
 /// # Reference
-/// MATH.md A.4; paper Thm. 10, Eq. (7).
+/// READINGS.md §A.4; paper Thm. 10, Eq. (7).
 /// # Domain
 /// `ε > 0` finite. Continuous and strictly increasing; `c(ε) = ε² + 3ε³ + O(ε⁴)`.
 /// # Accuracy
@@ -306,7 +306,7 @@ pub fn c_local(eps: f64) -> Result<f64> {
 /// `ε_0 = ln((1 + √(1 + 4√2))/2)`, the unique `ε > 0` with `c(ε) = 2`, where
 /// `c(ε) = e^{2ε}(e^ε − 1)²` (the branch `ε <= ln 2`).
 /// # Reference
-/// MATH.md A.4 [DERIVED closed form]; paper Sec. 3.1 ("≈ 0.582").
+/// READINGS.md §A.4 [DERIVED closed form]; paper Sec. 3.1 ("≈ 0.582").
 /// # Domain
 /// No argument.
 /// # Accuracy
@@ -339,7 +339,7 @@ pub fn rr_mean_unchecked(mu: f64, eps: f64) -> f64 {
 /// μ_ε = (2μ − 1)(e^ε − 1)/(2(e^ε + 1)) + 1/2 = (μ(e^ε − 1) + 1)/(e^ε + 1)
 /// ```
 /// # Reference
-/// MATH.md A.5; paper L. 12, Alg. 4.
+/// READINGS.md §A.5; paper L. 12, Alg. 4.
 /// # Domain
 /// `μ ∈ [0, 1]`, `ε > 0` finite.
 /// # Accuracy
@@ -368,7 +368,7 @@ pub fn rr_mean(mu: f64, eps: f64) -> Result<f64> {
 /// # Accuracy
 /// A few ulps, also as `δ → 1/2`; relative error <= 1e-14 in the golden file `tests/data/divergence_golden.toml` (`verify/golden_divergence.py`), `CLOSED_FORM_TOL` of `tests/divergence.rs`.
 /// # Reference
-/// MATH.md A.8; paper L. 5, end of the proofs of Thm. 10 and 17 (`>= log(1/(2.4δ))`).
+/// READINGS.md §A.8; paper L. 5, end of the proofs of Thm. 10 and 17 (`>= log(1/(2.4δ))`).
 /// # Errors
 /// [`crate::Error::InvalidParameter`] if `δ ∉ (0, 1)`.
 pub fn kl_delta(delta: f64) -> Result<f64> {

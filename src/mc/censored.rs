@@ -4,7 +4,7 @@
 //! observation: its stopping time is only known to exceed the `τ` it was cut at. Dropping such
 //! runs biases every location statistic downwards; treating the cap as the stopping time does
 //! too, but knowingly. This module gives the statistics that stay honest under censoring
-//! (STYLE.md's Monte Carlo rules, issue 11):
+//! (a capped run is a censored observation):
 //!
 //! * the Kaplan–Meier estimate `Ŝ` of the survival function `P(τ > t)` ([`KaplanMeier`]), and
 //!   its median and quartiles, which exist whenever `Ŝ` falls far enough (`None` otherwise, which
@@ -199,7 +199,7 @@ pub const MEAN_CI_ALPHA: f64 = 0.05;
 /// Field names are flat and CSV-friendly (a figure sidecar can write them as columns).
 ///
 /// # Reference
-/// Kaplan & Meier (1958); Student (1908). Issue 11 §3 (what a report shows per cell).
+/// Kaplan & Meier (1958); Student (1908).
 ///
 /// # Domain
 /// A non-empty list of observations.

@@ -1,5 +1,5 @@
 //! Comparing our mean stopping time with one known only by its moments (the public code's
-//! `mean ± std` over `n` runs, `shared/data/public_code_runs.csv`).
+//! `mean ± std` over `n` runs, `data/public_code_runs.csv`).
 //!
 //! Two statistics per cell:
 //! * a 95% confidence interval of the **ratio of means** `μ_ours / μ_theirs`, by the delta method
@@ -18,7 +18,7 @@
 //!
 //! # A side known only within a factor
 //! The public code's AdaP-TT under-counts its `τ`: the true pulls are 1.01–1.53× the reported
-//! count (MATH.md §S), so its true mean is `f·ȳ` for an unknown `f ∈ [f_lo, f_hi]`
+//! count (READINGS.md §P), so its true mean is `f·ȳ` for an unknown `f ∈ [f_lo, f_hi]`
 //! ([`FactorRange`], [`ADAPTT_UNDERCOUNT`]). Assuming the under-count scales the whole
 //! distribution by `f` (so the true std is `f·s_y`), the log-ratio interval at a given `f` is the
 //! interval at `f = 1` divided by `f` (its standard error and degrees of freedom do not depend on
@@ -159,7 +159,7 @@ impl FactorRange {
     }
 }
 
-/// The public code's AdaP-TT under-count (MATH.md §S): true pulls are 1.01–1.53× its reported `τ`.
+/// The public code's AdaP-TT under-count (READINGS.md §P): true pulls are 1.01–1.53× its reported `τ`.
 pub const ADAPTT_UNDERCOUNT: FactorRange = FactorRange { lo: 1.01, hi: 1.53 };
 
 /// Ratio of our mean over theirs with its interval, and the Welch test (see the module docs).
@@ -206,7 +206,7 @@ fn welch_df(a: f64, n1: u64, b: f64, n2: u64) -> Option<f64> {
 ///
 /// # Reference
 /// Delta method: Casella & Berger §5.5.4; Welch (1947), Biometrika 34; Satterthwaite (1946).
-/// The factor range: module docs (MATH.md §S for the AdaP-TT under-count).
+/// The factor range: module docs (READINGS.md §P for the AdaP-TT under-count).
 ///
 /// # Domain
 /// Moments as [`Moments::new`], `α ∈ (0, 1)`, a [`FactorRange`].

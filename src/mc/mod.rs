@@ -21,7 +21,7 @@
 //!
 //! # Errors
 //! `errors` counts the runs that **stopped** with a wrong recommendation, the event
-//! `{τ < ∞, â ≠ a*}` of δ-correctness (MATH.md E.2); `error_rate = errors / runs` and `error_ci`
+//! `{τ < ∞, â ≠ a*}` of δ-correctness (READINGS.md §E.2); `error_rate = errors / runs` and `error_ci`
 //! is its exact two-sided 95% Clopper–Pearson interval. Counting a capped run as "no error" is
 //! optimistic when the cap may have cut a run that would later stop wrongly, so the summary also
 //! gives `error_ci_worst_case`, the interval for `(errors + unstopped) / runs`.

@@ -264,7 +264,7 @@ fn brent(mut f: impl FnMut(f64) -> Result<f64>, lo: f64, hi: f64) -> Result<f64>
 ///
 /// # Reference
 /// Clopper & Pearson (1934), Biometrika 26(4); used for the `error_ci` of `dpbai run` and by the
-/// δ-correctness auditor (MATH.md E.2: "error frequency ≤ δ (binomial CI)").
+/// δ-correctness auditor (READINGS.md §E.2: "error frequency ≤ δ (binomial CI)").
 ///
 /// # Domain
 /// `n ≥ 1`, `0 ≤ k ≤ n`, `α ∈ (0, 1)`.

@@ -1,4 +1,4 @@
-//! The Doubling-And-Forgetting estimator DAF(ε) (Alg. 5, MATH.md D.6) on a fixed schedule, for
+//! The Doubling-And-Forgetting estimator DAF(ε) (Alg. 5, READINGS.md §D.6) on a fixed schedule, for
 //! the auditors: its release plan and a sample-by-sample arm. ε-DP by L. 31, L. 20 and Thm. 32.
 //! (The bandit algorithms run the same rule inline: `bandit::top_two::estimators::Phased`.)
 
@@ -36,7 +36,7 @@ pub fn daf_phase_bounds(k: u32) -> (u64, u64) {
 ///
 /// # Reference
 /// Privacy (with forgetting): L. 31 — a fixed partition, each reward in `[0, 1]` in exactly one
-/// block, block mean sensitivity `1/|block|` (ISSUE 14: divide by the block size), Laplace per
+/// block, block mean sensitivity `1/|block|` (R.14: divide by the block size), Laplace per
 /// Thm. 3 ⇒ ε-DP; L. 20 / Thm. 32 lift this to AdaP-TT and AdaP-TT*.
 ///
 /// # Domain
@@ -107,7 +107,7 @@ pub struct DafRelease {
     pub released: f64,
 }
 
-/// DAF(ε) for one arm, fed sample by sample (Alg. 5; MATH.md D.6).
+/// DAF(ε) for one arm, fed sample by sample (Alg. 5; READINGS.md §D.6).
 ///
 /// # Definition
 /// Sample 1 closes phase 1 (`Ñ_1 = 1`); afterwards, the sample that brings the arm's count to

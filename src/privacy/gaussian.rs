@@ -1,11 +1,11 @@
-//! The Gaussian mechanism of Remark 13 / Alg. 8 (MATH.md C.8, D.5): (ε, γ)-local DP.
+//! The Gaussian mechanism of Remark 13 / Alg. 8 (READINGS.md §C.8, §D.5): (ε, γ)-local DP.
 
 use super::{ulp_up, Mechanism};
 use crate::error::{check_above, Result};
 use crate::rng::Rng;
 use rand_distr::{Distribution, StandardNormal};
 
-/// The Gaussian mechanism of Remark 13 / Alg. 8 (MATH.md C.8, D.5): `r + N(0, σ_{ε,γ}²)`.
+/// The Gaussian mechanism of Remark 13 / Alg. 8 (READINGS.md §C.8, §D.5): `r + N(0, σ_{ε,γ}²)`.
 ///
 /// # Definition
 /// `σ_{ε,γ} = sqrt(2·log(1.25/γ))/ε`.
@@ -13,7 +13,7 @@ use rand_distr::{Distribution, StandardNormal};
 /// # Reference
 /// Privacy: Rem. 13 (Dwork–Roth Thm. A.1) — `(ε, γ)`-local DP for rewards in `[0, 1]`
 /// (sensitivity 1); the classical proof needs `ε < 1`, which the paper does not require
-/// (MATH.md D.5); `new` accepts any `ε > 0` and documents the caveat.
+/// (READINGS.md §D.5); `new` accepts any `ε > 0` and documents the caveat.
 ///
 /// # Domain
 /// `ε > 0` finite, `γ ∈ (0, 1)`; raw `σ > 0` finite.

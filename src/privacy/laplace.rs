@@ -1,4 +1,4 @@
-//! The Laplace mechanism (Thm. 3, MATH.md C.8) and the raw Laplace draw used by DAF and DP-SE.
+//! The Laplace mechanism (Thm. 3, READINGS.md §C.8) and the raw Laplace draw used by DAF and DP-SE.
 
 use super::{ulp_up, Mechanism};
 use crate::error::{check_above, Error, Result};
@@ -6,7 +6,7 @@ use crate::rng::Rng;
 use rand::Rng as _;
 use rand_distr::{Distribution, Exp1};
 
-/// The Laplace mechanism (Thm. 3; MATH.md C.8): `f(D) + Lap(b)` with `b = s(f)/ε`.
+/// The Laplace mechanism (Thm. 3; READINGS.md §C.8): `f(D) + Lap(b)` with `b = s(f)/ε`.
 ///
 /// # Definition
 /// `Lap(b)` has density `exp(−|x|/b)/(2b)`; it is sampled as `S·E·b` with `S` a uniform sign

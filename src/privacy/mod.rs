@@ -1,4 +1,4 @@
-//! Privacy mechanisms (MATH.md A.5, C.8, D.4–D.6, E.1): randomised response (CTB), the Laplace
+//! Privacy mechanisms (READINGS.md §A.5, §C.8, §D.4–§D.6, §E.1): randomised response (CTB), the Laplace
 //! mechanism, the Gaussian mechanism of Remark 13 and the Doubling-And-Forgetting estimator
 //! DAF(ε) (Alg. 5).
 //!

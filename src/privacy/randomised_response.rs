@@ -1,10 +1,10 @@
-//! Randomised response (Warner; CTB, Alg. 4, MATH.md A.5): ε-local DP by L. 12.
+//! Randomised response (Warner; CTB, Alg. 4, READINGS.md §A.5): ε-local DP by L. 12.
 
 use super::{bernoulli_draw, bernoulli_threshold, ulp_down, Mechanism};
 use crate::error::{check_closed, Result};
 use crate::rng::Rng;
 
-/// Randomised response on `[0, 1]` rewards (CTB, Alg. 4; MATH.md A.5).
+/// Randomised response on `[0, 1]` rewards (CTB, Alg. 4; READINGS.md §A.5).
 ///
 /// # Definition
 /// For a reward `r ∈ [0, 1]`, output `r̃ ~ Ber(p(r))` with `p(r) = r·q + (1 − r)·(1 − q)` where

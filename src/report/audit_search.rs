@@ -1,4 +1,4 @@
-//! REPORT.md block `audit-search` (issue 17): the adversarial instance search of
+//! REPORT.md block `audit-search`: the adversarial instance search of
 //! `dpbai audit delta --search` on the paper's provable thresholds (expected `holds`, with the
 //! power statement) and on the deliberately unsafe presets (expected `violated`), with the
 //! worst instance each search found.

@@ -1,5 +1,5 @@
 //! The generated blocks of REPORT.md besides the claims table: special-function accuracy,
-//! characteristic times against MATH.md's prototype, the Monte Carlo table, the figures, and the
+//! characteristic times against the independent prototype (READINGS.md §B.12), the Monte Carlo table, the figures, and the
 //! paper's issues that the numbers bear on.
 //!
 //! Length: the code stays under 600 lines; the file passes that only with its unit test (the
@@ -94,7 +94,7 @@ pub fn special_accuracy(repo: &Path) -> String {
     s
 }
 
-/// MATH.md B.12 prototype values: (instance, T_KL^Ber, T_{KL,1/2}^Ber, T^G_KL(μ;1/2), T^G_{KL,1/2}, H, T_TV, T_TV2, ε_ℓ*, ε_g*).
+/// READINGS.md §B.12 prototype values: (instance, T_KL^Ber, T_{KL,1/2}^Ber, T^G_KL(μ;1/2), T^G_{KL,1/2}, H, T_TV, T_TV2, ε_ℓ*, ε_g*).
 const B12: [(&str, [f64; 9]); 6] = [
     (
         "mu1",
@@ -134,11 +134,11 @@ const B12: [(&str, [f64; 9]); 6] = [
     ),
 ];
 
-/// Characteristic times of μ1–μ6 with the relative difference from MATH.md's prototype (B.12).
+/// Characteristic times of μ1–μ6 with the relative difference from the independent prototype (READINGS.md §B.12).
 pub fn bounds_table() -> String {
     let mut s = String::from(
         "Each cell: our value (certified to relative width ≤ 1e-9), then in brackets the relative \
-         difference from MATH.md B.12's independent prototype, which carries 4–7 digits.\n\n\
+         difference from the independent prototype (READINGS.md §B.12), which carries 4–7 digits.\n\n\
          | inst | T_KL^Ber | T_KL,1/2^Ber | T^G_KL(μ;1/2) | T^G_KL,1/2 | H | T_TV | T_TV2 | ε_ℓ* | ε_g* |\n\
          |---|---|---|---|---|---|---|---|---|---|\n",
     );
@@ -175,7 +175,7 @@ pub fn bounds_table() -> String {
     }
     let nu = Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).expect("invariant: μ1 valid");
     s.push_str(
-        "\nμ1, the private times (MATH.md B.12 prototype in brackets, ~5–6 digits) and the certificate \
+        "\nμ1, the private times (READINGS.md §B.12 prototype in brackets, ~5–6 digits) and the certificate \
          width (upper − lower)/value:\n\n| ε | T_ℓ(μ;ε) | T_g(μ;ε) | width T_ℓ | width T_g |\n|---|---|---|---|---|\n",
     );
     for (e, tl_ref, tg_ref) in [
@@ -504,7 +504,7 @@ pub fn figures_list() -> String {
     .join("\n")
 }
 
-/// MATH.md section H issues with numeric consequences, and the verdicts of their claims.
+/// READINGS.md §R issues with numeric consequences, and the verdicts of their claims.
 const ISSUES: [(u32, &str, &[&str]); 14] = [
     (
         4,
@@ -558,9 +558,9 @@ const ISSUES: [(u32, &str, &[&str]); 14] = [
     (30, "T_TV ≥ 1/Δ_min is loose (2/Δ_min holds)", &["F.20"]),
 ];
 
-/// The paper's issues (MATH.md H) and what the computed claims say about them.
+/// The paper's issues (READINGS.md §R) and what the computed claims say about them.
 pub fn issues_table(results: &[ClaimResult]) -> String {
-    let mut s = String::from("| MATH.md issue | what | claims (verdict) |\n|---|---|---|\n");
+    let mut s = String::from("| reading | what | claims (verdict) |\n|---|---|---|\n");
     for (n, what, ids) in ISSUES {
         let v: Vec<String> = ids
             .iter()
@@ -573,11 +573,7 @@ pub fn issues_table(results: &[ClaimResult]) -> String {
                 format!("{id} ({verdict})")
             })
             .collect();
-        s.push_str(&format!(
-            "| ISSUE {n} | {} | {} |\n",
-            cell(what),
-            v.join(", ")
-        ));
+        s.push_str(&format!("| R.{n} | {} | {} |\n", cell(what), v.join(", ")));
     }
     s
 }

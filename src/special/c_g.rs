@@ -1,4 +1,4 @@
-//! Kaufmann–Koolen `g_G` and `C_G` (MATH.md C.2; paper Eq. (20), L. 35).
+//! Kaufmann–Koolen `g_G` and `C_G` (READINGS.md §C.2; paper Eq. (20), L. 35).
 //!
 //! # Method
 //! `C_G(x) = min_{λ∈(1/2,1)} F(λ)`, `F(λ) = (g_G(λ) + x)/λ`. `F'(λ) = (φ(λ) − x)/λ²` with
@@ -36,7 +36,7 @@ fn g_g_derivs(mu: f64) -> (f64, f64, f64) {
 /// g_G(λ) = 2λ − 2λ·log(4λ) + log ζ(2λ) − (1/2)·log(1 − λ)
 /// ```
 /// # Reference
-/// MATH.md C.2; paper Eq. (20), L. 35 (Kaufmann & Koolen 2021, Thm. 9).
+/// READINGS.md §C.2; paper Eq. (20), L. 35 (Kaufmann & Koolen 2021, Thm. 9).
 /// # Domain
 /// `1/2 < λ < 1`. Minimum `1.27067…` near `λ = 0.8816`.
 /// # Accuracy
@@ -60,7 +60,7 @@ pub fn g_g(lambda: f64) -> Result<f64> {
 /// # Definition
 /// `(C_G(x), λ*)` with `λ* = argmin_{λ∈(1/2,1]} (g_G(λ) + x)/λ`.
 /// # Reference
-/// MATH.md C.2.
+/// READINGS.md §C.2.
 /// # Domain
 /// The caller guarantees `x > 0` finite. For `x > 1e30`, returns `(x, 1)` (the correction
 /// `C_G(x) − x = O(log x)` is below half an ulp of `x`).
@@ -71,7 +71,7 @@ pub fn g_g(lambda: f64) -> Result<f64> {
 /// # Example
 /// ```
 /// let (c, lam) = dpbai::special::c_g_with_argmin(10.0);
-/// assert!((c - 11.954646).abs() < 1e-6 && (lam - 0.9686).abs() < 1e-4); // MATH.md C.2
+/// assert!((c - 11.954646).abs() < 1e-6 && (lam - 0.9686).abs() < 1e-4); // READINGS.md §C.2
 /// ```
 pub fn c_g_with_argmin(x: f64) -> (f64, f64) {
     if x > 1e30 {
@@ -123,10 +123,10 @@ pub fn c_g_with_argmin(x: f64) -> (f64, f64) {
 /// C_G(x) = min_{λ∈(1/2, 1]} (g_G(λ) + x)/λ
 /// ```
 /// # Reference
-/// MATH.md C.2; paper Eq. (20), L. 35 (Kaufmann & Koolen 2021, Thm. 9). Used at
+/// READINGS.md §C.2; paper Eq. (20), L. 35 (Kaufmann & Koolen 2021, Thm. 9). Used at
 /// `x = log((K − 1)/δ)/2`.
 /// # Domain
-/// `x > 0`, finite. `C_G` is increasing and `C_G(x) >= x + 1.2706` (MATH.md F.66);
+/// `x > 0`, finite. `C_G` is increasing and `C_G(x) >= x + 1.2706` (CLAIMS.md F.66);
 /// `C_G(0+) = min_λ g_G(λ)/λ = 1.41690…`; `C_G(x) = x` in floating point for `x > 1e30`.
 /// # Accuracy
 /// Relative error <= 1e-12 on `[1e-3, 1e6]` (golden file `tests/data/special_golden.toml`,
@@ -136,7 +136,7 @@ pub fn c_g_with_argmin(x: f64) -> (f64, f64) {
 /// # Example
 /// ```
 /// let c = dpbai::special::c_g(1.0).unwrap();
-/// assert!((c - 2.507095).abs() < 1e-6); // MATH.md C.2
+/// assert!((c - 2.507095).abs() < 1e-6); // READINGS.md §C.2
 /// ```
 pub fn c_g(x: f64) -> Result<f64> {
     if !(x > 0.0 && x.is_finite()) {
@@ -150,7 +150,7 @@ pub fn c_g(x: f64) -> Result<f64> {
 /// # Definition
 /// As [`c_g`].
 /// # Reference
-/// MATH.md C.2, paper Eq. (20), L. 35.
+/// READINGS.md §C.2, paper Eq. (20), L. 35.
 /// # Domain
 /// The caller guarantees `x > 0` finite.
 /// # Accuracy

@@ -72,7 +72,7 @@ fn erf_series(x: f64) -> f64 {
 /// erf(x) = (2/√π) ∫_0^x e^{−t²} dt
 /// ```
 /// # Reference
-/// Standard; used by `divergence::tv_gaussian` (MATH.md A.2).
+/// Standard; used by `divergence::tv_gaussian` (READINGS.md §A.2).
 /// # Domain
 /// Every real `x`; odd; `erf(±∞) = ±1`; NaN in, NaN out.
 /// # Accuracy

@@ -1,4 +1,4 @@
-//! Lambert W on its two real branches, and `W̄_{-1}(x) = −W_{-1}(−e^{−x})` (MATH.md C.3).
+//! Lambert W on its two real branches, and `W̄_{-1}(x) = −W_{-1}(−e^{−x})` (READINGS.md §C.3).
 //!
 //! # Method
 //! Away from the branch point the `lambert_w` crate (Fukushima's minimax rational approximations,
@@ -25,7 +25,7 @@ use crate::error::{Error, Result};
 /// `fl(−1/e) = −0.36787944117144233`, which lies 1.24e-17 *below* the true `−1/e`. It is the
 /// smallest accepted argument of [`lambert_w0`] and [`lambert_wm1`], and both return `−1` there.
 /// # Reference
-/// MATH.md C.3; the `lambert_w` crate returns NaN at this double (ECOSYSTEM.md).
+/// READINGS.md §C.3; the `lambert_w` crate returns NaN at this double (ECOSYSTEM.md).
 /// # Example
 /// ```
 /// use dpbai::special::{lambert_w0, NEG_INV_E};
@@ -119,7 +119,7 @@ fn ubar_from_y1(y1: f64) -> f64 {
 /// # Definition
 /// As [`lambert_w0`].
 /// # Reference
-/// MATH.md C.3.
+/// READINGS.md §C.3.
 /// # Domain
 /// The caller guarantees `NEG_INV_E <= x < ∞`; other inputs give unspecified (non-panicking)
 /// results.
@@ -163,7 +163,7 @@ pub fn lambert_w0_unchecked(x: f64) -> f64 {
 /// # Definition
 /// As [`lambert_wm1`].
 /// # Reference
-/// MATH.md C.3, paper L. 23, L. 36, L. 40.
+/// READINGS.md §C.3, paper L. 23, L. 36, L. 40.
 /// # Domain
 /// The caller guarantees `NEG_INV_E <= x < 0`.
 /// # Accuracy
@@ -200,7 +200,7 @@ pub fn lambert_wm1_unchecked(x: f64) -> f64 {
 /// # Definition
 /// As [`wbar_m1`].
 /// # Reference
-/// MATH.md C.3, paper L. 23, L. 40.
+/// READINGS.md §C.3, paper L. 23, L. 40.
 /// # Domain
 /// The caller guarantees `1 <= x < ∞`.
 /// # Accuracy
@@ -223,7 +223,7 @@ pub fn wbar_m1_unchecked(x: f64) -> f64 {
 /// W_0(x) = the unique w >= −1 with w·e^w = x
 /// ```
 /// # Reference
-/// MATH.md C.3 (the paper uses `W_{-1}`; `W_0` completes the API).
+/// READINGS.md §C.3 (the paper uses `W_{-1}`; `W_0` completes the API).
 /// # Domain
 /// `x >= −1/e`, finite. The double nearest `−1/e`, `−0.36787944117144233`, lies 1.2e-17 below
 /// the true branch point; it is accepted and mapped to `W_0 = −1`.
@@ -251,7 +251,7 @@ pub fn lambert_w0(x: f64) -> Result<f64> {
 /// W_{-1}(x) = the unique w <= −1 with w·e^w = x,   x ∈ [−1/e, 0)
 /// ```
 /// # Reference
-/// MATH.md C.3; paper L. 23, L. 36, L. 40.
+/// READINGS.md §C.3; paper L. 23, L. 36, L. 40.
 /// # Domain
 /// `−1/e <= x < 0` (the double nearest `−1/e` gives `−1`); `W_{-1}(x) → −∞` as `x → 0−`
 /// (`W_{-1}(−5e-324) = −751.06…`).
@@ -279,7 +279,7 @@ pub fn lambert_wm1(x: f64) -> Result<f64> {
 /// W̄_{-1}(x) = −W_{-1}(−e^{−x}) = the unique u >= 1 with u − log u = x
 /// ```
 /// # Reference
-/// MATH.md C.3; paper L. 23, L. 36, L. 40 (and F.37:
+/// READINGS.md §C.3; paper L. 23, L. 36, L. 40 (and F.37:
 /// `x + log x <= W̄(x) <= x + log x + min{1/2, 1/√x}`).
 /// # Domain
 /// `x >= 1`, finite; `W̄(1) = 1`. No underflow for large `x` (`e^{−x}` is never formed).

@@ -1,5 +1,5 @@
 //! Helper functions of the thresholds and bounds: `k`, `h`, `c_{L36}`, `g1`, `g2`, `h_1`
-//! (MATH.md C.4–C.7).
+//! (READINGS.md §C.4–§C.7).
 
 use super::lambert_w::wbar_m1_unchecked;
 use crate::error::{Error, Result};
@@ -14,7 +14,7 @@ const LN_HALF_PI2: f64 = 1.596_312_591_138_855_5;
 /// k(x) = log2(x) + 2,   x >= 1
 /// ```
 /// # Reference
-/// MATH.md C.5; paper Eq. (11), L. 21, L. 23, App. B. At `x = 2^{k−2}` (phase `k >= 2`) it equals `k`.
+/// READINGS.md §C.5; paper Eq. (11), L. 21, L. 23, App. B. At `x = 2^{k−2}` (phase `k >= 2`) it equals `k`.
 /// # Domain
 /// `x >= 1`, finite.
 /// # Accuracy
@@ -57,7 +57,7 @@ fn check_x_ge1(x: f64) -> Result<()> {
 ///         = c_{L36}(x, δ/(3ζ(2) k(x)²))
 /// ```
 /// # Reference
-/// MATH.md C.6; paper L. 23 (App. F.3).
+/// READINGS.md §C.6; paper L. 23 (App. F.3).
 /// # Domain
 /// `x >= 1`, `δ ∈ (0, 1)`, `K >= 2`. The logarithm is expanded as a sum of logs, so tiny `δ`
 /// does not overflow.
@@ -68,7 +68,7 @@ fn check_x_ge1(x: f64) -> Result<()> {
 /// # Example
 /// ```
 /// let v = dpbai::special::h(8.0, 0.01, 5).unwrap();
-/// assert!((v - 16.642166).abs() < 1e-6); // MATH.md C.6
+/// assert!((v - 16.642166).abs() < 1e-6); // READINGS.md §C.6
 /// ```
 pub fn h(x: f64, delta: f64, n_arms: usize) -> Result<f64> {
     check_x_ge1(x)?;
@@ -87,7 +87,7 @@ pub fn h(x: f64, delta: f64, n_arms: usize) -> Result<f64> {
 /// c_{L36}(x, δ) = (1/2)·W̄_{-1}( 2·log(K/δ) + 4·log(4 + log x) + 1/2 )
 /// ```
 /// # Reference
-/// MATH.md C.6; paper L. 36.
+/// READINGS.md §C.6; paper L. 36.
 /// # Domain
 /// `x >= 1`, `δ ∈ (0, 1)`, `K >= 2`.
 /// # Accuracy
@@ -117,7 +117,7 @@ pub fn c_l36(x: f64, delta: f64, n_arms: usize) -> Result<f64> {
 /// computed as `t²`, `t` the largest root of `t⁴ − t² − √2·y·t − y²/4` (Newton from the upper
 /// bound `1 + √y`, monotone since the quartic is convex for `t >= 1`).
 /// # Reference
-/// MATH.md C.7; paper Thm. 24, L. 52.
+/// READINGS.md §C.7; paper Thm. 24, L. 52.
 /// # Domain
 /// `y >= 0`, finite. `g1(0) = 1`, increasing, `g1(12) = 9.97948… <= 10`.
 /// # Accuracy
@@ -142,7 +142,7 @@ pub fn g1(y: f64) -> Result<f64> {
 /// # Definition
 /// As [`g1`].
 /// # Reference
-/// MATH.md C.7, paper Thm. 24, L. 52.
+/// READINGS.md §C.7, paper Thm. 24, L. 52.
 /// # Domain
 /// The caller guarantees `y >= 0` finite.
 /// # Accuracy
@@ -186,7 +186,7 @@ pub fn g1_unchecked(y: f64) -> f64 {
 /// g2(y) = y·(1 + sqrt(1 + 1/y))² = (sqrt(y) + sqrt(1 + y))²,   y > 0
 /// ```
 /// # Reference
-/// MATH.md C.7; paper Thm. 24, App. G.5.
+/// READINGS.md §C.7; paper Thm. 24, App. G.5.
 /// # Domain
 /// `y > 0`, finite. Increasing; `g2(0+) = 1`; `g2(y) = 4y + 2 + o(1)` as `y → ∞`.
 /// # Accuracy
@@ -222,9 +222,9 @@ pub fn g2(y: f64) -> Result<f64> {
 /// h_1(z, y) = z·W̄_{-1}(y/z + log z)
 /// ```
 /// For `A, B > 0` with `B/A + log A >= 1`, `h_1(A, B)` is the largest root of `x = A·log x + B`
-/// (the paper's `C(A, B) < h_1(A, B)` is an equality, MATH.md H.28).
+/// (the paper's `C(A, B) < h_1(A, B)` is an equality, READINGS.md R.28).
 /// # Reference
-/// MATH.md C.4; paper L. 41.
+/// READINGS.md §C.4; paper L. 41.
 /// # Domain
 /// `z > 0` finite, `y` finite, and `y/z + log z >= 1`.
 /// # Accuracy

@@ -1,5 +1,5 @@
 //! Special functions: Lambert W, `W̄_{-1}`, Riemann zeta, Kaufmann–Koolen `C_G`, `k`, `h`, `g1`, `g2`
-//! (MATH.md section C), and an accurate `erf`.
+//! (READINGS.md §C), and an accurate `erf`.
 //!
 //! Every checked function returns [`crate::Result`] and rejects NaN, infinities and
 //! out-of-domain arguments with [`crate::Error::InvalidParameter`]; the `_unchecked` variants are

@@ -1,4 +1,4 @@
-//! Riemann zeta function for real `s > 1` by Euler–Maclaurin summation (MATH.md C.1), with its
+//! Riemann zeta function for real `s > 1` by Euler–Maclaurin summation (READINGS.md §C.1), with its
 //! first two derivatives (used by [`crate::special::c_g()`]).
 //!
 //! # Method
@@ -105,7 +105,7 @@ pub(crate) fn zeta_derivs<const ORDER: u8>(s: f64, sm1: f64) -> (f64, f64, f64) 
 /// # Definition
 /// As [`zeta`].
 /// # Reference
-/// MATH.md C.1.
+/// READINGS.md §C.1.
 /// # Domain
 /// The caller guarantees `s > 1` finite and `sm1` equal to `s − 1` (pass the exact difference
 /// when `s` itself was formed as `1 + sm1`, e.g. `2λ` with `λ = 1/2 + …`).
@@ -134,7 +134,7 @@ pub fn zeta_unchecked(s: f64, sm1: f64) -> f64 {
 /// ζ(s) = Σ_{n>=1} n^{−s},   s > 1
 /// ```
 /// # Reference
-/// MATH.md C.1 (used in `g_G` of Eq. (20) at `s = 2λ ∈ (1, 2)`, and `ζ(2) = π²/6` in App. F).
+/// READINGS.md §C.1 (used in `g_G` of Eq. (20) at `s = 2λ ∈ (1, 2)`, and `ζ(2) = π²/6` in App. F).
 /// # Domain
 /// Real `s > 1`, finite or `+∞` (`ζ(+∞) = 1`). Near the pole `ζ(s) ≈ 1/(s − 1) + γ`; `s − 1`
 /// is exact in floating point for `s ∈ (1, 2]`, so the pole term is accurate.

@@ -1,7 +1,7 @@
 # (id, statistic, confirm, extra dict, fair, areas)
 E = [
 ("F.1", "min_margin: minimum over 800 grid points of δ ∈ [1e-12, 0.999999] (refined by golden section) of (1−2δ)log((1−δ)/δ) − log(1/(2.4δ))",
- "min_margin > 0", {}, "the inequality is claimed for every δ; a positive minimum margin on a dense grid refined at the minimiser is the direct check (MATH.md F: min margin 0.00733)", []),
+ "min_margin > 0", {}, "the inequality is claimed for every δ; a positive minimum margin on a dense grid refined at the minimiser is the direct check (prototype: min margin 0.00733)", []),
 ("F.2", "max_ratio: max over 40 ε × 41² (p, q) of (KL(PM‖QM)+KL(QM‖PM))/(c(ε)·TV²) for randomised response",
  "max_ratio <= 1", {}, "the bound is stated for every mechanism; randomised response is the mechanism of the paper's algorithms", []),
 ("F.6", "max_abs_diff: max over a 101² grid of [0,1]² of the absolute differences of the three expressions",
@@ -18,7 +18,7 @@ E = [
  "closed_form_agrees == 1 and ratio_dev_from_2_at_1e-6 < 1e-5", {}, "a limit: the ratio at ε = 1e-6 must be 2 to the size of the next term", []),
 ("F.15", "alg8_glr_overscale: factor by which Alg. 8's σ = 1/2 over-scales the GLR statistic at ε = 0.5, γ = 1e-5; variance_excess: max over μ of Var(X + N(0, σ_{ε,γ}²)) − (σ_{ε,γ}² + 1/4); eps: the ε of the check",
  "alg8_glr_overscale <= 1.000001", {"corrected": "variance_excess <= 0 and eps < 1", "refute": None},
- "as printed, Alg. 8 runs the GLR with σ = 1/2, which holds only if the noise adds no variance (ISSUE 12); the corrected reading (MATH.md H) uses σ² = 1/4 + σ_{ε,γ}², which bounds the privatised reward's variance, and the Gaussian-mechanism calibration is proven for ε < 1", []),
+ "as printed, Alg. 8 runs the GLR with σ = 1/2, which holds only if the noise adds no variance (R.12); the corrected reading (READINGS.md §R) uses σ² = 1/4 + σ_{ε,γ}², which bounds the privatised reward's variance, and the Gaussian-mechanism calibration is proven for ε < 1", []),
 ("F.16", "violations: number of ε ∈ {0.1, 0.5, 1, 3} at which KL(Bin(10,0.3)+Lap(1/ε) ‖ Bin(10,0.5)+Lap(1/ε)) (exact tails + Simpson) exceeds εn·TV",
  "violations == 0", {}, "Thm. 14's bound must hold for every mechanism; the Laplace sum mechanism is the one the global algorithms use", []),
 ("F.20", "violations: number of instances μ1–μ6 with T_TV outside [1/Δ_min, K/Δ_min]",
@@ -29,7 +29,7 @@ E = [
  "inconsistent_pairs == 0", {}, "a definition; checked for consistency with the library's ν_{G,ε}", []),
 ("F.39", "small_eps_limit_over_gap: Δ_{ε,a}²/(εΔ_a) at ε = 1e-10 (μ1, last arm); large_eps_limit_over_gap: Δ_{ε,a}/Δ_a at ε = 1e10",
  "small_eps_limit_over_gap >= 0.9999 and small_eps_limit_over_gap <= 1.0001 and large_eps_limit_over_gap >= 0.999999 and large_eps_limit_over_gap <= 1.000001", {},
- "both limits are stated as printed; ε = 1e-10 and 1e10 are far enough that the next terms are below the tolerance (the true small-ε limit is 2Δ_a, ISSUE 23)", []),
+ "both limits are stated as printed; ε = 1e-10 and 1e10 are far enough that the next terms are below the tolerance (the true small-ε limit is 2Δ_a, R.23)", []),
 ("F.46", "max_rel_diff: max relative difference of the two sides over 200 y ∈ [1e-6, 1e6]",
  "max_rel_diff < 1e-9", {}, "an identity; the tolerance covers cancellation in √(1+1/y) − 1 at large y", []),
 ("F.47", "violations: (b, c) pairs of a 25×25 log grid of [1e-3, 1e3]² where the sign pattern fails (negative on 50 points of [0, root), positive just past the root)",

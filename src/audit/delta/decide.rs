@@ -28,7 +28,7 @@ pub struct Decision {
 /// both ends are rounded outward ([`crate::audit::ci`]).
 ///
 /// # Reference
-/// MATH.md E.2; Clopper & Pearson (1934).
+/// READINGS.md §E.2; Clopper & Pearson (1934).
 ///
 /// # Domain
 /// `runs >= 1`, `errors + unstopped <= runs`, `δ, α ∈ (0, 1)`.

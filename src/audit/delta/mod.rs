@@ -1,4 +1,4 @@
-//! `dpbai audit delta`: is `P_ν(τ < ∞, â ≠ a*) <= δ` for a stopping rule? (MATH.md E.2)
+//! `dpbai audit delta`: is `P_ν(τ < ∞, â ≠ a*) <= δ` for a stopping rule? (READINGS.md §E.2)
 //!
 //! # Protocol
 //! For each instance, independent seeded runs (run `r` of instance `i` draws from

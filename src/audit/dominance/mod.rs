@@ -283,7 +283,7 @@ pub fn lemma_of(name: &str) -> Option<String> {
             "paper-cg" => "Eq. (4) with Lemma 35 (Kaufmann & Koolen 2021, Thm. 9): δ-correct for TTUCB, CTB-TT, Gaussian-mechanism TTUCB",
             "paper-daf-inf" => "Lemma 34: δ-correct for DAF(ε = ∞) / DPA-TT",
             "paper-adap-tt" => "Lemma 21 (Eq. (12)): δ-correct for AdaP-TT",
-            "paper-adap-tt-star" => "Lemma 23 (Eq. (14), k² form, MATH.md ISSUE 16): δ-correct for AdaP-TT*",
+            "paper-adap-tt-star" => "Lemma 23 (Eq. (14), k² form, READINGS.md R.16): δ-correct for AdaP-TT*",
             _ => p.description,
         };
         what.to_string()

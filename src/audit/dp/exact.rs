@@ -24,7 +24,7 @@ use std::cmp::Ordering;
 /// `max_{r, r' ∈ [0,1], z ∈ {0,1}} log(P(z|r)/P(z|r')) = |log(q/(1 − q))|` (`+∞` at `q ∈ {0, 1}`).
 ///
 /// # Reference
-/// L. 12; MATH.md A.5, E.1.
+/// L. 12; READINGS.md §A.5, §E.1.
 ///
 /// # Domain
 /// `q ∈ [0, 1]`.
@@ -53,7 +53,7 @@ pub fn rr_loss(q: f64) -> Result<f64> {
 /// density ratio then grows linearly in `|x_j|`).
 ///
 /// # Reference
-/// Thm. 3, L. 31 (MATH.md E.1).
+/// Thm. 3, L. 31 (READINGS.md §E.1).
 ///
 /// # Domain
 /// Equal lengths, finite means, positive scales.
@@ -100,7 +100,7 @@ pub fn laplace_vector_loss(x: &[(f64, f64)], y: &[(f64, f64)]) -> Result<f64> {
 /// scales (DAF with or without forgetting), where the shifts do not depend on the other entries.
 ///
 /// # Reference
-/// L. 31 (ε-DP of the fixed-partition block means), MATH.md D.6, E.1.
+/// L. 31 (ε-DP of the fixed-partition block means), READINGS.md §D.6, §E.1.
 ///
 /// # Domain
 /// `len >= 1`.
@@ -154,7 +154,7 @@ fn phi(x: f64) -> f64 {
 ///
 /// # Reference
 /// Balle & Wang (2018), "Improving the Gaussian mechanism for differential privacy", Thm. 8;
-/// Rem. 13 / Alg. 8 (MATH.md C.8, D.5).
+/// Rem. 13 / Alg. 8 (READINGS.md §C.8, §D.5).
 ///
 /// # Domain
 /// `ε >= 0`, `σ > 0`, `Δ > 0`, all finite.

@@ -1,5 +1,5 @@
 //! `dpbai audit dp`: exact privacy loss where the output law is computable, and a DP-Sniper
-//! style black-box lower bound otherwise (MATH.md E.1).
+//! style black-box lower bound otherwise (READINGS.md §E.1).
 //!
 //! # Exact mode
 //! * Randomised response with keep probability `q` (L. 12): `P(z = 1 | r) = r q + (1 − r)(1 − q)`
@@ -194,7 +194,7 @@ fn default_runs(target: &Target) -> u64 {
 /// read from the `dpbai::privacy` objects); black-box mode: the DP-Sniper lower bound.
 ///
 /// # Reference
-/// L. 12, Thm. 3, L. 31, Rem. 13, Definition 8 (MATH.md E.1).
+/// L. 12, Thm. 3, L. 31, Rem. 13, Definition 8 (READINGS.md §E.1).
 ///
 /// # Example
 /// ```

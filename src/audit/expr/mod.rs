@@ -4,7 +4,7 @@
 //! into postfix bytecode with constant folding ([`ThresholdExpr::parse`]) and evaluated on a
 //! fixed-size stack without allocation ([`ThresholdExpr::eval`]). The compiled expression
 //! implements [`CustomThreshold`], so it plugs into `AlgoSpec.custom_threshold` and replaces the
-//! GLR threshold of the chosen algorithm (MATH.md D.1, Eq. (2)).
+//! GLR threshold of the chosen algorithm (READINGS.md §D.1, Eq. (2)).
 //!
 //! # Grammar
 //! ```text
@@ -22,7 +22,7 @@
 //! Functions: `log` (natural), `log2`, `sqrt`, `exp`, `abs`, `min(x, y, ...)`, `max(x, y, ...)`,
 //! `cg(x)` = `C_G(x)` (Eq. (20)), `wbar(x)` = `W̄_{-1}(x)` (L. 40), `zeta(s)` = `ζ(s)`,
 //! `k(x)` = `log2 x + 2` (Eq. (11)), `h(x, delta, K)` = `h(x, δ)` of L. 23 for `K` arms
-//! (argument order: count, risk, number of arms; MATH.md C.6), and `ifge(x, y, a, b)` = `a` if
+//! (argument order: count, risk, number of arms; READINGS.md §C.6), and `ifge(x, y, a, b)` = `a` if
 //! `x >= y` else `b` (only the chosen branch is evaluated; needed for Eq. (14)).
 //!
 //! # Domain
@@ -69,14 +69,14 @@ use std::sync::Arc;
 /// like `cg(log((K-1)/delta)/2)` cost nothing per evaluation); otherwise the general program runs.
 ///
 /// # Reference
-/// Replaces `c_{a,b}` in the GLR stopping rule `W_{a,b} ≥ c_{a,b}` (Eq. (2), MATH.md D.1).
+/// Replaces `c_{a,b}` in the GLR stopping rule `W_{a,b} ≥ c_{a,b}` (Eq. (2), READINGS.md §D.1).
 ///
 /// # Domain
 /// Any finite or infinite inputs; out-of-domain calls give NaN (= "do not stop").
 ///
 /// # Accuracy
 /// Arithmetic is IEEE double; special functions are those of [`crate::special`]. The presets are
-/// checked against MATH.md D.1 reference vectors and `tests/data/audit_presets.toml`
+/// checked against READINGS.md §D.1 reference vectors and `tests/data/audit_presets.toml`
 /// (mpmath, `verify/golden_audit_presets.py`), and each `paper-*` preset against the engine's
 /// function in [`crate::bandit::rules`] to a relative 1e-14 (unit test of `presets`).
 ///

@@ -37,7 +37,7 @@ pub const PRESETS: [Preset; 9] = [
     },
     Preset {
         name: "paper-adap-tt-star",
-        description: "Eq. (14) c~^{G,eps} with k^2 in the 2nd case (AdaP-TT*, L. 23; MATH.md ISSUE 16)",
+        description: "Eq. (14) c~^{G,eps} with k^2 in the 2nd case (AdaP-TT*, L. 23; READINGS.md R.16)",
         provable: true,
     },
     Preset {
@@ -47,12 +47,12 @@ pub const PRESETS: [Preset; 9] = [
     },
     Preset {
         name: "ref-ttucb",
-        description: "public code's TTUCB rule log((1 + log t)/delta) on its sigma = 1 statistic, i.e. /sigma^2 on W^G (MATH.md S)",
+        description: "public code's TTUCB rule log((1 + log t)/delta) on its sigma = 1 statistic, i.e. /sigma^2 on W^G (READINGS.md §P)",
         provable: false,
     },
     Preset {
         name: "ref-adap-tt",
-        description: "public code's AdaP-TT rule log(1/delta) + log(1+log na) + log(1+log nb) + (1/na+1/nb) log(1/delta)^2/eps^2, /sigma^2 on W^G (MATH.md S)",
+        description: "public code's AdaP-TT rule log(1/delta) + log(1+log na) + log(1+log nb) + (1/na+1/nb) log(1/delta)^2/eps^2, /sigma^2 on W^G (READINGS.md §P)",
         provable: false,
     },
     Preset {
@@ -87,12 +87,12 @@ fn c_g_eps_text(d: &str) -> String {
 /// * `paper-daf-inf`: `c^G(ω, δ/(ζ(2)² k(na)² k(nb)²))` (L. 34, `s = 2`).
 /// * `paper-adap-tt`: `2 c^G(ω, 18δ/(π⁴k(na)²k(nb)²)) + (1/(ε²σ²)) Σ_c (1/n_c) log²(π²K k(n_c)²/(3δ))` (Eq. (12)).
 /// * `paper-adap-tt-star`: Eq. (14), case split on `gap < ε/2`, `k²` in the second case
-///   (the form proven by L. 23, MATH.md ISSUE 16); `-printed`: `max_c k(n_c)` as printed.
-/// * `ref-ttucb`, `ref-adap-tt`: the public code's empirical rules (MATH.md S). That code's
+///   (the form proven by L. 23, READINGS.md R.16); `-printed`: `max_c k(n_c)` as printed.
+/// * `ref-ttucb`, `ref-adap-tt`: the public code's empirical rules (READINGS.md §P). That code's
 ///   statistic is `W^G·σ²` (it uses `σ = 1`), so its threshold `c` on it is `c/σ²` on `W^G`.
 ///
 /// # Reference
-/// Eq. (4), (12), (14), L. 34 (MATH.md D.1); MATH.md S.
+/// Eq. (4), (12), (14), L. 34 (READINGS.md §D.1); READINGS.md §P.
 ///
 /// # Example
 /// ```
@@ -175,7 +175,7 @@ mod tests {
             threshold_glr(v.na, v.nb, v.delta, v.k as usize)
         }),
         // The preset reads k(na), k(nb) where the engine's DAF/DPA passes the phase indices
-        // (MATH.md D.8): with na = 2^(k−1), k(na) = k + 1, so the preset is the larger one.
+        // (READINGS.md §D.8): with na = 2^(k−1), k(na) = k + 1, so the preset is the larger one.
         (
             "paper-daf-inf",
             "L. 34 (s = 2), phase index read as k(count)",

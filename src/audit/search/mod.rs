@@ -1,6 +1,6 @@
 //! `dpbai audit delta --search`: adversarial search for the instance that maximises the error
 //! probability `P_ν(τ < ∞, â ≠ a*)` of an algorithm and stopping threshold, then an exact
-//! confirmation on fresh seeds (MATH.md E.2).
+//! confirmation on fresh seeds (READINGS.md §E.2).
 //!
 //! # Protocol
 //! 1. **Space.** A declared [`SearchSpace`] (family or both families, range of `K`, of the

@@ -1,4 +1,4 @@
-//! The estimators of Alg. 1 (MATH.md D.3–D.8): the empirical mean of locally privatised
+//! The estimators of Alg. 1 (READINGS.md §D.3–§D.8): the empirical mean of locally privatised
 //! rewards ([`Mle`]) and the per-arm doubling estimators DAF(ε) and DPA ([`Phased`]), with the
 //! per-arm state they update ([`Estimates`]).
 
@@ -6,7 +6,7 @@ use super::arms::Arms;
 use crate::privacy::{laplace_noise, Mechanism};
 use crate::rng::Rng;
 
-/// The estimator's state for every arm (MATH.md D.0): the released estimates `μ̃_a`, the local
+/// The estimator's state for every arm (READINGS.md §D.0): the released estimates `μ̃_a`, the local
 /// counts `Ñ_a` they are computed from (`Ñ = N` for the MLE; the size of the last completed
 /// phase for DAF, all samples up to it for DPA), the phase indices and the running sums.
 /// The reciprocals of `Ñ_a` are kept beside it because the leader, the stopping statistic and
@@ -51,7 +51,7 @@ impl Estimates {
     }
 }
 
-/// An estimator (MATH.md D.3–D.8).
+/// An estimator (READINGS.md §D.3–§D.8).
 pub(crate) trait Estimator: Send + Sync + std::fmt::Debug {
     /// Whether estimates only change at phase switches.
     const PHASED: bool;
@@ -128,7 +128,7 @@ pub(crate) struct Phased {
     pub daf_eps: Option<f64>,
     /// `Some(ε)`: maintain the private bonus `b^{G,ε}` (Eq. (11)).
     pub bonus_eps: Option<f64>,
-    /// DPA's global-episode variant (MATH.md D.8): release every arm's estimate when all arms
+    /// DPA's global-episode variant (READINGS.md §D.8): release every arm's estimate when all arms
     /// have doubled their counts since the last episode.
     pub global: bool,
 }
@@ -136,7 +136,7 @@ pub(crate) struct Phased {
 impl Phased {
     /// Closes the phase of arm `a` (global count `n_a`) if it has doubled, releasing a new
     /// estimate: DAF forgets the past phases and adds `Lap(1/(εÑ))` (private by L. 31, Thm. 32),
-    /// DPA averages all `N_{T_k(a),a}` samples (ISSUE 27).
+    /// DPA averages all `N_{T_k(a),a}` samples (R.27).
     #[inline]
     fn release(
         &self,
@@ -187,7 +187,7 @@ impl Estimator for Phased {
     fn init(&self, s: &mut Estimates, a: usize, r: f64, rng: &mut Rng) {
         match self.daf_eps {
             Some(eps) => {
-                // Alg. 9/10 (ISSUE 7): phase 1 releases r_a + Lap(1/ε).
+                // Alg. 9/10 (R.7): phase 1 releases r_a + Lap(1/ε).
                 s.mu[a] = r + laplace_noise(1.0 / eps, rng);
                 s.sum[a] = 0.0;
             }

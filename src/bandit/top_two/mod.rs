@@ -1,4 +1,4 @@
-//! The Top Two meta-algorithm (Alg. 1, MATH.md D.2) with plug-in estimator, bonus, costs,
+//! The Top Two meta-algorithm (Alg. 1, READINGS.md §D.2) with plug-in estimator, bonus, costs,
 //! threshold, leader, challenger and tracking rules, and the phase-skipping fast path of the
 //! DAF/DPA estimators.
 //!
@@ -60,7 +60,7 @@ pub(crate) struct Config<L, C, T> {
     pub tie_uniform: bool,
 }
 
-/// The global counters of Alg. 1 (MATH.md D.0), which every rule but the estimates reads.
+/// The global counters of Alg. 1 (READINGS.md §D.0), which every rule but the estimates reads.
 /// (Formerly `Core { lead, nlead, ids }`.)
 #[derive(Debug, Clone)]
 pub(crate) struct Counters {

@@ -1,4 +1,4 @@
-//! The sampling rules of Alg. 1 (MATH.md D.0, D.2, D.9, S) as small traits: the leader
+//! The sampling rules of Alg. 1 (READINGS.md §D.0, §D.2, §D.9, §P) as small traits: the leader
 //! ([`LeaderRule`]), the challenger ([`ChallengerRule`]) and the tracking ([`TrackingRule`]),
 //! each implemented by one small value type per rule. The loop is generic over the three
 //! (monomorphised: one copy of the hot loop per rule combination that `algos` builds, no
@@ -38,7 +38,7 @@ pub(crate) trait LeaderRule: Copy + Send + Sync + std::fmt::Debug + 'static {
 }
 
 /// UCB leader of Eq. (3) on the local counts:
-/// `I_a = μ̃_a + sqrt(c·log‖Ñ‖₁)·(1/sqrt(Ñ_a))`, `c = 2σ²α(1+s)` (MATH.md D.1).
+/// `I_a = μ̃_a + sqrt(c·log‖Ñ‖₁)·(1/sqrt(Ñ_a))`, `c = 2σ²α(1+s)` (READINGS.md §D.1).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct UcbLeader {
     /// `c = 2σ²α(1+s)`.
@@ -62,7 +62,7 @@ impl LeaderRule for UcbLeader {
     }
 }
 
-/// UCB leader on the live global counts (issue 11's control, [`crate::bandit::LeaderCounts`]):
+/// UCB leader on the live global counts (a control, [`crate::bandit::LeaderCounts`]):
 /// `I_a = μ̃_a + sqrt(c·log t)·sqrt(1/N_a)`. Moves between releases.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct LiveUcbLeader {
@@ -108,7 +108,7 @@ impl LeaderRule for PrivateUcbLeader {
     }
 }
 
-/// Eq. (11) with `k(Ñ_a)` replaced by `ℓ = log‖Ñ‖₁` (issue 11's control):
+/// Eq. (11) with `k(Ñ_a)` replaced by `ℓ = log‖Ñ‖₁` (a control):
 /// `I_a = μ̃_a + sqrt(ℓ·(1/Ñ_a)) + ℓ·(1/Ñ_a)/ε`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct PrivateUcbLogNLeader {
@@ -138,7 +138,7 @@ impl LeaderRule for PrivateUcbLogNLeader {
     }
 }
 
-/// Empirical best (public TTUCB code, MATH.md S): `I_a = μ̃_a`.
+/// Empirical best (public TTUCB code, READINGS.md §P): `I_a = μ̃_a`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct EmpiricalBestLeader;
 
@@ -158,7 +158,7 @@ impl LeaderRule for EmpiricalBestLeader {
     }
 }
 
-/// The public AdaP-TT code's index (MATH.md S):
+/// The public AdaP-TT code's index (READINGS.md §P):
 /// `I_a = μ̃_a + log(t)·(1/Ñ_a)/ε + sqrt(0.5·log(t)·(1/Ñ_a))`. Moves between releases.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct RefAdapLeader {
@@ -219,7 +219,7 @@ pub(crate) trait ChallengerRule: Copy + Send + Sync + std::fmt::Debug + 'static 
     }
 }
 
-/// The transport-cost challenger of Alg. 1 (Eq. (3), (13); MATH.md D.2, ISSUE 11):
+/// The transport-cost challenger of Alg. 1 (Eq. (3), (13); READINGS.md §D.2, R.11):
 /// `J_j = cost.eval(μ̃_b, μ̃_j, 1/ω_b, 1/ω_j)` with `ω = Ñ` (`local`) or `ω = N`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct TransportCostChallenger {
@@ -262,7 +262,7 @@ impl ChallengerRule for TransportCostChallenger {
     }
 }
 
-/// The public code's signed challenger (MATH.md S):
+/// The public code's signed challenger (READINGS.md §P):
 /// `J_j = (μ̃_b − μ̃_j + κ(t)) / sqrt(1/N_b + 1/N_j)`, `κ(t) = 1/(1 + sqrt t)` (AdaP-TT, `adap`)
 /// or `log(1 + t)^{−1/4}` (TTUCB).
 #[derive(Debug, Clone, Copy)]
@@ -308,7 +308,7 @@ impl ChallengerRule for SignedGapChallenger {
 /// then computed first), else possibly `usize::MAX` (not computed yet).
 ///
 /// [`TrackingRule::beta`] is `Some(β)` exactly for β-tracking,
-/// `a_n = B_n ⟺ N^{B_n}_{n,B_n} <= β (L_{n,B_n} + 1)` (MATH.md D.0), whose closed form
+/// `a_n = B_n ⟺ N^{B_n}_{n,B_n} <= β (L_{n,B_n} + 1)` (READINGS.md §D.0), whose closed form
 /// ([`super::fast_paths::tracked_leader_pulls`]) the fast paths use.
 pub(crate) trait TrackingRule: Copy + Send + Sync + std::fmt::Debug + 'static {
     /// Whether the decision reads the challenger.
@@ -322,7 +322,7 @@ pub(crate) trait TrackingRule: Copy + Send + Sync + std::fmt::Debug + 'static {
     }
 }
 
-/// β-tracking (MATH.md D.0): `a_n = B_n ⟺ N^{B_n}_{B_n} <= β (L_{B_n} + 1)`.
+/// β-tracking (READINGS.md §D.0): `a_n = B_n ⟺ N^{B_n}_{B_n} <= β (L_{B_n} + 1)`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct BetaTracking(pub f64);
 
@@ -338,7 +338,7 @@ impl TrackingRule for BetaTracking {
     }
 }
 
-/// IDS proportions with cumulative tracking (MATH.md D.9): `β_n = N_c/(N_b + N_c)` is added to
+/// IDS proportions with cumulative tracking (READINGS.md §D.9): `β_n = N_c/(N_b + N_c)` is added to
 /// the leader's sum `Σ β`, and `a_n = B_n ⟺ N^{B_n}_{B_n} <= Σ β`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct IdsTracking;
@@ -353,7 +353,7 @@ impl TrackingRule for IdsTracking {
     }
 }
 
-/// The public code's coin (MATH.md S): `a_n = B_n` with probability `β` (one 53-bit uniform).
+/// The public code's coin (READINGS.md §P): `a_n = B_n` with probability `β` (one 53-bit uniform).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct CoinTracking(pub f64);
 

@@ -1,4 +1,4 @@
-//! The loop of Alg. 1 (MATH.md D.2): initialisation, then phase switch (E), leader (L),
+//! The loop of Alg. 1 (READINGS.md §D.2): initialisation, then phase switch (E), leader (L),
 //! stopping (R, S), challenger (C), tracking (T), pull and update (P, U), with the fast paths
 //! of [`super::fast_paths`] where they are exact.
 
@@ -124,7 +124,7 @@ where
     // `SKIP_STREAK` on).
     let (mut streak, mut prev_c) = (0u32, usize::MAX);
     loop {
-        // (E) phase switch: only the arm pulled last can trigger (ISSUE 8).
+        // (E) phase switch: only the arm pulled last can trigger (R.8).
         if E::PHASED && last != usize::MAX {
             changed |= est.switch(&mut s, last, &counters.n, lazy, rng);
         }

@@ -1,4 +1,4 @@
-//! The long-run cells of Finding 1 (issue 11): AdaP-TT on the near-tie instance
+//! The long-run cells of Finding 1: AdaP-TT on the near-tie instance
 //! [`NEAR_TIE`] (distinct means) at small ε, with a cap above the profile's, beside the same
 //! cells with the leader bonus that grows with `log ‖Ñ‖₁` (the control that isolates the frozen
 //! bonus of Eq. (11)).
@@ -15,8 +15,8 @@ use crate::experiment::Cell;
 /// where the near-tie instance's AdaP-TT runs go past 10⁷ samples.
 pub const LONG_RUN_EPS: [f64; 2] = [0.1, 0.2];
 
-/// Cap of the long-run cells (the profile's cap when that is higher): ten times the 10⁷ samples
-/// the issue counted runs against, so that a run past 10⁷ can still be seen to stop.
+/// Cap of the long-run cells (the profile's cap when that is higher): ten times the usual
+/// 10⁷-sample cap, so that a run past 10⁷ can still be seen to stop.
 pub const LONG_RUN_CAP: u64 = 100_000_000;
 
 /// The long-run cells: for each ε of [`LONG_RUN_EPS`], AdaP-TT on [`NEAR_TIE`] with Eq. (11)'s

@@ -12,7 +12,7 @@ use crate::params::Delta;
 
 pub mod long_runs;
 
-/// The six Bernoulli instances of the experiments (MATH.md G.1).
+/// The six Bernoulli instances of the experiments (READINGS.md §G.1).
 pub fn paper_instances() -> Vec<(&'static str, Vec<f64>)> {
     vec![
         ("mu1", vec![0.95, 0.9, 0.9, 0.9, 0.5]),
@@ -41,7 +41,7 @@ pub struct Profile {
     pub max_steps: u64,
 }
 
-/// The paper's global-DP ε grid (17 values, MATH.md G.2).
+/// The paper's global-DP ε grid (17 values, READINGS.md §G.2).
 pub const PAPER_GLOBAL_EPS: [f64; 17] = [
     0.001, 0.005, 0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 10.0, 100.0, 1000.0,
 ];
@@ -144,13 +144,13 @@ impl Profile {
                 s.delta = Delta::new(d).expect("invariant: DPA_DELTAS are in range");
             }));
         }
-        // F.41: DPA-TT's global-episode variant (MATH.md D.8) on μ4 at the main δ.
+        // F.41: DPA-TT's global-episode variant (READINGS.md §D.8) on μ4 at the main δ.
         out.push(Self::with(&dpa, |s| s.dpa_episodes = DpaEpisodes::Global));
         out.extend(self.reference_cells());
         out
     }
 
-    /// The cells under the public code's rules (`--rules reference`, MATH.md S) on the instances
+    /// The cells under the public code's rules (`--rules reference`, READINGS.md §P) on the instances
     /// of Figures 1–2 (μ1, μ2): the empirical figure claims F.50–F.55 are judged under both rule
     /// sets, and the public-code block compares them with the public code's own runs (whose ε
     /// values [`PUBLIC_CODE_EPS`] are added to the global grid).

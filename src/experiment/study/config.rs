@@ -141,7 +141,7 @@ pub struct AlgorithmFile {
     pub threshold: Option<String>,
 }
 
-/// A lower-bound curve: `T*·log(1/(2.4δ))` of one privacy setting (MATH.md B).
+/// A lower-bound curve: `T*·log(1/(2.4δ))` of one privacy setting (READINGS.md §B).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LowerKind {
@@ -153,7 +153,7 @@ pub enum LowerKind {
     Global,
 }
 
-/// An asymptotic upper bound (`dpbai bounds`, MATH.md E.4), times `log(1/δ)`.
+/// An asymptotic upper bound (`dpbai bounds`, READINGS.md §E.4), times `log(1/δ)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum UpperKind {

@@ -236,7 +236,7 @@ pub fn row(study: &Study, index: usize, r: &CellResult, bounds: &mut BoundCache)
     let lf = complexity::log_factor(c.setting.delta.get())?;
     let lower_bound = bounds.time(study, sc.instance, kind, c.setting.eps_value())? * lf;
     let uk = upper_kind(c);
-    // Upper bounds are for Bernoulli arms under the paper's thresholds (MATH.md E.4); a Gaussian
+    // Upper bounds are for Bernoulli arms under the paper's thresholds (READINGS.md §E.4); a Gaussian
     // instance, the reference rules or a user threshold (`upper_kind`) leave the column empty.
     let upper_bound = match uk {
         Some(k) if c.sigma.is_none() => Some(

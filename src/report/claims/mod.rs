@@ -1,4 +1,4 @@
-//! The paper's numeric claims (shared/spec/CLAIMS.md, F.1 … F.66).
+//! The paper's numeric claims (docs/CLAIMS.md, F.1 … F.66).
 //!
 //! A check gathers evidence with the library (never pasted numbers) and returns named
 //! statistics; the claim protocol (`verify/protocol.toml`, [`protocol`]) turns them into the
@@ -42,7 +42,7 @@ pub enum ClaimVerdict {
     Confirmed,
     /// The claim does not hold as printed; the evidence gives the counter-example or corrected value.
     Refuted,
-    /// The claim holds under the reading adopted in MATH.md section H.
+    /// The claim holds under the reading adopted in READINGS.md §R.
     ConfirmedAsCorrected,
     /// The evidence cannot decide at the protocol's confidence; the note says what would.
     Inconclusive,
@@ -226,7 +226,7 @@ pub struct Context {
     pub traces: Option<trace::Traces>,
     /// Area into which `DPBAI_INJECT_FAULT` injects a fault (verify's evidence gathering only).
     pub fault: Option<Area>,
-    /// The public code's measured stopping times (`../shared/data/public_code_runs.csv` beside
+    /// The public code's measured stopping times (`data/public_code_runs.csv`, in the repository;
     /// the repository), for claim S.1.
     pub public_code_csv: Option<std::path::PathBuf>,
 }

@@ -257,7 +257,7 @@ fn f15(_: &mut Context) -> ClaimResult {
         "σ_{ε,γ} = sqrt(2 log(1.25/γ))/ε gives (ε,γ)-LDP; the privatised rewards behave like variance σ_{ε,γ}² + 1/4",
         format!(
             "at ε = 0.5, γ = 1e-5: σ_{{ε,γ}} = {}, equivalent variance {}; Alg. 8 computes W and b \
-             with σ = 1/2, which over-scales the GLR statistic by {} (ISSUE 12); we use σ² = 1/4 + \
+             with σ = 1/2, which over-scales the GLR statistic by {} (R.12); we use σ² = 1/4 + \
              σ_{{ε,γ}}². The calibration is proven for ε < 1 only (Dwork–Roth Thm. A.1)",
             sig(s, 6),
             sig(s * s + 0.25, 6),
@@ -408,7 +408,7 @@ fn f22(_: &mut Context) -> ClaimResult {
         "2H(ν_{G,ε}) = Σ_{a∈[K]} (Δ_a·min{Δ_a, ε/2})^{-1} = 2H^G(μ^{G,ε}; 1/2)",
         format!(
             "max relative difference between the sum and 2H of the instance ν_{{G,ε}} (standard deviation 1/2, \
-             ISSUE 4) over μ1–μ6 × 25 ε: {}",
+             R.4) over μ1–μ6 × 25 ε: {}",
             sig(worst, 2)
         ),
         stats([("max_rel_diff", worst)]),
@@ -458,7 +458,7 @@ fn f39(_: &mut Context) -> ClaimResult {
         "Δ_{ε,a} → Δ_a as ε → ∞; Δ_{ε,a}²/ε → Δ_a as ε → 0",
         format!(
             "μ1: Δ_{{ε,a}}/Δ_a at ε = 1e10: {} (→ 1, as stated); Δ_{{ε,a}}²/(εΔ_a) at ε = 1e-10: {} \
-             (→ 2, not 1): the correct small-ε limit is 2Δ_a (ISSUE 23)",
+             (→ 2, not 1): the correct small-ε limit is 2Δ_a (R.23)",
             r_big.join(", "),
             r_small.join(", ")
         ),

@@ -8,7 +8,7 @@
 //! `<`, `<=`, `>`, `>=`, `==`, `!=` and `value` a number or another statistic's name. A claim's
 //! entry gives
 //! * `confirm`: the claim holds as printed when this predicate holds;
-//! * `corrected` (optional): else, it holds under MATH.md H's reading when this one holds;
+//! * `corrected` (optional): else, it holds under the reading of READINGS.md when this one holds;
 //! * `refute` (optional): else, it is refuted when this one holds and `inconclusive` otherwise
 //!   (`decide` says what would decide); without `refute`, a failed `confirm` is a refutation;
 //! * `not_checkable` (instead of the three): the claim is not checkable, for the reason given.
@@ -36,7 +36,7 @@ pub struct Entry {
     /// Predicate under which the claim is confirmed as printed.
     #[serde(default)]
     pub confirm: Option<String>,
-    /// Predicate under which the claim holds under the corrected reading (MATH.md H).
+    /// Predicate under which the claim holds under the corrected reading (READINGS.md §R).
     #[serde(default)]
     pub corrected: Option<String>,
     /// Predicate under which the claim is refuted (else inconclusive).

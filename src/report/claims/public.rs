@@ -1,12 +1,12 @@
-//! The public code side by side (MATH.md S): `--rules reference` cells against the stopping
+//! The public code side by side (READINGS.md §P): `--rules reference` cells against the stopping
 //! times measured by running the paper's public Python code
-//! (`../shared/data/public_code_runs.csv` beside the repository: mean, std and run count per
+//! (`data/public_code_runs.csv`, provenance in `data/README.md`: mean, std and run count per
 //! (algorithm, instance, ε)).
 //!
 //! Per cell: the ratio of our mean to the public code's with its 95% interval (delta method on
 //! the log ratio, Welch–Satterthwaite degrees of freedom) and the Welch p-value, from
 //! [`crate::mc::compare`]. The public code's AdaP-TT under-counts its `τ` by a factor
-//! 1.01–1.53 (MATH.md S): its rows are compared with the factor range
+//! 1.01–1.53 (READINGS.md §P): its rows are compared with the factor range
 //! [`crate::mc::ADAPTT_UNDERCOUNT`], which widens the interval to `[lo/1.53, hi/1.01]`.
 
 use super::{claim as result, fault, record, sig, stats, Area, Check, ClaimResult, Context};
@@ -147,7 +147,7 @@ fn s1(ctx: &mut Context) -> ClaimResult {
     let (id, t, s, p) = (
         "S.1",
         "the public code side by side",
-        "MATH.md S; Rem. 53",
+        "READINGS.md §P; Rem. 53",
         "`--rules reference` reproduces the stopping times of the paper's public code",
     );
     if !ctx.experiments {
@@ -165,7 +165,7 @@ fn s1(ctx: &mut Context) -> ClaimResult {
             s,
             p,
             format!(
-                "{} not found (CI keeps shared/ beside the clone)",
+                "{} not found (it ships in the repository's data/)",
                 path.display()
             ),
             Vec::new(),

@@ -1,4 +1,4 @@
-//! Claim checks on the stopping thresholds' asymptotics (MATH.md D.1; Sec. 4.3, 4.4).
+//! Claim checks on the stopping thresholds' asymptotics (READINGS.md §D.1; Sec. 4.3, 4.4).
 
 use super::{claim as result, sig, Check, ClaimResult, Context, Stats};
 use crate::bandit::rules::{threshold_adap, threshold_adap_star, Eq14Form};

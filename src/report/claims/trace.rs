@@ -1,4 +1,4 @@
-//! Claim checks on trajectories (MATH.md E.5; L. 16, 37, 38, 46, 51; Sec. 4.3), from traced runs
+//! Claim checks on trajectories (READINGS.md §E.5; L. 16, 37, 38, 46, 51; Sec. 4.3), from traced runs
 //! of the plain step-by-step path ([`crate::bandit::trace`]), and the allocation-convergence
 //! figure.
 
@@ -257,7 +257,7 @@ fn f29(ctx: &mut Context) -> ClaimResult {
         p,
         format!(
             "checked after every switch step of the AdaP-TT, AdaP-TT* and DPA-TT traces ({switches} phase switches; \
-             DPA: Ñ = 2^{{k−1}}, ISSUE 27): {v} violations; k = 1 has Ñ = 1 (ISSUE 15)"
+             DPA: Ñ = 2^{{k−1}}, R.27): {v} violations; k = 1 has Ñ = 1 (R.15)"
         ),
         stats([("violations", v as f64), ("switches", switches as f64)]),
     )

@@ -1,4 +1,4 @@
-//! Claim checks on the asymptotic upper bounds (MATH.md E.4; Thm. 22, 24, L. 52, Rem. 25).
+//! Claim checks on the asymptotic upper bounds (READINGS.md §E.4; Thm. 22, 24, L. 52, Rem. 25).
 
 use super::{
     claim as result, paper_instances, sig, solved, stats, value, Area, Check, ClaimResult, Context,
@@ -116,7 +116,7 @@ fn f35(_: &mut Context) -> ClaimResult {
         "as ε → 0 AdaP-TT* is optimal up to a factor 16 (Sec. 4.4) — Sec. 1.1.3 says 48",
         format!(
             "Thm. 24 bound / (T_TV/ε) at ε = 1e-8 (Δ_min ≥ ε/2; g2 → 1): {} — at most {}, so 16 is supported and the \
-             two sections are inconsistent (ISSUE 21); the rule reads Sec. 4.4's factor 16 as an upper bound, \
+             two sections are inconsistent (R.21); the rule reads Sec. 4.4's factor 16 as an upper bound, \
              as F.32's range is read (Sec. 1.1.3's 48 is then loose but true)",
             rows.join(", "),
             sig(worst, 4)
@@ -153,7 +153,7 @@ fn f43(_: &mut Context) -> ClaimResult {
         "AdaP-TT and AdaP-TT* are asymptotically optimal up to a factor 4 (ε = ∞), with O(K log2(T log(1/δ))) rounds",
         format!(
             "bound / T^G_{{1/2}} at ε = 1e9: {} — the factor is 8 for AdaP-TT (Thm. 22), 4 for AdaP-TT* only \
-             (ISSUE 22); the rounds part is F.41",
+             (R.22); the rounds part is F.41",
             rows.join("; ")
         ),
         stats([("adap_tt_factor", fa), ("adap_tt_star_factor", fb)]),
@@ -185,7 +185,7 @@ fn f61(_: &mut Context) -> ClaimResult {
         "main text: Δ_max < ε/2 and 2T g2(ε²T max{β,1−β}/4)/σ²; appendix: Δ_max < 3ε and 12T g2(3ε²T max{β,1−β}/2)/σ²",
         format!(
             "{} — the two statements give different bounds; the proof's last display supports the main text's \
-             constants (ISSUE 19, 36)",
+             constants (R.19, R.36)",
             rows.join("; ")
         ),
         stats([("max_rel_diff_main_vs_appendix", max_diff)]),

@@ -1,6 +1,6 @@
 //! The paper's Figures 1–5 reproduced from the experiment grid, with the theory drawn on top:
 //! the lower bounds `T*·log(1/(2.4δ))` (Thm. 10, 17, L. 5), the theoretical regime switches
-//! (MATH.md B.10) next to the paper's empirical ones, and the ratio empirical / lower bound.
+//! (READINGS.md §B.10) next to the paper's empirical ones, and the ratio empirical / lower bound.
 //!
 //! Empirical points are the mean ± standard deviation of `τ` over the **stopped** runs; cells
 //! with capped (unstopped) runs are listed in the sidecar and in REPORT.md.

@@ -1,4 +1,4 @@
-//! The REPORT.md block that cites the studies shipped beyond the paper's grid (issue 16):
+//! The REPORT.md block that cites the studies shipped beyond the paper's grid:
 //! `examples/delta-scaling.toml` and `examples/sensitivity.toml`. Their committed outputs
 //! (`examples/results/<name>/results.csv`, made by `dpbai experiment`) are read back, checked
 //! against the study file cell by cell ([`read_results`]), and summarised: the slope of `E[τ]`
@@ -17,7 +17,7 @@ use std::path::Path;
 
 /// The claims (CLAIMS.md) and findings whose statistics use the stopping times of `algo`
 /// under its default reading, so that a reading that changes those times may move them.
-/// `gauss-ldp-tt` stands for its σ reading (MATH.md ISSUE 12, claim F.15).
+/// `gauss-ldp-tt` stands for its σ reading (READINGS.md R.12, claim F.15).
 fn resting_on(algo: AlgoName) -> &'static str {
     match algo {
         AlgoName::Ttucb => "F.50, F.51, F.53 (TTUCB is the non-private reference)",

@@ -151,7 +151,7 @@ fn summary_readings(study: &Study, rows: &[Row], s: &mut String) -> Result<()> {
     let _ = writeln!(
         s,
         "Each cell whose algorithm differs from another cell of the study only by a `dpbai run` \
-         option (a MATH.md §H reading; `gauss-ldp-tt` against `ctb-tt`) is compared with it: \
+         option (a READINGS.md §R reading; `gauss-ldp-tt` against `ctb-tt`) is compared with it: \
          ratio of mean τ with its 95% interval (delta method, Welch; cells with capped runs \
          left out). **differs**: the interval excludes 1.\n"
     );

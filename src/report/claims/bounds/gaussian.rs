@@ -1,4 +1,4 @@
-//! Claims on the Gaussian characteristic times and β-optimal allocations (Sec. 2.2.3, Eq. (5), MATH.md B.3).
+//! Claims on the Gaussian characteristic times and β-optimal allocations (Sec. 2.2.3, Eq. (5), READINGS.md §B.3).
 
 use super::{certified, fails, geq, instances, result, sig, stats, v, ClaimResult, Context};
 use crate::complexity::{t_kl_gaussian, t_kl_gaussian_beta};
@@ -79,7 +79,7 @@ pub(super) fn f65(_: &mut Context) -> ClaimResult {
     result(
         "F.65",
         "T^G_{KL,1/2} ≤ 2H [derived]",
-        "MATH.md B.3",
+        "READINGS.md §B.3",
         "T^G_{KL,1/2}(μ;1/2) ≤ 2H^G(μ;1/2), with equality for equal gaps",
         format!("{} (μ2 has equal gaps: equality)", rows.join(", ")),
         stats([("violations", f64::from(viol))]),

@@ -1,4 +1,4 @@
-//! Claims on the global-DP characteristic time and its switch (Cor. 18, Sec. 4.1, 4.4, MATH.md B.9).
+//! Claims on the global-DP characteristic time and its switch (Cor. 18, Sec. 4.1, 4.4, READINGS.md §B.9).
 
 use super::{
     certified, eps_grid, fails, geq, instances, log_grid, result, sig, stats, v, value, Area,
@@ -204,7 +204,7 @@ pub(super) fn f64_(_: &mut Context) -> ClaimResult {
     result(
         "F.64",
         "T_g exact regimes [derived]",
-        "MATH.md B.9",
+        "READINGS.md §B.9",
         "T_g = T_TV/ε for ε ≤ F_KL(ω^TV)·T_TV; T_g = T_KL^Ber for ε ≥ 1/(T_KL·F_TV(ω^KL))",
         format!(
             "{} (μ3 skipped: boundary means); checked at 0.98× and 1.02× the thresholds to 1e-8",

@@ -1,4 +1,4 @@
-//! Claims on the local-DP characteristic time and CTB-TT (Cor. 11, Sec. 3.2, MATH.md B.8).
+//! Claims on the local-DP characteristic time and CTB-TT (Cor. 11, Sec. 3.2, READINGS.md §B.8).
 
 use super::{
     eps_grid, fails, geq, instances, log_grid, result, sig, stats, v, ClaimResult, Context, REL_TOL,
@@ -167,7 +167,7 @@ pub(super) fn f63(ctx: &mut Context) -> ClaimResult {
     result(
         "F.63",
         "T_ℓ exact for small ε [derived]",
-        "MATH.md B.8",
+        "READINGS.md §B.8",
         "T_ℓ = T_TV2/c(ε) for ε ≤ 0.58224",
         format!(
             "max relative difference over μ1–μ6 × {n} ε ∈ [1e-4, ε_0]: {}",

@@ -1,4 +1,4 @@
-//! Claim checks on characteristic times (MATH.md B) and special functions (MATH.md C).
+//! Claim checks on characteristic times (READINGS.md §B) and special functions (READINGS.md §C).
 //!
 //! Inequalities between certified times are checked on the point values with a relative slack
 //! of [`REL_TOL`] (1e-8, the solver's promised accuracy), so that identities such as

@@ -1,4 +1,4 @@
-//! Claims on the special functions `g1`, `g2`, `W̄_{-1}`, `C_G` and the threshold constants (MATH.md C).
+//! Claims on the special functions `g1`, `g2`, `W̄_{-1}`, `C_G` and the threshold constants (READINGS.md §C).
 
 use super::{fails, flag, golden_min, log_grid, result, sig, sp, stats, ClaimResult, Context};
 use crate::special::{c_g, g1, g2, g_g, wbar_m1, zeta};
@@ -22,7 +22,7 @@ pub(super) fn f32(_: &mut Context) -> ClaimResult {
             "g1(0) = {}, g1(12) = {}, g1 increasing on 300 points of [1e-6, 1e4]: {g1_inc}; g2 increasing: \
              {g2_inc}, g2(1e-12) = {}; under Δ_max < ε/2 the argument 4Δ_max/ε is < 2, so 8·g1 ∈ [8, {}): \
              the printed [8, 80] holds but is loose — 80 = 8·g1(12) belongs to App. L. 52's condition \
-             Δ_max < 3ε (ISSUE 20); the rule reads the printed inclusion (a true inclusion, however loose, \
+             Δ_max < 3ε (R.20); the rule reads the printed inclusion (a true inclusion, however loose, \
              is confirmed; F.35 is judged the same way)",
             g1v(0.0),
             sig(g1_12, 7),
@@ -103,7 +103,7 @@ pub(super) fn f38(_: &mut Context) -> ClaimResult {
         "Sec. 2.2.3, L. 35",
         "C_G(x) ≈ x + log x",
         format!(
-            "{}; the approximation is off by up to 3.7 on [0.1, 100] (ISSUE 35); only C_G(x) = x + O(log x) \
+            "{}; the approximation is off by up to 3.7 on [0.1, 100] (R.35); only C_G(x) = x + O(log x) \
              holds ((C_G(1e4) − 1e4)/log(1e4) = {}); dpbai uses the exact C_G",
             rows.join("; "),
             sig(rel, 4)
@@ -147,7 +147,7 @@ pub(super) fn f66(_: &mut Context) -> ClaimResult {
     result(
         "F.66",
         "C_G(x) ≥ x + 1.2706 [derived]",
-        "MATH.md C.2",
+        "READINGS.md §C.2",
         "min g_G = 1.27067, hence C_G(x) ≥ x + 1.2706",
         format!(
             "min g_G = {} at λ = {}; min over 200 x ∈ [1e-3, 1e6] of C_G(x) − x = {}",

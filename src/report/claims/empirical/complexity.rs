@@ -1,4 +1,4 @@
-//! DP-SE's sample complexity, the rounds of adaptivity and DPA (MATH.md F.40–F.42).
+//! DP-SE's sample complexity, the rounds of adaptivity and DPA (CLAIMS.md F.40–F.42).
 
 use super::{est, get, grid, no_grid};
 use crate::bandit::{AlgoName, DpaEpisodes, Rules};
@@ -49,7 +49,7 @@ pub(super) fn f40(ctx: &mut Context) -> ClaimResult {
         format!(
             "mean τ(DP-SE) / (Σ Δ_a^{{-2}} + Σ (εΔ_a)^{{-1}}) over μ1–μ6 × the ε grid ({} cells, {capped} capped runs) \
              stays in [{}, {}] (spread {}); with the printed Δ_a^{{+2}} the spread is {}: the per-arm exponent is a \
-             typo for Δ_a^{{-2}} (ISSUE 25)",
+             typo for Δ_a^{{-2}} (R.25)",
             corrected.len(),
             sig(lo, 3),
             sig(hi, 3),
@@ -110,7 +110,7 @@ pub(super) fn f41(ctx: &mut Context) -> ClaimResult {
     )
 }
 
-/// F.41's second part: DPA-TT with one global episode counter (MATH.md D.8).
+/// F.41's second part: DPA-TT with one global episode counter (READINGS.md §D.8).
 fn global_episodes_evidence(g: &GridResults) -> String {
     let Some(c) = g.dpa_global() else {
         return "the global-episode variant (D.8) is not in this grid".into();
@@ -197,7 +197,7 @@ pub(super) fn f42(ctx: &mut Context) -> ClaimResult {
         format!(
             "DPA-TT on μ4 (distinct means), β = 1/2: {}; bounds 2T^G_{{1/2}} = {} and K log2(2T^G_{{1/2}}) = {}. \
              E[τ]/log(1/δ) decreases along δ → 0: {decreasing}; at δ = 1e-16 it is {} and the rounds term {}. \
-             Both are limsup statements as δ → 0, which no finite δ can confirm or refute (MATH.md E)",
+             Both are limsup statements as δ → 0, which no finite δ can confirm or refute (READINGS.md §E)",
             rows.join("; "),
             sig(2.0 * tb, 5),
             sig(k * (2.0 * tb).log2(), 4),

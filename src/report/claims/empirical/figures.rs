@@ -1,4 +1,4 @@
-//! The figure claims of Sections 5.1–5.2 (MATH.md F.50–F.55), each judged under the paper's
+//! The figure claims of Sections 5.1–5.2 (CLAIMS.md F.50–F.55), each judged under the paper's
 //! provable thresholds (`F.5x`) and under the public code's empirical rules (`F.5x/ref`).
 
 use super::{est, fmt_ratio, get, grid, instances_for, no_grid, ratio, rules_tag, RatioEst};

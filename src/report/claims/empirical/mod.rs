@@ -1,4 +1,4 @@
-//! Claim checks against the Monte Carlo experiment grid (MATH.md F.40–F.42, F.50–F.57).
+//! Claim checks against the Monte Carlo experiment grid (CLAIMS.md F.40–F.42, F.50–F.57).
 //!
 //! # Capped runs
 //! A run that hits the step cap is a right-censored observation. A cell's mean is taken over all
@@ -10,7 +10,7 @@
 //!
 //! # Rule sets
 //! The figure claims F.50–F.55 are judged twice: under the paper's provable thresholds (`F.5x`)
-//! and under the public code's empirical rules (`F.5x/ref`, `--rules reference`, MATH.md S),
+//! and under the public code's empirical rules (`F.5x/ref`, `--rules reference`, READINGS.md §P),
 //! which the paper's figures used (Rem. 53).
 //!
 //! # Modules
