@@ -5,6 +5,7 @@
 //! (`skip_tests.rs` compares run for run).
 
 use super::estimators::Estimates;
+use super::incremental::CostCache;
 use super::rules::TransportCostChallenger;
 use super::Counters;
 use crate::bandit::rules::Cost;
@@ -199,22 +200,103 @@ fn cheapest_pair(
     (best, best.min(other), best.max(other), top[2].0)
 }
 
+/// How [`rotate_steps`] finds the challenger of each step among the arms other than the fixed
+/// leader `b`: exactly the plain rule's lowest-index argmin of the transport costs on global
+/// counts, given that between releases the means are frozen and the counts only grow.
+pub(super) trait RotatePick {
+    /// Called once before the steps of a call.
+    fn start(&mut self, k: usize, cost: Cost, s: &Estimates, counters: &Counters, b: usize);
+    /// The challenger at the current counts.
+    fn pick(&mut self, k: usize, cost: Cost, s: &Estimates, counters: &Counters, b: usize)
+        -> usize;
+}
+
+/// Few arms: only the two cheapest challengers `S` are evaluated at each step; every other
+/// arm's cost at the last full evaluation is a lower bound of its cost from then on (costs are
+/// non-decreasing in `N_B` in floating point, and its own count is frozen while it is not
+/// pulled), so the argmin stays in `S` while `S`'s smaller cost is strictly below that bound;
+/// when it is not, all costs are evaluated again and `S` is re-chosen.
+#[derive(Debug, Default)]
+pub(super) struct PairPick {
+    s0: usize,
+    s1: usize,
+    bound: f64,
+    num0: f64,
+    num1: f64,
+}
+
+impl RotatePick for PairPick {
+    #[inline]
+    fn start(&mut self, k: usize, cost: Cost, s: &Estimates, counters: &Counters, b: usize) {
+        let mb = s.mu[b];
+        (_, self.s0, self.s1, self.bound) = cheapest_pair(k, cost, s, counters, b);
+        (self.num0, self.num1) = (
+            cost.numerator(mb, s.mu[self.s0]),
+            cost.numerator(mb, s.mu[self.s1]),
+        );
+    }
+    #[inline(always)]
+    fn pick(
+        &mut self,
+        k: usize,
+        cost: Cost,
+        s: &Estimates,
+        counters: &Counters,
+        b: usize,
+    ) -> usize {
+        let ib = counters.inv_n[b];
+        let v0 = self.num0 / (ib + counters.inv_n[self.s0]);
+        let v1 = self.num1 / (ib + counters.inv_n[self.s1]);
+        let (c, vmin) = if v1 < v0 {
+            (self.s1, v1)
+        } else {
+            (self.s0, v0)
+        };
+        if vmin >= self.bound {
+            let best;
+            (best, self.s0, self.s1, self.bound) = cheapest_pair(k, cost, s, counters, b);
+            let mb = s.mu[b];
+            (self.num0, self.num1) = (
+                cost.numerator(mb, s.mu[self.s0]),
+                cost.numerator(mb, s.mu[self.s1]),
+            );
+            return best;
+        }
+        c
+    }
+}
+
+/// Many arms: the costs kept as lower bounds in a tournament tree ([`CostCache`]), across calls
+/// (the caller clears it at every release).
+impl RotatePick for CostCache<true> {
+    #[inline]
+    fn start(&mut self, _: usize, _: Cost, _: &Estimates, _: &Counters, _: usize) {}
+    #[inline(always)]
+    fn pick(
+        &mut self,
+        _: usize,
+        cost: Cost,
+        s: &Estimates,
+        counters: &Counters,
+        b: usize,
+    ) -> usize {
+        self.argmin(cost, &s.mu, &counters.inv_n, b)
+    }
+}
+
 /// Does single steps exactly as [`super::run_loop()`] would (same floating-point operations, same
 /// lowest-index ties) while the leader `b` is fixed and no estimate is released: phased
 /// estimator, lazy rewards, β-tracking, the transport-cost challenger on global counts,
 /// per-arm phases. This is the path of runs whose challenger rotates among a few arms, which
-/// [`skip_steps`] cannot shorten.
+/// [`skip_steps`] cannot shorten. The challenger of each step comes from `pick`
+/// ([`PairPick`] for few arms, [`CostCache`] for many).
 ///
-/// Only the two cheapest challengers `S` are evaluated at each step; every other arm's cost at
-/// the last full evaluation is a lower bound of its cost from then on (costs are non-decreasing
-/// in `N_B` in floating point, and its own count is frozen while it is not pulled), so the
-/// argmin stays in `S` while `S`'s smaller cost is strictly below that bound; when it is not,
-/// all costs are evaluated again and `S` is re-chosen. Stops after the step that makes the
-/// pulled arm double its phase-start count (a release), at the cap, or after [`ROTATE_STREAK`]
-/// pulls of one challenger in a row (then [`skip_steps`] is worth trying). Returns the arm
-/// pulled last and the loop's `(streak, previous challenger)` bookkeeping.
+/// Stops after the step that makes the pulled arm double its phase-start count (a release), at
+/// the cap, or after [`ROTATE_STREAK`] pulls of one challenger in a row (then [`skip_steps`] is
+/// worth trying). Returns the arm pulled last and the loop's `(streak, previous challenger)`
+/// bookkeeping.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn rotate_steps(
+pub(super) fn rotate_steps<P: RotatePick>(
     k: usize,
     cost: Cost,
     s: &Estimates,
@@ -224,13 +306,11 @@ pub(super) fn rotate_steps(
     cap: u64,
     mut streak: u32,
     mut prev_c: usize,
+    pick: &mut P,
 ) -> (usize, u32, usize) {
-    let mb = s.mu[b];
-    let (_, mut s0, mut s1, mut bound) = cheapest_pair(k, cost, s, counters, b);
-    let (mut num0, mut num1) = (cost.numerator(mb, s.mu[s0]), cost.numerator(mb, s.mu[s1]));
-    let mut ib = counters.inv_n[b];
+    pick.start(k, cost, s, counters, b);
     // The leader's tracking counts and the time live in registers during the loop (written
-    // back on return; `cheapest_pair` reads neither).
+    // back on return; `pick` reads neither).
     let (mut lead_pulls, mut lead_rounds, mut t) = (
         counters.leader_pulls[b],
         counters.leader_rounds[b],
@@ -241,24 +321,13 @@ pub(super) fn rotate_steps(
             lead_pulls += 1;
             b
         } else {
-            let v0 = num0 / (ib + counters.inv_n[s0]);
-            let v1 = num1 / (ib + counters.inv_n[s1]);
-            let (mut c, vmin) = if v1 < v0 { (s1, v1) } else { (s0, v0) };
-            if vmin >= bound {
-                let best;
-                (best, s0, s1, bound) = cheapest_pair(k, cost, s, counters, b);
-                (num0, num1) = (cost.numerator(mb, s.mu[s0]), cost.numerator(mb, s.mu[s1]));
-                c = best;
-            }
+            let c = pick.pick(k, cost, s, counters, b);
             streak = if c == prev_c { streak + 1 } else { 1 };
             prev_c = c;
             c
         };
         counters.n[a] += 1;
         counters.inv_n[a] = 1.0 / counters.n[a] as f64;
-        if a == b {
-            ib = counters.inv_n[b];
-        }
         lead_rounds += 1;
         t += 1;
         if counters.n[a] >= 2 * s.start[a] || t >= cap || streak >= ROTATE_STREAK {
