@@ -24,7 +24,7 @@
 
 use super::estimators::Estimates;
 use super::rules::{ucb_factor, ucb_index};
-use super::{Config, Counters};
+use super::Config;
 use crate::bandit::rules::{Cost, Pair, StoppingThreshold, TermKind};
 
 /// Above this many arms [`ArgMin`] and [`CostCache`] keep a tournament tree; up to it, flat
@@ -732,14 +732,4 @@ pub(crate) fn passes_in_order<L, C, T>(
         }
     }
     true
-}
-
-/// `1/ω` of the transport-cost challenger: the local counts `Ñ` or the global `N`.
-#[inline(always)]
-pub(crate) fn challenger_inv<'a>(local: bool, s: &'a Estimates, n: &'a Counters) -> &'a [f64] {
-    if local {
-        &s.inv_local_n
-    } else {
-        &n.inv_n
-    }
 }

@@ -4,7 +4,7 @@
 
 use super::arms::{draw_bernoulli, draw_gaussian, Arms};
 use super::estimators::{Estimates, Estimator};
-use super::fast_paths::{rotate_steps, skip_steps, PairPick, SKIP_STREAK};
+use super::fast_paths::{rotate_steps, skip_steps, CheapestPick, SKIP_STREAK};
 use super::incremental::{CostCache, StopTest, FLAT_MAX};
 use super::mle_path::run_mle;
 use super::rules::{argmax, ChallengerRule, LeaderRule, StopArm, TrackingRule};
@@ -309,7 +309,7 @@ where
                     cap,
                     streak,
                     prev_c,
-                    &mut PairPick::default(),
+                    &mut CheapestPick::default(),
                 )
             };
             continue;
@@ -342,7 +342,7 @@ where
             }
         }
         counters.n[a] += 1;
-        counters.inv_n[a] = 1.0 / counters.n[a] as f64;
+        counters.inv_n[a] = 1.0 / (counters.n[a] as i64) as f64;
         counters.leader_rounds[b_lead] += 1;
         if a == b_lead {
             counters.leader_pulls[b_lead] += 1;
