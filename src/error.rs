@@ -36,12 +36,83 @@ pub enum Error {
         /// Iterations spent.
         iterations: usize,
     },
+    /// The exact value is finite but beyond the largest `f64` (about 1.8e308): reported with the
+    /// decimal logarithm of the true value instead of a silent `inf`.
+    #[error("value of {what} overflows f64 (≈ 10^{log10:.1})")]
+    Overflow {
+        /// The function and its arguments, e.g. `c_local(eps = 400)`.
+        what: String,
+        /// `log10` of the exact value.
+        log10: f64,
+    },
     /// A user-supplied expression or configuration could not be parsed.
     #[error("{0}")]
     Parse(String),
+    /// A configuration file (a study) holds a bad value: the file, the key and, where known,
+    /// its line.
+    #[error("{file}: {key}{}: {message}", line.map_or(String::new(), |l| format!(" (line {l})")))]
+    Config {
+        /// The file, as given.
+        file: String,
+        /// The key's path (`algorithm[2].eps[0]`), or `(file)`.
+        key: String,
+        /// The 1-based line of the key in the user's file, when it can be found.
+        line: Option<usize>,
+        /// What is wrong, and what is allowed.
+        message: String,
+    },
+    /// Reading or writing a file or folder failed.
+    #[error("cannot {op} {}: {cause}", path.display())]
+    Io {
+        /// What was attempted: `read`, `write`, `create`, `rename`, ...
+        op: String,
+        /// The file or folder.
+        path: std::path::PathBuf,
+        /// The operating system's error (part of the message, so it is not also a `source`).
+        cause: IoError,
+    },
+}
+
+/// An [`std::io::Error`] that [`Error`] can carry (it is `Clone` and compares by kind and
+/// message).
+#[derive(Debug, Clone)]
+pub struct IoError(std::sync::Arc<std::io::Error>);
+
+impl IoError {
+    /// The kind of the underlying error.
+    pub fn kind(&self) -> std::io::ErrorKind {
+        self.0.kind()
+    }
+}
+
+impl PartialEq for IoError {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.kind() == other.0.kind() && self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl Display for IoError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for IoError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
 }
 
 impl Error {
+    /// Builds [`Error::Io`]: `op` (`read`, `write`, ...) on `path` failed with `source`.
+    pub fn io(op: &str, path: impl AsRef<std::path::Path>, cause: std::io::Error) -> Self {
+        Error::Io {
+            op: op.to_string(),
+            path: path.as_ref().to_path_buf(),
+            cause: IoError(std::sync::Arc::new(cause)),
+        }
+    }
+
     /// Builds [`Error::InvalidParameter`].
     pub fn param(
         name: impl Into<String>,
@@ -80,6 +151,23 @@ pub fn compact_number(x: f64) -> String {
         format!("{x:e}")
     } else {
         x.to_string()
+    }
+}
+
+/// `x` with `decimals` digits after the point (`{:.N}`), or in exponent form with as many
+/// (`{:.Ne}`) when `|x| ≥ 1e15` or `0 < |x| < 1e-4`, so that no printed number runs to hundreds of
+/// digits: for tables.
+///
+/// ```
+/// assert_eq!(dpbai::error::fixed(12.3456, 2), "12.35");
+/// assert_eq!(dpbai::error::fixed(1.5e300, 2), "1.50e300");
+/// assert_eq!(dpbai::error::fixed(2.5e-7, 3), "2.500e-7");
+/// ```
+pub fn fixed(x: f64, decimals: usize) -> String {
+    if x != 0.0 && x.is_finite() && (x.abs() < 1e-4 || x.abs() >= 1e15) {
+        format!("{x:.decimals$e}")
+    } else {
+        format!("{x:.decimals$}")
     }
 }
 

@@ -215,8 +215,10 @@ impl Instance {
         self.gaps().iter().map(|&d| d * d.min(0.5 * eps)).collect()
     }
 
-    /// The privacy-aware Gaussian instance `ν_{G,ε}` of Cor. 18: standard deviation 1/2
-    /// (MATH.md ISSUE 4) and means `μ_a` if `a = a*` or `Δ_a <= ε/2`, else `μ_{a*} − sqrt(εΔ_a/2)`.
+    /// The privacy-aware Gaussian instance `ν_{G,ε}` of Cor. 18: the instance's standard
+    /// deviation (1/2 for Bernoulli arms, MATH.md ISSUE 4; `σ` for Gaussian arms, as Eq. (15)
+    /// and App. G, Eq. (23)) and means `μ_a` if `a = a*` or `Δ_a <= ε/2`, else
+    /// `μ_{a*} − sqrt(εΔ_a/2)`.
     ///
     /// # Errors
     /// [`Error::InvalidParameter`] if `ε <= 0` or NaN.
@@ -233,7 +235,7 @@ impl Instance {
                 }
             })
             .collect();
-        Instance::gaussian(means, 0.5)
+        Instance::gaussian(means, self.sigma())
     }
 
     /// `Δ_{ε,a} = ε(sqrt(1 + 2Δ_a/ε) − 1)` for every arm (best arm: value at `Δ_min`), MATH.md A.7.

@@ -34,12 +34,14 @@
 //! | `δ`, `ε`, `β`, `σ` | [`params::Delta`], [`params::Epsilon`], [`params::Beta`], [`params::Sigma`] | 0.1 |
 //!
 //! Layers depend only on the layers before them:
-//! `special → divergence → instance → complexity → privacy/bandit → mc → audit → report → cli`.
+//! `special → divergence → instance → complexity → privacy/bandit → mc → audit → experiment →
+//! report → cli`.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod files;
 pub mod float;
 pub mod params;
 pub mod rng;
@@ -49,6 +51,7 @@ pub mod audit;
 pub mod bandit;
 pub mod complexity;
 pub mod divergence;
+pub mod experiment;
 pub mod instance;
 pub mod mc;
 pub mod privacy;

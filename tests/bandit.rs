@@ -45,11 +45,16 @@ fn ks(x: &mut [u64], y: &mut [u64]) -> f64 {
     d
 }
 
+/// The paper's setting of `algo`, with `eps` and `γ = 0.1` set where the algorithm takes them.
 fn spec(algo: AlgoName, delta: f64, eps: f64) -> AlgoSpec {
-    let s = Setting::paper(algo, delta)
-        .and_then(|s| s.with_eps(eps))
-        .and_then(|s| s.with_gamma(Some(0.1)))
-        .unwrap();
+    let info = algo.info();
+    let mut s = Setting::paper(algo, delta).unwrap();
+    if info.takes("eps") {
+        s = s.with_eps(eps).unwrap();
+    }
+    if info.takes("gamma") {
+        s = s.with_gamma(Some(0.1)).unwrap();
+    }
     AlgoSpec::new(s)
 }
 
@@ -224,11 +229,8 @@ fn bad_input_is_rejected() {
         AlgoName::AdapTt,
         AlgoName::AdapTtStar,
     ] {
-        let mut s = AlgoSpec::new(
-            Setting::paper(algo, 0.01)
-                .and_then(|s| s.with_gamma(Some(0.1)))
-                .unwrap(),
-        );
+        let mut s = spec(algo, 0.01, 1.0);
+        s.setting.eps = None;
         let e = build(&s, &inst).err().expect("missing eps").to_string();
         assert!(e.contains("eps"), "{e}");
         for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e-200, 1e200] {
@@ -277,11 +279,23 @@ fn reproducible_and_options_run() {
             let b = alg.run(&mut rng_for_run(4, 2), 5_000_000);
             assert_eq!(a, b);
             assert_eq!(alg.name(), algo.as_str());
-            s.setting.tie_break = TieBreak::Uniform;
-            s.setting.challenger_counts = ChallengerCounts::Local;
-            s.setting.ids_beta = true;
-            s.setting.gauss_sigma = GaussLdpSigma::Printed;
-            s.setting.eq14_form = Eq14Form::Printed;
+            // Every non-default option the algorithm takes (the others are refused).
+            let info = algo.info();
+            if info.takes("tie-break") {
+                s.setting.tie_break = TieBreak::Uniform;
+            }
+            if info.takes("challenger-counts") {
+                s.setting.challenger_counts = ChallengerCounts::Local;
+            }
+            if info.takes("ids-beta") {
+                s.setting.ids_beta = true;
+            }
+            if info.takes("gauss-sigma") {
+                s.setting.gauss_sigma = GaussLdpSigma::Printed;
+            }
+            if info.takes("eq14-form") {
+                s.setting.eq14_form = Eq14Form::Printed;
+            }
             let o = build(&s, &inst)
                 .unwrap()
                 .run(&mut rng_for_run(4, 3), 5_000_000);

@@ -73,54 +73,65 @@ fn verify_shard_rejects_bad_slices_and_combinations() {
     }
 }
 
-/// ISSUE 12: `merge` refuses a shard file whose records were edited (digest mismatch), and one
-/// whose records are impossible even with a matching digest (τ beyond the cap, a
-/// recommendation that is not an arm, an unstopped run below the cap).
+/// `merge` refuses a shard file whose records were edited (digest mismatch), one whose records
+/// are impossible even with a recomputed digest (τ beyond the cap, a recommendation that is not
+/// an arm, an unstopped run below the cap), one without a digest, and, naming the field, one
+/// whose metadata was edited (each field in turn) or that disagrees with the other shard.
 #[test]
 fn merge_refuses_edited_and_impossible_shards() {
+    use dpbai::experiment::shard::ShardFile;
     let dir = temp_dir("tamper-shard");
     let files: Vec<PathBuf> = (0..2).map(|i| dir.join(format!("s{i}.json"))).collect();
-    for (i, f) in files.iter().enumerate() {
-        let (code, _, err) = run_cli(&[
-            "run",
-            "--algo",
-            "ttucb",
-            "--means",
-            "0.7,0.55,0.5,0.3",
-            "--delta",
-            "0.1",
-            "--runs",
-            "6",
-            "--seed",
-            "3",
-            "--max-steps",
-            "200",
-            "--shard",
-            &format!("{i}/2"),
-            "--out",
-            f.to_str().expect("utf-8"),
-        ]);
-        assert_eq!(code, 0, "{err}");
-    }
+    let write_shards = |extra: &[&str]| {
+        for (i, f) in files.iter().enumerate() {
+            let mut a = vec![
+                "run",
+                "--algo",
+                "ttucb",
+                "--means",
+                "0.7,0.55,0.5,0.3",
+                "--delta",
+                "0.1",
+                "--runs",
+                "6",
+                "--seed",
+                "3",
+                "--max-steps",
+                "200",
+            ];
+            a.extend(extra);
+            let shard = format!("{i}/2");
+            a.extend(["--shard", &shard, "--out", f.to_str().expect("utf-8")]);
+            let (code, _, err) = run_cli(&a);
+            assert_eq!(code, 0, "{err}");
+        }
+    };
+    write_shards(&[]);
     let paths: Vec<&str> = files.iter().map(|p| p.to_str().expect("utf-8")).collect();
     let (code, _, err) = run_cli(&["merge", paths[0], paths[1]]);
     assert_eq!(code, 0, "clean shards merge: {err}");
     let clean = std::fs::read_to_string(&files[1]).expect("shard");
     let parsed: serde_json::Value = serde_json::from_str(&clean).expect("json");
-    let edit = |f: &dyn Fn(&mut serde_json::Value), redigest: bool| {
-        let mut v = parsed.clone();
-        f(&mut v["records"][0]);
-        if redigest {
-            let recs: Vec<dpbai::mc::RunRecord> =
-                serde_json::from_value(v["records"].clone()).expect("records");
-            v["digest"] = serde_json::json!(dpbai::mc::records_digest(&recs));
-        }
+    let refused = |v: &serde_json::Value| {
         std::fs::write(&files[1], v.to_string()).expect("write");
         let (code, _, err) = run_cli(&["merge", paths[0], paths[1]]);
         assert_eq!(code, 2, "{err}");
         assert_eq!(err.trim().lines().count(), 1, "{err}");
         assert!(err.contains("s1.json"), "names the file: {err}");
         err
+    };
+    // An edit with the content digest recomputed, as a careful forger would.
+    let redigest = |v: &mut serde_json::Value| {
+        let f: ShardFile = serde_json::from_value(v.clone()).expect("a shard file");
+        v["digest"] = serde_json::json!(f.content_digest());
+    };
+    let edit = |f: &dyn Fn(&mut serde_json::Value), redo: bool| {
+        let mut v = parsed.clone();
+        f(&mut v["records"][0]);
+        if redo {
+            redigest(&mut v);
+        }
+        refused(&v)
     };
     let tau = parsed["records"][0]["tau"].as_u64().expect("tau");
     let e = edit(&|r| r["tau"] = serde_json::json!(tau + 1), false);
@@ -145,9 +156,48 @@ fn merge_refuses_edited_and_impossible_shards() {
     assert!(e.contains("unstopped"), "{e}");
     let mut v = parsed.clone();
     v.as_object_mut().expect("object").remove("digest");
-    std::fs::write(&files[1], v.to_string()).expect("write");
+    refused(&v);
+    // Each metadata field, edited (digest recomputed): refused, the field named.
+    for (field, value) in [
+        ("means", serde_json::json!([0.7, 0.55, 0.5, 0.35])),
+        ("best_arm", serde_json::json!(2)),
+        ("delta", serde_json::json!(0.2)),
+        ("seed", serde_json::json!(4)),
+        ("algo", serde_json::json!("dpa-tt")),
+        ("sigma", serde_json::json!(0.5)),
+        ("runs", serde_json::json!(8)),
+        ("max_steps", serde_json::json!(300)),
+        ("rules", serde_json::json!("reference")),
+    ] {
+        let mut v = parsed.clone();
+        v["meta"][field] = value;
+        redigest(&mut v);
+        let e = refused(&v);
+        assert!(e.contains(&format!("`{field}`")), "{field}: {e}");
+    }
+    // The specification edited with the metadata: its digest no longer matches.
+    let mut v = parsed.clone();
+    v["meta"]["seed"] = serde_json::json!(4);
+    v["spec"]["seed"] = serde_json::json!(4);
+    redigest(&mut v);
+    let e = refused(&v);
+    assert!(e.contains("specification has digest"), "{e}");
+    // elapsed_s negative.
+    let mut v = parsed.clone();
+    v["elapsed_s"] = serde_json::json!(-1.0);
+    redigest(&mut v);
+    let e = refused(&v);
+    assert!(e.contains("elapsed_s"), "{e}");
+    // Shards of two experiments: the differing field named.
+    let s0 = std::fs::read_to_string(&files[0]).expect("shard 0");
+    write_shards(&["--beta", "0.4"]);
+    std::fs::write(&files[0], s0).expect("restore shard 0 of the first experiment");
     let (code, _, err) = run_cli(&["merge", paths[0], paths[1]]);
-    assert_eq!(code, 2, "a shard without a digest is refused: {err}");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("`beta`") && err.contains("another experiment"),
+        "{err}"
+    );
 }
 
 /// `dpbai … | head` closes the pipe early: the process must end quietly (killed by SIGPIPE, as

@@ -1,4 +1,4 @@
-//! `dpbai experiment` (issue 16): a study file run as verify's cells — reproduction of a cell
+//! `dpbai experiment`: a study file run as verify's cells — reproduction of a cell
 //! by `dpbai run`, the lower-bound column against `dpbai bounds`, resume and shards giving the
 //! same bytes, verify's grid as a study, refused configs.
 
@@ -327,11 +327,11 @@ fn resumed_and_sharded_runs_write_the_same_bytes() {
 #[test]
 fn paper_global_preset_is_verifys_grid() {
     use dpbai::bandit::{AlgoName, Rules};
-    use dpbai::report::experiments::run_cell;
-    use dpbai::report::grid::Profile;
+    use dpbai::experiment::grid::Profile;
+    use dpbai::experiment::run_cell;
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/paper-global.toml");
     let text = std::fs::read_to_string(&path).expect("preset");
-    let study = dpbai::report::study::parse_study(&text, "paper-global.toml").expect("valid");
+    let study = dpbai::experiment::study::parse_study(&text, "paper-global.toml").expect("valid");
     let profile = Profile::named("quick").expect("quick");
     let global = [
         AlgoName::Ttucb,
@@ -349,9 +349,7 @@ fn paper_global_preset_is_verifys_grid() {
         })
         .collect();
     let mut got: Vec<_> = study.cells.iter().map(|c| c.cell.clone()).collect();
-    let by_key = |a: &dpbai::report::experiments::Cell, b: &dpbai::report::experiments::Cell| {
-        a.key().cmp(&b.key())
-    };
+    let by_key = |a: &dpbai::experiment::Cell, b: &dpbai::experiment::Cell| a.key().cmp(&b.key());
     want.sort_by(by_key);
     got.sort_by(by_key);
     assert_eq!(got.len(), 6 * (1 + 3 * 7));
@@ -365,7 +363,7 @@ fn paper_global_preset_is_verifys_grid() {
     let rows = rows(&dir.join("out"));
     let mut small = Profile::named("quick").expect("quick");
     small.runs = 2;
-    for (name, means) in dpbai::report::grid::paper_instances()
+    for (name, means) in dpbai::experiment::grid::paper_instances()
         .into_iter()
         .skip(3)
         .take(1)
@@ -377,7 +375,7 @@ fn paper_global_preset_is_verifys_grid() {
         ] {
             let cell = small.cell(name, &means, algo, eps);
             let cell = if algo == AlgoName::Ttucb {
-                dpbai::report::experiments::Cell { runs: 20, ..cell }
+                dpbai::experiment::Cell { runs: 20, ..cell }
             } else {
                 cell
             };
@@ -448,5 +446,192 @@ fn bad_configs_are_refused_naming_the_key() {
         }
     }
     assert!(!dir.join("out").join("results.csv").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A study with one named instance, whose means, σ, a reading or the threshold text are then
+/// edited in place (the name kept) and rerun in the same output folder: the edited cells are
+/// recomputed and equal a fresh run of the edited study. There is no manifest to lose: with
+/// none in the cache (as after a deleted `instances.txt`), the same holds.
+#[test]
+fn an_edited_instance_under_its_old_name_is_recomputed() {
+    let dir = temp_dir("edit");
+    let base = r#"
+runs = 5
+delta = 0.1
+eps = [1.0]
+[[instance]]
+name = "x"
+MEANS
+[[algorithm]]
+algo = "ttucb"
+OPTION
+[[algorithm]]
+algo = "dp-se"
+"#;
+    let study = |means: &str, option: &str| base.replace("MEANS", means).replace("OPTION", option);
+    let first = study("means = [0.8, 0.6, 0.5]", "");
+    let edits = [
+        ("means", study("means = [0.8, 0.65, 0.5]", "")),
+        (
+            "sigma",
+            study(
+                "family = \"gaussian\"\nsigma = 0.5\nmeans = [0.8, 0.6, 0.5]",
+                "",
+            ),
+        ),
+        (
+            "sigma again",
+            study(
+                "family = \"gaussian\"\nsigma = 0.7\nmeans = [0.8, 0.6, 0.5]",
+                "",
+            ),
+        ),
+        (
+            "reading",
+            study("means = [0.8, 0.6, 0.5]", "tie-break = \"uniform\""),
+        ),
+        (
+            "threshold",
+            study("means = [0.8, 0.6, 0.5]", "threshold = \"log(1/delta)\""),
+        ),
+        (
+            "threshold text",
+            study("means = [0.8, 0.6, 0.5]", "threshold = \"log(2/delta)\""),
+        ),
+    ];
+    let shared = dir.join("shared");
+    let cfg = write_config(&dir, &first);
+    experiment(&cfg, &shared, &[]);
+    for (what, text) in edits {
+        let cfg = write_config(&dir, &text);
+        let _ = std::fs::remove_file(shared.join("cache").join("instances.txt"));
+        let said = experiment(&cfg, &shared, &[]);
+        assert!(
+            !said.contains("(0 computed"),
+            "{what}: the edited cells must be recomputed: {said}"
+        );
+        let fresh = dir.join(format!("fresh-{}", what.replace(' ', "-")));
+        experiment(&cfg, &fresh, &[]);
+        assert_eq!(
+            outputs(&shared),
+            outputs(&fresh),
+            "{what}: the rerun in the shared folder equals a fresh run"
+        );
+        assert!(!shared.join("cache").join("instances.txt").exists());
+    }
+    // Back to the first study: every cell is still in the cache, none recomputed.
+    let cfg = write_config(&dir, &first);
+    let said = experiment(&cfg, &shared, &[]);
+    assert!(said.contains("(0 computed"), "{said}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Eight `dpbai experiment` processes at once, eight studies with eight different instances,
+/// one output folder: no cell is lost (each study reruns from the cache alone), every cache file
+/// is whole, and each study's results equal a solo run's.
+#[test]
+fn concurrent_runs_on_one_out_dir_lose_nothing() {
+    let dir = temp_dir("concurrent");
+    let shared = dir.join("shared");
+    let configs: Vec<PathBuf> = (0..8)
+        .map(|i| {
+            let d = dir.join(format!("s{i}"));
+            std::fs::create_dir_all(&d).expect("dir");
+            let text = format!(
+                "runs = 4\ndelta = 0.1\n[[instance]]\nname = \"inst\"\nmeans = [0.8, {}, 0.3]\n\
+                 [[algorithm]]\nalgo = \"ttucb\"\n",
+                0.5 + 0.02 * i as f64
+            );
+            write_config(&d, &text)
+        })
+        .collect();
+    let children: Vec<std::process::Child> = configs
+        .iter()
+        .map(|c| {
+            std::process::Command::new(crate::common::dpbai_bin())
+                .args(["experiment", c.to_str().expect("utf-8"), "--out-dir"])
+                .arg(&shared)
+                .args(["--threads", "1"])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("spawns")
+        })
+        .collect();
+    for c in children {
+        let out = c.wait_with_output().expect("waits");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let cache = shared.join("cache");
+    let files: Vec<PathBuf> = std::fs::read_dir(&cache)
+        .expect("cache")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    assert_eq!(
+        files.len(),
+        8,
+        "one file per cell, no temporary left: {files:?}"
+    );
+    for f in &files {
+        let read = dpbai::experiment::cache::read_cell_file(f).expect("a whole, valid cell file");
+        assert!(read.is_some());
+    }
+    for (i, c) in configs.iter().enumerate() {
+        let said = experiment(c, &shared, &[]);
+        assert!(
+            said.contains("(0 computed"),
+            "study {i} lost a cell: {said}"
+        );
+        let solo = dir.join(format!("solo{i}"));
+        experiment(c, &solo, &[]);
+        assert_eq!(outputs(&shared), outputs(&solo), "study {i}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `verify --check` on a cache that holds a cell of the quick profile at an older engine
+/// semantics of its algorithm fails before running anything, and says how to proceed.
+#[test]
+fn verify_check_fails_on_a_stale_cell() {
+    use dpbai::experiment::cache::{cache_path, write_cell_file};
+    let dir = temp_dir("stale");
+    let profile = dpbai::experiment::grid::Profile::named("quick").expect("quick");
+    let cell = profile
+        .cells()
+        .into_iter()
+        .min_by_key(|c| c.runs)
+        .expect("cells");
+    let mut old = cell.spec();
+    old.engine.version = 0;
+    old.runs = 1;
+    let (records, _) = dpbai::experiment::run::simulate_spec(&old, 1, None).expect("runs");
+    old.runs = cell.runs;
+    // Records of one run stand in for the stale cell: `--check` refuses it from its header.
+    let cache = dir.join("verify-cache").join("quick");
+    write_cell_file(
+        &cache_path(&cache, &old.digest()),
+        &cell.key(),
+        &old,
+        &records,
+    )
+    .expect("writes");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/REPORT.md"),
+        dir.join("REPORT.md"),
+    )
+    .expect("copy");
+    let out = dir.to_str().expect("utf-8");
+    let (code, _, err) = run_cli(&["verify", "--check", "--out-dir", out]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("1 cells") && err.contains("stale") && err.contains("--allow-stale"),
+        "{err}"
+    );
+    assert!(err.contains(&cell.key()), "names the cell: {err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

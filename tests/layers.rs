@@ -1,6 +1,7 @@
-//! Keeps the layer order of CONTRIBUTING.md (issue 13): a module of `src/` uses only the layers
+//! Keeps the layer order of CONTRIBUTING.md: a module of `src/` uses only the layers
 //! before it,
-//! `special → divergence → instance → complexity → privacy/bandit → mc → audit → report → cli`
+//! `special → divergence → instance → complexity → privacy/bandit → mc → audit → experiment →
+//! report → cli`
 //! (`error`, `params`, `rng` and `roots` are shared by all).
 //!
 //! What counts as a use: a path `crate::<layer>` (or a one-line group `crate::{<layer>::…, …}`) in code outside the file's `#[cfg(test)]`
@@ -10,7 +11,7 @@
 use std::path::{Path, PathBuf};
 
 /// The layers in order; equal ranks may use each other.
-const LAYERS: [(&str, u32); 10] = [
+const LAYERS: [(&str, u32); 11] = [
     ("special", 0),
     ("divergence", 1),
     ("instance", 2),
@@ -19,8 +20,9 @@ const LAYERS: [(&str, u32); 10] = [
     ("bandit", 4),
     ("mc", 5),
     ("audit", 6),
-    ("report", 7),
-    ("cli", 8),
+    ("experiment", 7),
+    ("report", 8),
+    ("cli", 9),
 ];
 
 fn rank(name: &str) -> Option<u32> {

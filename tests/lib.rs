@@ -16,3 +16,4 @@ mod mc;
 mod report;
 mod special;
 mod statrs_crosscheck;
+mod upper_lower;

@@ -907,7 +907,7 @@ fn ratio_comparison_matches_mpmath_golden() {
     }
 }
 
-/// Issue 11's controls are recorded in `options`, rejected (exit 2, one line) where they do not
+/// The Top Two controls are recorded in `options`, rejected (exit 2, one line) where they do not
 /// apply; the JSON summary carries the censoring-aware statistics.
 #[test]
 fn cli_controls_and_censored_stats() {
@@ -955,8 +955,9 @@ fn cli_controls_and_censored_stats() {
     assert_eq!(code, 2, "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains("leader-counts"), "{err}");
-    let mut bad = base.to_vec();
+    let mut bad: Vec<&str> = base.to_vec();
     bad[2] = "ttucb";
+    bad.drain(5..7); // TTUCB takes no --eps
     bad.extend(["--adap-leader-bonus", "eq11-log-n"]);
     let (code, _, err) = run_cli(&bad);
     assert_eq!(code, 2, "{err}");

@@ -299,6 +299,7 @@ fn demo_eps_panel(
                     median: vec![],
                     q25: vec![],
                     q75: vec![],
+                    cells: vec![],
                 }
             })
             .collect(),
@@ -499,7 +500,7 @@ fn demo_figures_for_eyeballing() {
 #[test]
 fn edited_cache_file_is_detected_and_recomputed() {
     use dpbai::bandit::{AlgoName, Setting};
-    use dpbai::report::experiments::{run_cell, Cell};
+    use dpbai::experiment::{run_cell, Cell};
     let dir = std::env::temp_dir().join(format!("dpbai-tamper-cache-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let cell = Cell {
@@ -526,9 +527,10 @@ fn edited_cache_file_is_detected_and_recomputed() {
         .last()
         .expect("lines")
         .starts_with("# blake3="));
-    // Edit the τ of run 0 (third line: "0,<tau>,<rec>,...") and then its recommendation.
+    // Edit the τ of run 0 (fourth line, after the two header lines and the column line:
+    // "0,<tau>,<rec>,...") and then its recommendation.
     let lines: Vec<&str> = clean.lines().collect();
-    let f: Vec<&str> = lines[2].split(',').collect();
+    let f: Vec<&str> = lines[3].split(',').collect();
     let tau: u64 = f[1].parse().expect("tau");
     let edits = [
         format!("{},{},{},{},{}", f[0], tau + 1, f[2], f[3], f[4]),
@@ -543,7 +545,7 @@ fn edited_cache_file_is_detected_and_recomputed() {
     ];
     for edited_line in edits {
         let mut edited: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
-        edited[2] = edited_line;
+        edited[3] = edited_line;
         std::fs::write(&path, edited.join("\n") + "\n").expect("write edited cache");
         let again = run_cell(&cell, Some(&dir), 1).expect("recomputes");
         assert!(!again.cached, "an edited cache file must not be used");

@@ -17,9 +17,22 @@ psi_b(u, w) >= t  <=>  u X1(z) + w X2(z) >= t for all z and every branch pair, h
 Branch pairs: KL: (d(mu*, z), d(mu_b, z)); local DP (Thm. 10): the four pairs of
 min{kl, c(eps) TV^2} x min{kl, c(eps) TV^2}; global DP (Thm. 17): the KL pair and the TV pair.
 
+The privacy-aware times T_KL(nu_G,eps), T_KL,beta(nu_G,eps) (Eq. (10), (15)) use the instance's
+sigma (1/2 for Bernoulli arms): squared gaps Delta min{Delta, eps/2} with the cost coefficient
+1/(2 sigma^2) of Eq. (15) and App. G, Eq. (23).
+
+Upper bounds (kinds ub_*, per unit of log(1/delta), beta = 1/2; instances with K <= 10): the
+formulas of Sec. 3.2 (CTB-TT, Bernoulli only), Thm. 22 / L. 52 (AdaP-TT), Thm. 24 main text,
+L. 52 and the proof's last display (AdaP-TT*), App. H (DPA), transcribed here from the paper with
+sigma symbolic (App. G keeps it so for sigma-sub-Gaussian arms), on the times above; g1 by
+bisection on its defining inequality x^2 < x + y sqrt(2x) + y^2/4, the proof's D^(2) from its
+defining inequality 2 x sigma < eps sqrt(x) sqrt(2 T max{beta, 1-beta}) + 1/sigma (a quadratic in
+sqrt(x)), not through g2.
+
 Usage: python3 verify/golden_bounds.py > tests/data/bounds_golden.toml   (about an hour on 2 busy
-cores; "--part i/n", "--from NAME", "--only a,b" split the work, and "--merge OUT f1 f2 ..."
-concatenates part files, keeping the first value of each case).
+cores; "--part i/n", "--from NAME", "--only a,b" split the work, "--kinds p1,p2" keeps the rows
+whose kind starts with one of the prefixes, and "--merge OUT f1 f2 ..." concatenates part files,
+keeping the first value of each case, in the order of a single full run).
 """
 
 import sys
@@ -364,6 +377,110 @@ def sq_g_eps(eps):
 
 
 # --------------------------------------------------------------------------------------------
+# upper-bound formulas (asymptotic, delta -> 0), sigma symbolic
+
+
+def g1(y):
+    """sup{x : x^2 < x + y sqrt(2x) + y^2/4} (Thm. 24): the root of the increasing-beyond-1 gap
+    x^2 - x - y sqrt(2x) - y^2/4, by bisection on its sign (negative at x = 1 for y > 0)."""
+    y = mp.mpf(y)
+    if y == 0:
+        return mp.mpf(1)
+    q = lambda x: x * x - x - y * mp.sqrt(2 * x) - y * y / 4
+    lo, hi = mp.mpf(1), mp.mpf(2)
+    while q(hi) < 0:
+        lo, hi = hi, 2 * hi
+    for _ in range(300):
+        mid = (lo + hi) / 2
+        if q(mid) < 0:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def g2(y):
+    """1 + 2 (sqrt(1 + 1/y) - 1)^(-1) (Thm. 24, as printed)."""
+    y = mp.mpf(y)
+    return 1 + 2 / (mp.sqrt(1 + 1 / y) - 1)
+
+
+def d2_proof(eps, t, mb, sigma):
+    """D^(2)_{0,0,0} = sup{x : 2 x sigma < eps sqrt(x) sqrt(2 T mb) + 1/sigma} (App. G.5): the
+    positive root s of 2 sigma s^2 - eps sqrt(2 T mb) s - 1/sigma, squared."""
+    b = eps * mp.sqrt(2 * t * mb)
+    s = (b + mp.sqrt(b * b + 8)) / (4 * sigma)
+    return s * s
+
+
+def upper_rows(means, fam, sigma, eps_list):
+    """Rows (kind, eps, beta, thunk) of the upper bounds at beta = 1/2."""
+    beta = mp.mpf("0.5")
+    mb = max(beta, 1 - beta)
+    sig = mp.mpf(sigma)
+    s2 = sig ** 2
+    k = 1 / (2 * s2)
+    top = max(means)
+    gaps = [top - m for m in means if m != top]
+    dmax = max(gaps)
+    cache = {}
+
+    def tg_beta():
+        if "tgb" not in cache:
+            cache["tgb"] = char_time(ch_quad(means, k), beta)
+        return cache["tgb"]
+
+    def tg_half(b=None):  # T^G(mu; 1/2), for CTB-TT (Bernoulli arms)
+        key = ("th", b)
+        if key not in cache:
+            cache[key] = char_time(ch_quad(means, mp.mpf(2)), b)
+        return cache[key]
+
+    rows = [("ub_dpa", None, "0.5", lambda: 2 * tg_beta())]
+    for e in eps_list:
+        E = mp.mpf(float(e))
+
+        def tge(E=E):
+            key = ("tge", E)
+            if key not in cache:
+                cache[key] = char_time(ch_quad(means, k, sq_g_eps(E)), beta)
+            return cache[key]
+
+        if fam == "bernoulli":
+            coth2 = (1 / mp.tanh(E / 2)) ** 2
+            rows.append(("ub_ctb_tt", e, "0.5", (lambda c=coth2: c * tg_half(beta))))
+            rows.append(("ub_ctb_tt_ids", e, "0.5", (lambda c=coth2: c * tg_half())))
+        rows.append(
+            ("ub_adap_tt", e, "0.5",
+             (lambda E=E: 4 * tg_beta() * (1 + mp.sqrt(1 + dmax ** 2 / (2 * s2 ** 2 * E ** 2)))))
+        )
+
+        def main(E=E, tge=tge):
+            if dmax < E / 2:
+                return 4 * tg_beta() * g1(dmax / (s2 * E))
+            t = tge()
+            return 2 * t * g2(E ** 2 * t * mb / 4) / s2
+
+        def lemma(E=E, tge=tge):
+            if dmax < 3 * E:
+                return 4 * tg_beta() * g1(dmax / (s2 * E))
+            t = tge()
+            return 12 * t * g2(3 * E ** 2 * t * mb / 2) / s2
+
+        def proof(E=E, tge=tge):
+            t = tge()
+            small = max([d for d in gaps if d <= E / 2], default=mp.mpf(0))
+            d1 = g1(small / (s2 * E))
+            d2 = d2_proof(E, t, mb, sig) if dmax >= E / 2 else mp.mpf(0)
+            return 4 * t * max(d1, d2)
+
+        rows.append(("ub_thm24_main", e, "0.5", main))
+        rows.append(("ub_lemma52_app", e, "0.5", lemma))
+        rows.append(("ub_proof_max", e, "0.5", proof))
+    return rows
+
+
+# --------------------------------------------------------------------------------------------
 # cases
 
 
@@ -407,11 +524,21 @@ def instances():
         ("g_k30", G, 1.5, [3.0 - 0.1 * i for i in range(30)]),
         ("g_k50", G, 1.0, [0.2 * ((7 * i) % 50) for i in range(50)]),
         ("g_wide", G, 0.1, [10.0, 9.0, 0.0]),
+        # `dpbai bounds --family gaussian --means 1,0.5 --sigma 1 --eps 0.5`
+        ("g_k2_s1", G, 1.0, [1.0, 0.5]),
+        ("g_k4_s2", G, 2.0, [0.8, 0.6, 0.55, 0.3]),
+        ("g_k4_s005", G, 0.05, [0.8, 0.6, 0.55, 0.3]),
+        # the Thm. 24 curve of `dpbai bounds --means 0.8,0.6,0.55,0.3` (switch at eps = 2 Delta_max = 1)
+        ("k4_thm24", B, 0.5, [0.8, 0.6, 0.55, 0.3]),
     ]
     return out
 
 
 def eps_for(name, k):
+    if name == "k4_thm24" or name.startswith("g_k4_"):
+        return ["0.05", "0.3", "0.5", "0.58", "0.9", "1.1", "3"]
+    if name == "g_k2_s1":
+        return ["0.05", "0.5", "3"]
     if name in ("mu1", "mu2"):
         return ["1e-4", "0.05", "0.3", "1", "3", "1e4"]
     if k >= 50:
@@ -419,6 +546,41 @@ def eps_for(name, k):
     if k >= 10:
         return ["1e-2", "1"]
     return ["1e-4", "0.3", "3", "1e4"]
+
+
+def rows_for(name, fam, sigma, means):
+    """The decimal means and the rows (kind, eps, beta, thunk) of one instance, in print order."""
+    # the Rust side parses the same decimal strings into f64: use the exact doubles here
+    means_s = [repr(float(m)) for m in means]
+    means = [mp.mpf(float(s)) for s in means_s]
+    k = len(means)
+    sig = mp.mpf(sigma)
+    quad_k = 1 / (2 * sig ** 2)
+    rows = []
+    if fam == "bernoulli":
+        rows.append(("t_kl", None, None, lambda: char_time(ch_kl_bern(means))))
+        rows.append(("t_kl_beta", None, "0.5", lambda: char_time(ch_kl_bern(means), mp.mpf("0.5"))))
+        rows.append(("t_kl_beta", None, "0.3", lambda: char_time(ch_kl_bern(means), mp.mpf(0.3))))
+    else:
+        rows.append(("t_kl", None, None, lambda: char_time(ch_quad(means, quad_k))))
+        rows.append(("t_kl_beta", None, "0.5", lambda: char_time(ch_quad(means, quad_k), mp.mpf("0.5"))))
+    rows.append(("t_kl_gaussian", None, None, lambda: char_time(ch_quad(means, quad_k))))
+    rows.append(("t_tv", None, None, lambda: char_time(ch_tv(means, fam, sig))))
+    rows.append(("t_tv2", None, None, lambda: char_time(ch_quad(means, mp.mpf(1)))))
+    for e in eps_for(name, k):
+        E = mp.mpf(float(e))
+        if fam == "bernoulli":
+            rows.append(("t_local", e, None, (lambda E=E: char_time(ch_local(means, E)))))
+        rows.append(("t_global", e, None, (lambda E=E: char_time(ch_global(means, E, fam, sig)))))
+        # Eq. (10), (15) with the instance's sigma (quad_k = 2 for sigma = 1/2)
+        rows.append(("t_kl_g_eps", e, None, (lambda E=E: char_time(ch_quad(means, quad_k, sq_g_eps(E))))))
+        rows.append(
+            ("t_kl_beta_g_eps", e, "0.5",
+             (lambda E=E: char_time(ch_quad(means, quad_k, sq_g_eps(E)), mp.mpf("0.5"))))
+        )
+    if k <= 10:
+        rows += upper_rows(means, fam, sigma, eps_for(name, k))
+    return means_s, rows
 
 
 def main():
@@ -430,7 +592,9 @@ def main():
     print("# Independent of the Rust algorithm (level parametrisation + stationarity + Newton).")
     print("# kinds: t_kl (Bernoulli KL for Bernoulli, Gaussian KL for Gaussian), t_kl_gaussian")
     print("# (sigma = 1/2 for Bernoulli), t_kl_beta (beta given), t_tv, t_tv2 (B.6 quadratic cost),")
-    print("# t_local (Bernoulli only), t_global, t_kl_g_eps, t_kl_beta_g_eps (Eq. (10), (15)).")
+    print("# t_local (Bernoulli only), t_global, t_kl_g_eps, t_kl_beta_g_eps (Eq. (10), (15), with the")
+    print("# instance's sigma); ub_* upper bounds per log(1/delta) at beta = 1/2 (Sec. 3.2, Thm. 22, 24,")
+    print("# L. 52 and its proof, App. H; sigma symbolic as in App. G).")
     print('mpmath_version = "%s"' % mp.__version__)
     print("digits = %d" % mp.mp.dps)
     print()
@@ -443,6 +607,8 @@ def main():
     start = sys.argv[sys.argv.index("--from") + 1] if "--from" in sys.argv else None
     # optional "--only a,b,c": just these instances
     only = sys.argv[sys.argv.index("--only") + 1].split(",") if "--only" in sys.argv else None
+    # optional "--kinds p1,p2": just the rows whose kind starts with one of these prefixes
+    kinds = sys.argv[sys.argv.index("--kinds") + 1].split(",") if "--kinds" in sys.argv else None
     for idx, (name, fam, sigma, means) in enumerate(instances()):
         if part and idx % part[1] != part[0]:
             continue
@@ -452,32 +618,9 @@ def main():
             if name != start:
                 continue
             start = None
-        # the Rust side parses the same decimal strings into f64: use the exact doubles here
-        means_s = [repr(float(m)) for m in means]
-        means = [mp.mpf(float(s)) for s in means_s]
-        k = len(means)
-        sig = mp.mpf(sigma)
-        quad_k = 1 / (2 * sig ** 2)
-        rows = []
-        if fam == "bernoulli":
-            rows.append(("t_kl", None, None, lambda: char_time(ch_kl_bern(means))))
-            rows.append(("t_kl_beta", None, "0.5", lambda: char_time(ch_kl_bern(means), mp.mpf("0.5"))))
-            rows.append(("t_kl_beta", None, "0.3", lambda: char_time(ch_kl_bern(means), mp.mpf(0.3))))
-        else:
-            rows.append(("t_kl", None, None, lambda: char_time(ch_quad(means, quad_k))))
-            rows.append(("t_kl_beta", None, "0.5", lambda: char_time(ch_quad(means, quad_k), mp.mpf("0.5"))))
-        rows.append(("t_kl_gaussian", None, None, lambda: char_time(ch_quad(means, quad_k))))
-        rows.append(("t_tv", None, None, lambda: char_time(ch_tv(means, fam, sig))))
-        rows.append(("t_tv2", None, None, lambda: char_time(ch_quad(means, mp.mpf(1)))))
-        for e in eps_for(name, k):
-            E = mp.mpf(float(e))
-            if fam == "bernoulli":
-                rows.append(("t_local", e, None, (lambda E=E: char_time(ch_local(means, E)))))
-            rows.append(("t_global", e, None, (lambda E=E: char_time(ch_global(means, E, fam, sig)))))
-            rows.append(("t_kl_g_eps", e, None, (lambda E=E: char_time(ch_quad(means, 2, sq_g_eps(E))))))
-            rows.append(
-                ("t_kl_beta_g_eps", e, "0.5", (lambda E=E: char_time(ch_quad(means, 2, sq_g_eps(E)), mp.mpf("0.5"))))
-            )
+        means_s, rows = rows_for(name, fam, sigma, means)
+        if kinds is not None:
+            rows = [r for r in rows if any(r[0].startswith(p) for p in kinds)]
         for kind, e, beta, fn in rows:
             t1 = time.time()
             v = fn()
@@ -524,12 +667,26 @@ def merge(out, files):
         "# Rust algorithm (level parametrisation + stationarity + Newton + LP certificate).",
         "# kinds: t_kl (Bernoulli KL for Bernoulli, Gaussian KL for Gaussian), t_kl_gaussian",
         "# (sigma = 1/2 for Bernoulli), t_kl_beta (beta given), t_tv, t_tv2 (B.6 quadratic cost),",
-        "# t_local (Bernoulli only), t_global, t_kl_g_eps, t_kl_beta_g_eps (Eq. (10), (15)).",
+        "# t_local (Bernoulli only), t_global, t_kl_g_eps, t_kl_beta_g_eps (Eq. (10), (15), with the",
+        "# instance's sigma); ub_* upper bounds per log(1/delta) at beta = 1/2 (Sec. 3.2, Thm. 22, 24,",
+        "# L. 52 and its proof, App. H; sigma symbolic as in App. G).",
         "# Means are the exact doubles the Rust side parses.",
         'mpmath_version = "%s"' % mp.__version__,
         "digits = %d" % mp.mp.dps,
         "",
     ]
+    # the order a single full run prints: instances as instances(), rows as rows_for()
+    order = {}
+    for i, (name, fam, sigma, means) in enumerate(instances()):
+        for j, (kind, e, beta, _) in enumerate(rows_for(name, fam, sigma, means)[1]):
+            order[(name, kind, e, beta)] = (i, j)
+
+    def key(c):
+        f = dict(re.findall(r"^(instance|kind|eps|beta) = (.*)$", c, re.M))
+        k = (f["instance"].strip('"'), f["kind"].strip('"'), f.get("eps"), f.get("beta"))
+        return order.get(k, (len(order), 0))
+
+    cases.sort(key=key)
     with open(out, "w") as fh:
         fh.write("\n".join(head) + "\n" + "\n".join("[[case]]\n" + c for c in cases))
     print("%d cases, %d instances" % (len(cases), len({c.split("\n")[0] for c in cases})))

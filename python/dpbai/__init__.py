@@ -105,6 +105,22 @@ class Bounds(Record):
     ``2Δ_a``, NaN for the best arm). Bound formulas: ``log_factor``, ``sample_lower_bounds``
     (``non_private``, ``local``, ``global``) and ``upper_bounds`` (``ctb_tt``, ``ctb_tt_ids``,
     ``adap_tt``, ``adap_tt_star``, ``dpa``), per unit of ``log(1/δ)``.
+
+    Every upper bound is asymptotic (``regime``: "asymptotic, δ → 0; not a finite-δ bound")
+    and names its privacy ``model`` ("non-private" for ``dpa``, the batched non-private DPA-TT
+    of App. H; "eps-local DP" for CTB-TT; "eps-global DP" for AdaP-TT and AdaP-TT*), the
+    characteristic time of the lower bound that binds its algorithm (``lower_time``: ``t_kl``,
+    ``t_local`` or ``t_global``, and its ``lower_time_value``), a ``note`` when the theorem's
+    assumptions fail and, for ``ctb_tt``/``ctb_tt_ids``, ``refused`` (with ``value`` None) on
+    Gaussian arms, where randomised response is undefined. ``adap_tt_star`` adds the active
+    branch of each reading of Thm. 24 (``thm24_main_branch``, ``lemma52_app_branch``,
+    ``proof_max_branch``: "g1" or "g2") and the ε where the curve jumps (``switch_eps_main`` =
+    ``2Δ_max``, ``switch_eps_lemma52`` = ``Δ_max/3``).
+
+    Gaussian arms: every private proxy (``t_kl_g_eps``, ``t_kl_beta_g_eps``, ``two_h_g_eps``)
+    and upper bound takes the instance's ``sigma`` (App. G keeps σ symbolic); AdaP-TT and
+    AdaP-TT* are then δ-correct but not ε-DP (DAF's noise assumes rewards in ``[0, 1]``), so
+    their ``lower_time`` is ``t_kl``.
     """
 
     def times(self) -> Dict[str, Certified]:
@@ -128,6 +144,7 @@ def bounds(
     ----------
     means : the arm means (in ``[0, 1]`` for Bernoulli arms; a unique best arm).
     family : ``"bernoulli"`` or ``"gaussian"`` (known ``sigma``, default 1).
+    sigma : standard deviation of Gaussian arms (used by every time and bound).
     eps : privacy budget ``ε > 0``; adds the local/global times and the private bounds.
     delta : risk ``δ ∈ (0, 1)`` of the sample-complexity lower bounds.
     beta : leader proportion ``β ∈ (0, 1)`` of the β-times and the upper bounds.
@@ -141,6 +158,11 @@ def bounds(
     True
     >>> round(float(b.t_kl.allocation.sum()), 12)
     1.0
+    >>> b.upper_bounds.dpa.model, b.upper_bounds.adap_tt.lower_time
+    ('non-private', 't_global')
+    >>> g = bounds([1.0, 0.5], family="gaussian", sigma=1.0, eps=0.5)
+    >>> round(g.upper_bounds.dpa.value, 6), g.upper_bounds.ctb_tt.value
+    (64.0, None)
     """
     d = _dpbai.bounds(list(map(float, means)), family, sigma, eps, delta, beta)
     out = Bounds(Record.wrap(d))
@@ -176,8 +198,12 @@ def eps_curves(
     ``dpbai bounds --eps-grid``): ``c_eps``, ``t_local[_lower|_upper]``,
     ``t_global[_lower|_upper]``, ``t_kl``, ``relaxed_local``, ``relaxed_global``,
     ``t_kl_g_eps``, ``t_kl_beta_g_eps``, ``two_h_g_eps``, ``h_eps_sec43``, ``h_eps_app_b``,
-    ``lb_*`` (sample-complexity lower bounds), ``ub_*`` (upper-bound formulas). NaN marks a
-    quantity that is undefined (relaxed_local of Gaussian arms). The GIL is released.
+    ``lb_*`` (sample-complexity lower bounds), ``ub_*`` (upper-bound formulas, asymptotic,
+    δ → 0), ``ub_adap_tt_star_*_branch`` (the active term of each reading of Thm. 24: 1 = g1,
+    2 = g2; the curve jumps where it changes) and ``high_privacy_arms`` (arms with
+    ``ε < 2Δ_a``). Gaussian arms use their ``sigma`` throughout. NaN marks a quantity that is
+    undefined (relaxed_local and the refused ub_ctb_tt, ub_ctb_tt_ids of Gaussian arms). The
+    GIL is released.
 
     Example
     -------

@@ -10,10 +10,9 @@
 #![forbid(unsafe_code)]
 
 use dpbai::audit::{delta as adelta, dp as adp, expr, finite};
-use dpbai::bandit::{self, AlgoName, AlgoSpec, CustomThreshold, Rules, ThresholdVars};
+use dpbai::bandit::{self, AlgoName, CustomThreshold, Rules, ThresholdVars};
 use dpbai::complexity::{self, upper, Certified};
 use dpbai::instance::{Family, Instance};
-use dpbai::report::experiments::checked_threshold;
 use dpbai::{divergence, mc, special};
 use numpy::ndarray::{ArrayD, IxDyn};
 use numpy::{IntoPyArray, PyArray1, PyArrayDyn, PyReadonlyArrayDyn, PyUntypedArrayMethods};
@@ -29,7 +28,8 @@ fn py_err(e: dpbai::Error) -> PyErr {
     match e {
         dpbai::Error::InvalidParameter { .. }
         | dpbai::Error::InvalidInstance { .. }
-        | dpbai::Error::Parse(_) => PyValueError::new_err(e.to_string()),
+        | dpbai::Error::Parse(_)
+        | dpbai::Error::Config { .. } => PyValueError::new_err(e.to_string()),
         other => PyRuntimeError::new_err(other.to_string()),
     }
 }
@@ -223,10 +223,45 @@ fn cert<'py>(py: Python<'py>, c: &Certified) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
-fn ub<'py>(py: Python<'py>, u: &upper::UpperBound) -> PyResult<Bound<'py, PyDict>> {
+/// The value of the characteristic time `lt` (as `dpbai bounds --json`'s `lower_time_value`).
+fn lower_value(
+    lt: upper::LowerTime,
+    t_kl: f64,
+    local: Option<f64>,
+    global: Option<f64>,
+) -> Option<f64> {
+    match lt {
+        upper::LowerTime::Kl => Some(t_kl),
+        upper::LowerTime::Local => local,
+        upper::LowerTime::Global => global,
+    }
+}
+
+/// The labels every upper bound carries (as `dpbai bounds --json`).
+fn ub_labels(
+    d: &Bound<'_, PyDict>,
+    model: upper::PrivacyModel,
+    lt: upper::LowerTime,
+    note: &Option<String>,
+    lower: Option<f64>,
+) -> PyResult<()> {
+    d.set_item("note", note.clone())?;
+    d.set_item("model", model.label())?;
+    d.set_item("regime", upper::ASYMPTOTIC)?;
+    d.set_item("lower_time", lt.name())?;
+    d.set_item("lower_time_value", lower)?;
+    Ok(())
+}
+
+fn ub<'py>(
+    py: Python<'py>,
+    u: &upper::UpperBound,
+    lower: Option<f64>,
+) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("value", u.value)?;
-    d.set_item("note", u.note.clone())?;
+    d.set_item("value", u.finite())?;
+    ub_labels(&d, u.model, u.lower_time, &u.note, lower)?;
+    d.set_item("refused", u.refused.clone())?;
     Ok(d)
 }
 
@@ -292,7 +327,10 @@ fn bounds<'py>(
     slb.set_item("local", py.None())?;
     slb.set_item("global", py.None())?;
     let ubs = PyDict::new(py);
-    ubs.set_item("dpa", ub(py, &upper::dpa(&nu, beta).map_err(e)?)?)?;
+    ubs.set_item(
+        "dpa",
+        ub(py, &upper::dpa(&nu, beta).map_err(e)?, Some(t_kl.value))?,
+    )?;
     for k in ["ctb_tt", "ctb_tt_ids", "adap_tt", "adap_tt_star"] {
         ubs.set_item(k, py.None())?;
     }
@@ -301,11 +339,14 @@ fn bounds<'py>(
     }
     if let Some(eps) = eps {
         let global = complexity::t_global(&nu, eps).map_err(e)?;
+        let mut local_value = None;
         if bern {
             let local = complexity::t_local(&nu, eps).map_err(e)?;
             slb.set_item("local", local.value * lf)?;
             d.set_item("t_local", cert(py, &local)?)?;
+            local_value = Some(local.value);
         }
+        let lower = |lt| lower_value(lt, t_kl.value, local_value, Some(global.value));
         slb.set_item("global", global.value * lf)?;
         d.set_item("t_global", cert(py, &global)?)?;
         let kge = complexity::t_kl_g_eps(&nu, eps).map_err(e)?;
@@ -317,14 +358,23 @@ fn bounds<'py>(
         d.set_item("h_eps_sec43", nu.hardness_h_eps_sec43(eps))?;
         d.set_item("h_eps_app_b", nu.hardness_h_eps_app_b(eps))?;
         let u = upper::upper_bounds(&nu, eps, beta).map_err(e)?;
-        ubs.set_item("ctb_tt", ub(py, &u.ctb_tt)?)?;
-        ubs.set_item("ctb_tt_ids", ub(py, &u.ctb_tt_ids)?)?;
-        ubs.set_item("adap_tt", ub(py, &u.adap_tt)?)?;
+        ubs.set_item("ctb_tt", ub(py, &u.ctb_tt, lower(u.ctb_tt.lower_time))?)?;
+        ubs.set_item(
+            "ctb_tt_ids",
+            ub(py, &u.ctb_tt_ids, lower(u.ctb_tt_ids.lower_time))?,
+        )?;
+        ubs.set_item("adap_tt", ub(py, &u.adap_tt, lower(u.adap_tt.lower_time))?)?;
+        let st = &u.adap_tt_star;
         let s = PyDict::new(py);
-        s.set_item("thm24_main", u.adap_tt_star.thm24_main)?;
-        s.set_item("lemma52_app", u.adap_tt_star.lemma52_app)?;
-        s.set_item("proof_max", u.adap_tt_star.proof_max)?;
-        s.set_item("note", u.adap_tt_star.note.clone())?;
+        s.set_item("thm24_main", st.thm24_main)?;
+        s.set_item("lemma52_app", st.lemma52_app)?;
+        s.set_item("proof_max", st.proof_max)?;
+        ub_labels(&s, st.model, st.lower_time, &st.note, lower(st.lower_time))?;
+        s.set_item("thm24_main_branch", st.thm24_main_branch.name())?;
+        s.set_item("lemma52_app_branch", st.lemma52_app_branch.name())?;
+        s.set_item("proof_max_branch", st.proof_max_branch.name())?;
+        s.set_item("switch_eps_main", st.switch_eps_main)?;
+        s.set_item("switch_eps_lemma52", st.switch_eps_lemma52)?;
         ubs.set_item("adap_tt_star", s)?;
     }
     d.set_item("sample_lower_bounds", slb)?;
@@ -333,7 +383,8 @@ fn bounds<'py>(
 }
 
 /// Every ε-dependent quantity of `dpbai bounds --eps-grid` on the given ε values, one ndarray
-/// per column (NaN where a quantity is undefined, e.g. relaxed_local of Gaussian arms).
+/// per column (NaN where a quantity is undefined: relaxed_local and the refused CTB-TT bounds of
+/// Gaussian arms; `*_branch` columns: 1 = the g1 term of Thm. 24, 2 = the g2 term).
 #[pyfunction]
 #[pyo3(signature = (means, eps, family="bernoulli", sigma=None, delta=0.01, beta=0.5))]
 fn eps_curves<'py>(
@@ -495,18 +546,20 @@ fn run<'py>(
             setting.set_reading(&key, &value).map_err(py_err)?;
         }
     }
-    let mut spec = AlgoSpec::new(setting);
-    spec.step_by_step = step_by_step;
-    let checked = match &threshold {
-        Some(t) => {
-            let c = checked_threshold(t, &nu, &spec.setting)
-                .map_err(|e| value_error(format!("invalid threshold: {e}")))?;
-            spec.custom_threshold = Some(c.clone() as Arc<dyn CustomThreshold>);
-            Some(c)
-        }
-        None => None,
-    };
-    let alg = bandit::build(&spec, &nu).map_err(py_err)?;
+    // One specification, as `dpbai run` builds it: the algorithm and the metadata follow from it.
+    let spec = dpbai::experiment::CellSpec::new(
+        &setting,
+        &nu,
+        threshold.as_deref(),
+        step_by_step,
+        runs,
+        seed,
+        max_steps,
+    );
+    let (alg, checked) = spec.build().map_err(|e| match (&threshold, &e) {
+        (Some(_), dpbai::Error::Parse(_)) => value_error(format!("invalid threshold: {e}")),
+        _ => py_err(e),
+    })?;
     let pool = pool(Some(threads))?;
 
     let start = Instant::now();
@@ -531,21 +584,9 @@ fn run<'py>(
         return Err(value_error(format!("invalid threshold: {e}")));
     }
 
-    // The engine-only options as `dpbai run` records them (the readings come from the setting).
-    let extra = dpbai::report::experiments::engine_flags(step_by_step, threshold.as_deref());
-    let meta = mc::RunMeta::new(&spec.setting, &nu, seed, runs, Some(max_steps), extra);
-    let summary = mc::summarize(&records, nu.best()).map_err(py_err)?;
-    let report = mc::Report {
-        meta,
-        shard: None,
-        samples_per_s: if elapsed > 0.0 {
-            summary.total_samples as f64 / elapsed
-        } else {
-            0.0
-        },
-        summary,
-        elapsed_s: elapsed,
-    };
+    let meta = dpbai::experiment::meta::RunMeta::new(&spec).map_err(py_err)?;
+    let report =
+        dpbai::experiment::meta::Report::new(&meta, None, &records, elapsed).map_err(py_err)?;
     let d = PyDict::new(py);
     let o = |r: &mc::RunRecord| r.outcome;
     d.set_item(

@@ -13,6 +13,16 @@ from conftest import cli, load_golden
 # Tolerance of the Rust golden test of the characteristic times (tests/complexity.rs).
 GOLDEN_TOL = 1e-8
 EPS_KINDS = ("t_local", "t_global", "t_kl_g_eps", "t_kl_beta_g_eps")
+# golden upper-bound kinds (per log(1/δ), β = 1/2) -> the eps_curves column
+UB_COLUMNS = {
+    "ub_ctb_tt": "ub_ctb_tt",
+    "ub_ctb_tt_ids": "ub_ctb_tt_ids",
+    "ub_adap_tt": "ub_adap_tt",
+    "ub_thm24_main": "ub_adap_tt_star_thm24_main",
+    "ub_lemma52_app": "ub_adap_tt_star_lemma52_app",
+    "ub_proof_max": "ub_adap_tt_star_proof_max",
+}
+REGIME = "asymptotic, δ → 0; not a finite-δ bound"
 MU1 = [0.95, 0.9, 0.9, 0.9, 0.5]
 
 
@@ -33,12 +43,17 @@ def test_characteristic_time_goldens():
     curves = collections.defaultdict(list)
     for c in cases:
         key = (tuple(c["means"]), c["family"], c["sigma"], c.get("beta", 0.5))
-        (curves if c["kind"] in EPS_KINDS else plain)[key].append(c)
+        (curves if c["kind"] in EPS_KINDS or c["kind"] in UB_COLUMNS else plain)[key].append(c)
     checked = 0
     for (means, _, _, beta), group in plain.items():
         b = dpbai.bounds(list(means), beta=beta, **kwargs(group[0]))
         for c in group:
             want = float(c["value"])
+            if c["kind"] == "ub_dpa":
+                got = b.upper_bounds.dpa.value
+                assert abs(got - want) <= GOLDEN_TOL * want, (c["instance"], c["kind"])
+                checked += 1
+                continue
             t = b[c["kind"]]
             assert abs(t.value - want) <= GOLDEN_TOL * want, (c["instance"], c["kind"])
             assert t.lower <= want * (1 + 1e-15) and want <= t.upper * (1 + 1e-15)
@@ -50,7 +65,7 @@ def test_characteristic_time_goldens():
         for c in group:
             i = eps.index(c["eps"])
             want = float(c["value"])
-            got = cur[c["kind"]][i]
+            got = cur[UB_COLUMNS.get(c["kind"], c["kind"])][i]
             assert abs(got - want) <= GOLDEN_TOL * want, (c["instance"], c["kind"], c["eps"])
             checked += 1
     assert checked == len(cases)
@@ -99,6 +114,65 @@ def test_eps_curves_gaussian_local_is_certified():
     assert (cur["t_local_lower"] <= cur["t_local"]).all()
     assert (cur["t_local"] <= cur["t_local_upper"]).all()
     assert np.isnan(cur["relaxed_local"]).all()
+
+
+def test_gaussian_bounds_take_sigma_and_name_their_model():
+    # `dpbai bounds --family gaussian --means 1,0.5 --sigma 1 --eps 0.5`: closed forms at σ = 1
+    b = dpbai.bounds([1.0, 0.5], family="gaussian", sigma=1.0, eps=0.5)
+    assert b.t_kl.value == pytest.approx(32.0, rel=1e-9)
+    assert b.t_kl_g_eps.value == pytest.approx(64.0, rel=1e-9)  # 2σ²·4/(Δ·ε/2)
+    assert b.t_kl_beta_g_eps.value == pytest.approx(64.0, rel=1e-9)
+    assert b.two_h_g_eps == pytest.approx(64.0, rel=1e-12)  # 4σ² Σ_a (Δ_a min{Δ_a, ε/2})^-1
+    ub = b.upper_bounds
+    assert ub.dpa.value == pytest.approx(64.0, rel=1e-9)
+    assert ub.adap_tt.value == pytest.approx(128.0 * (1.0 + 1.5 ** 0.5), rel=1e-9)
+    assert ub.dpa.model == "non-private" and ub.adap_tt.model == "eps-global DP"
+    for k in ("ctb_tt", "ctb_tt_ids"):
+        assert ub[k].value is None and "[0, 1]" in ub[k].refused
+        assert ub[k].model == "eps-local DP"
+    for k in ("dpa", "adap_tt", "adap_tt_star"):
+        assert ub[k].regime == REGIME
+        # δ-correct but not ε-DP on Gaussian rewards: the lower bound of L. 5
+        assert ub[k].lower_time == "t_kl" and ub[k].lower_time_value == b.t_kl.value
+    for k in ("thm24_main", "lemma52_app", "proof_max"):
+        assert ub.adap_tt_star[k] >= b.t_kl.value
+    assert ub.adap_tt_star.thm24_main_branch == "g2" and ub.adap_tt_star.switch_eps_main == 1.0
+    # the same numbers as the CLI
+    j = cli("bounds", "--family", "gaussian", "--means", "1,0.5", "--sigma", "1", "--eps",
+            "0.5", "--json")
+    for k in ("dpa", "adap_tt", "ctb_tt"):
+        assert ub[k].value == j["upper_bounds"][k]["value"], k
+        assert ub[k].refused == j["upper_bounds"][k]["refused"], k
+    for k, v in j["upper_bounds"]["adap_tt_star"].items():
+        assert ub.adap_tt_star[k] == v, k
+    # σ-scaling: T_KL,β(ν_G,ε) ∝ σ² at fixed ε (Eq. (15) with 2σ²)
+    c1 = dpbai.eps_curves([1.0, 0.5, 0.2], [0.1, 1.0], family="gaussian", sigma=1.0)
+    c3 = dpbai.eps_curves([1.0, 0.5, 0.2], [0.1, 1.0], family="gaussian", sigma=3.0)
+    np.testing.assert_allclose(c3["t_kl_beta_g_eps"], 9.0 * c1["t_kl_beta_g_eps"], rtol=1e-8)
+    assert np.isnan(c1["ub_ctb_tt"]).all()
+    assert set(c1["ub_adap_tt_star_thm24_main_branch"]) <= {1.0, 2.0}
+
+
+def test_bernoulli_labels_and_thm24_branches():
+    b = dpbai.bounds([0.8, 0.6, 0.55, 0.3], eps=0.05)
+    ub = b.upper_bounds
+    assert ub.ctb_tt.lower_time == "t_local" and ub.ctb_tt.refused is None
+    assert ub.adap_tt.lower_time_value == b.t_global.value
+    assert ub.dpa.lower_time_value == b.t_kl.value
+    s = ub.adap_tt_star
+    assert (s.thm24_main_branch, s.switch_eps_main) == ("g2", 1.0)
+    assert s.switch_eps_lemma52 == pytest.approx(0.5 / 3)
+    c = dpbai.eps_curves([0.8, 0.6, 0.55, 0.3], [0.5, 0.58, 0.9, 1.1])
+    assert list(c["ub_adap_tt_star_thm24_main_branch"]) == [2.0, 2.0, 2.0, 1.0]
+    assert list(c["high_privacy_arms"]) == [1.0, 1.0, 1.0, 0.0]
+    main = c["ub_adap_tt_star_thm24_main"]
+    assert main[0] < main[1] < main[2] and main[2] > 10 * main[3]  # rises, then drops at 2Δ_max
+    # each bound at or above the time of its own model
+    for k in ("ub_adap_tt", "ub_adap_tt_star_thm24_main", "ub_adap_tt_star_lemma52_app",
+              "ub_adap_tt_star_proof_max"):
+        assert (c[k] >= c["t_global"]).all(), k
+    for k in ("ub_ctb_tt", "ub_ctb_tt_ids"):
+        assert (c[k] >= c["t_local"]).all(), k
 
 
 def test_to_pandas_when_available():

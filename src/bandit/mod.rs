@@ -135,28 +135,13 @@ impl AlgoName {
         AlgoName::DpSe,
         AlgoName::DpaTt,
     ];
-    /// The command-line spelling.
+    /// The command-line spelling ([`info::AlgoInfo::name`]).
     pub fn as_str(&self) -> &'static str {
-        match self {
-            AlgoName::Ttucb => "ttucb",
-            AlgoName::CtbTt => "ctb-tt",
-            AlgoName::GaussLdpTt => "gauss-ldp-tt",
-            AlgoName::AdapTt => "adap-tt",
-            AlgoName::AdapTtStar => "adap-tt-star",
-            AlgoName::DpSe => "dp-se",
-            AlgoName::DpaTt => "dpa-tt",
-        }
+        self.info().name
     }
-    /// Whether the algorithm needs `ε`.
+    /// Whether the algorithm needs `ε` (it is private: [`info::AlgoInfo::privacy`]).
     pub fn needs_eps(&self) -> bool {
-        matches!(
-            self,
-            AlgoName::CtbTt
-                | AlgoName::GaussLdpTt
-                | AlgoName::AdapTt
-                | AlgoName::AdapTtStar
-                | AlgoName::DpSe
-        )
+        self.info().privacy != info::PrivacyModel::NonPrivate
     }
 }
 
@@ -342,7 +327,9 @@ impl From<Setting> for AlgoSpec {
 
 pub mod algos;
 pub mod dp_se;
+pub mod info;
 pub mod rules;
+pub mod semantics;
 mod setting;
 mod sf;
 pub(crate) mod top_two;
@@ -361,6 +348,7 @@ pub fn build(
     instance: &crate::instance::Instance,
 ) -> crate::Result<Box<dyn BaiAlgorithm>> {
     let s = &spec.setting;
+    info::check_options(s)?;
     if s.dpa_episodes != DpaEpisodes::PerArm && s.algo != AlgoName::DpaTt {
         return Err(crate::error::Error::param(
             "dpa-episodes",

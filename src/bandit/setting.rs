@@ -1,8 +1,8 @@
 //! [`Setting`]: the one record of an algorithm's parameters (which algorithm, `δ`, `ε`, `γ`,
 //! `β`, the rules, and the readings of MATH.md section H), shared by the engine's
 //! [`AlgoSpec`](super::AlgoSpec), verify's and `dpbai experiment`'s cells
-//! ([`crate::report::experiments::Cell`]), the δ-audit ([`crate::audit::delta::DeltaAuditConfig`])
-//! and the metadata of every summary ([`crate::mc::RunMeta`]).
+//! ([`crate::experiment::Cell`]), the δ-audit ([`crate::audit::delta::DeltaAuditConfig`])
+//! and the metadata of every summary ([`crate::experiment::meta::RunMeta`]).
 //!
 //! The numbers are the validated newtypes of [`crate::params`], so a `Setting` that exists holds
 //! values in their domains; [`super::build`] adds the checks that depend on the algorithm (e.g.
@@ -139,7 +139,7 @@ impl Setting {
     /// The readings that differ from the paper's defaults, as `dpbai run` flags in a fixed
     /// order (`--tie-break uniform`, `--ids-beta`, ...); empty for the paper's algorithm. `δ`,
     /// `ε`, `γ`, `β` and the rules are not included (they have their own fields wherever this
-    /// list is recorded, e.g. [`crate::mc::RunMeta::options`]).
+    /// list is recorded, e.g. [`crate::experiment::meta::RunMeta::options`]).
     pub fn non_default_flags(&self) -> Vec<String> {
         use clap::ValueEnum;
         fn flag<T: ValueEnum + PartialEq + Default>(out: &mut Vec<String>, name: &str, v: &T) {
@@ -161,6 +161,35 @@ impl Setting {
         flag(&mut out, "adap-leader-bonus", &self.adap_leader_bonus);
         flag(&mut out, "leader-counts", &self.leader_counts);
         out
+    }
+
+    /// Every reading with its value, by its `dpbai run` flag name (without `--`) in the order of
+    /// [`READINGS`], defaults included: the values are the flags' spellings (`"true"` or
+    /// `"false"` for `ids-beta`), which [`Setting::set_reading`] reads back.
+    ///
+    /// # Example
+    /// ```
+    /// use dpbai::bandit::{AlgoName, Setting};
+    /// let s = Setting::paper(AlgoName::Ttucb, 0.01).unwrap();
+    /// assert_eq!(s.readings()[0], ("tie-break", "lowest-index".to_string()));
+    /// ```
+    pub fn readings(&self) -> [(&'static str, String); 8] {
+        fn name<T: serde::Serialize>(v: &T) -> String {
+            match serde_json::to_value(v) {
+                Ok(serde_json::Value::String(s)) => s,
+                _ => unreachable!("invariant: a reading serialises as its kebab-case name"),
+            }
+        }
+        [
+            ("tie-break", name(&self.tie_break)),
+            ("challenger-counts", name(&self.challenger_counts)),
+            ("ids-beta", self.ids_beta.to_string()),
+            ("gauss-sigma", name(&self.gauss_sigma)),
+            ("eq14-form", name(&self.eq14_form)),
+            ("dpa-episodes", name(&self.dpa_episodes)),
+            ("adap-leader-bonus", name(&self.adap_leader_bonus)),
+            ("leader-counts", name(&self.leader_counts)),
+        ]
     }
 
     /// Sets the reading named `key` from its flag value, as `dpbai run --KEY VALUE` would: `key`
@@ -289,6 +318,22 @@ mod tests {
             .set_reading("adap-leader-bonus", "eq4")
             .expect_err("bad value");
         assert!(e.to_string().contains("eq11, eq3, eq11-log-n"), "{e}");
+    }
+
+    /// `readings` lists every reading of [`READINGS`], and `set_reading` reads each value back.
+    #[test]
+    fn readings_round_trip_through_set_reading() {
+        let mut s = Setting::paper(AlgoName::AdapTtStar, 0.1).expect("valid");
+        s.tie_break = TieBreak::Uniform;
+        s.ids_beta = true;
+        s.adap_leader_bonus = AdapLeaderBonus::Eq11LogN;
+        let r = s.readings();
+        assert_eq!(r.clone().map(|(k, _)| k), READINGS);
+        let mut t = Setting::paper(AlgoName::AdapTtStar, 0.1).expect("valid");
+        for (k, v) in &r {
+            t.set_reading(k, v).expect("its own spelling");
+        }
+        assert_eq!(t, s);
     }
 
     #[test]

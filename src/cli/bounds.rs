@@ -3,6 +3,7 @@
 
 use anyhow::Result;
 use dpbai::complexity::{self, upper, Certified};
+use dpbai::error::fixed;
 use dpbai::instance::{Family, Instance};
 use serde_json::{json, Value};
 
@@ -91,8 +92,53 @@ fn cert_json(c: &Certified) -> Value {
     json!({"value": c.value, "lower": c.lower, "upper": c.upper, "allocation": c.allocation})
 }
 
-fn ub_json(u: &upper::UpperBound) -> Value {
-    json!({"value": u.value, "note": u.note})
+/// The value of the characteristic time `lt` (`None` when it is not computed: no ε).
+fn lower_value(lt: upper::LowerTime, t_kl: f64, p: Option<&Private>) -> Option<f64> {
+    match lt {
+        upper::LowerTime::Kl => Some(t_kl),
+        upper::LowerTime::Local => p.and_then(|p| p.local.as_ref()).map(|c| c.value),
+        upper::LowerTime::Global => p.map(|p| p.global.value),
+    }
+}
+
+fn ub_json(u: &upper::UpperBound, t_kl: f64, p: Option<&Private>) -> Value {
+    json!({
+        "value": u.finite(),
+        "note": u.note,
+        "model": u.model,
+        "regime": u.regime,
+        "lower_time": u.lower_time,
+        "lower_time_value": lower_value(u.lower_time, t_kl, p),
+        "refused": u.refused,
+    })
+}
+
+fn star_json(s: &upper::AdaPTTStar, t_kl: f64, p: Option<&Private>) -> Value {
+    json!({
+        "thm24_main": s.thm24_main,
+        "lemma52_app": s.lemma52_app,
+        "proof_max": s.proof_max,
+        "note": s.note,
+        "model": s.model,
+        "regime": s.regime,
+        "lower_time": s.lower_time,
+        "lower_time_value": lower_value(s.lower_time, t_kl, p),
+        "thm24_main_branch": s.thm24_main_branch,
+        "lemma52_app_branch": s.lemma52_app_branch,
+        "proof_max_branch": s.proof_max_branch,
+        "switch_eps_main": s.switch_eps_main,
+        "switch_eps_lemma52": s.switch_eps_lemma52,
+    })
+}
+
+/// The ε-dependent quantities of one `--eps`.
+struct Private {
+    eps: f64,
+    local: Option<Certified>,
+    global: Certified,
+    kl_g_eps: Certified,
+    kl_beta_g_eps: Certified,
+    ub: upper::UpperBounds,
 }
 
 /// Runs the command. A characteristic time that cannot be certified at these parameters
@@ -162,14 +208,6 @@ fn run_checked(a: Args) -> Result<()> {
         .map(|i| (i != nu.best()).then(|| 2.0 * (nu.best_mean() - nu.means()[i])))
         .collect();
 
-    struct Private {
-        eps: f64,
-        local: Option<Certified>,
-        global: Certified,
-        kl_g_eps: Certified,
-        kl_beta_g_eps: Certified,
-        ub: upper::UpperBounds,
-    }
     let private = match a.eps {
         None => None,
         Some(eps) => Some(Private {
@@ -204,8 +242,9 @@ fn run_checked(a: Args) -> Result<()> {
         });
         let m = o.as_object_mut().expect("invariant: json! object");
         let mut slb = json!({"non_private": t_kl.value * lf, "local": null, "global": null});
+        let pv = private.as_ref();
         let mut ub = json!({"ctb_tt": null, "ctb_tt_ids": null, "adap_tt": null, "adap_tt_star": null,
-                            "dpa": ub_json(&dpa)});
+                            "dpa": ub_json(&dpa, t_kl.value, pv)});
         if let Some(p) = &private {
             m.insert(
                 "t_local".into(),
@@ -226,15 +265,10 @@ fn run_checked(a: Args) -> Result<()> {
                 .as_ref()
                 .map_or(Value::Null, |c| json!(c.value * lf));
             slb["global"] = json!(p.global.value * lf);
-            ub["ctb_tt"] = ub_json(&p.ub.ctb_tt);
-            ub["ctb_tt_ids"] = ub_json(&p.ub.ctb_tt_ids);
-            ub["adap_tt"] = ub_json(&p.ub.adap_tt);
-            ub["adap_tt_star"] = json!({
-                "thm24_main": p.ub.adap_tt_star.thm24_main,
-                "lemma52_app": p.ub.adap_tt_star.lemma52_app,
-                "proof_max": p.ub.adap_tt_star.proof_max,
-                "note": p.ub.adap_tt_star.note,
-            });
+            ub["ctb_tt"] = ub_json(&p.ub.ctb_tt, t_kl.value, pv);
+            ub["ctb_tt_ids"] = ub_json(&p.ub.ctb_tt_ids, t_kl.value, pv);
+            ub["adap_tt"] = ub_json(&p.ub.adap_tt, t_kl.value, pv);
+            ub["adap_tt_star"] = star_json(&p.ub.adap_tt_star, t_kl.value, pv);
         }
         m.insert("sample_lower_bounds".into(), slb);
         m.insert("upper_bounds".into(), ub);
@@ -265,9 +299,9 @@ fn run_checked(a: Args) -> Result<()> {
     let row = |name: &str, c: &Certified| {
         let alloc: Vec<String> = c.allocation.iter().map(|w| format!("{w:.4}")).collect();
         println!(
-            "{:<26} {:>18.10}  [{:.14e}, {:.14e}] {:>9.1e}  ({})",
+            "{:<26} {:>18}  [{:.14e}, {:.14e}] {:>9.1e}  ({})",
             name,
-            c.value,
+            fixed(c.value, 10),
             c.lower,
             c.upper,
             c.rel_width(),
@@ -291,45 +325,161 @@ fn run_checked(a: Args) -> Result<()> {
             row(&format!("T_local (eps = {})", p.eps), l);
         }
         row(&format!("T_global (eps = {})", p.eps), &p.global);
-        row("T_KL(nu_G,eps)", &p.kl_g_eps);
-        row("T_KL,beta(nu_G,eps)", &p.kl_beta_g_eps);
+        row(&format!("T_KL(nu_G,eps) (sigma = {sigma})"), &p.kl_g_eps);
+        row(
+            &format!("T_KL,beta(nu_G,eps) (s. {sigma})"),
+            &p.kl_beta_g_eps,
+        );
     }
     println!();
-    println!("H (sigma = {sigma})           {h:.8}");
-    println!("eps switch local  (c(eps) = T_TV2/T_KL)  {eps_l:.8}");
-    println!("eps switch global (T_TV/T_KL)            {eps_g:.8}");
+    println!("H (sigma = {sigma})           {}", fixed(h, 8));
+    println!(
+        "eps switch local  (c(eps) = T_TV2/T_KL)  {}",
+        fixed(eps_l, 8)
+    );
+    println!(
+        "eps switch global (T_TV/T_KL)            {}",
+        fixed(eps_g, 8)
+    );
     let pa: Vec<String> = per_arm
         .iter()
-        .map(|v| v.map_or("-".into(), |e| format!("{e:.6}")))
+        .map(|v| v.map_or("-".into(), |e| fixed(e, 6)))
         .collect();
     println!("eps switch per arm (2 Delta_a)           {}", pa.join(", "));
     println!();
     println!("sample-complexity lower bounds  T log(1/(2.4 delta)), log factor {lf:.6}:");
-    println!("  non-private  {:.6}", t_kl.value * lf);
+    println!("  non-private  {}", fixed(t_kl.value * lf, 6));
     if let Some(p) = &private {
         if let Some(l) = &p.local {
-            println!("  local        {:.6}", l.value * lf);
+            println!("  local        {}", fixed(l.value * lf, 6));
         }
-        println!("  global       {:.6}", p.global.value * lf);
+        println!("  global       {}", fixed(p.global.value * lf, 6));
     }
     println!();
-    println!("asymptotic upper bounds, per unit of log(1/delta) (MATH.md E.4):");
-    if let Some(p) = &private {
-        println!("  CTB-TT                 {:.6}", p.ub.ctb_tt.value);
-        println!("  CTB-TT (IDS)           {:.6}", p.ub.ctb_tt_ids.value);
-        println!("  AdaP-TT (Thm. 22)      {:.6}", p.ub.adap_tt.value);
-        println!(
-            "  AdaP-TT* (Thm. 24)     thm24_main {:.6}, lemma52_app {:.6}, proof_max {:.6}",
-            p.ub.adap_tt_star.thm24_main,
-            p.ub.adap_tt_star.lemma52_app,
-            p.ub.adap_tt_star.proof_max
-        );
-    }
-    println!("  DPA (App. H)           {:.6}", dpa.value);
-    if let Some(n) = &dpa.note {
-        println!("  note: {n}");
-    }
+    print_upper(&nu, a.delta, t_kl.value, &dpa, private.as_ref());
     Ok(())
+}
+
+/// The upper-bound table: each bound with its privacy model, beside the characteristic time of
+/// the lower bound that binds its algorithm, then the Thm. 24 branch points.
+fn print_upper(nu: &Instance, delta: f64, t_kl: f64, dpa: &upper::UpperBound, p: Option<&Private>) {
+    let l1d = (1.0 / delta).ln();
+    println!(
+        "upper bounds U on limsup E[tau]/log(1/delta): {} (the paper's E[tau] <= U log(1/delta) \
+         + o(log(1/delta))); U >= T, the time of the lower bound that binds the algorithm:",
+        upper::ASYMPTOTIC
+    );
+    println!(
+        "  {:<28} {:<14} {:>16} {:>16}  {:<26} {:>9}",
+        "algorithm (result)", "privacy model", "U", "U log(1/delta)", "T of its model", "U/T"
+    );
+    let time_name = |lt: upper::LowerTime| match lt {
+        upper::LowerTime::Kl => "T_KL",
+        upper::LowerTime::Local => "T_local",
+        upper::LowerTime::Global => "T_global",
+    };
+    let line = |name: &str, model: upper::PrivacyModel, lt: upper::LowerTime, u: Option<f64>| {
+        let t = lower_value(lt, t_kl, p);
+        let tcol = t.map_or(String::new(), |t| {
+            format!("{} = {}", time_name(lt), fixed(t, 6))
+        });
+        match u {
+            Some(u) => println!(
+                "  {:<28} {:<14} {:>16} {:>16}  {:<26} {:>9}",
+                name,
+                model.label(),
+                fixed(u, 6),
+                fixed(u * l1d, 6),
+                tcol,
+                t.map_or(String::new(), |t| fixed(u / t, 4))
+            ),
+            None => println!("  {:<28} {:<14} {:>16}", name, model.label(), "refused"),
+        }
+    };
+    let mut notes: Vec<(String, String)> = Vec::new();
+    let mut note = |who: &str, n: &Option<String>| {
+        if let Some(n) = n {
+            if let Some(e) = notes.iter_mut().find(|(_, m)| m == n) {
+                e.0.push_str(&format!(", {who}"));
+            } else {
+                notes.push((who.to_string(), n.clone()));
+            }
+        }
+    };
+    if let Some(p) = p {
+        let u = &p.ub;
+        for (name, b) in [
+            ("CTB-TT (Sec. 3.2)", &u.ctb_tt),
+            ("CTB-TT IDS (Sec. 3.2)", &u.ctb_tt_ids),
+            ("AdaP-TT (Thm. 22)", &u.adap_tt),
+        ] {
+            line(name, b.model, b.lower_time, b.finite());
+            note(name, &b.note);
+            if let Some(r) = &b.refused {
+                note(name, &Some(format!("refused: {r}")));
+            }
+        }
+        let s = &u.adap_tt_star;
+        for (name, v, br) in [
+            ("AdaP-TT* (Thm. 24)", s.thm24_main, s.thm24_main_branch),
+            ("AdaP-TT* (L. 52)", s.lemma52_app, s.lemma52_app_branch),
+            ("AdaP-TT* (proof's max)", s.proof_max, s.proof_max_branch),
+        ] {
+            line(
+                &format!("{name} [{}]", br.name()),
+                s.model,
+                s.lower_time,
+                Some(v),
+            );
+        }
+        note("AdaP-TT*", &s.note);
+    }
+    line("DPA-TT (App. H)", dpa.model, dpa.lower_time, dpa.finite());
+    note("DPA-TT", &dpa.note);
+    println!(
+        "  DPA-TT is the non-private batched algorithm (TTUCB with DPA, eps = infinity): its U \
+         is not an eps-private bound"
+    );
+    for (who, n) in &notes {
+        println!("  note ({who}): {n}");
+    }
+    if let Some(p) = p {
+        print_thm24(nu, p);
+    }
+}
+
+/// Where the Thm. 24 curve changes branch, and why it is not monotone in eps.
+fn print_thm24(nu: &Instance, p: &Private) {
+    let s = &p.ub.adap_tt_star;
+    let dmax = nu.delta_max();
+    let kinks: Vec<String> = nu
+        .suboptimal_gaps()
+        .iter()
+        .map(|d| format!("{:.6}", 2.0 * d))
+        .collect();
+    println!();
+    println!(
+        "AdaP-TT* (Thm. 24) branches at eps = {}: [g1] = 4 T^G_KL,beta g1(Delta_max/(sigma^2 eps)), \
+         [g2] = 2 T_KL,beta(nu_G,eps) g2(y)/sigma^2, y = eps^2 T_KL,beta(nu_G,eps) max{{beta, 1-beta}}/4:",
+        p.eps
+    );
+    println!(
+        "  main text and proof: [g1] iff Delta_max < eps/2, i.e. eps > 2 Delta_max = {:.6}; \
+         L. 52: [g1] iff eps > Delta_max/3 = {:.6}; the curve jumps there",
+        s.switch_eps_main, s.switch_eps_lemma52
+    );
+    println!(
+        "  T_KL,beta(nu_G,eps) has a kink at each eps = 2 Delta_a ({}), where arm a changes privacy \
+         regime (Sec. 4.1); the proof's D^(1) jumps there too",
+        kinks.join(", ")
+    );
+    println!(
+        "  below 2 Delta_max = {:.6} the [g2] branch grows like 2 T (4y + 2)/sigma^2 once \
+         T_KL,beta(nu_G,eps) stops falling, so the curve can rise with eps before it drops at the \
+         switch: this is Thm. 24 as printed (its proof's max{{D^(1), 1{{Delta_max >= eps/2}} D^(2)}} \
+         jumps the same way), not a property of the algorithm",
+        2.0 * dmax
+    );
 }
 
 fn print_grid(nu: &Instance, grid: &[f64], delta: f64, beta: f64) -> Result<()> {

@@ -1,9 +1,11 @@
 //! `dpbai experiment CONFIG.toml`: a user's study (instances, algorithms, ε and δ grids) run as
 //! verify's experiment cells and reported as `results.csv`, `figures/` and `SUMMARY.md` in
-//! `--out-dir` (see [`dpbai::report::study`] and the README section "Your own study").
+//! `--out-dir` (see [`dpbai::experiment::study`], [`dpbai::report::study`] and the README section
+//! "Your own study").
 
-use dpbai::report::experiments::{run_cell, run_cell_shard};
-use dpbai::report::study::{self, output, BoundCache};
+use dpbai::experiment::study::runner::{cache_dir, load_study, rows, run_study, run_study_shard};
+use dpbai::experiment::study::{self, BoundCache};
+use dpbai::report::study::output;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -12,9 +14,12 @@ use std::path::{Path, PathBuf};
 #[command(after_help = "\
 Outputs in OUT_DIR: results.csv (one row per instance, algorithm, rules, delta, eps), figures/
 (tau against eps per instance and delta: PNG, SVG, sidecar JSON), SUMMARY.md, and cache/ (one
-file per finished cell: a rerun or an interrupted run resumes from it). With --shard i/n only
-the slice i/n of every cell's runs is run into cache/ (no report); run again without --shard
-once all shards' files are in OUT_DIR/cache: the outputs equal those of an unsharded run.")]
+file per finished cell, named by the digest of its full specification: a rerun or an
+interrupted run resumes from it, and a cell whose means, sigma, readings, threshold or any other
+input changed is recomputed). Several studies, or concurrent runs, may share one OUT_DIR. With
+--shard i/n only the slice i/n of every cell's runs is run into cache/ (no report); run again
+without --shard once all shards' files are in OUT_DIR/cache: the outputs equal those of an
+unsharded run.")]
 pub struct Args {
     /// The study file (TOML; see examples/study.toml).
     pub config: PathBuf,
@@ -30,35 +35,18 @@ pub struct Args {
     /// Override the study's runs per cell (an algorithm's runs-multiplier still applies).
     #[arg(long)]
     pub runs: Option<u64>,
+    /// After the run, recompute this many cells, chosen at random, from the specifications
+    /// stored in their cache files and require bit-identical records (0: none).
+    #[arg(long, default_value_t = 0)]
+    pub rederive: usize,
+    /// Seed of the choice of --rederive's cells.
+    #[arg(long, default_value_t = 0)]
+    pub rederive_seed: u64,
 }
 
 /// The study of `args` (with its `--runs` override).
 pub(crate) fn load(args: &Args) -> anyhow::Result<study::config::Study> {
-    let text = std::fs::read_to_string(&args.config).map_err(|e| {
-        super::usage(format!(
-            "cannot read the study file {}: {e}",
-            args.config.display()
-        ))
-    })?;
-    let mut text = text;
-    if let Some(r) = args.runs {
-        if r == 0 {
-            return Err(super::usage("invalid --runs = 0: must be at least 1"));
-        }
-        dpbai::params::limits::check_runs("runs", r)?;
-        // Applied on the parsed file so that multipliers and checks see it.
-        let mut v: toml::Table = toml::from_str(&text).map_err(|e| {
-            super::usage(format!(
-                "{}: {}",
-                args.config.display(),
-                e.message().replace('\n', " ")
-            ))
-        })?;
-        v.insert("runs".into(), toml::Value::Integer(r as i64));
-        text = toml::to_string(&v)?;
-    }
-    let name = args.config.display().to_string();
-    study::parse_study(&text, &name).map_err(|e| super::usage(e.to_string()))
+    Ok(load_study(&args.config, args.runs)?)
 }
 
 /// The default output folder.
@@ -111,21 +99,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .transpose()?;
     let study = load(&args)?;
     let dir = out_dir(&args);
-    let cache = dir.join("cache");
-    std::fs::create_dir_all(&cache)
-        .map_err(|e| super::usage(format!("cannot create {}: {e}", cache.display())))?;
-    study::check_manifest(&study, &cache).map_err(|e| super::usage(e.to_string()))?;
+    let cache = cache_dir(&dir);
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let started = std::time::Instant::now();
     let pb = bar(study.cells.len() as u64);
+    let progress = |i: usize, c: &dpbai::experiment::Cell| {
+        pb.set_position(i as u64);
+        pb.set_message(c.key());
+    };
     if let Some(shard) = shard {
-        for sc in &study.cells {
-            pb.set_message(sc.cell.key());
-            run_cell_shard(&sc.cell, &cache, threads, shard)?;
-            pb.inc(1);
-        }
+        run_study_shard(&study, &cache, threads, shard, &progress)?;
         pb.finish_and_clear();
         println!(
             "shard {}/{}: {} cells in {:.1} s into {}; run `dpbai experiment` without --shard \
@@ -138,16 +123,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
         return Ok(());
     }
-    let mut results = Vec::with_capacity(study.cells.len());
-    let mut computed = 0;
-    for sc in &study.cells {
-        pb.set_message(sc.cell.key());
-        let r = run_cell(&sc.cell, Some(&cache), threads)?;
-        computed += usize::from(!r.cached);
-        results.push(r);
-        pb.inc(1);
-    }
+    let results = run_study(&study, &cache, threads, &progress)?;
     pb.finish_and_clear();
+    let computed = results.iter().filter(|r| !r.cached).count();
     write_outputs(&study, &results, &dir, &command(&args))?;
     println!(
         "{} cells ({} computed, {} from the cache) in {:.1} s: {}/results.csv, figures/, SUMMARY.md",
@@ -157,25 +135,39 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         started.elapsed().as_secs_f64(),
         dir.display()
     );
+    if args.rederive > 0 {
+        let cells: Vec<_> = study.cells.iter().map(|c| c.cell.clone()).collect();
+        let done = dpbai::experiment::rederive(
+            &cells,
+            &cache,
+            args.rederive,
+            args.rederive_seed,
+            threads,
+        )?;
+        println!(
+            "re-derived {} cells from their stored specifications: bit-identical ({})",
+            done.len(),
+            done.iter()
+                .map(|d| d.digest.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     Ok(())
 }
 
 /// results.csv, figures/ and SUMMARY.md of finished cells.
 fn write_outputs(
     study: &study::config::Study,
-    results: &[dpbai::report::experiments::CellResult],
+    results: &[dpbai::experiment::CellResult],
     dir: &Path,
     command: &str,
 ) -> anyhow::Result<()> {
     let mut bounds = BoundCache::default();
-    let rows = results
-        .iter()
-        .enumerate()
-        .map(|(k, r)| study::row(study, k, r, &mut bounds))
-        .collect::<dpbai::Result<Vec<_>>>()?;
+    let rows = rows(study, results, &mut bounds)?;
     output::write_results(&rows, &dir.join("results.csv"))?;
     let figs = dir.join("figures");
-    std::fs::create_dir_all(&figs)?;
+    dpbai::files::create_parent(&figs.join("x"))?;
     output::render_figures(study, &rows, &figs, command, &mut bounds)?;
     output::render_delta_figures(study, &rows, &figs, command)?;
     output::write_summary(study, &rows, &dir.join("SUMMARY.md"), command)?;

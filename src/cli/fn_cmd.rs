@@ -1,10 +1,12 @@
 //! `dpbai fn NAME ARGS...`: evaluate one special function or divergence.
 //!
-//! Prints one number on stdout, formatted with Rust's `{}` for `f64` (shortest round-trip
-//! representation), or with `--json` one object `{"name": ..., "args": [...], "value": ...}`
-//! (a non-finite value is written as the string `"inf"`). `dpbai fn --list` lists the names with
-//! their domains. Bad input (unknown name, wrong arity, unparsable number, out-of-domain value)
-//! is a one-line message on stderr and exit code 2.
+//! Prints one number on stdout in its shortest round-trip form (Rust's `{}` for `f64`, or its
+//! exponent form `{:e}` when `|x| < 1e-4` or `|x| >= 1e15`), or with `--json` one object
+//! `{"name": ..., "args": [...], "value": ...}` (an infinite value, e.g. `kl(0, 1)`, is written as
+//! the string `"inf"`). `dpbai fn --list` lists the names with their domains. Bad input (unknown
+//! name, wrong arity, unparsable number, out-of-domain value) and a finite value beyond the
+//! largest `f64` ("value overflows f64 (≈ 10^…)") are a one-line message on stderr and exit
+//! code 2.
 
 use dpbai::{divergence, special};
 
@@ -224,7 +226,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let obj = serde_json::json!({ "name": entry.name, "args": shown, "value": v });
         println!("{obj}");
     } else {
-        println!("{value}");
+        println!("{}", dpbai::error::compact_number(value));
     }
     Ok(())
 }

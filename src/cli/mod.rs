@@ -1,7 +1,8 @@
 //! Argument parsing, output formats and exit codes of the `dpbai` binary.
 //!
-//! Exit codes: 0 success; 2 bad usage or input (one line on stderr naming the value and the
-//! allowed range); 1 any other failure (I/O, no convergence).
+//! Exit codes: 0 success; 2 bad usage or input (one line on stderr naming the value, key or
+//! path and the allowed range; a file that cannot be read or written is input too); 1 any
+//! other failure (a solver that does not converge).
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -85,8 +86,28 @@ pub fn exit_code(e: &anyhow::Error) -> i32 {
                 _ => 2,
             };
         }
+        if cause.downcast_ref::<std::io::Error>().is_some() {
+            return 2;
+        }
     }
     1
+}
+
+/// The message of a clap error on one line: its first paragraph (the error and, for missing
+/// arguments, their names), without the usage block.
+pub(crate) fn clap_line(e: &clap::Error) -> String {
+    let text = e.to_string();
+    let first: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let line = first.join(" ");
+    if line.is_empty() {
+        "error: bad usage".into()
+    } else {
+        line
+    }
 }
 
 /// One-line rendering of an error chain.
@@ -117,9 +138,7 @@ where
                     }
                 }
                 _ => {
-                    let first = e.to_string();
-                    let first = first.lines().next().unwrap_or("error: bad usage");
-                    eprintln!("{first} (see `dpbai --help`)");
+                    eprintln!("{} (see `dpbai --help`)", clap_line(&e));
                     2
                 }
             };

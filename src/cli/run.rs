@@ -1,6 +1,7 @@
 //! `dpbai run`: many seeded Monte Carlo runs of one algorithm on one instance.
 //!
-//! Output: a human table (default) or one JSON object (`--json`, see [`dpbai::mc::Report`]);
+//! Output: a human table (default) or one JSON object (`--json`, see
+//! [`dpbai::experiment::meta::Report`]);
 //! `--out FILE` writes one CSV row per run, `run,tau,recommendation,correct,stopped,rounds`, with
 //! `run` 0-based (its generator is `rng_for_run(seed, run)`), `recommendation` **1-based** (as
 //! arms are numbered on the command line), `correct` = recommendation is the best arm (also for
@@ -9,21 +10,25 @@
 //! as bool).
 //!
 //! With `--shard i/n` only the runs `r ≡ i (mod n)` are simulated and `--out FILE` is required:
-//! it receives the shard file (JSON, [`dpbai::mc::ShardFile`]) for `dpbai merge`; stdout gets the
-//! summary of the shard's runs alone.
+//! it receives the shard file (JSON, [`dpbai::experiment::shard::ShardFile`]) for `dpbai merge`;
+//! stdout gets the summary of the shard's runs alone.
+//!
+//! The experiment is one [`CellSpec`] (its digest is the output's `cell`); the algorithm is built
+//! from it, so what runs is exactly what the specification says.
 
 use anyhow::Context;
 use dpbai::bandit::rules::Eq14Form;
 use dpbai::bandit::{
-    AdapLeaderBonus, AlgoName, AlgoSpec, ChallengerCounts, CustomThreshold, DpaEpisodes,
-    GaussLdpSigma, LeaderCounts, Rules, Setting, TieBreak,
+    AdapLeaderBonus, AlgoName, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, Rules,
+    Setting, TieBreak,
 };
+use dpbai::experiment::meta::{Report, RunMeta};
+use dpbai::experiment::shard::ShardFile;
+use dpbai::experiment::CellSpec;
 use dpbai::instance::{Family, Instance};
-use dpbai::mc::{self, EngineConfig, Report, RunMeta, RunRecord, Shard, ShardFile};
-use dpbai::report::experiments::checked_threshold;
+use dpbai::mc::{self, EngineConfig, RunRecord, Shard};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Instant;
 
 /// Arguments of `dpbai run`.
@@ -132,12 +137,6 @@ pub struct Args {
     pub json: bool,
 }
 
-/// The engine-only options given (`--step-by-step`, `--threshold`), as flags; the readings of
-/// the setting come from [`Setting::non_default_flags`].
-fn engine_options(args: &Args) -> Vec<String> {
-    dpbai::report::experiments::engine_flags(args.step_by_step, args.threshold.as_deref())
-}
-
 /// Reward family on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FamilyArg {
@@ -179,8 +178,27 @@ fn parse_rules(s: &str) -> Result<Rules, String> {
 /// Default `--max-steps`.
 pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
 
-/// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
+/// A `dpbai run` command, validated: everything a run needs, checked before anything runs or is
+/// written (also by `dpbai cluster slurm -- run …`, which plans it without running it).
+pub(crate) struct Prepared {
+    /// The experiment.
+    pub(crate) spec: CellSpec,
+    /// Its metadata.
+    pub(crate) meta: RunMeta,
+    /// Worker threads.
+    pub(crate) threads: usize,
+    /// The slice of the runs, if any.
+    pub(crate) shard: Option<Shard>,
+    /// Runs this process simulates (all, or the shard's).
+    pub(crate) n_sim: u64,
+}
+
+/// Validates `args` as `dpbai run` does: resource limits, the instance, every parameter, the
+/// options the algorithm takes, the threshold (probed), and builds the specification.
+///
+/// # Errors
+/// A usage error naming the option and its allowed range.
+pub(crate) fn prepare(args: &Args) -> anyhow::Result<Prepared> {
     use dpbai::params::limits;
     let algo = args.algo;
     // Resource limits first: nothing is allocated or started before they pass.
@@ -191,6 +209,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         limits::check_max_steps(m)?;
     }
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
+    if args.runs == 0 {
+        return Err(super::usage("invalid --runs 0: must be at least 1"));
+    }
     let n_sim = EngineConfig {
         seed: args.seed,
         runs: args.runs,
@@ -199,19 +220,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         shard,
     }
     .count();
-    if args.runs == 0 {
-        return Err(super::usage("invalid --runs 0: must be at least 1"));
+    if n_sim == 0 {
+        return Err(super::usage(format!(
+            "shard {} of {} runs is empty: use fewer shards than runs",
+            args.shard.as_deref().unwrap_or(""),
+            args.runs
+        )));
     }
-    if n_sim > 0 {
-        limits::check_runs(
-            if shard.is_some() {
-                "runs of the shard"
-            } else {
-                "runs"
-            },
-            n_sim,
-        )?;
-    }
+    limits::check_runs(
+        if shard.is_some() {
+            "runs of the shard"
+        } else {
+            "runs"
+        },
+        n_sim,
+    )?;
     let means = super::parse_list("means", &args.means)?;
     limits::check_arms(means.len())?;
     let family = match args.family {
@@ -231,17 +254,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let delta = dpbai::params::Delta::new(args.delta)?;
     let beta = dpbai::params::Beta::new(args.beta)?;
     let eps = args.eps.map(dpbai::params::Epsilon::new).transpose()?;
-    match args.eps {
-        Some(_) => {}
-        None if algo.needs_eps() => {
-            return Err(super::usage(format!(
-                "--eps is required by {} (a private algorithm): pass --eps E with E > 0",
-                algo.as_str()
-            )))
-        }
-        None => {}
+    if args.eps.is_none() && algo.needs_eps() {
+        return Err(super::usage(format!(
+            "--eps is required by {} (a private algorithm): pass --eps E with E > 0",
+            algo.as_str()
+        )));
     }
-    let rules = args.rules;
     let threads = match args.threads {
         Some(t) => t,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -251,11 +269,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "--shard needs --out FILE (the shard file that `dpbai merge` reads)",
         ));
     }
-
     let setting = Setting {
         eps,
         beta,
-        rules,
+        rules: args.rules,
         tie_break: args.tie_break,
         challenger_counts: args.challenger_counts,
         ids_beta: args.ids_beta,
@@ -266,43 +283,55 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         leader_counts: args.leader_counts,
         ..Setting::new(algo, delta).with_gamma(args.gamma)?
     };
-    let mut spec = AlgoSpec::new(setting);
-    spec.step_by_step = args.step_by_step;
-    let checked = match &args.threshold {
-        Some(t) => {
-            let c = checked_threshold(t, &instance, &spec.setting)
-                .map_err(|e| super::usage(format!("invalid --threshold: {e}")))?;
-            spec.custom_threshold = Some(c.clone() as Arc<dyn CustomThreshold>);
-            Some(c)
-        }
-        None => None,
-    };
-    let alg = dpbai::bandit::build(&spec, &instance)?;
-
-    let meta = RunMeta::new(
+    let spec = CellSpec::new(
         &setting,
         &instance,
-        args.seed,
+        args.threshold.as_deref(),
+        args.step_by_step,
         args.runs,
-        Some(args.max_steps.unwrap_or(DEFAULT_MAX_STEPS)),
-        engine_options(&args),
+        args.seed,
+        args.max_steps.unwrap_or(DEFAULT_MAX_STEPS),
     );
-    let cfg = EngineConfig {
-        seed: args.seed,
-        runs: args.runs,
+    // Built once here so that every check of the algorithm and the threshold runs now.
+    build(&spec, args)?;
+    let meta = RunMeta::new(&spec)?;
+    Ok(Prepared {
+        spec,
+        meta,
         threads,
-        max_steps: args.max_steps.unwrap_or(DEFAULT_MAX_STEPS),
         shard,
-    };
-    if n_sim == 0 {
-        return Err(super::usage(format!(
-            "shard {} of {} runs is empty: use fewer shards than runs",
-            args.shard.as_deref().unwrap_or(""),
-            args.runs
-        )));
-    }
+        n_sim,
+    })
+}
 
-    let bar = progress_bar(n_sim);
+/// The algorithm of `spec` and its threshold check, with a threshold error named as such.
+fn build(
+    spec: &CellSpec,
+    args: &Args,
+) -> anyhow::Result<(
+    Box<dyn dpbai::bandit::BaiAlgorithm>,
+    Option<dpbai::experiment::cell::CheckedThreshold>,
+)> {
+    spec.build().map_err(|e| match &args.threshold {
+        Some(_) if matches!(e, dpbai::Error::Parse(_)) => {
+            super::usage(format!("invalid --threshold: {e}"))
+        }
+        _ => e.into(),
+    })
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let p = prepare(&args)?;
+    let (alg, checked) = build(&p.spec, &args)?;
+    let cfg = EngineConfig {
+        seed: p.spec.seed,
+        runs: p.spec.runs,
+        threads: p.threads,
+        max_steps: p.spec.max_steps,
+        shard: p.shard,
+    };
+    let bar = progress_bar(p.n_sim);
     let start = Instant::now();
     let records = mc::simulate(alg.as_ref(), &cfg, &|| bar.inc(1))?;
     let elapsed = start.elapsed().as_secs_f64();
@@ -310,22 +339,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(e) = checked.and_then(|c| c.failure()) {
         return Err(super::usage(format!("invalid --threshold: {e}")));
     }
-
-    let report = make_report(&meta, shard, &records, elapsed)?;
-    if let (Some(s), Some(path)) = (shard, args.out.as_deref()) {
-        let file = ShardFile {
-            format: mc::SHARD_FORMAT.to_string(),
-            meta: meta.clone(),
-            shard: s,
-            elapsed_s: elapsed,
-            digest: Some(mc::records_digest(&records)),
-            records,
-        };
-        let text = serde_json::to_string(&file).context("serialising the shard file")?;
-        std::fs::write(path, text + "\n")
-            .with_context(|| format!("writing shard file {}", path.display()))?;
+    let report = Report::new(&p.meta, p.shard, &records, elapsed)?;
+    if let (Some(s), Some(path)) = (p.shard, args.out.as_deref()) {
+        ShardFile::new(p.spec, p.meta, s, elapsed, records).write(path)?;
     } else if let Some(path) = args.out.as_deref() {
-        write_csv(path, &records, instance.best())?;
+        write_csv(path, &records, p.meta.best_arm - 1)?;
     }
     print_report(&report, args.json)
 }
@@ -345,32 +363,15 @@ pub(crate) fn progress_bar(n: u64) -> indicatif::ProgressBar {
     }
 }
 
-/// The report of `records` (in run order).
-pub(crate) fn make_report(
-    meta: &RunMeta,
-    shard: Option<Shard>,
-    records: &[RunRecord],
-    elapsed_s: f64,
-) -> anyhow::Result<Report> {
-    let summary = mc::summarize(records, meta.best_arm - 1)?;
-    let samples_per_s = if elapsed_s > 0.0 {
-        summary.total_samples as f64 / elapsed_s
-    } else {
-        0.0
-    };
-    Ok(Report {
-        meta: meta.clone(),
-        shard: shard.map(|s| format!("{}/{}", s.index, s.count)),
-        summary,
-        elapsed_s,
-        samples_per_s,
-    })
-}
-
 /// Writes the per-run CSV (see the module docs for the columns).
 pub(crate) fn write_csv(path: &Path, records: &[RunRecord], best: usize) -> anyhow::Result<()> {
-    let ctx = || format!("writing {}", path.display());
-    let mut w = csv::Writer::from_path(path).with_context(ctx)?;
+    let ctx = |e: csv::Error| -> anyhow::Error {
+        match e.into_kind() {
+            csv::ErrorKind::Io(e) => dpbai::Error::io("write", path, e).into(),
+            other => anyhow::anyhow!("writing {}: {other:?}", path.display()),
+        }
+    };
+    let mut w = csv::Writer::from_path(path).map_err(ctx)?;
     w.write_record([
         "run",
         "tau",
@@ -379,7 +380,7 @@ pub(crate) fn write_csv(path: &Path, records: &[RunRecord], best: usize) -> anyh
         "stopped",
         "rounds",
     ])
-    .with_context(ctx)?;
+    .map_err(ctx)?;
     for r in records {
         let o = &r.outcome;
         w.write_record([
@@ -390,9 +391,9 @@ pub(crate) fn write_csv(path: &Path, records: &[RunRecord], best: usize) -> anyh
             o.stopped.to_string(),
             o.rounds.map(|x| x.to_string()).unwrap_or_default(),
         ])
-        .with_context(ctx)?;
+        .map_err(ctx)?;
     }
-    w.flush().with_context(ctx)?;
+    w.flush().map_err(|e| dpbai::Error::io("write", path, e))?;
     Ok(())
 }
 

@@ -1,15 +1,15 @@
 //! `dpbai verify`: check every numeric claim of the paper, regenerate REPORT.md's generated
 //! blocks (and, as the issue lands, figures/), and compare verdicts with `verify/expected.toml`.
 
-use anyhow::Context as _;
-use dpbai::report::blocks;
-use dpbai::report::claims::{run_all, Area, ClaimResult, ClaimVerdict, Context};
-use dpbai::report::experiments::{run_cell, run_cell_shard, Cell, CellResult};
-use dpbai::report::grid::{
+use dpbai::experiment::grid::long_runs::long_run_cells;
+use dpbai::experiment::grid::{
     case2_control_cells, dpa_live_counts_cell, run_grid, starvation_control_cells, Profile,
 };
+use dpbai::experiment::run::{CellRunner, StalePolicy};
+use dpbai::experiment::{run_cell_shard, Cell, CellResult};
+use dpbai::report::blocks;
+use dpbai::report::claims::{run_all, Area, ClaimResult, ClaimVerdict, Context};
 use dpbai::report::markdown::{claims_table, replace_block, verdict_summary};
-use dpbai::report::paper::long_runs::long_run_cells;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -23,9 +23,22 @@ pub struct Args {
     /// Folder that holds REPORT.md and figures/ (default: the current directory).
     #[arg(long, default_value = ".")]
     pub(crate) out_dir: PathBuf,
-    /// Compare the verdicts with the expected ones and exit non-zero on any change.
+    /// Compare the verdicts with the expected ones and exit non-zero on any change. A cell
+    /// that the cache holds only at an older engine semantics of its algorithm (a stale cell)
+    /// fails the check before anything runs, unless --allow-stale.
     #[arg(long)]
     pub(crate) check: bool,
+    /// With --check: use stale cells (computed by an older engine semantics of their algorithm)
+    /// instead of failing, and say how many there are. Their rows carry their old digests.
+    #[arg(long)]
+    pub(crate) allow_stale: bool,
+    /// After the report, recompute this many cached cells, chosen at random, from the
+    /// specifications stored in their files and require bit-identical records (0: none).
+    #[arg(long, default_value_t = 0)]
+    pub(crate) rederive: usize,
+    /// Seed of the choice of --rederive's cells (default 0).
+    #[arg(long, default_value_t = 0)]
+    pub(crate) rederive_seed: u64,
     /// File of expected verdicts: tables `[independent]` (from the paper or MATH.md §F) and
     /// `[snapshot]` (recorded from our own run), each `"F.1" = "confirmed"`; or, instead of
     /// `[independent]`, `independent_from = "FILE"` (beside it) to share that file's table.
@@ -90,9 +103,10 @@ fn run_shard(profile: &Profile, args: &Args, shard: &str, threads: usize) -> any
     for (i, cell) in cells.iter().enumerate() {
         let s = run_cell_shard(cell, &cache, threads, shard)?;
         eprintln!(
-            "[{:>3}/{}] {:<48} shard {}/{} {}",
+            "[{:>3}/{}] {} {:<48} shard {}/{} {}",
             i + 1,
             cells.len(),
+            cell.digest(),
             cell.key(),
             shard.index,
             shard.count,
@@ -144,8 +158,7 @@ fn expected_path(args: &Args) -> PathBuf {
 /// Reads an expected file, with the `[independent]` table of its `independent_from` file.
 fn read_expected(path: &std::path::Path) -> anyhow::Result<Expected> {
     let parse = |path: &std::path::Path| -> anyhow::Result<Expected> {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let text = std::fs::read_to_string(path).map_err(|e| dpbai::Error::io("read", path, e))?;
         toml::from_str(&text)
             .map_err(|e| super::usage(format!("{}: {}", path.display(), e.message())))
     };
@@ -189,8 +202,7 @@ fn record_snapshot(
         );
     }
     let expected = read_expected(path)?;
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = std::fs::read_to_string(path).map_err(|e| dpbai::Error::io("read", path, e))?;
     let Some(head) = text
         .split_inclusive('\n')
         .position(|l| l.trim() == "[snapshot]")
@@ -214,7 +226,7 @@ fn record_snapshot(
         ));
         n += 1;
     }
-    std::fs::write(path, out).with_context(|| format!("writing {}", path.display()))?;
+    dpbai::files::write_atomic(path, out.as_bytes())?;
     println!("recorded {n} snapshot verdicts in {}", path.display());
     Ok(())
 }
@@ -278,7 +290,8 @@ const TEMPLATE: &str =
 fn cell_status(r: &CellResult) -> String {
     let s = &r.summary;
     format!(
-        "{:<48} mean tau {:>12.1} errors {} unstopped {} {}",
+        "{} {:<48} mean tau {:>12.1} errors {} unstopped {} {}{}",
+        r.digest,
         r.cell.key(),
         s.mean_tau,
         s.errors,
@@ -287,8 +300,62 @@ fn cell_status(r: &CellResult) -> String {
             "(cached)".to_string()
         } else {
             format!("{:.1} s", r.elapsed_s)
-        }
+        },
+        if r.stale { " (stale)" } else { "" }
     )
+}
+
+/// `--check` without `--allow-stale`: fails on any stale cell before anything runs; with it,
+/// says how many there are. Returns the policy for the run.
+fn stale_policy(
+    args: &Args,
+    profile: &Profile,
+    cache: &std::path::Path,
+) -> anyhow::Result<StalePolicy> {
+    if !args.check {
+        if args.allow_stale {
+            return Err(super::usage("--allow-stale only applies with --check"));
+        }
+        return Ok(StalePolicy::Recompute);
+    }
+    let probe = CellRunner::new(Some(cache), 1, StalePolicy::Recompute);
+    let stale = probe.stale_cells(&shard_cells(profile));
+    if stale.is_empty() {
+        return Ok(StalePolicy::Recompute);
+    }
+    let list: Vec<String> = stale
+        .iter()
+        .take(5)
+        .map(|(c, old)| {
+            format!(
+                "{} ({} at engine version {}, current {})",
+                c.key(),
+                old.algo.as_str(),
+                old.engine.version,
+                dpbai::bandit::semantics::semantics(old.algo).version
+            )
+        })
+        .collect();
+    let more = if stale.len() > 5 {
+        format!(", and {} more", stale.len() - 5)
+    } else {
+        String::new()
+    };
+    if args.allow_stale {
+        eprintln!(
+            "warning: {} stale cells used (--allow-stale): {}{more}",
+            stale.len(),
+            list.join("; ")
+        );
+        Ok(StalePolicy::Use)
+    } else {
+        Err(super::usage(format!(
+            "{} cells of {} are stale (the cache holds them at an older engine semantics of their              algorithm): {}{more}; run `dpbai verify` without --check to recompute them, or pass              --allow-stale",
+            stale.len(),
+            cache.display(),
+            list.join("; ")
+        )))
+    }
 }
 
 /// The profile the arguments name, with their `--runs` override.
@@ -343,9 +410,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut case2_control = Vec::new();
     let mut starvation = Vec::new();
     let mut dpa_control = Vec::new();
+    let cache = args.out_dir.join("verify-cache").join(profile.name);
     if !args.no_experiments {
-        let cache = args.out_dir.join("verify-cache").join(profile.name);
-        let grid = run_grid(&profile, Some(&cache), threads, &|done, total, r| {
+        let runner = CellRunner::new(
+            Some(&cache),
+            threads,
+            stale_policy(&args, &profile, &cache)?,
+        );
+        let grid = run_grid(&profile, &runner, &|done, total, r| {
             eprintln!("[{done:>3}/{total}] {}", cell_status(r));
         })?;
         let figs = dpbai::report::paper::figures::render_all(
@@ -360,7 +432,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             args.out_dir.join("figures").display()
         );
         for cell in case2_control_cells(&profile) {
-            let r = run_cell(&cell, Some(&cache), threads)?;
+            let r = runner.run(&cell)?;
             eprintln!("[control] {}", cell_status(&r));
             case2_control.push(r);
         }
@@ -368,11 +440,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .into_iter()
             .chain(long_run_cells(&profile))
         {
-            let r = run_cell(&cell, Some(&cache), threads)?;
+            let r = runner.run(&cell)?;
             eprintln!("[control] {}", cell_status(&r));
             starvation.push(r);
         }
-        let live = run_cell(&dpa_live_counts_cell(&profile), Some(&cache), threads)?;
+        let live = runner.run(&dpa_live_counts_cell(&profile))?;
         eprintln!("[control] {}", cell_status(&live));
         dpa_control = grid
             .dpa_global()
@@ -437,10 +509,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             &blocks::case2_table(grid, &profile.global_eps, &case2_control),
         );
     }
-    std::fs::create_dir_all(&args.out_dir)
-        .with_context(|| format!("creating {}", args.out_dir.display()))?;
-    std::fs::write(&report_path, doc)
-        .with_context(|| format!("writing {}", report_path.display()))?;
+    dpbai::files::write_atomic(&report_path, doc.as_bytes())?;
 
     if args.json {
         println!("{}", serde_json::to_string_pretty(&results)?);
@@ -457,6 +526,34 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
 
+    if args.rederive > 0 {
+        if args.no_experiments {
+            return Err(super::usage(
+                "--rederive needs the experiments (not --no-experiments)",
+            ));
+        }
+        let done = dpbai::experiment::rederive(
+            &shard_cells(&profile),
+            &cache,
+            args.rederive,
+            args.rederive_seed,
+            threads,
+        )?;
+        let list: Vec<String> = done
+            .iter()
+            .map(|d| {
+                format!(
+                    "{} {} ({} runs, {:.1} s)",
+                    d.digest, d.label, d.runs, d.seconds
+                )
+            })
+            .collect();
+        println!(
+            "rederive: {} cells recomputed from their stored specifications, bit-identical: {}",
+            done.len(),
+            list.join("; ")
+        );
+    }
     let expected = expected_path(&args);
     if args.record_snapshot {
         record_snapshot(&results, &expected, &args.profile)?;

@@ -3,18 +3,22 @@
 
 use super::{log_factor, t_global, t_kl, t_kl_g_eps, t_kl_gaussian, t_kl_gaussian_beta, t_local};
 use super::{t_kl_beta_g_eps, t_tv, t_tv2, two_h_g_eps, upper};
-use crate::divergence::c_local;
+use crate::divergence::c_local_unchecked;
 use crate::error::Result;
 use crate::instance::{Family, Instance};
 
 /// Number of columns of an ε curve row.
-pub const EPS_CURVE_WIDTH: usize = 25;
+pub const EPS_CURVE_WIDTH: usize = 29;
 
 /// Column names of [`eps_curves`], in order: `eps`, `c(ε)`, the local and global times with
 /// their certificates, `T_KL` and the relaxed times `max(T_KL, T_TV2/c(ε))`,
 /// `max(T_KL, T_TV/ε)`, the privacy-aware Gaussian times, `2H_{G,ε}`, the two readings of
-/// `H_ε`, the sample-complexity lower bounds (`lb_*`, times `log(1/(2.4δ))`) and the
-/// upper-bound formulas (`ub_*`, per unit of `log(1/δ)`).
+/// `H_ε`, the sample-complexity lower bounds (`lb_*`, times `log(1/(2.4δ))`), the
+/// upper-bound formulas (`ub_*`, per unit of `log(1/δ)`; asymptotic, `δ → 0`, not finite-δ
+/// bounds), the active branch of each reading of Thm. 24 (`*_branch`: 1 = the `g1` term,
+/// 2 = the `g2` term; the curve jumps where it changes) and `high_privacy_arms`, the number of
+/// arms `a ≠ a*` with `ε < 2Δ_a` (Sec. 4.1's per-arm regime; `T_{KL,β}(ν_{G,ε})` has a kink at
+/// each `ε = 2Δ_a`).
 pub const EPS_CURVE_COLUMNS: [&str; EPS_CURVE_WIDTH] = [
     "eps",
     "c_eps",
@@ -41,11 +45,16 @@ pub const EPS_CURVE_COLUMNS: [&str; EPS_CURVE_WIDTH] = [
     "ub_adap_tt_star_thm24_main",
     "ub_adap_tt_star_lemma52_app",
     "ub_adap_tt_star_proof_max",
+    "ub_adap_tt_star_thm24_main_branch",
+    "ub_adap_tt_star_lemma52_app_branch",
+    "ub_adap_tt_star_proof_max_branch",
+    "high_privacy_arms",
 ];
 
 /// One row per `ε` of `grid`, the columns of [`EPS_CURVE_COLUMNS`]; NaN where a quantity is
-/// undefined (`relaxed_local` of Gaussian arms: the house `T_TV2` is the quadratic B.6 cost,
-/// not the time of the Gaussian TV², so Cor. 11's relaxation is not tabulated there).
+/// undefined (Gaussian arms: `relaxed_local`, because the house `T_TV2` is the quadratic B.6
+/// cost, not the time of the Gaussian TV², so Cor. 11's relaxation is not tabulated there; and
+/// `ub_ctb_tt`, `ub_ctb_tt_ids`, refused by [`super::upper::upper_bounds_from`]).
 ///
 /// # Definition
 /// For each `ε` of `grid`: the characteristic times, the sample-complexity lower bounds
@@ -82,11 +91,14 @@ pub fn eps_curves(
     let t_tv = t_tv(nu)?.value;
     let t_tv2 = t_tv2(nu)?.value;
     let lf = log_factor(delta)?;
-    let tg_beta = t_kl_gaussian_beta(nu, 0.5, beta)?.value;
-    let tg = t_kl_gaussian(nu, 0.5)?.value;
+    let tg_beta = t_kl_gaussian_beta(nu, nu.sigma(), beta)?.value;
+    let tg = t_kl_gaussian(nu, nu.sigma())?.value;
+    let gaps = nu.suboptimal_gaps();
     let mut rows = Vec::with_capacity(grid.len());
     for &eps in grid {
-        let c = c_local(eps)?;
+        // `c(ε)` is written `inf` beyond ε ≈ 354.9, where it exceeds the largest f64; the
+        // bounds that divide by it are then exact (`T/∞ = 0`).
+        let c = c_local_unchecked(eps);
         let local = t_local(nu, eps)?;
         let l = |f: fn(&super::Certified) -> f64| f(&local);
         let global = t_global(nu, eps)?;
@@ -111,12 +123,16 @@ pub fn eps_curves(
             t_kl * lf,
             l(|c| c.value) * lf,
             global.value * lf,
-            ub.ctb_tt.value,
-            ub.ctb_tt_ids.value,
+            ub.ctb_tt.finite().unwrap_or(f64::NAN),
+            ub.ctb_tt_ids.finite().unwrap_or(f64::NAN),
             ub.adap_tt.value,
             ub.adap_tt_star.thm24_main,
             ub.adap_tt_star.lemma52_app,
             ub.adap_tt_star.proof_max,
+            ub.adap_tt_star.thm24_main_branch.code(),
+            ub.adap_tt_star.lemma52_app_branch.code(),
+            ub.adap_tt_star.proof_max_branch.code(),
+            gaps.iter().filter(|&&d| eps < 2.0 * d).count() as f64,
         ]);
     }
     Ok(rows)

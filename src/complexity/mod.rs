@@ -26,8 +26,12 @@
 //!   `erf²` is not convex, so each inner infimum is solved by a certified global branch and
 //!   bound (curvature bounds of `erf²`, module `gauss_local`), whose proven lower bound feeds
 //!   the upper side of the certificate; when `KL <= c(ε) TV²` on every gap it is exactly the
-//!   Gaussian KL time. The privacy-aware times (Eq. (10), (15)) use the paper's formula
-//!   (`σ = 1/2`) for both families.
+//!   Gaussian KL time. The privacy-aware times `T_KL(ν_{G,ε})`, `T_{KL,β}(ν_{G,ε})` (Eq. (10),
+//!   (15)) take the instance's `σ`: `ψ_b = Δ_b·min{Δ_b, ε/2}/(2σ²(1/u + 1/w))`, the transport
+//!   cost of Eq. (15) whose `2σ²` App. G (Eq. (23), L. 52) keeps for `σ`-sub-Gaussian arms; it is
+//!   `4σ²` times the `σ = 1/2` value (the paper's, and the Bernoulli one). Cor. 18's
+//!   `T_g <= T_KL(ν_{G,ε})` is proven for Bernoulli arms only (its proof uses `TV = Δ`; the
+//!   Gaussian TV `erf(Δ/(2√2σ))` saturates, so it can fail for Gaussian arms).
 
 mod challengers;
 pub mod curves;
@@ -121,12 +125,12 @@ pub enum TimeKind {
         /// Privacy budget `ε > 0`.
         eps: f64,
     },
-    /// `T_KL(ν_{G,ε})` (Eq. (10), B.7).
+    /// `T_KL(ν_{G,ε})` (Eq. (10), B.7), with the instance's `σ` (`σ = 1/2` for Bernoulli).
     KlGEps {
         /// Privacy budget `ε > 0`.
         eps: f64,
     },
-    /// `T_{KL,β}(ν_{G,ε})` (Eq. (15), B.7).
+    /// `T_{KL,β}(ν_{G,ε})` (Eq. (15), B.7), with the instance's `σ` (`σ = 1/2` for Bernoulli).
     KlBetaGEps {
         /// Privacy budget `ε > 0`.
         eps: f64,
@@ -184,10 +188,13 @@ pub fn characteristic_time(kind: TimeKind, nu: &Instance) -> Result<Certified> {
             crate::special::erf(d / (2.0 * std::f64::consts::SQRT_2 * sigma))
         }
     };
+    // Eq. (10), (15) with the instance's σ: ψ_b = Δ_b·min{Δ_b, ε/2}/(2σ²(1/u + 1/w)) (the 2σ²
+    // of Eq. (15) and App. G, Eq. (23)); `1/(2σ²) = 2` exactly for σ = 1/2.
+    let inv2s2 = 1.0 / (2.0 * sigma * sigma);
     let g_eps = |eps: f64| -> Vec<QuadCh> {
         gaps.iter()
             .map(|&d| QuadCh {
-                q: 2.0 * d * d.min(0.5 * eps),
+                q: d * d.min(0.5 * eps) * inv2s2,
             })
             .collect()
     };

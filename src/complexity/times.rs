@@ -118,21 +118,28 @@ pub fn t_global(nu: &Instance, eps: f64) -> Result<Certified> {
     characteristic_time(TimeKind::Global { eps }, nu)
 }
 
-/// `T_KL(ν_{G,ε})` (Eq. (10), B.7).
+/// `T_KL(ν_{G,ε})` (Eq. (10), B.7) with the instance's `σ` (`σ = 1/2` for Bernoulli arms): the
+/// Gaussian time of squared gaps `Δ_a·min{Δ_a, ε/2}` and standard deviation `σ`, `4σ²` times
+/// the printed Eq. (10).
 ///
 /// # Definition, Reference, Domain, Accuracy, Errors
-/// As [`characteristic_time`] with the corresponding [`TimeKind`].
+/// As [`characteristic_time`] with the corresponding [`TimeKind`]. Cor. 18's
+/// `T_g(ν; ε) <= T_KL(ν_{G,ε})` is proven for Bernoulli arms only.
 /// # Example
 /// ```
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
 /// let t = dpbai::complexity::t_kl_g_eps(&nu, 0.3).unwrap();
 /// assert!((t.value - 1500.33).abs() < 1e-2); // MATH.md B.12
+/// // Gaussian arms, σ = 1, one gap 1/2 > ε/2: 2σ²(1/ω₁ + 1/ω₂)/(Δ ε/2) = 2·4/(1/8) = 64
+/// let g = dpbai::instance::Instance::gaussian(vec![1.0, 0.5], 1.0).unwrap();
+/// assert!((dpbai::complexity::t_kl_g_eps(&g, 0.5).unwrap().value - 64.0).abs() < 1e-6);
 /// ```
 pub fn t_kl_g_eps(nu: &Instance, eps: f64) -> Result<Certified> {
     characteristic_time(TimeKind::KlGEps { eps }, nu)
 }
 
-/// `T_{KL,β}(ν_{G,ε})` (Eq. (15), B.7).
+/// `T_{KL,β}(ν_{G,ε})` (Eq. (15), B.7) with the instance's `σ` (`σ = 1/2` for Bernoulli arms;
+/// App. G, Eq. (23) for `σ`-sub-Gaussian arms).
 ///
 /// # Definition, Reference, Domain, Accuracy, Errors
 /// As [`characteristic_time`] with the corresponding [`TimeKind`].
@@ -146,17 +153,18 @@ pub fn t_kl_beta_g_eps(nu: &Instance, eps: f64, beta: f64) -> Result<Certified> 
     characteristic_time(TimeKind::KlBetaGEps { eps, beta }, nu)
 }
 
-/// `2H(ν_{G,ε}) = Σ_{a∈[K]} (Δ_a min{Δ_a, ε/2})^{-1}` (Eq. (10), A.7).
+/// `2H(ν_{G,ε}) = 4σ² Σ_{a∈[K]} (Δ_a min{Δ_a, ε/2})^{-1}` (Eq. (10), A.7) with the instance's
+/// `σ`; for `σ = 1/2` (Bernoulli arms) the printed `Σ_{a∈[K]} (Δ_a min{Δ_a, ε/2})^{-1}`.
 ///
 /// # Definition
-/// `2H(ν_{G,ε}) = Σ_{a≠a*} (Δ_a·min{Δ_a, ε/2})^{-1}`, the privacy-aware hardness (`Δ_a` the
-/// gaps of `ν`).
+/// `2H(ν_{G,ε}) = 2·H^G(μ^{G,ε}; σ) = 4σ² Σ_{a∈[K]} (Δ_a·min{Δ_a, ε/2})^{-1}`, the
+/// privacy-aware hardness (`Δ_a` the gaps of `ν`, `Δ_{a*} = Δ_min`).
 /// # Reference
 /// Eq. (10); MATH.md A.7, F.65.
 /// # Domain
 /// Any valid [`Instance`]; `ε > 0` finite.
 /// # Accuracy
-/// A sum of `K − 1` closed-form terms: a few ulps per term. Checked against the MATH.md B.12
+/// A sum of `K` closed-form terms: a few ulps per term. Checked against the MATH.md B.12
 /// table (printed digits, relative 2e-5, `tests/complexity.rs`) and as the closed form of
 /// `T_{KL,β}(ν_{G,ε})` for equal gaps (F.65).
 /// # Errors
@@ -168,9 +176,13 @@ pub fn t_kl_beta_g_eps(nu: &Instance, eps: f64, beta: f64) -> Result<Certified> 
 /// ```
 pub fn two_h_g_eps(nu: &Instance, eps: f64) -> Result<f64> {
     check_eps(eps)?;
-    Ok(nu
-        .privacy_aware_squared_gaps(eps)
-        .iter()
-        .map(|q| 1.0 / q)
-        .sum())
+    let s = nu.sigma();
+    // 4σ² = 1 exactly for σ = 1/2
+    Ok(4.0
+        * s
+        * s
+        * nu.privacy_aware_squared_gaps(eps)
+            .iter()
+            .map(|q| 1.0 / q)
+            .sum::<f64>())
 }

@@ -11,7 +11,7 @@
 //! `φ(x) = log1p(x) − x` summed as a series for small `|x|`, which has no catastrophic
 //! cancellation.
 
-use crate::error::{check_above, check_closed, check_finite, Result};
+use crate::error::{check_above, check_closed, check_finite, Error, Result};
 
 /// `φ(x) = log(1 + x) − x` for `x > −1`, accurate for small `|x|` (series for `|x| < 0.1`).
 #[inline]
@@ -150,7 +150,8 @@ pub fn kl_gaussian_unchecked(m: f64, m2: f64, sigma: f64) -> f64 {
 /// # Accuracy
 /// A few ulps (two products and a quotient); relative error <= 1e-14 in the golden file `tests/data/divergence_golden.toml` (`verify/golden_divergence.py`), `CLOSED_FORM_TOL` of `tests/divergence.rs`.
 /// # Errors
-/// [`crate::Error::InvalidParameter`] on NaN/infinite means or `σ <= 0`.
+/// [`crate::Error::InvalidParameter`] on NaN/infinite means or `σ <= 0`; [`crate::Error::Overflow`]
+/// when the value is beyond the largest `f64`.
 /// # Example
 /// ```
 /// assert_eq!(dpbai::divergence::kl_gaussian(1.0, 0.0, 1.0).unwrap(), 0.5);
@@ -161,12 +162,25 @@ pub fn kl_gaussian(m: f64, m2: f64, sigma: f64) -> Result<f64> {
     check_above("sigma", sigma, 0.0)?;
     let v = kl_gaussian_unchecked(m, m2, sigma);
     if v.is_finite() && (v > 0.0 || m == m2) {
-        Ok(v)
-    } else {
-        // (m − m')² or σ² under/overflowed (e.g. σ subnormal): divide first.
-        let z = (m - m2) / sigma;
-        Ok(z * z / 2.0)
+        return Ok(v);
     }
+    // (m − m')² or σ² under/overflowed (e.g. σ subnormal): divide first.
+    let z = (m - m2) / sigma;
+    let v = z * z / 2.0;
+    if v.is_finite() {
+        return Ok(v);
+    }
+    // log10 of (m − m')²/(2σ²), with m − m' halved so that it cannot overflow.
+    let half = (0.5 * m - 0.5 * m2).abs();
+    Err(Error::Overflow {
+        what: format!(
+            "kl_gaussian(m = {}, m' = {}, sigma = {})",
+            crate::error::compact_number(m),
+            crate::error::compact_number(m2),
+            crate::error::compact_number(sigma)
+        ),
+        log10: 2.0 * (half.log10() + 2f64.log10() - sigma.log10()) - 2f64.log10(),
+    })
 }
 
 /// Total variation between Bernoulli laws, `TV(Ber(p), Ber(q)) = |p − q|`.
@@ -266,7 +280,8 @@ pub fn c_local_unchecked(eps: f64) -> f64 {
 /// # Accuracy
 /// A few ulp (uses `expm1`); golden file `tests/data/divergence_golden.toml`.
 /// # Errors
-/// [`crate::Error::InvalidParameter`] if `ε <= 0`, NaN or infinite.
+/// [`crate::Error::InvalidParameter`] if `ε <= 0`, NaN or infinite; [`crate::Error::Overflow`]
+/// beyond `ε ≈ 354.9`, where `c(ε)` exceeds the largest `f64`.
 /// # Example
 /// ```
 /// let c = dpbai::divergence::c_local(std::f64::consts::LN_2).unwrap();
@@ -274,7 +289,15 @@ pub fn c_local_unchecked(eps: f64) -> f64 {
 /// ```
 pub fn c_local(eps: f64) -> Result<f64> {
     check_above("eps", eps, 0.0)?;
-    Ok(c_local_unchecked(eps))
+    let c = c_local_unchecked(eps);
+    if c.is_finite() {
+        return Ok(c);
+    }
+    // Beyond ε ≈ 354.9: c(ε) = 4(e^ε − 1)², log10 c = log10 4 + 2(ε + ln(1 − e^{−ε}))/ln 10.
+    Err(Error::Overflow {
+        what: format!("c_local(eps = {})", crate::error::compact_number(eps)),
+        log10: 4f64.log10() + 2.0 * (eps + (-(-eps).exp()).ln_1p()) / std::f64::consts::LN_10,
+    })
 }
 
 /// The Pinsker switch `ε_0`, the root of `c(ε) = 2`: `ln((1 + √(1 + 4√2))/2) = 0.58224…`.

@@ -31,8 +31,8 @@
 //! Student-t interval of the mean only when no run is capped. Reports should use these rather
 //! than `mean_tau_stopped`.
 //!
-//! Length: the code stays under 600 lines; the file passes that only with its unit tests (the
-//! `RunMeta` wire-format round trip, shard parsing and the merge's gap and duplicate checks).
+//! The metadata of a summary, the shard files of `dpbai run --shard` and their merge are the
+//! experiment layer's ([`crate::experiment::meta`], [`crate::experiment::shard`]).
 
 pub mod censored;
 pub mod compare;
@@ -41,9 +41,8 @@ pub mod stats;
 pub use censored::{CensoredStats, KaplanMeier, Observation};
 pub use compare::{compare_means, FactorRange, Moments, RatioComparison, ADAPTT_UNDERCOUNT};
 
-use crate::bandit::{BaiAlgorithm, Rules, RunOutcome, Setting};
+use crate::bandit::{BaiAlgorithm, RunOutcome};
 use crate::error::{Error, Result};
-use crate::instance::{Family, Instance};
 use crate::rng::rng_for_run;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -382,143 +381,6 @@ pub fn observations(records: &[RunRecord]) -> Vec<Observation> {
         .collect()
 }
 
-/// Everything that identifies an experiment: recorded in every summary and shard file.
-///
-/// The serialised form of a [`Setting`] on an instance (built by [`RunMeta::new`]): its fields
-/// are plain numbers and strings in a fixed order, so that the JSON of summaries and shard files
-/// (format [`SHARD_FORMAT`]) stays the same whatever the in-memory types.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RunMeta {
-    /// `dpbai` version that produced the output (`CARGO_PKG_VERSION`).
-    pub version: String,
-    /// Algorithm name as on the command line.
-    pub algo: String,
-    /// `bernoulli` or `gaussian`.
-    pub family: String,
-    /// Standard deviation of Gaussian arms (`None` for Bernoulli).
-    pub sigma: Option<f64>,
-    /// Means `μ`.
-    pub means: Vec<f64>,
-    /// The best arm `a*`, **1-based** as on the command line.
-    pub best_arm: usize,
-    /// Risk `δ`.
-    pub delta: f64,
-    /// Privacy budget `ε`, if given.
-    pub eps: Option<f64>,
-    /// `γ` of the Gaussian mechanism, if given.
-    pub gamma: Option<f64>,
-    /// Leader proportion `β`.
-    pub beta: f64,
-    /// `paper` or `reference`.
-    pub rules: String,
-    /// Master seed.
-    pub seed: u64,
-    /// Total runs of the experiment (all shards).
-    pub runs: u64,
-    /// Cap on `τ` per run (`None`: no cap).
-    pub max_steps: Option<u64>,
-    /// Non-default readings of the algorithm (MATH.md H), as command-line flags, e.g.
-    /// `--challenger-counts local`; empty (and omitted) for the paper's defaults.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub options: Vec<String>,
-}
-
-impl RunMeta {
-    /// The metadata of `runs` runs (master seed `seed`, cap `max_steps`) of `setting` on
-    /// `instance`. `options` lists the setting's non-default readings
-    /// ([`Setting::non_default_flags`]) followed by `extra_options` (the engine-only flags, e.g.
-    /// `--step-by-step`, `--threshold T`).
-    pub fn new(
-        setting: &Setting,
-        instance: &Instance,
-        seed: u64,
-        runs: u64,
-        max_steps: Option<u64>,
-        extra_options: Vec<String>,
-    ) -> Self {
-        let (family, sigma) = match instance.family() {
-            Family::Bernoulli => ("bernoulli", None),
-            Family::Gaussian { sigma } => ("gaussian", Some(sigma)),
-        };
-        let mut options = setting.non_default_flags();
-        options.extend(extra_options);
-        RunMeta {
-            version: env!("CARGO_PKG_VERSION").to_string(),
-            algo: setting.algo.as_str().to_string(),
-            family: family.to_string(),
-            sigma,
-            means: instance.means().to_vec(),
-            best_arm: instance.best() + 1,
-            delta: setting.delta.get(),
-            eps: setting.eps_value(),
-            gamma: setting.gamma_value(),
-            beta: setting.beta.get(),
-            rules: match setting.rules {
-                Rules::Paper => "paper",
-                Rules::Reference => "reference",
-            }
-            .to_string(),
-            seed,
-            runs,
-            max_steps,
-            options,
-        }
-    }
-}
-
-/// A summary with its metadata and timing: the object printed by `dpbai run --json` and
-/// `dpbai merge --json`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Report {
-    /// The experiment.
-    #[serde(flatten)]
-    pub meta: RunMeta,
-    /// `i/n` when the summary covers one shard only.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub shard: Option<String>,
-    /// The statistics.
-    #[serde(flatten)]
-    pub summary: Summary,
-    /// Wall-clock seconds of the simulation (sum over shards after a merge). Timing field.
-    pub elapsed_s: f64,
-    /// `total_samples / elapsed_s`. Timing field.
-    pub samples_per_s: f64,
-}
-
-/// Format tag of shard files.
-pub const SHARD_FORMAT: &str = "dpbai-shard/1";
-
-/// The BLAKE3 digest (hex) of `records`, over their canonical text: one line
-/// `run,tau,recommendation,stopped,rounds` per record (recommendation 0-based, `rounds` empty
-/// when undefined), in the given order. Stored with shard files ([`ShardFile::digest`]) so that
-/// an edited record is detected.
-///
-/// # Example
-/// ```
-/// use dpbai::bandit::RunOutcome;
-/// use dpbai::mc::{records_digest, RunRecord};
-/// let r = RunRecord { run: 0, outcome: RunOutcome { tau: 9, recommendation: 1, stopped: true, rounds: None } };
-/// let mut s = r;
-/// s.outcome.tau = 8;
-/// assert_eq!(records_digest(&[r]).len(), 64);
-/// assert_ne!(records_digest(&[r]), records_digest(&[s]));
-/// ```
-pub fn records_digest(records: &[RunRecord]) -> String {
-    let mut h = blake3::Hasher::new();
-    for r in records {
-        let o = &r.outcome;
-        let rounds = o.rounds.map(|x| x.to_string()).unwrap_or_default();
-        h.update(
-            format!(
-                "{},{},{},{},{}\n",
-                r.run, o.tau, o.recommendation, o.stopped, rounds
-            )
-            .as_bytes(),
-        );
-    }
-    h.finalize().to_hex().to_string()
-}
-
 /// Checks that `records` are possible outcomes of runs on `k` arms capped at `max_steps`:
 /// `τ <= max_steps`, recommendation `< k`, and an unstopped run has `τ = max_steps` (a run is
 /// only cut by the cap).
@@ -553,58 +415,9 @@ pub fn check_records(records: &[RunRecord], k: usize, max_steps: u64) -> Result<
     Ok(())
 }
 
-/// The file written by `dpbai run --shard i/n --out FILE` (JSON) and read by `dpbai merge`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ShardFile {
-    /// Always [`SHARD_FORMAT`].
-    pub format: String,
-    /// The experiment (identical in every shard of it).
-    pub meta: RunMeta,
-    /// Which slice.
-    pub shard: Shard,
-    /// Wall-clock seconds of this shard's simulation.
-    pub elapsed_s: f64,
-    /// The shard's runs, increasing run index (recommendation 0-based, as in [`RunOutcome`]).
-    pub records: Vec<RunRecord>,
-    /// [`records_digest`] of `records` (`dpbai merge` refuses a file without it or failing it).
-    #[serde(default)]
-    pub digest: Option<String>,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A `RunMeta` written by `dpbai run --shard 0/2` before [`Setting`] existed (dpbai 0.1.0,
-    /// `run --algo gauss-ldp-tt --means 0.9,0.5,0.25 --family gaussian --sigma 0.5 --eps 0.5
-    /// --gamma 0.1 --beta 0.25 --delta 0.05 --runs 4 --seed 3 --tie-break uniform --ids-beta
-    /// --max-steps 100000`): it still reads, writes back byte for byte, and is what
-    /// [`RunMeta::new`] builds from the same setting (so old shard files still merge).
-    #[test]
-    fn run_meta_json_from_before_setting_round_trips() {
-        let old = concat!(
-            r#"{"version":"0.1.0","algo":"gauss-ldp-tt","family":"gaussian","sigma":0.5,"#,
-            r#""means":[0.9,0.5,0.25],"best_arm":1,"delta":0.05,"eps":0.5,"gamma":0.1,"#,
-            r#""beta":0.25,"rules":"paper","seed":3,"runs":4,"max_steps":100000,"#,
-            r#""options":["--tie-break uniform","--ids-beta"]}"#
-        );
-        let meta: RunMeta = serde_json::from_str(old).expect("reads");
-        assert_eq!(serde_json::to_string(&meta).expect("writes"), old);
-        let mut s = Setting::paper(crate::bandit::AlgoName::GaussLdpTt, 0.05)
-            .and_then(|s| s.with_eps(0.5))
-            .and_then(|s| s.with_gamma(Some(0.1)))
-            .expect("valid");
-        s.beta = crate::params::Beta::new(0.25).expect("valid");
-        s.tie_break = crate::bandit::TieBreak::Uniform;
-        s.ids_beta = true;
-        let nu = Instance::gaussian(vec![0.9, 0.5, 0.25], 0.5).expect("valid");
-        let built = RunMeta {
-            version: "0.1.0".into(),
-            ..RunMeta::new(&s, &nu, 3, 4, Some(100_000), Vec::new())
-        };
-        assert_eq!(built, meta);
-        assert_eq!(serde_json::to_string(&built).expect("writes"), old);
-    }
 
     #[test]
     fn shard_parse_and_slices() {

@@ -28,6 +28,30 @@ pub fn replace_block(doc: &str, name: &str, content: &str) -> String {
     }
 }
 
+/// User text (a study's title, a label) as inline Markdown that renders as the text itself: line
+/// breaks become spaces, and the characters Markdown reads (`\\ * _ ` [ ] < > # |`) are
+/// backslash-escaped, so a title cannot start a heading or a label a table column.
+///
+/// ```
+/// use dpbai::report::markdown::inline;
+/// assert_eq!(inline("a\n# b|c"), "a \\# b\\|c");
+/// assert_eq!(inline("ttucb beta=0.3"), "ttucb beta=0.3");
+/// ```
+pub fn inline(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\n' | '\r' => out.push(' '),
+            '\\' | '*' | '_' | '`' | '[' | ']' | '<' | '>' | '#' | '|' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Escapes a table cell (pipes and newlines).
 pub fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")

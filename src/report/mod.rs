@@ -3,13 +3,13 @@
 //! Laid out as the report is (no sibling imports a later one):
 //! * [`plot`]: the data model of a figure, its style, axes, drawing and legend (PNG + SVG +
 //!   JSON sidecar); knows nothing about the paper;
-//! * [`paper`]: the experiment grid, its cells, and the builders of the paper's figures;
+//! * [`paper`]: the builders of the paper's figures and their rendering from a grid of cells;
 //! * [`claims`]: the claim protocol (verify/protocol.toml) and one module per claim group;
 //! * [`markdown`], [`blocks`]: REPORT.md's generated blocks;
-//! * [`study`]: users' own studies (`dpbai experiment`), on the cells of [`paper`].
+//! * [`study`]: the figures and SUMMARY.md of users' own studies (`dpbai experiment`).
 //!
-//! `grid` and `experiments` are re-exported at this level for callers written before the
-//! reshape.
+//! The report reads cells; it never defines, caches or seeds them: that is the experiment layer
+//! ([`crate::experiment`]).
 
 pub mod audit_search;
 pub mod blocks;
@@ -19,5 +19,3 @@ pub mod numbers;
 pub mod paper;
 pub mod plot;
 pub mod study;
-
-pub use paper::{experiments, grid};

@@ -192,7 +192,8 @@ pub fn g1_unchecked(y: f64) -> f64 {
 /// # Accuracy
 /// Relative error <= 1e-14 (the last form has no cancellation).
 /// # Errors
-/// [`Error::InvalidParameter`] if `y` is NaN, infinite or `<= 0`.
+/// [`Error::InvalidParameter`] if `y` is NaN, infinite or `<= 0`; [`Error::Overflow`] when
+/// `g2(y) ≈ 4y` exceeds the largest `f64` (`y > 4.5e307`).
 /// # Example
 /// ```
 /// let v = dpbai::special::g2(1.0).unwrap();
@@ -203,7 +204,15 @@ pub fn g2(y: f64) -> Result<f64> {
         return Err(Error::param("y", y, "a finite number > 0 (g2)"));
     }
     let r = y.sqrt() + (1.0 + y).sqrt();
-    Ok(r * r)
+    let v = r * r;
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(Error::Overflow {
+            what: format!("g2(y = {})", crate::error::compact_number(y)),
+            log10: 2.0 * r.log10(),
+        })
+    }
 }
 
 /// Inversion helper `h_1(z, y) = z·W̄_{-1}(y/z + log z)` of Lemma 41.

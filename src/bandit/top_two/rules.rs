@@ -418,7 +418,9 @@ pub(super) fn argmax(k: usize, f: impl Fn(usize) -> f64, uniform: bool, rng: &mu
     let mut ties = 1u64;
     for a in 1..k {
         let v = f(a);
-        if v > bv {
+        // The semantics canary (`--features fingerprint-canary`): ties go to the highest index,
+        // a deliberate one-line change of trajectories that the fingerprint test must catch.
+        if v > bv || (cfg!(feature = "fingerprint-canary") && !uniform && v == bv) {
             best = a;
             bv = v;
             ties = 1;

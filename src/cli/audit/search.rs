@@ -243,7 +243,7 @@ pub fn run_search(
 
 fn write_trace(r: &SearchReport, path: &PathBuf) -> anyhow::Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
+        std::fs::create_dir_all(dir).map_err(|e| dpbai::Error::io("create", dir, e))?;
     }
     let mut w = csv::Writer::from_path(path)?;
     for row in &r.trace {
@@ -294,6 +294,7 @@ fn plot(r: &SearchReport) -> Figure {
         ));
     }
     panel.hlines.push(HLine {
+        stats: None,
         y: r.delta,
         label: "delta".into(),
         style: RefStyle::Dashed,

@@ -3,8 +3,8 @@
 
 use dpbai::bandit::{AlgoName, DpaEpisodes};
 use dpbai::complexity::{characteristic_time, log_factor, TimeKind};
+use dpbai::experiment::Cell;
 use dpbai::instance::Instance;
-use dpbai::report::experiments::Cell;
 
 /// Mean stopping time (capped runs at the cap) over the sample-complexity lower bound
 /// `T* · log(1/(2.4δ))`: the median ratio over the cells of each algorithm in the paper
@@ -205,7 +205,7 @@ mod tests {
             .map(|c| cell_cost(c).expect("cost"))
             .collect();
         // Every cell a `verify --shard` job runs (grid of both rule sets and the controls).
-        let profile = dpbai::report::grid::Profile::named("paper").expect("paper profile");
+        let profile = dpbai::experiment::grid::Profile::named("paper").expect("paper profile");
         assert_eq!(cells.len(), crate::cli::verify::shard_cells(&profile).len());
         assert!(cells.iter().all(|c| c.runs == 1000 || c.runs == 10_000));
         let t = predicted_task_seconds(&cells, 16);

@@ -64,10 +64,11 @@ mod status;
 use anyhow::Context as _;
 use cost::{cell_cost, default_mem_mb, predicted_task_seconds, spread, whole_cell_loads};
 use plan::{
-    check_mem, check_partition, check_time, experiment_cells, run_cost, verify_cells, Mode, Plan,
-    PLAN_FORMAT,
+    check_mem, check_name, check_not_plan_file, check_partition, check_run_task,
+    check_sbatch_extra, check_setup, check_time, experiment_cells, run_cmd, run_cost, verify_cells,
+    Mode, Plan, MAX_CPUS, MAX_TASKS, PLAN_FILES, PLAN_FORMAT,
 };
-use scripts::{scripts, slurm_time, write_file};
+use scripts::{scripts, sh_quote, slurm_time, write_file};
 use status::{resubmit, status};
 use std::path::{Path, PathBuf};
 
@@ -82,7 +83,7 @@ pub struct Args {
 enum Sub {
     /// Write a Slurm job array for `verify`, `run` or `experiment` (and its assembly job) into
     /// --dir.
-    Slurm(SlurmArgs),
+    Slurm(Box<SlurmArgs>),
     /// Show which tasks of the plan in --dir are done, running, pending, failed or missing.
     Status(DirArgs),
     /// Resubmit the failed and missing tasks of the plan in --dir, with the assembly chained
@@ -96,17 +97,31 @@ struct SlurmArgs {
     /// Folder of the plan: the scripts, the shard files and the assembled output.
     #[arg(long)]
     dir: PathBuf,
-    /// Tasks of the job array (default: about one predicted hour of work per task).
+    /// Tasks of the job array, 1 to 100000 (default: about one predicted hour of work per task).
     #[arg(long)]
     tasks: Option<u64>,
     /// Slurm partition (default: the cluster's default partition).
     #[arg(long)]
     partition: Option<String>,
+    /// Slurm account to charge (`#SBATCH --account`).
+    #[arg(long)]
+    account: Option<String>,
+    /// Slurm quality of service (`#SBATCH --qos`).
+    #[arg(long)]
+    qos: Option<String>,
+    /// An extra `#SBATCH` line for every job, as one sbatch option `--flag=value` (repeatable;
+    /// e.g. `--sbatch-extra=--constraint=avx2`).
+    #[arg(long, allow_hyphen_values = true)]
+    sbatch_extra: Vec<String>,
+    /// A shell command run at the start of every job, before dpbai (repeatable; e.g.
+    /// `--setup "module load rust"`).
+    #[arg(long)]
+    setup: Vec<String>,
     /// Time limit per job, in a Slurm format (e.g. 90, 2:00:00, 1-00:00:00; default: three
     /// times the predicted time of the slowest task, plus 10 minutes).
     #[arg(long)]
     time: Option<String>,
-    /// CPUs per task (the threads of each job).
+    /// CPUs per task (the threads of each job), 1 to 1024.
     #[arg(long, default_value_t = 1)]
     cpus_per_task: u32,
     /// Memory per job, in a Slurm format (e.g. 500M, 2G; default: from the measured footprint).
@@ -142,7 +157,7 @@ struct ResubmitArgs {
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
-        Sub::Slurm(a) => slurm(a),
+        Sub::Slurm(a) => slurm(*a),
         Sub::Status(a) => status(&a.dir),
         Sub::Resubmit(a) => resubmit(&a.dir, a.dry_run),
     }
@@ -165,10 +180,11 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
             ))
         }
     };
-    if a.cpus_per_task == 0 {
-        return Err(super::usage(
-            "invalid --cpus-per-task 0: must be at least 1",
-        ));
+    if !(1..=MAX_CPUS).contains(&a.cpus_per_task) {
+        return Err(super::usage(format!(
+            "invalid --cpus-per-task {}: must be in 1..={MAX_CPUS}",
+            a.cpus_per_task
+        )));
     }
     if let Some(t) = &a.time {
         check_time(t)?;
@@ -178,6 +194,17 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
     }
     if let Some(p) = &a.partition {
         check_partition(p)?;
+    }
+    for (flag, v) in [("account", &a.account), ("qos", &a.qos)] {
+        if let Some(v) = v {
+            check_name(flag, v)?;
+        }
+    }
+    for l in &a.sbatch_extra {
+        check_sbatch_extra(l)?;
+    }
+    for l in &a.setup {
+        check_setup(l)?;
     }
     if a.bin.as_deref() == Some("") {
         return Err(super::usage("invalid --bin ``: must name the dpbai binary"));
@@ -212,7 +239,11 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
     let cpus = f64::from(a.cpus_per_task);
     let total_s: f64 = predicted_task_seconds(&costs, 1).iter().sum();
     let tasks = match a.tasks {
-        Some(0) => return Err(super::usage("invalid --tasks 0: must be at least 1")),
+        Some(n) if !(1..=MAX_TASKS).contains(&n) => {
+            return Err(super::usage(format!(
+                "invalid --tasks {n}: must be in 1..={MAX_TASKS}"
+            )))
+        }
         Some(n) if n > min_runs => {
             return Err(super::usage(format!(
                 "invalid --tasks {n}: must be at most {min_runs}, the runs of the smallest cell \
@@ -220,8 +251,23 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
             )))
         }
         Some(n) => n,
-        None => ((total_s / cpus / 3600.0).ceil() as u64).clamp(1, min_runs),
+        None => {
+            // About an hour of predicted work per task, and few enough runs per task for one
+            // process (a run command is then checked with that task count below).
+            let per_process = dpbai::params::limits::MAX_RUNS;
+            let by_runs = costs
+                .iter()
+                .map(|c| c.runs.div_ceil(per_process))
+                .max()
+                .unwrap_or(1);
+            ((total_s / cpus / 3600.0).ceil() as u64)
+                .max(by_runs)
+                .clamp(1, min_runs.min(MAX_TASKS))
+        }
     };
+    if mode == Mode::Run {
+        check_run_task(&args, tasks)?;
+    }
     let predicted: Vec<f64> = predicted_task_seconds(&costs, tasks)
         .into_iter()
         .map(|s| s / cpus)
@@ -237,6 +283,30 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
         .unwrap_or_else(|| format!("{}M", default_mem_mb(a.cpus_per_task)));
     let bin = a.bin.clone().unwrap_or_else(|| "dpbai".to_string());
     let dir = &a.dir;
+    // The plan's files never overwrite an input or an output of the command.
+    if let Some(given) = &study_file {
+        let name = given.file_name().map(|n| n.to_string_lossy().to_string());
+        if let Some(n) = name.filter(|n| PLAN_FILES.contains(&n.as_str())) {
+            return Err(super::usage(format!(
+                "the study file {} is named like the plan's own {n}: rename it",
+                given.display()
+            )));
+        }
+        check_not_plan_file(dir, "the study file", given)?;
+    }
+    match mode {
+        Mode::Run => {
+            if let Some(out) = run_cmd(&args)?.out {
+                check_not_plan_file(dir, "--out", &out)?;
+            }
+        }
+        Mode::Verify => {
+            if let Some(e) = verify_expected(&args)? {
+                check_not_plan_file(dir, "--expected", &e)?;
+            }
+        }
+        Mode::Experiment => {}
+    }
     if dir.join("jobs.txt").exists() {
         return Err(super::usage(format!(
             "{} already holds submitted jobs (jobs.txt): use a new --dir, or \
@@ -245,7 +315,7 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
             dir.display()
         )));
     }
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| dpbai::Error::io("create", dir, e))?;
     let mut args = args;
     if let Some(given) = &study_file {
         let name = given
@@ -253,8 +323,7 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
             .ok_or_else(|| super::usage(format!("{} names no file", given.display())))?;
         let copy = dir.join(name);
         if std::fs::canonicalize(given).ok() != std::fs::canonicalize(&copy).ok() {
-            std::fs::copy(given, &copy)
-                .with_context(|| format!("copying {} into {}", given.display(), dir.display()))?;
+            std::fs::copy(given, &copy).map_err(|e| dpbai::Error::io("copy", given, e))?;
         }
         let given = given.to_string_lossy();
         for a in args.iter_mut().filter(|a| **a == given) {
@@ -271,9 +340,14 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
         time,
         mem,
         partition: a.partition.clone(),
+        account: a.account.clone(),
+        qos: a.qos.clone(),
+        sbatch_extra: a.sbatch_extra.clone(),
+        setup: a.setup.clone(),
         bin,
         predicted_task_s: predicted.clone(),
     };
+    plan.validate(&dir.join("plan.json"))?;
     let [task, assemble, submit] = scripts(&plan, merge_out.as_deref());
     write_file(&dir.join("task.sh"), &task, true)?;
     write_file(&dir.join("assemble.sh"), &assemble, true)?;
@@ -314,8 +388,24 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
              PATH (or give --bin)"
         );
     }
-    println!("submit with: bash {}", dir.join("submit.sh").display());
+    println!(
+        "submit with: bash {}",
+        sh_quote(&dir.join("submit.sh").to_string_lossy())
+    );
+    println!(
+        "the jobs read and write {}: it must be on a filesystem the compute nodes share",
+        dir.display()
+    );
     Ok(())
+}
+
+/// The `--expected` file of `verify` arguments, if any.
+fn verify_expected(args: &[String]) -> anyhow::Result<Option<PathBuf>> {
+    use clap::Parser as _;
+    Ok(plan::VerifyCmd::try_parse_from(args)
+        .map_err(|e| plan::clap_usage("verify", e))?
+        .args
+        .expected)
 }
 
 /// The first `name` on PATH, if any.

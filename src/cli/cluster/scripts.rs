@@ -2,10 +2,9 @@
 //! array specs, and the writing of the script files.
 
 use super::plan::{task_run_args, Mode, Plan};
-use anyhow::Context as _;
 /// Shell quoting of one word and of a command line: the library's (`dpbai experiment` writes
 /// the same command lines).
-pub(super) use dpbai::report::study::{shell_word as sh_quote, shell_words as sh_join};
+pub(super) use dpbai::experiment::shell::{shell_word as sh_quote, shell_words as sh_join};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -88,15 +87,28 @@ pub(super) fn scripts(plan: &Plan, merge_out: Option<&Path>) -> [String; 3] {
         if let Some(p) = &plan.partition {
             let _ = writeln!(s, "#SBATCH --partition={p}");
         }
+        if let Some(p) = &plan.account {
+            let _ = writeln!(s, "#SBATCH --account={p}");
+        }
+        if let Some(p) = &plan.qos {
+            let _ = writeln!(s, "#SBATCH --qos={p}");
+        }
+        for l in &plan.sbatch_extra {
+            let _ = writeln!(s, "#SBATCH {l}");
+        }
         s
     };
+    // The user's set-up commands (e.g. `module load`), after `set -eu`: a failing one fails the job.
+    let setup: String = plan.setup.iter().map(|l| format!("{l}\n")).collect();
     let mut task = header("dpbai-tasks", "logs/task-%a.out");
     let _ = writeln!(task, "#SBATCH --array=0-{}", n - 1);
     task.push_str(
         "set -eu\ni=\"${SLURM_ARRAY_TASK_ID:?submit with sbatch --array, see submit.sh}\"\n",
     );
+    task.push_str(&setup);
     let mut assemble = header("dpbai-assemble", "logs/assemble.out");
     assemble.push_str("set -eu\n");
+    assemble.push_str(&setup);
     match plan.mode {
         Mode::Verify => {
             let _ = writeln!(
@@ -124,14 +136,13 @@ pub(super) fn scripts(plan: &Plan, merge_out: Option<&Path>) -> [String; 3] {
                 task,
                 "exec {bin} run {targs} --shard \"$i/{n}\" --threads {c} --out \"shards/run-$i.json\""
             );
-            let files: Vec<String> = (0..n).map(|i| format!("shards/run-{i}.json")).collect();
+            // `merge` reads every shard file of the folder (its size does not grow with n).
             let out = merge_out.map_or(String::new(), |p| {
                 format!(" --out {}", sh_quote(&p.to_string_lossy()))
             });
             let _ = writeln!(
                 assemble,
-                "{bin} merge {} --json{out} > summary.json.part\nmv summary.json.part summary.json",
-                files.join(" ")
+                "{bin} merge shards --json{out} > summary.json.part\nmv summary.json.part summary.json"
             );
         }
     }
@@ -150,7 +161,7 @@ pub(super) fn scripts(plan: &Plan, merge_out: Option<&Path>) -> [String; 3] {
          assemble=${{assemble%%;*}}\n\
          echo \"assemble $assemble\" >> jobs.txt\n\
          echo \"submitted job array $tasks ({n} tasks) and assembly job $assemble\"\n\
-         echo \"follow with: dpbai cluster status --dir $PWD\"\n",
+         printf 'follow with: dpbai cluster status --dir %q\\n' \"$PWD\"\n",
         plan.version,
         if plan.mode == Mode::Run { " shards" } else { "" },
         n - 1,
@@ -160,12 +171,12 @@ pub(super) fn scripts(plan: &Plan, merge_out: Option<&Path>) -> [String; 3] {
 }
 
 pub(super) fn write_file(path: &Path, text: &str, executable: bool) -> anyhow::Result<()> {
-    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+    dpbai::files::write_atomic(path, text.as_bytes())?;
     #[cfg(unix)]
     if executable {
         use std::os::unix::fs::PermissionsExt as _;
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
-            .with_context(|| format!("making {} executable", path.display()))?;
+            .map_err(|e| dpbai::Error::io("make executable", path, e))?;
     }
     #[cfg(not(unix))]
     let _ = executable;
@@ -189,6 +200,10 @@ mod tests {
             time: "10".into(),
             mem: "1G".into(),
             partition: None,
+            account: None,
+            qos: None,
+            sbatch_extra: vec![],
+            setup: vec![],
             bin: "my dpbai".into(),
             predicted_task_s: vec![1.0, 1.0],
         };

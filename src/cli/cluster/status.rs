@@ -5,8 +5,8 @@
 use super::plan::{plan_cells, read_plan, verify_cache, Mode, Plan};
 use super::scripts::{array_spec, parse_array_spec, sh_join};
 use anyhow::Context as _;
+use dpbai::experiment::{shard_present, Cell};
 use dpbai::mc::Shard;
-use dpbai::report::experiments::{shard_present, Cell};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -136,9 +136,9 @@ pub(super) fn task_done(
         Mode::Verify | Mode::Experiment => cells.iter().all(|c| shard_present(c, cache, shard)),
         Mode::Run => {
             let path = dir.join("shards").join(format!("run-{i}.json"));
-            match crate::cli::merge::read_shard_file(&path) {
+            match dpbai::experiment::shard::ShardFile::read(&path) {
                 Ok(f) => {
-                    f.shard == shard && f.records.iter().map(|r| r.run).eq(shard.runs(f.meta.runs))
+                    f.shard == shard && f.records.iter().map(|r| r.run).eq(shard.runs(f.spec.runs))
                 }
                 Err(_) => false,
             }
@@ -354,9 +354,11 @@ pub(super) fn resubmit(dir: &Path, dry_run: bool) -> anyhow::Result<()> {
         );
         return Ok(());
     }
-    std::fs::create_dir_all(dir.join("logs")).context("creating logs/")?;
+    std::fs::create_dir_all(dir.join("logs"))
+        .map_err(|e| dpbai::Error::io("create", dir.join("logs"), e))?;
     if plan.mode == Mode::Run {
-        std::fs::create_dir_all(dir.join("shards")).context("creating shards/")?;
+        std::fs::create_dir_all(dir.join("shards"))
+            .map_err(|e| dpbai::Error::io("create", dir.join("shards"), e))?;
     }
     let run = |args: &[String]| -> anyhow::Result<String> {
         let out = std::process::Command::new(&args[0])
@@ -395,7 +397,7 @@ pub(super) fn resubmit(dir: &Path, dry_run: bool) -> anyhow::Result<()> {
     let jobs = dir.join("jobs.txt");
     let mut text = std::fs::read_to_string(&jobs).unwrap_or_default();
     text.push_str(&log);
-    std::fs::write(&jobs, text).with_context(|| format!("writing {}", jobs.display()))?;
+    dpbai::files::write_atomic(&jobs, text.as_bytes())?;
     if redo.is_empty() {
         println!("no task to resubmit; assembly job {id} submitted");
     } else {

@@ -30,8 +30,8 @@ mod thresholds;
 pub mod trace;
 mod upper;
 
+pub use crate::experiment::grid::paper_instances;
 pub use crate::report::numbers::{lin_grid, log_grid, sig};
-pub use crate::report::paper::grid::paper_instances;
 
 /// Outcome of checking one claim of the paper against its protocol rule. (An audit's outcome,
 /// `holds`/`violated`/`inconclusive`, is the other meaning: [`crate::audit::Verdict`].)
@@ -219,7 +219,7 @@ pub struct Context {
     /// Named numeric results other parts of the report reuse (e.g. Monte Carlo summaries).
     pub values: BTreeMap<String, f64>,
     /// Monte Carlo results of the experiment grid (None with `--no-experiments`).
-    pub grid: Option<crate::report::paper::grid::GridResults>,
+    pub grid: Option<crate::experiment::grid::GridResults>,
     /// Whether Monte Carlo checks (grid, traced runs, audits) may run (`--no-experiments` clears it).
     pub experiments: bool,
     /// Traced runs (computed on first use by the trajectory claims).

@@ -11,8 +11,8 @@
 
 use super::{claim as result, fault, record, sig, stats, Area, Check, ClaimResult, Context};
 use crate::bandit::{AlgoName, Rules};
+use crate::experiment::grid::GridResults;
 use crate::mc::compare::{compare_means, FactorRange, Moments, RatioComparison};
-use crate::report::paper::grid::GridResults;
 use std::path::Path;
 
 /// The checks of this module.
@@ -42,8 +42,7 @@ pub struct PublicRow {
 /// # Errors
 /// An unreadable file, a missing column or an unparsable value, with the line.
 pub fn read_public_rows(path: &Path) -> crate::Result<Vec<PublicRow>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| crate::Error::Parse(format!("cannot read {}: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path).map_err(|e| crate::Error::io("read", path, e))?;
     let mut lines = text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
@@ -92,6 +91,8 @@ pub struct Compared {
     pub ours: (f64, f64, u64, u64),
     /// The comparison (`None` when our cell has capped runs: its mean is only a lower bound).
     pub cmp: Option<RatioComparison>,
+    /// The digest of our cell.
+    pub cell: crate::experiment::CellDigest,
 }
 
 /// The public code's rows compared with the grid's reference cells.
@@ -133,6 +134,7 @@ pub fn compare(rows: &[PublicRow], g: &GridResults) -> crate::Result<Vec<Compare
                 row: row.clone(),
                 ours: (sm.mean_tau, std, sm.runs, sm.unstopped),
                 cmp,
+                cell: c.digest.clone(),
             })
         })
         .collect()
@@ -221,7 +223,7 @@ pub fn public_code_table(path: &Path, g: &GridResults) -> String {
     };
     let mut s = String::from(
         "| algorithm | instance | ε | public code: mean ± std (runs) | dpbai `--rules reference`: mean ± std (runs) | \
-         ratio dpbai/public | 95% CI of the ratio | Welch p |\n|---|---|---|---|---|---|---|---|\n",
+         ratio dpbai/public | 95% CI of the ratio | Welch p | cell |\n|---|---|---|---|---|---|---|---|---|\n",
     );
     for c in &cmp {
         let (m, sd, n, capped) = c.ours;
@@ -250,13 +252,14 @@ pub fn public_code_table(path: &Path, g: &GridResults) -> String {
             None => ("—".into(), "— (capped runs)".into(), "—".into()),
         };
         s.push_str(&format!(
-            "| {} | {} | {} | {} ± {} ({}) | {ours} | {ratio} | {ci} | {p} |\n",
+            "| {} | {} | {} | {} ± {} ({}) | {ours} | {ratio} | {ci} | {p} | `{}` |\n",
             c.row.algo.as_str(),
             c.row.instance,
             c.row.eps.map_or("∞".to_string(), |e| e.to_string()),
             sig(c.row.mean, 6),
             sig(c.row.std, 3),
             c.row.runs,
+            c.cell,
         ));
     }
     s

@@ -71,15 +71,14 @@ pub fn compute(full: bool) -> Result<Traces> {
             TRACE_EPS
         };
         let sp = spec(algo, TRACE_DELTA, eps);
-        let seed =
-            crate::report::paper::experiments::fnv1a(&format!("trace_mu4_{}", algo.as_str()));
+        let seed = crate::experiment::seed::fnv1a(&format!("trace_mu4_{}", algo.as_str()));
         let t: Vec<Trace> = (0..runs)
             .map(|r| run_traced(&sp, &nu, &mut rng_for_run(seed, r), CAP))
             .collect::<Result<_>>()?;
         mu4.push((algo, t));
     }
     let sp = spec(AlgoName::AdapTtStar, 0.01, 0.4);
-    let seed = crate::report::paper::experiments::fnv1a("trace_mu2_starvation");
+    let seed = crate::experiment::seed::fnv1a("trace_mu2_starvation");
     let mu2_starve = (0..2 * runs)
         .map(|r| run_traced(&sp, &mu(1), &mut rng_for_run(seed, r), STARVE_CAP))
         .collect::<Result<_>>()?;

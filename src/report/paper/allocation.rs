@@ -93,6 +93,7 @@ pub fn allocation_figure(title: &str, panels: Vec<AllocationPanelData>) -> Figur
             }
             panel.series.push(s);
             panel.hlines.push(HLine {
+                stats: None,
                 y: p.optimal[a],
                 label: String::new(),
                 style: RefStyle::Dashed,
@@ -101,6 +102,7 @@ pub fn allocation_figure(title: &str, panels: Vec<AllocationPanelData>) -> Figur
         }
         // Legend-only entry explaining the dashed lines (a NaN line is never drawn).
         panel.hlines.push(HLine {
+            stats: None,
             y: f64::NAN,
             label: "optimal allocation w*_a (dashed, colour of the arm)".to_string(),
             style: RefStyle::Dashed,

@@ -16,8 +16,8 @@ use serde::{Deserialize, Serialize};
 
 pub use super::allocation::{allocation_figure, AllocationPanelData};
 use crate::report::plot::{
-    ErrStyle, Figure, FigureError, FigureResult, HLine, Panel, RefStyle, Series, SeriesStyle,
-    VLine, BLACK_INDEX, GREY_INDEX,
+    ErrStyle, Figure, FigureError, FigureResult, HLine, Panel, PointStats, RefStyle, Series,
+    SeriesStyle, VLine, BLACK_INDEX, GREY_INDEX,
 };
 
 /// Axis label of the privacy budget.
@@ -70,6 +70,33 @@ pub struct Empirical {
     /// Kaplan–Meier third quartile per ε (as `median`).
     #[serde(default)]
     pub q75: Vec<Option<u64>>,
+    /// Digest of the cell behind each point (`None`: no cell; empty = not reported).
+    #[serde(default)]
+    pub cells: Vec<Option<String>>,
+}
+
+impl Empirical {
+    /// The sidecar statistics of point `i` (`None` without a cell or runs).
+    pub fn point(&self, i: usize) -> Option<PointStats> {
+        let runs = self.runs.get(i).copied()?;
+        if runs == 0 {
+            return None;
+        }
+        let mean = self.mean[i];
+        let capped = self.capped.get(i).copied().unwrap_or(0);
+        let half = self.ci95[i];
+        Some(PointStats {
+            runs,
+            capped,
+            mean,
+            mean_is_lower_bound: capped > 0,
+            ci95: half.is_finite().then_some([mean - half, mean + half]),
+            median: self.median.get(i).copied().flatten(),
+            q25: self.q25.get(i).copied().flatten(),
+            q75: self.q75.get(i).copied().flatten(),
+            cell: self.cells.get(i).cloned().flatten(),
+        })
+    }
 }
 
 /// Legend suffix of the open-marker series of capped cells.
@@ -196,18 +223,27 @@ fn empirical_pair(
     let bars: Vec<f64> = (0..n)
         .map(|i| if keep(i) { err[i] } else { f64::NAN })
         .collect();
-    let mut out = vec![empirical_series(algos, e, x, solid, bars)];
+    let points = |drawn: &dyn Fn(usize) -> bool| -> Vec<Option<PointStats>> {
+        (0..n)
+            .map(|i| if drawn(i) { e.point(i) } else { None })
+            .collect()
+    };
+    let solid_points = points(&|i| keep(i) && y[i].is_finite());
+    let mut out = vec![empirical_series(algos, e, x, solid, bars).with_points(solid_points)];
     if (0..n).any(|i| is_capped(e, i) && y[i].is_finite()) {
         let open: Vec<f64> = (0..n)
             .map(|i| if keep(i) { f64::NAN } else { y[i] })
             .collect();
-        out.push(Series::new(
-            format!("{}{CAPPED_SUFFIX}", e.algorithm),
-            x.to_vec(),
-            open,
-            SeriesStyle::OpenPoints,
-            color_of(algos, &e.algorithm).unwrap_or(GREY_INDEX),
-        ));
+        out.push(
+            Series::new(
+                format!("{}{CAPPED_SUFFIX}", e.algorithm),
+                x.to_vec(),
+                open,
+                SeriesStyle::OpenPoints,
+                color_of(algos, &e.algorithm).unwrap_or(GREY_INDEX),
+            )
+            .with_points(points(&|i| !keep(i) && y[i].is_finite())),
+        );
     }
     out
 }
@@ -306,6 +342,7 @@ fn fmt_eps(v: f64) -> String {
 ///         median: vec![],
 ///         q25: vec![],
 ///         q75: vec![],
+///         cells: vec![],
 ///     }],
 ///     lower_bounds: vec![Curve {
 ///         label: "lower bound".into(),
@@ -428,6 +465,7 @@ pub fn paper_eps_figure(
 ///         median: vec![],
 ///         q25: vec![],
 ///         q75: vec![],
+///         cells: vec![],
 ///     }],
 ///     lower_bound: vec![100.0, 100.0],
 /// };
@@ -467,6 +505,7 @@ pub fn ratio_figure(title: &str, panels: Vec<RatioPanelData>) -> FigureResult<Fi
         panel.x_log = true;
         panel.y_log = true;
         panel.hlines.push(HLine {
+            stats: None,
             y: 1.0,
             label: "ratio 1 (lower bound)".to_string(),
             style: RefStyle::Dashed,
@@ -515,6 +554,7 @@ mod tests {
             median: vec![],
             q25: vec![],
             q75: vec![],
+            cells: vec![],
         }
     }
 

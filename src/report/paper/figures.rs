@@ -8,8 +8,6 @@
 use super::builders::{
     paper_eps_figure, ratio_figure, Curve, Empirical, EpsPanelData, RatioPanelData,
 };
-use super::grid::paper_instances;
-use super::grid::{GridResults, Profile};
 use crate::bandit::AlgoName;
 use crate::complexity::upper::{upper_bounds_from, UpperBounds};
 use crate::complexity::{
@@ -17,6 +15,8 @@ use crate::complexity::{
     t_kl_gaussian_beta, t_local,
 };
 use crate::error::{Error, Result};
+use crate::experiment::grid::paper_instances;
+use crate::experiment::grid::{GridResults, Profile};
 use crate::instance::Instance;
 use crate::report::numbers::log_grid;
 use crate::report::plot::{render_with_sidecar, Rendered};
@@ -62,6 +62,7 @@ fn empirical(grid: &GridResults, instance: &str, algo: AlgoName, eps: &[f64]) ->
         median: vec![],
         q25: vec![],
         q75: vec![],
+        cells: vec![],
     };
     for &x in eps {
         let key = if algo == AlgoName::Ttucb {
@@ -83,6 +84,7 @@ fn empirical(grid: &GridResults, instance: &str, algo: AlgoName, eps: &[f64]) ->
                 e.median.push(cs.km_median);
                 e.q25.push(cs.km_q25);
                 e.q75.push(cs.km_q75);
+                e.cells.push(Some(c.digest.to_string()));
             }
             None => {
                 e.mean.push(f64::NAN);
@@ -92,6 +94,7 @@ fn empirical(grid: &GridResults, instance: &str, algo: AlgoName, eps: &[f64]) ->
                 e.median.push(None);
                 e.q25.push(None);
                 e.q75.push(None);
+                e.cells.push(None);
             }
         }
     }
@@ -280,6 +283,10 @@ fn ratio_panel(
                 .iter()
                 .map(|&i| e.q75.get(i).copied().flatten())
                 .collect(),
+            cells: keep
+                .iter()
+                .map(|&i| e.cells.get(i).cloned().flatten())
+                .collect(),
         })
         .collect();
     Ok(RatioPanelData {
@@ -311,7 +318,7 @@ pub fn render_all(
         .iter()
         .map(|c| {
             serde_json::json!({
-                "cell": c.cell.key(), "seed": c.seed, "runs": c.summary.runs,
+                "cell": c.cell.key(), "digest": c.digest.to_string(), "seed": c.seed, "runs": c.summary.runs,
                 "unstopped": c.summary.unstopped, "errors": c.summary.errors, "max_steps": c.cell.max_steps
             })
         })

@@ -1,10 +1,7 @@
-//! The paper's experiments: the grid of Section 5 / App. I ([`grid`]), its Monte Carlo cells
-//! ([`experiments`]), the builders of the paper's figures from plain numbers ([`builders`]) and
-//! their rendering from a finished grid ([`figures`]).
+//! The paper's figures: the builders of Figures 1–5 and the allocation figure from plain numbers
+//! ([`builders`]) and their rendering from a finished grid of cells ([`figures`]; the grid
+//! itself is [`crate::experiment::grid`]).
 
 mod allocation;
 pub mod builders;
-pub mod experiments;
 pub mod figures;
-pub mod grid;
-pub mod long_runs;

@@ -53,8 +53,8 @@ mod render;
 mod style;
 
 pub use self::model::{
-    ErrStyle, Figure, FigureError, FigureResult, HLine, Panel, RefStyle, Series, SeriesStyle,
-    VLine, PANEL_HEIGHT, PANEL_WIDTH,
+    ErrStyle, Figure, FigureError, FigureResult, HLine, Panel, PointStats, RefStyle, Series,
+    SeriesStyle, VLine, PANEL_HEIGHT, PANEL_WIDTH,
 };
 pub use self::render::{
     render, render_png, render_svg, render_with_sidecar, with_suffix, write_sidecar, Rendered,

@@ -88,6 +88,32 @@ pub enum RefStyle {
     Shaded,
 }
 
+/// The statistics behind one plotted point, kept in the figure's JSON sidecar so that a reader
+/// can judge the point without the data: its runs, how many were capped, the mean (a lower
+/// bound when runs were capped), its 95% interval, the median and quartiles (Kaplan–Meier;
+/// `None`: beyond the cap), and the digest of the cell it comes from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PointStats {
+    /// Runs.
+    pub runs: u64,
+    /// Runs that hit the cap.
+    pub capped: u64,
+    /// Mean of `τ` over all runs (capped runs at the cap).
+    pub mean: f64,
+    /// Whether `mean` is only a lower bound (`capped > 0`).
+    pub mean_is_lower_bound: bool,
+    /// 95% Student-t interval of the mean (`None` when runs were capped).
+    pub ci95: Option<[f64; 2]>,
+    /// Median of `τ`.
+    pub median: Option<u64>,
+    /// First quartile of `τ`.
+    pub q25: Option<u64>,
+    /// Third quartile of `τ`.
+    pub q75: Option<u64>,
+    /// Digest of the cell's specification.
+    pub cell: Option<String>,
+}
+
 /// One data series of a panel.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Series {
@@ -108,6 +134,10 @@ pub struct Series {
     /// Index into the fixed palette [`PALETTE`](super::PALETTE) (taken modulo its length); it also picks the
     /// marker shape.
     pub color: usize,
+    /// Per point (same length as `x`), the statistics behind it (`None`: a point this series
+    /// does not draw); absent for curves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<Vec<Option<PointStats>>>,
 }
 
 impl Series {
@@ -127,7 +157,14 @@ impl Series {
             err_style: ErrStyle::Bars,
             style,
             color,
+            points: None,
         }
+    }
+
+    /// Adds the statistics behind each point (one entry per `x`).
+    pub fn with_points(mut self, points: Vec<Option<PointStats>>) -> Self {
+        self.points = Some(points);
+        self
     }
 
     /// Adds `± err` drawn as `err_style`.
@@ -154,11 +191,15 @@ pub struct VLine {
     pub color: usize,
 }
 
-/// A horizontal reference line (e.g. an optimal allocation, or ratio = 1).
+/// A horizontal reference line (e.g. an optimal allocation, or ratio = 1, or the mean of a
+/// non-private algorithm across ε).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HLine {
     /// Position (data space).
     pub y: f64,
+    /// The statistics behind the line when it is a measured value (sidecar only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stats: Option<PointStats>,
     /// Legend label (empty: not in the legend).
     pub label: String,
     /// Style ([`RefStyle::Shaded`] draws a wide translucent line).
@@ -301,6 +342,17 @@ impl Figure {
                         s.x.len(),
                         s.y.len()
                     ));
+                }
+                if let Some(pts) = &s.points {
+                    if pts.len() != s.x.len() {
+                        return bad(format!(
+                            "panel '{}', series '{}': {} point statistics for {} points",
+                            p.title,
+                            s.label,
+                            pts.len(),
+                            s.x.len()
+                        ));
+                    }
                 }
                 if let Some(e) = &s.y_err {
                     if e.len() != s.y.len() {

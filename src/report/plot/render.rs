@@ -49,11 +49,7 @@ pub fn render(fig: &Figure, out_stem: &Path) -> FigureResult<Rendered> {
     let svg_path = with_suffix(out_stem, "svg");
     let png_path = with_suffix(out_stem, "png");
     let svg = render_svg(fig)?;
-    create_parent(&svg_path)?;
-    std::fs::write(&svg_path, svg).map_err(|source| FigureError::Io {
-        path: svg_path.clone(),
-        source,
-    })?;
+    write_file(&svg_path, svg.as_bytes())?;
     render_png(fig, &png_path)?;
     Ok(Rendered {
         png: png_path,
@@ -111,16 +107,36 @@ pub fn render_png(fig: &Figure, path: &Path) -> FigureResult<()> {
     fig.validate()?;
     ensure_font()?;
     create_parent(path)?;
-    let root = BitMapBackend::new(path, (fig.width, fig.height)).into_drawing_area();
+    // Drawn into a temporary file beside `path`, then renamed: never a half-written PNG.
+    let tmp = crate::files::temp_beside(path);
+    let root = BitMapBackend::new(&tmp, (fig.width, fig.height)).into_drawing_area();
     if let Err(e) = draw_figure(&root, fig) {
-        // Dropping the backend saves what was drawn; do not leave a half-drawn PNG behind.
         drop(root);
-        let _ = std::fs::remove_file(path);
+        let _ = std::fs::remove_file(&tmp);
         return Err(e);
     }
     root.present().map_err(|e| FigureError::Io {
         path: path.to_path_buf(),
         source: io::Error::other(e.to_string()),
+    })?;
+    drop(root);
+    std::fs::rename(&tmp, path).map_err(|source| {
+        let _ = std::fs::remove_file(&tmp);
+        FigureError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    })
+}
+
+/// Writes a file atomically ([`crate::files::write_atomic`]).
+fn write_file(path: &Path, bytes: &[u8]) -> FigureResult<()> {
+    crate::files::write_atomic(path, bytes).map_err(|e| FigureError::Io {
+        path: path.to_path_buf(),
+        source: match e {
+            crate::Error::Io { cause, .. } => io::Error::new(cause.kind(), cause.to_string()),
+            other => io::Error::other(other.to_string()),
+        },
     })
 }
 
@@ -135,10 +151,6 @@ pub fn write_sidecar(stem: &Path, meta: &serde_json::Value) -> FigureResult<Path
     let mut text = serde_json::to_string_pretty(meta)
         .map_err(|e| FigureError::Invalid(format!("sidecar not serialisable: {e}")))?;
     text.push('\n');
-    create_parent(&path)?;
-    std::fs::write(&path, text).map_err(|source| FigureError::Io {
-        path: path.clone(),
-        source,
-    })?;
+    write_file(&path, text.as_bytes())?;
     Ok(path)
 }

@@ -2,12 +2,12 @@
 //! its default reading ([`readings`]), and the slope of the mean stopping time in `log(1/δ)`
 //! ([`delta_slopes`]).
 
-use super::config::{lower_kind, Study};
-use super::Row;
 use crate::bandit::{AlgoName, Setting};
 use crate::error::Result;
+use crate::experiment::study::config::{lower_kind, Study};
+use crate::experiment::study::Row;
+use crate::experiment::Cell;
 use crate::mc::compare::{compare_means, FactorRange, Moments};
-use crate::report::experiments::Cell;
 
 /// One reading of an algorithm against the default reading of the same cell.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -154,15 +154,15 @@ pub fn delta_slopes(study: &Study, rows: &[Row]) -> Result<Vec<Slope>> {
         let birge = (chi2 / (m - 2.0)).max(1.0).sqrt();
         let half = crate::mc::stats::student_t_quantile(0.975, m - 2.0)? * birge / sxx.sqrt();
         let sc = &study.cells[g[0]];
-        let mut bounds = super::BoundCache::default();
+        let mut bounds = crate::experiment::study::BoundCache::default();
         let t_star = bounds.time(
             study,
             sc.instance,
             lower_kind(sc.cell.setting.algo),
             sc.cell.setting.eps_value(),
         )?;
-        let upper = match super::config::upper_kind(&sc.cell) {
-            Some(k) if sc.cell.sigma.is_none() => Some(super::upper_per_log(
+        let upper = match crate::experiment::study::config::upper_kind(&sc.cell) {
+            Some(k) if sc.cell.sigma.is_none() => Some(crate::experiment::study::upper_per_log(
                 &study.instances[sc.instance].instance,
                 k,
                 sc.cell.setting.eps_value(),
@@ -198,7 +198,7 @@ means = [0.9, 0.1]
 [[algorithm]]
 algo = "ttucb"
 "#;
-        let study = super::super::parse_study(text, "t").expect("valid");
+        let study = crate::experiment::study::parse_study(text, "t").expect("valid");
         let rows: Vec<Row> = study
             .cells
             .iter()
@@ -211,7 +211,7 @@ algo = "ttucb"
                     std_tau: Some(3.0 + k as f64),
                     lower_bound: 1.0,
                     ratio_to_lower: 1.0,
-                    ..super::super::cell_row(&study, k)
+                    ..crate::experiment::study::cell_row(&study, k)
                 }
             })
             .collect();

@@ -7,9 +7,10 @@
 
 use super::analysis::{delta_slopes, readings};
 use super::output::read_results;
-use super::{parse_study, Row, Study};
 use crate::bandit::AlgoName;
 use crate::error::{compact_number, Error, Result};
+use crate::experiment::study::config::Study;
+use crate::experiment::study::{parse_study, Row};
 use crate::report::numbers::sig;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -224,6 +225,11 @@ mod tests {
             .expect("write");
         let e = read_results(&study, &path).expect_err("another cell");
         assert!(e.to_string().contains("is not the study's cell"), "{e}");
+        // The first cell's digest of another specification.
+        let first = study.cells[0].cell.digest().to_string();
+        std::fs::write(&path, csv.replacen(&first, "0123456789abcdef", 1)).expect("write");
+        let e = read_results(&study, &path).expect_err("another specification");
+        assert!(e.to_string().contains("0123456789abcdef"), "{e}");
         // One row missing.
         let short: Vec<&str> = csv.lines().take(csv.lines().count() - 1).collect();
         std::fs::write(&path, short.join("\n") + "\n").expect("write");

@@ -1,21 +1,23 @@
 //! The figures of a study (τ against ε per instance and δ, and τ against log(1/δ)); the
-//! other outputs are [`super::results`] (`results.csv`) and [`super::summary`] (`SUMMARY.md`),
+//! other outputs are [`crate::experiment::study::results`] (`results.csv`) and [`super::summary`] (`SUMMARY.md`),
 //! re-exported here. Every output is a function of the study and its cells' records only (no
 //! clock, no path, no thread count), so a resumed or sharded run writes the same bytes.
 
-use super::config::{lower_kind, upper_kind, LowerKind, PanelSplit, Study, UpperKind};
-use super::{upper_per_log, BoundCache, Row};
 use crate::bandit::AlgoName;
 use crate::complexity;
 use crate::error::{Error, Result};
+use crate::experiment::study::config::{
+    lower_kind, upper_kind, LowerKind, PanelSplit, Study, UpperKind,
+};
+use crate::experiment::study::{upper_per_log, BoundCache, Row};
 use crate::report::plot::{
-    render_with_sidecar, ErrStyle, Figure, HLine, Panel, RefStyle, Series, SeriesStyle, VLine,
-    BLACK_INDEX, GREY_INDEX,
+    render_with_sidecar, ErrStyle, Figure, HLine, Panel, PointStats, RefStyle, Series, SeriesStyle,
+    VLine, BLACK_INDEX, GREY_INDEX,
 };
 use std::path::Path;
 
-pub use super::results::{read_results, write_results, COLUMNS};
 pub use super::summary::write_summary;
+pub use crate::experiment::study::results::{read_results, write_results, COLUMNS};
 
 /// Palette index of the `a`-th algorithm: the six colours before black and grey (which the
 /// bounds use), cycling.
@@ -193,6 +195,7 @@ fn panel(
         let name = format!("lower bound, {}", k.as_str());
         if k == LowerKind::NonPrivate {
             p.hlines.push(HLine {
+                stats: None,
                 y: bounds.time(study, i, k, None)? * lf,
                 label: name,
                 style: RefStyle::Dotted,
@@ -223,12 +226,13 @@ fn panel(
             let color = study
                 .cells
                 .iter()
-                .find(|c| super::config::upper_kind(&c.cell) == Some(k))
+                .find(|c| crate::experiment::study::config::upper_kind(&c.cell) == Some(k))
                 .map_or(GREY_INDEX, |c| algo_color(c.algorithm));
             let name = format!("upper bound, {} (asymptotic)", k.as_str());
             let l1d = (1.0 / delta).ln();
             if k == UpperKind::DpaTt {
                 p.hlines.push(HLine {
+                    stats: None,
                     y: upper_per_log(nu, k, None, 0.5)? * l1d,
                     label: name,
                     style: RefStyle::Dotted,
@@ -285,6 +289,7 @@ fn panel(
         if mine[0].eps.is_none() {
             let r = mine[0];
             p.hlines.push(HLine {
+                stats: Some(row_stats(r)),
                 y: r.mean_tau,
                 label: format!(
                     "{} (non-private){} τ = {}",
@@ -312,20 +317,39 @@ fn panel(
                     SeriesStyle::LineAndPoints,
                     algo_color(a),
                 )
-                .with_err(err, ErrStyle::Bars),
+                .with_err(err, ErrStyle::Bars)
+                .with_points(closed.iter().map(|r| Some(row_stats(r))).collect()),
             );
         }
         if !open.is_empty() {
-            p.series.push(Series::new(
-                format!("{} ≥ (capped runs)", alg.label),
-                open.iter().filter_map(|r| r.eps).collect(),
-                open.iter().map(|r| r.mean_tau).collect(),
-                SeriesStyle::OpenPoints,
-                algo_color(a),
-            ));
+            p.series.push(
+                Series::new(
+                    format!("{} ≥ (capped runs)", alg.label),
+                    open.iter().filter_map(|r| r.eps).collect(),
+                    open.iter().map(|r| r.mean_tau).collect(),
+                    SeriesStyle::OpenPoints,
+                    algo_color(a),
+                )
+                .with_points(open.iter().map(|r| Some(row_stats(r))).collect()),
+            );
         }
     }
     Ok(p)
+}
+
+/// The sidecar statistics of a row's point.
+fn row_stats(r: &Row) -> PointStats {
+    PointStats {
+        runs: r.runs,
+        capped: r.capped,
+        mean: r.mean_tau,
+        mean_is_lower_bound: r.mean_is_lower_bound,
+        ci95: r.ci95,
+        median: r.km_median,
+        q25: r.km_q25,
+        q75: r.km_q75,
+        cell: Some(r.cell.to_string()),
+    }
 }
 
 /// One figure per instance with slopes: mean τ against log(1/δ), the fitted lines, the lower
@@ -389,7 +413,8 @@ pub fn render_delta_figures(
                     SeriesStyle::Points,
                     color,
                 )
-                .with_err(err, ErrStyle::Bars),
+                .with_err(err, ErrStyle::Bars)
+                .with_points(sl.rows.iter().map(|&k| Some(row_stats(&rows[k]))).collect()),
             );
             let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
             let hi = xs.iter().copied().fold(0.0, f64::max);

@@ -3,11 +3,11 @@
 use super::{est, get, grid, no_grid};
 use crate::bandit::{AlgoName, DpaEpisodes, Rules};
 use crate::complexity::t_kl_gaussian_beta;
+use crate::experiment::grid::{GridResults, DPA_DELTAS};
 use crate::instance::Instance;
 use crate::report::claims::{
     claim as result, paper_instances, record, sig, solved, stats, ClaimResult, Context,
 };
-use crate::report::paper::grid::{GridResults, DPA_DELTAS};
 
 pub(super) fn f40(ctx: &mut Context) -> ClaimResult {
     let (id, t, s, p) = (

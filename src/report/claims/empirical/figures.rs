@@ -4,11 +4,11 @@
 use super::{est, fmt_ratio, get, grid, instances_for, no_grid, ratio, rules_tag, RatioEst};
 use crate::bandit::{AlgoName, Rules};
 use crate::complexity::{eps_switch_global, eps_switch_local};
+use crate::experiment::grid::GridResults;
 use crate::instance::Instance;
 use crate::report::claims::{
     claim as result, paper_instances, record, sig, stats, value, Area, ClaimResult, Context,
 };
-use crate::report::paper::grid::GridResults;
 
 /// The band of "matches exactly" on a log-scale figure (F.50): within ±10%.
 const MATCH_BAND: f64 = 1.1;

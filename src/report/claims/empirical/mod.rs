@@ -28,8 +28,8 @@ use super::{
     Context,
 };
 use crate::bandit::{AlgoName, Rules};
-use crate::report::paper::experiments::CellResult;
-use crate::report::paper::grid::GridResults;
+use crate::experiment::grid::GridResults;
+use crate::experiment::CellResult;
 
 /// The checks of this module.
 pub fn checks() -> Vec<Check> {
@@ -206,9 +206,9 @@ fn instances_for(rules: Rules) -> Vec<(&'static str, Vec<f64>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::experiment::grid::Profile;
+    use crate::experiment::run_cell;
     use crate::report::claims::{judge, ClaimVerdict, ERRORS};
-    use crate::report::paper::experiments::run_cell;
-    use crate::report::paper::grid::Profile;
 
     /// Runs one check as `run_all` does: its recorded errors, then the protocol's rule.
     fn judged(check: Check, ctx: &mut Context) -> ClaimResult {

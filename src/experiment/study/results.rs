@@ -10,7 +10,7 @@ use std::path::Path;
 /// fields: `sigma` (Bernoulli), `eps` (non-private), `ci95_*` (capped runs or one run),
 /// `km_*` (the Kaplan–Meier curve does not fall that far: beyond the cap), `upper_*` (no
 /// asymptotic upper bound for this algorithm, rules or family).
-pub const COLUMNS: [&str; 31] = [
+pub const COLUMNS: [&str; 32] = [
     "instance",
     "family",
     "sigma",
@@ -41,24 +41,27 @@ pub const COLUMNS: [&str; 31] = [
     "seed",
     "max_steps",
     "key",
+    "cell",
     "run_command",
 ];
 
 /// The value, or an empty field.
-pub(super) fn opt<T: ToString>(v: Option<T>) -> String {
+pub fn opt<T: ToString>(v: Option<T>) -> String {
     v.map(|x| x.to_string()).unwrap_or_default()
 }
 
 /// Writes `results.csv` (header [`COLUMNS`], one row per cell, numbers in Rust's shortest
-/// round-trip form).
+/// round-trip form), atomically.
 ///
 /// # Errors
-/// I/O failures, as [`Error::Parse`] naming the file.
+/// [`Error::Io`] naming the file.
 pub fn write_results(rows: &[Row], path: &Path) -> Result<()> {
-    let io =
-        |e: &dyn std::fmt::Display| Error::Parse(format!("cannot write {}: {e}", path.display()));
-    let mut w = csv::Writer::from_path(path).map_err(|e| io(&e))?;
-    w.write_record(COLUMNS).map_err(|e| io(&e))?;
+    let io = |e: csv::Error| match e.into_kind() {
+        csv::ErrorKind::Io(e) => Error::io("write", path, e),
+        other => Error::Parse(format!("cannot write {}: {other:?}", path.display())),
+    };
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(COLUMNS).map_err(io)?;
     for r in rows {
         let rec: Vec<String> = vec![
             r.instance.clone(),
@@ -91,16 +94,21 @@ pub fn write_results(rows: &[Row], path: &Path) -> Result<()> {
             r.seed.to_string(),
             r.max_steps.to_string(),
             r.key.clone(),
+            r.cell.to_string(),
             r.run_command.clone(),
         ];
-        w.write_record(&rec).map_err(|e| io(&e))?;
+        w.write_record(&rec).map_err(io)?;
     }
-    w.flush().map_err(|e| io(&e))
+    let bytes = w
+        .into_inner()
+        .map_err(|e| Error::io("write", path, std::io::Error::other(e.to_string())))?;
+    crate::files::write_atomic(path, &bytes)
 }
 
 /// Reads back the `results.csv` that [`write_results`] wrote for `study` (e.g. a committed
-/// study's outputs, for REPORT.md). Row `i` must be the study's cell `i` (same key, runs and
-/// cap); the names of static columns (family, algo, rules, bound kinds) come from the cell.
+/// study's outputs, for REPORT.md). Row `i` must be the study's cell `i` (same digest of its
+/// specification); the names of static columns (family, algo, rules, bound kinds) come from
+/// the cell.
 ///
 /// # Errors
 /// [`Error::Parse`] naming the file and the row: unreadable file, another column layout, a row
@@ -161,14 +169,13 @@ pub fn read_results(study: &Study, path: &Path) -> Result<Vec<Row>> {
             }
         };
         let c = &sc.cell;
-        if field("key") != c.key() || count("runs")? != c.runs || count("max_steps")? != c.max_steps
-        {
+        if field("key") != c.key() || field("cell") != c.digest().as_str() {
             return Err(bad(format!(
-                "row {} is not the study's cell {} ({} runs, cap {}): rerun the study",
+                "row {} is not the study's cell {} (digest {}, the row has {:?}): rerun the study",
                 i + 2,
                 c.key(),
-                c.runs,
-                c.max_steps
+                c.digest(),
+                field("cell")
             )));
         }
         let upper_bound = opt_num("upper_bound")?;

@@ -2,22 +2,106 @@
 //! and the expansion of every `[[algorithm]]` into its cells (each [`Setting`] built once and
 //! checked as `dpbai run` would, before anything runs).
 
-use super::{
+use super::config::{
     lower_kind, upper_kind, FamilyName, LowerKind, Study, StudyAlgorithm, StudyCell, StudyFile,
     StudyInstance, UpperKind, DEFAULT_MAX_STEPS,
 };
 use crate::bandit::{build, Rules, Setting};
 use crate::error::{Error, Result};
-use crate::report::experiments::{cell_instance, Cell};
+use crate::experiment::{cell_instance, Cell};
 
+/// Limits of a study (checked before anything is built): list lengths, instances, algorithms
+/// and cells. Validation is linear in the number of cells.
+pub mod study_limits {
+    /// Values of one δ or ε list (a `"lo:hi:n"` grid has `n <= 1000` too).
+    pub const MAX_LIST: usize = 1000;
+    /// `[[instance]]` tables.
+    pub const MAX_INSTANCES: usize = 1000;
+    /// `[[algorithm]]` tables.
+    pub const MAX_ALGORITHMS: usize = 1000;
+    /// Cells of the whole study.
+    pub const MAX_CELLS: usize = 100_000;
+    /// Size of the study file, in bytes.
+    pub const MAX_FILE_BYTES: u64 = 1 << 20;
+}
+use study_limits::*;
+
+/// A bad value at key path `path` (the file and the line are added by [`parse_study_with`]).
 fn bad(path: &str, msg: impl std::fmt::Display) -> Error {
-    Error::Parse(format!("{path}: {msg}"))
+    Error::Config {
+        file: String::new(),
+        key: path.to_string(),
+        line: None,
+        message: msg.to_string(),
+    }
 }
 
-/// The key path of a TOML error at byte `pos` of `text`: the enclosing `[table]` or
-/// `[[array]]` (with its 0-based index) and the key on the error's line.
-fn key_path(text: &str, pos: usize) -> String {
+/// The table headers of `text` with their 1-based lines: `("algorithm", Some(1), line)` for the
+/// second `[[algorithm]]`, `("bounds", None, line)` for `[bounds]`.
+fn tables(text: &str) -> Vec<(String, Option<usize>, usize)> {
+    let mut counts: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if let Some(name) = t.strip_prefix("[[").and_then(|r| r.split("]]").next()) {
+            let name = name.trim().to_string();
+            let n = counts.entry(name.clone()).or_insert(0);
+            out.push((name, Some(*n), i + 1));
+            *n += 1;
+        } else if let Some(name) = t.strip_prefix('[').and_then(|r| r.split(']').next()) {
+            out.push((name.trim().to_string(), None, i + 1));
+        }
+    }
+    out
+}
+
+/// The 1-based line of the key path `path` (`algorithm[2].eps[0]`, `runs`, `instance[1]`) in
+/// the user's `text`: the key's own line within its table, else the table's header line.
+fn line_of(text: &str, path: &str) -> Option<usize> {
+    let lines: Vec<&str> = text.lines().collect();
+    let key_line = |from: usize, to: usize, key: &str| {
+        (from..to.min(lines.len())).find(|&i| {
+            let t = lines[i].trim_start();
+            t.strip_prefix(key)
+                .is_some_and(|r| r.trim_start().starts_with('='))
+        })
+    };
+    let heads = tables(text);
+    let is_table = |t: &str| {
+        let name = t.split('[').next().unwrap_or("");
+        matches!(name, "instance" | "algorithm" | "bounds" | "figures")
+    };
+    let (table, rest) = match path.split_once('.') {
+        Some((t, r)) if is_table(t) => (t, r),
+        _ if is_table(path) => (path, ""),
+        _ => ("", path),
+    };
+    let key = rest.split('[').next().unwrap_or("");
+    if table.is_empty() {
+        let end = heads.first().map_or(lines.len(), |h| h.2 - 1);
+        return key_line(0, end, key).map(|i| i + 1);
+    }
+    let (name, index) = match table.split_once('[') {
+        Some((n, i)) => (n, i.trim_end_matches(']').parse::<usize>().ok()),
+        None => (table, None),
+    };
+    let pos = heads
+        .iter()
+        .position(|(n, i, _)| n == name && *i == index)?;
+    let start = heads[pos].2;
+    let end = heads.get(pos + 1).map_or(lines.len(), |h| h.2 - 1);
+    if key.is_empty() {
+        return Some(start);
+    }
+    Some(key_line(start, end, key).map_or(start, |i| i + 1))
+}
+
+/// The key path of a TOML error at byte `pos` of `text` and its line: the enclosing `[table]`
+/// or `[[array]]` (with its 0-based index) and the key on the error's line; for a missing
+/// field, the table that lacks it (or the top level).
+fn key_path(text: &str, pos: usize, missing: bool) -> (String, Option<usize>) {
     let mut table = String::new();
+    let mut table_line = None;
     let mut counts: std::collections::BTreeMap<String, usize> = Default::default();
     let mut line_no = 0;
     let mut key = String::new();
@@ -32,9 +116,11 @@ fn key_path(text: &str, pos: usize) -> String {
             let name = name.trim().to_string();
             let n = counts.entry(name.clone()).or_insert(0);
             table = format!("{name}[{n}]");
+            table_line = Some(line_no);
             *n += 1;
         } else if let Some(name) = t.strip_prefix('[').and_then(|r| r.split(']').next()) {
             table = name.trim().to_string();
+            table_line = Some(line_no);
         }
         key = t
             .split('=')
@@ -45,35 +131,68 @@ fn key_path(text: &str, pos: usize) -> String {
             .to_string();
         offset += line.len();
     }
+    if missing {
+        // serde reports a missing field at the start of the table that lacks it.
+        return if table.is_empty() {
+            ("(top level)".into(), None)
+        } else {
+            (table, table_line)
+        };
+    }
     let path = match (table.is_empty(), key.is_empty()) {
-        (true, true) => String::new(),
+        (true, true) => "(file)".to_string(),
         (true, false) => key,
         (false, true) => table,
         (false, false) => format!("{table}.{key}"),
     };
-    if path.is_empty() {
-        format!("line {line_no}")
-    } else {
-        format!("{path} (line {line_no})")
-    }
+    (path, Some(line_no))
 }
 
 /// Parses and validates a study file. `source` names the file in messages.
 ///
 /// # Errors
-/// [`Error::Parse`] with one line `SOURCE: PATH: what is wrong; allowed values`.
+/// [`Error::Config`] naming the file, the key, its line and what is allowed.
 pub fn parse_study(text: &str, source: &str) -> Result<Study> {
-    let file: StudyFile = toml::from_str(text).map_err(|e| {
+    parse_study_with(text, source, None)
+}
+
+/// [`parse_study`] with the file's `runs` replaced by `runs` (`dpbai experiment --runs`),
+/// before anything is validated (so multipliers and limits see it). Line numbers are those of
+/// `text`, the user's own file.
+///
+/// # Errors
+/// As [`parse_study`].
+pub fn parse_study_with(text: &str, source: &str, runs: Option<u64>) -> Result<Study> {
+    let mut file: StudyFile = toml::from_str(text).map_err(|e| {
         let msg = e.message().replace('\n', " ");
-        let at = e
+        let missing = msg.starts_with("missing field");
+        let (key, line) = e
             .span()
-            .map(|s| key_path(text, s.start))
-            .unwrap_or_else(|| "(file)".into());
-        Error::Parse(format!("{source}: {at}: {}", msg.trim()))
+            .map(|s| key_path(text, s.start, missing))
+            .unwrap_or_else(|| ("(file)".into(), None));
+        Error::Config {
+            file: source.to_string(),
+            key,
+            line,
+            message: msg.trim().to_string(),
+        }
     })?;
+    if let Some(r) = runs {
+        file.runs = r;
+    }
     validate(file).map_err(|e| match e {
-        Error::Parse(m) => Error::Parse(format!("{source}: {m}")),
-        other => Error::Parse(format!("{source}: {other}")),
+        Error::Config { key, message, .. } => Error::Config {
+            file: source.to_string(),
+            line: line_of(text, &key),
+            key,
+            message,
+        },
+        other => Error::Config {
+            file: source.to_string(),
+            key: "(file)".into(),
+            line: None,
+            message: other.to_string(),
+        },
     })
 }
 
@@ -85,9 +204,13 @@ fn number(path: &str, v: &toml::Value) -> Result<f64> {
     }
 }
 
-/// A list of numbers or one number.
+/// A list of numbers (at most [`MAX_LIST`]) or one number.
 fn numbers(path: &str, v: &toml::Value) -> Result<Vec<f64>> {
     match v {
+        toml::Value::Array(a) if a.len() > MAX_LIST => Err(bad(
+            path,
+            format!("{} values: at most {MAX_LIST} in one list", a.len()),
+        )),
         toml::Value::Array(a) => a
             .iter()
             .enumerate()
@@ -178,6 +301,24 @@ fn validate(f: StudyFile) -> Result<Study> {
     if f.algorithms.is_empty() {
         return Err(bad("algorithm", "no [[algorithm]]: give at least one"));
     }
+    if f.instances.len() > MAX_INSTANCES {
+        return Err(bad(
+            "instance",
+            format!(
+                "{} [[instance]] tables: at most {MAX_INSTANCES}",
+                f.instances.len()
+            ),
+        ));
+    }
+    if f.algorithms.len() > MAX_ALGORITHMS {
+        return Err(bad(
+            "algorithm",
+            format!(
+                "{} [[algorithm]] tables: at most {MAX_ALGORITHMS}",
+                f.algorithms.len()
+            ),
+        ));
+    }
     let mut instances = Vec::new();
     for (i, inst) in f.instances.iter().enumerate() {
         let p = format!("instance[{i}]");
@@ -239,6 +380,8 @@ fn validate(f: StudyFile) -> Result<Study> {
     }
     let mut algorithms: Vec<StudyAlgorithm> = Vec::new();
     let mut cells = Vec::new();
+    // Keys seen so far, with the algorithm entry that made them (linear duplicate check).
+    let mut seen: std::collections::HashMap<String, usize> = Default::default();
     for (j, a) in f.algorithms.iter().enumerate() {
         let p = format!("algorithm[{j}]");
         let rules = a.rules.unwrap_or_default();
@@ -280,6 +423,12 @@ fn validate(f: StudyFile) -> Result<Study> {
         };
         let chosen: Vec<usize> = match &a.instances {
             None => (0..instances.len()).collect(),
+            Some(names) if names.is_empty() => {
+                return Err(bad(
+                    &format!("{p}.instances"),
+                    "empty list: name at least one instance, or leave the key out for all",
+                ))
+            }
             Some(names) => names
                 .iter()
                 .enumerate()
@@ -302,6 +451,20 @@ fn validate(f: StudyFile) -> Result<Study> {
             return Err(bad(
                 &format!("{p}.runs-multiplier"),
                 "0: must be at least 1",
+            ));
+        }
+        let cell_runs = f.runs.saturating_mul(mult);
+        limits::check_runs("runs", cell_runs).map_err(|e| {
+            bad(
+                &format!("{p}.runs-multiplier"),
+                format!("runs × runs-multiplier = {} × {mult}: {e}", f.runs),
+            )
+        })?;
+        let planned = cells.len() + chosen.len() * deltas.len() * eps.len();
+        if planned > MAX_CELLS {
+            return Err(bad(
+                &p,
+                format!("the study would have {planned} cells or more: at most {MAX_CELLS}"),
             ));
         }
         let cap = a.max_steps.unwrap_or(max_steps);
@@ -343,28 +506,24 @@ fn validate(f: StudyFile) -> Result<Study> {
                         means: instances[i].instance.means().to_vec(),
                         sigma: instances[i].sigma,
                         setting: setting(delta, e).map_err(|err| bad(&p, err))?,
-                        runs: f.runs.saturating_mul(mult),
+                        runs: cell_runs,
                         max_steps: cap,
                         seed_salt: f.seed,
                         threshold: a.threshold.clone(),
                     };
                     // Every setting is checked once, as `dpbai run` would, before anything runs.
-                    let (spec, _) = cell.spec().map_err(|err| match &a.threshold {
+                    let (spec, _) = cell.engine_spec().map_err(|err| match &a.threshold {
                         Some(_) => bad(&format!("{p}.threshold"), err),
                         None => bad(&p, err),
                     })?;
                     build(&spec, &instances[i].instance).map_err(|err| bad(&p, err))?;
-                    if let Some(prev) = cells
-                        .iter()
-                        .find(|c: &&StudyCell| c.cell.key() == cell.key())
-                    {
+                    if let Some(prev) = seen.insert(cell.key(), alg_index) {
                         return Err(bad(
                             &p,
                             format!(
-                                "cell {} repeats one of algorithm[{}]: give the entries different \
-                                 settings",
-                                cell.key(),
-                                prev.algorithm
+                                "cell {} repeats one of algorithm[{prev}]: give the entries \
+                                 different settings",
+                                cell.key()
                             ),
                         ));
                     }

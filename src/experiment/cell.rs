@@ -1,41 +1,23 @@
-//! Experiment cells of `dpbai verify`: one (instance, algorithm, ε, δ, rules) combination run
-//! over many seeded Monte Carlo runs, cached as a CSV so that the `paper` profile is resumable.
+//! The labelled cells of `dpbai verify` and `dpbai experiment`: one (instance, algorithm, ε, δ,
+//! rules, readings) combination run over many seeded Monte Carlo runs. A [`Cell`] is a
+//! [`CellSpec`] whose seed derives from a human-readable key ([`Cell::key`]: instance name,
+//! algorithm, ε, δ, rules and one suffix per non-default option; [`super::seed`]). The key labels
+//! the cell in progress lines and tables; the [`CellDigest`] of its specification identifies it
+//! (the cache file, the shard files, every row and figure point derived from it).
 //!
-//! # Seeds
-//! A cell's master seed is the FNV-1a hash of its key *without* the run count, so the runs of
-//! the quick profile are exactly the first runs of the paper profile, and a cell can be
-//! extended without recomputing what it has.
-//!
-//! # Cache
-//! `<cache>/<key>.csv`: a comment line `# dpbai-cell key=… seed=… max_steps=… version=…`, then
-//! `run,tau,recommendation,stopped,rounds` (recommendation 0-based; `rounds` empty when not
-//! defined), then a last comment line `# blake3=<hex>`, the digest of everything before it (a
-//! file failing it is recomputed with a warning naming it); pandas reads it with
-//! `comment="#"`. A cached cell is reused when its key, seed,
-//! `max_steps` and version match and it holds at least the requested runs.
-//!
-//! # Shards
-//! `dpbai verify --shard i/n` (e.g. one job of a cluster's job array per `i`) runs the slice
-//! `r ≡ i (mod n)` of every cell and writes `<cache>/<key>.shard-<i>-of-<n>.csv` (same format).
-//! Once the shard files of all `i` sit in one cache folder, [`run_cell`] assembles them into the
-//! complete `<key>.csv` — exactly the file an unsharded run writes, since run `r` draws from
-//! `rng_for_run(seed, r)` whatever the shard.
+//! Cache and shard files: [`super::cache`]; running: [`super::run`].
 
+use super::seed::{cell_seed, fnv1a};
+use super::spec::{normal_threshold, CellDigest, CellSpec};
 use crate::audit::expr::parse_threshold;
 use crate::bandit::rules::Eq14Form;
 use crate::bandit::{
-    AdapLeaderBonus, AlgoName, AlgoSpec, ChallengerCounts, CustomThreshold, DpaEpisodes,
-    GaussLdpSigma, LeaderCounts, Rules, Setting, TieBreak,
+    AdapLeaderBonus, AlgoName, AlgoSpec, ChallengerCounts, DpaEpisodes, GaussLdpSigma,
+    LeaderCounts, Rules, Setting, TieBreak,
 };
 use crate::error::{Error, Result};
 use crate::instance::{Family, Instance};
 use serde::Serialize;
-use std::sync::Arc;
-
-mod cache;
-mod run;
-
-pub use run::{run_cell, run_cell_shard, shard_present, CellResult};
 
 /// One experiment cell: an instance, a [`Setting`] and the run sizes.
 ///
@@ -143,13 +125,12 @@ pub fn cell_instance(means: &[f64], sigma: Option<f64>) -> Result<Instance> {
     }
 }
 
-/// The hash naming a user threshold in a cell key: FNV-1a of its normalised text (a preset name
-/// expanded to its expression, then every whitespace character removed, so that spellings of
-/// one expression that differ only in spacing, or a preset and its expansion, share a key).
+/// The hash naming a user threshold in a cell key: FNV-1a of its normalised text
+/// ([`normal_threshold`]: a preset name expanded to its expression, white space removed), so
+/// spellings of one expression that differ only in spacing, or a preset and its expansion,
+/// share a key (and a seed).
 pub fn threshold_key(text: &str) -> u64 {
-    let expanded = crate::audit::expr::preset(text.trim()).unwrap_or_else(|| text.to_string());
-    let normal: String = expanded.chars().filter(|c| !c.is_whitespace()).collect();
-    fnv1a(&normal)
+    fnv1a(&normal_threshold(text))
 }
 
 pub use crate::audit::finite::CheckedThreshold;
@@ -184,16 +165,6 @@ fn flag_value<T: clap::ValueEnum>(v: &T) -> String {
         .unwrap_or_default()
 }
 
-/// FNV-1a 64-bit hash.
-pub fn fnv1a(s: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in s.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
 /// `paper` or `reference`, as in keys and on the command line.
 pub(crate) fn rules_str(r: Rules) -> &'static str {
     match r {
@@ -204,17 +175,14 @@ pub(crate) fn rules_str(r: Rules) -> &'static str {
 
 /// The engine-only options of a run as `dpbai run` records them in a summary's `options`, after
 /// the setting's readings ([`Setting::non_default_flags`]): `--step-by-step`, then
-/// `--threshold EXPR` with `EXPR` shell-quoted ([`crate::report::study::shell_word`]).
+/// `--threshold EXPR` with `EXPR` shell-quoted ([`super::shell::shell_word`]).
 pub fn engine_flags(step_by_step: bool, threshold: Option<&str>) -> Vec<String> {
     let mut out = Vec::new();
     if step_by_step {
         out.push("--step-by-step".into());
     }
     if let Some(t) = threshold {
-        out.push(format!(
-            "--threshold {}",
-            crate::report::study::shell_word(t)
-        ));
+        out.push(format!("--threshold {}", super::shell::shell_word(t)));
     }
     out
 }
@@ -296,24 +264,36 @@ impl Cell {
         cell_instance(&self.means, self.sigma)
     }
 
+    /// The cell's full specification: its setting, instance, threshold, runs and cap, the seed
+    /// of its key, at the current engine semantics.
+    pub fn spec(&self) -> CellSpec {
+        let instance = self
+            .instance()
+            .expect("invariant: a cell's means were validated when it was made");
+        CellSpec::new(
+            &self.setting,
+            &instance,
+            self.threshold.as_deref(),
+            false,
+            self.runs,
+            self.seed(),
+            self.max_steps,
+        )
+    }
+
+    /// The digest of [`Cell::spec`]: what identifies the cell.
+    pub fn digest(&self) -> CellDigest {
+        self.spec().digest()
+    }
+
     /// The engine's spec of the cell (its [`Setting`]) and, for a cell with a user threshold,
     /// its in-run check (set as `custom_threshold`; read its
     /// [`crate::audit::finite::Checked::failure`] after the runs).
     ///
     /// # Errors
     /// A bad threshold ([`checked_threshold`]); an instance outside its family's domain.
-    pub fn spec(&self) -> Result<(AlgoSpec, Option<CheckedThreshold>)> {
-        let s = &self.setting;
-        let mut spec = AlgoSpec::new(*s);
-        let checked = match &self.threshold {
-            Some(t) => {
-                let c = checked_threshold(t, &self.instance()?, s)?;
-                spec.custom_threshold = Some(c.clone() as Arc<dyn CustomThreshold>);
-                Some(c)
-            }
-            None => None,
-        };
-        Ok((spec, checked))
+    pub fn engine_spec(&self) -> Result<(AlgoSpec, Option<CheckedThreshold>)> {
+        self.spec().engine_spec()
     }
 
     /// The `dpbai run` arguments (after `dpbai run`) that reproduce the cell's runs exactly:
@@ -380,28 +360,19 @@ impl Cell {
         }
         a
     }
-    /// Master seed of the cell.
+    /// Master seed of the cell ([`cell_seed`] of its key).
     pub fn seed(&self) -> u64 {
-        fnv1a(&self.key())
+        cell_seed(&self.key())
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::cache::assemble_shards;
     use super::*;
-    use crate::mc::Shard;
-
-    #[test]
-    fn fnv_known_values() {
-        // FNV-1a 64 test vectors (Fowler–Noll–Vo reference).
-        assert_eq!(fnv1a(""), 0xcbf29ce484222325);
-        assert_eq!(fnv1a("a"), 0xaf63dc4c8601ec8c);
-    }
 
     #[test]
     fn default_options_keep_verify_keys_and_each_option_changes_the_key() {
-        let profile = crate::report::grid::Profile::named("quick").expect("quick");
+        let profile = crate::experiment::grid::Profile::named("quick").expect("quick");
         let base = profile.cell("mu4", &[0.75, 0.5], AlgoName::AdapTtStar, Some(0.2));
         assert_eq!(base.key(), "mu4_adap-tt-star_eps0.2_delta0.01_paper");
         let p = base.setting;
@@ -451,7 +422,7 @@ mod tests {
     /// that struct's declaration order; `threshold` omitted when absent).
     #[test]
     fn json_keeps_the_layout_before_setting() {
-        let profile = crate::report::grid::Profile::named("quick").expect("quick");
+        let profile = crate::experiment::grid::Profile::named("quick").expect("quick");
         let mut c = profile.cell("mu4", &[0.75, 0.5], AlgoName::GaussLdpTt, Some(0.2));
         c.setting.gamma = Some(crate::params::Gamma::new(1e-6).expect("valid"));
         c.setting.tie_break = TieBreak::Uniform;
@@ -468,77 +439,5 @@ mod tests {
         c.threshold = Some("paper-cg".into());
         let with_thr = serde_json::to_string(&c).expect("serialises");
         assert!(with_thr.ends_with(r#""seed_salt":3,"threshold":"paper-cg"}}"#));
-    }
-
-    #[test]
-    fn cache_round_trip_and_prefix() {
-        let dir = std::env::temp_dir().join(format!("dpbai-cells-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let mut cell = Cell {
-            instance: "easy".into(),
-            means: vec![0.9, 0.1],
-            sigma: None,
-            setting: Setting::paper(AlgoName::DpSe, 0.1)
-                .and_then(|s| s.with_eps(1.0))
-                .expect("valid"),
-            runs: 6,
-            max_steps: 10_000_000,
-            seed_salt: None,
-            threshold: None,
-        };
-        let a = run_cell(&cell, Some(&dir), 2).expect("runs");
-        assert!(!a.cached);
-        let b = run_cell(&cell, Some(&dir), 1).expect("loads");
-        assert!(b.cached);
-        assert_eq!(a.summary, b.summary);
-        cell.runs = 3; // a prefix of the cached runs
-        let c = run_cell(&cell, Some(&dir), 1).expect("loads prefix");
-        let d = run_cell(&cell, None, 1).expect("recomputes");
-        assert!(c.cached && !d.cached);
-        assert_eq!(
-            c.summary, d.summary,
-            "the first runs do not depend on the run count"
-        );
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn shards_assemble_into_the_unsharded_cell() {
-        let base = std::env::temp_dir().join(format!("dpbai-shards-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&base);
-        let (sharded, whole) = (base.join("sharded"), base.join("whole"));
-        let cell = Cell {
-            instance: "easy".into(),
-            means: vec![0.8, 0.5, 0.4],
-            sigma: None,
-            setting: Setting::paper(AlgoName::Ttucb, 0.1).expect("valid"),
-            runs: 11,
-            max_steps: 1_000_000,
-            seed_salt: None,
-            threshold: None,
-        };
-        for i in [0, 2] {
-            let s = Shard::new(i, 3).unwrap();
-            assert!(run_cell_shard(&cell, &sharded, 1, s).unwrap().is_some());
-            assert!(
-                run_cell_shard(&cell, &sharded, 1, s).unwrap().is_none(),
-                "resumable"
-            );
-        }
-        // Shard 1/3 missing: nothing to assemble yet.
-        assert!(assemble_shards(&sharded, &cell).is_none());
-        run_cell_shard(&cell, &sharded, 2, Shard::new(1, 3).unwrap()).unwrap();
-        let a = run_cell(&cell, Some(&sharded), 1).unwrap();
-        assert!(a.cached, "assembled from the shard files");
-        let b = run_cell(&cell, Some(&whole), 2).unwrap();
-        assert!(!b.cached);
-        assert_eq!(a.summary, b.summary);
-        let key = format!("{}.csv", cell.key());
-        assert_eq!(
-            std::fs::read(sharded.join(&key)).unwrap(),
-            std::fs::read(whole.join(&key)).unwrap(),
-            "byte-identical cache files"
-        );
-        let _ = std::fs::remove_dir_all(&base);
     }
 }

@@ -1,12 +1,16 @@
-//! The experiment grid of Section 5 / App. I (MATH.md G): six Bernoulli instances, δ = 0.01,
+//! The experiment grid of Section 5 / App. I as data: six Bernoulli instances, δ = 0.01,
 //! local-DP algorithms (CTB-TT, TTUCB) and global-DP algorithms (AdaP-TT, AdaP-TT*, DP-SE,
-//! TTUCB) over ε grids, at two sizes: `quick` (the README's main command) and `paper`.
+//! TTUCB) over ε grids, at two sizes: `quick` (the README's main command) and `paper`; the
+//! DPA-TT cells along δ; the public code's rules on μ1, μ2; and the control cells of REPORT.md's
+//! Findings ([`long_runs`] holds the long-run ones).
 
-use super::experiments::{run_cell, Cell, CellResult};
+use super::run::{CellResult, CellRunner};
+use super::Cell;
 use crate::bandit::{AdapLeaderBonus, AlgoName, DpaEpisodes, LeaderCounts, Rules, Setting};
 use crate::error::Result;
 use crate::params::Delta;
-use std::path::Path;
+
+pub mod long_runs;
 
 /// The six Bernoulli instances of the experiments (MATH.md G.1).
 pub fn paper_instances() -> Vec<(&'static str, Vec<f64>)> {
@@ -47,7 +51,7 @@ pub const PAPER_LOCAL_EPS: [f64; 14] = [
     0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 2.0, 4.0, 10.0, 100.0,
 ];
 
-/// ε values at which shared/data/public_code_runs.csv measured the public code.
+/// ε values at which the public code's stopping times were measured (`data/public_code_runs.csv`).
 pub const PUBLIC_CODE_EPS: [f64; 4] = [0.01, 0.1, 1.0, 10.0];
 
 /// Risks of the DPA-TT cells (F.42's asymptotic trend in log(1/δ)).
@@ -316,22 +320,21 @@ impl GridResults {
     }
 }
 
-/// Runs (or loads from `cache`) every cell of `profile`; `progress(done, total, &result)` is
+/// Runs (or loads) every cell of `profile` with `runner`; `progress(done, total, &result)` is
 /// called after each cell.
 ///
 /// # Errors
 /// The first failing cell's error.
 pub fn run_grid(
     profile: &Profile,
-    cache: Option<&Path>,
-    threads: usize,
+    runner: &CellRunner,
     progress: &dyn Fn(usize, usize, &CellResult),
 ) -> Result<GridResults> {
     let cells = profile.cells();
     let total = cells.len();
     let mut out = GridResults::default();
     for (i, cell) in cells.iter().enumerate() {
-        let r = run_cell(cell, cache, threads)?;
+        let r = runner.run(cell)?;
         progress(i + 1, total, &r);
         out.cells.push(r);
     }

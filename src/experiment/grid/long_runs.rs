@@ -7,11 +7,11 @@
 //! its control is a run the frozen bonus starved; a cell whose runs all stop under the higher
 //! cap, with a longest τ far beyond its control's, shows runs that are long but finite.
 
-use super::experiments::Cell;
-use super::grid::{Profile, NEAR_TIE};
+use super::{Profile, NEAR_TIE};
 use crate::bandit::AlgoName;
+use crate::experiment::Cell;
 
-/// ε of the long-run cells: inside the quick global grid, below [`super::grid::STARVATION_EPS`],
+/// ε of the long-run cells: inside the quick global grid, below [`super::STARVATION_EPS`],
 /// where the near-tie instance's AdaP-TT runs go past 10⁷ samples.
 pub const LONG_RUN_EPS: [f64; 2] = [0.1, 0.2];
 
@@ -29,7 +29,7 @@ pub fn long_run_cells(profile: &Profile) -> Vec<Cell> {
             max_steps: LONG_RUN_CAP.max(profile.max_steps),
             ..profile.cell("near-tie", &NEAR_TIE, AlgoName::AdapTt, Some(eps))
         };
-        super::grid::push_with_log_n_control(&mut out, cell);
+        super::push_with_log_n_control(&mut out, cell);
     }
     out
 }
@@ -47,7 +47,7 @@ mod tests {
         // No key of the grid or of the other controls: the cache files cannot collide.
         let mut others: Vec<String> = p.cells().iter().map(Cell::key).collect();
         others.extend(
-            super::super::grid::starvation_control_cells(&p)
+            super::super::starvation_control_cells(&p)
                 .iter()
                 .map(Cell::key),
         );

@@ -1,5 +1,5 @@
 //! The study file of `dpbai experiment` (TOML): its schema (this file) and its validation into
-//! experiment cells (`validate`: [`parse_study`]).
+//! experiment cells ([`super::validate`]: [`parse_study`]).
 //!
 //! Keys are spelled as `dpbai run`'s flags (`max-steps`, `tie-break`, …). Unknown keys, values
 //! of the wrong type, misspelled names and values outside their domain are refused with one line
@@ -11,13 +11,11 @@ use crate::bandit::{
     AdapLeaderBonus, AlgoName, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, Rules,
     TieBreak,
 };
+use crate::experiment::Cell;
 use crate::instance::Instance;
-use crate::report::experiments::Cell;
 use serde::Deserialize;
 
-mod validate;
-
-pub use validate::{log_grid, parse_study};
+pub use super::validate::{log_grid, parse_study};
 
 /// Default cap on the samples of one run (that of `dpbai run`).
 pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
@@ -313,8 +311,8 @@ algo = "dp-se"
 
     fn err(text: &str) -> String {
         match parse_study(text, "t.toml") {
-            Err(Error::Parse(m)) => m,
-            other => panic!("expected a parse error, got {other:?}"),
+            Err(e @ Error::Config { .. }) => e.to_string(),
+            other => panic!("expected a configuration error, got {other:?}"),
         }
     }
 

@@ -1,0 +1,246 @@
+//! What is known about each algorithm, declared once: [`AlgoName::info`] gives its
+//! [`AlgoInfo`] (name, label, privacy model, which options apply), so that the CLI, studies,
+//! the Python package, figures and the cost model read one table instead of matching on the
+//! algorithm.
+
+use super::{AlgoName, Setting};
+use crate::error::{Error, Result};
+
+/// The privacy model of an algorithm (and of its lower bound).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum PrivacyModel {
+    /// No privacy (`ε = ∞`).
+    NonPrivate,
+    /// ε-local DP: each reward is privatised before the learner sees it.
+    Local,
+    /// ε-global DP: the sequence of actions and the recommendation are private.
+    Global,
+}
+
+/// An option of `dpbai run` that only some algorithms take (the readings by their flag names,
+/// and `beta`, `gamma`, `eps`).
+pub type OptionName = &'static str;
+
+/// The facts of one algorithm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AlgoInfo {
+    /// The algorithm.
+    pub algo: AlgoName,
+    /// Command-line spelling (`ttucb`, …).
+    pub name: &'static str,
+    /// Display label (`TTUCB`, `AdaP-TT*`, …).
+    pub label: &'static str,
+    /// Where the paper defines it.
+    pub reference: &'static str,
+    /// Privacy model (hence whether it needs `ε`, and which lower bound binds it).
+    pub privacy: PrivacyModel,
+    /// A Top Two algorithm (Alg. 1): leader, challenger, tracking, GLR stopping.
+    pub top_two: bool,
+    /// Its estimates are released in phases (DAF or DPA): `rounds` is defined.
+    pub phased: bool,
+    /// The options it takes besides `δ`, the rules and `--threshold` (a value other than the
+    /// default of any other option is refused by [`super::build`]).
+    pub options: &'static [OptionName],
+}
+
+/// The options of every Top Two algorithm.
+const TOP_TWO: [OptionName; 3] = ["beta", "tie-break", "ids-beta"];
+
+macro_rules! options {
+    ($($extra:literal),* $(,)?) => {
+        &[TOP_TWO[0], TOP_TWO[1], TOP_TWO[2], $($extra),*]
+    };
+}
+
+/// One entry per algorithm, in the order of the paper.
+pub const ALGORITHMS: [AlgoInfo; 7] = [
+    AlgoInfo {
+        algo: AlgoName::Ttucb,
+        name: "ttucb",
+        label: "TTUCB",
+        reference: "Alg. 6",
+        privacy: PrivacyModel::NonPrivate,
+        top_two: true,
+        phased: false,
+        options: options!(),
+    },
+    AlgoInfo {
+        algo: AlgoName::CtbTt,
+        name: "ctb-tt",
+        label: "CTB-TT",
+        reference: "Alg. 7",
+        privacy: PrivacyModel::Local,
+        top_two: true,
+        phased: false,
+        options: options!("eps"),
+    },
+    AlgoInfo {
+        algo: AlgoName::GaussLdpTt,
+        name: "gauss-ldp-tt",
+        label: "Gauss-LDP-TT",
+        reference: "Alg. 8",
+        privacy: PrivacyModel::Local,
+        top_two: true,
+        phased: false,
+        options: options!("eps", "gamma", "gauss-sigma"),
+    },
+    AlgoInfo {
+        algo: AlgoName::AdapTt,
+        name: "adap-tt",
+        label: "AdaP-TT",
+        reference: "Alg. 9",
+        privacy: PrivacyModel::Global,
+        top_two: true,
+        phased: true,
+        options: options!(
+            "eps",
+            "challenger-counts",
+            "adap-leader-bonus",
+            "leader-counts"
+        ),
+    },
+    AlgoInfo {
+        algo: AlgoName::AdapTtStar,
+        name: "adap-tt-star",
+        label: "AdaP-TT*",
+        reference: "Alg. 10",
+        privacy: PrivacyModel::Global,
+        top_two: true,
+        phased: true,
+        options: options!(
+            "eps",
+            "challenger-counts",
+            "eq14-form",
+            "adap-leader-bonus",
+            "leader-counts"
+        ),
+    },
+    AlgoInfo {
+        algo: AlgoName::DpSe,
+        name: "dp-se",
+        label: "DP-SE",
+        reference: "Sec. 4.4",
+        privacy: PrivacyModel::Global,
+        top_two: false,
+        phased: true,
+        options: &["eps"],
+    },
+    AlgoInfo {
+        algo: AlgoName::DpaTt,
+        name: "dpa-tt",
+        label: "DPA-TT",
+        reference: "Alg. 11",
+        privacy: PrivacyModel::NonPrivate,
+        top_two: true,
+        phased: true,
+        options: options!("challenger-counts", "dpa-episodes", "leader-counts"),
+    },
+];
+
+impl AlgoName {
+    /// The algorithm's entry of [`ALGORITHMS`].
+    pub fn info(self) -> &'static AlgoInfo {
+        ALGORITHMS
+            .iter()
+            .find(|i| i.algo == self)
+            .expect("invariant: ALGORITHMS lists every AlgoName")
+    }
+}
+
+impl AlgoInfo {
+    /// Whether the algorithm takes `option`.
+    pub fn takes(&self, option: &str) -> bool {
+        self.options.contains(&option)
+    }
+
+    /// The names of the algorithms that take `option`, for messages.
+    pub fn takers(option: &str) -> String {
+        let v: Vec<&str> = ALGORITHMS
+            .iter()
+            .filter(|i| i.takes(option))
+            .map(|i| i.name)
+            .collect();
+        if v.is_empty() {
+            "none".into()
+        } else {
+            v.join(", ")
+        }
+    }
+}
+
+/// Checks that every option of `s` that differs from its default is one the algorithm takes.
+///
+/// # Errors
+/// [`Error::InvalidParameter`] naming the option, its value and the algorithms that take it.
+pub fn check_options(s: &Setting) -> Result<()> {
+    let info = s.algo.info();
+    let default = Setting::new(s.algo, s.delta);
+    let mut given: Vec<(OptionName, String)> = Vec::new();
+    if let Some(e) = s.eps {
+        given.push(("eps", e.get().to_string()));
+    }
+    if let Some(g) = s.gamma {
+        given.push(("gamma", g.get().to_string()));
+    }
+    if s.beta != default.beta {
+        given.push(("beta", s.beta.get().to_string()));
+    }
+    for ((name, value), (_, dv)) in s.readings().into_iter().zip(default.readings()) {
+        if value != dv {
+            given.push((name, value));
+        }
+    }
+    for (name, value) in given {
+        if !info.takes(name) {
+            return Err(Error::param(
+                name,
+                value,
+                format!(
+                    "absent for {} (it does not take --{name}; the algorithms that do: {})",
+                    info.name,
+                    AlgoInfo::takers(name)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::{Beta, Epsilon, Gamma};
+
+    #[test]
+    fn the_table_lists_every_algorithm_once_in_order() {
+        assert_eq!(ALGORITHMS.map(|i| i.algo), AlgoName::ALL);
+        for a in AlgoName::ALL {
+            assert_eq!(a.info().name, a.as_str());
+            assert_eq!(a.info().privacy != PrivacyModel::NonPrivate, a.needs_eps());
+        }
+    }
+
+    #[test]
+    fn options_that_do_not_apply_are_refused_naming_them() {
+        let base = |a| Setting::paper(a, 0.1).expect("valid");
+        let mut s = base(AlgoName::Ttucb);
+        s.gamma = Some(Gamma::new(0.5).expect("valid"));
+        let e = check_options(&s).expect_err("gamma for ttucb").to_string();
+        assert!(e.contains("gamma") && e.contains("gauss-ldp-tt"), "{e}");
+        let mut s = base(AlgoName::DpSe);
+        s.beta = Beta::new(0.3).expect("valid");
+        assert!(check_options(&s).is_err(), "beta for dp-se");
+        let mut s = base(AlgoName::Ttucb);
+        s.eps = Some(Epsilon::new(1.0).expect("valid"));
+        assert!(
+            check_options(&s).is_err(),
+            "eps for a non-private algorithm"
+        );
+        let mut s = base(AlgoName::AdapTt);
+        s.eps = Some(Epsilon::new(1.0).expect("valid"));
+        s.challenger_counts = super::super::ChallengerCounts::Local;
+        assert!(check_options(&s).is_ok());
+        s.eq14_form = super::super::rules::Eq14Form::Printed;
+        assert!(check_options(&s).is_err(), "eq14-form is adap-tt-star's");
+    }
+}
