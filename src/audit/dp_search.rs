@@ -58,9 +58,7 @@ use crate::audit::delta::RunPlan;
 use crate::audit::dp::{adap_tt_late_leak, neighbouring_tables, table_features, BlackBox};
 use crate::audit::search::{halton, Budget};
 use crate::audit::Verdict;
-use crate::bandit::{
-    self, AlgoName, AlgoSpec, BaiAlgorithm, RewardTable, Setting,
-};
+use crate::bandit::{self, AlgoName, AlgoSpec, BaiAlgorithm, RewardTable, Setting};
 use crate::error::{check_open, Error, Result};
 use crate::rng::{mix64, rng_for_run};
 use rand::RngExt;
