@@ -18,11 +18,20 @@
 //!    (one round may pass it); in samples (the default, 10⁸: the whole plan) the search is
 //!    deterministic for a seed and any thread count, in seconds it is not.
 //! 3. **Confirmation.** Each finalist is tested on fresh seeds with the black-box tester of
-//!    `audit dp` ([`crate::audit::dp::sniper_discrete`], `confirm_runs` runs per table) at
-//!    `α/m` — **Bonferroni over the `m` finalists**; the search data only choose the finalists,
-//!    so the certified lower bounds hold jointly with probability `>= 1 − α`. Verdict
-//!    `violated` if a certified bound exceeds the claimed `ε`, else `inconclusive` (a black-box
-//!    test cannot certify privacy).
+//!    `audit dp` ([`crate::audit::dp::sniper_discrete`]) at `α/m` — **Bonferroni over the `m`
+//!    finalists**; the search data only choose the finalists, so the certified lower bounds
+//!    hold jointly with probability `>= 1 − α`. Verdict `violated` if a certified bound exceeds
+//!    the claimed `ε`, else `inconclusive` (a black-box test cannot certify privacy).
+//!    **Group-sequential** by default, with the error control of the δ search's plan
+//!    ([`RunPlan::UntilDecided`]): looks after `first·2^{j−1}` runs per table (capped at the
+//!    budget `confirm_runs`), look `j` at `α/m·2^{−j}`, so the looks together spend at most
+//!    `α/m` (union bound; each look tests its own runs, a prefix of the same fresh stream). A
+//!    look that certifies a loss above `ε` stops with `violated`. A look may also stop for
+//!    **futility** ([`futile`]): when even the optimistic end of a `1 − β` interval for the
+//!    chosen event's two probabilities, held out at the budget, would not certify a loss above
+//!    `ε` at the last look's level. Stopping early never declares `violated`, so futility
+//!    changes the power only, never the error control; the same plan confirms the fixed
+//!    tables of the comparison (at `α`).
 //!
 //! # The late-leak mutants
 //! The whole-algorithm one is AdaP-TT whose DAF releases noiseless means from its third release
@@ -40,148 +49,29 @@
 //! reward enters only the (noised) first release, so they miss the leak; the search finds users
 //! whose rewards enter noiseless releases.
 //!
-//! Length: the code stays under 600 lines; the file passes that only with its unit tests (the
-//! late-leak mutants found by the search and missed by the fixed tables, on every seed).
+//! Length: the code stays under 600 lines (the confirmation is in `dp_search/confirm.rs`, the
+//! toy [`RrDaf`] in `dp_search/rr_daf.rs`); the file passes that only with its unit tests (the late-leak mutants found by the search and
+//! missed by the fixed tables, on every seed; the sequential confirmation against the fixed
+//! one).
 
-use crate::audit::dp::{
-    adap_tt_late_leak, neighbouring_tables, sniper_discrete, table_features, BlackBox, Claim,
-    TABLE_FEATURES,
-};
+use crate::audit::delta::RunPlan;
+use crate::audit::dp::{adap_tt_late_leak, neighbouring_tables, table_features, BlackBox};
 use crate::audit::search::{halton, Budget};
 use crate::audit::Verdict;
-use crate::bandit::{
-    self, AlgoName, AlgoSpec, BaiAlgorithm, RewardTable, RunOutcome, Setting, TableOutput,
-};
+use crate::bandit::{self, AlgoName, AlgoSpec, BaiAlgorithm, RewardTable, Setting};
 use crate::error::{check_open, Error, Result};
-use crate::rng::{mix64, rng_for_run, Rng};
+use crate::rng::{mix64, rng_for_run};
 use rand::RngExt;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-/// Round-robin DAF algorithm (module docs); `leak_from = Some(j)` drops the noise of releases
-/// `j, j+1, …` (the mutant).
-///
-/// # Contract
-/// As [`BaiAlgorithm`]; with `leak_from = None` it is `ε`-DP on reward tables (each reward enters
-/// one release of sensitivity `1/L_j`, noised with `Lap(1/(ε L_j))`; actions are round robin;
-/// stopping and recommendation read only releases).
-#[derive(Debug, Clone)]
-pub struct RrDaf {
-    /// Arm means (for `run`).
-    pub means: Vec<f64>,
-    /// Risk of the stopping rule.
-    pub delta: f64,
-    /// Privacy budget.
-    pub eps: f64,
-    /// First release without noise (mutant), if any.
-    pub leak_from: Option<u32>,
-}
-
-impl RrDaf {
-    fn simulate(
-        &self,
-        reward: &mut dyn FnMut(usize, usize, &mut Rng) -> Option<f64>,
-        rng: &mut Rng,
-        max_steps: u64,
-    ) -> TableOutput {
-        let k = self.means.len();
-        let mut actions = Vec::new();
-        let mut sums = vec![0.0; k];
-        let mut released = vec![0.0; k];
-        let mut phase = 1u32;
-        let mut in_phase = 0u64;
-        let mut t = 0usize;
-        loop {
-            let len = 1u64 << (phase - 1);
-            // One round: every arm once.
-            for (a, s) in sums.iter_mut().enumerate() {
-                if t as u64 >= max_steps {
-                    return TableOutput {
-                        actions,
-                        recommendation: argmax(&released),
-                        stopped: false,
-                    };
-                }
-                let Some(r) = reward(t, a, rng) else {
-                    return TableOutput {
-                        actions,
-                        recommendation: argmax(&released),
-                        stopped: false,
-                    };
-                };
-                *s += r;
-                actions.push(a as u32);
-                t += 1;
-            }
-            in_phase += 1;
-            if in_phase == len {
-                let lf = len as f64;
-                for a in 0..k {
-                    let noise = if self.leak_from.is_some_and(|j| phase >= j) {
-                        0.0
-                    } else {
-                        crate::privacy::laplace_noise(1.0 / (self.eps * lf), rng)
-                    };
-                    released[a] = sums[a] / lf + noise;
-                    sums[a] = 0.0;
-                }
-                let j = f64::from(phase);
-                let l = (4.0 * j * j / self.delta).ln();
-                let c = (l / (2.0 * lf)).sqrt() + l / (self.eps * lf);
-                let best = argmax(&released);
-                if (0..k).all(|b| b == best || released[best] - released[b] > c) {
-                    return TableOutput {
-                        actions,
-                        recommendation: best,
-                        stopped: true,
-                    };
-                }
-                phase += 1;
-                in_phase = 0;
-            }
-        }
-    }
-}
-
-fn argmax(x: &[f64]) -> usize {
-    let mut b = 0;
-    for (i, v) in x.iter().enumerate() {
-        if *v > x[b] {
-            b = i;
-        }
-    }
-    b
-}
-
-impl BaiAlgorithm for RrDaf {
-    fn name(&self) -> &str {
-        if self.leak_from.is_some() {
-            "rr-daf-late-leak"
-        } else {
-            "rr-daf"
-        }
-    }
-    fn run(&self, rng: &mut Rng, max_steps: u64) -> RunOutcome {
-        let means = self.means.clone();
-        let mut reward = |_t: usize, a: usize, rng: &mut Rng| {
-            Some(f64::from(u8::from(rng.random::<f64>() < means[a])))
-        };
-        let o = self.simulate(&mut reward, rng, max_steps);
-        RunOutcome {
-            tau: o.actions.len() as u64,
-            recommendation: o.recommendation,
-            stopped: o.stopped,
-            rounds: None,
-        }
-    }
-    fn run_on_table(&self, table: &RewardTable, rng: &mut Rng) -> Option<TableOutput> {
-        let mut reward =
-            |t: usize, a: usize, _: &mut Rng| table.get(t).and_then(|row| row.get(a)).copied();
-        Some(self.simulate(&mut reward, rng, u64::MAX))
-    }
-}
+mod confirm;
+mod rr_daf;
+use confirm::{confirm, drawn};
+pub use confirm::{futile, Confirmation};
+pub use rr_daf::RrDaf;
 
 /// What the neighbour search audits.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -256,8 +146,14 @@ pub struct DpSearchConfig {
     pub screen_runs: u64,
     /// Finalists confirmed (`m` of the Bonferroni correction).
     pub finalists: usize,
-    /// Runs per table in each confirmation.
+    /// Runs per table of each confirmation: the budget of the sequential plan, or the one look
+    /// of the fixed plan.
     pub confirm_runs: u64,
+    /// Runs per table of the first look of the group-sequential confirmation (module docs);
+    /// `None`: the fixed plan (one look at `confirm_runs`).
+    pub confirm_first: Option<u64>,
+    /// `β` of the futility rule of the sequential confirmation ([`futile`]; power only).
+    pub futility_beta: f64,
     /// Confidence parameter of the whole audit.
     pub alpha: f64,
     /// Master seed.
@@ -268,9 +164,10 @@ pub struct DpSearchConfig {
 }
 
 impl DpSearchConfig {
-    /// Defaults: 400 users, 192 candidates × 100 runs, 2 finalists × 20 000 runs, and a budget
-    /// of 10⁸ samples, above the whole halving plan at these sizes (at most 179 200 screening
-    /// runs of at most 400 samples: 7.2·10⁷), so by default the screening always completes.
+    /// Defaults: 400 users, 192 candidates × 100 runs, 2 finalists confirmed sequentially with
+    /// looks at 1 250, 2 500, …, 20 000 runs per table (futility `β = 0.05`), and a budget of
+    /// 10⁸ samples, above the whole halving plan at these sizes (at most 179 200 screening runs
+    /// of at most 400 samples: 7.2·10⁷), so by default the screening always completes.
     pub fn new(eps: f64) -> Self {
         DpSearchConfig {
             eps,
@@ -279,6 +176,8 @@ impl DpSearchConfig {
             screen_runs: 100,
             finalists: 2,
             confirm_runs: 20_000,
+            confirm_first: Some(1_250),
+            futility_beta: 0.05,
             alpha: 1e-3,
             seed: 1,
             budget: Budget::Samples(100_000_000),
@@ -322,10 +221,14 @@ pub struct DpSearchReport {
     pub correction: String,
     /// Every evaluation.
     pub trace: Vec<PairRow>,
+    /// The confirmation of each finalist (best screening score first).
+    pub confirmations: Vec<Confirmation>,
     /// The screening's budget.
     pub budget: Budget,
     /// Samples drawn by the screening (both tables).
     pub samples: u64,
+    /// Samples drawn by the confirmation (every finalist, both tables).
+    pub confirm_samples: u64,
     /// Whether the budget stopped the screening before its plan completed.
     pub budget_exhausted: bool,
     /// Seconds.
@@ -404,17 +307,24 @@ pub fn dp_search(target: DpSearchTarget, cfg: &DpSearchConfig) -> Result<DpSearc
     if !(cfg.eps > 0.0 && cfg.eps.is_finite()) {
         return Err(Error::param("eps", cfg.eps, "a finite number > 0"));
     }
+    check_open("futility beta", cfg.futility_beta, 0.0, 1.0)?;
     if cfg.rows == 0
         || cfg.finalists == 0
         || cfg.candidates < cfg.finalists
         || cfg.screen_runs < 4
         || cfg.confirm_runs < 4
+        || cfg.confirm_first.is_some_and(|f| f < 4)
     {
         return Err(Error::param(
-            "rows, candidates, finalists, screen-runs, confirm-runs",
+            "rows, candidates, finalists, screen-runs, confirm-runs, confirm-first",
             format!(
-                "{}, {}, {}, {}, {}",
-                cfg.rows, cfg.candidates, cfg.finalists, cfg.screen_runs, cfg.confirm_runs
+                "{}, {}, {}, {}, {}, {:?}",
+                cfg.rows,
+                cfg.candidates,
+                cfg.finalists,
+                cfg.screen_runs,
+                cfg.confirm_runs,
+                cfg.confirm_first
             ),
             "rows >= 1, candidates >= finalists >= 1, runs >= 4",
         ));
@@ -432,8 +342,6 @@ pub fn dp_search(target: DpSearchTarget, cfg: &DpSearchConfig) -> Result<DpSearc
     let table_seed = mix64(cfg.seed ^ 0x7AB1_E5EA_2C40_0017);
     let crn = mix64(cfg.seed ^ 0xC2C2_0000_0017);
     let mut trace = Vec::new();
-    // Samples of a run: feature 2 is `2·τ + stopped` (`table_features`).
-    let drawn = |x: &[Vec<u64>]| x.iter().map(|v| v[2] >> 1).sum::<u64>();
     let mut samples = 0u64;
     let exhausted = |samples: u64| match cfg.budget {
         Budget::Samples(n) => samples >= n,
@@ -524,30 +432,29 @@ pub fn dp_search(target: DpSearchTarget, cfg: &DpSearchConfig) -> Result<DpSearc
     let alpha_m = cfg.alpha / m as f64;
     let mut best: Option<(usize, [f64; 2], BlackBox)> = None;
     let fresh = mix64(cfg.seed ^ 0xF2E5_4000_0017);
+    let mut confirmations = Vec::new();
     for (j, (_, c)) in pool.iter().enumerate() {
         let alg = target.build(&c.means, cfg.eps)?;
         let (d, d2) = table_pair(cfg.rows, c.means, c.user, table_seed);
-        let (x, y) = outputs(
+        let conf = confirm(
             alg.as_ref(),
             &d,
             &d2,
             mix64(fresh.wrapping_add(j as u64)),
-            0..cfg.confirm_runs,
-        );
-        let bb = sniper_discrete(
-            &x,
-            &y,
-            &TABLE_FEATURES,
+            cfg.confirm_plan(),
             alpha_m,
-            Claim::Pure { eps: cfg.eps },
+            cfg.eps,
+            cfg.futility_beta,
         )?;
+        let bb = conf.result.clone();
         trace.push(PairRow {
             stage: "confirm".into(),
             user: c.user,
             means: c.means,
-            runs: cfg.confirm_runs,
+            runs: bb.runs,
             score: bb.eps_lower,
         });
+        confirmations.push(conf);
         if best.as_ref().is_none_or(|b| bb.eps_lower > b.2.eps_lower) {
             best = Some((c.user, c.means, bb));
         }
@@ -561,7 +468,19 @@ pub fn dp_search(target: DpSearchTarget, cfg: &DpSearchConfig) -> Result<DpSearc
         worst_means,
         eps_lower: worst.eps_lower,
         worst,
-        correction: format!("Bonferroni over the {m} finalist(s): each tested at alpha/{m} = {alpha_m:.3e} on fresh seeds"),
+        correction: format!(
+            "Bonferroni over the {m} finalist(s): each tested at alpha/{m} = {alpha_m:.3e} on fresh seeds{}",
+            match cfg.confirm_plan() {
+                RunPlan::UntilDecided { first, budget } => format!(
+                    ", in looks of {first}, {}, ... up to {budget} runs per table, look j at alpha/{m}*2^-j (futility beta {})",
+                    first.saturating_mul(2).min(budget),
+                    cfg.futility_beta
+                ),
+                RunPlan::Fixed { runs } => format!(", {runs} runs per table"),
+            }
+        ),
+        confirm_samples: confirmations.iter().map(|c| c.samples).sum(),
+        confirmations,
         trace,
         budget: cfg.budget,
         samples,
@@ -571,26 +490,22 @@ pub fn dp_search(target: DpSearchTarget, cfg: &DpSearchConfig) -> Result<DpSearc
 }
 
 /// The same tester on the fixed neighbouring tables of `audit dp --algo` (user 1 flipped), for
-/// comparison with [`dp_search`].
+/// comparison with [`dp_search`], with the confirmation's plan at `α`.
 ///
 /// # Errors
 /// As [`dp_search`].
-pub fn fixed_tables(target: DpSearchTarget, cfg: &DpSearchConfig) -> Result<BlackBox> {
+pub fn fixed_tables(target: DpSearchTarget, cfg: &DpSearchConfig) -> Result<Confirmation> {
     let (d, d2) = neighbouring_tables(cfg.rows);
     let alg = target.build(&[0.7, 0.3], cfg.eps)?;
-    let (x, y) = outputs(
+    confirm(
         alg.as_ref(),
         &d,
         &d2,
         mix64(cfg.seed ^ 0xF1ED),
-        0..cfg.confirm_runs,
-    );
-    sniper_discrete(
-        &x,
-        &y,
-        &TABLE_FEATURES,
+        cfg.confirm_plan(),
         cfg.alpha,
-        Claim::Pure { eps: cfg.eps },
+        cfg.eps,
+        cfg.futility_beta,
     )
 }
 
@@ -616,7 +531,7 @@ mod tests {
         let c = cfg();
         let leak = DpSearchTarget::RrDaf { leak_from: Some(3) };
         assert_ne!(
-            fixed_tables(leak, &c).expect("runs").verdict,
+            fixed_tables(leak, &c).expect("runs").result.verdict,
             Verdict::Violated
         );
         let r = dp_search(leak, &c).expect("runs");
@@ -624,7 +539,7 @@ mod tests {
         assert!(r.worst_user > 0);
         let ok = DpSearchTarget::RrDaf { leak_from: None };
         assert_ne!(
-            fixed_tables(ok, &c).expect("runs").verdict,
+            fixed_tables(ok, &c).expect("runs").result.verdict,
             Verdict::Violated
         );
         assert_ne!(dp_search(ok, &c).expect("runs").verdict, Verdict::Violated);
@@ -637,14 +552,14 @@ mod tests {
     fn adap_tt_late_leak_is_found_by_the_search_not_by_the_fixed_tables() {
         let c = cfg();
         let leak = DpSearchTarget::AdapTtLateLeak { leak_from: 3 };
-        let fixed = fixed_tables(leak, &c).expect("runs");
+        let fixed = fixed_tables(leak, &c).expect("runs").result;
         assert_ne!(fixed.verdict, Verdict::Violated, "{fixed:?}");
         let r = dp_search(leak, &c).expect("runs");
         assert_eq!(r.verdict, Verdict::Violated, "{:?}", r.worst);
         assert!(r.worst_user > 0);
         let ok = DpSearchTarget::Algo(AlgoName::AdapTt);
         assert_ne!(
-            fixed_tables(ok, &c).expect("runs").verdict,
+            fixed_tables(ok, &c).expect("runs").result.verdict,
             Verdict::Violated
         );
         assert_ne!(dp_search(ok, &c).expect("runs").verdict, Verdict::Violated);
@@ -692,6 +607,37 @@ mod tests {
             ..c.clone()
         };
         assert!(dp_search(target, &bad).is_err());
+    }
+
+    /// Pre-registered: seed 1, alpha = 1e-3, the budget of `cfg()` (looks at 1 250, 2 500 and
+    /// 4 000 runs per table). The sequential confirmation reaches the fixed plan's verdicts on
+    /// the toy and on its late leak from the same screening, and on the faithful toy it draws
+    /// less than half the fixed plan's confirmation samples.
+    #[test]
+    fn sequential_confirmation_keeps_the_verdicts_and_draws_fewer_samples() {
+        let seq = cfg();
+        let fixed = DpSearchConfig {
+            confirm_first: None,
+            ..cfg()
+        };
+        for leak_from in [Some(3), None] {
+            let t = DpSearchTarget::RrDaf { leak_from };
+            let (a, b) = (
+                dp_search(t, &seq).expect("runs"),
+                dp_search(t, &fixed).expect("runs"),
+            );
+            assert_eq!(a.verdict, b.verdict, "{leak_from:?}");
+            assert_eq!(a.samples, b.samples);
+            assert!(a.confirmations.iter().all(|c| c.result.runs <= 4000));
+            if leak_from.is_none() {
+                assert!(
+                    2 * a.confirm_samples < b.confirm_samples,
+                    "{} vs {}",
+                    a.confirm_samples,
+                    b.confirm_samples
+                );
+            }
+        }
     }
 
     /// Pre-registered: seeds 1..=6, alpha = 1e-3, the small budget of `cfg()`. The search

@@ -82,6 +82,8 @@ impl<E: Estimator, L, C, T> TopTwo<E, L, C, T> {
             max_steps,
             actions: None,
             check_always: !lazy,
+            final_counts: None,
+            tree_layout: None,
         }
     }
 }
@@ -114,6 +116,8 @@ impl<E: Estimator, L: LeaderRule, C: ChallengerRule, T: TrackingRule> BaiAlgorit
             max_steps: u64::MAX,
             actions: Some(&mut actions),
             check_always: true,
+            final_counts: None,
+            tree_layout: None,
         };
         let out = run_loop(&self.cfg, &self.est, opts, rng, &mut NoObs);
         Some(TableOutput {
@@ -159,6 +163,18 @@ pub(crate) trait ObservedRun: BaiAlgorithm + std::fmt::Debug {
         lazy: bool,
         obs: &mut dyn Observer,
     ) -> RunOutcome;
+    /// [`ObservedRun::run_observed`] with the incremental state in the layout `tree_layout`
+    /// (`None`: by `K`), also returning the pulled arms (unphased estimators only: recording
+    /// them disables the phase-skipping path) and the final counts.
+    #[cfg(test)]
+    fn run_recorded(
+        &self,
+        rng: &mut Rng,
+        max_steps: u64,
+        lazy: bool,
+        tree_layout: Option<bool>,
+        obs: &mut dyn Observer,
+    ) -> (RunOutcome, Vec<u32>, Vec<u64>);
     /// The same algorithm as a plain [`BaiAlgorithm`].
     fn into_algorithm(self: Box<Self>) -> Box<dyn BaiAlgorithm>;
 }
@@ -187,6 +203,27 @@ where
             rng,
             obs,
         )
+    }
+    #[cfg(test)]
+    fn run_recorded(
+        &self,
+        rng: &mut Rng,
+        max_steps: u64,
+        lazy: bool,
+        tree_layout: Option<bool>,
+        obs: &mut dyn Observer,
+    ) -> (RunOutcome, Vec<u32>, Vec<u64>) {
+        let (mut actions, mut counts) = (Vec::new(), Vec::new());
+        let mut opts = self.options(max_steps, lazy);
+        opts.tree_layout = tree_layout;
+        // Recording the actions forbids the fast paths of the phased loop: only unphased
+        // estimators (whose incremental loop records them) are recorded.
+        if !E::PHASED {
+            opts.actions = Some(&mut actions);
+        }
+        opts.final_counts = Some(&mut counts);
+        let out = run_loop(&self.cfg, &self.est, opts, rng, obs);
+        (out, actions, counts)
     }
     fn into_algorithm(self: Box<Self>) -> Box<dyn BaiAlgorithm> {
         self

@@ -400,6 +400,8 @@ pub fn build(
 }
 
 #[cfg(test)]
+mod incremental_tests;
+#[cfg(test)]
 mod invariant_tests;
 #[cfg(test)]
 mod skip_tests;

@@ -187,9 +187,22 @@ pub(crate) fn ln_ratio(a: f64, b: f64) -> f64 {
     }
 }
 
+/// `2·log(4 + log ω_a) + 2·log(4 + log ω_b)`, the count terms of Eq. (4).
 #[inline]
 fn glr_log_terms(w_a: f64, w_b: f64) -> f64 {
-    2.0 * (4.0 + w_a.ln()).ln() + 2.0 * (4.0 + w_b.ln()).ln()
+    glr_log_term(w_a) + glr_log_term(w_b)
+}
+
+/// One arm's count term of Eq. (4): `2·log(4 + log ω)`.
+#[inline]
+fn glr_log_term(w: f64) -> f64 {
+    2.0 * (4.0 + w.ln()).ln()
+}
+
+/// The time term of the public TTUCB code's threshold: `log(1 + log t)`.
+#[inline]
+fn ref_ttucb_time_term(t: f64) -> f64 {
+    (1.0 + t.ln()).ln()
 }
 
 /// Threshold of AdaP-TT (Eq. (12)).
@@ -414,6 +427,18 @@ pub(crate) enum StoppingThreshold {
     },
 }
 
+/// How a threshold's value splits into terms that the engine may cache
+/// ([`StoppingThreshold::term`], [`StoppingThreshold::combine`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TermKind {
+    /// One term per arm, a function of that arm's count `ω` only, non-decreasing in it.
+    Arms,
+    /// One term, a function of the time `t` only, non-decreasing in it.
+    Time,
+    /// No cached term: [`StoppingThreshold::value`] as a whole.
+    Whole,
+}
+
 /// Eq. (12) with cached `C_G`.
 #[derive(Debug)]
 pub(crate) struct Eq12 {
@@ -492,12 +517,55 @@ impl StoppingThreshold {
         )
     }
 
+    /// Which terms of the value the engine may cache.
+    pub(crate) fn term_kind(&self) -> TermKind {
+        match self {
+            StoppingThreshold::Eq4 { .. } => TermKind::Arms,
+            StoppingThreshold::RefTtucb { .. } => TermKind::Time,
+            _ => TermKind::Whole,
+        }
+    }
+
+    /// The cached term at `x`: an arm's count term (Eq. (4): `2·log(4 + log ω)`, `x = ω`)
+    /// or the time term (public TTUCB code: `log(1 + log t)`, `x = t`); `0` for
+    /// [`TermKind::Whole`].
+    #[inline]
+    pub(crate) fn term(&self, x: f64) -> f64 {
+        match self.term_kind() {
+            TermKind::Arms => glr_log_term(x),
+            TermKind::Time => ref_ttucb_time_term(x),
+            TermKind::Whole => 0.0,
+        }
+    }
+
+    /// A value `<=` [`StoppingThreshold::term`] at every admissible argument (`ω >= 1`,
+    /// `t >= 1`): the term at 1.
+    pub(crate) fn term_floor(&self) -> f64 {
+        self.term(1.0)
+    }
+
+    /// The threshold of the pair `p` from its terms: `ta = term(ω_a)`, `tb = term(ω_b)`
+    /// ([`TermKind::Arms`]) or `ta = term(t)` ([`TermKind::Time`], `tb` unused). With the exact
+    /// terms it is [`StoppingThreshold::value`] bit for bit (`value` is defined through it); for
+    /// [`TermKind::Arms`] and [`TermKind::Time`] it reads nothing else of `p` and is
+    /// non-decreasing in `ta` and `tb` (a sum of them and constants). L. 34 is the count terms
+    /// of Eq. (4) plus `2·C_G` of its phases (`ta`, `tb` = `2·log(4 + log ω)`); for the other
+    /// thresholds ([`TermKind::Whole`]) it is `value(p)`.
+    #[inline]
+    pub(crate) fn combine(&self, p: &Pair, ta: f64, tb: f64) -> f64 {
+        match self {
+            StoppingThreshold::Eq4 { cg2 } => cg2 + (ta + tb),
+            StoppingThreshold::L34 { cache } => 2.0 * cache.get(p.k_a * p.k_b) + (ta + tb),
+            StoppingThreshold::RefTtucb { ln_inv_delta } => ln_inv_delta + ta,
+            _ => self.value(p),
+        }
+    }
+
     #[inline]
     pub(crate) fn value(&self, p: &Pair) -> f64 {
         match self {
-            StoppingThreshold::Eq4 { cg2 } => cg2 + glr_log_terms(p.w_a, p.w_b),
-            StoppingThreshold::L34 { cache } => {
-                2.0 * cache.get(p.k_a * p.k_b) + glr_log_terms(p.w_a, p.w_b)
+            StoppingThreshold::Eq4 { .. } | StoppingThreshold::L34 { .. } => {
+                self.combine(p, glr_log_term(p.w_a), glr_log_term(p.w_b))
             }
             StoppingThreshold::Eq12(e) => e.value(p.w_a, p.w_b),
             StoppingThreshold::Eq14 {
@@ -526,7 +594,7 @@ impl StoppingThreshold {
                         + eps / (2.0 * SQRT_2 * sigma) * ((p.w_a * ha).sqrt() + (p.w_b * hb).sqrt())
                 }
             }
-            StoppingThreshold::RefTtucb { ln_inv_delta } => ln_inv_delta + (1.0 + p.t.ln()).ln(),
+            StoppingThreshold::RefTtucb { .. } => self.combine(p, ref_ttucb_time_term(p.t), 0.0),
             StoppingThreshold::RefAdap { ln_inv_delta, eps } => {
                 ln_inv_delta
                     + (1.0 + p.w_a.ln()).ln()

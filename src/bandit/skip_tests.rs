@@ -75,16 +75,22 @@ fn same_runs_spec(
     let alg = build_any(spec, &inst).unwrap();
     let mut capped = 0;
     for r in 0..40 {
-        let (mut r1, mut r2) = (rng_for_run(5, r), rng_for_run(5, r));
-        let fast = alg.run_observed(&mut r1, cap, true, &mut NoObs);
-        let dense = alg.run_observed(&mut r2, cap, true, &mut DenseObs);
-        let ctx = format!(
-            "{algo:?} {:?} {means:?} eps {eps} beta {beta} local {local} run {r}",
-            spec.setting.dpa_episodes
-        );
-        assert_eq!(fast, dense, "{ctx}");
-        assert_eq!(r1.next_u64(), r2.next_u64(), "random stream: {ctx}");
-        capped += u64::from(!fast.stopped);
+        let mut r2 = rng_for_run(5, r);
+        let dense = alg.run_recorded(&mut r2, cap, true, None, &mut DenseObs);
+        let after = r2.next_u64();
+        // Both layouts of the fast paths' state (the pair of `rotate_steps`, or the tree of
+        // costs), whatever K.
+        for layout in [Some(false), Some(true)] {
+            let mut r1 = rng_for_run(5, r);
+            let fast = alg.run_recorded(&mut r1, cap, true, layout, &mut NoObs);
+            let ctx = format!(
+                "{algo:?} {:?} {means:?} eps {eps} beta {beta} local {local} run {r} {layout:?}",
+                spec.setting.dpa_episodes
+            );
+            assert_eq!(fast, dense, "{ctx}");
+            assert_eq!(r1.next_u64(), after, "random stream: {ctx}");
+        }
+        capped += u64::from(!dense.0.stopped);
     }
     capped
 }

@@ -158,6 +158,19 @@ struct DpArgs {
     /// seconds with an `s` suffix (`120s`). The default covers the whole halving plan.
     #[arg(long, default_value = "1e8")]
     search_budget: String,
+    /// Confirmation plan of --search: `sequential` (looks of --confirm-first, twice that, ...
+    /// up to --runs runs per table, look j at alpha/m*2^-j; stops when violated or futile) or
+    /// `fixed` (one look of --runs runs per table at alpha/m).
+    #[arg(long, default_value = "sequential", value_parser = ["sequential", "fixed"])]
+    confirm_plan: String,
+    /// Runs per table of the first look of the sequential confirmation of --search (>= 4).
+    #[arg(long, default_value_t = 1250)]
+    confirm_first: u64,
+    /// Beta of the futility rule of the sequential confirmation of --search, in (0, 1): stop
+    /// when even the optimistic end of a 1 - beta interval for the chosen event would not be
+    /// certified at the budget (changes the power only, never the error control).
+    #[arg(long, default_value_t = 0.05)]
+    futility_beta: f64,
 }
 
 /// Runs the command.
@@ -473,13 +486,25 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     if a.search {
+        check_unit("futility-beta", a.futility_beta)?;
+        if a.confirm_first < 4 {
+            return Err(usage(format!(
+                "invalid --confirm-first {}: must be at least 4",
+                a.confirm_first
+            )));
+        }
+        let confirm = search::DpConfirm {
+            runs: a.runs,
+            first: (a.confirm_plan == "sequential").then_some(a.confirm_first),
+            futility_beta: a.futility_beta,
+        };
         return search::run_dp_search(
             a.algo,
             a.mutant.as_deref(),
             a.eps,
             a.alpha,
             a.seed,
-            a.runs,
+            confirm,
             &a.search_budget,
             a.json,
         );

@@ -34,11 +34,8 @@ impl Arms {
     #[inline(always)]
     pub(super) fn draw(&self, a: usize, rng: &mut Rng) -> f64 {
         match self {
-            Arms::Bern { thr, .. } => bernoulli_draw(thr[a], rng) as u8 as f64,
-            Arms::Gauss { mu, sigma } => {
-                let z: f64 = StandardNormal.sample(rng);
-                mu[a] + sigma * z
-            }
+            Arms::Bern { thr, .. } => draw_bernoulli(thr, a, rng),
+            Arms::Gauss { mu, sigma } => draw_gaussian(mu, *sigma, a, rng),
         }
     }
     /// The sum of `m` i.i.d. rewards of arm `a`, in one draw.
@@ -53,4 +50,17 @@ impl Arms {
             }
         }
     }
+}
+
+/// One reward of Bernoulli arm `a` ([`Arms::Bern`]'s thresholds `thr`).
+#[inline(always)]
+pub(super) fn draw_bernoulli(thr: &[u64], a: usize, rng: &mut Rng) -> f64 {
+    bernoulli_draw(thr[a], rng) as u8 as f64
+}
+
+/// One reward of Gaussian arm `a` ([`Arms::Gauss`]: means `mu`, deviation `sigma`).
+#[inline(always)]
+pub(super) fn draw_gaussian(mu: &[f64], sigma: f64, a: usize, rng: &mut Rng) -> f64 {
+    let z: f64 = StandardNormal.sample(rng);
+    mu[a] + sigma * z
 }

@@ -95,13 +95,14 @@ impl<P: Mechanism> Estimator for Mle<P> {
     #[inline(always)]
     fn observe(&self, s: &mut Estimates, a: usize, r: f64, rng: &mut Rng) {
         let r = self.0.apply(r, rng);
-        s.sum[a] += r;
+        let sum = s.sum[a] + r;
+        s.sum[a] = sum;
         let w = s.local_n[a] + 1.0;
         s.local_n[a] = w;
         let iw = 1.0 / w;
         s.inv_local_n[a] = iw;
         s.inv_sqrt_local_n[a] = iw.sqrt();
-        s.mu[a] = s.sum[a] * iw;
+        s.mu[a] = sum * iw;
         s.local_n_total += 1.0;
     }
     #[inline(always)]

@@ -5,6 +5,7 @@
 //! (`skip_tests.rs` compares run for run).
 
 use super::estimators::Estimates;
+use super::incremental::CostCache;
 use super::rules::TransportCostChallenger;
 use super::Counters;
 use crate::bandit::rules::Cost;
@@ -163,58 +164,153 @@ pub(super) fn skip_steps(
 /// Challenger pulls in a row after which [`rotate_steps`] hands over to [`skip_steps`].
 const ROTATE_STREAK: u32 = 32;
 
+/// How many of the cheapest challengers [`CheapestPick`] evaluates at each step.
+const PICK: usize = 3;
+
 /// The challenger among the arms other than `b` (lowest index among the smallest costs, as
-/// [`argmin_except`](super::rules::argmin_except) without random ties), the two cheapest arms `s0 < s1` (by index; `s1 = s0`
-/// when there is only one), and the smallest cost of every other arm (`∞` if none).
+/// [`argmin_except`](super::rules::argmin_except) without random ties), the [`PICK`] cheapest
+/// arms in index order (the list padded with its last arm when there are fewer), and the
+/// smallest cost of every other arm (`∞` if none).
 #[inline]
-fn cheapest_pair(
+fn cheapest(
     k: usize,
     cost: Cost,
     s: &Estimates,
     counters: &Counters,
     b: usize,
-) -> (usize, usize, usize, f64) {
+) -> (usize, [usize; PICK], f64) {
     let ib = counters.inv_n[b];
     // (cost, index) in lexicographic order: the first is the argmin of the step rule.
-    let mut top = [(f64::INFINITY, usize::MAX); 3];
+    let mut top = [(f64::INFINITY, usize::MAX); PICK + 1];
     for j in 0..k {
         if j == b {
             continue;
         }
         let v = (cost.eval(s.mu[b], s.mu[j], ib, counters.inv_n[j]), j);
-        if v.0 < top[0].0 || top[0].1 == usize::MAX {
-            top = [v, top[0], top[1]];
-        } else if v.0 < top[1].0 || top[1].1 == usize::MAX {
-            top = [top[0], v, top[1]];
-        } else if v.0 < top[2].0 || top[2].1 == usize::MAX {
-            top[2] = v;
+        if let Some(p) = top.iter().position(|t| v.0 < t.0 || t.1 == usize::MAX) {
+            top.copy_within(p..PICK, p + 1);
+            top[p] = v;
         }
     }
     let best = top[0].1;
-    let other = if top[1].1 == usize::MAX {
+    let mut set = [best; PICK];
+    for (slot, t) in set.iter_mut().zip(&top[..PICK]) {
+        if t.1 != usize::MAX {
+            *slot = t.1;
+        }
+    }
+    set.sort_unstable();
+    (best, set, top[PICK].0)
+}
+
+/// How [`rotate_steps`] finds the challenger of each step among the arms other than the fixed
+/// leader `b`: exactly the plain rule's lowest-index argmin of the transport costs on global
+/// counts, given that between releases the means are frozen and the counts only grow.
+pub(super) trait RotatePick {
+    /// Called once before the steps of a call.
+    fn start(&mut self, k: usize, cost: Cost, s: &Estimates, counters: &Counters, b: usize);
+    /// The challenger at the current counts.
+    fn pick(&mut self, k: usize, cost: Cost, s: &Estimates, counters: &Counters, b: usize)
+        -> usize;
+}
+
+/// Few arms: only the [`PICK`] cheapest challengers `S` are evaluated at each step; every other
+/// arm's cost at the last full evaluation is a lower bound of its cost from then on (costs are
+/// non-decreasing in `N_B` in floating point, and its own count is frozen while it is not
+/// pulled), so the argmin stays in `S` while `S`'s smallest cost is strictly below that bound;
+/// when it is not, all costs are evaluated again and `S` is re-chosen.
+#[derive(Debug, Default)]
+pub(super) struct CheapestPick {
+    set: [usize; PICK],
+    num: [f64; PICK],
+    bound: f64,
+}
+
+impl CheapestPick {
+    #[inline]
+    fn refill(
+        &mut self,
+        k: usize,
+        cost: Cost,
+        s: &Estimates,
+        counters: &Counters,
+        b: usize,
+    ) -> usize {
+        let best;
+        (best, self.set, self.bound) = cheapest(k, cost, s, counters, b);
+        let mb = s.mu[b];
+        for (num, &j) in self.num.iter_mut().zip(&self.set) {
+            *num = cost.numerator(mb, s.mu[j]);
+        }
         best
-    } else {
-        top[1].1
-    };
-    (best, best.min(other), best.max(other), top[2].0)
+    }
+}
+
+impl RotatePick for CheapestPick {
+    #[inline]
+    fn start(&mut self, k: usize, cost: Cost, s: &Estimates, counters: &Counters, b: usize) {
+        self.refill(k, cost, s, counters, b);
+    }
+    #[inline(always)]
+    fn pick(
+        &mut self,
+        k: usize,
+        cost: Cost,
+        s: &Estimates,
+        counters: &Counters,
+        b: usize,
+    ) -> usize {
+        let ib = counters.inv_n[b];
+        // The lowest index among the smallest (the set is in index order), exactly as
+        // `Cost::eval` divides.
+        let (mut c, mut vmin) = (
+            self.set[0],
+            self.num[0] / (ib + counters.inv_n[self.set[0]]),
+        );
+        for i in 1..PICK {
+            let v = self.num[i] / (ib + counters.inv_n[self.set[i]]);
+            if v < vmin {
+                (c, vmin) = (self.set[i], v);
+            }
+        }
+        if vmin >= self.bound {
+            return self.refill(k, cost, s, counters, b);
+        }
+        c
+    }
+}
+
+/// Many arms: the costs kept as lower bounds in a tournament tree ([`CostCache`]), across calls
+/// (the caller clears it at every release).
+impl RotatePick for CostCache<true> {
+    #[inline]
+    fn start(&mut self, _: usize, _: Cost, _: &Estimates, _: &Counters, _: usize) {}
+    #[inline(always)]
+    fn pick(
+        &mut self,
+        _: usize,
+        cost: Cost,
+        s: &Estimates,
+        counters: &Counters,
+        b: usize,
+    ) -> usize {
+        self.argmin(cost, &s.mu, &counters.inv_n, b)
+    }
 }
 
 /// Does single steps exactly as [`super::run_loop()`] would (same floating-point operations, same
 /// lowest-index ties) while the leader `b` is fixed and no estimate is released: phased
 /// estimator, lazy rewards, β-tracking, the transport-cost challenger on global counts,
 /// per-arm phases. This is the path of runs whose challenger rotates among a few arms, which
-/// [`skip_steps`] cannot shorten.
+/// [`skip_steps`] cannot shorten. The challenger of each step comes from `pick`
+/// ([`CheapestPick`] for few arms, [`CostCache`] for many).
 ///
-/// Only the two cheapest challengers `S` are evaluated at each step; every other arm's cost at
-/// the last full evaluation is a lower bound of its cost from then on (costs are non-decreasing
-/// in `N_B` in floating point, and its own count is frozen while it is not pulled), so the
-/// argmin stays in `S` while `S`'s smaller cost is strictly below that bound; when it is not,
-/// all costs are evaluated again and `S` is re-chosen. Stops after the step that makes the
-/// pulled arm double its phase-start count (a release), at the cap, or after [`ROTATE_STREAK`]
-/// pulls of one challenger in a row (then [`skip_steps`] is worth trying). Returns the arm
-/// pulled last and the loop's `(streak, previous challenger)` bookkeeping.
+/// Stops after the step that makes the pulled arm double its phase-start count (a release), at
+/// the cap, or after [`ROTATE_STREAK`] pulls of one challenger in a row (then [`skip_steps`] is
+/// worth trying). Returns the arm pulled last and the loop's `(streak, previous challenger)`
+/// bookkeeping.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn rotate_steps(
+pub(super) fn rotate_steps<P: RotatePick>(
     k: usize,
     cost: Cost,
     s: &Estimates,
@@ -224,41 +320,30 @@ pub(super) fn rotate_steps(
     cap: u64,
     mut streak: u32,
     mut prev_c: usize,
+    pick: &mut P,
 ) -> (usize, u32, usize) {
-    let mb = s.mu[b];
-    let (_, mut s0, mut s1, mut bound) = cheapest_pair(k, cost, s, counters, b);
-    let (mut num0, mut num1) = (cost.numerator(mb, s.mu[s0]), cost.numerator(mb, s.mu[s1]));
-    let mut ib = counters.inv_n[b];
+    pick.start(k, cost, s, counters, b);
     // The leader's tracking counts and the time live in registers during the loop (written
-    // back on return; `cheapest_pair` reads neither).
+    // back on return; `pick` reads neither).
     let (mut lead_pulls, mut lead_rounds, mut t) = (
         counters.leader_pulls[b],
         counters.leader_rounds[b],
         counters.t,
     );
     loop {
-        let a = if lead_pulls as f64 <= beta * (lead_rounds + 1) as f64 {
+        // β-tracking as `BetaTracking` evaluates it (counts below 2^63 convert through `i64`
+        // as through `u64`).
+        let a = if (lead_pulls as i64) as f64 <= beta * ((lead_rounds + 1) as i64) as f64 {
             lead_pulls += 1;
             b
         } else {
-            let v0 = num0 / (ib + counters.inv_n[s0]);
-            let v1 = num1 / (ib + counters.inv_n[s1]);
-            let (mut c, vmin) = if v1 < v0 { (s1, v1) } else { (s0, v0) };
-            if vmin >= bound {
-                let best;
-                (best, s0, s1, bound) = cheapest_pair(k, cost, s, counters, b);
-                (num0, num1) = (cost.numerator(mb, s.mu[s0]), cost.numerator(mb, s.mu[s1]));
-                c = best;
-            }
+            let c = pick.pick(k, cost, s, counters, b);
             streak = if c == prev_c { streak + 1 } else { 1 };
             prev_c = c;
             c
         };
         counters.n[a] += 1;
-        counters.inv_n[a] = 1.0 / counters.n[a] as f64;
-        if a == b {
-            ib = counters.inv_n[b];
-        }
+        counters.inv_n[a] = 1.0 / (counters.n[a] as i64) as f64;
         lead_rounds += 1;
         t += 1;
         if counters.n[a] >= 2 * s.start[a] || t >= cap || streak >= ROTATE_STREAK {

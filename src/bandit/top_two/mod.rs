@@ -26,6 +26,8 @@ use crate::bandit::RewardTable;
 pub(crate) mod arms;
 pub(crate) mod estimators;
 pub(crate) mod fast_paths;
+pub(crate) mod incremental;
+pub(crate) mod mle_path;
 pub(crate) mod rules;
 pub(crate) mod run_loop;
 

@@ -25,6 +25,17 @@ use rand::Rng as _;
 pub(crate) trait LeaderRule: Copy + Send + Sync + std::fmt::Debug + 'static {
     /// Whether the index reads only the released estimates and local counts.
     const FROZEN: bool;
+    /// Whether `I_a = μ̃_a` (the empirical best: `B_n` is the stopping rule's `argmax μ̃`).
+    const EMPIRICAL_BEST: bool = false;
+    /// Whether [`LeaderRule::ucb_scale`] is `Some`.
+    const UCB: bool = false;
+    /// `Some(c)` exactly when `I_a = μ̃_a + sqrt(c·log‖Ñ‖₁)·(1/sqrt(Ñ_a))` in that
+    /// floating-point form ([`UcbLeader`]), which the incremental loop certifies without
+    /// evaluating it ([`super::incremental::UcbLeaderTrack`]).
+    #[inline(always)]
+    fn ucb_scale(&self) -> Option<f64> {
+        None
+    }
     /// The leader `B_n` at `t` samples.
     fn leader(
         &self,
@@ -47,6 +58,11 @@ pub(crate) struct UcbLeader {
 
 impl LeaderRule for UcbLeader {
     const FROZEN: bool = true;
+    const UCB: bool = true;
+    #[inline(always)]
+    fn ucb_scale(&self) -> Option<f64> {
+        Some(self.c)
+    }
     #[inline(always)]
     fn leader(
         &self,
@@ -57,9 +73,22 @@ impl LeaderRule for UcbLeader {
         uni: bool,
         rng: &mut Rng,
     ) -> usize {
-        let f = (self.c * s.local_n_total.ln()).sqrt();
-        argmax(k, |a| s.mu[a] + f * s.inv_sqrt_local_n[a], uni, rng)
+        let f = ucb_factor(self.c, s.local_n_total);
+        argmax(k, |a| ucb_index(s, a, f), uni, rng)
     }
+}
+
+/// `f = sqrt(c·log T)` of [`UcbLeader`] at `‖Ñ‖₁ = T` (the one definition, shared with the
+/// incremental loop's [`super::incremental::UcbLeaderTrack`]).
+#[inline(always)]
+pub(crate) fn ucb_factor(c: f64, total: f64) -> f64 {
+    (c * total.ln()).sqrt()
+}
+
+/// [`UcbLeader`]'s index `μ̃_a + f·(1/sqrt(Ñ_a))` (the one definition, see [`ucb_factor`]).
+#[inline(always)]
+pub(crate) fn ucb_index(s: &Estimates, a: usize, f: f64) -> f64 {
+    s.mu[a] + f * s.inv_sqrt_local_n[a]
 }
 
 /// UCB leader on the live global counts (a control, [`crate::bandit::LeaderCounts`]):
@@ -144,6 +173,7 @@ pub(crate) struct EmpiricalBestLeader;
 
 impl LeaderRule for EmpiricalBestLeader {
     const FROZEN: bool = true;
+    const EMPIRICAL_BEST: bool = true;
     #[inline(always)]
     fn leader(
         &self,
@@ -330,7 +360,8 @@ impl TrackingRule for BetaTracking {
     const READS_CHALLENGER: bool = false;
     #[inline(always)]
     fn pull_leader(&self, b: usize, _: usize, n: &mut Counters, _: &mut Rng) -> bool {
-        n.leader_pulls[b] as f64 <= self.0 * (n.leader_rounds[b] + 1) as f64
+        // Counts are below 2^63, so through `i64` (one instruction) they convert as `u64` does.
+        (n.leader_pulls[b] as i64) as f64 <= self.0 * ((n.leader_rounds[b] + 1) as i64) as f64
     }
     #[inline(always)]
     fn beta(&self) -> Option<f64> {

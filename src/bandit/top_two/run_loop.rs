@@ -2,11 +2,13 @@
 //! stopping (R, S), challenger (C), tracking (T), pull and update (P, U), with the fast paths
 //! of [`super::fast_paths`] where they are exact.
 
+use super::arms::{draw_bernoulli, draw_gaussian, Arms};
 use super::estimators::{Estimates, Estimator};
-use super::fast_paths::{rotate_steps, skip_steps, SKIP_STREAK};
+use super::fast_paths::{rotate_steps, skip_steps, CheapestPick, SKIP_STREAK};
+use super::incremental::{CostCache, StopTest, FLAT_MAX};
+use super::mle_path::run_mle;
 use super::rules::{argmax, ChallengerRule, LeaderRule, StopArm, TrackingRule};
 use super::{Config, Counters, Observer, RewardSource};
-use crate::bandit::rules::Pair;
 use crate::bandit::RunOutcome;
 use crate::rng::Rng;
 
@@ -21,6 +23,11 @@ pub(crate) struct RunOptions<'a> {
     /// Evaluate the stopping rule at every iteration even when nothing was released (the plain
     /// step-by-step reference).
     pub check_always: bool,
+    /// Where to write the final counts `N_{τ,a}`, if anywhere.
+    pub final_counts: Option<&'a mut Vec<u64>>,
+    /// The layout of the incremental state: `Some(true)` a tournament tree, `Some(false)` flat
+    /// arrays, `None` by `K` (tree above [`FLAT_MAX`] arms). Every layout gives the same run.
+    pub tree_layout: Option<bool>,
 }
 
 /// Runs Alg. 1 with the estimator `E` and the rules `L`, `C`, `T` (one monomorphised copy per
@@ -39,14 +46,7 @@ where
     T: TrackingRule,
     O: Observer + ?Sized,
 {
-    let RunOptions {
-        src,
-        max_steps,
-        mut actions,
-        check_always,
-    } = opts;
     let k = cfg.k;
-    let mut s = Estimates::new(k);
     let mut counters = Counters {
         n: vec![0; k],
         inv_n: vec![1.0; k],
@@ -55,6 +55,58 @@ where
         ids_sum: vec![0.0; k],
         t: 0,
     };
+    let RunOptions {
+        src,
+        max_steps,
+        actions,
+        check_always,
+        final_counts,
+        tree_layout,
+    } = opts;
+    let tree = tree_layout.unwrap_or(k > FLAT_MAX);
+    let out = run_steps(
+        cfg,
+        est,
+        src,
+        max_steps,
+        actions,
+        check_always,
+        tree,
+        rng,
+        obs,
+        &mut counters,
+    );
+    if let Some(c) = final_counts {
+        c.clear();
+        c.extend_from_slice(&counters.n);
+    }
+    out
+}
+
+/// The body of [`run_loop()`] on fresh `counters`.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn run_steps<E, L, C, T, O>(
+    cfg: &Config<L, C, T>,
+    est: &E,
+    src: RewardSource<'_>,
+    max_steps: u64,
+    mut actions: Option<&mut Vec<u32>>,
+    check_always: bool,
+    tree: bool,
+    rng: &mut Rng,
+    obs: &mut O,
+    counters: &mut Counters,
+) -> RunOutcome
+where
+    E: Estimator,
+    L: LeaderRule,
+    C: ChallengerRule,
+    T: TrackingRule,
+    O: Observer + ?Sized,
+{
+    let k = cfg.k;
+    let mut s = Estimates::new(k);
     let (arms, lazy, table) = match src {
         RewardSource::PerPull(a) => (Some(a), None, None),
         RewardSource::PhaseSums(a) => (Some(a), Some(a), None),
@@ -93,7 +145,39 @@ where
             v.push(a as u32);
         }
     }
+    // Unphased estimators without observer or random ties: the incremental loop.
+    if !E::PHASED && !uni && obs.passive() && cfg.stop_arm == StopArm::Argmax {
+        let s = &mut s;
+        // One loop per reward family (no per-draw match of the arm model) and per layout of
+        // the incremental state (flat or tree, by K).
+        macro_rules! by_layout {
+            ($reward:expr) => {
+                if tree {
+                    run_mle::<_, _, _, _, _, true>(
+                        cfg, est, s, counters, $reward, cap, actions, rng,
+                    )
+                } else {
+                    run_mle::<_, _, _, _, _, false>(
+                        cfg, est, s, counters, $reward, cap, actions, rng,
+                    )
+                }
+            };
+        }
+        return match (arms, table) {
+            (Some(Arms::Bern { thr, .. }), _) => {
+                by_layout!(&|a: usize, _: u64, rng: &mut Rng| draw_bernoulli(thr, a, rng))
+            }
+            (Some(Arms::Gauss { mu, sigma }), _) => {
+                by_layout!(&|a: usize, _: u64, rng: &mut Rng| draw_gaussian(mu, *sigma, a, rng))
+            }
+            (None, Some(tab)) => by_layout!(&|a: usize, t: u64, _: &mut Rng| tab[t as usize][a]),
+            (None, None) => unreachable!("invariant: an arm model or a table"),
+        };
+    }
     let lb = cfg.thr.lower_bound();
+    // The plain in-order stopping test whenever an observer watches (the reference the
+    // shortcuts are tested against).
+    let mut stop = StopTest::new(k, &cfg.thr, !obs.passive());
     let check_every = check_always || !E::PHASED || cfg.thr.depends_on_time();
     let only_on_switch = cfg.stop_arm == StopArm::LeaderOnSwitch;
     let mut changed = true;
@@ -120,6 +204,9 @@ where
     // are per arm.
     let rotatable =
         chunkable && !est.global_episodes() && transport_cost.is_some_and(|tc| !tc.local);
+    // The transport costs of `rotate_steps` for many arms, kept between its calls: valid while
+    // no estimate is released (cleared at every release).
+    let mut tree_costs = CostCache::<true>::new(if tree { k } else { 1 });
     // Consecutive single steps that pulled the same challenger (skips are tried from
     // `SKIP_STREAK` on).
     let (mut streak, mut prev_c) = (0u32, usize::MAX);
@@ -128,13 +215,16 @@ where
         if E::PHASED && last != usize::MAX {
             changed |= est.switch(&mut s, last, &counters.n, lazy, rng);
         }
-        obs.after_switch(&counters, &s, changed);
+        obs.after_switch(counters, &s, changed);
+        if changed {
+            tree_costs.clear();
+        }
         let tf = counters.t as f64;
         // (L) leader, computed first because the reference AdaP-TT stops on it.
         let b_lead = if !(changed || leader_dynamic) {
             b_cached
         } else {
-            cfg.leader.leader(k, &s, &counters, tf, uni, rng)
+            cfg.leader.leader(k, &s, counters, tf, uni, rng)
         };
         b_cached = b_lead;
         // (R) + (S) stopping.
@@ -148,8 +238,7 @@ where
                 StopArm::Argmax => argmax(k, |a| s.mu[a], uni, rng),
                 StopArm::LeaderOnSwitch => b_lead,
             };
-            let stop = passes_stopping_test(cfg, &s, cand, lb, tf);
-            if stop {
+            if stop.passes(cfg, &s, cand, lb, tf) {
                 let rec = argmax(k, |a| s.mu[a], uni, rng);
                 return RunOutcome {
                     tau: counters.t,
@@ -174,12 +263,12 @@ where
             // Phase skipping: jump over every step up to the next phase switch (or challenger
             // change, or the cap) at once; see [`skip_steps`]. Tried only once the challenger
             // has repeated, as skips of one or two steps cost more than they save.
-            let c_chal = chal(&counters, rng);
+            let c_chal = chal(counters, rng);
             let (m, a, kept) = skip_steps(
                 k,
                 tc,
                 &s,
-                &mut counters,
+                counters,
                 b_lead,
                 c_chal,
                 beta,
@@ -196,31 +285,47 @@ where
         if let (true, Some(beta), Some(tc)) = (rotatable, beta_tracking, transport_cost) {
             // Single steps in a tight loop up to the next release (or a long streak of one
             // challenger, for `skip_steps`); see [`rotate_steps`].
-            (last, streak, prev_c) = rotate_steps(
-                k,
-                tc.cost,
-                &s,
-                &mut counters,
-                b_lead,
-                beta,
-                cap,
-                streak,
-                prev_c,
-            );
+            (last, streak, prev_c) = if tree {
+                rotate_steps(
+                    k,
+                    tc.cost,
+                    &s,
+                    counters,
+                    b_lead,
+                    beta,
+                    cap,
+                    streak,
+                    prev_c,
+                    &mut tree_costs,
+                )
+            } else {
+                rotate_steps(
+                    k,
+                    tc.cost,
+                    &s,
+                    counters,
+                    b_lead,
+                    beta,
+                    cap,
+                    streak,
+                    prev_c,
+                    &mut CheapestPick::default(),
+                )
+            };
             continue;
         }
         let c_lazy = !uni && obs.passive() && !T::READS_CHALLENGER;
         let mut c_memo = if c_lazy {
             usize::MAX
         } else {
-            chal(&counters, rng)
+            chal(counters, rng)
         };
         // (T) tracking.
-        let a = if cfg.tracking.pull_leader(b_lead, c_memo, &mut counters, rng) {
+        let a = if cfg.tracking.pull_leader(b_lead, c_memo, counters, rng) {
             b_lead
         } else {
             if c_memo == usize::MAX {
-                c_memo = chal(&counters, rng);
+                c_memo = chal(counters, rng);
             }
             if chunkable {
                 streak = if c_memo == prev_c { streak + 1 } else { 1 };
@@ -237,7 +342,7 @@ where
             }
         }
         counters.n[a] += 1;
-        counters.inv_n[a] = 1.0 / counters.n[a] as f64;
+        counters.inv_n[a] = 1.0 / (counters.n[a] as i64) as f64;
         counters.leader_rounds[b_lead] += 1;
         if a == b_lead {
             counters.leader_pulls[b_lead] += 1;
@@ -247,45 +352,6 @@ where
         if let Some(v) = actions.as_deref_mut() {
             v.push(a as u32);
         }
-        obs.step(&counters, &s, b_lead, c_memo, a);
+        obs.step(counters, &s, b_lead, c_memo, a);
     }
-}
-
-/// Steps (R) + (S) of Alg. 1: whether `W_{â,b}(μ̃, Ñ) >= c_{â,b}` for every arm `b ≠ â`, `â = cand`
-/// (statistic `cfg.stop_cost`, threshold `cfg.thr`; a pair whose statistic is below `lb`, a lower
-/// bound of every threshold, fails without evaluating it; a NaN threshold never stops).
-#[inline(always)]
-fn passes_stopping_test<L, C, T>(
-    cfg: &Config<L, C, T>,
-    s: &Estimates,
-    cand: usize,
-    lb: f64,
-    t: f64,
-) -> bool {
-    for b in 0..cfg.k {
-        if b == cand {
-            continue;
-        }
-        let w = cfg
-            .stop_cost
-            .eval(s.mu[cand], s.mu[b], s.inv_local_n[cand], s.inv_local_n[b]);
-        if w < lb {
-            return false;
-        }
-        let p = Pair {
-            mu_a: s.mu[cand],
-            mu_b: s.mu[b],
-            w_a: s.local_n[cand],
-            w_b: s.local_n[b],
-            k_a: s.phase[cand] as f64,
-            k_b: s.phase[b] as f64,
-            t,
-        };
-        // NaN threshold: do not stop (w is never NaN).
-        let c = cfg.thr.value(&p);
-        if w < c || c.is_nan() {
-            return false;
-        }
-    }
-    true
 }

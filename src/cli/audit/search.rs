@@ -346,6 +346,17 @@ fn print_search(r: &SearchReport) {
     }
 }
 
+/// The confirmation options of `audit dp --search`.
+#[derive(Debug, Clone, Copy)]
+pub struct DpConfirm {
+    /// Runs per table (the sequential plan's budget), if given.
+    pub runs: Option<u64>,
+    /// First look of the sequential plan; `None`: the fixed plan.
+    pub first: Option<u64>,
+    /// `β` of the futility rule.
+    pub futility_beta: f64,
+}
+
 /// Runs `audit dp --search`.
 #[allow(clippy::too_many_arguments)]
 pub fn run_dp_search(
@@ -354,7 +365,7 @@ pub fn run_dp_search(
     eps: f64,
     alpha: f64,
     seed: u64,
-    runs: Option<u64>,
+    confirm: DpConfirm,
     budget: &str,
     json: bool,
 ) -> anyhow::Result<()> {
@@ -383,12 +394,14 @@ pub fn run_dp_search(
     cfg.alpha = alpha;
     cfg.seed = seed;
     cfg.budget = parse_budget(budget)?;
-    if let Some(r) = runs {
+    if let Some(r) = confirm.runs {
         if r < 4 {
             return Err(usage(format!("invalid runs = {r}: must be at least 4")));
         }
         cfg.confirm_runs = r;
     }
+    cfg.confirm_first = confirm.first;
+    cfg.futility_beta = confirm.futility_beta;
     let r = dp_search(target, &cfg)?;
     let fixed = fixed_tables(target, &cfg)?;
     if json {
@@ -427,7 +440,22 @@ pub fn run_dp_search(
     println!("  correction: {}", r.correction);
     println!(
         "  fixed tables (user 1 flipped), same tester at alpha: {}  eps_lower {:.4}",
-        fixed.verdict, fixed.eps_lower
+        fixed.result.verdict, fixed.result.eps_lower
+    );
+    let stage = |c: &dpbai::audit::dp_search::Confirmation| {
+        format!(
+            "{} runs per table in {} look(s), stopped by {}, {} samples",
+            c.result.runs, c.looks, c.stopped_by, c.samples
+        )
+    };
+    println!("  samples drawn: screening {}", r.samples);
+    for (i, c) in r.confirmations.iter().enumerate() {
+        println!("    confirmation of finalist {}: {}", i + 1, stage(c));
+    }
+    println!("    fixed tables: {}", stage(&fixed));
+    println!(
+        "    total {}",
+        r.samples + r.confirm_samples + fixed.samples
     );
     Ok(())
 }
