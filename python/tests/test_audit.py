@@ -125,7 +125,7 @@ def test_non_finite_or_raising_mechanisms_are_value_errors():
     def boom(x):
         raise RuntimeError("no output today")
 
-    with pytest.raises(ValueError, match="raised on input 1.0.*no output today"):
+    with pytest.raises(ValueError, match="boom raised RuntimeError: no output today"):
         dpbai.audit_dp(boom, (1.0, 0.0), eps=1, runs=1000)
 
 
