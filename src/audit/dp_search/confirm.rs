@@ -26,7 +26,7 @@ pub struct Confirmation {
     pub samples: u64,
 }
 
-/// Samples of runs: feature 2 is `2·τ + stopped` ([`table_features`]).
+/// Samples of runs: feature 2 is `2·τ + stopped` ([`crate::audit::dp::tables::table_features`]).
 pub(super) fn drawn(x: &[Vec<u64>]) -> u64 {
     x.iter().map(|v| v[2] >> 1).sum()
 }
