@@ -45,20 +45,22 @@
 //! [`MAX_BOXES`], so below 1 GB).
 //!
 //! # Files
-//! `domain` (the box, its subdivision, the leaf criterion), `simplify` (the difference
-//! `E − P`), `certificate` (the certificate and its checker); this file holds the prover.
+//! `domain` (the box, its subdivision, the leaf criterion), `finite` (pass 1 and the point
+//! helpers), `simplify` (the difference `E − P`), `certificate` (the certificate and its
+//! checker); this file holds the assumptions, the preset checks and pass 2.
 
 mod certificate;
 mod domain;
+mod finite;
 mod simplify;
 
 pub use certificate::{check_certificate, Certificate, CheckReport, CERTIFICATE_FORMAT};
 
-use crate::audit::expr::{enclose, fold, preset, Node, ThresholdExpr, PRESETS};
-use crate::audit::interval::Interval;
-use crate::bandit::{AlgoName, ThresholdVars};
+use crate::audit::expr::{enclose, fold, preset, ThresholdExpr, PRESETS};
+use crate::bandit::AlgoName;
 use crate::error::{Error, Result};
 use domain::{leaf_margin, split, unreachable, Bx, Domain, Free, FREE};
+use finite::{describe_box, probe_points, prove_finite, reads, region, vars_at, Budget};
 use serde::{Deserialize, Serialize};
 use std::collections::BinaryHeap;
 use std::time::Instant;
@@ -426,183 +428,6 @@ fn validate(preset_name: &str, cfg: &DominanceConfig) -> Result<(ThresholdExpr, 
 
 fn names(a: &[AlgoName]) -> Vec<String> {
     a.iter().map(|x| x.as_str().to_string()).collect()
-}
-
-/// Whether the folded tree reads slot `s`.
-fn reads(n: &Node, s: usize) -> bool {
-    match n {
-        Node::Num(_) => false,
-        Node::Var(v) => *v as usize == s,
-        Node::Un(_, a) | Node::PowI(a, _) => reads(a, s),
-        Node::Bin(_, a, b) => reads(a, s) || reads(b, s),
-        Node::H(a, b, c) => reads(a, s) || reads(b, s) || reads(c, s),
-        Node::IfGe(v) => v.iter().any(|x| reads(x, s)),
-    }
-}
-
-/// The engine's values at a point of a box.
-fn vars_at(b: &Bx) -> ThresholdVars {
-    ThresholdVars {
-        delta: b[0].lo,
-        k: b[1].lo,
-        eps: b[2].lo,
-        sigma: b[3].lo,
-        t: b[4].lo,
-        na: b[5].lo,
-        nb: b[6].lo,
-        ka: b[7].lo,
-        kb: b[8].lo,
-        gap: b[9].lo,
-    }
-}
-
-/// Points of a box checked in floating point: the midpoint and the two extreme corners, each
-/// made reachable (`t >= na + nb + K − 2`) or dropped.
-fn probe_points(b: &Bx) -> Vec<Bx> {
-    let mid = |f: &Free| {
-        let iv = b[f.slot];
-        if f.integer {
-            (iv.lo * iv.hi).sqrt().round().clamp(iv.lo, iv.hi)
-        } else if iv.hi.is_infinite() {
-            (2.0 * iv.lo).max(1.0)
-        } else if f.slot == 0 && iv.lo > 0.0 {
-            (iv.lo * iv.hi).sqrt().clamp(iv.lo, iv.hi)
-        } else {
-            0.5 * (iv.lo + iv.hi)
-        }
-    };
-    let mut out = Vec::with_capacity(3);
-    for which in 0..3 {
-        let mut p = *b;
-        for f in &FREE {
-            let iv = b[f.slot];
-            let v = match which {
-                0 => mid(f),
-                1 => iv.lo,
-                _ => {
-                    if iv.hi.is_finite() {
-                        iv.hi
-                    } else {
-                        mid(f)
-                    }
-                }
-            };
-            p[f.slot] = Interval::point(v);
-        }
-        let need = p[5].lo + p[6].lo + p[1].lo - 2.0;
-        if p[4].lo < need {
-            if need > b[4].hi {
-                continue;
-            }
-            p[4] = Interval::point(need);
-        }
-        out.push(p);
-    }
-    out
-}
-
-/// `[lo, hi]` per free variable, for messages.
-fn region(b: &Bx) -> Vec<(String, [f64; 2])> {
-    FREE.iter()
-        .map(|f| (f.name.to_string(), [b[f.slot].lo, b[f.slot].hi]))
-        .collect()
-}
-
-fn describe_box(b: &Bx) -> String {
-    region(b)
-        .iter()
-        .map(|(n, [l, h])| {
-            if l == h {
-                format!("{n} = {l}")
-            } else {
-                format!("{n} in [{l}, {h}]")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The budgets of a proof.
-struct Budget {
-    start: Instant,
-    boxes: u64,
-    max_boxes: u64,
-    max_seconds: f64,
-}
-
-impl Budget {
-    fn exhausted(&self) -> bool {
-        self.boxes >= self.max_boxes || self.start.elapsed().as_secs_f64() > self.max_seconds
-    }
-}
-
-/// Pass 1: proves `E` finite on the domain, or returns the error naming a point where the
-/// engine's value is NaN or ±∞; `Ok(Some(box))` when the budget ran out or a box could not be
-/// split before finiteness was proven there.
-fn prove_finite(
-    expr: &ThresholdExpr,
-    e: &Node,
-    root: Bx,
-    free: &[Free],
-    budget: &mut Budget,
-) -> Result<Option<(Bx, String)>> {
-    let mut stack = vec![root];
-    while let Some(b) = stack.pop() {
-        if unreachable(&b) {
-            continue;
-        }
-        budget.boxes += 1;
-        for p in probe_points(&b) {
-            let v = vars_at(&p);
-            let x = expr.eval(&v);
-            if !x.is_finite() {
-                return Err(crate::audit::finite::describe(expr.source(), &v, x));
-            }
-        }
-        if enclose(e, &b).is_finite() {
-            continue;
-        }
-        if budget.exhausted() {
-            return Ok(Some((
-                b,
-                "the budget ran out before the threshold was proven finite".into(),
-            )));
-        }
-        // Split where a child becomes finite; else along the relatively widest variable.
-        let mut best: Option<(u8, f64, Bx, Bx)> = None;
-        for f in free {
-            let Some((l, r)) = split(&b, *f) else {
-                continue;
-            };
-            let fin = u8::from(enclose(e, &l).is_finite()) + u8::from(enclose(e, &r).is_finite());
-            let iv = b[f.slot];
-            let width = if f.integer || (f.slot == 0 && iv.lo > 0.0) {
-                (iv.hi / iv.lo).ln()
-            } else {
-                (iv.hi - iv.lo).min(1e300)
-            };
-            if best
-                .as_ref()
-                .is_none_or(|(bf, bw, _, _)| fin > *bf || (fin == *bf && width > *bw))
-            {
-                best = Some((fin, width, l, r));
-            }
-        }
-        match best {
-            Some((_, _, l, r)) => {
-                stack.push(r);
-                stack.push(l);
-            }
-            None => {
-                return Ok(Some((
-                    b,
-                    "the threshold's enclosure is not finite on a box that cannot be split further"
-                        .into(),
-                )))
-            }
-        }
-    }
-    Ok(None)
 }
 
 #[derive(Debug, Clone)]
