@@ -303,31 +303,12 @@ fn cli_search_options_are_validated() {
 fn search_bank_gaussian_only_corner_is_violated() {
     let cg = preset("paper-cg").expect("preset");
     let t = format!("ifge(sigma, 0.75, log(1/delta)/20, {cg})");
-    let (code, out, err) = run_cli(&[
-        "audit",
-        "delta",
-        "--algo",
-        "ttucb",
-        "--delta",
-        "0.1",
-        "--threshold",
-        &t,
-        "--search",
-        "--family",
-        "both",
-        "--k-max",
-        "4",
-        "--json",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let v = search(&t, "0.1", &["--family", "both", "--k-max", "4"]);
     assert_eq!(v["verdict"], "violated", "{}", v["confirmation_statement"]);
     assert!(v["worst_family"]
         .as_str()
         .expect("family")
         .starts_with("gaussian"));
-    // Every stage within the default budget of 5e7 samples.
-    assert!(v["samples"].as_u64().expect("samples") <= 50_000_000);
 }
 
 /// Search bank, safe by a small margin: `P + 1e-9` dominates the paper threshold (a proof:
@@ -337,27 +318,12 @@ fn search_bank_gaussian_only_corner_is_violated() {
 fn search_bank_safe_by_a_small_margin_is_never_violated() {
     let cg = preset("paper-cg").expect("preset");
     let t = format!("{cg} + 1e-9");
-    let (code, out, err) = run_cli(&[
-        "audit",
-        "delta",
-        "--algo",
-        "ttucb",
-        "--delta",
-        "0.1",
-        "--threshold",
+    let v = search(
         &t,
-        "--search",
-        "--k-max",
-        "4",
-        "--min-gap",
         "0.1",
-        "--search-budget",
-        "3e6",
-        "--json",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
-    assert_eq!(v["verdict"], "no violation found", "{out}");
+        &["--k-max", "4", "--min-gap", "0.1", "--search-budget", "3e6"],
+    );
+    assert_eq!(v["verdict"], "no violation found", "{v}");
     assert!(v["samples"].as_u64().expect("samples") <= 3_000_000);
 }
 
@@ -387,7 +353,8 @@ fn direct(threshold: &str, delta: &str, means: &str, runs: &str) -> (String, u64
     )
 }
 
-/// `audit delta --search --json` with default budget and options, and only `declared`.
+/// `audit delta --search --json` on TTUCB with default options besides `declared` (every
+/// stage within the default budget of 5e7 samples).
 fn search(threshold: &str, delta: &str, declared: &[&str]) -> serde_json::Value {
     let mut args = vec![
         "audit",
