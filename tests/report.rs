@@ -511,6 +511,7 @@ fn edited_cache_file_is_detected_and_recomputed() {
         runs: 8,
         max_steps: 10_000_000,
         seed_salt: None,
+        paired_seed: None,
         threshold: None,
     };
     let first = run_cell(&cell, Some(&dir), 1).expect("runs");

@@ -244,3 +244,29 @@ mod tests {
         assert!(check_options(&s).is_err(), "eq14-form is adap-tt-star's");
     }
 }
+
+/// What an algorithm is under `--rules reference` (the public code's empirical rules,
+/// READINGS.md §P): REPORT.md discloses it, and a duplicate is never counted as evidence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReferenceRules {
+    /// The public code implements this algorithm; `--rules reference` reproduces its rules.
+    PublicCode,
+    /// The public code has no such algorithm: this project applies the public code's rules to
+    /// it (a construction of this project, not the paper's).
+    Construction,
+    /// Under the reference rules it is this other algorithm, reseeded (a duplicate).
+    SameAs(AlgoName),
+}
+
+impl AlgoName {
+    /// What the algorithm is under `--rules reference` (see [`ReferenceRules`]).
+    pub fn reference_rules(self) -> ReferenceRules {
+        match self {
+            AlgoName::Ttucb | AlgoName::AdapTt | AlgoName::DpSe => ReferenceRules::PublicCode,
+            AlgoName::AdapTtStar => ReferenceRules::SameAs(AlgoName::AdapTt),
+            AlgoName::CtbTt | AlgoName::GaussLdpTt | AlgoName::DpaTt => {
+                ReferenceRules::Construction
+            }
+        }
+    }
+}

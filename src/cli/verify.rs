@@ -1,7 +1,8 @@
 //! `dpbai verify`: check every numeric claim of the paper, regenerate REPORT.md's generated
 //! blocks and figures/, and compare verdicts with `verify/expected.toml`.
 
-use dpbai::experiment::grid::long_runs::long_run_cells;
+use dpbai::experiment::grid::long_runs::{long_run_cells, small_eps_cells};
+use dpbai::experiment::grid::threshold_control::threshold_control_cells;
 use dpbai::experiment::grid::{
     case2_control_cells, dpa_live_counts_cell, run_grid, starvation_control_cells, Profile,
 };
@@ -80,6 +81,8 @@ pub(crate) fn shard_cells(profile: &Profile) -> Vec<Cell> {
         .into_iter()
         .chain(starvation_control_cells(profile))
         .chain(long_run_cells(profile))
+        .chain(small_eps_cells(profile))
+        .chain(threshold_control_cells(profile))
         .chain(std::iter::once(dpa_live_counts_cell(profile)));
     for c in controls {
         if !cells.iter().any(|g| g.key() == c.key()) {
@@ -540,6 +543,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut case2_control = Vec::new();
     let mut starvation = Vec::new();
     let mut dpa_control = Vec::new();
+    let mut threshold_control = Vec::new();
     let cache = args.out_dir.join("verify-cache").join(profile.name);
     if !args.no_experiments {
         let runner = CellRunner::new(
@@ -572,10 +576,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         for cell in starvation_control_cells(&profile)
             .into_iter()
             .chain(long_run_cells(&profile))
+            .chain(small_eps_cells(&profile))
         {
             let r = runner.run(&cell)?;
             progress.borrow_mut().cell("[control]", &r);
             starvation.push(r);
+        }
+        for cell in threshold_control_cells(&profile) {
+            let r = runner.run(&cell)?;
+            progress.borrow_mut().cell("[control]", &r);
+            threshold_control.push(r);
         }
         let live = runner.run(&dpa_live_counts_cell(&profile))?;
         progress.borrow_mut().cell("[control]", &live);
@@ -586,6 +596,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .chain([live])
             .collect();
         ctx.grid = Some(grid);
+        ctx.controls = case2_control
+            .iter()
+            .chain(&starvation)
+            .chain(&dpa_control)
+            .chain(&threshold_control)
+            .cloned()
+            .collect();
         let fig8 = dpbai::report::claims::trace::render_allocation(
             &mut ctx,
             &args.out_dir.join("figures"),
@@ -634,6 +651,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 &dpa_control,
                 &format!("dpbai verify --profile {}", profile.name),
             ),
+        );
+        doc = replace_block(
+            &doc,
+            "threshold-control",
+            &blocks::threshold_control_table(grid, &threshold_control),
         );
         doc = replace_block(
             &doc,

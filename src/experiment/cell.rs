@@ -43,6 +43,10 @@ pub struct Cell {
     /// A salt of the cell's seed (`dpbai experiment`'s `seed` key): the key gets `-seed<S>`,
     /// so the seed (FNV-1a of the key) changes with it. `None` = verify's seeds.
     pub seed_salt: Option<u64>,
+    /// The master seed of the cell this one controls: a control runs on the same seeds and run
+    /// count as its cell, so "capped in the cell and not in its control" is a statement about
+    /// the same runs. `None`: the seed of the cell's own key.
+    pub paired_seed: Option<u64>,
     /// A user stopping threshold (`--threshold`, [`parse_threshold`]: a preset name or an
     /// expression) replacing the algorithm's; the key gets `-thr<16 hex digits>` of
     /// [`threshold_key`]. `None` = the algorithm's own threshold.
@@ -80,6 +84,8 @@ struct OptionsJson {
     eq14_form: Eq14Form,
     seed_salt: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    paired_seed: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     threshold: Option<String>,
 }
 
@@ -108,6 +114,7 @@ impl From<Cell> for CellJson {
                 gauss_sigma: s.gauss_sigma,
                 eq14_form: s.eq14_form,
                 seed_salt: c.seed_salt,
+                paired_seed: c.paired_seed,
                 threshold: c.threshold,
             },
         }
@@ -362,9 +369,18 @@ impl Cell {
         }
         a
     }
-    /// Master seed of the cell ([`cell_seed`] of its key).
+    /// Master seed of the cell: [`cell_seed`] of its key, or the seed of the cell it controls
+    /// ([`Cell::paired_seed`]).
     pub fn seed(&self) -> u64 {
-        cell_seed(&self.key())
+        self.paired_seed.unwrap_or_else(|| cell_seed(&self.key()))
+    }
+    /// This cell as a control of `base`: the same seed and runs as `base`.
+    pub fn paired_with(self, base: &Cell) -> Cell {
+        Cell {
+            paired_seed: Some(base.seed()),
+            runs: base.runs,
+            ..self
+        }
     }
 }
 
@@ -397,6 +413,7 @@ mod tests {
             set(&|s| s.eq14_form = Eq14Form::Printed),
             Cell {
                 seed_salt: Some(7),
+                paired_seed: None,
                 ..base.clone()
             },
             Cell {

@@ -328,6 +328,7 @@ mod tests {
             runs,
             max_steps: 10_000_000,
             seed_salt: None,
+            paired_seed: None,
             threshold: None,
         }
     }

@@ -280,22 +280,70 @@ fn cell_label(c: &crate::experiment::Cell) -> String {
     }
 }
 
-/// Capped runs per (instance, algorithm) — the starvation finding.
+/// Capped runs per (instance, algorithm, rule set) — the starvation finding. Each row's
+/// denominator is the runs of that rule set's cells only, so a rate is never diluted by the
+/// cells of the other rule set.
 pub fn capped_table(grid: &GridResults) -> String {
-    let mut agg: BTreeMap<(String, String), (u64, u64)> = BTreeMap::new();
+    let mut agg: BTreeMap<(String, String, &'static str), (u64, u64)> = BTreeMap::new();
     for c in &grid.cells {
+        let rules = crate::experiment::cell::rules_str(c.cell.setting.rules);
         let e = agg
-            .entry((c.cell.instance.clone(), cell_label(&c.cell)))
+            .entry((c.cell.instance.clone(), cell_label(&c.cell), rules))
             .or_insert((0, 0));
         e.0 += c.summary.unstopped;
         e.1 += c.summary.runs;
     }
-    let mut s = String::from("| instance | algorithm | capped runs / runs |\n|---|---|---|\n");
-    for ((i, a), (u, n)) in agg.iter().filter(|(_, (u, _))| *u > 0) {
-        s.push_str(&format!("| {i} | {a} | {u} / {n} |\n"));
+    let mut s = String::from(
+        "| instance | algorithm | rules | capped runs / runs (share) |\n|---|---|---|---|\n",
+    );
+    for ((i, a, r), (u, n)) in agg.iter().filter(|(_, (u, _))| *u > 0) {
+        s.push_str(&format!(
+            "| {i} | {a} | {r} | {u} / {n} ({}%) |\n",
+            crate::report::numbers::sig(100.0 * *u as f64 / *n as f64, 3)
+        ));
     }
     if agg.values().all(|(u, _)| *u == 0) {
-        s.push_str("| — | — | none |\n");
+        s.push_str("| — | — | — | none |\n");
+    }
+    s
+}
+
+/// Finding 2's threshold-only control: per controlled cell, the mean τ (capped runs at the cap,
+/// "≥") under the paper's rules, with only the threshold replaced by the public code's
+/// (same seeds and runs), and under the public code's rules (the reference-rule cell, where the
+/// grid has one), with each cell's digest.
+pub fn threshold_control_table(grid: &GridResults, controls: &[CellResult]) -> String {
+    let mut s = String::from(
+        "| instance | algorithm | ε | paper rules | paper rules, empirical threshold | public code's rules | \
+         runs | seed | cells (paper / control / reference) |\n|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for c in controls {
+        let set = &c.cell.setting;
+        let eps = set.eps_value();
+        let base = grid.get_rules(&c.cell.instance, set.algo, eps, crate::bandit::Rules::Paper);
+        let reference = grid.get_rules(
+            &c.cell.instance,
+            set.algo,
+            eps,
+            crate::bandit::Rules::Reference,
+        );
+        let text = |x: Option<&CellResult>| x.map_or("—".to_string(), |x| mean_text(x, 4));
+        let digest = |x: Option<&CellResult>| x.map_or("—".to_string(), |x| x.digest.to_string());
+        s.push_str(&format!(
+            "| {} | {} (`--threshold {}`) | {} | {} | {} | {} | {} | {} | `{}` / `{}` / `{}` |\n",
+            c.cell.instance,
+            set.algo.as_str(),
+            c.cell.threshold.as_deref().unwrap_or("—"),
+            eps.map_or("—".to_string(), |e| e.to_string()),
+            text(base),
+            mean_text(c, 4),
+            text(reference),
+            c.cell.runs,
+            c.cell.seed(),
+            digest(base),
+            c.digest,
+            digest(reference),
+        ));
     }
     s
 }

@@ -34,6 +34,36 @@ pub fn long_run_cells(profile: &Profile) -> Vec<Cell> {
     out
 }
 
+/// ε of the distinct-means controls of Finding 1 in the `paper` profile: the grid's ε ≤ 0.01,
+/// where AdaP-TT is capped on much of μ4–μ6 (distinct means, inside the theorems' assumption).
+pub const SMALL_EPS_PAPER: [f64; 3] = [0.001, 0.005, 0.01];
+/// The same in the `quick` profile (whose grid starts at 0.05): ε = 0.01 only.
+pub const SMALL_EPS_QUICK: [f64; 1] = [0.01];
+
+/// Finding 1's controls on distinct means at small ε: AdaP-TT on μ4, μ5, μ6 at each ε of
+/// [`SMALL_EPS_PAPER`] (`paper`; grid cells there, so cache hits) or [`SMALL_EPS_QUICK`]
+/// (`quick`), each followed by its `eq11-log-n` control on the same seeds and runs.
+pub fn small_eps_cells(profile: &Profile) -> Vec<Cell> {
+    let eps: &[f64] = if profile.name == "paper" {
+        &SMALL_EPS_PAPER
+    } else {
+        &SMALL_EPS_QUICK
+    };
+    let mut out = Vec::new();
+    for (name, means) in crate::experiment::grid::paper_instances()
+        .into_iter()
+        .skip(3)
+    {
+        for &e in eps {
+            super::push_with_log_n_control(
+                &mut out,
+                profile.cell(name, &means, AlgoName::AdapTt, Some(e)),
+            );
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,6 +11,7 @@ use crate::error::Result;
 use crate::params::Delta;
 
 pub mod long_runs;
+pub mod threshold_control;
 
 /// The six Bernoulli instances of the experiments (READINGS.md §G.1).
 pub fn paper_instances() -> Vec<(&'static str, Vec<f64>)> {
@@ -53,6 +54,10 @@ pub const PAPER_LOCAL_EPS: [f64; 14] = [
 
 /// ε values at which the public code's stopping times were measured (`data/public_code_runs.csv`).
 pub const PUBLIC_CODE_EPS: [f64; 4] = [0.01, 0.1, 1.0, 10.0];
+
+/// Risks of the low-privacy δ-slope cells (F.53's asymptotic comparison in log(1/δ)): the
+/// secant slope of `E[τ]` between them estimates `limsup E[τ]/log(1/δ)`.
+pub const SLOPE_DELTAS: [f64; 2] = [1e-8, 1e-16];
 
 /// Risks of the DPA-TT cells (F.42's asymptotic trend in log(1/δ)).
 pub const DPA_DELTAS: [f64; 4] = [1e-2, 1e-4, 1e-8, 1e-16];
@@ -103,6 +108,7 @@ impl Profile {
             runs: self.runs,
             max_steps: self.max_steps,
             seed_salt: None,
+            paired_seed: None,
             threshold: None,
         }
     }
@@ -147,6 +153,36 @@ impl Profile {
         // F.41: DPA-TT's global-episode variant (READINGS.md §D.8) on μ4 at the main δ.
         out.push(Self::with(&dpa, |s| s.dpa_episodes = DpaEpisodes::Global));
         out.extend(self.reference_cells());
+        out.extend(self.slope_cells());
+        out
+    }
+
+    /// F.53's δ-slope cells: on μ1 and μ2 at the largest global ε (low privacy), TTUCB and the
+    /// AdaP-TT variants at each of [`SLOPE_DELTAS`], under both rule sets (AdaP-TT* only under
+    /// the paper's rules: under the public code's it is AdaP-TT, see `bandit::algos`).
+    pub fn slope_cells(&self) -> Vec<Cell> {
+        let eps = self.global_eps.iter().copied().fold(f64::NAN, f64::max);
+        let mut out = Vec::new();
+        for rules in [Rules::Paper, Rules::Reference] {
+            for (name, means) in paper_instances().into_iter().take(2) {
+                for &d in &SLOPE_DELTAS {
+                    let at = |algo: AlgoName, e: Option<f64>| {
+                        Self::with(&self.cell(name, &means, algo, e), |s| {
+                            s.rules = rules;
+                            s.delta = Delta::new(d).expect("invariant: SLOPE_DELTAS are in range");
+                        })
+                    };
+                    out.push(Cell {
+                        runs: 10 * self.runs,
+                        ..at(AlgoName::Ttucb, None)
+                    });
+                    out.push(at(AlgoName::AdapTt, Some(eps)));
+                    if rules == Rules::Paper {
+                        out.push(at(AlgoName::AdapTtStar, Some(eps)));
+                    }
+                }
+            }
+        }
         out
     }
 
@@ -226,7 +262,8 @@ pub fn starvation_control_cells(profile: &Profile) -> Vec<Cell> {
 /// Pushes `cell`, then its control of Finding 1: the same cell with a leader bonus that grows
 /// with `log ‖Ñ‖₁` (`--adap-leader-bonus eq11-log-n`).
 pub fn push_with_log_n_control(out: &mut Vec<Cell>, cell: Cell) {
-    let control = Profile::with(&cell, |s| s.adap_leader_bonus = AdapLeaderBonus::Eq11LogN);
+    let control = Profile::with(&cell, |s| s.adap_leader_bonus = AdapLeaderBonus::Eq11LogN)
+        .paired_with(&cell);
     out.push(cell);
     out.push(control);
 }
@@ -301,7 +338,7 @@ impl GridResults {
             .iter()
             .find(|c| c.cell.setting.dpa_episodes == DpaEpisodes::Global)
     }
-    /// The result of (instance, algorithm, ε, δ).
+    /// The result of (instance, algorithm, ε, δ) under the paper's rules.
     pub fn get_delta(
         &self,
         instance: &str,
@@ -309,12 +346,23 @@ impl GridResults {
         eps: Option<f64>,
         delta: f64,
     ) -> Option<&CellResult> {
+        self.get_rules_delta(instance, algo, eps, Rules::Paper, delta)
+    }
+    /// The result of (instance, algorithm, ε, rules, δ).
+    pub fn get_rules_delta(
+        &self,
+        instance: &str,
+        algo: AlgoName,
+        eps: Option<f64>,
+        rules: Rules,
+        delta: f64,
+    ) -> Option<&CellResult> {
         self.cells.iter().find(|c| {
             c.cell.instance == instance
                 && c.cell.setting.algo == algo
                 && c.cell.setting.eps_value() == eps
                 && c.cell.setting.delta.get() == delta
-                && c.cell.setting.rules == Rules::Paper
+                && c.cell.setting.rules == rules
                 && c.cell.setting.dpa_episodes == DpaEpisodes::PerArm
         })
     }

@@ -512,6 +512,7 @@ fn validate(f: StudyFile) -> Result<Study> {
                         runs: cell_runs,
                         max_steps: cap,
                         seed_salt: f.seed,
+                        paired_seed: None,
                         threshold: a.threshold.clone(),
                     };
                     // Every setting is checked once, as `dpbai run` would, before anything runs.

@@ -226,6 +226,9 @@ pub struct Context {
     pub traces: Option<trace::Traces>,
     /// Area into which `DPBAI_INJECT_FAULT` injects a fault (verify's evidence gathering only).
     pub fault: Option<Area>,
+    /// The control cells of the Findings (case 2, starvation, DPA live counts), which some
+    /// claims use as evidence (F.41's global-episode half: the live-count DPA control).
+    pub controls: Vec<crate::experiment::CellResult>,
     /// The public code's measured stopping times (`data/public_code_runs.csv`, in the repository;
     /// the repository), for claim S.1.
     pub public_code_csv: Option<std::path::PathBuf>,

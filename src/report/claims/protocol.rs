@@ -14,6 +14,30 @@
 //! * `not_checkable` (instead of the three): the claim is not checkable, for the reason given.
 //!
 //! A statistic that is missing or not finite makes the claim `not checkable (error: …)`.
+//!
+//! # Agreement claims: equivalence, never absence of a difference
+//! A claim that two quantities agree names its interval and its margin in `equivalence`
+//! (`lo`, `hi`: the statistics holding the lowest lower end and the highest upper end of the 95%
+//! intervals; `margin`: the band). It is `confirmed` only when the whole interval lies inside
+//! the margin (two one-sided tests, each at 2.5%) and `confirm` (the other conditions, e.g. that
+//! cells were compared) holds; it is refuted by `refute` when given, else when the interval
+//! lies entirely outside the margin; an interval that straddles an edge of the margin is
+//! `inconclusive`, whether or not it contains the null value.
+//!
+//! # Borderline verdicts
+//! A decision whose statistic lies within its own 95% half-width of the band's edge is
+//! `inconclusive (borderline)`: for an `equivalence`, when the interval end nearest an edge of the
+//! margin is within [`BORDERLINE_REL`] of it (relative); for a claim with `borderline`
+//! (`stat`, `half_width`, `edge`), when `|stat − edge| <= half_width`. A rule may opt out with
+//! `borderline = "none"` in its `equivalence`.
+//!
+//! # Regimes
+//! Every claim says how the paper states it (`regime`): `exact` (an identity or inequality of
+//! mathematics, checked to rounding or certified accuracy), `finite` (a statement at the
+//! experiment's δ and ε, e.g. a figure), or `asymptotic` (δ → 0, ε → 0 or ε → ∞). An asymptotic
+//! claim is judged on asymptotic evidence (a slope in log(1/δ) or in ε, a trend across the grid,
+//! with its interval); a finite-δ excess of an asymptotic constant is a Finding of REPORT.md,
+//! never a refutation.
 
 use super::ClaimVerdict;
 use serde::Deserialize;
@@ -57,7 +81,69 @@ pub struct Entry {
     /// Evidence areas on the claim's path (`solver`, `special`, `mc`, `audit`).
     #[serde(default)]
     pub areas: Vec<String>,
+    /// How the paper states the claim: `exact`, `finite` or `asymptotic` (see the module docs).
+    pub regime: Regime,
+    /// The interval and margin of an agreement claim (see the module docs).
+    #[serde(default)]
+    pub equivalence: Option<Equivalence>,
+    /// The point statistic, its half-width and the band edge of a borderline test.
+    #[serde(default)]
+    pub borderline: Option<Borderline>,
 }
+
+/// How the paper states a claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Regime {
+    /// An identity or inequality of mathematics (no δ, no sampling).
+    Exact,
+    /// A statement at the experiment's δ and ε (a figure, a table).
+    Finite,
+    /// A limit: δ → 0, ε → 0 or ε → ∞.
+    Asymptotic,
+}
+
+impl Regime {
+    /// The spelling of the protocol file.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Regime::Exact => "exact",
+            Regime::Finite => "finite",
+            Regime::Asymptotic => "asymptotic",
+        }
+    }
+}
+
+/// The equivalence test of an agreement claim.
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Equivalence {
+    /// Statistic holding the lowest lower end of the compared 95% intervals.
+    pub lo: String,
+    /// Statistic holding the highest upper end.
+    pub hi: String,
+    /// The margin `[a, b]`, justified in the entry's `fair`.
+    pub margin: [f64; 2],
+    /// `"none"` turns the borderline test off (the default applies it).
+    #[serde(default)]
+    pub borderline: Option<String>,
+}
+
+/// A borderline test on a point statistic.
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Borderline {
+    /// The decision statistic.
+    pub stat: String,
+    /// The statistic holding its 95% half-width.
+    pub half_width: String,
+    /// The band edge the rule compares it with.
+    pub edge: f64,
+}
+
+/// Relative distance of an equivalence interval's end from the margin under which the decision
+/// is borderline: the end is within a rounding of the reported three significant digits.
+pub const BORDERLINE_REL: f64 = 5e-3;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -89,6 +175,19 @@ pub fn parse(text: &str) -> crate::Result<Protocol> {
         }
         for p in [&e.confirm, &e.corrected, &e.refute].into_iter().flatten() {
             atoms(p).map_err(bad)?;
+        }
+        if let Some(q) = &e.equivalence {
+            if !(q.margin[0] < q.margin[1]) {
+                return Err(bad(format!("equivalence margin {:?} is empty", q.margin)));
+            }
+            if q.borderline.as_deref().is_some_and(|b| b != "none") {
+                return Err(bad(
+                    "equivalence.borderline must be \"none\" or absent".into()
+                ));
+            }
+            if e.decide.is_none() {
+                return Err(bad("an equivalence rule needs `decide`".into()));
+            }
         }
         if e.refute.is_some() && e.decide.is_none() {
             return Err(bad("a `refute` rule needs `decide`".into()));
@@ -198,26 +297,86 @@ pub fn decide(entry: &Entry, stats: &[(String, f64)]) -> (ClaimVerdict, String) 
     if let Some(reason) = &entry.not_checkable {
         return (ClaimVerdict::NotCheckable, reason.clone());
     }
+    let inconclusive = || {
+        Ok((
+            ClaimVerdict::Inconclusive,
+            entry.decide.clone().unwrap_or_default(),
+        ))
+    };
     let run = || -> Result<(ClaimVerdict, String), String> {
         let confirm = entry.confirm.as_deref().unwrap_or("");
-        if eval(confirm, stats)? {
-            return Ok((ClaimVerdict::Confirmed, String::new()));
+        if let Some(q) = &entry.equivalence {
+            let (lo, hi) = (lookup_end(stats, &q.lo)?, lookup_end(stats, &q.hi)?);
+            let [a, b] = q.margin;
+            let extra = eval(confirm, stats)?;
+            let inside = lo >= a && hi <= b;
+            let outside = match &entry.refute {
+                Some(r) => eval(r, stats)?,
+                None => lo > b || hi < a,
+            };
+            let near = |x: f64, edge: f64| (x - edge).abs() <= BORDERLINE_REL * edge.abs();
+            let borderline = q.borderline.is_none()
+                && (near(lo, a) || near(hi, b) || near(lo, b) || near(hi, a));
+            return match (extra && inside, outside, borderline) {
+                (true, _, false) => Ok((ClaimVerdict::Confirmed, String::new())),
+                (false, true, false) => Ok((ClaimVerdict::Refuted, String::new())),
+                (true, _, true) | (false, true, true) => Ok((
+                    ClaimVerdict::Inconclusive,
+                    format!(
+                        "borderline: the interval [{}, {}] ends within {}% of the margin [{a}, {b}]",
+                        crate::report::numbers::sig(lo, 5),
+                        crate::report::numbers::sig(hi, 5),
+                        BORDERLINE_REL * 100.0
+                    ),
+                )),
+                (false, false, _) => inconclusive(),
+            };
         }
-        if let Some(c) = &entry.corrected {
-            if eval(c, stats)? {
-                return Ok((ClaimVerdict::ConfirmedAsCorrected, String::new()));
+        let verdict = if eval(confirm, stats)? {
+            ClaimVerdict::Confirmed
+        } else if entry
+            .corrected
+            .as_deref()
+            .map(|c| eval(c, stats))
+            .transpose()?
+            == Some(true)
+        {
+            ClaimVerdict::ConfirmedAsCorrected
+        } else {
+            match &entry.refute {
+                None => ClaimVerdict::Refuted,
+                Some(r) if eval(r, stats)? => ClaimVerdict::Refuted,
+                Some(_) => return inconclusive(),
+            }
+        };
+        if let Some(b) = &entry.borderline {
+            let (x, hw) = (lookup(stats, &b.stat)?, lookup(stats, &b.half_width)?);
+            if (x - b.edge).abs() <= hw {
+                return Ok((
+                    ClaimVerdict::Inconclusive,
+                    format!(
+                        "borderline: {} = {} lies within its 95% half-width {} of the edge {}",
+                        b.stat,
+                        crate::report::numbers::sig(x, 4),
+                        crate::report::numbers::sig(hw, 3),
+                        b.edge
+                    ),
+                ));
             }
         }
-        match &entry.refute {
-            None => Ok((ClaimVerdict::Refuted, String::new())),
-            Some(r) if eval(r, stats)? => Ok((ClaimVerdict::Refuted, String::new())),
-            Some(_) => Ok((
-                ClaimVerdict::Inconclusive,
-                entry.decide.clone().unwrap_or_default(),
-            )),
-        }
+        Ok((verdict, String::new()))
     };
     run().unwrap_or_else(|e| (ClaimVerdict::NotCheckable, format!("error: {e}")))
+}
+
+/// An interval end: finite, or `±∞` (an end a capped cell leaves open); NaN or missing is an
+/// error.
+fn lookup_end(stats: &[(String, f64)], name: &str) -> Result<f64, String> {
+    match stats.iter().find(|s| s.0 == name) {
+        None => Err(format!("statistic `{name}` was not computed")),
+        Some((_, v)) if v.is_nan() => Err(format!("statistic `{name}` = NaN")),
+        Some((_, v)) => Ok(*v),
+    }
 }
 
 /// The rule in words, as REPORT.md's claim table shows it.
@@ -225,13 +384,45 @@ pub fn rule_text(entry: &Entry) -> String {
     if let Some(r) = &entry.not_checkable {
         return format!("not checkable: {r}");
     }
-    let mut s = format!("confirmed if {}", entry.confirm.as_deref().unwrap_or(""));
+    let confirm = entry.confirm.as_deref().unwrap_or("");
+    let mut s = match &entry.equivalence {
+        Some(q) => format!(
+            "equivalence: confirmed if [{}, {}] lies inside the margin [{}, {}] (two one-sided tests at 2.5%){}",
+            q.lo,
+            q.hi,
+            crate::report::numbers::sig(q.margin[0], 4),
+            crate::report::numbers::sig(q.margin[1], 4),
+            if confirm.is_empty() {
+                String::new()
+            } else {
+                format!(" and {confirm}")
+            }
+        ),
+        None => format!("confirmed if {confirm}"),
+    };
     if let Some(c) = &entry.corrected {
         s.push_str(&format!("; confirmed as corrected if {c}"));
     }
-    match &entry.refute {
-        Some(r) => s.push_str(&format!("; refuted if {r}; else inconclusive")),
-        None => s.push_str("; else refuted"),
+    match (&entry.refute, &entry.equivalence) {
+        (Some(r), _) => s.push_str(&format!("; refuted if {r}; else inconclusive")),
+        (None, Some(_)) => s.push_str("; refuted if it lies entirely outside; else inconclusive"),
+        (None, None) => s.push_str("; else refuted"),
+    }
+    if entry
+        .equivalence
+        .as_ref()
+        .is_some_and(|q| q.borderline.is_none())
+    {
+        s.push_str(&format!(
+            "; inconclusive (borderline) if an end lies within {}% of an edge",
+            BORDERLINE_REL * 100.0
+        ));
+    }
+    if let Some(b) = &entry.borderline {
+        s.push_str(&format!(
+            "; inconclusive (borderline) if |{} − {}| ≤ {}",
+            b.stat, b.edge, b.half_width
+        ));
     }
     s
 }
@@ -269,6 +460,9 @@ mod tests {
             rule_sets: vec![],
             profile: "any".into(),
             areas: vec![],
+            regime: Regime::Finite,
+            equivalence: None,
+            borderline: None,
         };
         assert_eq!(decide(&e, &st(&[("x", 0.5)])).0, ClaimVerdict::Confirmed);
         assert_eq!(decide(&e, &st(&[("x", 1.5)])).0, ClaimVerdict::Inconclusive);
@@ -277,6 +471,90 @@ mod tests {
         assert_eq!(v, ClaimVerdict::NotCheckable);
         assert!(note.starts_with("error:"));
         assert_eq!(decide(&e, &st(&[("y", 0.0)])).0, ClaimVerdict::NotCheckable);
+    }
+
+    /// No agreement is confirmed on an interval that merely contains the null value: every
+    /// equivalence rule, fed the interval [0.5, 2] with its other conditions met and its
+    /// refutation not, is `inconclusive`; the same interval inside a wide margin is `confirmed`.
+    #[test]
+    fn an_interval_containing_one_is_not_agreement() {
+        let p = protocol();
+        let mut seen = 0;
+        for e in p.values() {
+            let Some(q) = &e.equivalence else { continue };
+            seen += 1;
+            let mut st = satisfying(e.confirm.as_deref().expect("an equivalence has `confirm`"));
+            if let Some(r) = &e.refute {
+                for a in atoms(r).expect("parses") {
+                    if !st.iter().any(|s| s.0 == a.name) {
+                        st.push((a.name.clone(), 0.0));
+                        violate(&mut st, &a);
+                    }
+                }
+            }
+            st.push((q.lo.clone(), 0.5));
+            st.push((q.hi.clone(), 2.0));
+            let (v, note) = decide(e, &st);
+            assert_eq!(v, ClaimVerdict::Inconclusive, "{}: {note}", e.id);
+            let mut wide = e.clone();
+            wide.equivalence = Some(Equivalence {
+                margin: [0.25, 4.0],
+                ..q.clone()
+            });
+            assert_eq!(decide(&wide, &st).0, ClaimVerdict::Confirmed, "{}", e.id);
+        }
+        assert!(
+            seen >= 3,
+            "the agreement claims declare their equivalence ({seen})"
+        );
+    }
+
+    /// An interval end within rounding of the margin's edge is borderline, both ways.
+    #[test]
+    fn knife_edges_are_borderline() {
+        let e = Entry {
+            id: "F.0".into(),
+            wording: String::new(),
+            statistic: String::new(),
+            confirm: Some("cells > 0".into()),
+            corrected: None,
+            refute: None,
+            decide: Some("more runs".into()),
+            not_checkable: None,
+            fair: String::new(),
+            rule_sets: vec![],
+            profile: "any".into(),
+            areas: vec![],
+            regime: Regime::Finite,
+            equivalence: Some(Equivalence {
+                lo: "lo".into(),
+                hi: "hi".into(),
+                margin: [1.0 / 1.1, 1.1],
+                borderline: None,
+            }),
+            borderline: None,
+        };
+        let at = |lo: f64, hi: f64| decide(&e, &st(&[("cells", 3.0), ("lo", lo), ("hi", hi)]));
+        assert_eq!(at(0.95, 1.05).0, ClaimVerdict::Confirmed);
+        let (v, note) = at(0.95, 1.0997);
+        assert_eq!(v, ClaimVerdict::Inconclusive);
+        assert!(note.starts_with("borderline"), "{note}");
+        assert_eq!(at(1.2, 1.5).0, ClaimVerdict::Refuted);
+        assert_eq!(at(1.1003, 1.5).0, ClaimVerdict::Inconclusive);
+        assert_eq!(at(0.95, f64::INFINITY).0, ClaimVerdict::Inconclusive);
+        let mut point = e.clone();
+        point.equivalence = None;
+        point.confirm = Some("x <= 4".into());
+        point.borderline = Some(Borderline {
+            stat: "x".into(),
+            half_width: "hw".into(),
+            edge: 4.0,
+        });
+        let d = |x: f64, hw: f64| decide(&point, &st(&[("x", x), ("hw", hw)])).0;
+        assert_eq!(d(3.0, 0.5), ClaimVerdict::Confirmed);
+        assert_eq!(d(3.8, 0.5), ClaimVerdict::Inconclusive);
+        assert_eq!(d(4.2, 0.5), ClaimVerdict::Inconclusive);
+        assert_eq!(d(5.0, 0.5), ClaimVerdict::Refuted);
     }
 
     /// A point satisfying a predicate: each statistic at the middle of the interval its atoms
@@ -371,6 +649,11 @@ mod tests {
                 continue;
             };
             let mut good = satisfying(confirm);
+            if let Some(q) = &e.equivalence {
+                let [a, b] = q.margin;
+                good.push((q.lo.clone(), a + 0.25 * (b - a)));
+                good.push((q.hi.clone(), a + 0.75 * (b - a)));
+            }
             // Statistics only the corrected reading reads, set so that it holds.
             if let Some(c) = &e.corrected {
                 for (n, v) in satisfying(c) {
@@ -406,6 +689,15 @@ mod tests {
                     a.name
                 );
                 assert_ne!(v, ClaimVerdict::NotCheckable, "{}: {bad:?}", e.id);
+            }
+            if let Some(q) = &e.equivalence {
+                // Either end moved across its edge of the margin leaves the claim unconfirmed.
+                for (name, v) in [(&q.lo, q.margin[0] * 0.9), (&q.hi, q.margin[1] * 1.1)] {
+                    let mut bad = good.clone();
+                    bad.iter_mut().find(|s| s.0 == *name).expect("assigned").1 = v;
+                    assert_ne!(decide(e, &bad).0, ClaimVerdict::Confirmed, "{}", e.id);
+                }
+                continue;
             }
             if let Some(r) = &e.refute {
                 // Statistics of the refutation; the confirm rule's others kept.

@@ -185,32 +185,43 @@ fn s1(ctx: &mut Context) -> ClaimResult {
             return result(id, t, s, p, e.to_string(), Vec::new());
         }
     };
-    let (mut agree, mut disagree, mut open) = (0u32, 0u32, 0u32);
+    // Equivalence, not absence of a difference: a row agrees only when its whole 95% interval
+    // lies inside ±10%; a row with capped runs of ours has only a lower bound (open above).
+    let (mut inside, mut outside) = (0u32, 0u32);
+    let (mut lo_min, mut hi_max) = (f64::INFINITY, f64::NEG_INFINITY);
     for c in &cmp {
-        match &c.cmp {
-            Some(r) if r.ci95_lo > AGREE_BAND || r.ci95_hi < 1.0 / AGREE_BAND => disagree += 1,
-            Some(r) if r.ci95_lo <= 1.0 && r.ci95_hi >= 1.0 => agree += 1,
-            Some(r) if r.ci95_lo >= 1.0 / AGREE_BAND && r.ci95_hi <= AGREE_BAND => agree += 1,
-            _ => open += 1,
-        }
+        let (lo, hi) = c
+            .cmp
+            .as_ref()
+            .map_or((0.0, f64::INFINITY), |r| (r.ci95_lo, r.ci95_hi));
+        lo_min = lo_min.min(lo);
+        hi_max = hi_max.max(hi);
+        inside += u32::from(lo >= 1.0 / AGREE_BAND && hi <= AGREE_BAND);
+        outside += u32::from(lo > AGREE_BAND || hi < 1.0 / AGREE_BAND);
     }
+    if cmp.is_empty() {
+        record("no public-code row to compare");
+    }
+    let straddle = cmp.len() as u32 - inside - outside;
     result(
         id,
         t,
         s,
         p,
         format!(
-            "{} cells of {} (see the public-code block): the 95% interval of the ratio of means contains 1 or lies \
-             within ±10% in {agree}, lies outside ±10% in {disagree}, neither (or our cell has capped runs) in {open}; \
-             AdaP-TT rows allow the public code's under-count (×1.01–1.53)",
+            "{} cells of {} (see the public-code block): the 95% interval of the ratio of means lies inside \
+             ±10% in {inside}, entirely outside in {outside}, across an edge of the margin (or our cell has capped runs) in {straddle}; all intervals within [{}, {}]; AdaP-TT rows allow the public code's under-count (×1.01–1.53)",
             cmp.len(),
             path.file_name().map_or(String::new(), |f| f.to_string_lossy().into_owned()),
+            sig(lo_min, 3),
+            sig(hi_max, 3),
         ),
         stats([
             ("cells", cmp.len() as f64),
-            ("agree", f64::from(agree)),
-            ("disagree", f64::from(disagree)),
-            ("open", f64::from(open)),
+            ("inside", f64::from(inside)),
+            ("outside", f64::from(outside)),
+            ("ratio_lo_min", lo_min),
+            ("ratio_hi_max", hi_max),
         ]),
     )
 }
@@ -223,7 +234,7 @@ pub fn public_code_table(path: &Path, g: &GridResults) -> String {
     };
     let mut s = String::from(
         "| algorithm | instance | ε | public code: mean ± std (runs) | dpbai `--rules reference`: mean ± std (runs) | \
-         ratio dpbai/public | 95% CI of the ratio | Welch p | cell |\n|---|---|---|---|---|---|---|---|---|\n",
+         ratio dpbai/public | 95% CI of the ratio | inside ±10%? | Welch p | cell |\n|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for c in &cmp {
         let (m, sd, n, capped) = c.ours;
@@ -251,8 +262,19 @@ pub fn public_code_table(path: &Path, g: &GridResults) -> String {
             ),
             None => ("—".into(), "— (capped runs)".into(), "—".into()),
         };
+        let (lo, hi) = c
+            .cmp
+            .as_ref()
+            .map_or((0.0, f64::INFINITY), |r| (r.ci95_lo, r.ci95_hi));
+        let equivalence = if lo >= 1.0 / AGREE_BAND && hi <= AGREE_BAND {
+            "inside (agrees)"
+        } else if lo > AGREE_BAND || hi < 1.0 / AGREE_BAND {
+            "outside (differs)"
+        } else {
+            "crosses the margin (undecided)"
+        };
         s.push_str(&format!(
-            "| {} | {} | {} | {} ± {} ({}) | {ours} | {ratio} | {ci} | {p} | `{}` |\n",
+            "| {} | {} | {} | {} ± {} ({}) | {ours} | {ratio} | {ci} | {equivalence} | {p} | `{}` |\n",
             c.row.algo.as_str(),
             c.row.instance,
             c.row.eps.map_or("∞".to_string(), |e| e.to_string()),

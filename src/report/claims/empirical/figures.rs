@@ -1,7 +1,9 @@
 //! The figure claims of Sections 5.1–5.2 (CLAIMS.md F.50–F.55), each judged under the paper's
 //! provable thresholds (`F.5x`) and under the public code's empirical rules (`F.5x/ref`).
 
-use super::{est, fmt_ratio, get, grid, instances_for, no_grid, ratio, rules_tag, RatioEst};
+use super::{
+    distinct_algos, est, fmt_ratio, get, grid, instances_for, no_grid, ratio, rules_tag, RatioEst,
+};
 use crate::bandit::{AlgoName, Rules};
 use crate::complexity::{eps_switch_global, eps_switch_local};
 use crate::experiment::grid::GridResults;
@@ -36,6 +38,7 @@ fn f50_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
     };
     let mut rows = Vec::new();
     let (mut cells, mut inside, mut outside) = (0u32, 0u32, 0u32);
+    let (mut lo_min, mut hi_max) = (f64::INFINITY, f64::NEG_INFINITY);
     for (inst, from) in [("mu1", 4.0), ("mu2", 2.0)] {
         let Some(tt) = get(g, inst, AlgoName::Ttucb, None, rules) else {
             continue;
@@ -47,6 +50,8 @@ fn f50_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
             if let Some(c) = get(g, inst, AlgoName::CtbTt, Some(e), rules) {
                 let r = ratio(c, tt);
                 cells += 1;
+                lo_min = lo_min.min(r.lo);
+                hi_max = hi_max.max(r.hi);
                 inside += u32::from(r.lo >= 1.0 / MATCH_BAND && r.hi <= MATCH_BAND);
                 outside += u32::from(r.lo > MATCH_BAND || r.hi < 1.0 / MATCH_BAND);
                 rows.push(format!(
@@ -72,6 +77,8 @@ fn f50_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
             ("cells", f64::from(cells)),
             ("inside", f64::from(inside)),
             ("outside", f64::from(outside)),
+            ("ratio_lo_min", lo_min),
+            ("ratio_hi_max", hi_max),
         ]),
     )
 }
@@ -153,14 +160,32 @@ fn empirical_switch(g: &GridResults, inst: &str, algo: AlgoName, rules: Rules) -
         ));
         return None;
     };
-    let plateau = est(get(g, inst, algo, Some(last), rules)?).mean;
-    let mut sw = last;
-    for &e in eps.iter().rev() {
-        let m = est(get(g, inst, algo, Some(e), rules)?).mean;
-        if m <= 1.5 * plateau {
-            sw = e;
+    let cells: Vec<&crate::experiment::CellResult> = eps
+        .iter()
+        .map(|&e| get(g, inst, algo, Some(e), rules))
+        .collect::<Option<_>>()?;
+    // The mean τ when no cell of the curve has capped runs; else the Kaplan–Meier median of
+    // every cell (a mean dominated by capped runs is only a lower bound and moves the switch).
+    let capped = cells.iter().any(|c| c.summary.unstopped > 0);
+    let level = |c: &crate::experiment::CellResult| -> Option<f64> {
+        if capped {
+            c.summary.censored.km_median.map(|m| m as f64)
         } else {
-            break;
+            Some(est(c).mean)
+        }
+    };
+    let Some(plateau) = level(cells[cells.len() - 1]) else {
+        record(format!(
+            "{inst} {} at ε = {last}: KM median undetermined (half the runs capped)",
+            algo.as_str()
+        ));
+        return None;
+    };
+    let mut sw = last;
+    for (&e, c) in eps.iter().zip(&cells).rev() {
+        match level(c) {
+            Some(m) if m <= 1.5 * plateau => sw = e,
+            _ => break,
         }
     }
     Some(sw)
@@ -199,7 +224,7 @@ fn f52_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
         )
         .expect("invariant: valid");
         let th = value(Area::Solver, eps_switch_global(&nu));
-        for algo in [AlgoName::AdapTtStar, AlgoName::AdapTt] {
+        for algo in distinct_algos(rules, &[AlgoName::AdapTtStar, AlgoName::AdapTt]) {
             // No switch: the error is recorded and the claim is not checkable.
             let Some(e) = empirical_switch(g, inst, algo, rules) else {
                 continue;
@@ -246,19 +271,64 @@ fn f53_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
         return no_grid(ctx, id, t, s, p);
     };
     let mut rows = Vec::new();
+    let mut slopes = Vec::new();
     let (mut max_lo, mut max_hi, mut max_r) = (0f64, 0f64, 0f64);
+    let (mut s_lo, mut s_hi, mut pairs, mut undetermined) = (0f64, 0f64, 0u32, 0u32);
+    let [d1, d2] = crate::experiment::grid::SLOPE_DELTAS;
     for (name, _) in instances_for(rules) {
         let Some(tt) = get(g, name, AlgoName::Ttucb, None, rules) else {
             continue;
         };
-        for algo in [AlgoName::AdapTtStar, AlgoName::AdapTt] {
+        // The δ-slope cells are on Fig. 2's instances μ1 and μ2 only.
+        let sloped = matches!(name, "mu1" | "mu2");
+        let tt_slope = secant(
+            g.get_rules_delta(name, AlgoName::Ttucb, None, rules, d1),
+            g.get_rules_delta(name, AlgoName::Ttucb, None, rules, d2),
+        );
+        for algo in distinct_algos(rules, &[AlgoName::AdapTtStar, AlgoName::AdapTt]) {
             let e = g.eps_of(name, algo, rules);
-            if let Some(c) = e.last().and_then(|&x| get(g, name, algo, Some(x), rules)) {
+            let Some(&eps) = e.last() else { continue };
+            if let Some(c) = get(g, name, algo, Some(eps), rules) {
                 let r = ratio(c, tt);
                 max_lo = max_lo.max(r.lo);
                 max_hi = max_hi.max(r.hi);
                 max_r = max_r.max(r.r);
                 rows.push(format!("{name} {}: {}", algo.as_str(), fmt_ratio(r)));
+            }
+            if !sloped {
+                continue;
+            }
+            let a = secant(
+                g.get_rules_delta(name, algo, Some(eps), rules, d1),
+                g.get_rules_delta(name, algo, Some(eps), rules, d2),
+            );
+            match (a, tt_slope) {
+                (Some(Ok(a)), Some(Ok(b))) if a.0 > 0.0 && b.0 > 0.0 => {
+                    let r = a.0 / b.0;
+                    let w = super::Z95 * ((a.1 / a.0).powi(2) + (b.1 / b.0).powi(2)).sqrt();
+                    let (lo, hi) = (r * (-w).exp(), r * w.exp());
+                    pairs += 1;
+                    s_lo = s_lo.max(lo);
+                    s_hi = s_hi.max(hi);
+                    slopes.push(format!(
+                        "{name} {}: {} [{}, {}]",
+                        algo.as_str(),
+                        sig(r, 3),
+                        sig(lo, 3),
+                        sig(hi, 3)
+                    ));
+                }
+                (Some(_), Some(_)) => {
+                    undetermined += 1;
+                    slopes.push(format!(
+                        "{name} {}: undetermined (a cell has capped runs or no positive slope)",
+                        algo.as_str()
+                    ));
+                }
+                _ => record(format!(
+                    "missing δ-slope cells of {name} {} (δ = {d1}, {d2}, {rules:?} rules)",
+                    algo.as_str()
+                )),
             }
         }
     }
@@ -268,14 +338,47 @@ fn f53_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
         s,
         p,
         format!(
-            "{}: τ(algorithm)/τ(TTUCB) at the largest ε of the grid [95% interval]: {}; worst {}× (theory: 4× for \
+            "{}: asymptotic evidence, the ratio of δ-slopes (secants of mean τ in log(1/δ) between δ = {d1} and \
+             {d2}) of the algorithm to TTUCB at the largest ε [95% interval]: {}; at the experiment's δ \
+             (finite-δ, not the theorem's regime) τ(algorithm)/τ(TTUCB) = {}, worst {}× (theory: 4× for \
              AdaP-TT*, 8× for AdaP-TT versus T^G_β, Thm. 22/24)",
             rules_tag(rules),
+            slopes.join(", "),
             rows.join(", "),
             sig(max_r, 3)
         ),
-        stats([("max_ratio_lo", max_lo), ("max_ratio_hi", max_hi)]),
+        stats([
+            ("slope_ratio_lo_max", s_lo),
+            ("slope_ratio_hi_max", s_hi),
+            ("pairs", f64::from(pairs)),
+            ("undetermined", f64::from(undetermined)),
+            ("finite_ratio_lo_max", max_lo),
+            ("finite_ratio_hi_max", max_hi),
+        ]),
     )
+}
+
+/// The secant slope of mean τ in `log(1/δ)` between two cells of one (instance, algorithm, ε)
+/// and its standard error; `None` when a cell is missing, `Some(Err(()))` when a cell has
+/// capped runs or fewer than two runs (the slope is then undetermined).
+fn secant(
+    a: Option<&crate::experiment::CellResult>,
+    b: Option<&crate::experiment::CellResult>,
+) -> Option<Result<(f64, f64), ()>> {
+    let (a, b) = (a?, b?);
+    let se = |c: &crate::experiment::CellResult| {
+        let sm = &c.summary;
+        match sm.std_tau {
+            Some(s) if sm.unstopped == 0 => Ok((sm.mean_tau, s / (sm.runs as f64).sqrt())),
+            _ => Err(()),
+        }
+    };
+    let x = |c: &crate::experiment::CellResult| (1.0 / c.cell.setting.delta.get()).ln();
+    Some((|| {
+        let ((ma, sa), (mb, sb)) = (se(a)?, se(b)?);
+        let dx = x(b) - x(a);
+        Ok(((mb - ma) / dx, (sa * sa + sb * sb).sqrt() / dx.abs()))
+    })())
 }
 
 pub(super) fn f54(ctx: &mut Context) -> ClaimResult {
@@ -299,12 +402,13 @@ fn f54_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
     let mut worse = Vec::new();
     let mut star_rows = Vec::new();
     let (mut star_high_above, mut star_low_apart) = (0u32, 0u32);
+    let (mut star_pairs, mut star_high_below, mut star_low_inside) = (0u32, 0u32, 0u32);
     for (name, _) in instances_for(rules) {
         for e in g.eps_of(name, AlgoName::AdapTt, rules) {
             let Some(se) = g.get_rules(name, AlgoName::DpSe, Some(e), rules) else {
                 continue;
             };
-            for algo in [AlgoName::AdapTt, AlgoName::AdapTtStar] {
+            for algo in distinct_algos(rules, &[AlgoName::AdapTt, AlgoName::AdapTtStar]) {
                 if let Some(c) = get(g, name, algo, Some(e), rules) {
                     total += 1;
                     let r = ratio(c, se);
@@ -317,7 +421,11 @@ fn f54_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
                 }
             }
         }
-        let e = g.eps_of(name, AlgoName::AdapTtStar, rules);
+        // Under the public code's rules AdaP-TT* is AdaP-TT: no comparison of the two.
+        let e = match rules {
+            Rules::Paper => g.eps_of(name, AlgoName::AdapTtStar, rules),
+            Rules::Reference => Vec::new(),
+        };
         if let (Some(&lo), Some(&hi)) = (e.first(), e.last()) {
             let at = |x: f64| -> Option<RatioEst> {
                 Some(ratio(
@@ -326,8 +434,12 @@ fn f54_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
                 ))
             };
             if let (Some(a), Some(b)) = (at(lo), at(hi)) {
+                star_pairs += 1;
                 star_high_above += u32::from(a.lo > 1.0);
+                star_high_below += u32::from(a.hi < 1.0);
                 star_low_apart += u32::from(b.lo > MATCH_BAND || b.hi < 1.0 / MATCH_BAND);
+                // "Equal in low privacy" is an agreement: the interval inside ±10%.
+                star_low_inside += u32::from(b.lo >= 1.0 / MATCH_BAND && b.hi <= MATCH_BAND);
                 star_rows.push(format!(
                     "{name}: ε = {lo}: {}, ε = {hi}: {}",
                     fmt_ratio(a),
@@ -354,6 +466,9 @@ fn f54_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
             ("cells", f64::from(total)),
             ("below", f64::from(below)),
             ("contradictions", f64::from(above + star_high_above + star_low_apart)),
+            ("star_pairs", f64::from(star_pairs)),
+            ("star_high_below", f64::from(star_high_below)),
+            ("star_low_inside", f64::from(star_low_inside)),
         ]),
     )
 }
@@ -395,7 +510,7 @@ fn f55_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
         let Some(l) = empirical_switch(g, inst, AlgoName::CtbTt, rules) else {
             continue;
         };
-        for algo in [AlgoName::AdapTtStar, AlgoName::AdapTt] {
+        for algo in distinct_algos(rules, &[AlgoName::AdapTtStar, AlgoName::AdapTt]) {
             let Some(gl) = empirical_switch(g, inst, algo, rules) else {
                 continue;
             };

@@ -34,15 +34,16 @@ use crate::experiment::CellResult;
 /// The checks of this module.
 pub fn checks() -> Vec<Check> {
     use complexity::{f40, f41, f42};
-    use correctness::{f56, f57};
+    use correctness::{f56, f56r, f57};
     use figures::{f50, f50r, f51, f51r, f52, f52r, f53, f53r, f54, f54r, f55, f55r};
     vec![
-        f40, f41, f42, f50, f50r, f51, f51r, f52, f52r, f53, f53r, f54, f54r, f55, f55r, f56, f57,
+        f40, f41, f42, f50, f50r, f51, f51r, f52, f52r, f53, f53r, f54, f54r, f55, f55r, f56, f56r,
+        f57,
     ]
 }
 
 /// z of a two-sided 95% normal interval.
-const Z95: f64 = 1.959_963_984_540_054;
+pub(super) const Z95: f64 = 1.959_963_984_540_054;
 
 /// The check's result when the grid is absent: skipped under `--no-experiments`, otherwise an
 /// error (the grid should be there).
@@ -117,6 +118,10 @@ pub fn est(c: &CellResult) -> Est {
 
 /// Ratio of two cells' means with its 95% interval (delta method on the log scale), widened to
 /// `+∞` / `0` on the side a capped numerator / denominator leaves open.
+///
+/// A capped numerator makes the ratio of means a **lower** bound (its mean is one), a capped
+/// denominator an **upper** bound, and both sides capped leave it **undetermined**: then the
+/// ratio of the Kaplan–Meier medians ([`RatioEst::median_ratio`]) is the one comparison left.
 #[derive(Debug, Clone, Copy)]
 pub struct RatioEst {
     /// Ratio of the means (of lower bounds when capped).
@@ -125,8 +130,13 @@ pub struct RatioEst {
     pub lo: f64,
     /// Upper end.
     pub hi: f64,
-    /// Whether either cell has capped runs.
-    pub censored: bool,
+    /// Whether the numerator cell has capped runs.
+    pub num_capped: bool,
+    /// Whether the denominator cell has capped runs.
+    pub den_capped: bool,
+    /// Ratio of the two cells' Kaplan–Meier (lower) medians; `None` when either median is not
+    /// determined (half of a cell's runs or more capped).
+    pub median_ratio: Option<f64>,
 }
 
 /// The ratio of `a` to `b` (see [`RatioEst`]). A cell without a standard error (fewer than two
@@ -135,7 +145,11 @@ pub struct RatioEst {
 pub fn ratio(a: &CellResult, b: &CellResult) -> RatioEst {
     let (x, y) = (est(a), est(b));
     let r = x.mean / y.mean;
-    let censored = x.capped + y.capped > 0;
+    let median_ratio = match (a.summary.censored.km_median, b.summary.censored.km_median) {
+        (Some(m), Some(n)) if n > 0 => Some(m as f64 / n as f64),
+        _ => None,
+    };
+    let (num_capped, den_capped) = (x.capped > 0, y.capped > 0);
     let (Some(rx), Some(ry)) = (x.rse, y.rse) else {
         record(format!(
             "no 95% interval for the ratio {} / {}: a cell has fewer than two runs",
@@ -146,34 +160,47 @@ pub fn ratio(a: &CellResult, b: &CellResult) -> RatioEst {
             r,
             lo: f64::NAN,
             hi: f64::NAN,
-            censored,
+            num_capped,
+            den_capped,
+            median_ratio,
         };
     };
     let w = Z95 * (rx * rx + ry * ry).sqrt();
     RatioEst {
         r,
-        lo: if y.capped > 0 { 0.0 } else { r * (-w).exp() },
-        hi: if x.capped > 0 {
+        lo: if den_capped { 0.0 } else { r * (-w).exp() },
+        hi: if num_capped {
             f64::INFINITY
         } else {
             r * w.exp()
         },
-        censored,
+        num_capped,
+        den_capped,
+        median_ratio,
     }
 }
 
+/// A ratio as REPORT prints it: `r [lo, hi]`; `≥ r [lo, ∞]` when only the numerator is capped
+/// (a lower bound), `≤ r [0, hi]` when only the denominator is (an upper bound), and
+/// `undetermined (KM-median ratio m)` when both are.
 fn fmt_ratio(r: RatioEst) -> String {
-    let hi = if r.hi.is_finite() {
-        sig(r.hi, 3)
-    } else {
-        "∞".into()
+    let end = |x: f64| {
+        if x.is_finite() {
+            sig(x, 3)
+        } else {
+            "∞".into()
+        }
     };
-    format!(
-        "{}{} [{}, {hi}]",
-        if r.censored { "≥ " } else { "" },
-        sig(r.r, 3),
-        sig(r.lo, 3)
-    )
+    match (r.num_capped, r.den_capped) {
+        (true, true) => format!(
+            "undetermined (both cells capped; KM-median ratio {})",
+            r.median_ratio
+                .map_or_else(|| "undetermined".to_string(), |m| sig(m, 3))
+        ),
+        (true, false) => format!("≥ {} [{}, ∞]", sig(r.r, 3), end(r.lo)),
+        (false, true) => format!("≤ {} [0, {}]", sig(r.r, 3), end(r.hi)),
+        (false, false) => format!("{} [{}, {}]", sig(r.r, 3), end(r.lo), end(r.hi)),
+    }
 }
 
 /// The mean of a cell as text: `≥ m` when runs are capped.
@@ -191,6 +218,23 @@ fn rules_tag(rules: Rules) -> &'static str {
         Rules::Paper => "provable thresholds (paper rules)",
         Rules::Reference => "the public code's empirical rules (--rules reference)",
     }
+}
+
+/// `algos` without those that under `rules` are a duplicate of another (under the public code's
+/// rules AdaP-TT* is AdaP-TT, reseeded: [`crate::bandit::ReferenceRules::SameAs`]), so a
+/// duplicate is never counted as separate evidence.
+fn distinct_algos(rules: Rules, algos: &[AlgoName]) -> Vec<AlgoName> {
+    algos
+        .iter()
+        .copied()
+        .filter(|a| {
+            rules == Rules::Paper
+                || !matches!(
+                    a.reference_rules(),
+                    crate::bandit::info::ReferenceRules::SameAs(_)
+                )
+        })
+        .collect()
 }
 
 /// Instances a figure claim is judged on: all six under the paper's rules, μ1 and μ2 (the
@@ -261,6 +305,43 @@ mod tests {
         let r = judged(figures::f50, &mut ctx_with(f50_grid(20)));
         assert!(!r.note.starts_with("error:"), "{}", r.note);
         assert_ne!(r.verdict, ClaimVerdict::NotCheckable, "{}", r.note);
+    }
+
+    fn ratio_of(num_capped: bool, den_capped: bool, median_ratio: Option<f64>) -> RatioEst {
+        RatioEst {
+            r: 0.0208,
+            lo: if den_capped { 0.0 } else { 0.0195 },
+            hi: if num_capped { f64::INFINITY } else { 0.0219 },
+            num_capped,
+            den_capped,
+            median_ratio,
+        }
+    }
+
+    /// A capped numerator gives a lower bound, a capped denominator an upper bound, both an
+    /// undetermined ratio with the KM-median ratio beside it.
+    #[test]
+    fn censored_ratios_name_their_direction() {
+        assert_eq!(
+            fmt_ratio(ratio_of(false, false, None)),
+            "0.0208 [0.0195, 0.0219]"
+        );
+        assert_eq!(
+            fmt_ratio(ratio_of(true, false, None)),
+            "≥ 0.0208 [0.0195, ∞]"
+        );
+        assert_eq!(
+            fmt_ratio(ratio_of(false, true, None)),
+            "≤ 0.0208 [0, 0.0219]"
+        );
+        assert_eq!(
+            fmt_ratio(ratio_of(true, true, Some(0.255))),
+            "undetermined (both cells capped; KM-median ratio 0.255)"
+        );
+        assert_eq!(
+            fmt_ratio(ratio_of(true, true, None)),
+            "undetermined (both cells capped; KM-median ratio undetermined)"
+        );
     }
 
     /// An empty grid has no empirical switch: F.52 and F.55 (both rule sets) are errors, never
