@@ -1,7 +1,7 @@
 //! `dpbai verify`: check every numeric claim of the paper, regenerate REPORT.md's generated
 //! blocks and figures/, and compare verdicts with `verify/expected.toml`.
 
-use dpbai::experiment::grid::long_runs::{long_run_cells, small_eps_cells};
+use dpbai::experiment::grid::long_runs::{feasibility_cells, long_run_cells, small_eps_cells};
 use dpbai::experiment::grid::threshold_control::threshold_control_cells;
 use dpbai::experiment::grid::{
     case2_control_cells, dpa_live_counts_cell, run_grid, starvation_control_cells, Profile,
@@ -83,6 +83,7 @@ pub(crate) fn shard_cells(profile: &Profile) -> Vec<Cell> {
         .chain(long_run_cells(profile))
         .chain(small_eps_cells(profile))
         .chain(threshold_control_cells(profile))
+        .chain(feasibility_cells(profile))
         .chain(std::iter::once(dpa_live_counts_cell(profile)));
     for c in controls {
         if !cells.iter().any(|g| g.key() == c.key()) {
@@ -544,6 +545,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut starvation = Vec::new();
     let mut dpa_control = Vec::new();
     let mut threshold_control = Vec::new();
+    let mut feasibility = Vec::new();
     let cache = args.out_dir.join("verify-cache").join(profile.name);
     if !args.no_experiments {
         let runner = CellRunner::new(
@@ -582,6 +584,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             progress.borrow_mut().cell("[control]", &r);
             starvation.push(r);
         }
+        for cell in feasibility_cells(&profile) {
+            let r = runner.run(&cell)?;
+            progress.borrow_mut().cell("[control]", &r);
+            feasibility.push(r);
+        }
         for cell in threshold_control_cells(&profile) {
             let r = runner.run(&cell)?;
             progress.borrow_mut().cell("[control]", &r);
@@ -601,6 +608,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .chain(&starvation)
             .chain(&dpa_control)
             .chain(&threshold_control)
+            .chain(&feasibility)
             .cloned()
             .collect();
         let fig8 = dpbai::report::claims::trace::render_allocation(

@@ -64,6 +64,31 @@ pub fn small_eps_cells(profile: &Profile) -> Vec<Cell> {
     out
 }
 
+/// ε of F.57's direct local points below 0.1 (the paper's local grid has them; the figures'
+/// grid starts at 0.1 because they are prohibitive there).
+pub const FEASIBILITY_EPS: [f64; 2] = [0.05, 0.01];
+
+/// F.57's direct measurement: CTB-TT on μ1 and μ2 at each ε of [`FEASIBILITY_EPS`], with a few
+/// runs (4 in `quick`, 20 in `paper`) and a cap of 2·10⁸ samples (a capped run makes the cost a
+/// lower bound, which is all "prohibitive" needs).
+pub fn feasibility_cells(profile: &Profile) -> Vec<Cell> {
+    let runs = if profile.name == "paper" { 20 } else { 4 };
+    let mut out = Vec::new();
+    for (name, means) in crate::experiment::grid::paper_instances()
+        .into_iter()
+        .take(2)
+    {
+        for e in FEASIBILITY_EPS {
+            out.push(Cell {
+                runs,
+                max_steps: 200_000_000,
+                ..profile.cell(name, &means, AlgoName::CtbTt, Some(e))
+            });
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -600,11 +600,17 @@ mod tests {
             if let Rhs::Stat(r) = &a.rhs {
                 let known = out.iter().find(|s| s.0 == a.name).map(|s| s.1);
                 let rv = out.iter().find(|s| s.0 == *r).map(|s| s.1);
+                // A strict comparison needs the two sides apart.
+                let step = match a.op {
+                    ">" => 1.0,
+                    "<" => -1.0,
+                    _ => 0.0,
+                };
                 match (known, rv) {
-                    (None, Some(v)) => out.push((a.name.clone(), v)),
-                    (Some(v), None) => out.push((r.clone(), v)),
+                    (None, Some(v)) => out.push((a.name.clone(), v + step)),
+                    (Some(v), None) => out.push((r.clone(), v - step)),
                     (None, None) => {
-                        out.push((a.name.clone(), 3.0));
+                        out.push((a.name.clone(), 3.0 + step));
                         out.push((r.clone(), 3.0));
                     }
                     (Some(_), Some(_)) => {}

@@ -226,15 +226,34 @@ pub(super) fn f42(ctx: &mut Context) -> ClaimResult {
             .collect();
         v.windows(2).all(|w| w[1] < w[0])
     };
+    // The asymptotic evidence: the secant slope of E[τ] in log(1/δ) between the two smallest δ.
+    let at = |d: f64| g.get_delta("mu4", AlgoName::DpaTt, None, d);
+    let n = DPA_DELTAS.len();
+    let (slope, slope_lo, slope_hi) =
+        match super::secant(at(DPA_DELTAS[n - 2]), at(DPA_DELTAS[n - 1])) {
+            Some(Ok((b, se))) => (b, b - super::Z95 * se, b + super::Z95 * se),
+            Some(Err(())) => (f64::NAN, 0.0, f64::INFINITY),
+            None => {
+                record("missing DPA-TT δ cells on mu4");
+                (f64::NAN, f64::NAN, f64::NAN)
+            }
+        };
     result(
         id,
         t,
         s,
         p,
         format!(
-            "DPA-TT on μ4 (distinct means), β = 1/2: {}; bounds 2T^G_{{1/2}} = {} and K log2(2T^G_{{1/2}}) = {}. \
+            "δ-slope (secant of mean τ in log(1/δ) between δ = {:e} and {:e}): {} [95% interval {}, {}] against \
+             2T^G_{{1/2}} = {}; DPA-TT on μ4 (distinct means), β = 1/2: {}; bounds 2T^G_{{1/2}} = {} and K log2(2T^G_{{1/2}}) = {}. \
              E[τ]/log(1/δ) decreases along δ → 0: {decreasing}; at δ = 1e-16 it is {} and the rounds term {}. \
-             Both are limsup statements as δ → 0, which no finite δ can confirm or refute (READINGS.md §E)",
+             Both are limsup statements as δ → 0: the slope is their asymptotic evidence (READINGS.md §E)",
+            DPA_DELTAS[n - 2],
+            DPA_DELTAS[n - 1],
+            sig(slope, 5),
+            sig(slope_lo, 5),
+            sig(slope_hi, 5),
+            sig(2.0 * tb, 5),
             rows.join("; "),
             sig(2.0 * tb, 5),
             sig(k * (2.0 * tb).log2(), 4),
@@ -242,6 +261,8 @@ pub(super) fn f42(ctx: &mut Context) -> ClaimResult {
             sig(last.1, 3)
         ),
         stats([
+            ("slope_lo", slope_lo),
+            ("slope_hi", slope_hi),
             ("tau_per_log_at_1e-16", last.0),
             ("bound_2tb", 2.0 * tb),
             ("rounds_excess_at_1e-16", last.1),

@@ -129,15 +129,43 @@ pub(super) fn f57(ctx: &mut Context) -> ClaimResult {
             sig(days, 3)
         ));
     }
+    // The direct measurement at the paper's local grid points below 0.1 (a few runs each; a
+    // capped run makes the cost a lower bound).
+    let mut direct = Vec::new();
+    let mut min_direct = f64::INFINITY;
+    for c in ctx.controls.iter().filter(|c| {
+        c.cell.setting.algo == AlgoName::CtbTt
+            && c.cell.setting.eps_value().is_some_and(|e| e < 0.1)
+    }) {
+        let days = 1000.0 * est(c).mean * PUBLIC_CODE_S_PER_SAMPLE / 86_400.0;
+        min_direct = min_direct.min(days);
+        direct.push(format!(
+            "{} ε = {}: mean τ {} over {} runs → {}{} CPU-days for 1000 runs",
+            c.cell.instance,
+            c.cell.setting.eps_value().unwrap_or(f64::NAN),
+            fmt_mean(c),
+            c.summary.runs,
+            if c.summary.unstopped > 0 { "≥ " } else { "" },
+            sig(days, 3)
+        ));
+    }
+    if direct.is_empty() {
+        crate::report::claims::record("the direct local cells at ε < 0.1 are missing");
+    }
     result(
         id,
         t,
         s,
         p,
         format!(
-            "CTB-TT, extrapolated by coth²(ε/2) at the public code's 120 µs per sample: {} (and more for every ε < 0.1)",
+            "CTB-TT at the public code's 120 µs per sample, measured directly at the paper's local grid points \
+             below 0.1: {}; extrapolated to ε = 0.1 by coth²(ε/2): {}",
+            direct.join("; "),
             rows.join("; ")
         ),
-        stats([("min_cpu_days_1000_runs_eps_0.1", min_days)]),
+        stats([
+            ("min_cpu_days_direct", min_direct),
+            ("min_cpu_days_1000_runs_eps_0.1", min_days),
+        ]),
     )
 }

@@ -2,7 +2,8 @@
 //! provable thresholds (`F.5x`) and under the public code's empirical rules (`F.5x/ref`).
 
 use super::{
-    distinct_algos, est, fmt_ratio, get, grid, instances_for, no_grid, ratio, rules_tag, RatioEst,
+    distinct_algos, est, fmt_ratio, get, grid, instances_for, no_grid, ratio, rules_tag, secant,
+    RatioEst,
 };
 use crate::bandit::{AlgoName, Rules};
 use crate::complexity::{eps_switch_global, eps_switch_local};
@@ -356,29 +357,6 @@ fn f53_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
             ("finite_ratio_hi_max", max_hi),
         ]),
     )
-}
-
-/// The secant slope of mean τ in `log(1/δ)` between two cells of one (instance, algorithm, ε)
-/// and its standard error; `None` when a cell is missing, `Some(Err(()))` when a cell has
-/// capped runs or fewer than two runs (the slope is then undetermined).
-fn secant(
-    a: Option<&crate::experiment::CellResult>,
-    b: Option<&crate::experiment::CellResult>,
-) -> Option<Result<(f64, f64), ()>> {
-    let (a, b) = (a?, b?);
-    let se = |c: &crate::experiment::CellResult| {
-        let sm = &c.summary;
-        match sm.std_tau {
-            Some(s) if sm.unstopped == 0 => Ok((sm.mean_tau, s / (sm.runs as f64).sqrt())),
-            _ => Err(()),
-        }
-    };
-    let x = |c: &crate::experiment::CellResult| (1.0 / c.cell.setting.delta.get()).ln();
-    Some((|| {
-        let ((ma, sa), (mb, sb)) = (se(a)?, se(b)?);
-        let dx = x(b) - x(a);
-        Ok(((mb - ma) / dx, (sa * sa + sb * sb).sqrt() / dx.abs()))
-    })())
 }
 
 pub(super) fn f54(ctx: &mut Context) -> ClaimResult {

@@ -17,11 +17,13 @@
 //! * `complexity`: DP-SE's sample complexity, rounds of adaptivity, DPA (F.40–F.42);
 //! * `figures`: the figure claims of Sections 5.1–5.2 under both rule sets (F.50–F.55);
 //! * `correctness`: empirical δ-correctness and the feasibility of local DP (F.56, F.57);
+//! * `high_privacy`: AdaP-TT* against AdaP-TT as ε → 0 and the ε⁻¹ global scaling (F.67, F.68);
 //! * this file: the cell estimates every group shares (censored means, ratios).
 
 mod complexity;
 mod correctness;
 mod figures;
+mod high_privacy;
 
 use super::{
     claim as result, fault, paper_instances, record, sig, skipped, Area, Check, ClaimResult,
@@ -36,9 +38,10 @@ pub fn checks() -> Vec<Check> {
     use complexity::{f40, f41, f42};
     use correctness::{f56, f56r, f57};
     use figures::{f50, f50r, f51, f51r, f52, f52r, f53, f53r, f54, f54r, f55, f55r};
+    use high_privacy::{f67, f68};
     vec![
         f40, f41, f42, f50, f50r, f51, f51r, f52, f52r, f53, f53r, f54, f54r, f55, f55r, f56, f56r,
-        f57,
+        f57, f67, f68,
     ]
 }
 
@@ -218,6 +221,29 @@ fn rules_tag(rules: Rules) -> &'static str {
         Rules::Paper => "provable thresholds (paper rules)",
         Rules::Reference => "the public code's empirical rules (--rules reference)",
     }
+}
+
+/// The secant slope of mean τ in `log(1/δ)` between two cells of one (instance, algorithm, ε)
+/// and its standard error; `None` when a cell is missing, `Some(Err(()))` when a cell has
+/// capped runs or fewer than two runs (the slope is then undetermined).
+pub(super) fn secant(
+    a: Option<&crate::experiment::CellResult>,
+    b: Option<&crate::experiment::CellResult>,
+) -> Option<Result<(f64, f64), ()>> {
+    let (a, b) = (a?, b?);
+    let se = |c: &crate::experiment::CellResult| {
+        let sm = &c.summary;
+        match sm.std_tau {
+            Some(s) if sm.unstopped == 0 => Ok((sm.mean_tau, s / (sm.runs as f64).sqrt())),
+            _ => Err(()),
+        }
+    };
+    let x = |c: &crate::experiment::CellResult| (1.0 / c.cell.setting.delta.get()).ln();
+    Some((|| {
+        let ((ma, sa), (mb, sb)) = (se(a)?, se(b)?);
+        let dx = x(b) - x(a);
+        Ok(((mb - ma) / dx, (sa * sa + sb * sb).sqrt() / dx.abs()))
+    })())
 }
 
 /// `algos` without those that under `rules` are a duplicate of another (under the public code's
