@@ -177,7 +177,7 @@ pub fn parse(text: &str) -> crate::Result<Protocol> {
             atoms(p).map_err(bad)?;
         }
         if let Some(q) = &e.equivalence {
-            if !(q.margin[0] < q.margin[1]) {
+            if q.margin[0].partial_cmp(&q.margin[1]) != Some(std::cmp::Ordering::Less) {
                 return Err(bad(format!("equivalence margin {:?} is empty", q.margin)));
             }
             if q.borderline.as_deref().is_some_and(|b| b != "none") {
