@@ -61,6 +61,12 @@ pub enum Error {
         /// What is wrong, and what is allowed.
         message: String,
     },
+    /// A fault injected into an evidence area (`DPBAI_INJECT_FAULT`, [`crate::fault`]).
+    #[error("injected fault in {area} (DPBAI_INJECT_FAULT)")]
+    Injected {
+        /// The area's name (`solver`, `special`, `mc`, `audit`).
+        area: &'static str,
+    },
     /// Reading or writing a file or folder failed.
     #[error("cannot {op} {}: {cause}", path.display())]
     Io {

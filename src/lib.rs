@@ -41,6 +41,7 @@
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod fault;
 pub mod files;
 pub mod float;
 pub mod params;

@@ -10,12 +10,13 @@ pub(crate) fn k_fn(x: f64) -> f64 {
 
 /// `C_G(x)` (C.2), `x > 0`.
 pub(crate) fn c_g(x: f64) -> f64 {
-    crate::special::c_g(x).expect("invariant: C_G argument log((K−1)/δ')/2 > 0 (K >= 2, δ' < 1)")
+    crate::special::c_g_engine(x)
+        .expect("invariant: C_G argument log((K−1)/δ')/2 > 0 (K >= 2, δ' < 1)")
 }
 
 /// `h(x, δ)` of L. 23 (C.6), `x >= 1`.
 pub(crate) fn h(x: f64, delta: f64, n_arms: usize) -> f64 {
-    crate::special::h(x, delta, n_arms).expect("invariant: x >= 1, δ ∈ (0, 1), K >= 2")
+    crate::special::h_engine(x, delta, n_arms).expect("invariant: x >= 1, δ ∈ (0, 1), K >= 2")
 }
 
 #[cfg(test)]

@@ -110,6 +110,7 @@ pub fn run_traced(
     rng: &mut Rng,
     max_steps: u64,
 ) -> Result<Trace> {
+    crate::fault::check(crate::fault::Area::Mc)?;
     if spec.setting.algo == AlgoName::DpSe {
         return Err(Error::param(
             "algo",

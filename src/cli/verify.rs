@@ -603,14 +603,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .chain([live])
             .collect();
         ctx.grid = Some(grid);
-        ctx.controls = case2_control
-            .iter()
-            .chain(&starvation)
-            .chain(&dpa_control)
-            .chain(&threshold_control)
-            .chain(&feasibility)
-            .cloned()
-            .collect();
+        ctx.controls = dpbai::experiment::grid::GridResults {
+            cells: case2_control
+                .iter()
+                .chain(&starvation)
+                .chain(&dpa_control)
+                .chain(&threshold_control)
+                .chain(&feasibility)
+                .cloned()
+                .collect(),
+        };
         let fig8 = dpbai::report::claims::trace::render_allocation(
             &mut ctx,
             &args.out_dir.join("figures"),

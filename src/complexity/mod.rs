@@ -166,6 +166,7 @@ pub enum TimeKind {
 /// assert!(t.lower <= t.value && t.value <= t.upper);
 /// ```
 pub fn characteristic_time(kind: TimeKind, nu: &Instance) -> Result<Certified> {
+    crate::fault::check(crate::fault::Area::Solver)?;
     let top = nu.best_mean();
     let lows: Vec<f64> = (0..nu.k())
         .filter(|&a| a != nu.best())

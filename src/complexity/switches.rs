@@ -25,6 +25,7 @@ use crate::instance::Instance;
 /// # Errors
 /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) unless `v > 0` finite.
 pub fn c_local_inverse(v: f64) -> Result<f64> {
+    crate::fault::check(crate::fault::Area::Solver)?;
     check_above("c", v, 0.0)?;
     if v <= 4.0 {
         // e^ε (e^ε − 1) = √v
@@ -55,6 +56,7 @@ pub fn c_local_inverse(v: f64) -> Result<f64> {
 /// # Errors
 /// Propagates the solver errors.
 pub fn eps_switch_local(nu: &Instance) -> Result<f64> {
+    crate::fault::check(crate::fault::Area::Solver)?;
     let r = t_tv2(nu)?.value / t_kl(nu)?.value;
     c_local_inverse(r)
 }
@@ -78,6 +80,7 @@ pub fn eps_switch_local(nu: &Instance) -> Result<f64> {
 /// # Errors
 /// Propagates the solver errors.
 pub fn eps_switch_global(nu: &Instance) -> Result<f64> {
+    crate::fault::check(crate::fault::Area::Solver)?;
     Ok(t_tv(nu)?.value / t_kl(nu)?.value)
 }
 

@@ -17,6 +17,7 @@ use crate::instance::Instance;
 /// assert!((t.value - 1424.747).abs() < 1e-3); // READINGS.md §B.12, μ2
 /// ```
 pub fn t_kl(nu: &Instance) -> Result<Certified> {
+    crate::fault::check(crate::fault::Area::Solver)?;
     characteristic_time(TimeKind::Kl, nu)
 }
 
@@ -31,6 +32,7 @@ pub fn t_kl(nu: &Instance) -> Result<Certified> {
 /// assert!((t.value - 1495.301).abs() < 1e-3); // READINGS.md §B.12
 /// ```
 pub fn t_kl_gaussian(nu: &Instance, sigma: f64) -> Result<Certified> {
+    crate::fault::check(crate::fault::Area::Solver)?;
     characteristic_time(TimeKind::KlGaussian { sigma }, nu)
 }
 
@@ -45,6 +47,7 @@ pub fn t_kl_gaussian(nu: &Instance, sigma: f64) -> Result<Certified> {
 /// assert!((t.value - 414.442).abs() < 1e-3); // READINGS.md §B.12
 /// ```
 pub fn t_kl_beta(nu: &Instance, beta: f64) -> Result<Certified> {
+    crate::fault::check(crate::fault::Area::Solver)?;
     characteristic_time(TimeKind::KlBeta { beta }, nu)
 }
 
@@ -59,6 +62,7 @@ pub fn t_kl_beta(nu: &Instance, beta: f64) -> Result<Certified> {
 /// assert!((t.value - 1603.72).abs() < 1e-2); // READINGS.md §B.12
 /// ```
 pub fn t_kl_gaussian_beta(nu: &Instance, sigma: f64, beta: f64) -> Result<Certified> {
+    crate::fault::check(crate::fault::Area::Solver)?;
     characteristic_time(TimeKind::KlGaussianBeta { sigma, beta }, nu)
 }
 
@@ -73,6 +77,7 @@ pub fn t_kl_gaussian_beta(nu: &Instance, sigma: f64, beta: f64) -> Result<Certif
 /// assert!((t.value - 82.2222).abs() < 1e-3);
 /// ```
 pub fn t_tv(nu: &Instance) -> Result<Certified> {
+    crate::fault::check(crate::fault::Area::Solver)?;
     characteristic_time(TimeKind::Tv, nu)
 }
 
@@ -87,6 +92,7 @@ pub fn t_tv(nu: &Instance) -> Result<Certified> {
 /// assert!((t.value - 2990.601).abs() < 1e-2);
 /// ```
 pub fn t_tv2(nu: &Instance) -> Result<Certified> {
+    crate::fault::check(crate::fault::Area::Solver)?;
     characteristic_time(TimeKind::Tv2, nu)
 }
 
@@ -101,6 +107,7 @@ pub fn t_tv2(nu: &Instance) -> Result<Certified> {
 /// assert!((t.value - 498.199).abs() < 1e-2); // READINGS.md §B.12
 /// ```
 pub fn t_local(nu: &Instance, eps: f64) -> Result<Certified> {
+    crate::fault::check(crate::fault::Area::Solver)?;
     characteristic_time(TimeKind::Local { eps }, nu)
 }
 
@@ -115,6 +122,7 @@ pub fn t_local(nu: &Instance, eps: f64) -> Result<Certified> {
 /// assert!((t.value - 401.72).abs() < 1e-2); // READINGS.md §B.12
 /// ```
 pub fn t_global(nu: &Instance, eps: f64) -> Result<Certified> {
+    crate::fault::check(crate::fault::Area::Solver)?;
     characteristic_time(TimeKind::Global { eps }, nu)
 }
 
@@ -135,6 +143,7 @@ pub fn t_global(nu: &Instance, eps: f64) -> Result<Certified> {
 /// assert!((dpbai::complexity::t_kl_g_eps(&g, 0.5).unwrap().value - 64.0).abs() < 1e-6);
 /// ```
 pub fn t_kl_g_eps(nu: &Instance, eps: f64) -> Result<Certified> {
+    crate::fault::check(crate::fault::Area::Solver)?;
     characteristic_time(TimeKind::KlGEps { eps }, nu)
 }
 
@@ -150,6 +159,7 @@ pub fn t_kl_g_eps(nu: &Instance, eps: f64) -> Result<Certified> {
 /// assert!((t.value - 2000.0).abs() < 1e-6); // = 2H for equal gaps (F.65)
 /// ```
 pub fn t_kl_beta_g_eps(nu: &Instance, eps: f64, beta: f64) -> Result<Certified> {
+    crate::fault::check(crate::fault::Area::Solver)?;
     characteristic_time(TimeKind::KlBetaGEps { eps, beta }, nu)
 }
 
@@ -175,6 +185,7 @@ pub fn t_kl_beta_g_eps(nu: &Instance, eps: f64, beta: f64) -> Result<Certified> 
 /// assert!((dpbai::complexity::two_h_g_eps(&nu, 1.0).unwrap() - 2000.0).abs() < 1e-9);
 /// ```
 pub fn two_h_g_eps(nu: &Instance, eps: f64) -> Result<f64> {
+    crate::fault::check(crate::fault::Area::Solver)?;
     check_eps(eps)?;
     let s = nu.sigma();
     // 4σ² = 1 exactly for σ = 1/2

@@ -49,6 +49,7 @@ fn g_g_derivs(mu: f64) -> (f64, f64, f64) {
 /// assert!((g - 1.27067).abs() < 1e-4);
 /// ```
 pub fn g_g(lambda: f64) -> Result<f64> {
+    crate::fault::check(crate::fault::Area::Special)?;
     if !(lambda > 0.5 && lambda < 1.0) {
         return Err(Error::param("lambda", lambda, "in (1/2, 1)"));
     }
@@ -139,6 +140,13 @@ pub fn c_g_with_argmin(x: f64) -> (f64, f64) {
 /// assert!((c - 2.507095).abs() < 1e-6); // READINGS.md §C.2
 /// ```
 pub fn c_g(x: f64) -> Result<f64> {
+    crate::fault::check(crate::fault::Area::Special)?;
+    c_g_engine(x)
+}
+
+/// [`c_g`] without the fault check of [`crate::fault`]: the engine's own calls (its stopping
+/// thresholds inside runs), which a fault would turn into runs that never stop.
+pub(crate) fn c_g_engine(x: f64) -> Result<f64> {
     if !(x > 0.0 && x.is_finite()) {
         return Err(Error::param("x", x, "a finite number > 0 (C_G)"));
     }

@@ -238,6 +238,7 @@ pub fn wbar_m1_unchecked(x: f64) -> f64 {
 /// assert!((w - 0.5671432904097838).abs() < 1e-16);
 /// ```
 pub fn lambert_w0(x: f64) -> Result<f64> {
+    crate::fault::check(crate::fault::Area::Special)?;
     if !(x >= NEG_INV_E && x.is_finite()) {
         return Err(Error::param("x", x, "a finite number >= -1/e (W_0)"));
     }
@@ -266,6 +267,7 @@ pub fn lambert_w0(x: f64) -> Result<f64> {
 /// assert!((w - -3.577152063957297).abs() < 1e-15);
 /// ```
 pub fn lambert_wm1(x: f64) -> Result<f64> {
+    crate::fault::check(crate::fault::Area::Special)?;
     if !(NEG_INV_E..0.0).contains(&x) {
         return Err(Error::param("x", x, "in [-1/e, 0) (W_{-1})"));
     }
@@ -294,6 +296,7 @@ pub fn lambert_wm1(x: f64) -> Result<f64> {
 /// assert!((u - 3.1461932206205825).abs() < 1e-15);
 /// ```
 pub fn wbar_m1(x: f64) -> Result<f64> {
+    crate::fault::check(crate::fault::Area::Special)?;
     if !(x >= 1.0 && x.is_finite()) {
         return Err(Error::param("x", x, "a finite number >= 1 (W-bar_{-1})"));
     }

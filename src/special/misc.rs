@@ -26,6 +26,7 @@ const LN_HALF_PI2: f64 = 1.596_312_591_138_855_5;
 /// assert_eq!(dpbai::special::k(8.0).unwrap(), 5.0);
 /// ```
 pub fn k(x: f64) -> Result<f64> {
+    crate::fault::check(crate::fault::Area::Special)?;
     if !(x >= 1.0 && x.is_finite()) {
         return Err(Error::param("x", x, "a finite number >= 1 (k)"));
     }
@@ -71,6 +72,13 @@ fn check_x_ge1(x: f64) -> Result<()> {
 /// assert!((v - 16.642166).abs() < 1e-6); // READINGS.md §C.6
 /// ```
 pub fn h(x: f64, delta: f64, n_arms: usize) -> Result<f64> {
+    crate::fault::check(crate::fault::Area::Special)?;
+    h_engine(x, delta, n_arms)
+}
+
+/// [`h`] without the fault check of [`crate::fault`]: the engine's own calls (its stopping
+/// thresholds inside runs), which a fault would turn into runs that never stop.
+pub(crate) fn h_engine(x: f64, delta: f64, n_arms: usize) -> Result<f64> {
     check_x_ge1(x)?;
     check_delta_k(delta, n_arms)?;
     let kx = x.log2() + 2.0;
@@ -102,6 +110,7 @@ pub fn h(x: f64, delta: f64, n_arms: usize) -> Result<f64> {
 /// assert!((c_l36(8.0, d, 5).unwrap() - h(8.0, 0.01, 5).unwrap()).abs() < 1e-12);
 /// ```
 pub fn c_l36(x: f64, delta: f64, n_arms: usize) -> Result<f64> {
+    crate::fault::check(crate::fault::Area::Special)?;
     check_x_ge1(x)?;
     check_delta_k(delta, n_arms)?;
     let arg = 2.0 * ((n_arms as f64).ln() - delta.ln()) + 4.0 * (4.0 + x.ln()).ln() + 0.5;
@@ -131,6 +140,7 @@ pub fn c_l36(x: f64, delta: f64, n_arms: usize) -> Result<f64> {
 /// assert!((v - 9.979480).abs() < 1e-6 && v <= 10.0);
 /// ```
 pub fn g1(y: f64) -> Result<f64> {
+    crate::fault::check(crate::fault::Area::Special)?;
     if !(y >= 0.0 && y.is_finite()) {
         return Err(Error::param("y", y, "a finite number >= 0 (g1)"));
     }
@@ -200,6 +210,7 @@ pub fn g1_unchecked(y: f64) -> f64 {
 /// assert!((v - (3.0 + 2.0 * 2f64.sqrt())).abs() < 1e-14);
 /// ```
 pub fn g2(y: f64) -> Result<f64> {
+    crate::fault::check(crate::fault::Area::Special)?;
     if !(y > 0.0 && y.is_finite()) {
         return Err(Error::param("y", y, "a finite number > 0 (g2)"));
     }
@@ -238,6 +249,7 @@ pub fn g2(y: f64) -> Result<f64> {
 /// assert!((x - (2.0 * x.ln() + 3.0)).abs() < 1e-12);
 /// ```
 pub fn h1(z: f64, y: f64) -> Result<f64> {
+    crate::fault::check(crate::fault::Area::Special)?;
     if !(z > 0.0 && z.is_finite()) {
         return Err(Error::param("z", z, "a finite number > 0 (h1)"));
     }

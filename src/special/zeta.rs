@@ -149,6 +149,7 @@ pub fn zeta_unchecked(s: f64, sm1: f64) -> f64 {
 /// assert!((z - std::f64::consts::PI.powi(2) / 6.0).abs() < 1e-15);
 /// ```
 pub fn zeta(s: f64) -> Result<f64> {
+    crate::fault::check(crate::fault::Area::Special)?;
     if s.is_nan() || s <= 1.0 {
         return Err(Error::param("s", s, "a real number > 1 (zeta)"));
     }

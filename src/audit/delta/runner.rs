@@ -307,6 +307,7 @@ fn audit_delta_impl(
     instances: &[AuditInstance],
     build: &CheckedFactory<'_>,
 ) -> Result<DeltaReport> {
+    crate::fault::check(crate::fault::Area::Audit)?;
     check_open("alpha", cfg.alpha, 0.0, 1.0)?;
     if cfg.max_steps == 0 {
         return Err(Error::param("max_steps", 0, "at least 1"));

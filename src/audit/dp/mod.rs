@@ -210,6 +210,7 @@ fn default_runs(target: &Target) -> u64 {
 /// [`Error::InvalidParameter`] for invalid `ε`, `γ`, `α`, run counts, exact mode on a whole
 /// algorithm, or an algorithm that cannot run on reward tables.
 pub fn audit_dp(target: &Target, o: &DpOptions) -> Result<DpReport> {
+    crate::fault::check(crate::fault::Area::Audit)?;
     check_above("eps", o.eps, 0.0)?;
     check_open("gamma", o.gamma, 0.0, 1.0)?;
     check_open("alpha", o.alpha, 0.0, 1.0)?;

@@ -295,6 +295,15 @@ pub struct GridResults {
 }
 
 impl GridResults {
+    /// The results, in order: the entry point of the Monte Carlo evidence, empty while a fault
+    /// is injected into `mc` ([`crate::fault`]).
+    pub fn iter(&self) -> std::slice::Iter<'_, CellResult> {
+        if crate::fault::injected(crate::fault::Area::Mc) {
+            [].iter()
+        } else {
+            self.cells.iter()
+        }
+    }
     /// The result of (instance, algorithm, ε) under the paper's rules at the profile's main δ
     /// (the first such cell).
     pub fn get(&self, instance: &str, algo: AlgoName, eps: Option<f64>) -> Option<&CellResult> {
@@ -308,7 +317,7 @@ impl GridResults {
         eps: Option<f64>,
         rules: Rules,
     ) -> Option<&CellResult> {
-        self.cells.iter().find(|c| {
+        self.iter().find(|c| {
             c.cell.instance == instance
                 && c.cell.setting.algo == algo
                 && c.cell.setting.eps_value() == eps
@@ -319,7 +328,6 @@ impl GridResults {
     /// The ε values of (instance, algorithm) under `rules`, increasing.
     pub fn eps_of(&self, instance: &str, algo: AlgoName, rules: Rules) -> Vec<f64> {
         let mut v: Vec<f64> = self
-            .cells
             .iter()
             .filter(|c| {
                 c.cell.instance == instance
@@ -334,8 +342,7 @@ impl GridResults {
     }
     /// The cell of DPA-TT's global-episode variant, if the grid has one.
     pub fn dpa_global(&self) -> Option<&CellResult> {
-        self.cells
-            .iter()
+        self.iter()
             .find(|c| c.cell.setting.dpa_episodes == DpaEpisodes::Global)
     }
     /// The result of (instance, algorithm, ε, δ) under the paper's rules.
@@ -357,7 +364,7 @@ impl GridResults {
         rules: Rules,
         delta: f64,
     ) -> Option<&CellResult> {
-        self.cells.iter().find(|c| {
+        self.iter().find(|c| {
             c.cell.instance == instance
                 && c.cell.setting.algo == algo
                 && c.cell.setting.eps_value() == eps

@@ -1,9 +1,7 @@
 //! Claim checks by the auditors: privacy of the mechanisms and algorithms (F.59) and
 //! δ-correctness of the provable thresholds (F.60), with the planted bugs as power checks.
 
-use super::{
-    claim as result, fault, flag, record, sig, skipped, stats, Area, Check, ClaimResult, Context,
-};
+use super::{claim as result, flag, record, sig, skipped, stats, Check, ClaimResult, Context};
 use crate::audit::delta::{audit_delta, default_battery, DeltaAuditConfig, RunPlan};
 use crate::audit::dp::{audit_dp, DpOptions, MechanismName, Mode, Target, MUTANTS};
 use crate::audit::expr::parse_threshold;
@@ -27,7 +25,6 @@ const EPS: f64 = 1.0;
 const SEED: u64 = 59;
 
 fn dp(target: Target, mode: Mode) -> Result<crate::audit::dp::DpReport, String> {
-    fault(Area::Audit)?;
     audit_dp(
         &target,
         &DpOptions {
@@ -156,11 +153,9 @@ fn f60(ctx: &mut Context) -> ClaimResult {
             plan: RunPlan::Fixed { runs },
         };
         total += 1;
-        let rep = fault(Area::Audit).and_then(|()| {
-            default_battery(algo, BATTERY_DELTA, eps)
-                .and_then(|b| audit_delta(&cfg, &b))
-                .map_err(|e| e.to_string())
-        });
+        let rep = default_battery(algo, BATTERY_DELTA, eps)
+            .and_then(|b| audit_delta(&cfg, &b))
+            .map_err(|e| e.to_string());
         match rep {
             Ok(r) => {
                 holds += u32::from(r.verdict == AuditVerdict::Holds);
@@ -184,7 +179,6 @@ fn f60(ctx: &mut Context) -> ClaimResult {
     // Power: a deliberately unsafe threshold must be caught on the same battery.
     let unsafe_caught = parse_threshold("log(1/delta)/20")
         .ok()
-        .filter(|_| fault(Area::Audit).is_ok())
         .and_then(|t| {
             let cfg = DeltaAuditConfig {
                 setting: battery_setting(AlgoName::Ttucb),

@@ -13,8 +13,11 @@
 //!
 //! # Fault injection
 //! `DPBAI_INJECT_FAULT=<area>` (`solver`, `special`, `mc`, `audit`), read by `dpbai verify` only
-//! and passed in [`Context::fault`], makes every call into that area during evidence gathering
-//! fail: no claim on such a path may then be `confirmed`.
+//! and passed in [`Context::fault`], is injected by [`run_all`] into the area's own entry points
+//! ([`crate::fault`]) for the whole evidence gathering: every call into that area fails, so no
+//! claim on such a path can be `confirmed`, and no check has to remember to ask. Each claim
+//! declares in `verify/protocol.toml` the areas it uses; `scripts/fault-areas.py` checks that
+//! the claims a fault moves are exactly those that declare its area.
 
 use serde::Serialize;
 use std::cell::RefCell;
@@ -113,61 +116,15 @@ impl ClaimResult {
     }
 }
 
-/// An evidence area that `DPBAI_INJECT_FAULT` can break.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Area {
-    /// Characteristic-time solvers (crate::complexity).
-    Solver,
-    /// Special functions (crate::special).
-    Special,
-    /// Monte Carlo cells and traced runs.
-    Mc,
-    /// Privacy and δ-correctness audits.
-    Audit,
-}
-
-impl Area {
-    /// Parses the value of `DPBAI_INJECT_FAULT`.
-    pub fn parse(s: &str) -> Option<Area> {
-        match s {
-            "solver" => Some(Area::Solver),
-            "special" => Some(Area::Special),
-            "mc" => Some(Area::Mc),
-            "audit" => Some(Area::Audit),
-            _ => None,
-        }
-    }
-    /// The spelling of [`Area::parse`].
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            Area::Solver => "solver",
-            Area::Special => "special",
-            Area::Mc => "mc",
-            Area::Audit => "audit",
-        }
-    }
-}
+pub use crate::fault::Area;
 
 thread_local! {
-    static FAULT: RefCell<Option<Area>> = const { RefCell::new(None) };
     static ERRORS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Records an error met while gathering the current check's evidence.
 pub fn record(msg: impl Into<String>) {
     ERRORS.with(|e| e.borrow_mut().push(msg.into()));
-}
-
-/// `Err` (and recorded) when a fault is injected into `area`; checks call it before each use of
-/// that area.
-pub fn fault(area: Area) -> Result<(), String> {
-    if FAULT.with(|f| *f.borrow()) == Some(area) {
-        let m = format!("injected fault in {} (DPBAI_INJECT_FAULT)", area.as_str());
-        record(m.clone());
-        return Err(m);
-    }
-    Ok(())
 }
 
 /// The value of a solver result; an error (or an injected solver fault) is recorded and gives
@@ -180,18 +137,12 @@ pub fn solved(r: crate::Result<crate::complexity::Certified>) -> f64 {
 pub fn certified(
     r: crate::Result<crate::complexity::Certified>,
 ) -> Option<crate::complexity::Certified> {
-    if fault(Area::Solver).is_err() {
-        return None;
-    }
     r.map_err(|e| record(e.to_string())).ok()
 }
 
 /// The value of a fallible computation in `area`; an error (or an injected fault) is recorded
 /// and gives NaN.
 pub fn value(area: Area, r: crate::Result<f64>) -> f64 {
-    if fault(area).is_err() {
-        return f64::NAN;
-    }
     match r {
         Ok(x) if x.is_nan() => {
             record(format!("{} returned NaN", area.as_str()));
@@ -203,12 +154,6 @@ pub fn value(area: Area, r: crate::Result<f64>) -> f64 {
             f64::NAN
         }
     }
-}
-
-/// A special-function value `x` (already computed); NaN, or an injected special-function fault,
-/// is recorded.
-pub fn special(x: f64) -> f64 {
-    value(Area::Special, Ok(x))
 }
 
 /// Shared inputs of the checks (profile, caches of expensive computations).
@@ -228,7 +173,7 @@ pub struct Context {
     pub fault: Option<Area>,
     /// The control cells of the Findings (case 2, starvation, DPA live counts), which some
     /// claims use as evidence (F.41's global-episode half: the live-count DPA control).
-    pub controls: Vec<crate::experiment::CellResult>,
+    pub controls: crate::experiment::grid::GridResults,
     /// The public code's measured stopping times (`data/public_code_runs.csv`, in the repository;
     /// the repository), for claim S.1.
     pub public_code_csv: Option<std::path::PathBuf>,
@@ -354,7 +299,7 @@ pub fn all_checks() -> Vec<Check> {
 
 /// Runs every check.
 pub fn run_all(ctx: &mut Context) -> Vec<ClaimResult> {
-    FAULT.with(|f| *f.borrow_mut() = ctx.fault);
+    let _fault = crate::fault::inject(ctx.fault);
     let mut out: Vec<ClaimResult> = all_checks()
         .into_iter()
         .map(|c| {
@@ -364,7 +309,6 @@ pub fn run_all(ctx: &mut Context) -> Vec<ClaimResult> {
             judge(r, &errors)
         })
         .collect();
-    FAULT.with(|f| *f.borrow_mut() = None);
     out.sort_by_key(|r| id_key(r.id));
     out
 }

@@ -78,7 +78,7 @@ pub(super) fn f41(ctx: &mut Context) -> ClaimResult {
     let mut viol = 0u32;
     let mut worst: f64 = 0.0;
     let mut n = 0;
-    for c in &g.cells {
+    for c in g.iter() {
         if !matches!(
             c.cell.setting.algo,
             AlgoName::AdapTt | AlgoName::AdapTtStar | AlgoName::DpaTt

@@ -35,7 +35,7 @@ fn f56_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
     // The paper's algorithms at δ = 0.01 under `rules` (not the D.8 variant, which F.41 covers;
     // no duplicate of another algorithm under the public code's rules).
     let distinct = super::distinct_algos(rules, &AlgoName::ALL);
-    let cells = g.cells.iter().filter(|c| {
+    let cells = g.iter().filter(|c| {
         c.cell.setting.delta.get() == 0.01
             && c.cell.setting.rules == rules
             && c.cell.setting.dpa_episodes == DpaEpisodes::PerArm

@@ -1,0 +1,99 @@
+//! Fault injection for the verification of the verifier: `DPBAI_INJECT_FAULT=<area>` makes
+//! every entry point of one evidence area fail while `dpbai verify` gathers its evidence, so
+//! that REPORT.md shows which claims rest on that area (none of them may stay `confirmed`).
+//!
+//! The fault is injected **inside the area's own entry points**, not at the call sites of the
+//! checks, so a check cannot forget it:
+//! * `special`: the checked special functions ([`crate::special::lambert_w0`], …,
+//!   [`crate::special::g2`], [`crate::special::zeta`], [`crate::special::c_g`]) return
+//!   [`crate::Error::Injected`] (the `*_unchecked` forms of the engine's hot paths are not
+//!   entry points of the verification and are left alone);
+//! * `solver`: the characteristic-time solvers of [`crate::complexity`] and the regime
+//!   switches;
+//! * `mc`: the accessors of Monte Carlo results ([`crate::experiment::grid::GridResults`]) and
+//!   the traced runs;
+//! * `audit`: [`crate::audit::delta::audit_delta`] and the ε-DP audits.
+//!
+//! An injection is process-wide (an atomic, seen by every worker thread) and lasts as long as
+//! the [`Injection`] guard that [`inject`] returns; with no guard alive every entry point runs
+//! normally, at the cost of one relaxed atomic load.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// An evidence area that a fault can break.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Area {
+    /// Characteristic-time solvers (crate::complexity).
+    Solver,
+    /// Special functions (crate::special).
+    Special,
+    /// Monte Carlo cells and traced runs.
+    Mc,
+    /// Privacy and δ-correctness audits.
+    Audit,
+}
+
+impl Area {
+    /// Every area.
+    pub const ALL: [Area; 4] = [Area::Solver, Area::Special, Area::Mc, Area::Audit];
+
+    /// Parses the value of `DPBAI_INJECT_FAULT`.
+    pub fn parse(s: &str) -> Option<Area> {
+        Area::ALL.into_iter().find(|a| a.as_str() == s)
+    }
+    /// The spelling of [`Area::parse`].
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Area::Solver => "solver",
+            Area::Special => "special",
+            Area::Mc => "mc",
+            Area::Audit => "audit",
+        }
+    }
+    fn code(self) -> u8 {
+        self as u8 + 1
+    }
+}
+
+/// 0: no fault; otherwise [`Area::code`] of the broken area.
+static INJECTED: AtomicU8 = AtomicU8::new(0);
+
+/// While alive, the entry points of one area fail (see the module docs).
+#[derive(Debug)]
+#[must_use = "the fault lasts as long as the guard"]
+pub struct Injection(());
+
+impl Drop for Injection {
+    fn drop(&mut self) {
+        INJECTED.store(0, Ordering::SeqCst);
+    }
+}
+
+/// Injects a fault into `area` (none for `None`) until the returned guard is dropped.
+pub fn inject(area: Option<Area>) -> Injection {
+    INJECTED.store(area.map_or(0, Area::code), Ordering::SeqCst);
+    Injection(())
+}
+
+/// Whether a fault is injected into `area` now.
+#[inline]
+pub fn injected(area: Area) -> bool {
+    let v = INJECTED.load(Ordering::Relaxed);
+    v != 0 && v == area.code()
+}
+
+/// `Err(Error::Injected)` when a fault is injected into `area`: an entry point's first line.
+///
+/// # Errors
+/// [`crate::Error::Injected`] while a fault is injected into `area`.
+#[inline]
+pub fn check(area: Area) -> crate::Result<()> {
+    if injected(area) {
+        Err(crate::Error::Injected {
+            area: area.as_str(),
+        })
+    } else {
+        Ok(())
+    }
+}
