@@ -91,6 +91,7 @@ impl Empirical {
             mean,
             mean_is_lower_bound: capped > 0,
             ci95: half.is_finite().then_some([mean - half, mean + half]),
+            std: None,
             median: self.median.get(i).copied().flatten(),
             q25: self.q25.get(i).copied().flatten(),
             q75: self.q75.get(i).copied().flatten(),

@@ -345,6 +345,7 @@ fn row_stats(r: &Row) -> PointStats {
         mean: r.mean_tau,
         mean_is_lower_bound: r.mean_is_lower_bound,
         ci95: r.ci95,
+        std: r.std_tau,
         median: r.km_median,
         q25: r.km_q25,
         q75: r.km_q75,
