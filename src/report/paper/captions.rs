@@ -66,10 +66,16 @@ pub const THM24_SENTENCE: &str = "Dotted vertical line at ε = 2Δ_max: the AdaP
      algorithm.";
 
 /// The rule set of the cells drawn under the public code's rules.
-pub const REFERENCE_RULES: &str = "Cells under the public code's empirical rules (--rules \
-     reference, READINGS.md §P): the paper's figures used these rules (Rem. 53). Under them \
-     AdaP-TT* runs AdaP-TT's rules (the public code has no AdaP-TT*) and CTB-TT is this \
-     project's construction.";
+pub const REFERENCE_RULES: &str = "Cells under the public code's empirical rules (rule set \
+     \"reference\", READINGS.md §P): the paper's figures used these rules (Rem. 53).";
+
+/// What the public code's rules mean for the global-DP algorithms.
+pub const REFERENCE_GLOBAL: &str = "The public code has no AdaP-TT*: under these rules AdaP-TT* \
+     runs AdaP-TT's rules, so its points repeat AdaP-TT's with other seeds.";
+
+/// What the public code's rules mean for the local-DP algorithm.
+pub const REFERENCE_LOCAL: &str = "The public code has no CTB-TT: under these rules CTB-TT is \
+     this project's construction (the public code's TTUCB rules on the privatised rewards).";
 
 /// The rule set of the cells drawn under the paper's rules.
 pub const PAPER_RULES: &str = "Cells under the paper's rules (its provable thresholds).";

@@ -11,8 +11,8 @@
 
 use super::builders::{paper_eps_figure_with, ratio_figure, EpsPanelData, PointStat};
 use super::captions::{
-    asymptotic_sentence, cap_sentence, off_scale_sentence, PAPER_RULES, REFERENCE_RULES,
-    THM24_SENTENCE,
+    asymptotic_sentence, cap_sentence, off_scale_sentence, PAPER_RULES, REFERENCE_GLOBAL,
+    REFERENCE_LOCAL, REFERENCE_RULES, THM24_SENTENCE,
 };
 use super::panels::ratio_panel;
 pub use super::panels::{
@@ -247,20 +247,26 @@ fn missing_sentence(panels: &[EpsPanelData], rules: Rules) -> Option<String> {
 }
 
 /// The caption of a stopping-time figure made of `panels` (drawn as `fig`).
-fn eps_caption(fig: &Figure, panels: &[EpsPanelData], rules: Rules, stat: PointStat) -> String {
+fn eps_caption(
+    fig: &Figure,
+    panels: &[EpsPanelData],
+    model: Model,
+    rules: Rules,
+    stat: PointStat,
+) -> String {
     let caps: Vec<u64> = panels
         .iter()
         .flat_map(|p| p.empirical.iter().flat_map(|e| e.cap.iter().copied()))
         .collect();
-    let mut s: Vec<String> = vec![
-        if rules == Rules::Paper {
-            PAPER_RULES
-        } else {
-            REFERENCE_RULES
-        }
-        .to_string(),
-        stat_sentence(stat).to_string(),
-    ];
+    let mut s: Vec<String> = match (rules, model) {
+        (Rules::Paper, _) => vec![PAPER_RULES],
+        (_, Model::Global) => vec![REFERENCE_RULES, REFERENCE_GLOBAL],
+        (_, Model::Local) => vec![REFERENCE_RULES, REFERENCE_LOCAL],
+    }
+    .into_iter()
+    .map(String::from)
+    .collect();
+    s.push(stat_sentence(stat).to_string());
     s.extend(cap_sentence(&caps));
     s.extend(missing_sentence(panels, rules));
     s.extend(off_scale_sentence(count_off_scale(fig)));
@@ -320,7 +326,8 @@ pub fn render_all(
                     .iter()
                     .map(|(n, m)| eps_panel_rules(grid, profile, n, m, model, rules))
                     .collect::<Result<_>>()?;
-                (eps_figure(&title, panels, y_log, rules, stat)?, rules, stat)
+                let fig = eps_figure(&title, panels, y_log, model, rules, stat)?;
+                (fig, rules, stat)
             }
             Kind::Ratio(model) => {
                 let p = inst
@@ -357,6 +364,7 @@ fn eps_figure(
     title: &str,
     panels: Vec<EpsPanelData>,
     y_log: bool,
+    model: Model,
     rules: Rules,
     stat: PointStat,
 ) -> Result<Figure> {
@@ -394,6 +402,6 @@ fn eps_figure(
             }
         }
     }
-    let caption = eps_caption(&fig, &panels, rules, stat);
+    let caption = eps_caption(&fig, &panels, model, rules, stat);
     Ok(fig.with_caption(caption))
 }
