@@ -11,6 +11,7 @@ mod complexity;
 mod divergence;
 mod doc_sections;
 mod experiment;
+mod figures;
 mod file_props;
 mod inputs;
 mod layers;

@@ -291,15 +291,10 @@ fn demo_eps_panel(
                     .map(|&e| if local && e < 0.1 { 0 } else { 1000 })
                     .collect();
                 Empirical {
-                    algorithm: a.into(),
                     mean,
                     ci95: std,
                     runs,
-                    capped: vec![],
-                    median: vec![],
-                    q25: vec![],
-                    q75: vec![],
-                    cells: vec![],
+                    ..Empirical::named(a)
                 }
             })
             .collect(),
@@ -330,8 +325,10 @@ fn demo_eps_panel(
                 algorithm: Some(a.into()),
             })
             .collect(),
+        upper_switches: vec![],
         theory_switch: Some(switch),
         paper_switch: Some(paper),
+        note: None,
     }
 }
 

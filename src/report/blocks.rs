@@ -515,41 +515,9 @@ pub fn control_table(cells: &[CellResult], command: &str) -> String {
     s
 }
 
-/// The figures written by `verify`.
+/// The figures written by `verify` ([`super::paper::figures::FIGURES`]).
 pub fn figures_list() -> String {
-    [
-        (
-            "fig1_local_mu1_mu2",
-            "Figure 1: local DP, CTB-TT vs TTUCB on μ1, μ2",
-        ),
-        (
-            "fig2_global_mu1_mu2",
-            "Figure 2: global DP, AdaP-TT, AdaP-TT*, DP-SE, TTUCB on μ1, μ2",
-        ),
-        ("fig3_local_all", "Figure 3: local DP on μ1–μ6"),
-        (
-            "fig4_global_all_loglog",
-            "Figure 4: global DP on μ1–μ6, log–log",
-        ),
-        (
-            "fig5_global_all",
-            "Figure 5: global DP on μ1–μ6, linear τ axis",
-        ),
-        (
-            "fig6_ratio_global",
-            "new: empirical τ / lower bound, global DP",
-        ),
-        (
-            "fig7_ratio_local",
-            "new: empirical τ / lower bound, local DP",
-        ),
-    ]
-    .iter()
-    .map(|(f, d)| {
-        format!("- [{d}](figures/{f}.png) ([SVG](figures/{f}.svg), [data](figures/{f}.json))")
-    })
-    .collect::<Vec<_>>()
-    .join("\n")
+    super::paper::figures::figures_list()
 }
 
 /// READINGS.md §R issues with numeric consequences, and the verdicts of their claims.

@@ -153,7 +153,8 @@ pub enum LowerKind {
     Global,
 }
 
-/// An asymptotic upper bound (`dpbai bounds`, READINGS.md §E.4), times `log(1/δ)`.
+/// An asymptotic upper bound (`dpbai bounds`, READINGS.md §E.4), times `log(1/δ)`: a δ → 0
+/// statement, not a finite-δ bound (a study's figures and SUMMARY.md say so).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum UpperKind {

@@ -9,7 +9,8 @@ use std::path::Path;
 /// Columns of `results.csv` (no comment lines: `pandas.read_csv` reads it as is). Empty
 /// fields: `sigma` (Bernoulli), `eps` (non-private), `ci95_*` (capped runs or one run),
 /// `km_*` (the Kaplan–Meier curve does not fall that far: beyond the cap), `upper_*` (no
-/// asymptotic upper bound for this algorithm, rules or family).
+/// asymptotic upper bound for this algorithm, rules or family; `upper_bound` is asymptotic,
+/// δ → 0, not a finite-δ bound).
 pub const COLUMNS: [&str; 32] = [
     "instance",
     "family",

@@ -12,12 +12,16 @@
 //! Length: the code stays under 600 lines; the file passes that only with its unit tests (colours
 //! across panels, layout, shape checks, missing cells, ratios and ε labels).
 
-use serde::{Deserialize, Serialize};
-
 pub use super::allocation::{allocation_figure, AllocationPanelData};
+pub use super::data::{BranchSwitch, Curve, Empirical, EpsPanelData, PointStat, RatioPanelData};
+use super::series::{
+    algorithm_colors, check_empirical, color_of, empirical_pair, masked_mean, mean_err,
+    median_series, runs_note,
+};
+pub use super::series::{CAPPED_SUFFIX, MEAN_CROSS, MEDIAN_BEYOND_CAP};
 use crate::report::plot::{
-    ErrStyle, Figure, FigureError, FigureResult, HLine, Panel, PointStats, RefStyle, Series,
-    SeriesStyle, VLine, BLACK_INDEX, GREY_INDEX,
+    Figure, FigureError, FigureResult, HLine, Panel, RefStyle, Series, SeriesStyle, VLine,
+    BLACK_INDEX, GREY_INDEX,
 };
 
 /// Axis label of the privacy budget.
@@ -29,116 +33,8 @@ pub const THEORY_SWITCH_LABEL: &str = "theoretical regime switch ε*";
 /// Legend label of the paper's empirical regime switch.
 pub const PAPER_SWITCH_LABEL: &str = "paper's empirical switch (shaded)";
 
-/// A named curve (a bound), on its own abscissae (e.g. a finer ε grid than the experiment).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Curve {
-    /// Legend label, e.g. `"lower bound T_g(μ;ε)·log(1/(2.4δ))"`.
-    pub label: String,
-    /// Abscissae.
-    pub x: Vec<f64>,
-    /// Values (non-finite values leave a gap).
-    pub y: Vec<f64>,
-    /// For an upper bound: the algorithm it bounds, so that it is drawn in that colour.
-    #[serde(default)]
-    pub algorithm: Option<String>,
-}
-
-/// Monte Carlo summary of one algorithm over an ε grid.
-///
-/// A cell with capped runs has a mean that is only a lower bound (capped runs counted at the
-/// cap): it is drawn with an open marker under the label "… (≥, capped runs)" and no error bar.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Empirical {
-    /// Algorithm name (legend label; also keys the colour across panels).
-    pub algorithm: String,
-    /// Mean stopping time per ε over all runs, capped runs at the cap (NaN = no data).
-    pub mean: Vec<f64>,
-    /// Half-width of the 95% confidence interval of the mean per ε (NaN: none, e.g. capped).
-    pub ci95: Vec<f64>,
-    /// Number of runs per ε (`0` = cell not run, drawn as missing); empty = not reported.
-    #[serde(default)]
-    pub runs: Vec<u64>,
-    /// Capped runs per ε (empty = none).
-    #[serde(default)]
-    pub capped: Vec<u64>,
-    /// Kaplan–Meier median per ε (`None`: "> cap" or no data; empty = not reported).
-    #[serde(default)]
-    pub median: Vec<Option<u64>>,
-    /// Kaplan–Meier first quartile per ε (as `median`).
-    #[serde(default)]
-    pub q25: Vec<Option<u64>>,
-    /// Kaplan–Meier third quartile per ε (as `median`).
-    #[serde(default)]
-    pub q75: Vec<Option<u64>>,
-    /// Digest of the cell behind each point (`None`: no cell; empty = not reported).
-    #[serde(default)]
-    pub cells: Vec<Option<String>>,
-}
-
-impl Empirical {
-    /// The sidecar statistics of point `i` (`None` without a cell or runs).
-    pub fn point(&self, i: usize) -> Option<PointStats> {
-        let runs = self.runs.get(i).copied()?;
-        if runs == 0 {
-            return None;
-        }
-        let mean = self.mean[i];
-        let capped = self.capped.get(i).copied().unwrap_or(0);
-        let half = self.ci95[i];
-        Some(PointStats {
-            runs,
-            capped,
-            mean,
-            mean_is_lower_bound: capped > 0,
-            ci95: half.is_finite().then_some([mean - half, mean + half]),
-            median: self.median.get(i).copied().flatten(),
-            q25: self.q25.get(i).copied().flatten(),
-            q75: self.q75.get(i).copied().flatten(),
-            cell: self.cells.get(i).cloned().flatten(),
-        })
-    }
-}
-
-/// Legend suffix of the open-marker series of capped cells.
-pub const CAPPED_SUFFIX: &str = " (≥: cell with capped runs)";
-/// Panel note on the error bars and open markers.
+/// Panel note on the error bars of the mean's 95% CI (the default statistic).
 pub const BARS_NOTE: &str = "bars: 95% CI of the mean";
-
-/// One panel (one instance) of a stopping-time-versus-ε figure.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct EpsPanelData {
-    /// Instance name shown as the panel title, e.g. `"μ1 = (0.95, 0.9, 0.9, 0.9, 0.5)"`.
-    pub instance: String,
-    /// The ε grid of the experiment.
-    pub eps: Vec<f64>,
-    /// One summary per algorithm, indexed like `eps`.
-    pub empirical: Vec<Empirical>,
-    /// Lower-bound curves `T·log(1/(2.4δ))` (dashed).
-    #[serde(default)]
-    pub lower_bounds: Vec<Curve>,
-    /// Asymptotic upper-bound curves (dotted).
-    #[serde(default)]
-    pub upper_bounds: Vec<Curve>,
-    /// Theoretical regime switch (thin vertical line).
-    #[serde(default)]
-    pub theory_switch: Option<f64>,
-    /// The paper's empirical switch read off its figure (shaded vertical line).
-    #[serde(default)]
-    pub paper_switch: Option<f64>,
-}
-
-/// One panel of the ratio figure: empirical stopping time over the lower bound.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RatioPanelData {
-    /// Panel title (instance name).
-    pub instance: String,
-    /// The ε grid.
-    pub eps: Vec<f64>,
-    /// One summary per algorithm, indexed like `eps`.
-    pub empirical: Vec<Empirical>,
-    /// The lower bound `T*·log(1/(2.4δ))` at each ε (`> 0`).
-    pub lower_bound: Vec<f64>,
-}
 
 pub(super) fn invalid<T>(msg: String) -> FigureResult<T> {
     Err(FigureError::Invalid(msg))
@@ -150,136 +46,6 @@ pub(super) fn columns(n: usize) -> usize {
         0..=2 => n.max(1),
         4 => 2,
         _ => 3,
-    }
-}
-
-/// Palette index of each algorithm, in order of first appearance, so that an algorithm keeps
-/// its colour (and marker) in every panel.
-fn algorithm_colors<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
-    let mut seen: Vec<String> = Vec::new();
-    for n in names {
-        if !seen.iter().any(|s| s == n) {
-            seen.push(n.to_string());
-        }
-    }
-    seen
-}
-
-fn color_of(algos: &[String], name: &str) -> Option<usize> {
-    // Six algorithm colours (0..=5) before black and grey.
-    algos.iter().position(|a| a == name).map(|i| i % 6)
-}
-
-/// Mean with cells of zero runs turned into NaN (missing).
-/// One algorithm's empirical points (markers joined by a line, ± error bars) in its colour.
-fn empirical_series(
-    algos: &[String],
-    e: &Empirical,
-    x: &[f64],
-    y: Vec<f64>,
-    err: Vec<f64>,
-) -> Series {
-    let color = color_of(algos, &e.algorithm).unwrap_or(GREY_INDEX);
-    Series::new(
-        e.algorithm.clone(),
-        x.to_vec(),
-        y,
-        SeriesStyle::LineAndPoints,
-        color,
-    )
-    .with_err(err, ErrStyle::Bars)
-}
-
-fn masked_mean(e: &Empirical) -> Vec<f64> {
-    e.mean
-        .iter()
-        .enumerate()
-        .map(|(i, &m)| match e.runs.get(i) {
-            Some(0) => f64::NAN,
-            _ => m,
-        })
-        .collect()
-}
-
-/// Whether point `i` of `e` has capped runs.
-fn is_capped(e: &Empirical, i: usize) -> bool {
-    e.capped.get(i).is_some_and(|&c| c > 0)
-}
-
-/// The series of one algorithm: its uncapped points (line, markers, CI bars) and, if any, its
-/// capped points as open markers ("≥"). `y` and `err` are already transformed (e.g. ratios).
-fn empirical_pair(
-    algos: &[String],
-    e: &Empirical,
-    x: &[f64],
-    y: Vec<f64>,
-    err: Vec<f64>,
-) -> Vec<Series> {
-    let n = y.len();
-    let keep = |i: usize| !is_capped(e, i);
-    let solid: Vec<f64> = (0..n)
-        .map(|i| if keep(i) { y[i] } else { f64::NAN })
-        .collect();
-    let bars: Vec<f64> = (0..n)
-        .map(|i| if keep(i) { err[i] } else { f64::NAN })
-        .collect();
-    let points = |drawn: &dyn Fn(usize) -> bool| -> Vec<Option<PointStats>> {
-        (0..n)
-            .map(|i| if drawn(i) { e.point(i) } else { None })
-            .collect()
-    };
-    let solid_points = points(&|i| keep(i) && y[i].is_finite());
-    let mut out = vec![empirical_series(algos, e, x, solid, bars).with_points(solid_points)];
-    if (0..n).any(|i| is_capped(e, i) && y[i].is_finite()) {
-        let open: Vec<f64> = (0..n)
-            .map(|i| if keep(i) { f64::NAN } else { y[i] })
-            .collect();
-        out.push(
-            Series::new(
-                format!("{}{CAPPED_SUFFIX}", e.algorithm),
-                x.to_vec(),
-                open,
-                SeriesStyle::OpenPoints,
-                color_of(algos, &e.algorithm).unwrap_or(GREY_INDEX),
-            )
-            .with_points(points(&|i| !keep(i) && y[i].is_finite())),
-        );
-    }
-    out
-}
-
-fn check_empirical(panel: &str, eps: &[f64], e: &Empirical) -> FigureResult<()> {
-    let n = eps.len();
-    if e.mean.len() != n
-        || e.ci95.len() != n
-        || !(e.runs.is_empty() || e.runs.len() == n)
-        || !(e.capped.is_empty() || e.capped.len() == n)
-    {
-        return invalid(format!(
-            "panel '{panel}', algorithm '{}': {} eps values but {} means, {} CIs, {} run counts, {} capped counts",
-            e.algorithm,
-            n,
-            e.mean.len(),
-            e.ci95.len(),
-            e.runs.len(),
-            e.capped.len()
-        ));
-    }
-    Ok(())
-}
-
-fn runs_note(empirical: &[Empirical]) -> Option<String> {
-    let mut counts: Vec<u64> = empirical
-        .iter()
-        .flat_map(|e| e.runs.iter().copied())
-        .filter(|&r| r > 0)
-        .collect();
-    counts.sort_unstable();
-    counts.dedup();
-    match counts.as_slice() {
-        [] => None,
-        [r] => Some(format!("{r} runs per point")),
-        [lo, .., hi] => Some(format!("{lo}–{hi} runs per point")),
     }
 }
 
@@ -305,7 +71,7 @@ fn data_window(eps: &[f64], empirical: &[Empirical]) -> Option<[f64; 2]> {
     Some([10f64.powf(a - m), 10f64.powf(b + m)])
 }
 
-fn fmt_eps(v: f64) -> String {
+pub(super) fn fmt_eps(v: f64) -> String {
     let s = format!("{:.3}", v);
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s.is_empty() || s == "-" || s == "0" && v != 0.0 {
@@ -316,11 +82,12 @@ fn fmt_eps(v: f64) -> String {
 }
 
 /// Stopping time versus ε, one panel per instance (the paper's Figures 1–5): empirical
-/// mean ± std per algorithm, lower bounds (dashed), upper bounds (dotted), the theoretical
-/// switch (thin line) and the paper's empirical switch (shaded). The x axis is logarithmic;
-/// the y axis too when `y_log` (Figures 1–4), linear otherwise (Figure 5). Two panels are laid
-/// side by side, six as 2 rows × 3 columns. The x range covers the ε values with data (cells
-/// with `runs == 0` or a NaN mean do not count); bound curves are clipped to it. The returned
+/// mean with its 95% CI per algorithm, lower bounds (dashed), upper bounds (dotted), the
+/// theoretical switch (thin line) and the paper's empirical switch (shaded); as
+/// [`paper_eps_figure_with`] with [`PointStat::MeanCi95`]. The x axis is logarithmic; the y
+/// axis too when `y_log` (Figures 1–4), linear otherwise (Figure 5). Two panels are laid side
+/// by side, six as 2 rows × 3 columns. The x range covers the ε values with data (cells with
+/// `runs == 0` or a NaN mean do not count); bound curves are clipped to it. The returned
 /// [`Figure`] is plain data: set a panel's `y_range` to zoom (e.g. Figure 5's linear axis).
 ///
 /// # Errors
@@ -334,15 +101,10 @@ fn fmt_eps(v: f64) -> String {
 ///     instance: "μ1".into(),
 ///     eps: eps.clone(),
 ///     empirical: vec![Empirical {
-///         algorithm: "AdaP-TT".into(),
 ///         mean: vec![9e4, 2e4, 1.5e4],
 ///         ci95: vec![2e3, 5e2, 4e2],
 ///         runs: vec![1000; 3],
-///         capped: vec![],
-///         median: vec![],
-///         q25: vec![],
-///         q75: vec![],
-///         cells: vec![],
+///         ..Empirical::named("AdaP-TT")
 ///     }],
 ///     lower_bounds: vec![Curve {
 ///         label: "lower bound".into(),
@@ -351,8 +113,10 @@ fn fmt_eps(v: f64) -> String {
 ///         algorithm: None,
 ///     }],
 ///     upper_bounds: vec![],
+///     upper_switches: vec![],
 ///     theory_switch: Some(0.03),
 ///     paper_switch: Some(0.1),
+///     note: None,
 /// };
 /// let fig = paper_eps_figure("Figure 2", vec![panel.clone(), panel], true).unwrap();
 /// assert_eq!(fig.ncols, 2);
@@ -363,6 +127,53 @@ pub fn paper_eps_figure(
     title: &str,
     panels: Vec<EpsPanelData>,
     y_log: bool,
+) -> FigureResult<Figure> {
+    paper_eps_figure_with(title, panels, y_log, PointStat::MeanCi95)
+}
+
+/// [`paper_eps_figure`] plotting `stat` per point: the mean with its 95% CI, the mean ± one
+/// standard deviation of `τ` (the paper's figures), or the Kaplan–Meier median with its
+/// interquartile band and the mean as `×` (see [`PointStat`]). Each upper-bound branch switch
+/// ([`EpsPanelData::upper_switches`]) is a dotted vertical line in its algorithm's colour.
+///
+/// # Errors
+/// As [`paper_eps_figure`].
+///
+/// # Example
+/// ```
+/// use dpbai::report::paper::builders::{paper_eps_figure_with, Empirical, EpsPanelData, PointStat};
+/// let panel = EpsPanelData {
+///     instance: "μ2".into(),
+///     eps: vec![0.1, 1.0],
+///     empirical: vec![Empirical {
+///         mean: vec![5e6, 3e5],
+///         ci95: vec![f64::NAN, 1e4],
+///         runs: vec![100, 100],
+///         capped: vec![10, 0],
+///         cap: vec![30_000_000; 2],
+///         median: vec![Some(260_000), Some(250_000)],
+///         q25: vec![Some(240_000), Some(230_000)],
+///         q75: vec![None, Some(280_000)],
+///         ..Empirical::named("AdaP-TT*")
+///     }],
+///     lower_bounds: vec![],
+///     upper_bounds: vec![],
+///     upper_switches: vec![],
+///     theory_switch: None,
+///     paper_switch: None,
+///     note: None,
+/// };
+/// let fig = paper_eps_figure_with("median", vec![panel], true, PointStat::MedianIqr).unwrap();
+/// let median = &fig.panels[0].series[0];
+/// assert_eq!(median.y, vec![260_000.0, 250_000.0]);
+/// // the band reaches the cap where the third quartile lies beyond it
+/// assert_eq!(median.y_err.as_ref().unwrap()[0], 30_000_000.0 - 260_000.0);
+/// ```
+pub fn paper_eps_figure_with(
+    title: &str,
+    panels: Vec<EpsPanelData>,
+    y_log: bool,
+    stat: PointStat,
 ) -> FigureResult<Figure> {
     if panels.is_empty() {
         return invalid(format!("figure '{title}' has no panel"));
@@ -387,32 +198,26 @@ pub fn paper_eps_figure(
                 color,
             ));
         }
+        let bound_color =
+            |a: Option<&str>| a.and_then(|a| color_of(&algos, a)).unwrap_or(GREY_INDEX);
         for ub in &p.upper_bounds {
-            let color = ub
-                .algorithm
-                .as_deref()
-                .and_then(|a| color_of(&algos, a))
-                .unwrap_or(GREY_INDEX);
             panel.series.push(Series::new(
                 ub.label.clone(),
                 ub.x.clone(),
                 ub.y.clone(),
                 SeriesStyle::Dotted,
-                color,
+                bound_color(ub.algorithm.as_deref()),
             ));
         }
         for e in &p.empirical {
             check_empirical(&p.instance, &p.eps, e)?;
-            panel.series.extend(empirical_pair(
-                &algos,
-                e,
-                &p.eps,
-                masked_mean(e),
-                e.ci95.clone(),
-            ));
+            panel.series.extend(match stat {
+                PointStat::MedianIqr => median_series(&algos, e, &p.eps),
+                _ => empirical_pair(&algos, e, &p.eps, masked_mean(e), mean_err(e, stat)),
+            });
         }
         panel.x_range = data_window(&p.eps, &p.empirical);
-        let mut notes = Vec::new();
+        let mut notes: Vec<String> = p.note.iter().cloned().collect();
         if let Some(x) = p.theory_switch {
             panel.vlines.push(VLine {
                 x,
@@ -433,8 +238,18 @@ pub fn paper_eps_figure(
             });
             notes.push(format!("paper ≈ {}", fmt_eps(x)));
         }
+        for sw in &p.upper_switches {
+            panel.vlines.push(VLine {
+                x: sw.x,
+                x_hi: None,
+                label: sw.label.clone(),
+                style: RefStyle::Dotted,
+                color: bound_color(Some(&sw.algorithm)),
+            });
+            notes.push(sw.note.clone());
+        }
         notes.extend(runs_note(&p.empirical));
-        notes.push(BARS_NOTE.to_string());
+        notes.push(stat.note().to_string());
         panel.subtitle = notes.join("   ·   ");
         out.push(panel);
     }
@@ -457,15 +272,9 @@ pub fn paper_eps_figure(
 ///     instance: "μ1".into(),
 ///     eps: vec![0.1, 1.0],
 ///     empirical: vec![Empirical {
-///         algorithm: "AdaP-TT".into(),
 ///         mean: vec![400.0, 300.0],
 ///         ci95: vec![40.0, 30.0],
-///         runs: vec![],
-///         capped: vec![],
-///         median: vec![],
-///         q25: vec![],
-///         q75: vec![],
-///         cells: vec![],
+///         ..Empirical::named("AdaP-TT")
 ///     }],
 ///     lower_bound: vec![100.0, 100.0],
 /// };
@@ -546,15 +355,10 @@ mod tests {
 
     fn emp(name: &str, n: usize) -> Empirical {
         Empirical {
-            algorithm: name.into(),
             mean: vec![100.0; n],
             ci95: vec![10.0; n],
             runs: vec![1000; n],
-            capped: vec![],
-            median: vec![],
-            q25: vec![],
-            q75: vec![],
-            cells: vec![],
+            ..Empirical::named(name)
         }
     }
 
@@ -570,8 +374,10 @@ mod tests {
                 y: vec![1e3, 1e2],
                 algorithm: Some("AdaP-TT".into()),
             }],
+            upper_switches: vec![],
             theory_switch: Some(0.58224),
             paper_switch: Some(4.0),
+            note: None,
         }
     }
 

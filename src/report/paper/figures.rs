@@ -1,307 +1,284 @@
-//! The paper's Figures 1–5 reproduced from the experiment grid, with the theory drawn on top:
-//! the lower bounds `T*·log(1/(2.4δ))` (Thm. 10, 17, L. 5), the theoretical regime switches
-//! (READINGS.md §B.10) next to the paper's empirical ones, and the ratio empirical / lower bound.
+//! The paper's Figures 1–5 reproduced from the experiment grid, with the theory drawn on top
+//! (the panels: module `panels`): once from the cells under the paper's rules, once from the cells
+//! under the public code's empirical rules (`--rules reference`, which the paper's figures used,
+//! Rem. 53), Figure 2 as medians with their interquartile band, and the ratio empirical /
+//! lower bound. [`FIGURES`] lists them (stem, REPORT.md's description, what is drawn).
 //!
-//! Empirical points are the mean ± standard deviation of `τ` over the **stopped** runs; cells
-//! with capped (unstopped) runs are listed in the sidecar and in REPORT.md.
+//! Points under the paper's rules are the mean of `τ` with its 95% confidence interval; under
+//! the public code's rules the mean ± one standard deviation of `τ`, as the paper plots it.
+//! Cells with capped runs are open markers ("≥", a lower bound, no bar), listed in the sidecar
+//! and in REPORT.md. Every caption states the cap, the rules and the regime of the upper bounds.
 
-use super::builders::{
-    paper_eps_figure, ratio_figure, Curve, Empirical, EpsPanelData, RatioPanelData,
+use super::builders::{paper_eps_figure_with, ratio_figure, EpsPanelData, PointStat};
+use super::captions::{
+    asymptotic_sentence, cap_sentence, off_scale_sentence, PAPER_RULES, REFERENCE_GLOBAL,
+    REFERENCE_LOCAL, REFERENCE_RULES, THM24_SENTENCE,
 };
-use crate::bandit::AlgoName;
-use crate::complexity::upper::{upper_bounds_from, UpperBounds};
-use crate::complexity::{
-    eps_switch_global, eps_switch_local, log_factor, t_global, t_kl, t_kl_gaussian,
-    t_kl_gaussian_beta, t_local,
+use super::panels::ratio_panel;
+pub use super::panels::{
+    algo_label, algos, eps_panel, eps_panel_rules, instance_label, lower_bound_curve, paper_switch,
+    Model, SWITCH_SIDES, THM24_SWITCH_LABEL,
 };
+use crate::bandit::Rules;
 use crate::error::{Error, Result};
 use crate::experiment::grid::paper_instances;
 use crate::experiment::grid::{GridResults, Profile};
-use crate::instance::Instance;
-use crate::report::numbers::log_grid;
-use crate::report::plot::{render_with_sidecar, Rendered};
+use crate::report::plot::{count_off_scale, render_with_sidecar, Figure, Rendered};
 use std::path::Path;
 
-/// Display name of an instance (`mu1` → `μ1 = (…)`).
-pub fn instance_label(name: &str, means: &[f64]) -> String {
-    let m: Vec<String> = means.iter().map(|x| x.to_string()).collect();
-    format!("{} = ({})", name.replace("mu", "μ"), m.join(", "))
+/// What a figure of [`FIGURES`] draws.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Kind {
+    /// Stopping time versus ε.
+    Eps {
+        /// Panels on μ1, μ2 only (Figures 1–2), else μ1–μ6.
+        two: bool,
+        /// Privacy model.
+        model: Model,
+        /// Logarithmic τ axis (Figure 5's is linear).
+        y_log: bool,
+        /// The rule set of the cells.
+        rules: Rules,
+        /// The statistic per point.
+        stat: PointStat,
+    },
+    /// Empirical τ / lower bound on μ1–μ6 (paper rules, mean with its 95% CI).
+    Ratio(Model),
 }
 
-/// Display name of an algorithm.
-pub fn algo_label(a: AlgoName) -> &'static str {
-    match a {
-        AlgoName::Ttucb => "TTUCB",
-        AlgoName::CtbTt => "CTB-TT",
-        AlgoName::GaussLdpTt => "Gauss-LDP-TT",
-        AlgoName::AdapTt => "AdaP-TT",
-        AlgoName::AdapTtStar => "AdaP-TT*",
-        AlgoName::DpSe => "DP-SE",
-        AlgoName::DpaTt => "DPA-TT",
+/// One figure written by `verify`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FigureSpec {
+    /// File stem in `figures/` (`.png`, `.svg`, `.json`).
+    pub stem: &'static str,
+    /// Title drawn on the figure (δ appended).
+    pub title: &'static str,
+    /// REPORT.md's description in its list of figures.
+    pub description: &'static str,
+    /// What it draws.
+    pub kind: Kind,
+}
+
+const fn eps(two: bool, model: Model, y_log: bool, rules: Rules, stat: PointStat) -> Kind {
+    Kind::Eps {
+        two,
+        model,
+        y_log,
+        rules,
+        stat,
     }
 }
 
-/// The paper's empirical regime switches read off Figures 1–2 (Sec. 5.1, 5.2; F.50, F.52).
-pub fn paper_switch(instance: &str, local: bool) -> Option<f64> {
-    match (instance, local) {
-        ("mu1", true) => Some(4.0),
-        ("mu2", true) => Some(2.0),
-        ("mu1", false) => Some(0.1),
-        ("mu2", false) => Some(0.4),
-        _ => None,
-    }
-}
+const P: Rules = Rules::Paper;
+const R: Rules = Rules::Reference;
+const CI: PointStat = PointStat::MeanCi95;
+const SD: PointStat = PointStat::MeanStd;
+const MED: PointStat = PointStat::MedianIqr;
+const L: Model = Model::Local;
+const G: Model = Model::Global;
 
-fn empirical(grid: &GridResults, instance: &str, algo: AlgoName, eps: &[f64]) -> Empirical {
-    let mut e = Empirical {
-        algorithm: algo_label(algo).into(),
-        mean: vec![],
-        ci95: vec![],
-        runs: vec![],
-        capped: vec![],
-        median: vec![],
-        q25: vec![],
-        q75: vec![],
-        cells: vec![],
-    };
-    for &x in eps {
-        let key = if algo == AlgoName::Ttucb {
-            None
-        } else {
-            Some(x)
-        };
-        match grid.get(instance, algo, key) {
-            Some(c) => {
-                let cs = &c.summary.censored;
-                // Mean over all runs, capped runs at the cap (a lower bound when any is capped);
-                // the 95% Student-t interval only where no run is capped (NaN otherwise: no
-                // bar, `null` in the sidecar; figures feed no verdict).
-                e.mean.push(cs.mean);
-                e.ci95
-                    .push(cs.mean_ci95_hi.map_or(f64::NAN, |h| h - cs.mean));
-                e.runs.push(cs.runs);
-                e.capped.push(cs.capped);
-                e.median.push(cs.km_median);
-                e.q25.push(cs.km_q25);
-                e.q75.push(cs.km_q75);
-                e.cells.push(Some(c.digest.to_string()));
-            }
-            None => {
-                e.mean.push(f64::NAN);
-                e.ci95.push(f64::NAN);
-                e.runs.push(0);
-                e.capped.push(0);
-                e.median.push(None);
-                e.q25.push(None);
-                e.q75.push(None);
-                e.cells.push(None);
-            }
-        }
-    }
-    e
-}
+/// The figures `verify` writes, in REPORT.md's order.
+pub const FIGURES: [FigureSpec; 14] = [
+    FigureSpec {
+        stem: "fig1_local_mu1_mu2",
+        title: "Figure 1: local DP, CTB-TT vs TTUCB",
+        description: "Figure 1: local DP, CTB-TT vs TTUCB on μ1, μ2",
+        kind: eps(true, L, true, P, CI),
+    },
+    FigureSpec {
+        stem: "fig2_global_mu1_mu2",
+        title: "Figure 2: global DP",
+        description: "Figure 2: global DP, AdaP-TT, AdaP-TT*, DP-SE, TTUCB on μ1, μ2",
+        kind: eps(true, G, true, P, CI),
+    },
+    FigureSpec {
+        stem: "fig3_local_all",
+        title: "Figure 3: local DP on μ1–μ6",
+        description: "Figure 3: local DP on μ1–μ6",
+        kind: eps(false, L, true, P, CI),
+    },
+    FigureSpec {
+        stem: "fig4_global_all_loglog",
+        title: "Figure 4: global DP on μ1–μ6, log–log",
+        description: "Figure 4: global DP on μ1–μ6, log–log",
+        kind: eps(false, G, true, P, CI),
+    },
+    FigureSpec {
+        stem: "fig5_global_all",
+        title: "Figure 5: global DP on μ1–μ6, linear τ axis",
+        description: "Figure 5: global DP on μ1–μ6, linear τ axis",
+        kind: eps(false, G, false, P, CI),
+    },
+    FigureSpec {
+        stem: "fig2_global_mu1_mu2_median",
+        title: "Figure 2 as medians: global DP, median and interquartile band, mean as ×",
+        description: "Figure 2 as medians: median of τ with its interquartile band, mean as × (a skewed or bimodal τ shows as mean ≫ median)",
+        kind: eps(true, G, true, P, MED),
+    },
+    FigureSpec {
+        stem: "fig6_ratio_global",
+        title: "Empirical τ / lower bound T_global(μ, ε) × log(1/(2.4δ)), global DP",
+        description: "new: empirical τ / lower bound, global DP",
+        kind: Kind::Ratio(G),
+    },
+    FigureSpec {
+        stem: "fig7_ratio_local",
+        title: "Empirical τ / lower bound T_local(μ, ε) × log(1/(2.4δ)), local DP",
+        description: "new: empirical τ / lower bound, local DP",
+        kind: Kind::Ratio(L),
+    },
+    FigureSpec {
+        stem: "fig1_local_mu1_mu2_ref",
+        title: "Figure 1, public code's rules: local DP, CTB-TT vs TTUCB, mean ± std",
+        description: "Figure 1 under the public code's rules (mean ± std, as the paper plots it)",
+        kind: eps(true, L, true, R, SD),
+    },
+    FigureSpec {
+        stem: "fig2_global_mu1_mu2_ref",
+        title: "Figure 2, public code's rules: global DP, mean ± std",
+        description: "Figure 2 under the public code's rules (mean ± std)",
+        kind: eps(true, G, true, R, SD),
+    },
+    FigureSpec {
+        stem: "fig3_local_all_ref",
+        title: "Figure 3, public code's rules: local DP on μ1–μ6, mean ± std",
+        description: "Figure 3 under the public code's rules (mean ± std; cells on μ1, μ2 only)",
+        kind: eps(false, L, true, R, SD),
+    },
+    FigureSpec {
+        stem: "fig4_global_all_loglog_ref",
+        title: "Figure 4, public code's rules: global DP on μ1–μ6, log–log, mean ± std",
+        description: "Figure 4 under the public code's rules (mean ± std; cells on μ1, μ2 only)",
+        kind: eps(false, G, true, R, SD),
+    },
+    FigureSpec {
+        stem: "fig5_global_all_ref",
+        title: "Figure 5, public code's rules: global DP on μ1–μ6, linear τ axis, mean ± std",
+        description: "Figure 5 under the public code's rules (mean ± std; cells on μ1, μ2 only)",
+        kind: eps(false, G, false, R, SD),
+    },
+    FigureSpec {
+        stem: "fig2_global_mu1_mu2_median_ref",
+        title: "Figure 2 as medians, public code's rules: median and interquartile band, mean as ×",
+        description: "Figure 2 as medians under the public code's rules",
+        kind: eps(true, G, true, R, MED),
+    },
+];
 
-/// Which privacy model a figure shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Model {
-    /// Local DP (CTB-TT vs TTUCB).
-    Local,
-    /// Global DP (AdaP-TT, AdaP-TT*, DP-SE vs TTUCB).
-    Global,
-}
-
-fn algos(model: Model) -> Vec<AlgoName> {
-    match model {
-        Model::Local => vec![AlgoName::CtbTt, AlgoName::Ttucb],
-        Model::Global => vec![
-            AlgoName::AdapTtStar,
-            AlgoName::AdapTt,
-            AlgoName::DpSe,
-            AlgoName::Ttucb,
-        ],
-    }
-}
-
-/// Lower bound `T(ε)·log(1/(2.4δ))` of the model on `eps`.
-///
-/// # Errors
-/// The first solver error on `eps` (a figure never silently drops a point of its bound).
-pub fn lower_bound_curve(nu: &Instance, model: Model, eps: &[f64], delta: f64) -> Result<Vec<f64>> {
-    let lf = log_factor(delta)?;
-    eps.iter()
-        .map(|&e| {
-            let t = match model {
-                Model::Local => t_local(nu, e),
-                Model::Global => t_global(nu, e),
-            };
-            Ok(t?.value * lf)
-        })
-        .collect()
-}
-
-/// One stopping-time panel.
-pub fn eps_panel(
-    grid: &GridResults,
-    profile: &Profile,
-    name: &str,
-    means: &[f64],
-    model: Model,
-) -> Result<EpsPanelData> {
-    let nu = Instance::bernoulli(means.to_vec())?;
-    let eps = match model {
-        Model::Local => profile.local_eps.clone(),
-        Model::Global => profile.global_eps.clone(),
-    };
-    let fine = log_grid(eps[0], eps[eps.len() - 1], 60);
-    let lf = log_factor(profile.delta)?;
-    let tkl = t_kl(&nu)?.value * lf;
-    let (label, switch) = match model {
-        Model::Local => (
-            "lower bound T_local(μ, ε) × log(1/(2.4δ))",
-            eps_switch_local(&nu)?,
-        ),
-        Model::Global => (
-            "lower bound T_global(μ, ε) × log(1/(2.4δ))",
-            eps_switch_global(&nu)?,
-        ),
-    };
-    Ok(EpsPanelData {
-        instance: instance_label(name, means),
-        eps: eps.clone(),
-        empirical: algos(model)
-            .into_iter()
-            .map(|a| empirical(grid, name, a, &eps))
-            .collect(),
-        lower_bounds: vec![
-            Curve {
-                label: label.into(),
-                x: fine.clone(),
-                y: lower_bound_curve(&nu, model, &fine, profile.delta)?,
-                algorithm: None,
-            },
-            Curve {
-                label: "non-private lower bound T_KL(μ) × log(1/(2.4δ))".into(),
-                x: fine.clone(),
-                y: vec![tkl; fine.len()],
-                algorithm: None,
-            },
-        ],
-        upper_bounds: upper_curves(&nu, model, &fine, profile.delta)?,
-        theory_switch: Some(switch),
-        paper_switch: paper_switch(name, model == Model::Local),
-    })
-}
-
-/// Asymptotic upper bounds (E.4) times `log(1/δ)`, β = 1/2: indicative only at a fixed δ.
-fn upper_curves(nu: &Instance, model: Model, eps: &[f64], delta: f64) -> Result<Vec<Curve>> {
-    let l = (1.0 / delta).ln();
-    let tgb = t_kl_gaussian_beta(nu, 0.5, 0.5)?.value;
-    let tg = t_kl_gaussian(nu, 0.5)?.value;
-    // An error at any ε fails the figure: a curve never silently loses a point.
-    let ub: Vec<UpperBounds> = eps
+/// REPORT.md's list of the figures `verify` writes (PNG, with links to the SVG and the data).
+pub fn figures_list() -> String {
+    FIGURES
         .iter()
-        .map(|&e| upper_bounds_from(nu, e, 0.5, tgb, tg))
-        .collect::<Result<_>>()?;
-    let curve = |label: &str, algo: AlgoName, f: &dyn Fn(&UpperBounds) -> f64| Curve {
-        label: label.into(),
-        x: eps.to_vec(),
-        y: ub.iter().map(|u| f(u) * l).collect(),
-        algorithm: Some(algo_label(algo).into()),
-    };
-    let ttucb = Curve {
-        label: "TTUCB upper bound T_Gauss(β = 1/2) × log(1/δ)".into(),
-        x: eps.to_vec(),
-        y: vec![tgb * l; eps.len()],
-        algorithm: Some(algo_label(AlgoName::Ttucb).into()),
-    };
-    Ok(match model {
-        Model::Local => vec![
-            curve(
-                "CTB-TT upper bound (Sec. 3.2) × log(1/δ)",
-                AlgoName::CtbTt,
-                &|u| u.ctb_tt.value,
-            ),
-            ttucb,
-        ],
-        Model::Global => vec![
-            curve(
-                "AdaP-TT* upper bound (Thm. 24) × log(1/δ)",
-                AlgoName::AdapTtStar,
-                &|u| u.adap_tt_star.thm24_main,
-            ),
-            curve(
-                "AdaP-TT upper bound (Thm. 22) × log(1/δ)",
-                AlgoName::AdapTt,
-                &|u| u.adap_tt.value,
-            ),
-            ttucb,
-        ],
-    })
-}
-
-fn ratio_panel(
-    grid: &GridResults,
-    profile: &Profile,
-    name: &str,
-    means: &[f64],
-    model: Model,
-) -> Result<RatioPanelData> {
-    let p = eps_panel(grid, profile, name, means, model)?;
-    let nu = Instance::bernoulli(means.to_vec())?;
-    let lb = lower_bound_curve(&nu, model, &p.eps, profile.delta)?;
-    // Keep only the ε points where the lower bound was computed.
-    let keep: Vec<usize> = (0..lb.len())
-        .filter(|&i| lb[i].is_finite() && lb[i] > 0.0)
-        .collect();
-    let pick = |v: &[f64]| keep.iter().map(|&i| v[i]).collect::<Vec<f64>>();
-    // TTUCB is non-private: the private lower bound does not apply to it.
-    let empirical = p
-        .empirical
-        .into_iter()
-        .filter(|e| e.algorithm != algo_label(AlgoName::Ttucb))
-        .map(|e| Empirical {
-            algorithm: e.algorithm,
-            mean: pick(&e.mean),
-            ci95: pick(&e.ci95),
-            runs: keep
-                .iter()
-                .map(|&i| e.runs.get(i).copied().unwrap_or(0))
-                .collect(),
-            capped: keep
-                .iter()
-                .map(|&i| e.capped.get(i).copied().unwrap_or(0))
-                .collect(),
-            median: keep
-                .iter()
-                .map(|&i| e.median.get(i).copied().flatten())
-                .collect(),
-            q25: keep
-                .iter()
-                .map(|&i| e.q25.get(i).copied().flatten())
-                .collect(),
-            q75: keep
-                .iter()
-                .map(|&i| e.q75.get(i).copied().flatten())
-                .collect(),
-            cells: keep
-                .iter()
-                .map(|&i| e.cells.get(i).cloned().flatten())
-                .collect(),
+        .map(|f| {
+            let (d, s) = (f.description, f.stem);
+            format!("- [{d}](figures/{s}.png) ([SVG](figures/{s}.svg), [data](figures/{s}.json))")
         })
-        .collect();
-    Ok(RatioPanelData {
-        instance: p.instance,
-        eps: pick(&p.eps),
-        empirical,
-        lower_bound: pick(&lb),
-    })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn fig_err(e: crate::report::plot::FigureError) -> Error {
     Error::Parse(format!("figure: {e}"))
 }
 
-/// Renders Figures 1–5 and the two ratio figures into `dir`; returns the files written.
+/// The statistic's sentence of a caption.
+fn stat_sentence(stat: PointStat) -> &'static str {
+    match stat {
+        PointStat::MeanCi95 => "Points: mean of τ over the cell's runs, bars its 95% CI.",
+        PointStat::MeanStd => {
+            "Points: mean of τ ± one standard deviation over the cell's runs, as the paper plots it."
+        }
+        PointStat::MedianIqr => {
+            "Line: Kaplan–Meier median of τ; band: its interquartile range (a third quartile \
+             beyond the cap reaches the cap); ×: the mean, so that a mean far above the median \
+             shows a skewed or bimodal τ."
+        }
+    }
+}
+
+/// Which panels and algorithms have no cell (at some ε) under `rules`, for the caption.
+fn missing_sentence(panels: &[EpsPanelData], rules: Rules) -> Option<String> {
+    let mut empty = Vec::new();
+    let mut partial = Vec::new();
+    for p in panels {
+        let name = p.instance.split(" = ").next().unwrap_or(&p.instance);
+        if p.empirical.iter().all(|e| e.runs.iter().all(|&r| r == 0)) {
+            empty.push(name.to_string());
+            continue;
+        }
+        for e in &p.empirical {
+            let gaps: Vec<String> = p
+                .eps
+                .iter()
+                .zip(&e.runs)
+                .filter(|(_, &r)| r == 0)
+                .map(|(x, _)| super::builders::fmt_eps(*x))
+                .collect();
+            if gaps.len() == p.eps.len() {
+                partial.push(format!("{} on {name}", e.algorithm));
+            } else if !gaps.is_empty() {
+                partial.push(format!(
+                    "{} on {name} at ε = {}",
+                    e.algorithm,
+                    gaps.join(", ")
+                ));
+            }
+        }
+    }
+    if empty.is_empty() && partial.is_empty() {
+        return None;
+    }
+    let rules = if rules == Rules::Paper {
+        "the paper's rules"
+    } else {
+        "these rules"
+    };
+    let mut parts = Vec::new();
+    if !empty.is_empty() {
+        parts.push(format!(
+            "{}: no cell under {rules} in this profile (bounds only)",
+            empty.join(", ")
+        ));
+    }
+    if !partial.is_empty() {
+        parts.push(format!("no cell for {}", partial.join("; ")));
+    }
+    Some(format!("{}.", parts.join("; ")))
+}
+
+/// The caption of a stopping-time figure made of `panels` (drawn as `fig`).
+fn eps_caption(
+    fig: &Figure,
+    panels: &[EpsPanelData],
+    model: Model,
+    rules: Rules,
+    stat: PointStat,
+) -> String {
+    let caps: Vec<u64> = panels
+        .iter()
+        .flat_map(|p| p.empirical.iter().flat_map(|e| e.cap.iter().copied()))
+        .collect();
+    let mut s: Vec<String> = match (rules, model) {
+        (Rules::Paper, _) => vec![PAPER_RULES],
+        (_, Model::Global) => vec![REFERENCE_RULES, REFERENCE_GLOBAL],
+        (_, Model::Local) => vec![REFERENCE_RULES, REFERENCE_LOCAL],
+    }
+    .into_iter()
+    .map(String::from)
+    .collect();
+    s.push(stat_sentence(stat).to_string());
+    s.extend(cap_sentence(&caps));
+    s.extend(missing_sentence(panels, rules));
+    s.extend(off_scale_sentence(count_off_scale(fig)));
+    s.push("Dashed: lower bounds T × log(1/(2.4δ)).".into());
+    s.push(asymptotic_sentence());
+    if panels.iter().any(|p| !p.upper_switches.is_empty()) {
+        s.push(THM24_SENTENCE.into());
+    }
+    s.join(" ")
+}
+
+/// Renders the figures of [`FIGURES`] into `dir`; returns the files written.
 ///
 /// # Errors
 /// Solver or rendering failures.
@@ -312,7 +289,6 @@ pub fn render_all(
     command: &str,
 ) -> Result<Vec<Rendered>> {
     let inst = paper_instances();
-    let two: Vec<(&str, Vec<f64>)> = inst.iter().take(2).cloned().collect();
     let seeds: Vec<serde_json::Value> = grid
         .cells
         .iter()
@@ -323,102 +299,109 @@ pub fn render_all(
             })
         })
         .collect();
-    let meta = |what: &str| {
+    let meta = |what: &str, rules: Rules, stat: PointStat| {
         serde_json::json!({
             "figure": what, "command": command, "profile": profile.name, "runs_per_cell": profile.runs,
             "delta": profile.delta, "version": env!("CARGO_PKG_VERSION"),
-            "empirical": "per point: runs, capped, mean of tau over all runs with capped runs at the cap (a lower bound when capped > 0), ci95 = half-width of the 95% Student-t CI of the mean (null when capped > 0), Kaplan-Meier median, q25, q75 (null: > cap)",
+            "rules": if rules == Rules::Paper { "paper" } else { "reference" },
+            "statistic": stat,
+            "empirical": "per point: runs, capped, mean of tau over all runs with capped runs at the cap (a lower bound when capped > 0), ci95 = 95% Student-t CI of the mean (null when capped > 0), std = sample standard deviation of tau over all runs (capped runs at the cap), Kaplan-Meier median, q25, q75 (null: > cap), off_scale = the axis edge a point lies beyond (drawn there as an arrow)",
             "cells": seeds,
         })
     };
-    let panels = |set: &[(&str, Vec<f64>)], model: Model| -> Result<Vec<EpsPanelData>> {
-        set.iter()
-            .map(|(n, m)| eps_panel(grid, profile, n, m, model))
-            .collect()
-    };
     let mut out = Vec::new();
-    let specs: Vec<(&str, &str, Vec<EpsPanelData>, bool)> = vec![
-        (
-            "fig1_local_mu1_mu2",
-            "Figure 1: local DP, CTB-TT vs TTUCB (δ = 0.01)",
-            panels(&two, Model::Local)?,
-            true,
-        ),
-        (
-            "fig2_global_mu1_mu2",
-            "Figure 2: global DP (δ = 0.01)",
-            panels(&two, Model::Global)?,
-            true,
-        ),
-        (
-            "fig3_local_all",
-            "Figure 3: local DP on μ1–μ6 (δ = 0.01)",
-            panels(&inst, Model::Local)?,
-            true,
-        ),
-        (
-            "fig4_global_all_loglog",
-            "Figure 4: global DP on μ1–μ6, log–log (δ = 0.01)",
-            panels(&inst, Model::Global)?,
-            true,
-        ),
-        (
-            "fig5_global_all",
-            "Figure 5: global DP on μ1–μ6, linear τ axis (δ = 0.01)",
-            panels(&inst, Model::Global)?,
-            false,
-        ),
-    ];
-    for (stem, title, p, ylog) in specs {
-        let empirical_top: Vec<f64> = p
-            .iter()
-            .map(|panel| {
-                panel
-                    .empirical
+    for spec in &FIGURES {
+        let title = format!("{} (δ = {})", spec.title, profile.delta);
+        let path = dir.join(spec.stem);
+        let (fig, rules, stat) = match spec.kind {
+            Kind::Eps {
+                two,
+                model,
+                y_log,
+                rules,
+                stat,
+            } => {
+                let set = if two { &inst[..2] } else { &inst[..] };
+                let panels: Vec<EpsPanelData> = set
                     .iter()
-                    // Frame the uncapped points with their intervals; the lower bounds of
-                    // capped cells (up to the cap) would flatten every other curve.
-                    .flat_map(|e| {
-                        e.mean
-                            .iter()
-                            .zip(&e.ci95)
-                            .enumerate()
-                            .filter(|(i, _)| e.capped.get(*i).copied().unwrap_or(0) == 0)
-                            .map(|(_, (m, c))| m + if c.is_finite() { *c } else { 0.0 })
-                    })
-                    .filter(|v| v.is_finite())
-                    .fold(0.0, f64::max)
-            })
-            .collect();
-        let mut fig = paper_eps_figure(title, p, ylog).map_err(fig_err)?;
-        if !ylog {
-            // Linear τ axis: frame the data; the (indicative) bound curves are clipped.
-            for (panel, top) in fig.panels.iter_mut().zip(empirical_top) {
-                if top > 0.0 {
-                    panel.y_range = Some([0.0, 1.1 * top]);
-                }
+                    .map(|(n, m)| eps_panel_rules(grid, profile, n, m, model, rules))
+                    .collect::<Result<_>>()?;
+                let fig = eps_figure(&title, panels, y_log, model, rules, stat)?;
+                (fig, rules, stat)
             }
-        }
-        out.push(render_with_sidecar(&fig, &dir.join(stem), meta(stem)).map_err(fig_err)?);
-    }
-    for (stem, title, model) in [
-        (
-            "fig6_ratio_global",
-            "Empirical τ / lower bound T_global(μ, ε) × log(1/(2.4δ)), global DP",
-            Model::Global,
-        ),
-        (
-            "fig7_ratio_local",
-            "Empirical τ / lower bound T_local(μ, ε) × log(1/(2.4δ)), local DP",
-            Model::Local,
-        ),
-    ] {
-        let p: Vec<RatioPanelData> = inst
-            .iter()
-            .map(|(n, m)| ratio_panel(grid, profile, n, m, model))
-            .collect::<Result<_>>()?;
-        let fig = ratio_figure(title, p).map_err(fig_err)?;
-        out.push(render_with_sidecar(&fig, &dir.join(stem), meta(stem)).map_err(fig_err)?);
+            Kind::Ratio(model) => {
+                let p = inst
+                    .iter()
+                    .map(|(n, m)| ratio_panel(grid, profile, n, m, model))
+                    .collect::<Result<Vec<_>>>()?;
+                let caps: Vec<u64> = p
+                    .iter()
+                    .flat_map(|p| p.empirical.iter().flat_map(|e| e.cap.iter().copied()))
+                    .collect();
+                let fig = ratio_figure(&title, p).map_err(fig_err)?;
+                let caption: Vec<String> = [PAPER_RULES.to_string()]
+                    .into_iter()
+                    .chain([stat_sentence(CI).to_string()])
+                    .chain(cap_sentence(&caps))
+                    .chain(off_scale_sentence(count_off_scale(&fig)))
+                    .chain([
+                        "A ratio below 1 on average would contradict the lower bound, up \
+                             to Monte Carlo error; TTUCB (non-private) is left out."
+                            .to_string(),
+                    ])
+                    .collect();
+                (fig.with_caption(caption.join(" ")), P, CI)
+            }
+        };
+        out.push(render_with_sidecar(&fig, &path, meta(spec.stem, rules, stat)).map_err(fig_err)?);
     }
     Ok(out)
+}
+
+/// A stopping-time figure with its caption; a linear τ axis frames the uncapped points with
+/// their error bars (points above it are drawn as arrows at the top edge).
+fn eps_figure(
+    title: &str,
+    panels: Vec<EpsPanelData>,
+    y_log: bool,
+    model: Model,
+    rules: Rules,
+    stat: PointStat,
+) -> Result<Figure> {
+    let tops: Vec<f64> = panels
+        .iter()
+        .map(|panel| {
+            panel
+                .empirical
+                .iter()
+                // The lower bounds of capped cells (up to the cap) would flatten every other
+                // curve: they are marked at the top edge instead.
+                .flat_map(|e| {
+                    let err = match stat {
+                        PointStat::MeanStd => &e.std,
+                        _ => &e.ci95,
+                    };
+                    (0..e.mean.len())
+                        .filter(|&i| e.capped.get(i).copied().unwrap_or(0) == 0)
+                        .map(|i| {
+                            let c = err.get(i).copied().unwrap_or(f64::NAN);
+                            e.mean[i] + if c.is_finite() { c } else { 0.0 }
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .filter(|v| v.is_finite())
+                .fold(0.0, f64::max)
+        })
+        .collect();
+    let mut fig = paper_eps_figure_with(title, panels.clone(), y_log, stat).map_err(fig_err)?;
+    if !y_log {
+        // Linear τ axis: frame the data; the (indicative) bound curves are clipped.
+        for (panel, top) in fig.panels.iter_mut().zip(tops) {
+            if top > 0.0 {
+                panel.y_range = Some([0.0, 1.1 * top]);
+            }
+        }
+    }
+    let caption = eps_caption(&fig, &panels, model, rules, stat);
+    Ok(fig.with_caption(caption))
 }

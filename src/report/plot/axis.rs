@@ -323,7 +323,7 @@ fn round_sig(v: f64, digits: usize) -> f64 {
 }
 
 /// Writes an integer exponent with Unicode superscript digits.
-fn superscript(e: i32) -> String {
+pub(crate) fn superscript(e: i32) -> String {
     e.to_string()
         .chars()
         .map(|c| match c {

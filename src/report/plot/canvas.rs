@@ -7,6 +7,7 @@ use plotters::prelude::*;
 
 use super::geometry::Pt;
 use super::model::{draw_err, FigureResult, RefStyle, SeriesStyle};
+use super::offscale::OffScale;
 use super::style::{color, Scale};
 
 /// The whole canvas (pixel coordinates) plus the scale: data elements are drawn on it.
@@ -112,6 +113,38 @@ impl<DB: DrawingBackend> Canvas<'_, DB> {
         }
     }
 
+    /// The marker of a point of a series of style `st`: `×` for [`SeriesStyle::Crosses`], the
+    /// outline for [`SeriesStyle::OpenPoints`], else the filled shape of palette index `c`.
+    pub(super) fn series_marker(&self, p: Pt, c: usize, st: SeriesStyle) -> FigureResult<()> {
+        if st == SeriesStyle::Crosses {
+            let r = self.sc.px(5.0);
+            let (x, y) = p;
+            let w = color(c).stroke_width(self.sc.width(2.0));
+            self.path(&[(x - r, y - r), (x + r, y + r)], w, None)?;
+            return self.path(&[(x - r, y + r), (x + r, y - r)], w, None);
+        }
+        self.marker(p, c, st == SeriesStyle::OpenPoints)
+    }
+
+    /// An arrow (a triangle) whose tip touches the edge point `tip` and points beyond it, to
+    /// `side`: a data point outside the axes. `open` draws its outline only.
+    pub(super) fn arrow(&self, tip: Pt, side: OffScale, c: usize, open: bool) -> FigureResult<()> {
+        let (len, half) = (self.sc.px(11.0), self.sc.px(6.0));
+        let (x, y) = tip;
+        let pts = match side {
+            OffScale::Above => [(x, y), (x - half, y + len), (x + half, y + len)],
+            OffScale::Below => [(x, y), (x - half, y - len), (x + half, y - len)],
+            OffScale::Left => [(x, y), (x + len, y - half), (x + len, y + half)],
+            OffScale::Right => [(x, y), (x - len, y - half), (x - len, y + half)],
+        };
+        let style = if open {
+            color(c).stroke_width(self.sc.width(1.8))
+        } else {
+            color(c).filled()
+        };
+        self.polygon_or_outline(&pts, style)
+    }
+
     /// A line of the given style between pixel points (already clipped).
     pub(super) fn styled_line(&self, pts: &[Pt], c: usize, st: SeriesStyle) -> FigureResult<()> {
         let w = self.sc.width(2.0);
@@ -120,7 +153,7 @@ impl<DB: DrawingBackend> Canvas<'_, DB> {
             SeriesStyle::Line | SeriesStyle::LineAndPoints => self.path(pts, style, None),
             SeriesStyle::Dashed => self.path(pts, style, Some((9.0, 5.0))),
             SeriesStyle::Dotted => self.path(pts, style, Some((2.0, 4.0))),
-            SeriesStyle::Points | SeriesStyle::OpenPoints => Ok(()),
+            SeriesStyle::Points | SeriesStyle::OpenPoints | SeriesStyle::Crosses => Ok(()),
         }
     }
 

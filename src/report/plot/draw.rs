@@ -4,14 +4,16 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::axis::{to_display, Axis};
+use super::axis::to_display;
 use super::canvas::Canvas;
 use super::geometry::{clip_polygon, clip_polyline, Pt, Rect};
 use super::legend::{draw_legend, layout_legend, legend_entries};
 use super::model::{
     draw_err, ErrStyle, Figure, FigureError, FigureResult, Panel, RefStyle, Series, SeriesStyle,
 };
+use super::offscale::{hline_side, panel_axes, series_sides, OffScale};
 use super::style::{color, Scale};
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 pub(super) fn draw_figure<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -44,7 +46,14 @@ pub(super) fn draw_figure<DB: DrawingBackend>(
     } else {
         legend.rows.len() as i32 * legend.row_h + sc.px(12.0) as i32
     };
-    let grid_h = bh as i32 - legend_h;
+    let caption = wrap_caption(&body, &fig.caption, sc, bw as i32 - 2 * outer)?;
+    let caption_line = sc.px(f64::from(super::model::CAPTION_LINE_HEIGHT)) as i32;
+    let caption_h = if caption.is_empty() {
+        0
+    } else {
+        caption.len() as i32 * caption_line + sc.px(6.0) as i32
+    };
+    let grid_h = bh as i32 - legend_h - caption_h;
     let min_panel_h = 150;
     if grid_h / (nrows as i32) < min_panel_h || (bw as i32) / (ncols as i32) < 180 {
         return Err(FigureError::Invalid(format!(
@@ -58,7 +67,8 @@ pub(super) fn draw_figure<DB: DrawingBackend>(
             legend.rows.len()
         )));
     }
-    let (grid, strip) = body.split_vertically(grid_h);
+    let (grid, rest) = body.split_vertically(grid_h);
+    let (strip, below) = rest.split_vertically(legend_h);
     let cells = grid.split_evenly((nrows, ncols));
     let canvas = Canvas { root, sc };
     for (panel, cell) in fig.panels.iter().zip(cells.iter()) {
@@ -67,51 +77,66 @@ pub(super) fn draw_figure<DB: DrawingBackend>(
     if !entries.is_empty() {
         draw_legend(&canvas, &strip, &entries, &legend)?;
     }
+    let font = sc
+        .font(14.0)
+        .color(&RGBColor(40, 40, 40))
+        .pos(Pos::new(HPos::Left, VPos::Top));
+    let (xr, yr) = below.get_pixel_range();
+    for (k, line) in caption.iter().enumerate() {
+        let y = yr.start + sc.px(4.0) as i32 + k as i32 * caption_line;
+        root.draw_text(line, &font, (xr.start + outer, y))
+            .map_err(draw_err)?;
+    }
     Ok(())
 }
 
-/// Display-space values that the axes must show.
-/// With a fixed x range, only the points inside it count for the y range.
-fn extent(panel: &Panel) -> (Vec<f64>, Vec<f64>) {
-    let mut xs = Vec::new();
-    let mut ys = Vec::new();
-    let x_window = panel.x_range.and_then(|[a, b]| {
-        let (a, b) = (to_display(a, panel.x_log)?, to_display(b, panel.x_log)?);
-        (a < b).then_some((a, b))
-    });
-    for s in &panel.series {
-        for (i, (&x, &y)) in s.x.iter().zip(&s.y).enumerate() {
-            let (Some(xd), Some(yd)) = (to_display(x, panel.x_log), to_display(y, panel.y_log))
-            else {
-                continue;
-            };
-            if x_window.is_some_and(|(a, b)| xd < a || xd > b) {
-                continue;
-            }
-            xs.push(xd);
-            ys.push(yd);
-            if let Some(e) = s
-                .y_err
-                .as_ref()
-                .and_then(|e| e.get(i))
-                .filter(|e| e.is_finite())
-            {
-                ys.extend(to_display(y + e, panel.y_log));
-                ys.extend(to_display(y - e, panel.y_log));
-            }
-        }
+/// The caption's lines: its paragraphs (`\n`) wrapped at spaces to `max_w` pixels.
+fn wrap_caption<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    caption: &str,
+    sc: Scale,
+    max_w: i32,
+) -> FigureResult<Vec<String>> {
+    let mut lines = Vec::new();
+    for para in caption.split('\n').filter(|p| !p.trim().is_empty()) {
+        let words: Vec<&str> = para.split_whitespace().collect();
+        lines.extend(fit_lines(area, &words, " ", &sc.font(14.0), max_w)?);
     }
-    for v in &panel.vlines {
-        xs.extend(to_display(v.x, panel.x_log));
-        if let Some(hi) = v.x_hi {
-            xs.extend(to_display(hi, panel.x_log));
-        }
-    }
-    for hl in &panel.hlines {
-        ys.extend(to_display(hl.y, panel.y_log));
-    }
-    (xs, ys)
+    Ok(lines)
 }
+
+/// `parts` joined by `sep` into as few lines as fit in `max_w` pixels (a part wider than that
+/// gets a line of its own).
+fn fit_lines<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    parts: &[&str],
+    sep: &str,
+    font: &TextStyle<'_>,
+    max_w: i32,
+) -> FigureResult<Vec<String>> {
+    let mut lines = Vec::new();
+    let mut cur = String::new();
+    for part in parts {
+        let cand = if cur.is_empty() {
+            part.to_string()
+        } else {
+            format!("{cur}{sep}{part}")
+        };
+        let (w, _) = area.estimate_text_size(&cand, font).map_err(draw_err)?;
+        if w as i32 > max_w && !cur.is_empty() {
+            lines.push(std::mem::replace(&mut cur, part.to_string()));
+        } else {
+            cur = cand;
+        }
+    }
+    if !cur.is_empty() {
+        lines.push(cur);
+    }
+    Ok(lines)
+}
+
+/// Separator of the notes of a panel subtitle, where a subtitle too wide for its panel breaks.
+pub(super) const SUBTITLE_SEP: &str = "   ·   ";
 
 fn draw_panel<DB: DrawingBackend>(
     canvas: &Canvas<'_, DB>,
@@ -123,13 +148,15 @@ fn draw_panel<DB: DrawingBackend>(
     let cell = cell.margin(pad, pad, pad, pad);
     let mut area = cell.titled(&panel.title, sc.font(19.0)).map_err(draw_err)?;
     if !panel.subtitle.is_empty() {
-        area = area
-            .titled(&panel.subtitle, sc.font(14.0).color(&RGBColor(60, 60, 60)))
-            .map_err(draw_err)?;
+        // A subtitle wider than the panel breaks between its notes.
+        let font = sc.font(14.0).color(&RGBColor(60, 60, 60));
+        let (w, _) = area.dim_in_pixel();
+        let parts: Vec<&str> = panel.subtitle.split(SUBTITLE_SEP).collect();
+        for line in fit_lines(&area, &parts, SUBTITLE_SEP, &font, w as i32 - 8)? {
+            area = area.titled(&line, font.clone()).map_err(draw_err)?;
+        }
     }
-    let (xs, ys) = extent(panel);
-    let xa = Axis::new(&xs, panel.x_log, panel.x_range);
-    let ya = Axis::new(&ys, panel.y_log, panel.y_range);
+    let (xa, ya) = panel_axes(panel);
 
     let tick_font = sc.font(14.0);
     let desc_font = sc.font(16.0);
@@ -219,6 +246,14 @@ fn draw_panel<DB: DrawingBackend>(
     for hl in &panel.hlines {
         if let Some(y) = to_display(hl.y, panel.y_log).filter(|y| *y >= yl && *y <= yh) {
             canvas.ref_line(map(xl, y), map(xh, y), hl.color, hl.style)?;
+        } else if let (Some(side), Some(_)) = (hline_side(hl.y, &ya), &hl.stats) {
+            // A measured value beyond the y axis: an arrow at the right end of the edge.
+            let edge = if side == OffScale::Above {
+                rect.y0
+            } else {
+                rect.y1
+            };
+            canvas.arrow((rect.x1 - sc.px(8.0), edge), side, hl.color, false)?;
         }
     }
 
@@ -238,8 +273,10 @@ fn draw_panel<DB: DrawingBackend>(
             return None;
         }
         let y = s.y[i];
+        let down = s.y_err_below.as_ref().and_then(|b| b.get(i)).copied();
+        let down = down.filter(|b| b.is_finite()).unwrap_or(e);
         let hi = to_display(y + e, panel.y_log)?;
-        let lo = to_display(y - e, panel.y_log).unwrap_or(below);
+        let lo = to_display(y - down, panel.y_log).unwrap_or(below);
         Some((lo.min(yd), hi.max(yd)))
     };
     for s in panel
@@ -300,12 +337,40 @@ fn draw_panel<DB: DrawingBackend>(
             }
         }
     }
+    // Markers inside the plot; a point beyond an axis is an arrow at that edge (arrows at the
+    // same place are stacked inwards, so that none hides another).
+    let mut placed: Vec<(OffScale, f64)> = Vec::new();
     for s in panel.series.iter().filter(|s| s.style.has_markers()) {
-        for (x, y, _) in pts_of(s).into_iter().flatten() {
-            let p = map(x, y);
-            if rect.contains(p) {
-                canvas.marker(p, s.color, s.style == SeriesStyle::OpenPoints)?;
-            }
+        let sides = series_sides(s, &xa, &ya);
+        for (i, side) in sides.iter().enumerate() {
+            let (x, y) = (s.x[i], s.y[i]);
+            let Some(side) = side else {
+                if let (Some(xd), Some(yd)) =
+                    (to_display(x, panel.x_log), to_display(y, panel.y_log))
+                {
+                    canvas.series_marker(map(xd, yd), s.color, s.style)?;
+                }
+                continue;
+            };
+            let clamp = |v: f64, lo: f64, hi: f64| v.clamp(lo.min(hi), lo.max(hi));
+            let xd = to_display(x, panel.x_log).map_or(xl, |d| clamp(d, xl, xh));
+            let yd = to_display(y, panel.y_log).map_or(yl, |d| clamp(d, yl, yh));
+            let (px, py) = map(xd, yd);
+            let along = match side {
+                OffScale::Above | OffScale::Below => px,
+                OffScale::Left | OffScale::Right => py,
+            };
+            let close = |(s, a): &&(OffScale, f64)| s == side && (a - along).abs() < sc.px(9.0);
+            let depth = placed.iter().filter(close).count() as f64 * sc.px(13.0);
+            placed.push((*side, along));
+            let at = match side {
+                OffScale::Above => (px, rect.y0 + depth),
+                OffScale::Below => (px, rect.y1 - depth),
+                OffScale::Left => (rect.x0 + depth, py),
+                OffScale::Right => (rect.x1 - depth, py),
+            };
+            let open = s.style == SeriesStyle::OpenPoints;
+            canvas.arrow(at, *side, s.color, open)?;
         }
     }
     Ok(())

@@ -7,12 +7,15 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::canvas::Canvas;
 use super::model::{draw_err, ErrStyle, Figure, FigureResult, RefStyle, Series, SeriesStyle};
+use super::offscale::OffScale;
 use super::style::{color, Scale};
 
 /// One legend entry: a label and how to draw its sample.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum LegendKind {
     Series(SeriesStyle, ErrStyle, bool),
+    /// The arrow of a point beyond the axes.
+    OffScale,
     VLine(RefStyle),
     HLine(RefStyle),
 }
@@ -23,6 +26,9 @@ pub(super) struct LegendEntry {
     pub(super) kind: LegendKind,
     pub(super) color: usize,
 }
+
+/// Legend label of the arrows of points beyond the axes (an entry only when a figure has some).
+pub const OFF_SCALE_LABEL: &str = "point beyond the axis (arrow at its edge)";
 
 pub(super) fn legend_entries(fig: &Figure) -> Vec<LegendEntry> {
     let mut out: Vec<LegendEntry> = Vec::new();
@@ -43,6 +49,13 @@ pub(super) fn legend_entries(fig: &Figure) -> Vec<LegendEntry> {
                 });
             }
         }
+    }
+    if super::offscale::any_off_scale(fig) {
+        push(LegendEntry {
+            label: OFF_SCALE_LABEL.to_string(),
+            kind: LegendKind::OffScale,
+            color: super::style::BLACK_INDEX,
+        });
     }
     for p in &fig.panels {
         for h in &p.hlines {
@@ -153,8 +166,12 @@ pub(super) fn draw_legend<DB: DrawingBackend>(
                         }
                     }
                     if style.has_markers() {
-                        canvas.marker(mid, e.color, style == SeriesStyle::OpenPoints)?;
+                        canvas.series_marker(mid, e.color, style)?;
                     }
+                }
+                LegendKind::OffScale => {
+                    let tip = (sx + sw / 2.0, cy - sc.px(6.0));
+                    canvas.arrow(tip, OffScale::Above, e.color, false)?;
                 }
                 LegendKind::HLine(style) => canvas.ref_line(a, b, e.color, style)?,
                 LegendKind::VLine(style) => {

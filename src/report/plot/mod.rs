@@ -8,9 +8,13 @@
 //! * log axes get decade ticks (`0.001 … 1000`, or `10⁻⁴ … 10⁸` when plain numbers would be too
 //!   long); linear axes get 1-2-5 steps; every axis uses one label style (a linear axis with
 //!   large or tiny ticks writes plain multiples of one `×10ⁿ`, which its title carries);
-//! * NaN, infinite and (on a log axis) non-positive values are skipped, and lines break there;
-//!   error bars that reach below zero on a log axis are cut at the bottom of the plot;
-//! * everything drawn from data is clipped to the plot rectangle;
+//! * NaN and infinite values are missing (skipped; lines break there); error bars that reach
+//!   below zero on a log axis are cut at the bottom of the plot;
+//! * everything drawn from data is clipped to the plot rectangle, but no data point is dropped
+//!   silently: a marker point beyond the axes (a fixed range, or a non-positive value on a log
+//!   axis) is drawn as an arrow at the edge it lies beyond ([`OffScale`]), with a legend entry,
+//!   and the sidecar records each panel's axes and each such point (`"off_scale"`);
+//! * an optional caption (e.g. the cap on the runs) is wrapped below the legend;
 //! * text uses only the bundled DejaVu Sans (`assets/fonts/DejaVuSans.ttf`), registered once
 //!   under the family name `"sans-serif"` before anything is drawn, so no system font is needed
 //!   and the bitmap backend can never meet an unregistered font;
@@ -41,6 +45,8 @@
 //! * axes: ranges, ticks and tick labels (`axis.rs`), clipping geometry (`geometry.rs`);
 //! * drawing: primitives on the canvas (`canvas.rs`), the figure and its panels (`draw.rs`);
 //! * legend: entries, layout and drawing of the strip (`legend.rs`);
+//! * points beyond the axes: the axes a panel is drawn with and the side of each point
+//!   (`offscale.rs`);
 //! * output: SVG, PNG and the JSON sidecar ([`render()`], `render.rs`).
 
 pub(crate) mod axis;
@@ -49,13 +55,16 @@ mod draw;
 pub(crate) mod geometry;
 mod legend;
 mod model;
+mod offscale;
 mod render;
 mod style;
 
+pub use self::legend::OFF_SCALE_LABEL;
 pub use self::model::{
     ErrStyle, Figure, FigureError, FigureResult, HLine, Panel, PointStats, RefStyle, Series,
-    SeriesStyle, VLine, PANEL_HEIGHT, PANEL_WIDTH,
+    SeriesStyle, VLine, CAPTION_CHARS_PER_PIXEL, CAPTION_LINE_HEIGHT, PANEL_HEIGHT, PANEL_WIDTH,
 };
+pub use self::offscale::{count_off_scale, OffScale};
 pub use self::render::{
     render, render_png, render_svg, render_with_sidecar, with_suffix, write_sidecar, Rendered,
 };

@@ -50,6 +50,9 @@ pub enum SeriesStyle {
     /// Open (outlined) markers only: values that are only lower bounds (e.g. means of cells with
     /// capped runs, labelled "≥").
     OpenPoints,
+    /// `×` markers only, in the series colour whatever its marker shape (e.g. means drawn beside
+    /// medians).
+    Crosses,
 }
 
 impl SeriesStyle {
@@ -57,7 +60,10 @@ impl SeriesStyle {
     pub fn has_markers(self) -> bool {
         matches!(
             self,
-            SeriesStyle::Points | SeriesStyle::LineAndPoints | SeriesStyle::OpenPoints
+            SeriesStyle::Points
+                | SeriesStyle::LineAndPoints
+                | SeriesStyle::OpenPoints
+                | SeriesStyle::Crosses
         )
     }
 }
@@ -104,6 +110,9 @@ pub struct PointStats {
     pub mean_is_lower_bound: bool,
     /// 95% Student-t interval of the mean (`None` when runs were capped).
     pub ci95: Option<[f64; 2]>,
+    /// Sample standard deviation of `τ` over all runs (capped runs at the cap), when reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub std: Option<f64>,
     /// Median of `τ`.
     pub median: Option<u64>,
     /// First quartile of `τ`.
@@ -123,9 +132,14 @@ pub struct Series {
     pub x: Vec<f64>,
     /// Ordinates, same length as `x`; non-finite values are skipped.
     pub y: Vec<f64>,
-    /// Optional `±` half-widths (e.g. one standard deviation), same length as `y`, `>= 0` or NaN.
+    /// Optional `±` half-widths (e.g. one standard deviation), same length as `y`, `>= 0` or NaN;
+    /// the upper half-widths when `y_err_below` is given.
     #[serde(default)]
     pub y_err: Option<Vec<f64>>,
+    /// Optional lower half-widths of an asymmetric error (e.g. `median − q25` of an
+    /// interquartile band), same length as `y`, `>= 0` or NaN; only with `y_err`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub y_err_below: Option<Vec<f64>>,
     /// How the error is drawn.
     #[serde(default)]
     pub err_style: ErrStyle,
@@ -154,6 +168,7 @@ impl Series {
             x,
             y,
             y_err: None,
+            y_err_below: None,
             err_style: ErrStyle::Bars,
             style,
             color,
@@ -170,6 +185,14 @@ impl Series {
     /// Adds `± err` drawn as `err_style`.
     pub fn with_err(mut self, err: Vec<f64>, err_style: ErrStyle) -> Self {
         self.y_err = Some(err);
+        self.err_style = err_style;
+        self
+    }
+
+    /// Adds the asymmetric error `[y − below, y + above]` drawn as `err_style`.
+    pub fn with_err_range(mut self, below: Vec<f64>, above: Vec<f64>, err_style: ErrStyle) -> Self {
+        self.y_err = Some(above);
+        self.y_err_below = Some(below);
         self.err_style = err_style;
         self
     }
@@ -276,6 +299,30 @@ pub struct Figure {
     pub width: u32,
     /// Height in pixels.
     pub height: u32,
+    /// Caption drawn below the legend (wrapped to the width; empty: none), e.g. the cap on the
+    /// runs and how to read the curves.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub caption: String,
+}
+
+/// Height of one caption line, pixels (at the default panel size).
+pub const CAPTION_LINE_HEIGHT: u32 = 21;
+/// Caption characters per pixel of width: the estimate [`Figure::with_caption`] sizes by (the
+/// drawing wraps by the measured text width).
+pub const CAPTION_CHARS_PER_PIXEL: f64 = 1.0 / 7.6;
+
+/// Pixels [`Figure::with_caption`] adds for `caption` at `width` (0 for no caption).
+fn caption_height(caption: &str, width: u32) -> u32 {
+    if caption.is_empty() {
+        return 0;
+    }
+    let per_line = (f64::from(width.saturating_sub(40)) * CAPTION_CHARS_PER_PIXEL).max(10.0);
+    let lines: f64 = caption
+        .split('\n')
+        .map(|l| (l.chars().count() as f64 / per_line).ceil().max(1.0))
+        .sum();
+    // Words wrap before the line is full: one line of slack, then a margin.
+    (lines as u32 + 1) * CAPTION_LINE_HEIGHT + 8
 }
 
 /// Default width of one panel, pixels.
@@ -285,8 +332,8 @@ pub const PANEL_HEIGHT: u32 = 450;
 
 impl Figure {
     /// A figure with `ncols` panels per row and a size of [`PANEL_WIDTH`] × [`PANEL_HEIGHT`]
-    /// per panel plus room for the title and the legend (about one legend row per 260 pixels
-    /// of width and distinct label).
+    /// per panel plus room for the title and the legend (its distinct labels packed into rows
+    /// by their estimated width).
     pub fn grid(title: impl Into<String>, panels: Vec<Panel>, ncols: usize) -> Self {
         let ncols = ncols.max(1);
         let nrows = panels.len().div_ceil(ncols).max(1);
@@ -302,15 +349,36 @@ impl Figure {
                 }
             }
         }
-        let per_row = (width / 260).max(1) as usize;
-        let legend_rows = labels.len().div_ceil(per_row) as u32;
+        // Rows of the legend strip: entries packed greedily by an estimate of their width
+        // (sample and gap 71 pixels, about 8.3 pixels per character; the drawing measures).
+        let mut legend_rows = 0u32;
+        let mut used = f64::INFINITY;
+        let avail = f64::from(width.saturating_sub(40));
+        for l in &labels {
+            let w = 71.0 + 8.3 * l.chars().count() as f64;
+            if used + w > avail {
+                legend_rows += 1;
+                used = w + 26.0;
+            } else {
+                used += w + 26.0;
+            }
+        }
         Figure {
             title: title.into(),
             panels,
             ncols,
             width,
             height: PANEL_HEIGHT * nrows as u32 + 60 + 28 * legend_rows,
+            caption: String::new(),
         }
+    }
+
+    /// The figure with `caption` below its legend, taller by about one text line of
+    /// [`CAPTION_LINE_HEIGHT`] pixels per [`CAPTION_CHARS_PER_PIXEL`]` × width` characters.
+    pub fn with_caption(mut self, caption: impl Into<String>) -> Self {
+        self.caption = caption.into();
+        self.height += caption_height(&self.caption, self.width);
+        self
     }
 
     /// Checks that the figure can be drawn.
@@ -354,10 +422,17 @@ impl Figure {
                         ));
                     }
                 }
-                if let Some(e) = &s.y_err {
+                if s.y_err_below.is_some() && s.y_err.is_none() {
+                    return bad(format!(
+                        "panel '{}', series '{}': y_err_below without y_err",
+                        p.title, s.label
+                    ));
+                }
+                let errs = [("y_err", &s.y_err), ("y_err_below", &s.y_err_below)];
+                for (name, e) in errs.iter().filter_map(|(n, e)| Some((n, e.as_ref()?))) {
                     if e.len() != s.y.len() {
                         return bad(format!(
-                            "panel '{}', series '{}': y_err has {} values, y has {}",
+                            "panel '{}', series '{}': {name} has {} values, y has {}",
                             p.title,
                             s.label,
                             e.len(),
@@ -366,7 +441,7 @@ impl Figure {
                     }
                     if let Some(v) = e.iter().find(|v| **v < 0.0) {
                         return bad(format!(
-                            "panel '{}', series '{}': y_err = {v}, must be >= 0 (or NaN)",
+                            "panel '{}', series '{}': {name} = {v}, must be >= 0 (or NaN)",
                             p.title, s.label
                         ));
                     }

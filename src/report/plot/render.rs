@@ -60,7 +60,9 @@ pub fn render(fig: &Figure, out_stem: &Path) -> FigureResult<Rendered> {
 
 /// [`render`], then the sidecar `<out_stem>.json`: `meta` (e.g. command, seed, runs, version)
 /// with the figure's data added under the key `"figure"` (when `meta` is a JSON object; any
-/// other `meta` is wrapped as `{"meta": .., "figure": ..}`).
+/// other `meta` is wrapped as `{"meta": .., "figure": ..}`). The figure's data carry each
+/// panel's axes as drawn (`"axes"`, data space) and, per point of a marker series, whether it
+/// lies beyond them (`"off_scale"`: `null`, `"above"`, `"below"`, `"left"`, `"right"`).
 ///
 /// # Errors
 /// As [`render`] and [`write_sidecar`].
@@ -70,8 +72,9 @@ pub fn render_with_sidecar(
     meta: serde_json::Value,
 ) -> FigureResult<Rendered> {
     let mut out = render(fig, out_stem)?;
-    let data = serde_json::to_value(fig)
+    let mut data = serde_json::to_value(fig)
         .map_err(|e| FigureError::Invalid(format!("figure not serialisable: {e}")))?;
+    super::offscale::annotate(fig, &mut data);
     let sidecar = match meta {
         serde_json::Value::Object(mut map) => {
             map.insert("figure".to_string(), data);

@@ -5,14 +5,20 @@
 
 use crate::bandit::AlgoName;
 use crate::complexity;
+use crate::complexity::upper::ASYMPTOTIC;
 use crate::error::{Error, Result};
 use crate::experiment::study::config::{
     lower_kind, upper_kind, LowerKind, PanelSplit, Study, UpperKind,
 };
 use crate::experiment::study::{upper_per_log, BoundCache, Row};
+use crate::instance::Instance;
+use crate::report::paper::captions::{
+    asymptotic_sentence, cap_sentence, off_scale_sentence, THM24_SENTENCE,
+};
+use crate::report::paper::figures::{SWITCH_SIDES, THM24_SWITCH_LABEL};
 use crate::report::plot::{
-    render_with_sidecar, ErrStyle, Figure, HLine, Panel, PointStats, RefStyle, Series, SeriesStyle,
-    VLine, BLACK_INDEX, GREY_INDEX,
+    count_off_scale, render_with_sidecar, ErrStyle, Figure, HLine, Panel, PointStats, RefStyle,
+    Series, SeriesStyle, VLine, BLACK_INDEX, GREY_INDEX,
 };
 use std::path::Path;
 
@@ -129,6 +135,11 @@ pub fn render_figures(
                     Figure::grid(title, panels, ncols)
                 }
             };
+            let caps: Vec<u64> = here.iter().map(|(_, r)| r.max_steps).collect();
+            let fig = {
+                let c = caption(&fig, &caps);
+                fig.with_caption(c)
+            };
             let cells: Vec<serde_json::Value> = here
                 .iter()
                 .map(|(_, r)| serde_json::to_value(r).unwrap_or(serde_json::Value::Null))
@@ -139,7 +150,7 @@ pub fn render_figures(
                 "instance": inst.name, "means": inst.instance.means(), "sigma": inst.sigma,
                 "delta": delta,
                 "empirical": "per point: mean of tau over all runs with capped runs at the cap (open marker, '>=': a lower bound when capped > 0), error bar = 95% Student-t CI of the mean (absent when capped); non-private algorithms as horizontal lines",
-                "bounds": "lower: T*·log(1/(2.4δ)) of the privacy setting; upper: dpbai bounds' asymptotic value (beta 1/2) times log(1/δ)",
+                "bounds": "lower: T*·log(1/(2.4δ)) of the privacy setting; upper: dpbai bounds' asymptotic value (beta 1/2) times log(1/δ): asymptotic, δ → 0; not a finite-δ bound",
                 "cells": cells,
             });
             render_with_sidecar(&fig, &dir.join(&stem), meta)
@@ -228,7 +239,7 @@ fn panel(
                 .iter()
                 .find(|c| crate::experiment::study::config::upper_kind(&c.cell) == Some(k))
                 .map_or(GREY_INDEX, |c| algo_color(c.algorithm));
-            let name = format!("upper bound, {} (asymptotic)", k.as_str());
+            let name = format!("upper bound × log(1/δ), {} ({ASYMPTOTIC})", k.as_str());
             let l1d = (1.0 / delta).ln();
             if k == UpperKind::DpaTt {
                 p.hlines.push(HLine {
@@ -240,17 +251,33 @@ fn panel(
                 });
                 continue;
             }
-            let y = dense
+            // A bound that changes branch inside the range breaks there (no line across the
+            // jump) and gets a dotted vertical line at the switch.
+            let switch =
+                branch_switch(k, nu).filter(|(s, _)| *s > dense[0] && *s < dense[dense.len() - 1]);
+            let mut x = dense.clone();
+            if let Some((s, label)) = switch {
+                x.extend(SWITCH_SIDES.map(|f| s * f));
+                x.sort_by(f64::total_cmp);
+                p.vlines.push(VLine {
+                    x: s,
+                    x_hi: None,
+                    label: label.to_string(),
+                    style: RefStyle::Dotted,
+                    color,
+                });
+            }
+            let mut y = x
                 .iter()
                 .map(|&e| Ok(upper_per_log(nu, k, Some(e), 0.5)? * l1d))
                 .collect::<Result<Vec<f64>>>()?;
-            p.series.push(Series::new(
-                name,
-                dense.clone(),
-                y,
-                SeriesStyle::Dotted,
-                color,
-            ));
+            if let Some((s, _)) = switch {
+                let at = x.partition_point(|&e| e <= s);
+                x.insert(at, s);
+                y.insert(at, f64::NAN);
+            }
+            p.series
+                .push(Series::new(name, x, y, SeriesStyle::Dotted, color));
         }
     }
     // Regime switches.
@@ -337,6 +364,51 @@ fn panel(
     Ok(p)
 }
 
+/// Legend label of the L. 52 branch switch of the AdaP-TT* upper bound (`adap-tt-star-lemma52`).
+pub const L52_SWITCH_LABEL: &str = "AdaP-TT* bound (L. 52) changes branch at ε = Δ_max/3 (jump)";
+
+/// Where the upper bound `k` changes branch and jumps, with the legend label of the switch:
+/// Thm. 24 (main text) at `ε = 2Δ_max`, L. 52 at `ε = Δ_max/3` (`dpbai bounds` prints both).
+fn branch_switch(k: UpperKind, nu: &Instance) -> Option<(f64, &'static str)> {
+    match k {
+        UpperKind::AdapTtStar => Some((2.0 * nu.delta_max(), THM24_SWITCH_LABEL)),
+        UpperKind::AdapTtStarLemma52 => Some((nu.delta_max() / 3.0, L52_SWITCH_LABEL)),
+        _ => None,
+    }
+}
+
+/// The caption of a study figure: the cap of its cells, the points beyond an axis, and, when
+/// it draws upper bounds, their regime and any branch switch.
+fn caption(fig: &Figure, caps: &[u64]) -> String {
+    let mut s: Vec<String> = cap_sentence(caps).into_iter().collect();
+    s.extend(off_scale_sentence(count_off_scale(fig)));
+    let has = |f: &dyn Fn(&Series) -> bool| fig.panels.iter().any(|p| p.series.iter().any(f));
+    let upper = has(&|s| s.label.starts_with("upper bound"))
+        || fig
+            .panels
+            .iter()
+            .any(|p| p.hlines.iter().any(|h| h.label.starts_with("upper bound")));
+    if upper {
+        s.push(asymptotic_sentence());
+    }
+    let vline = |l: &str| {
+        fig.panels
+            .iter()
+            .any(|p| p.vlines.iter().any(|v| v.label == l))
+    };
+    if vline(THM24_SWITCH_LABEL) {
+        s.push(THM24_SENTENCE.to_string());
+    }
+    if vline(L52_SWITCH_LABEL) {
+        s.push(L52_SENTENCE.to_string());
+    }
+    s.join(" ")
+}
+
+/// The L. 52 branch switch of AdaP-TT*'s bound (as `dpbai bounds` explains it).
+const L52_SENTENCE: &str = "Dotted vertical line at ε = Δ_max/3: the L. 52 reading of \
+     AdaP-TT*'s bound takes its g1 branch above it (Δ_max < 3ε) and jumps there.";
+
 /// The sidecar statistics of a row's point.
 fn row_stats(r: &Row) -> PointStats {
     PointStats {
@@ -345,6 +417,7 @@ fn row_stats(r: &Row) -> PointStats {
         mean: r.mean_tau,
         mean_is_lower_bound: r.mean_is_lower_bound,
         ci95: r.ci95,
+        std: r.std_tau,
         median: r.km_median,
         q25: r.km_q25,
         q75: r.km_q75,
@@ -437,7 +510,7 @@ pub fn render_delta_figures(
             ));
             if let Some(u) = sl.upper {
                 p.series.push(Series::new(
-                    "asymptotic upper bound × log(1/δ)",
+                    format!("upper bound × log(1/δ) ({ASYMPTOTIC})"),
                     line.clone(),
                     line.iter().map(|&x| u * x).collect(),
                     SeriesStyle::Dotted,
@@ -457,6 +530,14 @@ pub fn render_delta_figures(
             panels,
             3,
         );
+        let caps: Vec<u64> = mine
+            .iter()
+            .flat_map(|sl| sl.rows.iter().map(|&k| rows[k].max_steps))
+            .collect();
+        let fig = {
+            let c = caption(&fig, &caps);
+            fig.with_caption(c)
+        };
         let meta = serde_json::json!({
             "command": command,
             "version": env!("CARGO_PKG_VERSION"),

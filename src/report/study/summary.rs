@@ -3,8 +3,9 @@
 //! against its default reading and the slopes of `E[τ]` in `log(1/δ)`.
 
 use super::output::{num, short, switches};
+use crate::complexity::upper;
 use crate::error::Result;
-use crate::experiment::study::config::Study;
+use crate::experiment::study::config::{Study, UpperKind};
 use crate::experiment::study::results::opt;
 use crate::experiment::study::Row;
 use crate::report::markdown::inline;
@@ -57,6 +58,7 @@ pub fn write_summary(study: &Study, rows: &[Row], path: &Path, command: &str) ->
             short(l),
             per_arm.join(", ")
         );
+        upper_lines(study, i, &mut s);
         let exceed: Vec<&&Row> = mine.iter().filter(|r| r.error_rate > r.delta).collect();
         if exceed.is_empty() {
             let _ = writeln!(s, "- Error rate above δ: none.");
@@ -141,6 +143,41 @@ pub fn write_summary(study: &Study, rows: &[Row], path: &Path, command: &str) ->
     crate::files::write_atomic(path, s.as_bytes())
 }
 
+/// The lines on the upper bounds drawn for instance `i` (Bernoulli arms; none without upper
+/// bounds): their regime, and where an AdaP-TT* bound changes branch and jumps.
+fn upper_lines(study: &Study, i: usize, s: &mut String) {
+    let inst = &study.instances[i];
+    if study.upper.is_empty() || inst.sigma.is_some() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "- Upper bounds (dotted in the figures, `upper_bound` in results.csv): {}; at the \
+         study's δ a cell's mean τ may lie above them.",
+        upper::ASYMPTOTIC
+    );
+    let dmax = inst.instance.delta_max();
+    if study.upper.contains(&UpperKind::AdapTtStar) {
+        let _ = writeln!(
+            s,
+            "- AdaP-TT* (Thm. 24) bound: g2 branch up to ε = 2Δ_max = {}, g1 branch above it \
+             (Δ_max < ε/2); below the switch the curve can rise with ε, and it jumps down \
+             there (a dotted vertical line in the figures whose ε range contains it). This is \
+             Thm. 24 as printed, not a \
+             property of the algorithm (`dpbai bounds` prints the branches).",
+            short(2.0 * dmax)
+        );
+    }
+    if study.upper.contains(&UpperKind::AdapTtStarLemma52) {
+        let _ = writeln!(
+            s,
+            "- AdaP-TT* (L. 52) bound: g1 branch above ε = Δ_max/3 = {} (Δ_max < 3ε), where it \
+             jumps (a dotted vertical line in the figures whose ε range contains it).",
+            short(dmax / 3.0)
+        );
+    }
+}
+
 /// `SUMMARY.md`'s table of readings against the default reading.
 fn summary_readings(study: &Study, rows: &[Row], s: &mut String) -> Result<()> {
     let cmp = super::analysis::readings(study, rows)?;
@@ -206,8 +243,9 @@ fn summary_slopes(study: &Study, rows: &[Row], s: &mut String) -> Result<()> {
          the t quantile of cells − 2 degrees of freedom, widened by the Birge ratio when the \
          line does not fit), per instance, algorithm and ε with at least three δ and no capped run. \
          The lower bound's slope is T* (of the algorithm's privacy setting); the upper slope is \
-         the algorithm's asymptotic upper bound per unit of log(1/δ) (`dpbai bounds`; DPA-TT: \
-         F.42's 2T^G_β).\n"
+         the algorithm's upper bound per unit of log(1/δ) (`dpbai bounds`; DPA-TT: F.42's \
+         2T^G_β), {}.\n",
+        upper::ASYMPTOTIC
     );
     let _ = writeln!(
         s,
