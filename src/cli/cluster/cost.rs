@@ -207,6 +207,10 @@ mod tests {
         // Every cell a `verify --shard` job runs (grid of both rule sets and the controls).
         let profile = dpbai::experiment::grid::Profile::named("paper").expect("paper profile");
         assert_eq!(cells.len(), crate::cli::verify::shard_cells(&profile).len());
+        // F.57's direct local points run 20 runs each; the rest of the grid runs 1000 or 10 000.
+        let small = dpbai::experiment::grid::long_runs::feasibility_cells(&profile).len();
+        assert_eq!(cells.iter().filter(|c| c.runs == 20).count(), small);
+        let cells: Vec<CellCost> = cells.into_iter().filter(|c| c.runs != 20).collect();
         assert!(cells.iter().all(|c| c.runs == 1000 || c.runs == 10_000));
         let t = predicted_task_seconds(&cells, 16);
         // 1000 = 62 * 16 + 8 runs: tasks 0..8 get 63 runs of every 1000-run cell, tasks 8..16
