@@ -14,9 +14,9 @@
 //!   the traced runs;
 //! * `audit`: [`crate::audit::delta::audit_delta`] and the ε-DP audits.
 //!
-//! An injection is process-wide (an atomic, seen by every worker thread) and lasts as long as
-//! the [`Injection`] guard that [`inject`] returns; with no guard alive every entry point runs
-//! normally, at the cost of one relaxed atomic load.
+//! An injection is process-wide (an atomic, seen by every worker thread, unlike a thread-local)
+//! and lasts as long as the [`Injection`] guard that [`inject`] returns; with no guard alive
+//! every entry point runs normally, at the cost of one relaxed atomic load.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -62,18 +62,32 @@ static INJECTED: AtomicU8 = AtomicU8::new(0);
 /// While alive, the entry points of one area fail (see the module docs).
 #[derive(Debug)]
 #[must_use = "the fault lasts as long as the guard"]
-pub struct Injection(());
+pub struct Injection {
+    active: bool,
+}
 
 impl Drop for Injection {
     fn drop(&mut self) {
-        INJECTED.store(0, Ordering::SeqCst);
+        if self.active {
+            INJECTED.store(0, Ordering::SeqCst);
+        }
     }
 }
 
-/// Injects a fault into `area` (none for `None`) until the returned guard is dropped.
+/// Injects a fault into `area` until the returned guard is dropped; `None` injects nothing and
+/// leaves the state alone.
+///
+/// The injection is process-wide: while it lasts, *every* caller of the area's entry points in
+/// the process fails, so a process injects one fault at a time and runs nothing else meanwhile
+/// (`dpbai verify` does; the test suite runs its fault tests in a test binary of their own,
+/// `tests/faults.rs`).
 pub fn inject(area: Option<Area>) -> Injection {
-    INJECTED.store(area.map_or(0, Area::code), Ordering::SeqCst);
-    Injection(())
+    if let Some(a) = area {
+        INJECTED.store(a.code(), Ordering::SeqCst);
+    }
+    Injection {
+        active: area.is_some(),
+    }
 }
 
 /// Whether a fault is injected into `area` now.

@@ -564,22 +564,14 @@ use dpbai::report::claims::{
     protocol::protocol, run_all, Area, ClaimResult, ClaimVerdict, Context,
 };
 
-/// Runs every claim without experiments, with `fault` injected.
+/// Runs every claim without experiments and with no fault (the fault tests run in their own
+/// test binary, `tests/faults.rs`: an injection is process-wide).
 fn claims_with(fault: Option<Area>) -> Vec<ClaimResult> {
     run_all(&mut Context {
         experiments: false,
         fault,
         ..Default::default()
     })
-}
-
-/// The claims whose protocol entry lists `area` on its evidence path.
-fn depends_on(area: Area) -> Vec<String> {
-    protocol()
-        .values()
-        .filter(|e| e.areas.iter().any(|a| a == area.as_str()))
-        .map(|e| e.id.clone())
-        .collect()
 }
 
 /// Without a fault, no claim that ran meets an error, and every claim of the protocol is checked.
@@ -599,59 +591,6 @@ fn claims_without_experiments_have_no_errors() {
     // The claims that need no experiments are decided, not skipped.
     let decided = r.iter().filter(|c| c.ran).count();
     assert!(decided >= 45, "only {decided} claims ran");
-}
-
-/// `DPBAI_INJECT_FAULT=solver` / `special`: no claim on such a path is decided, and each of
-/// them names the injected fault.
-#[test]
-fn injected_solver_and_special_faults_leave_nothing_decided() {
-    for area in [Area::Solver, Area::Special] {
-        let deps = depends_on(area);
-        assert!(deps.len() >= 5, "{area:?}: {deps:?}");
-        let r = claims_with(Some(area));
-        for id in &deps {
-            let c = r.iter().find(|c| c.id == id).expect("checked");
-            if !c.ran {
-                continue;
-            }
-            assert_eq!(c.verdict, ClaimVerdict::NotCheckable, "{id} under {area:?}");
-            assert!(c.note.contains("injected fault"), "{id}: {}", c.note);
-        }
-        // Claims off that path still decide.
-        assert!(r
-            .iter()
-            .any(|c| c.ran && c.verdict == ClaimVerdict::Confirmed));
-    }
-}
-
-/// `mc` and `audit` faults: with experiments on (and no grid, which the faulted gathering
-/// never reads), every claim on such a path is not checkable with an error.
-#[test]
-fn injected_mc_and_audit_faults_leave_nothing_decided() {
-    for area in [Area::Mc, Area::Audit] {
-        let r = run_all(&mut Context {
-            experiments: true,
-            fault: Some(area),
-            ..Default::default()
-        });
-        for id in depends_on(area) {
-            let c = r.iter().find(|c| c.id == id).expect("checked");
-            assert_eq!(c.verdict, ClaimVerdict::NotCheckable, "{id} under {area:?}");
-            assert!(c.note.starts_with("error:"), "{id}: {}", c.note);
-        }
-    }
-}
-
-/// With experiments on but the grid missing, the grid claims are errors, not skipped.
-#[test]
-fn a_missing_grid_is_an_error_not_a_skip() {
-    let r = run_all(&mut Context {
-        experiments: true,
-        fault: Some(Area::Audit),
-        ..Default::default()
-    });
-    let c = r.iter().find(|c| c.id == "F.54").expect("checked");
-    assert!(c.ran && c.note.starts_with("error:"), "{}", c.note);
 }
 
 /// `verify --check` fails (exit code non-zero) under an injected solver fault.

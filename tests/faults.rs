@@ -1,0 +1,85 @@
+//! Fault injection (`DPBAI_INJECT_FAULT`, `src/fault.rs`) in-process: its own test binary,
+//! because an injection is process-wide and would break the tests running beside it. One test
+//! runs every case in turn.
+
+use dpbai::report::claims::{
+    protocol::protocol, run_all, Area, ClaimResult, ClaimVerdict, Context,
+};
+
+/// Runs every claim without experiments, with `fault` injected.
+fn claims_with(fault: Option<Area>) -> Vec<ClaimResult> {
+    run_all(&mut Context {
+        experiments: false,
+        fault,
+        ..Default::default()
+    })
+}
+
+/// The claims whose protocol entry lists `area` on its evidence path.
+fn depends_on(area: Area) -> Vec<String> {
+    protocol()
+        .values()
+        .filter(|e| e.areas.iter().any(|a| a == area.as_str()))
+        .map(|e| e.id.clone())
+        .collect()
+}
+
+/// Every fault case, one after the other (never two injections at once).
+#[test]
+fn injected_faults_move_exactly_their_claims() {
+    injected_solver_and_special_faults_leave_nothing_decided();
+    injected_mc_and_audit_faults_leave_nothing_decided();
+    a_missing_grid_is_an_error_not_a_skip();
+    // After the guards: nothing is injected any more.
+    assert!(Area::ALL.iter().all(|&a| !dpbai::fault::injected(a)));
+}
+
+/// `DPBAI_INJECT_FAULT=solver` / `special`: no claim on such a path is decided, and each of
+/// them names the injected fault.
+fn injected_solver_and_special_faults_leave_nothing_decided() {
+    for area in [Area::Solver, Area::Special] {
+        let deps = depends_on(area);
+        assert!(deps.len() >= 5, "{area:?}: {deps:?}");
+        let r = claims_with(Some(area));
+        for id in &deps {
+            let c = r.iter().find(|c| c.id == id).expect("checked");
+            if !c.ran {
+                continue;
+            }
+            assert_eq!(c.verdict, ClaimVerdict::NotCheckable, "{id} under {area:?}");
+            assert!(c.note.contains("injected fault"), "{id}: {}", c.note);
+        }
+        // Claims off that path still decide.
+        assert!(r
+            .iter()
+            .any(|c| c.ran && c.verdict == ClaimVerdict::Confirmed));
+    }
+}
+
+/// `mc` and `audit` faults: with experiments on (and no grid, which the faulted gathering
+/// never reads), every claim on such a path is not checkable with an error.
+fn injected_mc_and_audit_faults_leave_nothing_decided() {
+    for area in [Area::Mc, Area::Audit] {
+        let r = run_all(&mut Context {
+            experiments: true,
+            fault: Some(area),
+            ..Default::default()
+        });
+        for id in depends_on(area) {
+            let c = r.iter().find(|c| c.id == id).expect("checked");
+            assert_eq!(c.verdict, ClaimVerdict::NotCheckable, "{id} under {area:?}");
+            assert!(c.note.starts_with("error:"), "{id}: {}", c.note);
+        }
+    }
+}
+
+/// With experiments on but the grid missing, the grid claims are errors, not skipped.
+fn a_missing_grid_is_an_error_not_a_skip() {
+    let r = run_all(&mut Context {
+        experiments: true,
+        fault: Some(Area::Audit),
+        ..Default::default()
+    });
+    let c = r.iter().find(|c| c.id == "F.54").expect("checked");
+    assert!(c.ran && c.note.starts_with("error:"), "{}", c.note);
+}
