@@ -174,7 +174,7 @@ def main():
                     samples.setdefault((name, key), {}).setdefault(tag, []).append(value)
 
     rows = []
-    for (name, key), by_tag in sorted(samples.items()):
+    for (name, key), by_tag in sorted(samples.items(), key=lambda kv: natural(kv[0])):
         if "base" not in by_tag or "new" not in by_tag:
             continue
         fmin = min(x[0] for x in by_tag["new"]) / min(x[0] for x in by_tag["base"])
@@ -197,6 +197,11 @@ def main():
             for bench, fmin, fmed, n, base_ns, new_ns in rows:
                 w.writerow([bench, f"{fmin:.4f}", f"{fmed:.4f}", fmt_ns(base_ns),
                             fmt_ns(new_ns), n, base_commit])
+
+
+def natural(name_key):
+    """Sort key: numbers in a bench path (divan's `args`, e.g. `by_k/ttucb/20`) by value."""
+    return [[int(t) if t.isdigit() else t for t in re.split(r"(\d+)", part)] for part in name_key]
 
 
 def ns_per_item(rounds):
