@@ -1,6 +1,9 @@
 //! Benchmarks for `bandit` (divan): one run of each algorithm on μ1 = (0.95, 0.9, 0.9, 0.9, 0.5),
 //! δ = 0.01, paper thresholds, fixed seed; throughput is reported in samples (items) per second.
 //!
+//! The `by_k` group runs every algorithm on `mu(K) = (0.95, 0.9 x (K - 2), 0.5)` for
+//! K ∈ {2, 5, 20, 100} (the instances of `scripts/callgrind-per-sample.py`; `mu(5)` is μ1).
+//!
 //! `cargo bench --bench bandit -- --sample-count 10`
 
 use dpbai::bandit::{build, AlgoName, AlgoSpec, BaiAlgorithm, Rules};
@@ -22,8 +25,13 @@ fn algo(
 ) -> (Box<dyn BaiAlgorithm>, u64) {
     let inst = Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).expect("mu1");
     let mut spec = AlgoSpec::new(dpbai::bandit::Setting::paper(name, 0.01).expect("valid δ"));
-    spec.setting.eps = Some(dpbai::params::Epsilon::new(eps).expect("valid ε"));
-    spec.setting.gamma = Some(dpbai::params::Gamma::new(0.1).expect("valid γ"));
+    // ε and γ only where the algorithm takes them (`build` refuses an option it does not take).
+    if name.needs_eps() {
+        spec.setting.eps = Some(dpbai::params::Epsilon::new(eps).expect("valid ε"));
+    }
+    if name == AlgoName::GaussLdpTt {
+        spec.setting.gamma = Some(dpbai::params::Gamma::new(0.1).expect("valid γ"));
+    }
     spec.setting.rules = rules;
     spec.step_by_step = step_by_step;
     let alg = build(&spec, &inst).expect("valid spec");
@@ -118,4 +126,83 @@ fn adap_tt_eps0001_rotating(b: divan::Bencher) {
 #[divan::bench]
 fn adap_tt_eps0001_rotating_step_by_step(b: divan::Bencher) {
     bench_rotating(b, true);
+}
+
+/// One run of every algorithm on `mu(K) = (0.95, 0.9 x (K - 2), 0.5)`, the instances of
+/// `scripts/callgrind-per-sample.py` (ε = 1 for the private algorithms, γ = 0.1, δ = 0.01, paper
+/// rules, run 1 of seed 1). With the caps of the callgrind table in `benches/README.md`, so that a
+/// sample stays short: TTUCB, CTB-TT and Gauss-LDP-TT runs are capped at 1e6 samples for K = 20
+/// and 5e5 for K = 100; the phased algorithms (AdaP-TT, AdaP-TT\*, DPA-TT, DP-SE) run uncapped.
+#[divan::bench_group]
+mod by_k {
+    use super::*;
+
+    const ARMS: [usize; 4] = [2, 5, 20, 100];
+
+    fn cap(name: AlgoName, k: usize) -> u64 {
+        let phased = matches!(
+            name,
+            AlgoName::AdapTt | AlgoName::AdapTtStar | AlgoName::DpaTt | AlgoName::DpSe
+        );
+        match k {
+            _ if phased => CAP,
+            0..=5 => CAP,
+            6..=20 => 1_000_000,
+            _ => 500_000,
+        }
+    }
+
+    fn bench_k(b: divan::Bencher, name: AlgoName, k: usize) {
+        let mut means = vec![0.95];
+        means.extend(std::iter::repeat_n(0.9, k - 2));
+        means.push(0.5);
+        let inst = Instance::bernoulli(means).expect("mu(K)");
+        let mut setting = dpbai::bandit::Setting::paper(name, 0.01).expect("valid δ");
+        if name.needs_eps() {
+            setting.eps = Some(dpbai::params::Epsilon::new(1.0).expect("valid ε"));
+        }
+        if name == AlgoName::GaussLdpTt {
+            setting.gamma = Some(dpbai::params::Gamma::new(0.1).expect("valid γ"));
+        }
+        let alg = build(&AlgoSpec::new(setting), &inst).expect("valid spec");
+        let cap = cap(name, k);
+        let tau = alg.run(&mut rng_for_run(1, 1), cap).tau;
+        b.counter(divan::counter::ItemsCount::new(tau))
+            .bench(|| alg.run(&mut rng_for_run(1, 1), cap));
+    }
+
+    #[divan::bench(args = ARMS)]
+    fn ttucb(b: divan::Bencher, k: usize) {
+        bench_k(b, AlgoName::Ttucb, k);
+    }
+
+    #[divan::bench(args = ARMS)]
+    fn ctb_tt(b: divan::Bencher, k: usize) {
+        bench_k(b, AlgoName::CtbTt, k);
+    }
+
+    #[divan::bench(args = ARMS)]
+    fn gauss_ldp_tt(b: divan::Bencher, k: usize) {
+        bench_k(b, AlgoName::GaussLdpTt, k);
+    }
+
+    #[divan::bench(args = ARMS)]
+    fn adap_tt(b: divan::Bencher, k: usize) {
+        bench_k(b, AlgoName::AdapTt, k);
+    }
+
+    #[divan::bench(args = ARMS)]
+    fn adap_tt_star(b: divan::Bencher, k: usize) {
+        bench_k(b, AlgoName::AdapTtStar, k);
+    }
+
+    #[divan::bench(args = ARMS)]
+    fn dp_se(b: divan::Bencher, k: usize) {
+        bench_k(b, AlgoName::DpSe, k);
+    }
+
+    #[divan::bench(args = ARMS)]
+    fn dpa_tt(b: divan::Bencher, k: usize) {
+        bench_k(b, AlgoName::DpaTt, k);
+    }
 }

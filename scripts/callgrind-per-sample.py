@@ -149,7 +149,8 @@ def main():
         for c in cols:
             v = row[c]
             cells.append(f"{v:.3f}" if c == "after/before" else
-                         f"{v:.1f}" if isinstance(v, float) else str(v))
+                         f"{v:.1f}" if isinstance(v, float) and v >= 10 else
+                         f"{v:.3g}" if isinstance(v, float) else str(v))
         print("| " + " | ".join(cells) + " |")
     if args.csv:
         with open(args.csv, "w", newline="") as f:
