@@ -216,6 +216,7 @@ mod tests {
         assert_eq!(ALGORITHMS.map(|i| i.algo), AlgoName::ALL);
         for a in AlgoName::ALL {
             assert_eq!(a.info().name, a.as_str());
+            assert_eq!(a.info().name, crate::spelling::Spelling::spelling(&a));
             assert_eq!(a.info().privacy != PrivacyModel::NonPrivate, a.needs_eps());
         }
     }
