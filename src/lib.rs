@@ -47,6 +47,7 @@ pub mod float;
 pub mod params;
 pub mod rng;
 pub mod roots;
+pub mod spelling;
 
 pub mod audit;
 pub mod bandit;

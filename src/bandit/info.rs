@@ -22,7 +22,7 @@ pub enum PrivacyModel {
 pub type OptionName = &'static str;
 
 /// The facts of one algorithm.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AlgoInfo {
     /// The algorithm.
     pub algo: AlgoName,
@@ -41,6 +41,35 @@ pub struct AlgoInfo {
     /// The options it takes besides `δ`, the rules and `--threshold` (a value other than the
     /// default of any other option is refused by [`super::build`]).
     pub options: &'static [OptionName],
+    /// The provable threshold preset (`audit delta --threshold`) whose lemma gives its
+    /// δ-correctness; `None` when no preset states its own threshold.
+    pub paper_preset: Option<&'static str>,
+    /// The asymptotic upper bound the paper proves for it with its own thresholds, by its
+    /// `bounds.upper` name in a study (`ctb-tt`, …); `None` without one. CTB-TT with IDS has
+    /// its own (`ctb-tt-ids`).
+    pub upper_bound: Option<&'static str>,
+    /// The claims (docs/CLAIMS.md) and findings whose statistics use its stopping times under
+    /// its default reading, so that a reading that changes those times may move them.
+    pub claims: &'static str,
+    /// The cluster planner's cost model of one run.
+    pub cost: CostFacts,
+}
+
+/// Measured facts of the cluster planner's cost model (`dpbai cluster plan`): a run stops
+/// after about `tau_over_bound · T* · log(1/(2.4δ))` samples, each costing `ns_per_sample`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CostFacts {
+    /// Mean stopping time (capped runs at the cap) over the sample-complexity lower bound
+    /// `T* · log(1/(2.4δ))`: the median ratio over the algorithm's cells in the paper profile's
+    /// table (δ = 0.01).
+    pub tau_over_bound: f64,
+    /// Cost of one sample on one thread, in ns (`1e9 / samples_per_s` of `dpbai run --runs 6
+    /// --threads 1 --json` at δ = 0.01 on the 2-core development machine).
+    pub ns_per_sample: f64,
+    /// With `--dpa-episodes global` the run stalls and burns the cap between rare releases:
+    /// the cost of one sample of the cap then (measured: 0.018 ns per sample, 4 capped runs
+    /// of 2e8 samples on μ4); `None` for algorithms without that option.
+    pub global_episodes_ns_per_sample: Option<f64>,
 }
 
 /// The options of every Top Two algorithm.
@@ -63,6 +92,14 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         top_two: true,
         phased: false,
         options: options!(),
+        paper_preset: Some("paper-cg"),
+        upper_bound: None,
+        claims: "F.50, F.51, F.53 (TTUCB is the non-private reference)",
+        cost: CostFacts {
+            tau_over_bound: 7.5,
+            ns_per_sample: 185.0,
+            global_episodes_ns_per_sample: None,
+        },
     },
     AlgoInfo {
         algo: AlgoName::CtbTt,
@@ -73,6 +110,14 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         top_two: true,
         phased: false,
         options: options!("eps"),
+        paper_preset: Some("paper-cg"),
+        upper_bound: Some("ctb-tt"),
+        claims: "F.50, F.51, F.55, F.57",
+        cost: CostFacts {
+            tau_over_bound: 28.0,
+            ns_per_sample: 125.0,
+            global_episodes_ns_per_sample: None,
+        },
     },
     AlgoInfo {
         algo: AlgoName::GaussLdpTt,
@@ -83,6 +128,14 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         top_two: true,
         phased: false,
         options: options!("eps", "gamma", "gauss-sigma"),
+        paper_preset: Some("paper-cg"),
+        upper_bound: None,
+        claims: "F.15 (σ of the Gaussian-mechanism variant)",
+        cost: CostFacts {
+            tau_over_bound: 28.0,
+            ns_per_sample: 125.0,
+            global_episodes_ns_per_sample: None,
+        },
     },
     AlgoInfo {
         algo: AlgoName::AdapTt,
@@ -98,6 +151,14 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
             "adap-leader-bonus",
             "leader-counts"
         ),
+        paper_preset: Some("paper-adap-tt"),
+        upper_bound: Some("adap-tt"),
+        claims: "F.52, F.53, F.54, F.55, Finding 1",
+        cost: CostFacts {
+            tau_over_bound: 230.0,
+            ns_per_sample: 12.0,
+            global_episodes_ns_per_sample: None,
+        },
     },
     AlgoInfo {
         algo: AlgoName::AdapTtStar,
@@ -114,6 +175,14 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
             "adap-leader-bonus",
             "leader-counts"
         ),
+        paper_preset: Some("paper-adap-tt-star"),
+        upper_bound: Some("adap-tt-star"),
+        claims: "F.52, F.53, F.54, F.55, Finding 1",
+        cost: CostFacts {
+            tau_over_bound: 270.0,
+            ns_per_sample: 12.0,
+            global_episodes_ns_per_sample: None,
+        },
     },
     AlgoInfo {
         algo: AlgoName::DpSe,
@@ -124,6 +193,14 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         top_two: false,
         phased: true,
         options: &["eps"],
+        paper_preset: None,
+        upper_bound: None,
+        claims: "F.52, F.54",
+        cost: CostFacts {
+            tau_over_bound: 28.0,
+            ns_per_sample: 1.5,
+            global_episodes_ns_per_sample: None,
+        },
     },
     AlgoInfo {
         algo: AlgoName::DpaTt,
@@ -134,6 +211,14 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         top_two: true,
         phased: true,
         options: options!("challenger-counts", "dpa-episodes", "leader-counts"),
+        paper_preset: Some("paper-daf-inf"),
+        upper_bound: Some("dpa-tt"),
+        claims: "F.42, Finding 3",
+        cost: CostFacts {
+            tau_over_bound: 16.0,
+            ns_per_sample: 50.0,
+            global_episodes_ns_per_sample: Some(0.02),
+        },
     },
 ];
 
@@ -148,6 +233,16 @@ impl AlgoName {
 }
 
 impl AlgoInfo {
+    /// The algorithms whose δ-correctness the lemma of the provable preset `preset` gives, in
+    /// the order of the paper; empty for other names.
+    pub fn of_preset(preset: &str) -> Vec<AlgoName> {
+        ALGORITHMS
+            .iter()
+            .filter(|i| i.paper_preset == Some(preset))
+            .map(|i| i.algo)
+            .collect()
+    }
+
     /// Whether the algorithm takes `option`.
     pub fn takes(&self, option: &str) -> bool {
         self.options.contains(&option)
@@ -216,6 +311,7 @@ mod tests {
         assert_eq!(ALGORITHMS.map(|i| i.algo), AlgoName::ALL);
         for a in AlgoName::ALL {
             assert_eq!(a.info().name, a.as_str());
+            assert_eq!(a.info().name, crate::spelling::Spelling::spelling(&a));
             assert_eq!(a.info().privacy != PrivacyModel::NonPrivate, a.needs_eps());
         }
     }

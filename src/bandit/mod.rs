@@ -104,9 +104,10 @@ pub trait BaiAlgorithm: Send + Sync {
 }
 
 /// Algorithms known to `dpbai run` (Table 1, D.3–D.10).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[value(rename_all = "kebab-case")]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[cfg_attr(feature = "cli", value(rename_all = "kebab-case"))]
 pub enum AlgoName {
     /// TTUCB, non-private (Alg. 6).
     Ttucb,
@@ -146,8 +147,10 @@ impl AlgoName {
 }
 
 /// Which family of stopping rules / sampling details to use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[cfg_attr(feature = "cli", value(rename_all = "kebab-case"))]
 pub enum Rules {
     /// The paper's provable thresholds and pseudo-code (Eq. (4), (12), (14), L. 34).
     #[default]
@@ -220,9 +223,10 @@ pub struct AlgoSpec {
 /// the privacy term `·/(εÑ_a)`). `‖Ñ‖₁` changes only at releases, so the leader stays frozen
 /// between releases and the phase-skipping fast path stays exact (`skip_tests.rs` covers both).
 /// The bonuses read counts only, so privacy (L. 20) is unaffected.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[value(rename_all = "kebab-case")]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[cfg_attr(feature = "cli", value(rename_all = "kebab-case"))]
 pub enum AdapLeaderBonus {
     /// Eq. (11), `b^{G,ε}_a(Ñ)` (Alg. 9, 10; default).
     #[default]
@@ -247,9 +251,10 @@ pub enum AdapLeaderBonus {
 /// released ones. The leader then changes between releases, so the phase-skipping fast paths
 /// (`skip_steps`, `rotate_steps`) are **disabled** for this option (the loop goes step by step
 /// with lazily drawn phase rewards, exact by construction).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[value(rename_all = "kebab-case")]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[cfg_attr(feature = "cli", value(rename_all = "kebab-case"))]
 pub enum LeaderCounts {
     /// Local counts `Ñ`, frozen between releases (Alg. 1; default).
     #[default]
@@ -259,9 +264,10 @@ pub enum LeaderCounts {
 }
 
 /// Episodes of the DPA estimator (READINGS.md §D.8, App. H).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[value(rename_all = "kebab-case")]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[cfg_attr(feature = "cli", value(rename_all = "kebab-case"))]
 pub enum DpaEpisodes {
     /// Each arm doubles on its own (Alg. 11): `C(τ) = Σ_a k_{τ,a}`.
     #[default]
@@ -272,9 +278,10 @@ pub enum DpaEpisodes {
 }
 
 /// Tie-breaking rule of every `argmax` / `argmin` (READINGS.md §D.0).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[value(rename_all = "kebab-case")]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[cfg_attr(feature = "cli", value(rename_all = "kebab-case"))]
 pub enum TieBreak {
     /// Lowest index (deterministic; default).
     #[default]
@@ -284,9 +291,10 @@ pub enum TieBreak {
 }
 
 /// Which counts the transport-cost challenger uses (READINGS.md §D.2, R.11).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[value(rename_all = "kebab-case")]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[cfg_attr(feature = "cli", value(rename_all = "kebab-case"))]
 pub enum ChallengerCounts {
     /// Global counts `N` (Alg. 1, 9, 10 and L. 49; default).
     #[default]
@@ -296,9 +304,10 @@ pub enum ChallengerCounts {
 }
 
 /// `σ` used by `gauss-ldp-tt` (READINGS.md §D.5, R.12).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[value(rename_all = "kebab-case")]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[cfg_attr(feature = "cli", value(rename_all = "kebab-case"))]
 pub enum GaussLdpSigma {
     /// `σ² = σ_arm² + σ_{ε,γ}²` (`1/4 + σ_{ε,γ}²` for Bernoulli arms; Rem. 13; default).
     #[default]
@@ -306,6 +315,17 @@ pub enum GaussLdpSigma {
     /// The arms' own `σ` (`1/2` for Bernoulli), as printed in Alg. 8.
     Printed,
 }
+
+crate::spelled!(
+    AlgoName => "algo",
+    Rules => "rules",
+    AdapLeaderBonus => "adap-leader-bonus",
+    LeaderCounts => "leader-counts",
+    DpaEpisodes => "dpa-episodes",
+    TieBreak => "tie-break",
+    ChallengerCounts => "challenger-counts",
+    GaussLdpSigma => "gauss-sigma",
+);
 
 impl AlgoSpec {
     /// The spec of `setting` with no custom threshold, on the phase-skipping fast path. Build

@@ -235,19 +235,10 @@ pub fn threshold_adap(w_a: f64, w_b: f64, delta: f64, n_arms: usize, eps: f64, s
 }
 
 /// Which form of Eq. (14)'s second case (READINGS.md R.16).
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    serde::Serialize,
-    serde::Deserialize,
-    clap::ValueEnum,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[value(rename_all = "kebab-case")]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[cfg_attr(feature = "cli", value(rename_all = "kebab-case"))]
 pub enum Eq14Form {
     /// `log(π²K·max_c k(ω_c)²/(2δ))`: the form covered by the proof of L. 23 (default).
     #[default]
@@ -255,6 +246,8 @@ pub enum Eq14Form {
     /// `log(π²K·max_c k(ω_c)/(2δ))`, as printed in the paper.
     Printed,
 }
+
+crate::spelled!(Eq14Form => "eq14-form");
 
 /// Threshold of AdaP-TT* (Eq. (14)).
 ///

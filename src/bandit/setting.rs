@@ -15,6 +15,7 @@ use super::{
     TieBreak,
 };
 use crate::params::{Beta, Delta, Epsilon, Gamma};
+use crate::spelling::Spelling;
 
 /// The parameters of one algorithm: what a run, a cell, an audit and a summary all record.
 ///
@@ -141,12 +142,9 @@ impl Setting {
     /// `ε`, `γ`, `β` and the rules are not included (they have their own fields wherever this
     /// list is recorded, e.g. [`crate::experiment::meta::RunMeta::options`]).
     pub fn non_default_flags(&self) -> Vec<String> {
-        use clap::ValueEnum;
-        fn flag<T: ValueEnum + PartialEq + Default>(out: &mut Vec<String>, name: &str, v: &T) {
+        fn flag<T: Spelling + Default>(out: &mut Vec<String>, name: &str, v: &T) {
             if *v != T::default() {
-                if let Some(pv) = v.to_possible_value() {
-                    out.push(format!("--{name} {}", pv.get_name()));
-                }
+                out.push(format!("--{name} {}", v.spelling()));
             }
         }
         let mut out = Vec::new();
@@ -174,11 +172,8 @@ impl Setting {
     /// assert_eq!(s.readings()[0], ("tie-break", "lowest-index".to_string()));
     /// ```
     pub fn readings(&self) -> [(&'static str, String); 8] {
-        fn name<T: serde::Serialize>(v: &T) -> String {
-            match serde_json::to_value(v) {
-                Ok(serde_json::Value::String(s)) => s,
-                _ => unreachable!("invariant: a reading serialises as its kebab-case name"),
-            }
+        fn name<T: Spelling>(v: &T) -> String {
+            v.spelling().to_string()
         }
         [
             ("tie-break", name(&self.tie_break)),
@@ -211,16 +206,8 @@ impl Setting {
     /// [`crate::Error::InvalidParameter`] naming the key and the allowed keys, or the value and
     /// the allowed values.
     pub fn set_reading(&mut self, key: &str, value: &str) -> crate::Result<()> {
-        use clap::ValueEnum;
-        fn parse<T: ValueEnum>(key: &str, value: &str) -> crate::Result<T> {
-            T::from_str(value, false).map_err(|_| {
-                let allowed: Vec<String> = T::value_variants()
-                    .iter()
-                    .filter_map(ValueEnum::to_possible_value)
-                    .map(|p| p.get_name().to_string())
-                    .collect();
-                crate::Error::param(key, value, format!("one of {}", allowed.join(", ")))
-            })
+        fn parse<T: Spelling>(key: &str, value: &str) -> crate::Result<T> {
+            T::parse_as(key, value)
         }
         let name = key.replace('_', "-");
         match name.as_str() {

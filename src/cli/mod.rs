@@ -168,6 +168,34 @@ mod tests {
     use super::*;
     use clap::CommandFactory;
 
+    /// clap's `ValueEnum` spelling of every value equals its serde spelling (the library's
+    /// `FromStr`/`Display`, [`dpbai::spelling::Spelling`]).
+    #[test]
+    fn clap_and_serde_spell_every_option_value_alike() {
+        use dpbai::bandit::{self as b, rules::Eq14Form};
+        use dpbai::spelling::Spelling;
+        fn same<T: Spelling + clap::ValueEnum + std::fmt::Debug>() {
+            let clap_names: Vec<String> = T::value_variants()
+                .iter()
+                .map(|v| {
+                    let pv = v.to_possible_value().expect("no skipped variant");
+                    assert_eq!(T::parse(pv.get_name()).ok(), Some(*v));
+                    pv.get_name().to_string()
+                })
+                .collect();
+            assert_eq!(clap_names, T::spellings(), "{}", T::KEY);
+        }
+        same::<b::AlgoName>();
+        same::<b::Rules>();
+        same::<b::AdapLeaderBonus>();
+        same::<b::LeaderCounts>();
+        same::<b::DpaEpisodes>();
+        same::<b::TieBreak>();
+        same::<b::ChallengerCounts>();
+        same::<b::GaussLdpSigma>();
+        same::<Eq14Form>();
+    }
+
     /// A value clap accepts for `a` of the subcommand at `path` (its first possible value,
     /// else the first of a few candidates that parses without a value error).
     fn value_for(path: &[String], a: &clap::Arg) -> String {

@@ -166,18 +166,13 @@ pub fn checked_threshold(
 }
 
 /// The `dpbai run` spelling of a value-enum option.
-fn flag_value<T: clap::ValueEnum>(v: &T) -> String {
-    v.to_possible_value()
-        .map(|p| p.get_name().to_string())
-        .unwrap_or_default()
+fn flag_value<T: crate::spelling::Spelling>(v: &T) -> String {
+    v.spelling().to_string()
 }
 
 /// `paper` or `reference`, as in keys and on the command line.
 pub(crate) fn rules_str(r: Rules) -> &'static str {
-    match r {
-        Rules::Paper => "paper",
-        Rules::Reference => "reference",
-    }
+    crate::spelling::Spelling::spelling(&r)
 }
 
 /// The engine-only options of a run as `dpbai run` records them in a summary's `options`, after

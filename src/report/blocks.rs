@@ -231,10 +231,7 @@ pub fn mc_table(grid: &GridResults) -> String {
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | `{}` |\n",
             c.cell.instance,
             cell_label(&c.cell),
-            match c.cell.setting.rules {
-                crate::bandit::Rules::Paper => "paper",
-                crate::bandit::Rules::Reference => "reference",
-            },
+            c.cell.setting.rules,
             c.cell
                 .setting
                 .eps_value()

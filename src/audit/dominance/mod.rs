@@ -303,13 +303,7 @@ pub fn lemma_of(name: &str) -> Option<String> {
 /// assert!(algorithms_of("unsafe-log-over-20").is_empty());
 /// ```
 pub fn algorithms_of(name: &str) -> Vec<AlgoName> {
-    match name {
-        "paper-cg" => vec![AlgoName::Ttucb, AlgoName::CtbTt, AlgoName::GaussLdpTt],
-        "paper-daf-inf" => vec![AlgoName::DpaTt],
-        "paper-adap-tt" => vec![AlgoName::AdapTt],
-        "paper-adap-tt-star" => vec![AlgoName::AdapTtStar],
-        _ => vec![],
-    }
+    crate::bandit::info::AlgoInfo::of_preset(name)
 }
 
 /// Checks the settings of a proof; returns the preset's expression and lemma.

@@ -1,43 +1,34 @@
 //! The cost model of a plan: predicted seconds per run, cell and task (balance by cost, see the
 //! parent module), and the default `--mem` from measured footprints.
 
+use dpbai::bandit::info::PrivacyModel;
 use dpbai::bandit::{AlgoName, DpaEpisodes};
 use dpbai::complexity::{characteristic_time, log_factor, TimeKind};
 use dpbai::experiment::Cell;
 use dpbai::instance::Instance;
 
 /// Mean stopping time (capped runs at the cap) over the sample-complexity lower bound
-/// `T* · log(1/(2.4δ))`: the median ratio over the cells of each algorithm in the paper
-/// profile's table (paper-profile/REPORT.md, δ = 0.01; TTUCB 0.36 to 1.4 times this value, CTB-TT
-/// and DP-SE 0.2 to 4.5 times, AdaP-TT(*) 0.1 to 60 times: starvation). The provable thresholds
-/// are far from their asymptotic forms at δ = 0.01 (F.30).
+/// `T* · log(1/(2.4δ))`, the algorithm's [`CostFacts::tau_over_bound`]: the median ratio over
+/// the cells of each algorithm in the paper profile's table (paper-profile/REPORT.md, δ = 0.01;
+/// TTUCB 0.36 to 1.4 times this value, CTB-TT and DP-SE 0.2 to 4.5 times, AdaP-TT(*) 0.1 to 60
+/// times: starvation). The provable thresholds are far from their asymptotic forms at δ = 0.01
+/// (F.30).
+///
+/// [`CostFacts::tau_over_bound`]: dpbai::bandit::info::CostFacts::tau_over_bound
 pub fn tau_over_bound(algo: AlgoName) -> f64 {
-    match algo {
-        AlgoName::Ttucb => 7.5,
-        AlgoName::DpaTt => 16.0,
-        AlgoName::CtbTt | AlgoName::GaussLdpTt | AlgoName::DpSe => 28.0,
-        AlgoName::AdapTt => 230.0,
-        AlgoName::AdapTtStar => 270.0,
-    }
+    algo.info().cost.tau_over_bound
 }
 
-/// Measured cost of one sample on one thread, in ns (`1e9 / samples_per_s` of `dpbai run --algo
-/// A --delta 0.01 --runs 6 --threads 1 --json` on the 2-core development machine: TTUCB 185 on
-/// μ1; CTB-TT 124 to 127 on μ1; DP-SE 0.7 to 2.5 and AdaP-TT(*) 8 to 29 on μ1 and μ6 at ε from
-/// 0.001 to 0.5, because they skip the samples between two releases at once; DPA-TT 50 on μ4).
+/// Measured cost of one sample on one thread, in ns, the algorithm's
+/// [`CostFacts::ns_per_sample`] (`1e9 / samples_per_s` of `dpbai run --algo A --delta 0.01
+/// --runs 6 --threads 1 --json` on the 2-core development machine: TTUCB 185 on μ1; CTB-TT 124
+/// to 127 on μ1; DP-SE 0.7 to 2.5 and AdaP-TT(*) 8 to 29 on μ1 and μ6 at ε from 0.001 to 0.5,
+/// because they skip the samples between two releases at once; DPA-TT 50 on μ4).
+///
+/// [`CostFacts::ns_per_sample`]: dpbai::bandit::info::CostFacts::ns_per_sample
 pub fn ns_per_sample(algo: AlgoName) -> f64 {
-    match algo {
-        AlgoName::Ttucb => 185.0,
-        AlgoName::CtbTt | AlgoName::GaussLdpTt => 125.0,
-        AlgoName::AdapTt | AlgoName::AdapTtStar => 12.0,
-        AlgoName::DpSe => 1.5,
-        AlgoName::DpaTt => 50.0,
-    }
+    algo.info().cost.ns_per_sample
 }
-
-/// Cost of one sample of a DPA-TT run with global episodes, which stalls and burns the cap
-/// between rare releases (measured: 0.018 ns per sample, 4 capped runs of 2e8 samples on μ4).
-pub const DPA_GLOBAL_NS_PER_SAMPLE: f64 = 0.02;
 
 /// Fixed cost of one cell in one task (algorithm set-up, thread pool, shard file), seconds.
 pub const CELL_OVERHEAD_S: f64 = 0.005;
@@ -55,15 +46,16 @@ pub fn run_seconds(
     episodes: DpaEpisodes,
 ) -> dpbai::Result<f64> {
     let cap = max_steps as f64;
-    if algo == AlgoName::DpaTt && episodes == DpaEpisodes::Global {
-        return Ok(cap * DPA_GLOBAL_NS_PER_SAMPLE * 1e-9);
+    let info = algo.info();
+    if episodes == DpaEpisodes::Global {
+        if let Some(ns) = info.cost.global_episodes_ns_per_sample {
+            return Ok(cap * ns * 1e-9);
+        }
     }
     let samples = {
-        let kind = match (algo, eps) {
-            (AlgoName::CtbTt | AlgoName::GaussLdpTt, Some(eps)) => TimeKind::Local { eps },
-            (AlgoName::DpSe | AlgoName::AdapTt | AlgoName::AdapTtStar, Some(eps)) => {
-                TimeKind::Global { eps }
-            }
+        let kind = match (info.privacy, eps) {
+            (PrivacyModel::Local, Some(eps)) => TimeKind::Local { eps },
+            (PrivacyModel::Global, Some(eps)) => TimeKind::Global { eps },
             _ => TimeKind::Kl,
         };
         let t = characteristic_time(kind, nu)?.value;

@@ -113,6 +113,13 @@ impl Profile {
         }
     }
 
+    /// The DPA-TT (batched TTUCB) cell of F.41, F.42 and Finding 3: on μ4 (distinct means),
+    /// at the profile's δ, with the paper's readings.
+    fn dpa_cell(&self) -> Cell {
+        let (name, means) = paper_instances().swap_remove(3);
+        self.cell(name, &means, AlgoName::DpaTt, None)
+    }
+
     /// `cell` with its setting changed by `f`.
     fn with(cell: &Cell, f: impl FnOnce(&mut Setting)) -> Cell {
         let mut c = cell.clone();
@@ -143,8 +150,7 @@ impl Profile {
             }
         }
         // F.42: DPA-TT (batched TTUCB) on μ4 (distinct means) along δ → 0.
-        let (name, means) = paper_instances().swap_remove(3);
-        let dpa = self.cell(name, &means, AlgoName::DpaTt, None);
+        let dpa = self.dpa_cell();
         for &d in &DPA_DELTAS {
             out.push(Self::with(&dpa, |s| {
                 s.delta = Delta::new(d).expect("invariant: DPA_DELTAS are in range");
@@ -274,8 +280,7 @@ pub const LIVE_COUNTS_CAP: u64 = 1_000_000;
 /// The control of the DPA global-episode finding (Finding 3): the global-episode DPA-TT cell
 /// with its UCB leader on the live counts instead of the frozen local ones.
 pub fn dpa_live_counts_cell(profile: &Profile) -> Cell {
-    let (name, means) = paper_instances().swap_remove(3);
-    let cell = Profile::with(&profile.cell(name, &means, AlgoName::DpaTt, None), |s| {
+    let cell = Profile::with(&profile.dpa_cell(), |s| {
         s.dpa_episodes = DpaEpisodes::Global;
         s.leader_counts = LeaderCounts::Global;
     });

@@ -6,6 +6,7 @@
 //! naming the key's path (`algorithm[2].algo`) and the allowed values. The README section
 //! "Your own study" documents every key; `examples/study.toml` is a complete example.
 
+use crate::bandit::info::PrivacyModel;
 use crate::bandit::rules::Eq14Form;
 use crate::bandit::{
     AdapLeaderBonus, AlgoName, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, Rules,
@@ -13,6 +14,7 @@ use crate::bandit::{
 };
 use crate::experiment::Cell;
 use crate::instance::Instance;
+use crate::spelling::Spelling;
 use serde::Deserialize;
 
 pub use super::validate::{log_grid, parse_study};
@@ -241,10 +243,10 @@ pub struct Study {
 
 /// The privacy setting of an algorithm, hence its lower bound.
 pub fn lower_kind(algo: AlgoName) -> LowerKind {
-    match algo {
-        AlgoName::Ttucb | AlgoName::DpaTt => LowerKind::NonPrivate,
-        AlgoName::CtbTt | AlgoName::GaussLdpTt => LowerKind::Local,
-        AlgoName::AdapTt | AlgoName::AdapTtStar | AlgoName::DpSe => LowerKind::Global,
+    match algo.info().privacy {
+        PrivacyModel::NonPrivate => LowerKind::NonPrivate,
+        PrivacyModel::Local => LowerKind::Local,
+        PrivacyModel::Global => LowerKind::Global,
     }
 }
 
@@ -258,14 +260,11 @@ pub fn upper_kind(cell: &Cell) -> Option<UpperKind> {
     if cell.threshold.is_some() || cell.setting.rules != crate::bandit::Rules::Paper {
         return None;
     }
-    match cell.setting.algo {
-        AlgoName::CtbTt if cell.setting.ids_beta => Some(UpperKind::CtbTtIds),
-        AlgoName::CtbTt => Some(UpperKind::CtbTt),
-        AlgoName::AdapTt => Some(UpperKind::AdapTt),
-        AlgoName::AdapTtStar => Some(UpperKind::AdapTtStar),
-        AlgoName::DpaTt => Some(UpperKind::DpaTt),
-        _ => None,
+    if cell.setting.algo == AlgoName::CtbTt && cell.setting.ids_beta {
+        return Some(UpperKind::CtbTtIds);
     }
+    let name = cell.setting.algo.info().upper_bound?;
+    Some(UpperKind::parse(name).expect("invariant: AlgoInfo::upper_bound names an UpperKind"))
 }
 
 impl LowerKind {
@@ -279,17 +278,12 @@ impl LowerKind {
     }
 }
 
+crate::spelled!(UpperKind => "bounds.upper");
+
 impl UpperKind {
-    /// Name in results.csv and legends.
+    /// Name in results.csv and legends (its serde spelling).
     pub fn as_str(self) -> &'static str {
-        match self {
-            UpperKind::CtbTt => "ctb-tt",
-            UpperKind::CtbTtIds => "ctb-tt-ids",
-            UpperKind::AdapTt => "adap-tt",
-            UpperKind::AdapTtStar => "adap-tt-star",
-            UpperKind::AdapTtStarLemma52 => "adap-tt-star-lemma52",
-            UpperKind::DpaTt => "dpa-tt",
-        }
+        self.spelling()
     }
 }
 
@@ -313,6 +307,18 @@ algo = "dp-se"
         match parse_study(text, "t.toml") {
             Err(e @ Error::Config { .. }) => e.to_string(),
             other => panic!("expected a configuration error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_upper_bound_of_the_algorithm_table_is_an_upper_kind() {
+        let named: Vec<&str> = AlgoName::ALL
+            .iter()
+            .filter_map(|a| a.info().upper_bound)
+            .collect();
+        assert_eq!(named, ["ctb-tt", "adap-tt", "adap-tt-star", "dpa-tt"]);
+        for n in named {
+            assert_eq!(UpperKind::parse(n).map(UpperKind::as_str), Ok(n));
         }
     }
 

@@ -24,15 +24,7 @@ pub fn instance_label(name: &str, means: &[f64]) -> String {
 
 /// Display name of an algorithm.
 pub fn algo_label(a: AlgoName) -> &'static str {
-    match a {
-        AlgoName::Ttucb => "TTUCB",
-        AlgoName::CtbTt => "CTB-TT",
-        AlgoName::GaussLdpTt => "Gauss-LDP-TT",
-        AlgoName::AdapTt => "AdaP-TT",
-        AlgoName::AdapTtStar => "AdaP-TT*",
-        AlgoName::DpSe => "DP-SE",
-        AlgoName::DpaTt => "DPA-TT",
-    }
+    a.info().label
 }
 
 /// The paper's empirical regime switches read off Figures 1–2 (Sec. 5.1, 5.2; F.50, F.52).

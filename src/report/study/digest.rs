@@ -19,14 +19,7 @@ use std::path::Path;
 /// under its default reading, so that a reading that changes those times may move them.
 /// `gauss-ldp-tt` stands for its σ reading (READINGS.md R.12, claim F.15).
 fn resting_on(algo: AlgoName) -> &'static str {
-    match algo {
-        AlgoName::Ttucb => "F.50, F.51, F.53 (TTUCB is the non-private reference)",
-        AlgoName::CtbTt => "F.50, F.51, F.55, F.57",
-        AlgoName::GaussLdpTt => "F.15 (σ of the Gaussian-mechanism variant)",
-        AlgoName::AdapTt | AlgoName::AdapTtStar => "F.52, F.53, F.54, F.55, Finding 1",
-        AlgoName::DpSe => "F.52, F.54",
-        AlgoName::DpaTt => "F.42, Finding 3",
-    }
+    algo.info().claims
 }
 
 fn load(repo: &Path, name: &str) -> Result<(Study, Vec<Row>)> {
