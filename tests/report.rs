@@ -560,9 +560,7 @@ fn edited_cache_file_is_detected_and_recomputed() {
 // Claims: the protocol's verdicts and fault injection.
 // ---------------------------------------------------------------------------------------------
 
-use dpbai::report::claims::{
-    protocol::protocol, run_all, Area, ClaimResult, ClaimVerdict, Context,
-};
+use dpbai::report::claims::{protocol::protocol, run_all, Area, ClaimResult, Context};
 
 /// Runs every claim without experiments and with no fault (the fault tests run in their own
 /// test binary, `tests/faults.rs`: an injection is process-wide).
