@@ -245,7 +245,7 @@ pub(super) fn secant(
 }
 
 /// `algos` without those that under `rules` are a duplicate of another (under the public code's
-/// rules AdaP-TT* is AdaP-TT, reseeded: [`crate::bandit::ReferenceRules::SameAs`]), so a
+/// rules AdaP-TT* is AdaP-TT, reseeded: [`crate::bandit::info::ReferenceRules::SameAs`]), so a
 /// duplicate is never counted as separate evidence.
 fn distinct_algos(rules: Rules, algos: &[AlgoName]) -> Vec<AlgoName> {
     algos
