@@ -22,7 +22,29 @@ pub enum Family {
     },
 }
 
+/// The name of a reward family, as studies, cell specifications, the command line and Python
+/// spell it (`bernoulli`, `gaussian`): `FromStr` and `Display` by its serde spelling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FamilyName {
+    /// Bernoulli arms (σ = 1/2).
+    #[default]
+    Bernoulli,
+    /// Gaussian arms with known `sigma`.
+    Gaussian,
+}
+
+crate::spelled!(FamilyName => "family");
+
 impl Family {
+    /// The family's name.
+    pub fn name(&self) -> FamilyName {
+        match self {
+            Family::Bernoulli => FamilyName::Bernoulli,
+            Family::Gaussian { .. } => FamilyName::Gaussian,
+        }
+    }
+
     /// The sub-Gaussian scale `σ` (1/2 for Bernoulli, READINGS.md §0.1).
     pub fn sigma(&self) -> f64 {
         match *self {
@@ -263,6 +285,19 @@ impl Instance {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn family_names_read_back_and_name_the_family() {
+        assert_eq!("gaussian".parse(), Ok(FamilyName::Gaussian));
+        assert_eq!(FamilyName::Bernoulli.to_string(), "bernoulli");
+        assert_eq!(Family::Gaussian { sigma: 2.0 }.name(), FamilyName::Gaussian);
+        assert_eq!(Family::Bernoulli.name(), FamilyName::Bernoulli);
+        let e = "Gaussian".parse::<FamilyName>().unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "invalid family = Gaussian: must be one of bernoulli, gaussian"
+        );
+    }
 
     fn mu1() -> Instance {
         Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap()

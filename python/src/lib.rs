@@ -14,7 +14,7 @@
 use dpbai::audit::{delta as adelta, dp as adp, expr, finite};
 use dpbai::bandit::{self, AlgoName, CustomThreshold, Rules, ThresholdVars};
 use dpbai::complexity::{self, upper, Certified};
-use dpbai::instance::{Family, Instance};
+use dpbai::instance::{Family, FamilyName, Instance};
 use dpbai::params::limits;
 use dpbai::{divergence, mc, special};
 use numpy::ndarray::{ArrayD, IxDyn};
@@ -255,8 +255,8 @@ fn rust_loop_seconds(py: Python<'_>, name: &str, x: PyReadonlyArrayDyn<'_, f64>)
 // Bounds
 
 fn instance(means: Vec<f64>, family: &str, sigma: Option<f64>) -> PyResult<Instance> {
-    let fam = match family {
-        "bernoulli" => {
+    let fam = match family.parse::<FamilyName>() {
+        Ok(FamilyName::Bernoulli) => {
             if let Some(s) = sigma {
                 return Err(value_error(format!(
                     "invalid sigma = {s}: only meaningful with family = \"gaussian\""
@@ -264,12 +264,12 @@ fn instance(means: Vec<f64>, family: &str, sigma: Option<f64>) -> PyResult<Insta
             }
             Family::Bernoulli
         }
-        "gaussian" => Family::Gaussian {
+        Ok(FamilyName::Gaussian) => Family::Gaussian {
             sigma: sigma.unwrap_or(1.0),
         },
-        other => {
+        Err(_) => {
             return Err(value_error(format!(
-                "invalid family = {other:?}: must be \"bernoulli\" or \"gaussian\""
+                "invalid family = {family:?}: must be \"bernoulli\" or \"gaussian\""
             )))
         }
     };
@@ -520,17 +520,13 @@ fn algo_name(s: &str) -> PyResult<AlgoName> {
 }
 
 fn rules(s: &str) -> PyResult<Rules> {
-    match s {
-        "paper" => Ok(Rules::Paper),
-        "reference" => Ok(Rules::Reference),
-        _ => Err(value_error(format!(
+    s.parse().map_err(|_| {
+        value_error(format!(
             "invalid rules = {s:?}: must be \"paper\" or \"reference\""
-        ))),
-    }
+        ))
+    })
 }
 
-/// The CLI's default `--max-steps` of `dpbai run`.
-const DEFAULT_MAX_STEPS: u64 = 100_000_000;
 /// A batch of runs is grown (doubled) until it lasts this long: Ctrl-C is then honoured within
 /// about this many seconds.
 const BATCH_SECONDS: f64 = 0.25;
@@ -600,7 +596,7 @@ fn run<'py>(
         "for more, `dpbai run --shard i/n` and `dpbai merge` split them over processes",
     )
     .map_err(py_err)?;
-    let max_steps = max_steps.unwrap_or(DEFAULT_MAX_STEPS);
+    let max_steps = max_steps.unwrap_or(mc::DEFAULT_MAX_STEPS);
     if max_steps == 0 {
         return Err(value_error("invalid max_steps = 0: must be at least 1"));
     }

@@ -4,7 +4,7 @@
 use anyhow::Result;
 use dpbai::complexity::{self, upper, Certified};
 use dpbai::error::fixed;
-use dpbai::instance::{Family, Instance};
+use dpbai::instance::{Family, FamilyName, Instance};
 use serde_json::{json, Value};
 
 /// Arguments of `dpbai bounds`.
@@ -40,14 +40,15 @@ pub struct Args {
 fn instance(a: &Args) -> Result<Instance> {
     let means = super::parse_list("means", &a.means)?;
     dpbai::params::limits::check_arms(means.len())?;
-    let family = match a.family.as_str() {
-        "bernoulli" => Family::Bernoulli,
-        "gaussian" => Family::Gaussian {
+    let family = match a.family.parse::<FamilyName>() {
+        Ok(FamilyName::Bernoulli) => Family::Bernoulli,
+        Ok(FamilyName::Gaussian) => Family::Gaussian {
             sigma: a.sigma.unwrap_or(1.0),
         },
-        other => {
+        Err(_) => {
             return Err(super::usage(format!(
-                "invalid family = {other:?}: must be bernoulli or gaussian"
+                "invalid family = {:?}: must be bernoulli or gaussian",
+                a.family
             )))
         }
     };

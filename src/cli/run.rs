@@ -25,7 +25,7 @@ use dpbai::bandit::{
 use dpbai::experiment::meta::{Report, RunMeta};
 use dpbai::experiment::shard::ShardFile;
 use dpbai::experiment::CellSpec;
-use dpbai::instance::{Family, Instance};
+use dpbai::instance::{Family, FamilyName, Instance};
 use dpbai::mc::{self, EngineConfig, RunRecord, Shard};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -56,7 +56,7 @@ pub struct Args {
     pub means: String,
     /// Reward family: bernoulli (default) or gaussian.
     #[arg(long, default_value = "bernoulli", value_parser = parse_family)]
-    pub family: FamilyArg,
+    pub family: FamilyName,
     /// Standard deviation of Gaussian arms (default 1; gaussian only).
     #[arg(long)]
     pub sigma: Option<f64>,
@@ -137,15 +137,6 @@ pub struct Args {
     pub json: bool,
 }
 
-/// Reward family on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FamilyArg {
-    /// Bernoulli arms.
-    Bernoulli,
-    /// Gaussian arms (`--sigma`, default 1).
-    Gaussian,
-}
-
 /// Parses an algorithm name, listing the valid ones on failure (clap prints the message on the
 /// first line of its error, exit code 2).
 fn parse_algo_value(name: &str) -> Result<AlgoName, String> {
@@ -159,20 +150,14 @@ fn parse_algo_value(name: &str) -> Result<AlgoName, String> {
         })
 }
 
-fn parse_family(s: &str) -> Result<FamilyArg, String> {
-    match s {
-        "bernoulli" => Ok(FamilyArg::Bernoulli),
-        "gaussian" => Ok(FamilyArg::Gaussian),
-        _ => Err("must be bernoulli or gaussian".into()),
-    }
+fn parse_family(s: &str) -> Result<FamilyName, String> {
+    s.parse()
+        .map_err(|_| "must be bernoulli or gaussian".to_string())
 }
 
 fn parse_rules(s: &str) -> Result<Rules, String> {
-    match s {
-        "paper" => Ok(Rules::Paper),
-        "reference" => Ok(Rules::Reference),
-        _ => Err("must be paper or reference".into()),
-    }
+    s.parse()
+        .map_err(|_| "must be paper or reference".to_string())
 }
 
 pub use dpbai::mc::DEFAULT_MAX_STEPS;
@@ -237,7 +222,7 @@ pub(crate) fn prepare(args: &Args) -> anyhow::Result<Prepared> {
     let means = super::parse_list("means", &args.means)?;
     limits::check_arms(means.len())?;
     let family = match args.family {
-        FamilyArg::Bernoulli => {
+        FamilyName::Bernoulli => {
             if let Some(s) = args.sigma {
                 return Err(super::usage(format!(
                     "--sigma {s} is only meaningful with --family gaussian"
@@ -245,7 +230,7 @@ pub(crate) fn prepare(args: &Args) -> anyhow::Result<Prepared> {
             }
             Family::Bernoulli
         }
-        FamilyArg::Gaussian => Family::Gaussian {
+        FamilyName::Gaussian => Family::Gaussian {
             sigma: args.sigma.unwrap_or(1.0),
         },
     };

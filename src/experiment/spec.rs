@@ -15,8 +15,9 @@
 use crate::bandit::semantics::semantics;
 use crate::bandit::{AlgoName, AlgoSpec, BaiAlgorithm, CustomThreshold, Rules, Setting};
 use crate::error::{Error, Result};
-use crate::instance::{Family, Instance};
+use crate::instance::{Family, FamilyName, Instance};
 use crate::params::{Beta, Delta, Epsilon, Gamma};
+use crate::spelling::Spelling;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -212,9 +213,10 @@ impl CellSpec {
         seed: u64,
         max_steps: u64,
     ) -> Self {
-        let (family, sigma) = match instance.family() {
-            Family::Bernoulli => ("bernoulli", None),
-            Family::Gaussian { sigma } => ("gaussian", Some(sigma)),
+        let family = instance.family().name().spelling();
+        let sigma = match instance.family() {
+            Family::Bernoulli => None,
+            Family::Gaussian { sigma } => Some(sigma),
         };
         CellSpec {
             format: SPEC_FORMAT,
@@ -294,14 +296,15 @@ impl CellSpec {
     /// [`Error::InvalidInstance`] for means outside the family's domain; [`Error::Parse`] for an
     /// unknown family or a σ that does not match it.
     pub fn instance(&self) -> Result<Instance> {
-        let family = match (self.family.as_str(), self.sigma) {
-            ("bernoulli", None) => Family::Bernoulli,
-            ("gaussian", Some(sigma)) => Family::Gaussian { sigma },
-            (f, s) => {
+        let family = match (self.family.parse::<FamilyName>(), self.sigma) {
+            (Ok(FamilyName::Bernoulli), None) => Family::Bernoulli,
+            (Ok(FamilyName::Gaussian), Some(sigma)) => Family::Gaussian { sigma },
+            (_, s) => {
+                let f = &self.family;
                 return Err(Error::Parse(format!(
                     "cell specification: family {f:?} with sigma {s:?} (bernoulli takes none, \
                      gaussian needs one)"
-                )))
+                )));
             }
         };
         Instance::new(family, self.means.clone())

@@ -3,7 +3,7 @@
 use super::AuditInstance;
 use crate::bandit::AlgoName;
 use crate::error::{Error, Result};
-use crate::instance::Instance;
+use crate::instance::{FamilyName, Instance};
 use serde::Deserialize;
 
 /// The default stress battery for `algo` at the user's `δ` (and `ε`).
@@ -121,13 +121,13 @@ pub fn parse_battery(text: &str, delta: f64, eps: Option<f64>) -> Result<Vec<Aud
     let mut out = Vec::new();
     for (i, fi) in file.instance.into_iter().enumerate() {
         let name = fi.name.unwrap_or_else(|| format!("instance-{}", i + 1));
-        let instance = match fi.family.as_str() {
-            "bernoulli" => Instance::bernoulli(fi.means)?,
-            "gaussian" => Instance::gaussian(fi.means, fi.sigma.unwrap_or(1.0))?,
-            other => {
+        let instance = match fi.family.parse::<FamilyName>() {
+            Ok(FamilyName::Bernoulli) => Instance::bernoulli(fi.means)?,
+            Ok(FamilyName::Gaussian) => Instance::gaussian(fi.means, fi.sigma.unwrap_or(1.0))?,
+            Err(_) => {
                 return Err(Error::param(
                     format!("family of {name}"),
-                    other,
+                    &fi.family,
                     "bernoulli or gaussian",
                 ))
             }

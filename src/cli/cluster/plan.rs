@@ -391,7 +391,9 @@ pub(super) fn run_cost(args: &[String]) -> anyhow::Result<(CellCost, Option<Path
         .map_err(|_| crate::cli::usage(format!("invalid --means `{}`", r.means)))?;
     let family = match r.sigma {
         Some(sigma) => Family::Gaussian { sigma },
-        None if r.family == crate::cli::run::FamilyArg::Gaussian => Family::Gaussian { sigma: 1.0 },
+        None if r.family == dpbai::instance::FamilyName::Gaussian => {
+            Family::Gaussian { sigma: 1.0 }
+        }
         None => Family::Bernoulli,
     };
     let nu = Instance::new(family, means)?;

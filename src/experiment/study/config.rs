@@ -74,15 +74,7 @@ pub enum PanelSplit {
 }
 
 /// Reward family of an instance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum FamilyName {
-    /// Bernoulli arms (σ = 1/2).
-    #[default]
-    Bernoulli,
-    /// Gaussian arms with known `sigma`.
-    Gaussian,
-}
+pub use crate::instance::FamilyName;
 
 /// One `[[instance]]`.
 #[derive(Debug, Clone, Deserialize)]

@@ -17,7 +17,9 @@ use crate::complexity::{self, upper};
 use crate::error::{Error, Result};
 use crate::experiment::shell::shell_words;
 use crate::experiment::{Cell, CellDigest, CellResult};
+use crate::instance::FamilyName;
 use crate::mc::stats::clopper_pearson;
+use crate::spelling::Spelling;
 use config::{lower_kind, upper_kind, LowerKind, Study, UpperKind};
 use std::collections::HashMap;
 
@@ -175,11 +177,12 @@ pub fn upper_per_log(
 
 /// `gaussian` (a cell with σ) or `bernoulli`.
 pub(crate) fn family_name(c: &Cell) -> &'static str {
-    if c.sigma.is_some() {
-        "gaussian"
+    let name = if c.sigma.is_some() {
+        FamilyName::Gaussian
     } else {
-        "bernoulli"
-    }
+        FamilyName::Bernoulli
+    };
+    name.spelling()
 }
 
 /// The row of cell `index` of `study` with its identity filled from the cell (instance, family,
