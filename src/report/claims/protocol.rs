@@ -445,15 +445,15 @@ mod tests {
         assert!(atoms("a 3").is_err());
     }
 
-    #[test]
-    fn missing_or_nan_is_not_checkable() {
-        let e = Entry {
+    /// A test entry with rule `confirm` and nothing else.
+    fn entry(confirm: &str) -> Entry {
+        Entry {
             id: "F.0".into(),
             wording: String::new(),
             statistic: String::new(),
-            confirm: Some("x <= 1".into()),
+            confirm: Some(confirm.into()),
             corrected: None,
-            refute: Some("x > 2".into()),
+            refute: None,
             decide: Some("more runs".into()),
             not_checkable: None,
             fair: String::new(),
@@ -463,6 +463,14 @@ mod tests {
             regime: Regime::Finite,
             equivalence: None,
             borderline: None,
+        }
+    }
+
+    #[test]
+    fn missing_or_nan_is_not_checkable() {
+        let e = Entry {
+            refute: Some("x > 2".into()),
+            ..entry("x <= 1")
         };
         assert_eq!(decide(&e, &st(&[("x", 0.5)])).0, ClaimVerdict::Confirmed);
         assert_eq!(decide(&e, &st(&[("x", 1.5)])).0, ClaimVerdict::Inconclusive);
@@ -513,26 +521,13 @@ mod tests {
     #[test]
     fn knife_edges_are_borderline() {
         let e = Entry {
-            id: "F.0".into(),
-            wording: String::new(),
-            statistic: String::new(),
-            confirm: Some("cells > 0".into()),
-            corrected: None,
-            refute: None,
-            decide: Some("more runs".into()),
-            not_checkable: None,
-            fair: String::new(),
-            rule_sets: vec![],
-            profile: "any".into(),
-            areas: vec![],
-            regime: Regime::Finite,
             equivalence: Some(Equivalence {
                 lo: "lo".into(),
                 hi: "hi".into(),
                 margin: [1.0 / 1.1, 1.1],
                 borderline: None,
             }),
-            borderline: None,
+            ..entry("cells > 0")
         };
         let at = |lo: f64, hi: f64| decide(&e, &st(&[("cells", 3.0), ("lo", lo), ("hi", hi)]));
         assert_eq!(at(0.95, 1.05).0, ClaimVerdict::Confirmed);
