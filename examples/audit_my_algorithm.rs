@@ -97,6 +97,7 @@ pub fn run() -> dpbai::Result<Vec<(String, Verdict, [f64; 2])>> {
             first: 100,
             budget: 1600,
         },
+        sampling: dpbai::bandit::Sampling::Algorithm,
     };
     let battery = vec![AuditInstance {
         name: "gap-0.2".into(),

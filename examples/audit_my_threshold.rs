@@ -32,6 +32,7 @@ pub fn run() -> dpbai::Result<Vec<(String, Verdict, [f64; 2])>> {
             first: 100,
             budget: 1600,
         },
+        sampling: dpbai::bandit::Sampling::Algorithm,
     };
     let battery = vec![AuditInstance {
         name: "near-tie".into(),

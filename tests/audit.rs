@@ -411,6 +411,7 @@ fn delta_cfg(algo: AlgoName, threshold: Option<&str>, plan: RunPlan) -> DeltaAud
         seed: 11,
         max_steps: 10_000_000,
         plan,
+        sampling: dpbai::bandit::Sampling::Algorithm,
     }
 }
 
@@ -728,6 +729,7 @@ fn search_audit(threshold: Option<&str>) -> dpbai::audit::delta::DeltaAuditConfi
             first: 200,
             budget: 1600,
         },
+        sampling: dpbai::bandit::Sampling::Algorithm,
     }
 }
 

@@ -559,3 +559,82 @@ fn controls_are_validated() {
     assert_eq!(fewer_capped_p(10, 0), 0.5f64.powi(10));
     assert!((fewer_capped_p(1, 1) - 0.75).abs() < 1e-15);
 }
+
+/// `Sampling::Uniform` pulls in round robin whatever the algorithm: at the stop (or the cap)
+/// the counts differ by at most one, on the plain path and with the algorithm's estimator,
+/// under both rule sets; DP-SE refuses it.
+#[test]
+fn uniform_sampling_is_round_robin() {
+    use dpbai::bandit::{trace::run_traced, Sampling};
+    let inst = mu1();
+    for rules in [Rules::Paper, Rules::Reference] {
+        for algo in [
+            AlgoName::Ttucb,
+            AlgoName::CtbTt,
+            AlgoName::AdapTt,
+            AlgoName::AdapTtStar,
+            AlgoName::DpaTt,
+        ] {
+            let mut sp = spec(algo, 0.1, 1.0);
+            sp.setting.rules = rules;
+            sp.sampling = Sampling::Uniform;
+            for run in 0..3 {
+                let mut rng = rng_for_run(7, run);
+                let tr = run_traced(&sp, &inst, &mut rng, 200_000).unwrap();
+                let (lo, hi) = (
+                    *tr.counts.iter().min().unwrap(),
+                    *tr.counts.iter().max().unwrap(),
+                );
+                assert!(
+                    hi - lo <= 1,
+                    "{} {rules:?}: counts {:?}",
+                    algo.as_str(),
+                    tr.counts
+                );
+                assert_eq!(
+                    tr.counts.iter().sum::<u64>(),
+                    tr.outcome.tau,
+                    "{} {rules:?}: {:?}",
+                    algo.as_str(),
+                    tr.outcome
+                );
+            }
+            // The default rules do not pull in round robin (the control of the test).
+            sp.sampling = Sampling::Algorithm;
+            let tr = run_traced(&sp, &inst, &mut rng_for_run(7, 0), 200_000).unwrap();
+            let (lo, hi) = (
+                *tr.counts.iter().min().unwrap(),
+                *tr.counts.iter().max().unwrap(),
+            );
+            assert!(hi - lo > 1, "{}: {:?}", algo.as_str(), tr.counts);
+        }
+    }
+    // The engine's fast paths (the incremental MLE loop, the lazy phased loop) on a reward
+    // table, whose action sequence is observable: round robin too.
+    let table: Vec<Vec<f64>> = (0..20_000u64)
+        .map(|t| {
+            (0..5u64)
+                .map(|a| f64::from(u8::from((t * 7 + a * 3) % 5 < 3)))
+                .collect()
+        })
+        .collect();
+    for algo in [AlgoName::Ttucb, AlgoName::AdapTt, AlgoName::DpaTt] {
+        let mut sp = spec(algo, 0.1, 1.0);
+        sp.sampling = Sampling::Uniform;
+        let alg = build(&sp, &inst).unwrap();
+        let out = alg
+            .run_on_table(&table, &mut rng_for_run(7, 0))
+            .expect("a Top Two algorithm runs on tables");
+        let n = out.actions.len();
+        assert!(n > 10, "{}: {n} actions", algo.as_str());
+        for (t, &a) in out.actions.iter().enumerate() {
+            assert_eq!(a as usize, t % 5, "{} at t = {t}", algo.as_str());
+        }
+    }
+    let mut se = spec(AlgoName::DpSe, 0.1, 1.0);
+    se.sampling = Sampling::Uniform;
+    let e = build(&se, &inst)
+        .err()
+        .expect("dp-se refuses uniform sampling");
+    assert!(e.to_string().contains("sampling"), "{e}");
+}

@@ -456,6 +456,7 @@ def audit_delta(
     sigma: Optional[float] = None,
     threads: Optional[int] = None,
     progress: ProgressArg = None,
+    sampling: str = "algorithm",
 ) -> DeltaAudit:
     """Audits ``P(τ < ∞, â ≠ a*) <= δ`` of a stopping rule (as ``dpbai audit delta``).
 
@@ -477,6 +478,9 @@ def audit_delta(
         run in parallel anyway), so Ctrl-C is honoured only when the audit returns.
     progress : ``progress(i, n)`` before instance ``i`` of ``n`` and ``(n, n)`` at the end;
         ``True`` shows a bar (tqdm if installed).
+    sampling : ``"algorithm"`` (its own Top Two rules) or ``"uniform"`` (round robin, with the
+        algorithm's estimator, statistic and threshold): a threshold is δ-correct for any
+        sampling rule (Sec. 2.2.3), so both must hold.
 
     Cost of a Python threshold: it is called at every stopping test of every run (about once
     per sample for the Top Two algorithms), on one worker. An audit with the one-line rule
@@ -517,6 +521,7 @@ def audit_delta(
         max_steps=_args.opt_integer("max_steps", max_steps, 1),
         family=family,
         sigma=sigma,
+        sampling=_args.text("sampling", sampling),
         threads=_args.opt_integer("threads", threads, 1, 1024),
         progress=_args.progress(progress, f"audit {algo}"),
     )

@@ -138,6 +138,7 @@ def audit_delta(
     sigma: Optional[float] = None,
     threads: Optional[int] = None,
     progress: ProgressArg = None,
+    sampling: str = "algorithm",
 ) -> DeltaAudit: ...
 
 def audit_dp(

@@ -859,7 +859,8 @@ fn audit_instances(
 #[pyfunction]
 #[pyo3(signature = (algo, means_or_battery, *, delta, threshold=None, eps=None, gamma=None,
     rules="paper", alpha=1e-3, seed=1, runs=1000, until_decided=false, first=100, budget=None,
-    max_steps=None, family="bernoulli", sigma=None, threads=None, progress=None))]
+    max_steps=None, family="bernoulli", sigma=None, threads=None, progress=None,
+    sampling="algorithm"))]
 #[allow(clippy::too_many_arguments)]
 fn audit_delta(
     py: Python<'_>,
@@ -881,6 +882,7 @@ fn audit_delta(
     sigma: Option<f64>,
     threads: Option<usize>,
     progress: Option<&Bound<'_, PyAny>>,
+    sampling: &str,
 ) -> PyResult<String> {
     let name = algo_name(algo)?;
     check_progress(progress)?;
@@ -928,6 +930,11 @@ fn audit_delta(
         } else {
             adelta::RunPlan::Fixed { runs }
         },
+        sampling: sampling.parse().map_err(|_| {
+            value_error(format!(
+                "invalid sampling = {sampling:?}: must be \"algorithm\" or \"uniform\""
+            ))
+        })?,
     };
     // The threshold of every instance: the algorithm's own, a Python callable (checked for
     // NaN/±∞) or an expression (bound per instance and checked, as `dpbai audit delta` does).

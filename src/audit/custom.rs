@@ -61,6 +61,7 @@ impl<F: Fn(&ThresholdVars) -> f64 + Send + Sync> CustomThreshold for ClosureThre
 /// let cfg = DeltaAuditConfig {
 ///     setting: Setting::paper(AlgoName::Ttucb, 0.1).unwrap(), threshold: None,
 ///     alpha: 1e-3, seed: 1, max_steps: 1_000_000, plan: RunPlan::Fixed { runs: 300 },
+///     sampling: dpbai::bandit::Sampling::Algorithm,
 /// };
 /// let inst = vec![AuditInstance {
 ///     name: "near-tie".into(),

@@ -38,9 +38,9 @@
 
 use super::rules::{Cost, StoppingThreshold, UCB_ALPHA, UCB_S};
 use super::top_two::rules::{
-    BetaTracking, ChallengerRule, CoinTracking, EmpiricalBestLeader, IdsTracking, LeaderRule,
-    LiveUcbLeader, PrivateUcbLeader, PrivateUcbLogNLeader, RefAdapLeader, SignedGapChallenger,
-    TrackingRule, TransportCostChallenger, UcbLeader,
+    AlwaysLeader, BetaTracking, ChallengerRule, CoinTracking, EmpiricalBestLeader, IdsTracking,
+    LeaderRule, LiveUcbLeader, PrivateUcbLeader, PrivateUcbLogNLeader, RefAdapLeader,
+    RoundRobinLeader, SignedGapChallenger, TrackingRule, TransportCostChallenger, UcbLeader,
 };
 use super::top_two::{
     run_loop, Arms, Config, Estimator, Mle, NoObs, Observer, Phased, RewardSource, RunOptions,
@@ -48,8 +48,8 @@ use super::top_two::{
 };
 use super::{
     AdapLeaderBonus, AlgoName, AlgoSpec, BaiAlgorithm, ChallengerCounts, DpaEpisodes,
-    GaussLdpSigma, LeaderCounts, RewardTable, Rules, RunOutcome, TableOutput, ThresholdVars,
-    TieBreak,
+    GaussLdpSigma, LeaderCounts, RewardTable, Rules, RunOutcome, Sampling, TableOutput,
+    ThresholdVars, TieBreak,
 };
 use crate::error::{Error, Result};
 use crate::instance::{Family, Instance};
@@ -240,10 +240,15 @@ struct Parts {
     tie_uniform: bool,
     arms: Arms,
     step_by_step: bool,
+    /// Uniform allocation instead of the rules passed to [`Parts::with`]
+    /// ([`Sampling::Uniform`]).
+    uniform: bool,
 }
 
 impl Parts {
-    /// The algorithm with these rules (one monomorphised loop per call site's types).
+    /// The algorithm with these rules (one monomorphised loop per call site's types), or with
+    /// uniform allocation and the same estimator, statistic and threshold when `self.uniform`
+    /// (one loop per estimator type: the challenger it is given is never called).
     fn with<E, L, C, T>(self, est: E, leader: L, challenger: C, tracking: T) -> AnyTopTwo
     where
         E: Estimator + 'static,
@@ -251,6 +256,15 @@ impl Parts {
         C: ChallengerRule,
         T: TrackingRule,
     {
+        if self.uniform {
+            let parts = Parts {
+                stop_arm: StopArm::Argmax,
+                uniform: false,
+                ..self
+            };
+            let unused = SignedGapChallenger { adap: false };
+            return parts.with(est, RoundRobinLeader, unused, AlwaysLeader);
+        }
         Box::new(TopTwo {
             cfg: Config {
                 name: self.name,
@@ -449,6 +463,7 @@ pub(crate) fn build_any_with<E: Estimator + 'static>(
         tie_uniform,
         arms,
         step_by_step: spec.step_by_step,
+        uniform: spec.sampling == Sampling::Uniform,
     };
     Ok(match spec.setting.algo {
         A::Ttucb => {

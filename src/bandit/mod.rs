@@ -211,6 +211,32 @@ pub struct AlgoSpec {
     /// reference implementation) instead of the phase-skipping fast path. Same law of
     /// `(τ, recommendation)`; slower.
     pub step_by_step: bool,
+    /// The sampling rule: the algorithm's own, or uniform allocation with the algorithm's
+    /// estimator, statistic and threshold kept (the δ-correctness of a threshold holds for any
+    /// sampling rule, Sec. 2.2.3).
+    pub sampling: Sampling,
+}
+
+/// The sampling rule a Top Two algorithm runs with.
+///
+/// A stopping threshold is δ-correct whatever the sampling rule (Sec. 2.2.3, L. 21, L. 23,
+/// L. 34: the concentration argument never reads how the arms were chosen), so `audit delta
+/// --sampling uniform` tests that part of the statement with a rule other than the
+/// algorithm's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[cfg_attr(feature = "cli", value(rename_all = "kebab-case"))]
+pub enum Sampling {
+    /// The algorithm's Top Two rules (leader, challenger, tracking; default).
+    #[default]
+    Algorithm,
+    /// Uniform allocation in round robin: after the initialisation `a_t = t mod K`, so every
+    /// arm has `⌊t/K⌋` or `⌈t/K⌉` samples. The estimator, the stopping statistic and the
+    /// threshold are the algorithm's; the stopping rule tests `argmax μ̃` at every step (the
+    /// reference rules of AdaP-TT test their leader only after a release; a round-robin
+    /// "leader" is no candidate, so they test `argmax μ̃` at releases).
+    Uniform,
 }
 
 /// Leader bonus of AdaP-TT and AdaP-TT\* (the control that isolates Finding 1's cause).
@@ -323,6 +349,7 @@ crate::spelled!(
     LeaderCounts => "leader-counts",
     DpaEpisodes => "dpa-episodes",
     TieBreak => "tie-break",
+    Sampling => "sampling",
     ChallengerCounts => "challenger-counts",
     GaussLdpSigma => "gauss-sigma",
 );
@@ -335,6 +362,7 @@ impl AlgoSpec {
             setting,
             custom_threshold: None,
             step_by_step: false,
+            sampling: Sampling::Algorithm,
         }
     }
 }
@@ -411,6 +439,14 @@ pub fn build(
                  and adap-tt-star with --adap-leader-bonus eq3, under the paper rules)",
                 s.algo.as_str()
             ),
+        ));
+    }
+    if spec.sampling != Sampling::Algorithm && s.algo == AlgoName::DpSe {
+        return Err(crate::error::Error::param(
+            "sampling",
+            "uniform",
+            "algorithm for dp-se (its rounds already sample the surviving arms uniformly; \
+             uniform sampling replaces a Top Two rule)",
         ));
     }
     match s.algo {

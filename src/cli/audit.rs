@@ -83,6 +83,11 @@ struct DeltaArgs {
     /// Paper or reference (public code) rules.
     #[arg(long, value_enum, default_value = "paper")]
     rules: Rules,
+    /// Sampling rule of the runs: the algorithm's own, or `uniform` (round robin) with the
+    /// algorithm's estimator, statistic and threshold: a threshold is δ-correct for any
+    /// sampling rule (Top Two algorithms only).
+    #[arg(long, value_enum, default_value = "algorithm")]
+    sampling: dpbai::bandit::Sampling,
     /// Runs per instance (single look).
     #[arg(long, conflicts_with = "until_decided")]
     runs: Option<u64>,
@@ -290,6 +295,7 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         seed: a.seed,
         max_steps: a.max_steps,
         plan,
+        sampling: a.sampling,
     };
     if a.search.search {
         if a.battery.is_some() || !means.is_empty() {
@@ -351,12 +357,16 @@ fn fmt_means(m: &[f64]) -> String {
 
 fn print_delta(r: &DeltaReport) {
     println!(
-        "audit delta: {}{}  verdict: {}  confidence {}  seed {}  ({:.1} s)",
+        "audit delta: {}{}{}  verdict: {}  confidence {}  seed {}  ({:.1} s)",
         r.algo,
         r.threshold
             .as_ref()
             .map(|t| format!(" with threshold `{t}`"))
             .unwrap_or_default(),
+        match r.sampling {
+            dpbai::bandit::Sampling::Algorithm => "",
+            dpbai::bandit::Sampling::Uniform => " under uniform sampling",
+        },
         r.verdict,
         r.confidence,
         r.seed,

@@ -94,6 +94,7 @@ fn run(row: &Row) -> crate::error::Result<SearchReport> {
         seed: SEED,
         max_steps: 1_000_000,
         plan: holds_sized_plan(DELTA, ALPHA, finalists)?,
+        sampling: crate::bandit::Sampling::Algorithm,
     };
     let mut cfg = SearchConfig::new(audit, DELTA, row.space.clone());
     cfg.budget = Budget::Samples(row.samples);

@@ -86,10 +86,23 @@ pub fn claims_table(results: &[ClaimResult]) -> String {
 /// One-line counts per verdict.
 pub fn verdict_summary(results: &[ClaimResult]) -> String {
     let count = |v: ClaimVerdict| results.iter().filter(|r| r.verdict == v).count();
+    let variants = |suffix: &str| {
+        results
+            .iter()
+            .filter(|r| r.id.split_once('/').is_some_and(|(_, s)| s == suffix))
+            .count()
+    };
+    let (refs, other) = (variants("ref"), variants("uniform"));
     let twice = results.iter().filter(|r| r.id.contains('/')).count();
+    debug_assert_eq!(
+        twice,
+        refs + other,
+        "a claim variant the summary does not name"
+    );
     format!(
-        "{} claims checked ({twice} of them under both rule sets: {} verdicts): {} confirmed, {} confirmed as \
-         corrected, {} refuted, {} inconclusive, {} not checkable.",
+        "{} claims checked ({refs} of them also under the public code's rules, {other} also under uniform \
+         sampling: {} verdicts): {} confirmed, {} confirmed as corrected, {} refuted, {} inconclusive, {} not \
+         checkable.",
         results.len() - twice,
         results.len(),
         count(ClaimVerdict::Confirmed),

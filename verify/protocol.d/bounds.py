@@ -38,4 +38,7 @@ E += [
 ("F.60", "rows_holds/rows_violated of rows: `audit delta` rows (TTUCB, DPA-TT, CTB-TT, AdaP-TT, AdaP-TT* on the default battery) certified to hold / violated at confidence 1 − 1e-3 by the rate P(τ < ∞, â ≠ a*); capped: runs that hit the cap (a conservative reading counts them as failures); unsafe_caught: 1 if a deliberately unsafe threshold is reported violated", "rows_holds == rows and rows_violated == 0 and capped == 0 and unsafe_caught == 1",
  {"refute": "rows_violated > 0", "decide": "about 1000 runs per row at δ = 0.01 (so the Clopper–Pearson bound can fall below δ), and no capped run (or a cap high enough that the conservative rate agrees)"},
  "the paper's definition is P(τ < ∞, â ≠ a*) ≤ δ: certified when every row's upper bound is below δ and no capped run could turn the conservative rate against it; refuted only when a row is certified violated", ["audit"]),
+("F.60/uniform", "as F.60, with every run sampling the arms uniformly (round robin, `audit delta --sampling uniform`) and each algorithm's estimator, statistic and threshold: rows_holds/rows_violated of rows, capped, unsafe_caught", "rows_holds == rows and rows_violated == 0 and capped == 0 and unsafe_caught == 1",
+ {"refute": "rows_violated > 0", "decide": "about 1000 runs per row at δ = 0.01 (so the Clopper–Pearson bound can fall below δ), and no capped run"},
+ "the statement is for any sampling rule, so a rule other than the algorithms' own must pass the same audit; the rule is F.60's, fixed before this evidence was computed", ["audit"]),
 ]

@@ -31,7 +31,7 @@ out = ["# The claim protocol: for every claim of docs/CLAIMS.md (F.1-F.66; F.50-
 # δ-correctness at a given δ) or exact (mathematics: identities, inequalities, invariants).
 ASYMPTOTIC = {"F.7", "F.11", "F.12", "F.13", "F.14", "F.30", "F.31", "F.33", "F.35", "F.36", "F.38",
               "F.39", "F.40", "F.42", "F.43", "F.44", "F.45", "F.51", "F.53", "F.62", "F.67", "F.68"}
-FINITE = {"F.17", "F.41", "F.50", "F.52", "F.54", "F.55", "F.56", "F.57", "F.60", "S.1"}
+FINITE = {"F.17", "F.41", "F.50", "F.52", "F.54", "F.55", "F.56", "F.57", "F.60", "F.60/uniform", "S.1"}
 def regime(id):
     base = id.split("/")[0]
     return "asymptotic" if base in ASYMPTOTIC else "finite" if base in FINITE else "exact"

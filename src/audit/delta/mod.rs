@@ -104,6 +104,10 @@ pub struct DeltaAuditConfig {
     pub max_steps: u64,
     /// Runs per instance.
     pub plan: RunPlan,
+    /// The sampling rule of the runs: the algorithm's, or uniform allocation with its
+    /// statistic and threshold ([`crate::bandit::Sampling`]; applied by [`audit_delta`], not by the factory of
+    /// [`audit_delta_with`]).
+    pub sampling: crate::bandit::Sampling,
 }
 
 impl DeltaAuditConfig {
@@ -175,6 +179,8 @@ pub struct DeltaReport {
     pub algo: String,
     /// The threshold expression, if any.
     pub threshold: Option<String>,
+    /// The sampling rule of the runs.
+    pub sampling: crate::bandit::Sampling,
     /// Overall verdict.
     pub verdict: Verdict,
     /// Total runs.

@@ -75,6 +75,7 @@ pub(crate) fn build_for(
     custom: Option<&Arc<dyn CustomThreshold>>,
 ) -> Result<(Box<dyn bandit::BaiAlgorithm>, Option<CheckedExpr>)> {
     let mut spec = AlgoSpec::new(cfg.setting_for(inst)?);
+    spec.sampling = cfg.sampling;
     if let Some(c) = custom {
         spec.custom_threshold = Some(Arc::clone(c));
     } else if let Some(t) = &cfg.threshold {
@@ -233,6 +234,7 @@ fn severity(r: &DeltaRow) -> (u8, f64) {
 ///     seed: 1,
 ///     max_steps: 1_000_000,
 ///     plan: RunPlan::Fixed { runs: 300 },
+///     sampling: dpbai::bandit::Sampling::Algorithm,
 /// };
 /// let inst = vec![AuditInstance {
 ///     name: "near-tie".into(),
@@ -283,6 +285,7 @@ pub fn audit_delta_with_threshold(
 /// let cfg = DeltaAuditConfig {
 ///     setting: Setting::paper(AlgoName::Ttucb, 0.1).unwrap(), threshold: None,
 ///     alpha: 1e-3, seed: 1, max_steps: 1_000_000, plan: RunPlan::Fixed { runs: 200 },
+///     sampling: dpbai::bandit::Sampling::Algorithm,
 /// };
 /// let inst = vec![AuditInstance {
 ///     name: "easy".into(),
@@ -351,6 +354,7 @@ fn audit_delta_impl(
     Ok(DeltaReport {
         algo: cfg.setting.algo.as_str().to_string(),
         threshold: cfg.threshold.as_ref().map(|t| t.source().to_string()),
+        sampling: cfg.sampling,
         verdict,
         runs: live.iter().map(|r| r.runs).sum(),
         errors: live.iter().map(|r| r.errors).sum(),

@@ -264,6 +264,7 @@ pub fn search_with(cfg: &SearchConfig, build: &AlgoFactory<'_>) -> Result<Search
 ///     threshold: Some(parse_threshold("unsafe-log-over-20").unwrap()),
 ///     alpha: 1e-3, seed: 1, max_steps: 1_000_000,
 ///     plan: RunPlan::UntilDecided { first: 200, budget: 6400 },
+///     sampling: dpbai::bandit::Sampling::Algorithm,
 /// };
 /// let mut cfg = SearchConfig::new(audit, 0.05, SearchSpace::default());
 /// cfg.budget = Budget::Seconds(20.0);

@@ -188,6 +188,20 @@ impl LeaderRule for EmpiricalBestLeader {
     }
 }
 
+/// Uniform allocation ([`crate::bandit::Sampling::Uniform`]): the "leader" is `t mod K`, which
+/// [`AlwaysLeader`] then pulls, so after the initialisation the arms are pulled in round robin.
+/// Reads the time, so it is not frozen (the phase-skipping fast paths stay off).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RoundRobinLeader;
+
+impl LeaderRule for RoundRobinLeader {
+    const FROZEN: bool = false;
+    #[inline(always)]
+    fn leader(&self, k: usize, _: &Estimates, n: &Counters, _: f64, _: bool, _: &mut Rng) -> usize {
+        (n.t % k as u64) as usize
+    }
+}
+
 /// The public AdaP-TT code's index (READINGS.md §P):
 /// `I_a = μ̃_a + log(t)·(1/Ñ_a)/ε + sqrt(0.5·log(t)·(1/Ñ_a))`. Moves between releases.
 #[derive(Debug, Clone, Copy)]
@@ -393,6 +407,18 @@ impl TrackingRule for CoinTracking {
     #[inline(always)]
     fn pull_leader(&self, _: usize, _: usize, _: &mut Counters, rng: &mut Rng) -> bool {
         ((rng.next_u64() >> 11) as f64) * (1.0 / 9_007_199_254_740_992.0) < self.0
+    }
+}
+
+/// Pulls the leader at every step (with [`RoundRobinLeader`]: uniform allocation).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct AlwaysLeader;
+
+impl TrackingRule for AlwaysLeader {
+    const READS_CHALLENGER: bool = false;
+    #[inline(always)]
+    fn pull_leader(&self, _: usize, _: usize, _: &mut Counters, _: &mut Rng) -> bool {
+        true
     }
 }
 

@@ -1,12 +1,12 @@
 //! Claim checks by the auditors: privacy of the mechanisms and algorithms (F.59) and
 //! δ-correctness of the provable thresholds (F.60), with the planted bugs as power checks.
 
-use super::{claim as result, flag, record, sig, skipped, stats, Check, ClaimResult, Context};
+use super::{claim as result, flag, sig, skipped, stats, Check, ClaimResult, Context};
 use crate::audit::delta::{audit_delta, default_battery, DeltaAuditConfig, RunPlan};
 use crate::audit::dp::{audit_dp, DpOptions, MechanismName, Mode, Target, MUTANTS};
 use crate::audit::expr::parse_threshold;
 use crate::audit::Verdict as AuditVerdict;
-use crate::bandit::{AlgoName, Setting};
+use crate::bandit::{AlgoName, Sampling, Setting};
 
 /// `δ` of the default battery these checks audit.
 const BATTERY_DELTA: f64 = 0.01;
@@ -18,7 +18,7 @@ fn battery_setting(algo: AlgoName) -> Setting {
 
 /// The checks of this module.
 pub fn checks() -> Vec<Check> {
-    vec![f59, f60]
+    vec![f59, f60, f60_uniform]
 }
 
 const EPS: f64 = 1.0;
@@ -73,7 +73,7 @@ fn f59(ctx: &mut Context) -> ClaimResult {
                 ));
             }
             Err(e) => {
-                record(format!("audit of {m:?}: {e}"));
+                ctx.evidence.record(format!("audit of {m:?}: {e}"));
                 rows.push(format!("{m:?}: error {e}"));
             }
         }
@@ -91,7 +91,7 @@ fn f59(ctx: &mut Context) -> ClaimResult {
                 ));
             }
             Err(e) => {
-                record(format!("audit of {}: {e}", a.as_str()));
+                ctx.evidence.record(format!("audit of {}: {e}", a.as_str()));
                 rows.push(format!("{}: error {e}", a.as_str()));
             }
         }
@@ -125,6 +125,89 @@ fn f59(ctx: &mut Context) -> ClaimResult {
     )
 }
 
+/// The δ audits of F.60 under `sampling`: the default battery of each algorithm, `runs` runs per
+/// row, and the deliberately unsafe threshold on TTUCB as the power check.
+struct BatteryAudit {
+    rows: Vec<String>,
+    holds: u32,
+    violated: u32,
+    total: u32,
+    capped: u64,
+    unsafe_caught: bool,
+}
+
+fn battery_audit(ctx: &Context, runs: u64, sampling: Sampling) -> BatteryAudit {
+    let config = |algo: AlgoName, threshold| DeltaAuditConfig {
+        setting: battery_setting(algo),
+        threshold,
+        alpha: 1e-3,
+        seed: 60,
+        max_steps: 10_000_000,
+        plan: RunPlan::Fixed { runs },
+        sampling,
+    };
+    let mut out = BatteryAudit {
+        rows: Vec::new(),
+        holds: 0,
+        violated: 0,
+        total: 0,
+        capped: 0,
+        unsafe_caught: false,
+    };
+    for (algo, eps) in [
+        (AlgoName::Ttucb, None),
+        (AlgoName::DpaTt, None),
+        (AlgoName::CtbTt, Some(1.0)),
+        (AlgoName::AdapTt, Some(0.5)),
+        (AlgoName::AdapTtStar, Some(0.5)),
+    ] {
+        out.total += 1;
+        let rep = default_battery(algo, BATTERY_DELTA, eps)
+            .and_then(|b| audit_delta(&config(algo, None), &b))
+            .map_err(|e| e.to_string());
+        match rep {
+            Ok(r) => {
+                out.holds += u32::from(r.verdict == AuditVerdict::Holds);
+                out.violated += u32::from(r.verdict == AuditVerdict::Violated);
+                out.capped += r.unstopped;
+                out.rows.push(format!(
+                    "{}: {} ({} errors, {} capped in {} runs)",
+                    algo.as_str(),
+                    r.verdict.as_str(),
+                    r.errors,
+                    r.unstopped,
+                    r.runs
+                ));
+            }
+            Err(e) => {
+                ctx.evidence
+                    .record(format!("δ audit of {}: {e}", algo.as_str()));
+                out.rows.push(format!("{}: error {e}", algo.as_str()));
+            }
+        }
+    }
+    // Power: a deliberately unsafe threshold must be caught on the same battery.
+    out.unsafe_caught = parse_threshold("log(1/delta)/20")
+        .ok()
+        .and_then(|t| {
+            default_battery(AlgoName::Ttucb, BATTERY_DELTA, None)
+                .and_then(|b| audit_delta(&config(AlgoName::Ttucb, Some(t)), &b))
+                .ok()
+        })
+        .is_some_and(|r| r.verdict == AuditVerdict::Violated);
+    out
+}
+
+fn battery_stats(a: &BatteryAudit) -> super::Stats {
+    stats([
+        ("rows_holds", f64::from(a.holds)),
+        ("rows_violated", f64::from(a.violated)),
+        ("rows", f64::from(a.total)),
+        ("capped", a.capped as f64),
+        ("unsafe_caught", flag(a.unsafe_caught)),
+    ])
+}
+
 fn f60(ctx: &mut Context) -> ClaimResult {
     if !ctx.experiments {
         return skipped(
@@ -135,65 +218,7 @@ fn f60(ctx: &mut Context) -> ClaimResult {
         );
     }
     let runs = if ctx.full { 1000 } else { 100 };
-    let mut rows = Vec::new();
-    let (mut holds, mut violated, mut capped, mut total) = (0u32, 0u32, 0u64, 0u32);
-    for (algo, eps) in [
-        (AlgoName::Ttucb, None),
-        (AlgoName::DpaTt, None),
-        (AlgoName::CtbTt, Some(1.0)),
-        (AlgoName::AdapTt, Some(0.5)),
-        (AlgoName::AdapTtStar, Some(0.5)),
-    ] {
-        let cfg = DeltaAuditConfig {
-            setting: battery_setting(algo),
-            threshold: None,
-            alpha: 1e-3,
-            seed: 60,
-            max_steps: 10_000_000,
-            plan: RunPlan::Fixed { runs },
-        };
-        total += 1;
-        let rep = default_battery(algo, BATTERY_DELTA, eps)
-            .and_then(|b| audit_delta(&cfg, &b))
-            .map_err(|e| e.to_string());
-        match rep {
-            Ok(r) => {
-                holds += u32::from(r.verdict == AuditVerdict::Holds);
-                violated += u32::from(r.verdict == AuditVerdict::Violated);
-                capped += r.unstopped;
-                rows.push(format!(
-                    "{}: {} ({} errors, {} capped in {} runs)",
-                    algo.as_str(),
-                    r.verdict.as_str(),
-                    r.errors,
-                    r.unstopped,
-                    r.runs
-                ));
-            }
-            Err(e) => {
-                record(format!("δ audit of {}: {e}", algo.as_str()));
-                rows.push(format!("{}: error {e}", algo.as_str()));
-            }
-        }
-    }
-    // Power: a deliberately unsafe threshold must be caught on the same battery.
-    let unsafe_caught = parse_threshold("log(1/delta)/20")
-        .ok()
-        .and_then(|t| {
-            let cfg = DeltaAuditConfig {
-                setting: battery_setting(AlgoName::Ttucb),
-                threshold: Some(t),
-                alpha: 1e-3,
-                seed: 60,
-                max_steps: 10_000_000,
-                plan: RunPlan::Fixed { runs },
-            };
-            default_battery(AlgoName::Ttucb, BATTERY_DELTA, None)
-                .and_then(|b| audit_delta(&cfg, &b))
-                .ok()
-        })
-        .map(|r| r.verdict == AuditVerdict::Violated)
-        .unwrap_or(false);
+    let a = battery_audit(ctx, runs, Sampling::Algorithm);
     result(
         "F.60",
         "δ-correctness of the thresholds",
@@ -202,16 +227,41 @@ fn f60(ctx: &mut Context) -> ClaimResult {
         format!(
             "`audit delta` on the default battery (δ ∈ {{0.01, 0.1}}, near ties, means near 0 and 1, Gaussian arms), \
              {runs} runs per row, confidence 1 − 1e-3: {}; an unsafe threshold log(1/δ)/20 on TTUCB is caught: \
-             {unsafe_caught}; {capped} runs capped (counted as failures by the conservative reading). Never violated \
+             {}; {} runs capped (counted as failures by the conservative reading). Never violated \
              is what {runs} runs can show; `holds` at δ = 0.01 needs ~1000 runs per row",
-            rows.join("; ")
+            a.rows.join("; "),
+            a.unsafe_caught,
+            a.capped
         ),
-        stats([
-            ("rows_holds", f64::from(holds)),
-            ("rows_violated", f64::from(violated)),
-            ("rows", f64::from(total)),
-            ("capped", capped as f64),
-            ("unsafe_caught", flag(unsafe_caught)),
-        ]),
+        battery_stats(&a),
+    )
+}
+
+fn f60_uniform(ctx: &mut Context) -> ClaimResult {
+    let (id, title, source) = (
+        "F.60/uniform",
+        "δ-correctness of the thresholds under uniform sampling",
+        "Sec. 2.2.3, L. 21, L. 23, L. 34",
+    );
+    let paper = "the thresholds are δ-correct for any sampling rule: here uniform allocation";
+    if !ctx.experiments {
+        return skipped(id, title, source, paper);
+    }
+    let runs = if ctx.full { 1000 } else { 100 };
+    let a = battery_audit(ctx, runs, Sampling::Uniform);
+    result(
+        id,
+        title,
+        source,
+        "Eq. (4), (12), (14) and L. 34's thresholds give P(τ < ∞, â ≠ a*) ≤ δ for any sampling rule",
+        format!(
+            "`audit delta --sampling uniform` (round robin, with each algorithm's estimator, statistic and \
+             threshold) on the default battery, {runs} runs per row, confidence 1 − 1e-3: {}; the unsafe \
+             threshold log(1/δ)/20 on TTUCB is caught: {}; {} runs capped",
+            a.rows.join("; "),
+            a.unsafe_caught,
+            a.capped
+        ),
+        battery_stats(&a),
     )
 }

@@ -8,7 +8,7 @@
 //!
 //! # Failure is never success
 //! Evidence gathering records every error it meets (a solver error, a missing cell, an injected
-//! fault) in a per-check error log instead of hiding it behind a NaN; a check with a recorded
+//! fault) in the [`Evidence`] log its [`Context`] holds, instead of hiding it behind a NaN; a check with a recorded
 //! error, or a statistic that is missing or not finite, is `not checkable (error: …)`.
 //!
 //! # Fault injection
@@ -118,41 +118,54 @@ impl ClaimResult {
 
 pub use crate::fault::Area;
 
-thread_local! {
-    static ERRORS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+/// The errors met while gathering one check's evidence (a solver error, a missing cell, an
+/// injected fault), held by the [`Context`] the check reads: [`run_all`] empties it before each
+/// check and hands what the check recorded to [`judge`]. Interior mutability lets a check record
+/// while it holds shared borrows of the context's other inputs (its grid, its traces).
+#[derive(Debug, Default)]
+pub struct Evidence {
+    errors: RefCell<Vec<String>>,
 }
 
-/// Records an error met while gathering the current check's evidence.
-pub fn record(msg: impl Into<String>) {
-    ERRORS.with(|e| e.borrow_mut().push(msg.into()));
-}
+impl Evidence {
+    /// Records an error met while gathering the current check's evidence.
+    pub fn record(&self, msg: impl Into<String>) {
+        self.errors.borrow_mut().push(msg.into());
+    }
 
-/// The value of a solver result; an error (or an injected solver fault) is recorded and gives
-/// NaN, which the rule then refuses.
-pub fn solved(r: crate::Result<crate::complexity::Certified>) -> f64 {
-    value(Area::Solver, r.map(|c| c.value))
-}
+    /// The value of a solver result; an error (or an injected solver fault) is recorded and
+    /// gives NaN, which the rule then refuses.
+    pub fn solved(&self, r: crate::Result<crate::complexity::Certified>) -> f64 {
+        self.value(Area::Solver, r.map(|c| c.value))
+    }
 
-/// A solver result, or `None` with the error (or an injected solver fault) recorded.
-pub fn certified(
-    r: crate::Result<crate::complexity::Certified>,
-) -> Option<crate::complexity::Certified> {
-    r.map_err(|e| record(e.to_string())).ok()
-}
+    /// A solver result, or `None` with the error (or an injected solver fault) recorded.
+    pub fn certified(
+        &self,
+        r: crate::Result<crate::complexity::Certified>,
+    ) -> Option<crate::complexity::Certified> {
+        r.map_err(|e| self.record(e.to_string())).ok()
+    }
 
-/// The value of a fallible computation in `area`; an error (or an injected fault) is recorded
-/// and gives NaN.
-pub fn value(area: Area, r: crate::Result<f64>) -> f64 {
-    match r {
-        Ok(x) if x.is_nan() => {
-            record(format!("{} returned NaN", area.as_str()));
-            x
+    /// The value of a fallible computation in `area`; an error (or an injected fault) is
+    /// recorded and gives NaN.
+    pub fn value(&self, area: Area, r: crate::Result<f64>) -> f64 {
+        match r {
+            Ok(x) if x.is_nan() => {
+                self.record(format!("{} returned NaN", area.as_str()));
+                x
+            }
+            Ok(x) => x,
+            Err(e) => {
+                self.record(e.to_string());
+                f64::NAN
+            }
         }
-        Ok(x) => x,
-        Err(e) => {
-            record(e.to_string());
-            f64::NAN
-        }
+    }
+
+    /// The errors recorded since the last call, leaving the log empty.
+    pub fn take(&self) -> Vec<String> {
+        std::mem::take(&mut *self.errors.borrow_mut())
     }
 }
 
@@ -174,6 +187,8 @@ pub struct Context {
     /// The control cells of the Findings (case 2, starvation, DPA live counts), which some
     /// claims use as evidence (F.41's global-episode half: the live-count DPA control).
     pub controls: crate::experiment::grid::GridResults,
+    /// The errors of the check being run (see [`Evidence`]).
+    pub evidence: Evidence,
     /// The public code's measured stopping times (`data/public_code_runs.csv`, in the repository;
     /// the repository), for claim S.1.
     pub public_code_csv: Option<std::path::PathBuf>,
@@ -303,9 +318,9 @@ pub fn run_all(ctx: &mut Context) -> Vec<ClaimResult> {
     let mut out: Vec<ClaimResult> = all_checks()
         .into_iter()
         .map(|c| {
-            ERRORS.with(|e| e.borrow_mut().clear());
+            ctx.evidence.take();
             let r = c(ctx);
-            let errors = ERRORS.with(|e| std::mem::take(&mut *e.borrow_mut()));
+            let errors = ctx.evidence.take();
             judge(r, &errors)
         })
         .collect();
@@ -324,6 +339,19 @@ pub fn id_key(id: &str) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn evidence_logs_until_taken() {
+        let ev = Evidence::default();
+        let injected = Err(crate::Error::Injected { area: "solver" });
+        assert!(ev.value(Area::Solver, injected).is_nan());
+        assert!(ev.value(Area::Special, Ok(f64::NAN)).is_nan());
+        assert_eq!(ev.value(Area::Special, Ok(2.0)), 2.0);
+        let errors = ev.take();
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(errors[1].contains("special returned NaN"), "{errors:?}");
+        assert!(ev.take().is_empty(), "taking empties the log");
+    }
 
     #[test]
     fn id_order() {

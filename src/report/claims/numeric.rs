@@ -469,14 +469,16 @@ fn f39(_: &mut Context) -> ClaimResult {
     )
 }
 
-fn f46(_: &mut Context) -> ClaimResult {
+fn f46(ctx: &mut Context) -> ClaimResult {
     // Both printed sides against the library's g2 (App. G.5 uses the identity to write g2).
     let mut worst: f64 = 0.0;
     for &y in &log_grid(1e-6, 1e6, 200) {
         let s = (1.0 + 1.0 / y).sqrt();
         let a = y * (1.0 + s) * (1.0 + s);
         let b = 1.0 + 2.0 / (s - 1.0);
-        let g = super::value(super::Area::Special, crate::special::g2(y));
+        let g = ctx
+            .evidence
+            .value(super::Area::Special, crate::special::g2(y));
         worst = worst.max((a / b - 1.0).abs()).max((g / a - 1.0).abs());
     }
     result(

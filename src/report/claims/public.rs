@@ -9,7 +9,7 @@
 //! 1.01–1.53 (READINGS.md §P): its rows are compared with the factor range
 //! [`crate::mc::ADAPTT_UNDERCOUNT`], which widens the interval to `[lo/1.53, hi/1.01]`.
 
-use super::{claim as result, record, sig, stats, Check, ClaimResult, Context};
+use super::{claim as result, sig, stats, Check, ClaimResult, Context};
 use crate::bandit::{AlgoName, Rules};
 use crate::experiment::grid::GridResults;
 use crate::mc::compare::{compare_means, FactorRange, Moments, RatioComparison};
@@ -154,11 +154,11 @@ fn s1(ctx: &mut Context) -> ClaimResult {
         return super::skipped(id, t, s, p);
     }
     let Some(path) = ctx.public_code_csv.clone() else {
-        record("no path to public_code_runs.csv");
+        ctx.evidence.record("no path to public_code_runs.csv");
         return result(id, t, s, p, "no path to public_code_runs.csv", Vec::new());
     };
     if !path.exists() {
-        record(format!("{} not found", path.display()));
+        ctx.evidence.record(format!("{} not found", path.display()));
         return result(
             id,
             t,
@@ -172,13 +172,13 @@ fn s1(ctx: &mut Context) -> ClaimResult {
         );
     }
     let Some(g) = ctx.grid.as_ref() else {
-        record("the experiment grid is missing");
+        ctx.evidence.record("the experiment grid is missing");
         return result(id, t, s, p, "the experiment grid is missing", Vec::new());
     };
     let cmp = match read_public_rows(&path).and_then(|rows| compare(&rows, g)) {
         Ok(c) => c,
         Err(e) => {
-            record(e.to_string());
+            ctx.evidence.record(e.to_string());
             return result(id, t, s, p, e.to_string(), Vec::new());
         }
     };
@@ -197,7 +197,7 @@ fn s1(ctx: &mut Context) -> ClaimResult {
         outside += u32::from(lo > AGREE_BAND || hi < 1.0 / AGREE_BAND);
     }
     if cmp.is_empty() {
-        record("no public-code row to compare");
+        ctx.evidence.record("no public-code row to compare");
     }
     let straddle = cmp.len() as u32 - inside - outside;
     result(

@@ -3,8 +3,8 @@
 //! figure.
 
 use super::{
-    claim as result, flag, paper_instances, record, sig, skipped, stats, value, Area, Check,
-    ClaimResult, Context,
+    claim as result, flag, paper_instances, sig, skipped, stats, Area, Check, ClaimResult, Context,
+    Evidence,
 };
 use crate::bandit::trace::{run_traced, Trace};
 use crate::bandit::{AlgoName, AlgoSpec, Setting};
@@ -85,22 +85,33 @@ pub fn compute(full: bool) -> Result<Traces> {
     Ok(Traces { mu4, mu2_starve })
 }
 
+/// The traced runs of `ctx` (computed on first use), borrowing only its `traces` slot so that a
+/// check may record evidence errors while it reads them.
 fn traces(ctx: &mut Context) -> std::result::Result<&Traces, String> {
-    if !ctx.experiments {
+    traces_in(ctx.experiments, ctx.full, &mut ctx.traces)
+}
+
+fn traces_in(
+    experiments: bool,
+    full: bool,
+    slot: &mut Option<Traces>,
+) -> std::result::Result<&Traces, String> {
+    if !experiments {
         return Err(SKIP.into());
     }
     // The traced runs are Monte Carlo evidence: a fault in `mc` empties them here, as it
     // empties the grid at its accessors (they may be computed before the claims, for Fig. 8).
     crate::fault::check(crate::fault::Area::Mc).map_err(|e| e.to_string())?;
-    if ctx.traces.is_none() {
-        ctx.traces = Some(compute(ctx.full).map_err(|e| e.to_string())?);
+    if slot.is_none() {
+        *slot = Some(compute(full).map_err(|e| e.to_string())?);
     }
-    ctx.traces.as_ref().ok_or_else(|| "no traces".to_string())
+    slot.as_ref().ok_or_else(|| "no traces".to_string())
 }
 
 const SKIP: &str = "skipped: --no-experiments";
 
 fn failed(
+    ev: &Evidence,
     id: &'static str,
     title: &'static str,
     source: &'static str,
@@ -110,7 +121,7 @@ fn failed(
     if e == SKIP {
         return skipped(id, title, source, paper);
     }
-    record(format!("traced runs failed: {e}"));
+    ev.record(format!("traced runs failed: {e}"));
     result(
         id,
         title,
@@ -136,13 +147,13 @@ fn f17(ctx: &mut Context) -> ClaimResult {
         "L. 16",
         "for a δ-correct ε-global DP strategy and λ ∈ Alt(ν): ε Σ_a E[N_{τ,a}]·TV(ν_a, λ_a) ≥ kl(1−δ, δ)",
     );
-    let t = match traces(ctx) {
+    let t = match traces_in(ctx.experiments, ctx.full, &mut ctx.traces) {
         Ok(t) => t,
-        Err(e) => return failed(id, ti, so, p, e),
+        Err(e) => return failed(&ctx.evidence, id, ti, so, p, e),
     };
     let nu = mu(3);
     let s = nu.best();
-    let kl = value(Area::Special, kl_delta(TRACE_DELTA));
+    let kl = ctx.evidence.value(Area::Special, kl_delta(TRACE_DELTA));
     let mut rows = Vec::new();
     let mut min_margin = f64::INFINITY;
     for algo in [AlgoName::AdapTt, AlgoName::AdapTtStar] {
@@ -187,9 +198,9 @@ fn f27(ctx: &mut Context) -> ClaimResult {
         "Sec. 2.2.3; L. 38",
         "|N^a_{n,a} − βL_{n,a}| ≤ 1 for all n > K, a; sharper −1/2 ≤ … ≤ 1",
     );
-    let t = match traces(ctx) {
+    let t = match traces_in(ctx.experiments, ctx.full, &mut ctx.traces) {
         Ok(t) => t,
-        Err(e) => return failed(id, ti, so, p, e),
+        Err(e) => return failed(&ctx.evidence, id, ti, so, p, e),
     };
     let (mut lo, mut hi, mut n) = (f64::INFINITY, f64::NEG_INFINITY, 0u32);
     for (_, tr) in &t.mu4 {
@@ -216,9 +227,9 @@ fn f28(ctx: &mut Context) -> ClaimResult {
         "Sec. 4.3",
         "N_{n,a} < 4·Ñ_{n,a} (\"a factor at most 4\")",
     );
-    let t = match traces(ctx) {
+    let t = match traces_in(ctx.experiments, ctx.full, &mut ctx.traces) {
         Ok(t) => t,
-        Err(e) => return failed(id, ti, so, p, e),
+        Err(e) => return failed(&ctx.evidence, id, ti, so, p, e),
     };
     let worst = [AlgoName::AdapTt, AlgoName::AdapTtStar]
         .iter()
@@ -241,9 +252,9 @@ fn f29(ctx: &mut Context) -> ClaimResult {
         "L. 37",
         "N_{T_k(a),a} = 2^{k−1}, Ñ_{k,a} = 2^{k−2} (k ≥ 2)",
     );
-    let t = match traces(ctx) {
+    let t = match traces_in(ctx.experiments, ctx.full, &mut ctx.traces) {
         Ok(t) => t,
-        Err(e) => return failed(id, ti, so, p, e),
+        Err(e) => return failed(&ctx.evidence, id, ti, so, p, e),
     };
     let (mut v, mut switches) = (0, 0);
     for a in [AlgoName::AdapTt, AlgoName::AdapTtStar, AlgoName::DpaTt] {
@@ -287,9 +298,9 @@ fn f44(ctx: &mut Context) -> ClaimResult {
         "L. 51",
         "eventually (max_a T_{k_{n,a}}(a) − 1)/(min_a T_{k_{n,a}}(a) − 1) ≤ 2 + η",
     );
-    let t = match traces(ctx) {
+    let t = match traces_in(ctx.experiments, ctx.full, &mut ctx.traces) {
         Ok(t) => t,
-        Err(e) => return failed(id, ti, so, p, e),
+        Err(e) => return failed(&ctx.evidence, id, ti, so, p, e),
     };
     let mut rows = Vec::new();
     let mut frac_ok = 1.0f64;
@@ -328,9 +339,9 @@ fn f45(ctx: &mut Context) -> ClaimResult {
         "L. 46",
         "for distinct means, eventually N_{n,a} ≥ sqrt(n/K) for all a",
     );
-    let t = match traces(ctx) {
+    let t = match traces_in(ctx.experiments, ctx.full, &mut ctx.traces) {
         Ok(t) => t,
-        Err(e) => return failed(id, ti, so, p, e),
+        Err(e) => return failed(&ctx.evidence, id, ti, so, p, e),
     };
     let mut rows = Vec::new();
     let mut settled_min = f64::INFINITY;

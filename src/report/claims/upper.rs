@@ -1,7 +1,7 @@
 //! Claim checks on the asymptotic upper bounds (READINGS.md §E.4; Thm. 22, 24, L. 52, Rem. 25).
 
 use super::{
-    claim as result, paper_instances, sig, solved, stats, value, Area, Check, ClaimResult, Context,
+    claim as result, paper_instances, sig, stats, Area, Check, ClaimResult, Context, Evidence,
 };
 use crate::complexity::upper::upper_bounds;
 use crate::complexity::{t_kl_gaussian, t_kl_gaussian_beta, t_tv};
@@ -24,21 +24,21 @@ fn distinct() -> Vec<(&'static str, Instance)> {
 const EPS_INF: f64 = 1e9;
 const EPS_ZERO: f64 = 1e-6;
 
-fn tgb(nu: &Instance) -> f64 {
-    solved(t_kl_gaussian_beta(nu, 0.5, 0.5))
+fn tgb(ev: &Evidence, nu: &Instance) -> f64 {
+    ev.solved(t_kl_gaussian_beta(nu, 0.5, 0.5))
 }
 
-fn f31(_: &mut Context) -> ClaimResult {
+fn f31(ctx: &mut Context) -> ClaimResult {
     let mut rows = Vec::new();
     let (mut dev_inf, mut dev_zero, mut viol) = (0f64, 0f64, 0u32);
     for (name, nu) in distinct() {
-        let t = tgb(&nu);
-        let tg = solved(t_kl_gaussian(&nu, 0.5));
-        let inf = value(
+        let t = tgb(&ctx.evidence, &nu);
+        let tg = ctx.evidence.solved(t_kl_gaussian(&nu, 0.5));
+        let inf = ctx.evidence.value(
             Area::Solver,
             upper_bounds(&nu, EPS_INF, 0.5).map(|u| u.adap_tt.value),
         ) / t;
-        let zero = value(
+        let zero = ctx.evidence.value(
             Area::Solver,
             upper_bounds(&nu, EPS_ZERO, 0.5).map(|u| u.adap_tt.value),
         ) * EPS_ZERO
@@ -62,13 +62,13 @@ fn f31(_: &mut Context) -> ClaimResult {
     )
 }
 
-fn f33(_: &mut Context) -> ClaimResult {
+fn f33(ctx: &mut Context) -> ClaimResult {
     let mut rows = Vec::new();
     let (mut dev, mut viol) = (0f64, 0u32);
     for (name, nu) in distinct() {
-        let t = tgb(&nu);
-        let tg = solved(t_kl_gaussian(&nu, 0.5));
-        let r = value(
+        let t = tgb(&ctx.evidence, &nu);
+        let tg = ctx.evidence.solved(t_kl_gaussian(&nu, 0.5));
+        let r = ctx.evidence.value(
             Area::Solver,
             upper_bounds(&nu, EPS_INF, 0.5).map(|u| u.adap_tt_star.thm24_main),
         ) / t;
@@ -96,13 +96,13 @@ fn f33(_: &mut Context) -> ClaimResult {
     )
 }
 
-fn f35(_: &mut Context) -> ClaimResult {
+fn f35(ctx: &mut Context) -> ClaimResult {
     let mut rows = Vec::new();
     let mut worst: f64 = 0.0;
     for (name, nu) in distinct() {
-        let ttv = solved(t_tv(&nu));
+        let ttv = ctx.evidence.solved(t_tv(&nu));
         let e = 1e-8;
-        let r = value(
+        let r = ctx.evidence.value(
             Area::Solver,
             upper_bounds(&nu, e, 0.5).map(|u| u.adap_tt_star.thm24_main),
         ) / (ttv / e);
@@ -125,16 +125,16 @@ fn f35(_: &mut Context) -> ClaimResult {
     )
 }
 
-fn f43(_: &mut Context) -> ClaimResult {
+fn f43(ctx: &mut Context) -> ClaimResult {
     let mut rows = Vec::new();
     let (mut fa, mut fb) = (0f64, 0f64);
     for (name, nu) in distinct() {
-        let t = tgb(&nu);
-        let a = value(
+        let t = tgb(&ctx.evidence, &nu);
+        let a = ctx.evidence.value(
             Area::Solver,
             upper_bounds(&nu, EPS_INF, 0.5).map(|u| u.adap_tt.value),
         ) / t;
-        let b = value(
+        let b = ctx.evidence.value(
             Area::Solver,
             upper_bounds(&nu, EPS_INF, 0.5).map(|u| u.adap_tt_star.thm24_main),
         ) / t;
@@ -160,12 +160,12 @@ fn f43(_: &mut Context) -> ClaimResult {
     )
 }
 
-fn f61(_: &mut Context) -> ClaimResult {
+fn f61(ctx: &mut Context) -> ClaimResult {
     let mut rows = Vec::new();
     let mut max_diff: f64 = 0.0;
     for (name, nu) in distinct() {
         for e in [0.1, 1.0] {
-            let u = upper_bounds(&nu, e, 0.5).map_err(|err| super::record(err.to_string()));
+            let u = upper_bounds(&nu, e, 0.5).map_err(|err| ctx.evidence.record(err.to_string()));
             if let Ok(u) = u {
                 let s = &u.adap_tt_star;
                 max_diff = max_diff.max((s.thm24_main / s.lemma52_app - 1.0).abs());
@@ -192,14 +192,14 @@ fn f61(_: &mut Context) -> ClaimResult {
     )
 }
 
-fn f62(_: &mut Context) -> ClaimResult {
+fn f62(ctx: &mut Context) -> ClaimResult {
     let mut rows = Vec::new();
     let mut dev: f64 = 0.0;
     for (name, nu) in distinct() {
-        let r = value(
+        let r = ctx.evidence.value(
             Area::Solver,
             upper_bounds(&nu, EPS_INF, 0.5).map(|u| u.adap_tt_star.thm24_main),
-        ) / tgb(&nu);
+        ) / tgb(&ctx.evidence, &nu);
         dev = dev.max((r - 4.0).abs());
         rows.push(format!("{name} {}", sig(r, 9)));
     }

@@ -1,6 +1,6 @@
 //! Claims on the Gaussian characteristic times and β-optimal allocations (Sec. 2.2.3, Eq. (5), READINGS.md §B.3).
 
-use super::{certified, fails, geq, instances, result, sig, stats, v, ClaimResult, Context};
+use super::{fails, geq, instances, result, sig, stats, ClaimResult, Context};
 use crate::complexity::{t_kl_gaussian, t_kl_gaussian_beta};
 use crate::instance::Instance;
 
@@ -26,14 +26,14 @@ pub(super) fn gaussian_beta_allocation(nu: &Instance, beta: f64) -> Vec<f64> {
     omega(0.5 * (lo + hi))
 }
 
-pub(super) fn f26(_: &mut Context) -> ClaimResult {
+pub(super) fn f26(ctx: &mut Context) -> ClaimResult {
     let mut viol = 0u32;
     let mut alloc_dev: f64 = 0.0;
     let mut rows = Vec::new();
     for (name, nu) in instances() {
         let h = nu.hardness_h(0.5);
-        let tg = v(t_kl_gaussian(&nu, 0.5));
-        let Some(tb) = certified(t_kl_gaussian_beta(&nu, 0.5, 0.5)) else {
+        let tg = ctx.evidence.solved(t_kl_gaussian(&nu, 0.5));
+        let Some(tb) = ctx.evidence.certified(t_kl_gaussian_beta(&nu, 0.5, 0.5)) else {
             continue;
         };
         viol += fails(geq(tg, h) && geq(2.0 * h, tg) && geq(2.0 * tg, tb.value));
@@ -67,11 +67,11 @@ pub(super) fn f26(_: &mut Context) -> ClaimResult {
     )
 }
 
-pub(super) fn f65(_: &mut Context) -> ClaimResult {
+pub(super) fn f65(ctx: &mut Context) -> ClaimResult {
     let mut rows = Vec::new();
     let mut viol = 0u32;
     for (name, nu) in instances() {
-        let a = v(t_kl_gaussian_beta(&nu, 0.5, 0.5));
+        let a = ctx.evidence.solved(t_kl_gaussian_beta(&nu, 0.5, 0.5));
         let h2 = 2.0 * nu.hardness_h(0.5);
         viol += fails(geq(h2, a));
         rows.push(format!("{name} {} ≤ {}", sig(a, 6), sig(h2, 6)));

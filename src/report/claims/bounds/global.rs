@@ -1,8 +1,7 @@
 //! Claims on the global-DP characteristic time and its switch (Cor. 18, Sec. 4.1, 4.4, READINGS.md §B.9).
 
 use super::{
-    certified, eps_grid, fails, geq, instances, log_grid, result, sig, stats, v, value, Area,
-    ClaimResult, Context,
+    eps_grid, fails, geq, instances, log_grid, result, sig, stats, Area, ClaimResult, Context,
 };
 use crate::complexity::{
     eps_switch_global, t_global, t_kl, t_kl_beta_g_eps, t_kl_g_eps, t_tv, two_h_g_eps,
@@ -15,10 +14,10 @@ pub(super) fn f18(ctx: &mut Context) -> ClaimResult {
     let mut min_ratio = f64::INFINITY;
     let mut max_ratio: f64 = 0.0;
     for (_, nu) in instances() {
-        let tkl = v(t_kl(&nu));
-        let ttv = v(t_tv(&nu));
+        let tkl = ctx.evidence.solved(t_kl(&nu));
+        let ttv = ctx.evidence.solved(t_tv(&nu));
         for &e in &eps_grid(ctx) {
-            let tg = v(t_global(&nu, e));
+            let tg = ctx.evidence.solved(t_global(&nu, e));
             let relax = tkl.max(ttv / e);
             viol += fails(geq(tg, relax));
             min_ratio = min_ratio.min(tg / relax);
@@ -40,12 +39,12 @@ pub(super) fn f18(ctx: &mut Context) -> ClaimResult {
     )
 }
 
-pub(super) fn f19(_: &mut Context) -> ClaimResult {
+pub(super) fn f19(ctx: &mut Context) -> ClaimResult {
     let mut worst: f64 = 0.0;
     let mut rows = Vec::new();
     for (name, nu) in instances() {
         let closed: f64 = nu.gaps().iter().map(|d| 1.0 / d).sum();
-        let solved = v(t_tv(&nu));
+        let solved = ctx.evidence.solved(t_tv(&nu));
         worst = worst.max((solved / closed - 1.0).abs());
         rows.push(format!("{name} {}", sig(solved, 8)));
     }
@@ -67,9 +66,9 @@ pub(super) fn f21(ctx: &mut Context) -> ClaimResult {
     let mut viol = 0u32;
     for (_, nu) in instances() {
         for &e in &eps_grid(ctx) {
-            let tg = v(t_global(&nu, e));
-            let tge = v(t_kl_g_eps(&nu, e));
-            let h2 = value(Area::Solver, two_h_g_eps(&nu, e));
+            let tg = ctx.evidence.solved(t_global(&nu, e));
+            let tge = ctx.evidence.solved(t_kl_g_eps(&nu, e));
+            let h2 = ctx.evidence.value(Area::Solver, two_h_g_eps(&nu, e));
             viol += fails(geq(tge, tg) && geq(h2, tge));
         }
     }
@@ -82,23 +81,26 @@ pub(super) fn f21(ctx: &mut Context) -> ClaimResult {
         "T_g ≤ T_KL(ν_{G,ε}) ≤ 2H(ν_{G,ε})",
         format!(
             "violations on μ1–μ6 × ε ∈ [1e-4, 1e4]: {viol}; e.g. μ1, ε = 0.3: {} ≤ {} ≤ {}",
-            sig(v(t_global(&nu, e)), 6),
-            sig(v(t_kl_g_eps(&nu, e)), 6),
-            sig(value(Area::Solver, two_h_g_eps(&nu, e)), 6)
+            sig(ctx.evidence.solved(t_global(&nu, e)), 6),
+            sig(ctx.evidence.solved(t_kl_g_eps(&nu, e)), 6),
+            sig(ctx.evidence.value(Area::Solver, two_h_g_eps(&nu, e)), 6)
         ),
         stats([("violations", f64::from(viol))]),
     )
 }
 
-pub(super) fn f23(_: &mut Context) -> ClaimResult {
+pub(super) fn f23(ctx: &mut Context) -> ClaimResult {
     let mut rows = Vec::new();
     let mut viol = 0u32;
     for (name, nu) in instances() {
-        let s = value(Area::Solver, eps_switch_global(&nu));
-        let ratio = v(t_tv(&nu)) / v(t_kl(&nu));
+        let s = ctx.evidence.value(Area::Solver, eps_switch_global(&nu));
+        let ratio = ctx.evidence.solved(t_tv(&nu)) / ctx.evidence.solved(t_kl(&nu));
         viol += fails((s / ratio - 1.0).abs() < 1e-8);
         // the two terms of Eq. (9) cross at s
-        viol += fails(((v(t_tv(&nu)) / s) / v(t_kl(&nu)) - 1.0).abs() < 1e-8);
+        viol += fails(
+            ((ctx.evidence.solved(t_tv(&nu)) / s) / ctx.evidence.solved(t_kl(&nu)) - 1.0).abs()
+                < 1e-8,
+        );
         rows.push(format!("{name} {}", sig(s, 4)));
     }
     result(
@@ -111,11 +113,14 @@ pub(super) fn f23(_: &mut Context) -> ClaimResult {
     )
 }
 
-pub(super) fn f24(_: &mut Context) -> ClaimResult {
+pub(super) fn f24(ctx: &mut Context) -> ClaimResult {
     let mut rows = Vec::new();
     let mut viol = 0u32;
     for (name, nu) in instances() {
-        let (a, b) = (v(t_tv(&nu)), (2.0 * v(t_kl(&nu))).sqrt());
+        let (a, b) = (
+            ctx.evidence.solved(t_tv(&nu)),
+            (2.0 * ctx.evidence.solved(t_kl(&nu))).sqrt(),
+        );
         viol += fails(geq(a, b));
         rows.push(format!("{name} {} ≥ {}", sig(a, 5), sig(b, 5)));
     }
@@ -129,14 +134,14 @@ pub(super) fn f24(_: &mut Context) -> ClaimResult {
     )
 }
 
-pub(super) fn f34(_: &mut Context) -> ClaimResult {
+pub(super) fn f34(ctx: &mut Context) -> ClaimResult {
     let mut viol = 0u32;
     let mut n = 0;
     let mut worst: f64 = 0.0;
     for (_, nu) in instances() {
-        let ttv = v(t_tv(&nu));
+        let ttv = ctx.evidence.solved(t_tv(&nu));
         for &e in &log_grid(1e-4, 2.0 * nu.delta_min(), 15) {
-            let lhs = 2.0 * v(t_kl_beta_g_eps(&nu, e, 0.5));
+            let lhs = 2.0 * ctx.evidence.solved(t_kl_beta_g_eps(&nu, e, 0.5));
             let rhs = 4.0 * ttv / e;
             viol += fails(geq(rhs, lhs));
             worst = worst.max(lhs / rhs);
@@ -170,15 +175,15 @@ pub(super) fn f_kl(nu: &Instance, w: &[f64]) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-pub(super) fn f64_(_: &mut Context) -> ClaimResult {
+pub(super) fn f64_(ctx: &mut Context) -> ClaimResult {
     let mut rows = Vec::new();
     let mut viol = 0u32;
     for (name, nu) in instances() {
         if !nu.is_interior() {
             continue;
         }
-        let ttv = v(t_tv(&nu));
-        let Some(kl) = certified(t_kl(&nu)) else {
+        let ttv = ctx.evidence.solved(t_tv(&nu));
+        let Some(kl) = ctx.evidence.certified(t_kl(&nu)) else {
             continue;
         };
         let gaps = nu.gaps();
@@ -192,8 +197,8 @@ pub(super) fn f64_(_: &mut Context) -> ClaimResult {
         let hi = 1.0 / (kl.value * f_tv);
         let below = lo * 0.98;
         let above = hi * 1.02;
-        let d1 = (v(t_global(&nu, below)) / (ttv / below) - 1.0).abs();
-        let d2 = (v(t_global(&nu, above)) / kl.value - 1.0).abs();
+        let d1 = (ctx.evidence.solved(t_global(&nu, below)) / (ttv / below) - 1.0).abs();
+        let d2 = (ctx.evidence.solved(t_global(&nu, above)) / kl.value - 1.0).abs();
         viol += fails(d1 < 1e-8 && d2 < 1e-8);
         rows.push(format!(
             "{name}: T_g = T_TV/ε for ε ≤ {}, T_g = T_KL^Ber for ε ≥ {}",

@@ -1,7 +1,7 @@
 //! Claims on the local-DP characteristic time and CTB-TT (Cor. 11, Sec. 3.2, READINGS.md §B.8).
 
 use super::{
-    eps_grid, fails, geq, instances, log_grid, result, sig, stats, v, ClaimResult, Context, REL_TOL,
+    eps_grid, fails, geq, instances, log_grid, result, sig, stats, ClaimResult, Context, REL_TOL,
 };
 use crate::complexity::{t_kl, t_kl_gaussian, t_kl_gaussian_beta, t_local, t_tv2};
 use crate::divergence::{c_local_unchecked, pinsker_switch_eps};
@@ -11,10 +11,10 @@ pub(super) fn f3(ctx: &mut Context) -> ClaimResult {
     let mut n = 0;
     let mut min_ratio = f64::INFINITY;
     for (_, nu) in instances() {
-        let tkl = v(t_kl(&nu));
-        let ttv2 = v(t_tv2(&nu));
+        let tkl = ctx.evidence.solved(t_kl(&nu));
+        let ttv2 = ctx.evidence.solved(t_tv2(&nu));
         for &e in &eps_grid(ctx) {
-            let tl = v(t_local(&nu, e));
+            let tl = ctx.evidence.solved(t_local(&nu, e));
             let relax = tkl.max(ttv2 / c_local_unchecked(e));
             viol += fails(geq(tl, relax));
             min_ratio = min_ratio.min(tl / relax);
@@ -34,11 +34,11 @@ pub(super) fn f3(ctx: &mut Context) -> ClaimResult {
     )
 }
 
-pub(super) fn f4(_: &mut Context) -> ClaimResult {
+pub(super) fn f4(ctx: &mut Context) -> ClaimResult {
     let mut rows = Vec::new();
     let mut viol = 0u32;
     for (name, nu) in instances() {
-        let r = v(t_tv2(&nu)) / v(t_kl(&nu));
+        let r = ctx.evidence.solved(t_tv2(&nu)) / ctx.evidence.solved(t_kl(&nu));
         viol += fails(geq(r, 2.0));
         rows.push(format!("{name} {}", sig(r, 4)));
     }
@@ -52,11 +52,11 @@ pub(super) fn f4(_: &mut Context) -> ClaimResult {
     )
 }
 
-pub(super) fn f5(_: &mut Context) -> ClaimResult {
+pub(super) fn f5(ctx: &mut Context) -> ClaimResult {
     let mut worst: f64 = 0.0;
     for (_, nu) in instances() {
-        let a = v(t_tv2(&nu));
-        let b = v(t_kl_gaussian(&nu, 1.0)) / 2.0;
+        let a = ctx.evidence.solved(t_tv2(&nu));
+        let b = ctx.evidence.solved(t_kl_gaussian(&nu, 1.0)) / 2.0;
         worst = worst.max((a / b - 1.0).abs());
     }
     result(
@@ -72,15 +72,15 @@ pub(super) fn f5(_: &mut Context) -> ClaimResult {
     )
 }
 
-pub(super) fn f10(_: &mut Context) -> ClaimResult {
+pub(super) fn f10(ctx: &mut Context) -> ClaimResult {
     let mut worst: f64 = 0.0;
     for (_, nu) in instances() {
         for &e in &[0.01, 0.1, 0.5, 1.0, 4.0] {
             let r = nu.randomised_response(e).expect("invariant: eps > 0");
             let coth2 = 1.0 / (0.5f64 * e).tanh().powi(2);
             for &b in &[0.3, 0.5, 0.7] {
-                let lhs = v(t_kl_gaussian_beta(&r, 0.5, b));
-                let rhs = coth2 * v(t_kl_gaussian_beta(&nu, 0.5, b));
+                let lhs = ctx.evidence.solved(t_kl_gaussian_beta(&r, 0.5, b));
+                let rhs = coth2 * ctx.evidence.solved(t_kl_gaussian_beta(&nu, 0.5, b));
                 worst = worst.max((lhs / rhs - 1.0).abs());
             }
         }
@@ -98,12 +98,12 @@ pub(super) fn f10(_: &mut Context) -> ClaimResult {
     )
 }
 
-pub(super) fn f11(_: &mut Context) -> ClaimResult {
+pub(super) fn f11(ctx: &mut Context) -> ClaimResult {
     let mut rows = Vec::new();
     let mut viol = 0u32;
     for (name, nu) in instances() {
-        let a = v(t_kl_gaussian_beta(&nu, 0.5, 0.5));
-        let b = v(t_tv2(&nu));
+        let a = ctx.evidence.solved(t_kl_gaussian_beta(&nu, 0.5, 0.5));
+        let b = ctx.evidence.solved(t_tv2(&nu));
         viol += fails(geq(b, a));
         rows.push(format!("{name} {}/{}", sig(a, 6), sig(b, 6)));
     }
@@ -117,7 +117,7 @@ pub(super) fn f11(_: &mut Context) -> ClaimResult {
     )
 }
 
-pub(super) fn f13(_: &mut Context) -> ClaimResult {
+pub(super) fn f13(ctx: &mut Context) -> ClaimResult {
     let small: Vec<String> = [1e-2, 1e-4, 1e-6]
         .iter()
         .map(|&e| {
@@ -131,7 +131,8 @@ pub(super) fn f13(_: &mut Context) -> ClaimResult {
     let small_dev = (c_local_unchecked(1e-6) / (0.5f64 * 1e-6).tanh().powi(2) - 4.0).abs();
     let mut viol = 0u32;
     for (name, nu) in instances() {
-        let r = v(t_kl_gaussian_beta(&nu, 0.5, 0.5)) / v(t_kl_gaussian(&nu, 0.5));
+        let r = ctx.evidence.solved(t_kl_gaussian_beta(&nu, 0.5, 0.5))
+            / ctx.evidence.solved(t_kl_gaussian(&nu, 0.5));
         viol += fails(r <= 2.0 * (1.0 + REL_TOL));
         rows.push(format!("{name} {}", sig(r, 4)));
     }
@@ -157,9 +158,9 @@ pub(super) fn f63(ctx: &mut Context) -> ClaimResult {
     let mut worst: f64 = 0.0;
     let mut n = 0;
     for (_, nu) in instances() {
-        let ttv2 = v(t_tv2(&nu));
+        let ttv2 = ctx.evidence.solved(t_tv2(&nu));
         for &e in &log_grid(1e-4, e0, if ctx.full { 40 } else { 12 }) {
-            let tl = v(t_local(&nu, e));
+            let tl = ctx.evidence.solved(t_local(&nu, e));
             worst = worst.max((tl / (ttv2 / c_local_unchecked(e)) - 1.0).abs());
             n += 1;
         }

@@ -10,8 +10,8 @@ mod local;
 mod special;
 
 use super::{
-    certified, claim as result, flag, golden_min, log_grid, paper_instances, sig, solved, stats,
-    value, Area, Check, ClaimResult, Context,
+    claim as result, flag, golden_min, log_grid, paper_instances, sig, stats, Area, Check,
+    ClaimResult, Context,
 };
 use crate::instance::Instance;
 
@@ -62,17 +62,9 @@ fn instances() -> Vec<(&'static str, Instance)> {
         .collect()
 }
 
-fn v(r: crate::Result<crate::complexity::Certified>) -> f64 {
-    solved(r)
-}
-
 /// 1 when a checked inequality fails (NaN fails too), for violation counts.
 fn fails(ok: bool) -> u32 {
     u32::from(!ok)
-}
-
-fn sp(r: crate::Result<f64>) -> f64 {
-    value(Area::Special, r)
 }
 
 fn eps_grid(ctx: &Context) -> Vec<f64> {

@@ -1,11 +1,11 @@
 //! Claims on the special functions `g1`, `g2`, `W̄_{-1}`, `C_G` and the threshold constants (READINGS.md §C).
 
-use super::{fails, flag, golden_min, log_grid, result, sig, sp, stats, ClaimResult, Context};
+use super::{fails, flag, golden_min, log_grid, result, sig, stats, Area, ClaimResult, Context};
 use crate::special::{c_g, g1, g2, g_g, wbar_m1, zeta};
 
-pub(super) fn f32(_: &mut Context) -> ClaimResult {
-    let g1v = |y: f64| sp(g1(y));
-    let g2v = |y: f64| sp(g2(y));
+pub(super) fn f32(ctx: &mut Context) -> ClaimResult {
+    let g1v = |y: f64| ctx.evidence.value(Area::Special, g1(y));
+    let g2v = |y: f64| ctx.evidence.value(Area::Special, g2(y));
     let ys = log_grid(1e-6, 1e4, 300);
     let g1_inc = ys.windows(2).all(|w| g1v(w[1]) > g1v(w[0]));
     let g2_inc = ys.windows(2).all(|w| g2v(w[1]) > g2v(w[0]));
@@ -41,8 +41,8 @@ pub(super) fn f32(_: &mut Context) -> ClaimResult {
     )
 }
 
-pub(super) fn f37(_: &mut Context) -> ClaimResult {
-    let w = |x: f64| sp(wbar_m1(x));
+pub(super) fn f37(ctx: &mut Context) -> ClaimResult {
+    let w = |x: f64| ctx.evidence.value(Area::Special, wbar_m1(x));
     let mut bound_viol = 0u32;
     let mut deriv_dev: f64 = 0.0;
     let mut inverse_dev: f64 = 0.0;
@@ -80,22 +80,22 @@ pub(super) fn f37(_: &mut Context) -> ClaimResult {
     )
 }
 
-pub(super) fn f38(_: &mut Context) -> ClaimResult {
+pub(super) fn f38(ctx: &mut Context) -> ClaimResult {
     let xs = [0.1, 1.0, 3.0, 10.0, 100.0, 1e4];
     let rows: Vec<String> = xs
         .iter()
         .map(|&x| {
             format!(
                 "x = {x}: C_G − x − log x = {}",
-                sig(sp(c_g(x)) - x - x.ln(), 4)
+                sig(ctx.evidence.value(Area::Special, c_g(x)) - x - x.ln(), 4)
             )
         })
         .collect();
-    let rel = (sp(c_g(1e4)) - 1e4) / 1e4f64.ln();
+    let rel = (ctx.evidence.value(Area::Special, c_g(1e4)) - 1e4) / 1e4f64.ln();
     // The approximation's error on the range where the paper uses it (x of order log(1/δ)).
     let max_err = log_grid(1.0, 100.0, 60)
         .iter()
-        .map(|&x| (sp(c_g(x)) - x - x.ln()).abs())
+        .map(|&x| (ctx.evidence.value(Area::Special, c_g(x)) - x - x.ln()).abs())
         .fold(0.0, f64::max);
     result(
         "F.38",
@@ -112,8 +112,8 @@ pub(super) fn f38(_: &mut Context) -> ClaimResult {
     )
 }
 
-pub(super) fn f48(_: &mut Context) -> ClaimResult {
-    let z2 = sp(zeta(2.0));
+pub(super) fn f48(ctx: &mut Context) -> ClaimResult {
+    let z2 = ctx.evidence.value(Area::Special, zeta(2.0));
     let pi = std::f64::consts::PI;
     let d1 = (2.0 * z2 * z2 / (pi.powi(4) / 18.0) - 1.0).abs();
     let d2 = (2.0 * z2 / (pi * pi / 3.0) - 1.0).abs();
@@ -134,15 +134,15 @@ pub(super) fn f48(_: &mut Context) -> ClaimResult {
     )
 }
 
-pub(super) fn f66(_: &mut Context) -> ClaimResult {
+pub(super) fn f66(ctx: &mut Context) -> ClaimResult {
     // min of g_G on (1/2, 1) by golden section (independent of c_g's own minimiser).
-    let g = |l: f64| sp(g_g(l));
+    let g = |l: f64| ctx.evidence.value(Area::Special, g_g(l));
     let (lmin, _) = golden_min(g, 0.5 + 1e-9, 1.0 - 1e-9, 200);
     let gmin = g(lmin);
     let xs = log_grid(1e-3, 1e6, 200);
     let worst = xs
         .iter()
-        .map(|&x| sp(c_g(x)) - x)
+        .map(|&x| ctx.evidence.value(Area::Special, c_g(x)) - x)
         .fold(f64::INFINITY, f64::min);
     result(
         "F.66",

@@ -5,9 +5,7 @@ use crate::bandit::{AlgoName, DpaEpisodes, Rules};
 use crate::complexity::t_kl_gaussian_beta;
 use crate::experiment::grid::{GridResults, DPA_DELTAS};
 use crate::instance::Instance;
-use crate::report::claims::{
-    claim as result, paper_instances, record, sig, solved, stats, ClaimResult, Context,
-};
+use crate::report::claims::{claim as result, paper_instances, sig, stats, ClaimResult, Context};
 
 pub(super) fn f40(ctx: &mut Context) -> ClaimResult {
     let (id, t, s, p) = (
@@ -24,7 +22,14 @@ pub(super) fn f40(ctx: &mut Context) -> ClaimResult {
         let nu = Instance::bernoulli(means).expect("invariant: valid");
         let gaps = nu.suboptimal_gaps();
         for e in g.eps_of(name, AlgoName::DpSe, Rules::Paper) {
-            if let Some(c) = get(g, name, AlgoName::DpSe, Some(e), Rules::Paper) {
+            if let Some(c) = get(
+                &ctx.evidence,
+                g,
+                name,
+                AlgoName::DpSe,
+                Some(e),
+                Rules::Paper,
+            ) {
                 let m = est(c);
                 capped += m.capped;
                 let rate: f64 = gaps.iter().map(|d| 1.0 / (d * d) + 1.0 / (e * d)).sum();
@@ -107,7 +112,8 @@ pub(super) fn f41(ctx: &mut Context) -> ClaimResult {
     let (mut g_viol, mut g_cells) = (0u32, 0u32);
     let live_text = match live {
         None => {
-            crate::report::claims::record("the live-count DPA control cell is missing");
+            ctx.evidence
+                .record("the live-count DPA control cell is missing");
             "the live-count control is missing".to_string()
         }
         Some(c) => {
@@ -193,7 +199,7 @@ pub(super) fn f42(ctx: &mut Context) -> ClaimResult {
         return no_grid(ctx, id, t, s, p);
     };
     let nu = Instance::bernoulli(paper_instances()[3].1.clone()).expect("invariant: valid");
-    let tb = solved(t_kl_gaussian_beta(&nu, 0.5, 0.5));
+    let tb = ctx.evidence.solved(t_kl_gaussian_beta(&nu, 0.5, 0.5));
     let k = nu.k() as f64;
     let mut rows = Vec::new();
     let mut last = (f64::NAN, f64::NAN);
@@ -206,7 +212,8 @@ pub(super) fn f42(ctx: &mut Context) -> ClaimResult {
                 None => {
                     // DPA-TT always counts its rounds: their absence is an error, and the
                     // claim is not checkable.
-                    record(format!("{}: no mean number of rounds", c.cell.key()));
+                    ctx.evidence
+                        .record(format!("{}: no mean number of rounds", c.cell.key()));
                     f64::NAN
                 }
             };
@@ -234,7 +241,7 @@ pub(super) fn f42(ctx: &mut Context) -> ClaimResult {
             Some(Ok((b, se))) => (b, b - super::Z95 * se, b + super::Z95 * se),
             Some(Err(())) => (f64::NAN, 0.0, f64::INFINITY),
             None => {
-                record("missing DPA-TT δ cells on mu4");
+                ctx.evidence.record("missing DPA-TT δ cells on mu4");
                 (f64::NAN, f64::NAN, f64::NAN)
             }
         };

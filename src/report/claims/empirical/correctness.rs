@@ -3,7 +3,7 @@
 use super::{est, fmt_mean, get, grid, no_grid};
 use crate::bandit::{AlgoName, DpaEpisodes, Rules};
 use crate::mc::stats::cp_upper;
-use crate::report::claims::{claim as result, sig, stats, value, Area, ClaimResult, Context};
+use crate::report::claims::{claim as result, sig, stats, Area, ClaimResult, Context};
 
 pub(super) fn f56(ctx: &mut Context) -> ClaimResult {
     f56_with(ctx, Rules::Paper)
@@ -54,8 +54,10 @@ fn f56_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
             formal_above.push(format!("{} ({} capped)", c.cell.key(), sm.unstopped));
         }
     }
-    let up = value(Area::Mc, cp_upper(errors, runs, 0.05));
-    let up_formal = value(Area::Mc, cp_upper(errors + unstopped, runs, 0.05));
+    let up = ctx.evidence.value(Area::Mc, cp_upper(errors, runs, 0.05));
+    let up_formal = ctx
+        .evidence
+        .value(Area::Mc, cp_upper(errors + unstopped, runs, 0.05));
     let list = |v: &[String]| {
         if v.is_empty() {
             "none".to_string()
@@ -111,10 +113,16 @@ pub(super) fn f57(ctx: &mut Context) -> ClaimResult {
     let mut min_days = f64::INFINITY;
     for inst in ["mu1", "mu2"] {
         let e = g.eps_of(inst, AlgoName::CtbTt, Rules::Paper);
-        let Some(c) = e
-            .first()
-            .and_then(|&x| get(g, inst, AlgoName::CtbTt, Some(x), Rules::Paper))
-        else {
+        let Some(c) = e.first().and_then(|&x| {
+            get(
+                &ctx.evidence,
+                g,
+                inst,
+                AlgoName::CtbTt,
+                Some(x),
+                Rules::Paper,
+            )
+        }) else {
             continue;
         };
         let coth2 = |x: f64| 1.0 / (0.5 * x).tanh().powi(2);
@@ -150,7 +158,8 @@ pub(super) fn f57(ctx: &mut Context) -> ClaimResult {
         ));
     }
     if direct.is_empty() {
-        crate::report::claims::record("the direct local cells at ε < 0.1 are missing");
+        ctx.evidence
+            .record("the direct local cells at ε < 0.1 are missing");
     }
     result(
         id,

@@ -10,7 +10,7 @@ use crate::complexity::{eps_switch_global, eps_switch_local};
 use crate::experiment::grid::GridResults;
 use crate::instance::Instance;
 use crate::report::claims::{
-    claim as result, paper_instances, record, sig, stats, value, Area, ClaimResult, Context,
+    claim as result, paper_instances, sig, stats, Area, ClaimResult, Context, Evidence,
 };
 
 /// The band of "matches exactly" on a log-scale figure (F.50): within ±10%.
@@ -41,15 +41,15 @@ fn f50_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
     let (mut cells, mut inside, mut outside) = (0u32, 0u32, 0u32);
     let (mut lo_min, mut hi_max) = (f64::INFINITY, f64::NEG_INFINITY);
     for (inst, from) in [("mu1", 4.0), ("mu2", 2.0)] {
-        let Some(tt) = get(g, inst, AlgoName::Ttucb, None, rules) else {
+        let Some(tt) = get(&ctx.evidence, g, inst, AlgoName::Ttucb, None, rules) else {
             continue;
         };
         for e in g.eps_of(inst, AlgoName::CtbTt, rules) {
             if e <= from {
                 continue;
             }
-            if let Some(c) = get(g, inst, AlgoName::CtbTt, Some(e), rules) {
-                let r = ratio(c, tt);
+            if let Some(c) = get(&ctx.evidence, g, inst, AlgoName::CtbTt, Some(e), rules) {
+                let r = ratio(&ctx.evidence, c, tt);
                 cells += 1;
                 lo_min = lo_min.min(r.lo);
                 hi_max = hi_max.max(r.hi);
@@ -110,13 +110,14 @@ fn f51_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
     for (name, _) in instances_for(rules) {
         let e = g.eps_of(name, AlgoName::CtbTt, rules);
         if e.len() < 2 {
-            record(format!("{name}: fewer than two CTB-TT cells"));
+            ctx.evidence
+                .record(format!("{name}: fewer than two CTB-TT cells"));
             continue;
         }
         let (e0, e1) = (e[0], e[1]);
         let (Some(a), Some(b)) = (
-            get(g, name, AlgoName::CtbTt, Some(e0), rules),
-            get(g, name, AlgoName::CtbTt, Some(e1), rules),
+            get(&ctx.evidence, g, name, AlgoName::CtbTt, Some(e0), rules),
+            get(&ctx.evidence, g, name, AlgoName::CtbTt, Some(e1), rules),
         ) else {
             continue;
         };
@@ -152,10 +153,16 @@ fn f51_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
 /// Smallest ε of the grid from which the mean τ stays within a factor 1.5 of its value at the
 /// largest ε (an operational "end of the high-privacy regime"); `None`, with the error
 /// recorded (the claim is then `not checkable`), when the grid has no such cell.
-fn empirical_switch(g: &GridResults, inst: &str, algo: AlgoName, rules: Rules) -> Option<f64> {
+fn empirical_switch(
+    ev: &Evidence,
+    g: &GridResults,
+    inst: &str,
+    algo: AlgoName,
+    rules: Rules,
+) -> Option<f64> {
     let eps = g.eps_of(inst, algo, rules);
     let Some(&last) = eps.last() else {
-        record(format!(
+        ev.record(format!(
             "no {inst} {} cell ({rules:?} rules): no empirical switch",
             algo.as_str()
         ));
@@ -163,7 +170,7 @@ fn empirical_switch(g: &GridResults, inst: &str, algo: AlgoName, rules: Rules) -
     };
     let cells: Vec<&crate::experiment::CellResult> = eps
         .iter()
-        .map(|&e| get(g, inst, algo, Some(e), rules))
+        .map(|&e| get(ev, g, inst, algo, Some(e), rules))
         .collect::<Option<_>>()?;
     // The mean τ when no cell of the curve has capped runs; else the Kaplan–Meier median of
     // every cell (a mean dominated by capped runs is only a lower bound and moves the switch).
@@ -176,7 +183,7 @@ fn empirical_switch(g: &GridResults, inst: &str, algo: AlgoName, rules: Rules) -
         }
     };
     let Some(plateau) = level(cells[cells.len() - 1]) else {
-        record(format!(
+        ev.record(format!(
             "{inst} {} at ε = {last}: KM median undetermined (half the runs capped)",
             algo.as_str()
         ));
@@ -224,10 +231,10 @@ fn f52_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
                 .1,
         )
         .expect("invariant: valid");
-        let th = value(Area::Solver, eps_switch_global(&nu));
+        let th = ctx.evidence.value(Area::Solver, eps_switch_global(&nu));
         for algo in distinct_algos(rules, &[AlgoName::AdapTtStar, AlgoName::AdapTt]) {
             // No switch: the error is recorded and the claim is not checkable.
-            let Some(e) = empirical_switch(g, inst, algo, rules) else {
+            let Some(e) = empirical_switch(&ctx.evidence, g, inst, algo, rules) else {
                 continue;
             };
             worst = worst.max((e / paper).log2().abs());
@@ -277,7 +284,7 @@ fn f53_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
     let (mut s_lo, mut s_hi, mut pairs, mut undetermined) = (0f64, 0f64, 0u32, 0u32);
     let [d1, d2] = crate::experiment::grid::SLOPE_DELTAS;
     for (name, _) in instances_for(rules) {
-        let Some(tt) = get(g, name, AlgoName::Ttucb, None, rules) else {
+        let Some(tt) = get(&ctx.evidence, g, name, AlgoName::Ttucb, None, rules) else {
             continue;
         };
         // The δ-slope cells are on Fig. 2's instances μ1 and μ2 only.
@@ -289,8 +296,8 @@ fn f53_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
         for algo in distinct_algos(rules, &[AlgoName::AdapTtStar, AlgoName::AdapTt]) {
             let e = g.eps_of(name, algo, rules);
             let Some(&eps) = e.last() else { continue };
-            if let Some(c) = get(g, name, algo, Some(eps), rules) {
-                let r = ratio(c, tt);
+            if let Some(c) = get(&ctx.evidence, g, name, algo, Some(eps), rules) {
+                let r = ratio(&ctx.evidence, c, tt);
                 max_lo = max_lo.max(r.lo);
                 max_hi = max_hi.max(r.hi);
                 max_r = max_r.max(r.r);
@@ -326,7 +333,7 @@ fn f53_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
                         algo.as_str()
                     ));
                 }
-                _ => record(format!(
+                _ => ctx.evidence.record(format!(
                     "missing δ-slope cells of {name} {} (δ = {d1}, {d2}, {rules:?} rules)",
                     algo.as_str()
                 )),
@@ -387,9 +394,9 @@ fn f54_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
                 continue;
             };
             for algo in distinct_algos(rules, &[AlgoName::AdapTt, AlgoName::AdapTtStar]) {
-                if let Some(c) = get(g, name, algo, Some(e), rules) {
+                if let Some(c) = get(&ctx.evidence, g, name, algo, Some(e), rules) {
                     total += 1;
-                    let r = ratio(c, se);
+                    let r = ratio(&ctx.evidence, c, se);
                     if r.hi < 1.0 {
                         below += 1;
                     } else {
@@ -407,8 +414,9 @@ fn f54_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
         if let (Some(&lo), Some(&hi)) = (e.first(), e.last()) {
             let at = |x: f64| -> Option<RatioEst> {
                 Some(ratio(
-                    get(g, name, AlgoName::AdapTtStar, Some(x), rules)?,
-                    get(g, name, AlgoName::AdapTt, Some(x), rules)?,
+                    &ctx.evidence,
+                    get(&ctx.evidence, g, name, AlgoName::AdapTtStar, Some(x), rules)?,
+                    get(&ctx.evidence, g, name, AlgoName::AdapTt, Some(x), rules)?,
                 ))
             };
             if let (Some(a), Some(b)) = (at(lo), at(hi)) {
@@ -473,8 +481,8 @@ fn f55_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
     for (name, means) in paper_instances() {
         let nu = Instance::bernoulli(means).expect("invariant: valid");
         let (l, gl) = (
-            value(Area::Solver, eps_switch_local(&nu)),
-            value(Area::Solver, eps_switch_global(&nu)),
+            ctx.evidence.value(Area::Solver, eps_switch_local(&nu)),
+            ctx.evidence.value(Area::Solver, eps_switch_global(&nu)),
         );
         theory.push(format!("{name} {}", sig(l / gl, 3)));
     }
@@ -485,11 +493,11 @@ fn f55_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
     let (mut lo, mut hi) = (f64::INFINITY, 0f64);
     for inst in ["mu1", "mu2"] {
         // No switch: the error is recorded and the claim is not checkable.
-        let Some(l) = empirical_switch(g, inst, AlgoName::CtbTt, rules) else {
+        let Some(l) = empirical_switch(&ctx.evidence, g, inst, AlgoName::CtbTt, rules) else {
             continue;
         };
         for algo in distinct_algos(rules, &[AlgoName::AdapTtStar, AlgoName::AdapTt]) {
-            let Some(gl) = empirical_switch(g, inst, algo, rules) else {
+            let Some(gl) = empirical_switch(&ctx.evidence, g, inst, algo, rules) else {
                 continue;
             };
             let r = (l / gl).log10();

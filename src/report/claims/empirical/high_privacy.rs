@@ -34,12 +34,26 @@ pub(super) fn f67(ctx: &mut Context) -> ClaimResult {
         let eps = g.eps_of(name, AlgoName::AdapTtStar, Rules::Paper);
         let Some(&e) = eps.first() else { continue };
         let (Some(a), Some(b)) = (
-            get(g, name, AlgoName::AdapTtStar, Some(e), Rules::Paper),
-            get(g, name, AlgoName::AdapTt, Some(e), Rules::Paper),
+            get(
+                &ctx.evidence,
+                g,
+                name,
+                AlgoName::AdapTtStar,
+                Some(e),
+                Rules::Paper,
+            ),
+            get(
+                &ctx.evidence,
+                g,
+                name,
+                AlgoName::AdapTt,
+                Some(e),
+                Rules::Paper,
+            ),
         ) else {
             continue;
         };
-        let r = ratio(a, b);
+        let r = ratio(&ctx.evidence, a, b);
         n += 1;
         if r.num_capped && r.den_capped {
             // Both censored: the means decide nothing; the KM medians are shown beside.
@@ -94,8 +108,8 @@ pub(super) fn f68(ctx: &mut Context) -> ClaimResult {
                 .collect();
             let [e1, e2] = eps[..] else { continue };
             let (Some(a), Some(b)) = (
-                get(g, name, algo, Some(e1), Rules::Paper),
-                get(g, name, algo, Some(e2), Rules::Paper),
+                get(&ctx.evidence, g, name, algo, Some(e1), Rules::Paper),
+                get(&ctx.evidence, g, name, algo, Some(e2), Rules::Paper),
             ) else {
                 continue;
             };

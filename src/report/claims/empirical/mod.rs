@@ -25,7 +25,9 @@ mod correctness;
 mod figures;
 mod high_privacy;
 
-use super::{claim as result, paper_instances, record, sig, skipped, Check, ClaimResult, Context};
+use super::{
+    claim as result, paper_instances, sig, skipped, Check, ClaimResult, Context, Evidence,
+};
 use crate::bandit::{AlgoName, Rules};
 use crate::experiment::grid::GridResults;
 use crate::experiment::CellResult;
@@ -57,7 +59,7 @@ fn no_grid(
     if !ctx.experiments {
         return skipped(id, title, source, paper);
     }
-    record("the experiment grid is missing");
+    ctx.evidence.record("the experiment grid is missing");
     result(
         id,
         title,
@@ -77,6 +79,7 @@ fn grid(ctx: &Context) -> Option<&GridResults> {
 
 /// The cell, or `None` with the missing cell recorded as an error.
 fn get<'a>(
+    ev: &Evidence,
     g: &'a GridResults,
     inst: &str,
     algo: AlgoName,
@@ -85,7 +88,7 @@ fn get<'a>(
 ) -> Option<&'a CellResult> {
     let c = g.get_rules(inst, algo, eps, rules);
     if c.is_none() {
-        record(format!(
+        ev.record(format!(
             "missing cell {inst} {} ε = {eps:?} ({rules:?} rules)",
             algo.as_str()
         ));
@@ -143,7 +146,7 @@ pub struct RatioEst {
 /// The ratio of `a` to `b` (see [`RatioEst`]). A cell without a standard error (fewer than two
 /// runs) leaves the interval undefined: the error is recorded, so the claim that asked for the
 /// ratio is `not checkable (error: …)`, and the interval's ends are NaN.
-pub fn ratio(a: &CellResult, b: &CellResult) -> RatioEst {
+pub fn ratio(ev: &Evidence, a: &CellResult, b: &CellResult) -> RatioEst {
     let (x, y) = (est(a), est(b));
     let r = x.mean / y.mean;
     let median_ratio = match (a.summary.censored.km_median, b.summary.censored.km_median) {
@@ -152,7 +155,7 @@ pub fn ratio(a: &CellResult, b: &CellResult) -> RatioEst {
     };
     let (num_capped, den_capped) = (x.capped > 0, y.capped > 0);
     let (Some(rx), Some(ry)) = (x.rse, y.rse) else {
-        record(format!(
+        ev.record(format!(
             "no 95% interval for the ratio {} / {}: a cell has fewer than two runs",
             a.cell.key(),
             b.cell.key()
@@ -276,13 +279,13 @@ mod tests {
     use super::*;
     use crate::experiment::grid::Profile;
     use crate::experiment::run_cell;
-    use crate::report::claims::{judge, ClaimVerdict, ERRORS};
+    use crate::report::claims::{judge, ClaimVerdict};
 
     /// Runs one check as `run_all` does: its recorded errors, then the protocol's rule.
     fn judged(check: Check, ctx: &mut Context) -> ClaimResult {
-        ERRORS.with(|e| e.borrow_mut().clear());
+        ctx.evidence.take();
         let r = check(ctx);
-        let errors = ERRORS.with(|e| std::mem::take(&mut *e.borrow_mut()));
+        let errors = ctx.evidence.take();
         judge(r, &errors)
     }
 
