@@ -391,7 +391,7 @@ pub(crate) struct Pair {
 /// The stopping threshold `c_{a,b}` of the GLR test (READINGS.md §D.1, §P), with its constants
 /// computed once per algorithm object (the value of Eq. (4)'s `C_G`; `C_G` and `h` memoised per
 /// phase index for the phase-dependent thresholds). `value` equals the reference function of
-/// the same equation (`threshold_glr`, `threshold_adap`, …; tested below). (Formerly `Thr`.)
+/// the same equation (`threshold_glr`, `threshold_adap`, …; tested below).
 #[derive(Debug)]
 pub(crate) enum StoppingThreshold {
     /// Eq. (4): `cg2 = 2 C_G(log((K−1)/δ)/2)`.

@@ -11,7 +11,6 @@ use crate::rng::Rng;
 /// phase for DAF, all samples up to it for DPA), the phase indices and the running sums.
 /// The reciprocals of `Ñ_a` are kept beside it because the leader, the stopping statistic and
 /// the local-count challenger read them at every step.
-/// (Formerly `EstState { w, iw, isw, sum_w, pbonus }`.)
 #[derive(Debug, Clone)]
 pub(crate) struct Estimates {
     /// Released estimates `μ̃_a`.

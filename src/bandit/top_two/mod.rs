@@ -63,7 +63,6 @@ pub(crate) struct Config<L, C, T> {
 }
 
 /// The global counters of Alg. 1 (READINGS.md §D.0), which every rule but the estimates reads.
-/// (Formerly `Core { lead, nlead, ids }`.)
 #[derive(Debug, Clone)]
 pub(crate) struct Counters {
     /// Global counts `N_a` (samples of arm `a`).
@@ -109,7 +108,7 @@ pub(crate) struct DenseObs;
 #[cfg(test)]
 impl Observer for DenseObs {}
 
-/// Where the rewards of a run come from. (Formerly `Src`.)
+/// Where the rewards of a run come from.
 pub(crate) enum RewardSource<'a> {
     /// One draw from the arm model per pull.
     PerPull(&'a Arms),

@@ -257,7 +257,11 @@ fn f29(ctx: &mut Context) -> ClaimResult {
         Err(e) => return failed(&ctx.evidence, id, ti, so, p, e),
     };
     let (mut v, mut switches) = (0, 0);
-    for a in [AlgoName::AdapTt, AlgoName::AdapTtStar, AlgoName::DpaTt] {
+    // The phased Top Two algorithms (AdaP-TT, AdaP-TT*, DPA-TT).
+    let phased = AlgoName::ALL
+        .into_iter()
+        .filter(|a| a.info().phased && a.info().top_two);
+    for a in phased {
         for x in of(t, a) {
             v += x.doubling_violations;
             switches += x.switch_times.iter().map(|s| s.len()).sum::<usize>();

@@ -84,10 +84,10 @@ pub(super) fn f41(ctx: &mut Context) -> ClaimResult {
     let mut worst: f64 = 0.0;
     let mut n = 0;
     for c in g.iter() {
-        if !matches!(
-            c.cell.setting.algo,
-            AlgoName::AdapTt | AlgoName::AdapTtStar | AlgoName::DpaTt
-        ) || c.cell.setting.dpa_episodes != DpaEpisodes::PerArm
+        // The phased Top Two algorithms (AdaP-TT, AdaP-TT*, DPA-TT): phases per arm.
+        let info = c.cell.setting.algo.info();
+        if !(info.phased && info.top_two)
+            || c.cell.setting.dpa_episodes != DpaEpisodes::PerArm
             || c.cell.setting.rules != Rules::Paper
         {
             continue;

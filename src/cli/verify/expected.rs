@@ -1,0 +1,163 @@
+//! `verify --check` and `--record-snapshot`: the expected verdicts of `verify/expected.toml`
+//! (independent expectations and recorded snapshots), read, compared and recorded.
+
+use super::Args;
+use dpbai::report::claims::{ClaimResult, ClaimVerdict};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// `verify/expected.toml`: expectations from an independent source and recorded snapshots.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Expected {
+    /// A file beside this one whose `[independent]` table this one shares (the paper
+    /// profile's file shares the quick one's: independent expectations do not depend on the
+    /// profile).
+    #[serde(default)]
+    independent_from: Option<PathBuf>,
+    /// From the paper or the independent prototype of docs/CLAIMS.md.
+    #[serde(default)]
+    independent: BTreeMap<String, ClaimVerdict>,
+    /// Recorded from our own run of the profile (regression, not independent evidence).
+    #[serde(default)]
+    snapshot: BTreeMap<String, ClaimVerdict>,
+}
+
+/// The expected file the arguments name, or the profile's default.
+pub(super) fn expected_path(args: &Args) -> PathBuf {
+    args.expected.clone().unwrap_or_else(|| {
+        PathBuf::from(if args.profile == "paper" {
+            "verify/expected-paper.toml"
+        } else {
+            "verify/expected.toml"
+        })
+    })
+}
+
+/// Reads an expected file, with the `[independent]` table of its `independent_from` file.
+fn read_expected(path: &std::path::Path) -> anyhow::Result<Expected> {
+    let parse = |path: &std::path::Path| -> anyhow::Result<Expected> {
+        let text = std::fs::read_to_string(path).map_err(|e| dpbai::Error::io("read", path, e))?;
+        toml::from_str(&text)
+            .map_err(|e| crate::cli::usage(format!("{}: {}", path.display(), e.message())))
+    };
+    let mut expected = parse(path)?;
+    if let Some(from) = expected.independent_from.take() {
+        if !expected.independent.is_empty() {
+            return Err(crate::cli::usage(format!(
+                "{}: has both independent_from and an [independent] table; keep one",
+                path.display()
+            )));
+        }
+        let from = path
+            .parent()
+            .unwrap_or(std::path::Path::new("."))
+            .join(from);
+        let shared = parse(&from)?;
+        if shared.independent_from.is_some() {
+            return Err(crate::cli::usage(format!(
+                "{}: independent_from may not chain (it points to {}, which has its own)",
+                path.display(),
+                from.display()
+            )));
+        }
+        expected.independent = shared.independent;
+    }
+    Ok(expected)
+}
+
+/// `--record-snapshot`: the expected file's lines up to `[snapshot]`, then this run's verdicts
+/// of the claims that ran and are not independent expectations.
+pub(super) fn record_snapshot(
+    results: &[ClaimResult],
+    path: &std::path::Path,
+    profile: &str,
+) -> anyhow::Result<()> {
+    if let Some(r) = results.iter().find(|r| r.note.starts_with("error:")) {
+        anyhow::bail!(
+            "not recording a snapshot: {} is not checkable ({})",
+            r.id,
+            r.note
+        );
+    }
+    let expected = read_expected(path)?;
+    let text = std::fs::read_to_string(path).map_err(|e| dpbai::Error::io("read", path, e))?;
+    let Some(head) = text
+        .split_inclusive('\n')
+        .position(|l| l.trim() == "[snapshot]")
+        .map(|i| text.split_inclusive('\n').take(i + 1).collect::<String>())
+    else {
+        return Err(crate::cli::usage(format!(
+            "{}: no [snapshot] table to record into",
+            path.display()
+        )));
+    };
+    let mut out = head;
+    let mut n = 0;
+    for r in results.iter().filter(|r| r.ran) {
+        if expected.independent.contains_key(r.id) {
+            continue;
+        }
+        let v = serde_json::to_value(r.verdict)?;
+        out.push_str(&format!(
+            "\"{}\" = {v}  # recorded by `dpbai verify --profile {profile} --record-snapshot`\n",
+            r.id
+        ));
+        n += 1;
+    }
+    dpbai::files::write_atomic(path, out.as_bytes())?;
+    println!("recorded {n} snapshot verdicts in {}", path.display());
+    Ok(())
+}
+
+/// `--check`: every verdict computed must be as expected, and no claim may be `not checkable`
+/// because of an error; the two kinds of expectation are reported separately.
+pub(super) fn check(results: &[ClaimResult], path: &std::path::Path) -> anyhow::Result<()> {
+    let expected = read_expected(path)?;
+    let mut failures = Vec::new();
+    for r in results.iter().filter(|r| r.note.starts_with("error:")) {
+        failures.push(format!("{}: not checkable ({})", r.id, r.note));
+    }
+    for (kind, table) in [
+        ("independent", &expected.independent),
+        ("snapshot", &expected.snapshot),
+    ] {
+        let (mut same, mut changed) = (0, Vec::new());
+        for (id, v) in table {
+            match results.iter().find(|r| r.id == id) {
+                None => changed.push(format!("{id}: expected but not checked")),
+                Some(r) if !r.ran => {}
+                Some(r) if r.verdict == *v => same += 1,
+                Some(r) => changed.push(format!(
+                    "{id}: expected {}, got {}",
+                    v.as_str(),
+                    r.verdict.as_str()
+                )),
+            }
+        }
+        println!(
+            "check ({kind}): {same} as expected, {} changed{}",
+            changed.len(),
+            if changed.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", changed.join("; "))
+            }
+        );
+        failures.extend(changed.into_iter().map(|c| format!("{kind} {c}")));
+    }
+    for r in results.iter().filter(|r| r.ran) {
+        if !expected.independent.contains_key(r.id) && !expected.snapshot.contains_key(r.id) {
+            failures.push(format!("{}: not in {}", r.id, path.display()));
+        }
+    }
+    if !failures.is_empty() {
+        anyhow::bail!("verdicts changed or not checkable: {}", failures.join("; "));
+    }
+    let ran = results.iter().filter(|r| r.ran).count();
+    println!(
+        "check: all {ran} verdicts computed are as expected ({} skipped)",
+        results.len() - ran
+    );
+    Ok(())
+}
