@@ -331,7 +331,9 @@ impl CellSpec {
     ///
     /// # Errors
     /// As [`CellSpec::setting`], [`CellSpec::instance`] and [`super::checked_threshold`].
-    pub fn engine_spec(&self) -> Result<(AlgoSpec, Option<super::cell::CheckedThreshold>)> {
+    pub fn engine_spec(
+        &self,
+    ) -> Result<(AlgoSpec, Option<crate::audit::finite::CheckedThreshold>)> {
         let setting = self.setting()?;
         let mut spec = AlgoSpec::new(setting);
         spec.step_by_step = self.step_by_step;
@@ -350,7 +352,12 @@ impl CellSpec {
     ///
     /// # Errors
     /// As [`CellSpec::engine_spec`] and [`crate::bandit::build`].
-    pub fn build(&self) -> Result<(Box<dyn BaiAlgorithm>, Option<super::cell::CheckedThreshold>)> {
+    pub fn build(
+        &self,
+    ) -> Result<(
+        Box<dyn BaiAlgorithm>,
+        Option<crate::audit::finite::CheckedThreshold>,
+    )> {
         let (spec, checked) = self.engine_spec()?;
         Ok((crate::bandit::build(&spec, &self.instance()?)?, checked))
     }

@@ -6,8 +6,7 @@ use super::simplify::difference;
 use crate::audit::expr::{enclose, Node};
 use crate::audit::interval::Interval;
 
-/// A box: one interval per variable slot (`delta, K, eps, sigma, t, na, nb, ka, kb, gap`).
-pub(crate) type Bx = [Interval; 10];
+pub(crate) use crate::audit::expr::Bx;
 
 /// A variable a proof may split: slot, name, integer-valued, the letter of the certificate's
 /// subdivision string.

@@ -19,10 +19,8 @@
 //! dropped term is a real number there and the identities hold. Coefficients and the remaining
 //! terms are enclosed with outward rounding.
 
-use crate::audit::expr::{enclose, BinaryFn, Node, UnaryFn};
+use crate::audit::expr::{enclose, BinaryFn, Bx, Node, UnaryFn};
 use crate::audit::interval::Interval;
-
-use super::domain::Bx;
 
 /// Case splits (branch pairs, `min`/`max` distributions) one difference may make; past it the
 /// rest is flattened as it stands (still sound, only less tight).

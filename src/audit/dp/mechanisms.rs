@@ -2,7 +2,6 @@
 //! black-box sampling (randomised response, Laplace, Gaussian, DAF's release vector).
 
 use super::blackbox::{sample_pair, sniper_real, BlackBox, Claim};
-use super::mutants::{Mutant, MutantBase};
 use super::Target;
 use crate::error::{check_above, Result};
 use crate::privacy::{self, GaussianMechanism, Laplace, RandomisedResponse};
@@ -60,17 +59,10 @@ pub(super) enum Mech {
     Daf { eps: f64, forgetting: bool },
 }
 
-pub(super) fn mechanism_for(target: &Target, eps: f64, gamma: f64) -> Result<Option<Mech>> {
-    let (base, mutated) = match target {
-        Target::Mechanism(m) => (*m, false),
-        Target::Mutant(Mutant {
-            base: MutantBase::Mechanism(b),
-            ..
-        }) => (*b, true),
-        Target::Mutant(_) => return Ok(None),
-        Target::Algo(_) => return Ok(None),
-    };
-    Ok(Some(match (base, mutated) {
+/// The mechanism `base` at claimed `ε`, `γ`, faithful or (`mutated`) with its planted bug: randomised
+/// response at `2ε`, Laplace and Gaussian noise at half their scale, DAF without forgetting.
+pub(super) fn mechanism(base: MechanismName, mutated: bool, eps: f64, gamma: f64) -> Result<Mech> {
+    Ok(match (base, mutated) {
         (MechanismName::Rr, false) => Mech::Rr(RandomisedResponse::new(eps)?),
         (MechanismName::Rr, true) => Mech::Rr(RandomisedResponse::with_keep_probability(
             RandomisedResponse::new(2.0 * eps)?.keep_probability(),
@@ -90,7 +82,7 @@ pub(super) fn mechanism_for(target: &Target, eps: f64, gamma: f64) -> Result<Opt
                 forgetting: !m,
             }
         }
-    }))
+    })
 }
 
 pub(super) fn blackbox_mechanism(
@@ -166,7 +158,7 @@ pub fn mechanism_neighbour_search(
     seed: u64,
     pairs: usize,
 ) -> Result<(super::PairSearch, Vec<InputPair>)> {
-    let mech = mechanism_for(target, eps, gamma)?.ok_or_else(|| {
+    let mech = super::mechanism_for(target, eps, gamma)?.ok_or_else(|| {
         crate::Error::param(
             "target",
             "an algorithm",

@@ -77,7 +77,7 @@ use crate::audit::Verdict;
 use crate::bandit::AlgoName;
 use crate::error::{check_above, check_open, Error, Result};
 use crate::privacy;
-use mechanisms::{blackbox_mechanism, mechanism_for, Mech};
+use mechanisms::{blackbox_mechanism, mechanism, Mech};
 use serde::Serialize;
 use tables::blackbox_algorithm;
 
@@ -90,6 +90,19 @@ pub enum Target {
     Algo(AlgoName),
     /// A planted bug.
     Mutant(Mutant),
+}
+
+/// The mechanism a target stands for (faithful or mutated) at claimed `ε`, `γ`; `None` for an
+/// algorithm or a mutant of one.
+fn mechanism_for(target: &Target, eps: f64, gamma: f64) -> Result<Option<Mech>> {
+    match target {
+        Target::Mechanism(m) => mechanism(*m, false, eps, gamma).map(Some),
+        Target::Mutant(Mutant {
+            base: MutantBase::Mechanism(b),
+            ..
+        }) => mechanism(*b, true, eps, gamma).map(Some),
+        Target::Mutant(_) | Target::Algo(_) => Ok(None),
+    }
 }
 
 /// Exact or black-box.

@@ -1,7 +1,7 @@
 //! Compilation of a syntax tree: constant folding (with the run constants substituted when they
 //! are bound) and code generation into postfix bytecode for the stack machine of [`super::eval`].
 
-use super::eval::{apply_binary, apply_h, apply_unary};
+use super::functions::{apply_binary, apply_h, apply_unary};
 use super::parser::{BinaryFn, Node, UnaryFn};
 use crate::error::{Error, Result};
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -32,6 +32,9 @@ fn apply2(x: Interval, f: BinaryFn, y: Interval) -> Interval {
     }
 }
 
+/// A box: one interval per variable slot (`delta, K, eps, sigma, t, na, nb, ka, kb, gap`).
+pub(crate) type Bx = [Interval; 10];
+
 /// Encloses the values of `node` on the box `vars` (one interval per variable slot, in the
 /// order `delta, K, eps, sigma, t, na, nb, ka, kb, gap`).
 ///
@@ -44,7 +47,7 @@ fn apply2(x: Interval, f: BinaryFn, y: Interval) -> Interval {
 /// Sound: for every point of the box the expression's value is enclosed (or NaN with `nan`
 /// set). Not tight: dependencies between operands widen the enclosure, which splitting the box
 /// reduces.
-pub(crate) fn enclose(node: &Node, vars: &[Interval; 10]) -> Interval {
+pub(crate) fn enclose(node: &Node, vars: &Bx) -> Interval {
     match node {
         Node::Num(v) => Interval::point(*v),
         Node::Var(v) => vars[*v as usize],

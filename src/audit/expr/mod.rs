@@ -40,6 +40,7 @@
 mod compile;
 mod enclose;
 mod eval;
+mod functions;
 mod lexer;
 mod parser;
 mod presets;
@@ -48,7 +49,7 @@ mod split;
 mod tests;
 
 pub(crate) use compile::fold;
-pub(crate) use enclose::enclose;
+pub(crate) use enclose::{enclose, Bx};
 pub(crate) use parser::{BinaryFn, Node, UnaryFn};
 pub use presets::{parse_threshold, preset, Preset, PRESETS};
 

@@ -68,7 +68,7 @@ impl Var {
     }
 }
 
-/// The functions of one argument, and unary minus (their values: `eval::apply_unary`).
+/// The functions of one argument, and unary minus (their values: `functions::apply_unary`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum UnaryFn {
     /// `-x`.

@@ -435,7 +435,7 @@ pub(super) fn read_plan(dir: &Path) -> anyhow::Result<Plan> {
         crate::cli::usage(format!(
             "no plan in {} ({e}): write one with `dpbai cluster slurm --dir {}`",
             dir.display(),
-            super::scripts::sh_quote(&dir.to_string_lossy())
+            dpbai::experiment::shell::shell_word(&dir.to_string_lossy())
         ))
     };
     let meta = std::fs::metadata(&path).map_err(|e| none(e.to_string()))?;
