@@ -34,7 +34,7 @@
 //! | `δ`, `ε`, `β`, `σ` | [`params::Delta`], [`params::Epsilon`], [`params::Beta`], [`params::Sigma`] | 0.1 |
 //!
 //! Layers depend only on the layers before them:
-//! `special → divergence → instance → complexity → privacy/bandit → mc → audit → experiment →
+//! `special → divergence → functions → instance → complexity → privacy/bandit → mc → audit → experiment →
 //! report → cli`.
 
 #![forbid(unsafe_code)]
@@ -54,6 +54,7 @@ pub mod bandit;
 pub mod complexity;
 pub mod divergence;
 pub mod experiment;
+pub mod functions;
 pub mod instance;
 pub mod mc;
 pub mod privacy;

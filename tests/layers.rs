@@ -1,6 +1,6 @@
 //! Keeps the layer order of CONTRIBUTING.md: a module of `src/` uses only the layers
 //! before it,
-//! `special → divergence → instance → complexity → privacy/bandit → mc → audit → experiment →
+//! `special → divergence → functions → instance → complexity → privacy/bandit → mc → audit → experiment →
 //! report → cli`
 //! (`error`, `params`, `rng`, `roots` and `spelling` are shared by all).
 //!
@@ -12,18 +12,19 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The layers in order; equal ranks may use each other.
-const LAYERS: [(&str, u32); 11] = [
+const LAYERS: [(&str, u32); 12] = [
     ("special", 0),
     ("divergence", 1),
-    ("instance", 2),
-    ("complexity", 3),
-    ("privacy", 4),
-    ("bandit", 4),
-    ("mc", 5),
-    ("audit", 6),
-    ("experiment", 7),
-    ("report", 8),
-    ("cli", 9),
+    ("functions", 2),
+    ("instance", 3),
+    ("complexity", 4),
+    ("privacy", 5),
+    ("bandit", 5),
+    ("mc", 6),
+    ("audit", 7),
+    ("experiment", 8),
+    ("report", 9),
+    ("cli", 10),
 ];
 
 fn rank(name: &str) -> Option<u32> {

@@ -66,8 +66,9 @@ fn golden_cases() -> Vec<Golden> {
 }
 
 fn eval(name: &str, a: &[f64]) -> dpbai::Result<f64> {
-    dpbai::special::eval_by_name(name, a)
-        .unwrap_or_else(|| panic!("unknown golden function {name} / {} arguments", a.len()))
+    dpbai::functions::lookup(name)
+        .unwrap_or_else(|| panic!("unknown golden function {name}"))
+        .call(a)
 }
 
 /// Whether `got` is within the named tolerance of the golden `want`, per function (the

@@ -14,9 +14,10 @@
 use dpbai::audit::{delta as adelta, dp as adp, expr, finite};
 use dpbai::bandit::{self, AlgoName, CustomThreshold, Rules, ThresholdVars};
 use dpbai::complexity::{self, upper, Certified};
+use dpbai::functions::{self, Eval};
 use dpbai::instance::{Family, FamilyName, Instance};
 use dpbai::params::limits;
-use dpbai::{divergence, mc, special};
+use dpbai::{divergence, mc};
 use numpy::ndarray::{ArrayD, IxDyn};
 use numpy::{IntoPyArray, PyArray1, PyArrayDyn, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyException, PyRuntimeError, PyTypeError, PyValueError};
@@ -93,83 +94,24 @@ fn check_progress(progress: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
 }
 
 // ------------------------------------------------------------------------------------------
-// Special functions and divergences, element-wise
+// Special functions and divergences, element-wise (the catalogue of `dpbai::functions`)
 
 type R = dpbai::Result<f64>;
 
-/// The element-wise kernels, by their Python names.
-#[derive(Clone, Copy)]
-enum Kernel {
-    One(fn(f64) -> R),
-    Two(fn(f64, f64) -> R),
-    Three(fn(f64, f64, f64) -> R),
-}
-
-/// `x` itself, or an error for NaN (the total functions `erf`, `erfc` take every other
-/// value, ±∞ included; from Python a NaN is refused as everywhere else).
-fn number(name: &'static str, x: f64, f: &str) -> dpbai::Result<f64> {
-    if x.is_nan() {
-        Err(dpbai::Error::param(
-            name,
-            x,
-            format!("a number, ±∞ included ({f})"),
-        ))
-    } else {
-        Ok(x)
-    }
-}
-
-/// A number of arms `K` given as a float: an integer >= 2.
-fn arms(k: f64) -> dpbai::Result<usize> {
-    if k.fract() == 0.0 && (2.0..=1e15).contains(&k) {
-        Ok(k as usize)
-    } else {
-        Err(dpbai::Error::param("K", k, "an integer >= 2"))
-    }
-}
-
-fn kernel(name: &str) -> Option<Kernel> {
-    use Kernel::*;
-    Some(match name {
-        "lambert_w0" => One(special::lambert_w0),
-        "lambert_wm1" => One(special::lambert_wm1),
-        "wbar_m1" => One(special::wbar_m1),
-        "zeta" => One(special::zeta),
-        "c_g" => One(special::c_g),
-        "k" => One(special::k),
-        "g1" => One(special::g1),
-        "g2" => One(special::g2),
-        "erf" => One(|x| number("x", x, "erf").map(special::erf)),
-        "erfc" => One(|x| number("x", x, "erfc").map(special::erfc)),
-        "h" => Three(|x, d, k| special::h(x, d, arms(k)?)),
-        "c_l36" => Three(|x, d, k| special::c_l36(x, d, arms(k)?)),
-        "h1" => Two(special::h1),
-        "kl_bernoulli" => Two(divergence::kl_bernoulli),
-        "kl_gaussian" => Three(divergence::kl_gaussian),
-        "tv_bernoulli" => Two(divergence::tv_bernoulli),
-        "tv2_bernoulli" => Two(divergence::tv2_bernoulli),
-        "tv_gaussian" => Three(divergence::tv_gaussian),
-        "c_local" => One(divergence::c_local),
-        "rr_mean" => Two(divergence::rr_mean),
-        "kl_delta" => One(divergence::kl_delta),
-        _ => return None,
-    })
-}
-
-/// `out[i] = f(a[i], b[i], ...)`; stops at the first error.
-fn apply(k: Kernel, args: &[&[f64]], out: &mut [f64]) -> dpbai::Result<()> {
-    match k {
-        Kernel::One(f) => {
+/// `out[i] = f(a[i], b[i], ...)` for the catalogue's function `f`; stops at the first error.
+fn apply(f: &functions::Function, args: &[&[f64]], out: &mut [f64]) -> dpbai::Result<()> {
+    match f.eval {
+        Eval::One(f) => {
             for (o, &x) in out.iter_mut().zip(args[0]) {
                 *o = f(x)?;
             }
         }
-        Kernel::Two(f) => {
+        Eval::Two(f) => {
             for (o, (&x, &y)) in out.iter_mut().zip(args[0].iter().zip(args[1])) {
                 *o = f(x, y)?;
             }
         }
-        Kernel::Three(f) => {
+        Eval::Three(f) => {
             let it = args[0].iter().zip(args[1]).zip(args[2]);
             for (o, ((&x, &y), &z)) in out.iter_mut().zip(it) {
                 *o = f(x, y, z)?;
@@ -177,14 +119,6 @@ fn apply(k: Kernel, args: &[&[f64]], out: &mut [f64]) -> dpbai::Result<()> {
         }
     }
     Ok(())
-}
-
-fn arity(k: Kernel) -> usize {
-    match k {
-        Kernel::One(_) => 1,
-        Kernel::Two(_) => 2,
-        Kernel::Three(_) => 3,
-    }
 }
 
 /// Evaluates the function `name` element-wise on C-contiguous float64 arrays of one common
@@ -195,11 +129,12 @@ fn elementwise<'py>(
     name: &str,
     args: Vec<PyReadonlyArrayDyn<'py, f64>>,
 ) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
-    let k = kernel(name).ok_or_else(|| value_error(format!("unknown function {name:?}")))?;
-    if args.len() != arity(k) {
+    let k =
+        functions::lookup(name).ok_or_else(|| value_error(format!("unknown function {name:?}")))?;
+    if args.len() != k.arity() {
         return Err(value_error(format!(
             "{name} takes {} argument(s), got {}",
-            arity(k),
+            k.arity(),
             args.len()
         )));
     }
@@ -230,8 +165,8 @@ fn elementwise<'py>(
 #[pyfunction]
 fn rust_loop_seconds(py: Python<'_>, name: &str, x: PyReadonlyArrayDyn<'_, f64>) -> PyResult<f64> {
     let xs: Vec<f64> = x.as_array().iter().copied().collect();
-    let f: fn(f64) -> R = match kernel(name) {
-        Some(Kernel::One(f)) => f,
+    let f: fn(f64) -> R = match functions::lookup(name).map(|f| f.eval) {
+        Some(Eval::One(f)) => f,
         _ => {
             return Err(value_error(format!(
                 "{name:?} is not a one-argument function"

@@ -8,7 +8,7 @@
 //! largest `f64` ("value overflows f64 (≈ 10^…)") are a one-line message on stderr and exit
 //! code 2.
 
-use dpbai::{divergence, special};
+use dpbai::functions::{lookup, FUNCTIONS};
 
 /// Arguments of `dpbai fn`.
 #[derive(clap::Args, Debug)]
@@ -29,109 +29,6 @@ pub struct Args {
     call: Vec<String>,
 }
 
-/// How the arguments of one function are parsed.
-#[derive(Clone, Copy)]
-enum Kind {
-    /// All arguments are real numbers.
-    Reals(fn(&[f64]) -> dpbai::Result<f64>),
-    /// Two real numbers then a number of arms `K` (integer >= 2).
-    RealsThenArms(fn(f64, f64, usize) -> dpbai::Result<f64>),
-}
-
-struct Entry {
-    name: &'static str,
-    params: &'static [&'static str],
-    domain: &'static str,
-    kind: Kind,
-}
-
-const TABLE: &[Entry] = &[
-    Entry {
-        name: "lambert-w0",
-        params: &["x"],
-        domain: "x >= -1/e; principal branch W_0",
-        kind: Kind::Reals(|a| special::lambert_w0(a[0])),
-    },
-    Entry {
-        name: "lambert-wm1",
-        params: &["x"],
-        domain: "-1/e <= x < 0; lower branch W_{-1}",
-        kind: Kind::Reals(|a| special::lambert_wm1(a[0])),
-    },
-    Entry {
-        name: "wbar",
-        params: &["x"],
-        domain: "x >= 1; W-bar_{-1}(x) = -W_{-1}(-e^{-x})",
-        kind: Kind::Reals(|a| special::wbar_m1(a[0])),
-    },
-    Entry {
-        name: "zeta",
-        params: &["s"],
-        domain: "s > 1; Riemann zeta",
-        kind: Kind::Reals(|a| special::zeta(a[0])),
-    },
-    Entry {
-        name: "cg",
-        params: &["x"],
-        domain: "x > 0; Kaufmann-Koolen C_G(x) = min_l (g_G(l) + x)/l",
-        kind: Kind::Reals(|a| special::c_g(a[0])),
-    },
-    Entry {
-        name: "k",
-        params: &["x"],
-        domain: "x >= 1; k(x) = log2 x + 2",
-        kind: Kind::Reals(|a| special::k(a[0])),
-    },
-    Entry {
-        name: "h",
-        params: &["x", "delta", "K"],
-        domain: "x >= 1, delta in (0, 1), integer K >= 2; h(x, delta) of Lemma 23",
-        kind: Kind::RealsThenArms(special::h),
-    },
-    Entry {
-        name: "g1",
-        params: &["y"],
-        domain: "y >= 0; g1(y) = sup{x : x^2 < x + y sqrt(2x) + y^2/4}",
-        kind: Kind::Reals(|a| special::g1(a[0])),
-    },
-    Entry {
-        name: "g2",
-        params: &["y"],
-        domain: "y > 0; g2(y) = y (1 + sqrt(1 + 1/y))^2",
-        kind: Kind::Reals(|a| special::g2(a[0])),
-    },
-    Entry {
-        name: "kl-bernoulli",
-        params: &["p", "q"],
-        domain: "p, q in [0, 1]; KL(Ber(p) || Ber(q)) in nats",
-        kind: Kind::Reals(|a| divergence::kl_bernoulli(a[0], a[1])),
-    },
-    Entry {
-        name: "kl-gaussian",
-        params: &["p", "q", "sigma"],
-        domain: "p, q finite, sigma > 0; (p - q)^2 / (2 sigma^2)",
-        kind: Kind::Reals(|a| divergence::kl_gaussian(a[0], a[1], a[2])),
-    },
-    Entry {
-        name: "tv-bernoulli",
-        params: &["p", "q"],
-        domain: "p, q in [0, 1]; TV(Ber(p), Ber(q)) = |p - q|",
-        kind: Kind::Reals(|a| divergence::tv_bernoulli(a[0], a[1])),
-    },
-    Entry {
-        name: "c-local",
-        params: &["eps"],
-        domain: "eps > 0; c(eps) = min{4, e^{2 eps}} (e^eps - 1)^2",
-        kind: Kind::Reals(|a| divergence::c_local(a[0])),
-    },
-    Entry {
-        name: "kl",
-        params: &["x", "y"],
-        domain: "x, y in [0, 1]; binary relative entropy kl(x, y) in nats",
-        kind: Kind::Reals(|a| divergence::kl_bernoulli(a[0], a[1])),
-    },
-];
-
 fn parse_real(param: &str, s: &str) -> anyhow::Result<f64> {
     s.trim().parse::<f64>().map_err(|_| {
         super::usage(format!(
@@ -140,20 +37,20 @@ fn parse_real(param: &str, s: &str) -> anyhow::Result<f64> {
     })
 }
 
-fn parse_arms(s: &str) -> anyhow::Result<usize> {
-    match s.trim().parse::<usize>() {
-        Ok(k) if k >= 2 => Ok(k),
-        _ => Err(super::usage(format!(
-            "invalid K = {s:?}: must be an integer >= 2"
-        ))),
-    }
-}
-
+/// `--list`: one line per function (its command spelling, parameters and domain), and one per
+/// alias.
 fn list() -> String {
     let mut out = String::new();
-    for e in TABLE {
-        let sig = format!("{} {}", e.name, e.params.join(" "));
-        out.push_str(&format!("{sig:<28} {}\n", e.domain));
+    for f in FUNCTIONS {
+        for name in std::iter::once(&f.command).chain(f.aliases) {
+            let sig = format!("{name} {}", f.params.join(" "));
+            let domain = if *name == f.command {
+                f.domain.to_string()
+            } else {
+                format!("alias of {}", f.command)
+            };
+            out.push_str(&format!("{sig:<28} {domain}\n"));
+        }
     }
     out
 }
@@ -187,7 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "missing function name: `dpbai fn NAME ARGS...` (see `dpbai fn --list`)",
         ));
     };
-    let Some(entry) = TABLE.iter().find(|e| e.name == name.as_str()) else {
+    let Some(entry) = lookup(name) else {
         return Err(super::usage(format!(
             "unknown function {name:?} (see `dpbai fn --list`)"
         )));
@@ -195,35 +92,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if rest.len() != entry.params.len() {
         return Err(super::usage(format!(
             "`{}` takes {} argument(s) ({}), got {}",
-            entry.name,
+            name,
             entry.params.len(),
             entry.params.join(" "),
             rest.len()
         )));
     }
-    let (value, shown): (f64, Vec<f64>) = match entry.kind {
-        Kind::Reals(f) => {
-            let xs = rest
-                .iter()
-                .zip(entry.params)
-                .map(|(s, p)| parse_real(p, s))
-                .collect::<anyhow::Result<Vec<f64>>>()?;
-            (f(&xs)?, xs)
-        }
-        Kind::RealsThenArms(f) => {
-            let x = parse_real(entry.params[0], &rest[0])?;
-            let d = parse_real(entry.params[1], &rest[1])?;
-            let k = parse_arms(&rest[2])?;
-            (f(x, d, k)?, vec![x, d, k as f64])
-        }
-    };
+    let shown = rest
+        .iter()
+        .zip(entry.params)
+        .map(|(s, p)| parse_real(p, s))
+        .collect::<anyhow::Result<Vec<f64>>>()?;
+    let value = entry.call(&shown)?;
     if json {
         let v = if value.is_finite() {
             serde_json::json!(value)
         } else {
             serde_json::json!(value.to_string())
         };
-        let obj = serde_json::json!({ "name": entry.name, "args": shown, "value": v });
+        let obj = serde_json::json!({ "name": name, "args": shown, "value": v });
         println!("{obj}");
     } else {
         println!("{}", dpbai::error::compact_number(value));
@@ -236,11 +123,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn table_names_unique_and_listed() {
+    fn every_function_and_alias_is_listed() {
         let l = list();
-        for (i, e) in TABLE.iter().enumerate() {
-            assert!(TABLE[i + 1..].iter().all(|f| f.name != e.name));
-            assert!(l.contains(e.name));
+        for f in FUNCTIONS {
+            for n in std::iter::once(&f.command).chain(f.aliases) {
+                assert!(
+                    l.lines().any(|x| x.split_whitespace().next() == Some(n)),
+                    "{n}"
+                );
+            }
         }
     }
 }

@@ -55,7 +55,7 @@ pub fn special_accuracy(repo: &Path) -> String {
             .or_insert((0, 0.0, 0, String::new()));
         e.0 += 1;
         // A failed evaluation is shown as such, never as an accuracy.
-        let got = match crate::special::eval_by_name(name, &a) {
+        let got = match crate::functions::lookup(name).map(|f| f.call(&a)) {
             Some(Ok(v)) => v,
             failed => {
                 e.2 += 1;
