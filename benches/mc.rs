@@ -5,8 +5,9 @@
 
 use dpbai::bandit::{AlgoName, AlgoSpec, BaiAlgorithm, RunOutcome};
 use dpbai::instance::Instance;
-use dpbai::mc::{simulate, stats, summarize, EngineConfig};
+use dpbai::mc::{simulate, summarize, EngineConfig};
 use dpbai::rng::Rng;
+use dpbai::stats;
 use rand::RngExt;
 
 fn main() {

@@ -35,7 +35,7 @@
 //!
 //! Layers depend only on the layers before them:
 //! `special → divergence → functions → instance → complexity → privacy/bandit → mc → audit → experiment →
-//! report → cli`.
+//! report → cli`; `error`, `params`, `rng`, `roots`, `spelling` and `stats` are shared by all.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -48,6 +48,7 @@ pub mod params;
 pub mod rng;
 pub mod roots;
 pub mod spelling;
+pub mod stats;
 
 pub mod audit;
 pub mod bandit;

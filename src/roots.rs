@@ -1,5 +1,5 @@
 //! Brent's root finder (zeroin: Brent 1973, ch. 4), shared by the bound solver
-//! ([`crate::complexity`]) and the Clopper–Pearson inversion ([`crate::mc::stats`]).
+//! ([`crate::complexity`]) and the Clopper–Pearson inversion ([`crate::stats`]).
 
 /// Brent's method on a bracket `[a, b]` whose values `fa = f(a)`, `fb = f(b)` are finite and of
 /// opposite signs (or one of them is zero).

@@ -1,7 +1,7 @@
 //! Integration tests for the Monte Carlo engine, shards, DP-SE and the Clopper–Pearson bounds.
 
 use crate::common::rel_err;
-use dpbai::mc::stats::{clopper_pearson, cp_lower, cp_upper};
+use dpbai::stats::{clopper_pearson, cp_lower, cp_upper};
 
 /// Relative tolerance of the Clopper–Pearson bounds against the mpmath golden values
 /// (tests/data/cp_golden.toml, 50 digits, direct binomial sums).
@@ -45,7 +45,7 @@ const BETA_LN_TOL: f64 = 1e-12;
 
 #[test]
 fn beta_reg_matches_mpmath_golden() {
-    use dpbai::mc::stats::ln_beta_reg_pair;
+    use dpbai::stats::ln_beta_reg_pair;
     let data = crate::common::load_toml("cp_golden.toml");
     let cases = data["beta"].as_array().expect("beta cases");
     assert!(cases.len() >= 40);
@@ -85,7 +85,7 @@ fn beta_reg_matches_mpmath_golden() {
 mod cp_props {
     use super::*;
     use dpbai::float::{next_down, next_up};
-    use dpbai::mc::stats::ln_beta_reg_pair;
+    use dpbai::stats::ln_beta_reg_pair;
     use proptest::prelude::*;
 
     /// Tolerance of a bound against its closed form (both computed in f64).
@@ -396,7 +396,7 @@ fn dp_se_one_binomial_and_one_laplace_per_arm_per_epoch() {
 fn critical_errors(n: u64, delta: f64, alpha: f64) -> u64 {
     (1..=n)
         .find(|&c| {
-            dpbai::mc::stats::ln_beta_reg_pair(c as f64, (n - c + 1) as f64, delta)
+            dpbai::stats::ln_beta_reg_pair(c as f64, (n - c + 1) as f64, delta)
                 .unwrap()
                 .0
                 <= alpha.ln()
@@ -840,7 +840,7 @@ fn num(v: &toml::Value) -> f64 {
 /// hypergeometric t CDF (tests/data/censored_golden.toml, 50 digits).
 #[test]
 fn student_t_matches_mpmath_golden() {
-    use dpbai::mc::stats::{student_t_quantile, student_t_two_sided};
+    use dpbai::stats::{student_t_quantile, student_t_two_sided};
     let data = crate::common::load_toml("censored_golden.toml");
     let qs = data["t_quantile"].as_array().expect("t_quantile");
     assert!(qs.len() >= 60);

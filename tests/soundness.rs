@@ -4,7 +4,7 @@
 //! the worst-case search answers `violated` on thresholds unsafe only in a corner of the
 //! declared space, never on safe ones (each case with its independent evidence).
 
-use dpbai::mc::stats::{cp_lower, cp_lower_outward, cp_upper, cp_upper_outward};
+use dpbai::stats::{cp_lower, cp_lower_outward, cp_upper, cp_upper_outward};
 
 /// Largest relative distance of an outward bound from the exact one (its documented accuracy).
 const OUTWARD_REL_TOL: f64 = 1e-8;

@@ -3,7 +3,7 @@
 //! approximation; measured 1.0e-10 relative from ours at x = 0.5, while ours is within 1e-14 of
 //! mpmath) and the regularised
 //! incomplete beta `I_x(a, b)` for moderate `a + b` (statrs's continued fraction; it loses
-//! accuracy through `ln Γ` cancellation only for `a + b` near 10^7, see `src/mc/stats.rs`).
+//! accuracy through `ln Γ` cancellation only for `a + b` near 10^7, see `src/stats/beta.rs`).
 //! statrs's `Beta::inverse_cdf` is NOT used: it is off by up to 1.3e-4 in the far tails
 //! (ECOSYSTEM.md). The golden files (mpmath) stay the accuracy reference; these checks guard
 //! against an error that both our code and our reading of mpmath share.
@@ -47,7 +47,7 @@ fn beta_reg_agrees_with_statrs() {
         for &b in &[0.5, 1.0, 2.5, 7.0, 20.0, 99.0] {
             for j in 1..40 {
                 let x = j as f64 / 40.0;
-                let ours = dpbai::mc::stats::beta_reg(a, b, x).expect("valid");
+                let ours = dpbai::stats::beta_reg(a, b, x).expect("valid");
                 let theirs = statrs::function::beta::beta_reg(a, b, x);
                 // compare the smaller tail, where a relative error is meaningful
                 let (o, t) = if theirs <= 0.5 {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Golden values for the Student-t quantiles, two-sided t tails, mean-ratio intervals and Welch
-tests of `dpbai::mc::stats` and `dpbai::mc::compare`.
+tests of `dpbai::stats` and `dpbai::mc::compare`.
 
 Independent of the Rust code: the Rust side inverts statrs' incomplete-beta approximation
 (t quantile) and evaluates its own incomplete-beta continued fraction (t tail); this script

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Golden values for the exact Clopper-Pearson bounds of `dpbai::mc::stats`.
+"""Golden values for the exact Clopper-Pearson bounds of `dpbai::stats`.
 
 Independent of the Rust code: the Rust side inverts its own Lentz continued fraction of the
 regularised incomplete beta function I_x(a, b) with Brent's method; this script inverts the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Golden values for the outward-rounded Clopper-Pearson bounds of `dpbai::mc::stats`
+"""Golden values for the outward-rounded Clopper-Pearson bounds of `dpbai::stats`
 (`cp_lower_outward`, `cp_upper_outward`), which decide the verdicts of the audits.
 
 For each case the exact one-sided bounds are computed as in verify/golden_cp.py (binomial tail

@@ -1,10 +1,10 @@
 //! Exact Clopper–Pearson bounds for the auditors, rounded outward: thin wrappers over
-//! [`crate::mc::stats`]'s outward bounds so that the audits have one place that states which
+//! [`crate::stats`]'s outward bounds so that the audits have one place that states which
 //! tail each bound controls, and every verdict is decided on a bound that errs only on the safe
 //! side (a lower end never above the exact one, an upper end never below).
 //!
 //! No second Clopper–Pearson implementation lives here; the golden tests of the bounds against
-//! mpmath are those of [`crate::mc::stats`]. The closed forms at the edges are asserted by the
+//! mpmath are those of [`crate::stats`]. The closed forms at the edges are asserted by the
 //! property tests of `tests/audit.rs`.
 
 use crate::error::Result;
@@ -23,11 +23,11 @@ use crate::error::Result;
 /// `0 <= k <= n`, `n >= 1`, `α ∈ (0, 1)`.
 ///
 /// # Accuracy
-/// [`crate::mc::stats::cp_lower_outward`]: never above the exact bound, at most a relative `1e-8`
+/// [`crate::stats::cp_lower_outward`]: never above the exact bound, at most a relative `1e-8`
 /// below it (golden-tested against mpmath).
 ///
 /// # Errors
-/// Propagates the parameter errors of [`crate::mc::stats::cp_lower_outward`].
+/// Propagates the parameter errors of [`crate::stats::cp_lower_outward`].
 ///
 /// # Example
 /// ```
@@ -35,7 +35,7 @@ use crate::error::Result;
 /// assert!(lo <= 0.05f64.powf(0.1) && (lo - 0.05f64.powf(0.1)).abs() < 1e-12);
 /// ```
 pub fn lower(k: u64, n: u64, alpha: f64) -> Result<f64> {
-    crate::mc::stats::cp_lower_outward(k, n, alpha)
+    crate::stats::cp_lower_outward(k, n, alpha)
 }
 
 /// One-sided upper Clopper–Pearson bound: the `p` with `P(Bin(n, p) <= k) = alpha`
@@ -52,11 +52,11 @@ pub fn lower(k: u64, n: u64, alpha: f64) -> Result<f64> {
 /// `0 <= k <= n`, `n >= 1`, `α ∈ (0, 1)`.
 ///
 /// # Accuracy
-/// [`crate::mc::stats::cp_upper_outward`]: never below the exact bound, at most a relative `1e-8`
+/// [`crate::stats::cp_upper_outward`]: never below the exact bound, at most a relative `1e-8`
 /// above it.
 ///
 /// # Errors
-/// Propagates the parameter errors of [`crate::mc::stats::cp_upper_outward`].
+/// Propagates the parameter errors of [`crate::stats::cp_upper_outward`].
 ///
 /// # Example
 /// ```
@@ -64,7 +64,7 @@ pub fn lower(k: u64, n: u64, alpha: f64) -> Result<f64> {
 /// assert!(hi >= 1.0 - 0.05f64.powf(0.01) && (hi - (1.0 - 0.05f64.powf(0.01))).abs() < 1e-12);
 /// ```
 pub fn upper(k: u64, n: u64, alpha: f64) -> Result<f64> {
-    crate::mc::stats::cp_upper_outward(k, n, alpha)
+    crate::stats::cp_upper_outward(k, n, alpha)
 }
 
 /// The Bonferroni share `α/m`, rounded down: the largest double `q <= α/m` (the union bound

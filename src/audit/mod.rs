@@ -2,7 +2,7 @@
 //! ([`dp`]), with the threshold expression language of `--threshold` ([`expr`]).
 //!
 //! Both audits end in a [`Verdict`] backed by exact Clopper–Pearson bounds
-//! ([`crate::mc::stats`], wrapped in [`ci`]) at a stated confidence `1 − α` (default
+//! ([`crate::stats`], wrapped in [`ci`]) at a stated confidence `1 − α` (default
 //! `α = 1e-3`). Command lines (`dpbai audit --help`):
 //! ```text
 //! dpbai audit delta --algo ttucb --battery default --delta 0.01 --threshold "log(1/delta)/20"

@@ -41,7 +41,7 @@ fn std_stopped(records: &[RunRecord]) -> Option<f64> {
         .filter(|r| r.outcome.stopped)
         .map(|r| r.outcome.tau as f64)
         .collect();
-    crate::mc::stats::sample_std(&t).ok()
+    crate::stats::sample_std(&t).ok()
 }
 
 impl CellResult {

@@ -31,8 +31,8 @@
 //! composite null: the means are called different only if they differ for every `f` in the
 //! range). If the per-run factor varies, the true std is not exactly `f·s_y`; the reports say so.
 
-use super::stats;
 use crate::error::{check_finite, Error, Result};
+use crate::stats;
 use serde::{Deserialize, Serialize};
 
 /// Confidence level of [`RatioComparison::ci95_lo`]/`_hi`: `1 − RATIO_CI_ALPHA = 95%`.

@@ -38,14 +38,14 @@
 
 pub mod censored;
 pub mod compare;
-pub mod stats;
 
-pub use censored::{CensoredStats, KaplanMeier, Observation};
+pub use censored::CensoredStats;
 pub use compare::{compare_means, FactorRange, Moments, RatioComparison, ADAPTT_UNDERCOUNT};
 
 use crate::bandit::{BaiAlgorithm, RunOutcome};
 use crate::error::{Error, Result};
 use crate::rng::rng_for_run;
+use crate::stats::{self, Observation};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 

@@ -16,7 +16,7 @@ fn binom_sf(k: u64, n: u64, p: f64) -> Result<f64> {
     if k > n {
         return Ok(0.0);
     }
-    crate::mc::stats::beta_reg(k as f64, (n - k + 1) as f64, p)
+    crate::stats::beta_reg(k as f64, (n - k + 1) as f64, p)
 }
 
 /// Smallest error count that a look of `n` runs at `alpha_look` declares violated.

@@ -18,8 +18,8 @@ use crate::error::{Error, Result};
 use crate::experiment::shell::shell_words;
 use crate::experiment::{Cell, CellDigest, CellResult};
 use crate::instance::FamilyName;
-use crate::mc::stats::clopper_pearson;
 use crate::spelling::Spelling;
+use crate::stats::clopper_pearson;
 use config::{lower_kind, upper_kind, LowerKind, Study, UpperKind};
 use std::collections::HashMap;
 

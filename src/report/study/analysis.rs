@@ -152,7 +152,7 @@ pub fn delta_slopes(study: &Study, rows: &[Row]) -> Result<Vec<Slope>> {
             .map(|p| p.2 * (p.1 - intercept - slope * p.0).powi(2))
             .sum();
         let birge = (chi2 / (m - 2.0)).max(1.0).sqrt();
-        let half = crate::mc::stats::student_t_quantile(0.975, m - 2.0)? * birge / sxx.sqrt();
+        let half = crate::stats::student_t_quantile(0.975, m - 2.0)? * birge / sxx.sqrt();
         let sc = &study.cells[g[0]];
         let mut bounds = crate::experiment::study::BoundCache::default();
         let t_star = bounds.time(

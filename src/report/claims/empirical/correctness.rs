@@ -2,8 +2,8 @@
 
 use super::{est, fmt_mean, get, grid, no_grid};
 use crate::bandit::{AlgoName, DpaEpisodes, Rules};
-use crate::mc::stats::cp_upper;
 use crate::report::claims::{claim as result, sig, stats, Area, ClaimResult, Context};
+use crate::stats::cp_upper;
 
 pub(super) fn f56(ctx: &mut Context) -> ClaimResult {
     f56_with(ctx, Rules::Paper)
