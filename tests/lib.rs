@@ -20,4 +20,5 @@ mod report;
 mod soundness;
 mod special;
 mod statrs_crosscheck;
+mod stats;
 mod upper_lower;
