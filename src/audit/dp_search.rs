@@ -55,21 +55,22 @@
 //! one).
 
 use crate::audit::delta::RunPlan;
-use crate::audit::dp::{adap_tt_late_leak, neighbouring_tables, table_features, BlackBox};
+use crate::audit::dp::{adap_tt_late_leak, neighbouring_tables, BlackBox};
 use crate::audit::search::{halton, Budget};
 use crate::audit::Verdict;
 use crate::bandit::{self, AlgoName, AlgoSpec, BaiAlgorithm, RewardTable, Setting};
 use crate::error::{check_open, Error, Result};
 use crate::rng::{mix64, rng_for_run};
 use rand::RngExt;
-use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
 mod confirm;
+mod outputs;
 mod rr_daf;
 use confirm::{confirm, drawn};
+use outputs::outputs;
 pub use confirm::{futile, Confirmation};
 pub use rr_daf::RrDaf;
 
@@ -261,23 +262,6 @@ pub fn table_pair(
     (d, d2)
 }
 
-fn outputs(
-    alg: &dyn BaiAlgorithm,
-    d: &RewardTable,
-    d2: &RewardTable,
-    seed: u64,
-    runs: std::ops::Range<u64>,
-) -> (Vec<Vec<u64>>, Vec<Vec<u64>>) {
-    let run = |tab: &RewardTable, input: u64| -> Vec<Vec<u64>> {
-        runs.clone()
-            .into_par_iter()
-            .map(|r| {
-                table_features(alg.run_on_table(tab, &mut rng_for_run(mix64(seed ^ input), r)))
-            })
-            .collect()
-    };
-    (run(d, 0), run(d2, 1))
-}
 
 /// Plug-in total variation between the laws of the first feature (output hash). Integer
 /// counts summed in key order: the same bits on every call (a `HashMap`'s order, hence its
@@ -507,6 +491,21 @@ pub fn fixed_tables(target: DpSearchTarget, cfg: &DpSearchConfig) -> Result<Conf
         cfg.eps,
         cfg.futility_beta,
     )
+}
+
+impl DpSearchConfig {
+    /// The confirmation's run plan.
+    pub fn confirm_plan(&self) -> RunPlan {
+        match self.confirm_first {
+            Some(first) => RunPlan::UntilDecided {
+                first,
+                budget: self.confirm_runs,
+            },
+            None => RunPlan::Fixed {
+                runs: self.confirm_runs,
+            },
+        }
+    }
 }
 
 #[cfg(test)]

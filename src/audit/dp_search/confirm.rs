@@ -1,7 +1,7 @@
 //! The confirmation of `audit dp --search` (module docs of [`super`]): group-sequential looks
 //! with the δ search's error control, and the futility rule.
 
-use super::outputs;
+use super::outputs::outputs;
 use crate::audit::delta::RunPlan;
 use crate::audit::dp::{sniper_discrete, BlackBox, Claim, TABLE_FEATURES};
 use crate::audit::Verdict;
@@ -127,19 +127,4 @@ pub(super) fn confirm(
         }
     }
     unreachable!("invariant: the last look stops")
-}
-
-impl super::DpSearchConfig {
-    /// The confirmation's run plan.
-    pub fn confirm_plan(&self) -> RunPlan {
-        match self.confirm_first {
-            Some(first) => RunPlan::UntilDecided {
-                first,
-                budget: self.confirm_runs,
-            },
-            None => RunPlan::Fixed {
-                runs: self.confirm_runs,
-            },
-        }
-    }
 }
