@@ -152,3 +152,16 @@ def test_python_threshold_nan_is_refused_not_run_to_the_cap():
     with pytest.raises(ValueError, match="must be finite everywhere"):
         dpbai.audit_delta("ttucb", [0.6, 0.4], delta=0.1, threshold=nan_after_start, runs=10,
                           max_steps=10_000_000)
+
+
+def test_uniform_sampling_keeps_the_threshold_and_catches_an_unsafe_one():
+    # As `dpbai audit delta --sampling uniform`: the same threshold under round robin.
+    r = dpbai.audit_delta("ttucb", [0.55, 0.45], delta=0.1, threshold="log(1/delta)/20",
+                          runs=300, sampling="uniform")
+    assert r.sampling == "uniform" and r.verdict == "violated"
+    cmd = cli("audit", "delta", "--algo", "ttucb", "--means", "0.55,0.45", "--delta", "0.1",
+              "--threshold", "log(1/delta)/20", "--runs", "300", "--sampling", "uniform", "--json")
+    assert (cmd["errors"], cmd["sampling"]) == (r.errors, "uniform")
+    assert dpbai.audit_delta("ttucb", [0.6, 0.4], delta=0.1, runs=20).sampling == "algorithm"
+    with pytest.raises(ValueError, match="sampling"):
+        dpbai.audit_delta("ttucb", [0.6, 0.4], delta=0.1, runs=20, sampling="round-robin")
