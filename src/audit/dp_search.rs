@@ -70,8 +70,8 @@ mod confirm;
 mod outputs;
 mod rr_daf;
 use confirm::{confirm, drawn};
-use outputs::outputs;
 pub use confirm::{futile, Confirmation};
+use outputs::outputs;
 pub use rr_daf::RrDaf;
 
 /// What the neighbour search audits.
@@ -261,7 +261,6 @@ pub fn table_pair(
     }
     (d, d2)
 }
-
 
 /// Plug-in total variation between the laws of the first feature (output hash). Integer
 /// counts summed in key order: the same bits on every call (a `HashMap`'s order, hence its

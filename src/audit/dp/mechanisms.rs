@@ -1,8 +1,9 @@
 //! The single mechanisms `audit dp --mechanism` examines, faithful or mutated, and their
 //! black-box sampling (randomised response, Laplace, Gaussian, DAF's release vector).
 
-use super::blackbox::{sample_pair, sniper_real, BlackBox, Claim};
-use super::Target;
+use super::blackbox::{
+    candidate_pairs, sample_pair, sniper_real, sniper_search, BlackBox, Claim, PairSearch,
+};
 use crate::error::{check_above, Result};
 use crate::privacy::{self, GaussianMechanism, Laplace, RandomisedResponse};
 use crate::rng::Rng;
@@ -142,34 +143,22 @@ pub(super) fn blackbox_mechanism(
 /// A pair of neighbouring inputs.
 pub type InputPair = (Vec<f64>, Vec<f64>);
 
-/// Neighbour search for a built-in mechanism (faithful or mutated) on the input space
-/// `[0, 1]` (rewards; sensitivity 1): the extreme pair `(0, 1)` and `pairs` seeded random
-/// pairs, screened with `runs/10` runs each and the best certified on `runs` fresh runs
-/// ([`super::sniper_search`]). DAF is searched by [`crate::audit::dp_search`] instead.
-///
-/// # Errors
-/// [`crate::Error::InvalidParameter`] for DAF, and the errors of [`super::sniper_search`].
-pub fn mechanism_neighbour_search(
-    target: &Target,
+/// The neighbour search of [`super::mechanism_neighbour_search`] for the mechanism `mech` at
+/// claimed `ε`, `γ`.
+pub(super) fn neighbour_search(
+    mech: Mech,
     eps: f64,
     gamma: f64,
     runs: u64,
     alpha: f64,
     seed: u64,
     pairs: usize,
-) -> Result<(super::PairSearch, Vec<InputPair>)> {
-    let mech = super::mechanism_for(target, eps, gamma)?.ok_or_else(|| {
-        crate::Error::param(
-            "target",
-            "an algorithm",
-            "a mechanism or a mechanism mutant",
-        )
-    })?;
+) -> Result<(PairSearch, Vec<InputPair>)> {
     let claim = match mech {
         Mech::Gaussian(_) => Claim::Approx { eps, gamma },
         _ => Claim::Pure { eps },
     };
-    let cands = super::candidate_pairs(&[0.0], &[1.0], pairs, seed, &[]);
+    let cands = candidate_pairs(&[0.0], &[1.0], pairs, seed, &[]);
     let draw = |x: f64, rng: &mut Rng| -> Result<f64> {
         Ok(match mech {
             Mech::Rr(rr) => rr.privatise(x, rng),
@@ -184,7 +173,7 @@ pub fn mechanism_neighbour_search(
             }
         })
     };
-    let r = super::sniper_search(
+    let r = sniper_search(
         cands.len(),
         (runs / 10).max(8),
         runs,

@@ -69,7 +69,7 @@ pub use exact::{
     gaussian_verdict, laplace_vector_loss, laplace_vector_verdict, rr_loss, rr_verdict,
 };
 pub use late_leak::adap_tt_late_leak;
-pub use mechanisms::{mechanism_neighbour_search, MechanismName, DAF_SEQUENCE_LEN, DEFAULT_GAMMA};
+pub use mechanisms::{MechanismName, DAF_SEQUENCE_LEN, DEFAULT_GAMMA};
 pub use mutants::{mutant, Mutant, MutantBase, MUTANTS};
 pub(crate) use tables::{neighbouring_tables, table_features, TABLE_FEATURES};
 
@@ -77,7 +77,7 @@ use crate::audit::Verdict;
 use crate::bandit::AlgoName;
 use crate::error::{check_above, check_open, Error, Result};
 use crate::privacy;
-use mechanisms::{blackbox_mechanism, mechanism, Mech};
+use mechanisms::{blackbox_mechanism, mechanism, InputPair, Mech};
 use serde::Serialize;
 use tables::blackbox_algorithm;
 
@@ -103,6 +103,33 @@ fn mechanism_for(target: &Target, eps: f64, gamma: f64) -> Result<Option<Mech>> 
         }) => mechanism(*b, true, eps, gamma).map(Some),
         Target::Mutant(_) | Target::Algo(_) => Ok(None),
     }
+}
+
+/// Neighbour search for a built-in mechanism (faithful or mutated) on the input space
+/// `[0, 1]` (rewards; sensitivity 1): the extreme pair `(0, 1)` and `pairs` seeded random
+/// pairs, screened with `runs/10` runs each and the best certified on `runs` fresh runs
+/// ([`sniper_search`]). DAF is searched by [`crate::audit::dp_search`] instead.
+///
+/// # Errors
+/// [`crate::Error::InvalidParameter`] for an algorithm or DAF, and the errors of
+/// [`sniper_search`].
+pub fn mechanism_neighbour_search(
+    target: &Target,
+    eps: f64,
+    gamma: f64,
+    runs: u64,
+    alpha: f64,
+    seed: u64,
+    pairs: usize,
+) -> Result<(PairSearch, Vec<InputPair>)> {
+    let mech = mechanism_for(target, eps, gamma)?.ok_or_else(|| {
+        Error::param(
+            "target",
+            "an algorithm",
+            "a mechanism or a mechanism mutant",
+        )
+    })?;
+    mechanisms::neighbour_search(mech, eps, gamma, runs, alpha, seed, pairs)
 }
 
 /// Exact or black-box.
