@@ -1,8 +1,9 @@
 //! Confirmation of the finalists on fresh seeds (Bonferroni) and the power statement.
 
+use super::config::SearchConfig;
 use super::halving::{Scored, Search};
+use super::report::SearchReport;
 use super::report::{SearchVerdict, Stage};
-use super::{SearchConfig, SearchReport};
 use crate::audit::delta::{decide, run_batch, AuditInstance, DeltaRow, RunPlan, Tally};
 use crate::audit::Verdict;
 use crate::error::Result;

@@ -1,10 +1,11 @@
 //! The search's shared state (common random numbers, sample count, trace), successive halving
 //! of the screened candidates, and the Nelder–Mead refinement.
 
+use super::config::SearchConfig;
 use super::meter::Meter;
 use super::report::Stage;
+use super::report::TraceRow;
 use super::space::{corners, uniform, Candidate};
-use super::{SearchConfig, TraceRow};
 use crate::audit::delta::{run_batch, AlgoFactory, AuditInstance, Tally};
 use crate::error::{Error, Result};
 use crate::rng::mix64;

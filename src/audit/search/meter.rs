@@ -2,7 +2,7 @@
 //! draws more samples than its share (each run's step cap is the stage's remaining samples
 //! divided by the batch's runs), and an interruption flag ends a stage between batches.
 
-use super::Budget;
+use super::config::Budget;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;

@@ -1,6 +1,7 @@
 //! What a search returns: the trace rows, the report, and the REPORT.md rows.
 
-use super::{Budget, SearchSpace};
+use super::config::Budget;
+use super::space::SearchSpace;
 use crate::audit::delta::DeltaRow;
 use serde::Serialize;
 

@@ -13,8 +13,8 @@
 //! seed's, with all other arms tied at the runner-up and, for the largest `K`, also a low-mean
 //! tail.
 
+use super::config::SearchConfig;
 use super::space::SpaceFamily;
-use super::SearchConfig;
 use crate::audit::dominance::{algorithms_of, dominates, Dominance, DominanceConfig};
 use crate::audit::expr::{parse_threshold, ThresholdExpr};
 use crate::bandit::{AlgoName, Rules, ThresholdVars};
