@@ -79,8 +79,8 @@ use halving::Search;
 /// Runs the search (module docs for the protocol) on the algorithm built by `build`.
 ///
 /// # Errors
-/// [`Error::InvalidParameter`] for a setting out of range ([`SearchConfig::validate`]); errors
-/// of `build` other than [`Error::InvalidInstance`] (such candidates are skipped). If the
+/// [`crate::Error::InvalidParameter`] for a setting out of range ([`SearchConfig::validate`]); errors
+/// of `build` other than [`crate::Error::InvalidInstance`] (such candidates are skipped). If the
 /// algorithm rejects every candidate, an error naming the space.
 pub fn search_with(cfg: &SearchConfig, build: &AlgoFactory<'_>) -> Result<SearchReport> {
     cfg.validate()?;
