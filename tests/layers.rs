@@ -350,7 +350,7 @@ fn circles(edges: &BTreeMap<ModPath, BTreeSet<ModPath>>) -> Vec<Vec<String>> {
 
 /// The import circles `src/` still has: a folder whose `mod.rs` calls its children while they
 /// use the types it defines. The list only shrinks: a new circle, or one that grows, fails the
-/// test below, and so does a listed circle that is gone (remove it here).
+/// test below, and so does a listed circle that is gone or smaller (update it here).
 const KNOWN_CIRCLES: &[&[&str]] = &[
     &[
         "bandit",
@@ -365,23 +365,6 @@ const KNOWN_CIRCLES: &[&[&str]] = &[
         "bandit::top_two::mle_path",
         "bandit::top_two::rules",
         "bandit::top_two::run_loop",
-    ],
-    &[
-        "cli",
-        "cli::audit",
-        "cli::audit::dominance",
-        "cli::audit::search",
-        "cli::bounds",
-        "cli::cluster",
-        "cli::cluster::plan",
-        "cli::cluster::scripts",
-        "cli::cluster::status",
-        "cli::experiment",
-        "cli::fn_cmd",
-        "cli::merge",
-        "cli::run",
-        "cli::verify",
-        "cli::verify::expected",
     ],
     &[
         "report::claims",
@@ -440,19 +423,36 @@ fn no_new_import_circle_between_modules() {
         "import circles between modules:\n{}",
         new.join("\n")
     );
-    let gone: Vec<String> = listed
+    // A listed circle must still be there exactly: one that is gone or has shrunk is updated
+    // here, so that the list is the circles `src/` has.
+    let changed: Vec<String> = listed
         .iter()
         .filter(|l| {
             !found
                 .iter()
-                .any(|c| c.len() > 1 && c.iter().all(|m| l.contains(m.as_str())))
+                .any(|c| c.len() == l.len() && c.iter().all(|m| l.contains(m.as_str())))
         })
-        .map(|l| l.iter().copied().collect::<Vec<_>>().join(" ↔ "))
+        .map(|l| {
+            let now: Vec<String> = found
+                .iter()
+                .filter(|c| c.iter().all(|m| l.contains(m.as_str())))
+                .map(|c| c.join(" ↔ "))
+                .collect();
+            format!(
+                "{}\n  is now: {}",
+                l.iter().copied().collect::<Vec<_>>().join(" ↔ "),
+                if now.is_empty() {
+                    "gone".into()
+                } else {
+                    now.join("; ")
+                }
+            )
+        })
         .collect();
     assert!(
-        gone.is_empty(),
-        "circles no longer there (remove them from KNOWN_CIRCLES):\n{}",
-        gone.join("\n")
+        changed.is_empty(),
+        "listed circles that are gone or smaller (update KNOWN_CIRCLES):\n{}",
+        changed.join("\n")
     );
 }
 

@@ -4,7 +4,7 @@
 //! Exit code 0 whatever the verdict; 2 for bad input (malformed expression, unknown variable or
 //! mutant, zero budget, ...), with a one-line message.
 
-use super::usage;
+use super::errors::usage;
 use dpbai::error::compact_number;
 
 mod dominance;
@@ -282,7 +282,7 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
     let means = a
         .means
         .as_deref()
-        .map(|m| super::parse_list("means", m))
+        .map(|m| super::errors::parse_list("means", m))
         .transpose()?
         .unwrap_or_default();
     limits::check_arms(means.len())?;

@@ -38,7 +38,7 @@ pub struct Args {
 }
 
 fn instance(a: &Args) -> Result<Instance> {
-    let means = super::parse_list("means", &a.means)?;
+    let means = super::errors::parse_list("means", &a.means)?;
     dpbai::params::limits::check_arms(means.len())?;
     let family = match a.family.parse::<FamilyName>() {
         Ok(FamilyName::Bernoulli) => Family::Bernoulli,
@@ -46,7 +46,7 @@ fn instance(a: &Args) -> Result<Instance> {
             sigma: a.sigma.unwrap_or(1.0),
         },
         Err(_) => {
-            return Err(super::usage(format!(
+            return Err(super::errors::usage(format!(
                 "invalid family = {:?}: must be bernoulli or gaussian",
                 a.family
             )))
@@ -57,7 +57,7 @@ fn instance(a: &Args) -> Result<Instance> {
 
 fn parse_grid(s: &str) -> Result<Vec<f64>> {
     let bad = || {
-        super::usage(format!(
+        super::errors::usage(format!(
             "invalid eps-grid = {s:?}: must be LO:HI:N with 0 < LO <= HI finite and N >= 1"
         ))
     };
@@ -160,7 +160,7 @@ pub fn run(a: Args) -> Result<()> {
     );
     const OPTIONS: [&str; 6] = ["delta", "beta", "eps", "sigma", "eps-grid points", "K"];
     run_checked(a).map_err(|e| match e.downcast_ref::<dpbai::Error>() {
-        Some(dpbai::Error::NoConvergence { .. }) => super::usage(format!(
+        Some(dpbai::Error::NoConvergence { .. }) => super::errors::usage(format!(
             "{what}: a characteristic time cannot be certified in double precision here \
              ({e}); use less extreme means, gaps, --beta or --eps"
         )),
@@ -169,7 +169,7 @@ pub fn run(a: Args) -> Result<()> {
         Some(dpbai::Error::InvalidParameter { name, .. })
             if !OPTIONS.contains(&name.as_str()) && !name.starts_with("mean") =>
         {
-            super::usage(format!(
+            super::errors::usage(format!(
                 "{what}: a bound cannot be computed in double precision here ({e}); use less \
                  extreme means, --sigma, --beta or --eps"
             ))

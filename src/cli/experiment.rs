@@ -94,7 +94,7 @@ fn bar(n: u64) -> indicatif::ProgressBar {
 fn uncertified(args: &Args, e: impl Into<anyhow::Error>) -> anyhow::Error {
     let e = e.into();
     match e.downcast_ref::<dpbai::Error>() {
-        Some(inner @ dpbai::Error::NoConvergence { .. }) => super::usage(format!(
+        Some(inner @ dpbai::Error::NoConvergence { .. }) => super::errors::usage(format!(
             "{}: a characteristic time of one of its instances cannot be certified in double \
              precision ({inner}); use less extreme means or gaps",
             args.config.display()

@@ -31,7 +31,7 @@ pub struct Args {
 
 fn parse_real(param: &str, s: &str) -> anyhow::Result<f64> {
     s.trim().parse::<f64>().map_err(|_| {
-        super::usage(format!(
+        super::errors::usage(format!(
             "cannot parse {param} = {s:?} as a number (use e.g. 0.5, -1e-3)"
         ))
     })
@@ -80,17 +80,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return Ok(());
     }
     let Some((name, rest)) = call.split_first() else {
-        return Err(super::usage(
+        return Err(super::errors::usage(
             "missing function name: `dpbai fn NAME ARGS...` (see `dpbai fn --list`)",
         ));
     };
     let Some(entry) = lookup(name) else {
-        return Err(super::usage(format!(
+        return Err(super::errors::usage(format!(
             "unknown function {name:?} (see `dpbai fn --list`)"
         )));
     };
     if rest.len() != entry.params.len() {
-        return Err(super::usage(format!(
+        return Err(super::errors::usage(format!(
             "`{}` takes {} argument(s) ({}), got {}",
             name,
             entry.params.len(),

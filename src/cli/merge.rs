@@ -50,7 +50,7 @@ fn rederive_runs(m: &dpbai::experiment::shard::Merged, n: u64, seed: u64) -> any
     for (f, &r) in fresh.iter().zip(&picks) {
         let stored = &m.records[r as usize];
         if f != stored {
-            return Err(super::usage(format!(
+            return Err(super::errors::usage(format!(
                 "re-derivation failed: run {r} recomputed as {:?}, stored as {:?}",
                 f.outcome, stored.outcome
             )));
@@ -76,7 +76,7 @@ fn shard_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
                 .filter(|f| f.extension().is_some_and(|x| x == "json") && f.is_file())
                 .collect();
             if files.is_empty() {
-                return Err(super::usage(format!(
+                return Err(super::errors::usage(format!(
                     "{}: a folder without shard files (*.json)",
                     p.display()
                 )));

@@ -10,21 +10,14 @@ use std::ffi::OsString;
 pub mod audit;
 pub mod bounds;
 pub mod cluster;
+pub mod errors;
 pub mod experiment;
 pub mod fn_cmd;
 pub mod merge;
 pub mod run;
 pub mod verify;
 
-/// A usage or input error of the CLI (exit code 2).
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct UsageError(pub String);
-
-/// Shorthand to build an `anyhow::Error` carrying a [`UsageError`].
-pub fn usage(msg: impl Into<String>) -> anyhow::Error {
-    anyhow::Error::new(UsageError(msg.into()))
-}
+use errors::{clap_line, exit_code, one_line};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -57,62 +50,6 @@ enum Command {
     Experiment(experiment::Args),
     /// Run `verify`, `run` or `experiment` as a Slurm job array: write the plan, show its status, resubmit.
     Cluster(cluster::Args),
-}
-
-/// Parses a comma-separated list of numbers for option `--{name}` (spaces around items allowed,
-/// e.g. `"0.7, 0.5"`): the one list syntax of every subcommand.
-pub fn parse_list(name: &str, s: &str) -> anyhow::Result<Vec<f64>> {
-    s.split(',')
-        .map(|x| {
-            x.trim().parse::<f64>().map_err(|_| {
-                usage(format!(
-                    "invalid --{name} `{s}`: `{}` is not a number (comma-separated list of numbers)",
-                    x.trim()
-                ))
-            })
-        })
-        .collect()
-}
-
-/// Exit code for an error: 2 for usage/input errors, 1 otherwise.
-pub fn exit_code(e: &anyhow::Error) -> i32 {
-    for cause in e.chain() {
-        if cause.downcast_ref::<UsageError>().is_some() {
-            return 2;
-        }
-        if let Some(err) = cause.downcast_ref::<dpbai::Error>() {
-            return match err {
-                dpbai::Error::NoConvergence { .. } => 1,
-                _ => 2,
-            };
-        }
-        if cause.downcast_ref::<std::io::Error>().is_some() {
-            return 2;
-        }
-    }
-    1
-}
-
-/// The message of a clap error on one line: its first paragraph (the error and, for missing
-/// arguments, their names), without the usage block.
-pub(crate) fn clap_line(e: &clap::Error) -> String {
-    let text = e.to_string();
-    let first: Vec<&str> = text
-        .lines()
-        .take_while(|l| !l.trim().is_empty())
-        .map(str::trim)
-        .collect();
-    let line = first.join(" ");
-    if line.is_empty() {
-        "error: bad usage".into()
-    } else {
-        line
-    }
-}
-
-/// One-line rendering of an error chain.
-pub fn one_line(e: &anyhow::Error) -> String {
-    format!("{e:#}").replace('\n', " ")
 }
 
 /// Parses `args` (program name first), runs the command, returns the exit code. Never panics

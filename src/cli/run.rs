@@ -194,7 +194,7 @@ pub(crate) fn prepare(args: &Args) -> anyhow::Result<Prepared> {
     }
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
     if args.runs == 0 {
-        return Err(super::usage("invalid --runs 0: must be at least 1"));
+        return Err(super::errors::usage("invalid --runs 0: must be at least 1"));
     }
     let n_sim = EngineConfig {
         seed: args.seed,
@@ -205,7 +205,7 @@ pub(crate) fn prepare(args: &Args) -> anyhow::Result<Prepared> {
     }
     .count();
     if n_sim == 0 {
-        return Err(super::usage(format!(
+        return Err(super::errors::usage(format!(
             "shard {} of {} runs is empty: use fewer shards than runs",
             args.shard.as_deref().unwrap_or(""),
             args.runs
@@ -219,12 +219,12 @@ pub(crate) fn prepare(args: &Args) -> anyhow::Result<Prepared> {
         },
         n_sim,
     )?;
-    let means = super::parse_list("means", &args.means)?;
+    let means = super::errors::parse_list("means", &args.means)?;
     limits::check_arms(means.len())?;
     let family = match args.family {
         FamilyName::Bernoulli => {
             if let Some(s) = args.sigma {
-                return Err(super::usage(format!(
+                return Err(super::errors::usage(format!(
                     "--sigma {s} is only meaningful with --family gaussian"
                 )));
             }
@@ -239,7 +239,7 @@ pub(crate) fn prepare(args: &Args) -> anyhow::Result<Prepared> {
     let beta = dpbai::params::Beta::new(args.beta)?;
     let eps = args.eps.map(dpbai::params::Epsilon::new).transpose()?;
     if args.eps.is_none() && algo.needs_eps() {
-        return Err(super::usage(format!(
+        return Err(super::errors::usage(format!(
             "--eps is required by {} (a private algorithm): pass --eps E with E > 0",
             algo.as_str()
         )));
@@ -249,7 +249,7 @@ pub(crate) fn prepare(args: &Args) -> anyhow::Result<Prepared> {
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     if shard.is_some() && args.out.is_none() {
-        return Err(super::usage(
+        return Err(super::errors::usage(
             "--shard needs --out FILE (the shard file that `dpbai merge` reads)",
         ));
     }
@@ -298,7 +298,7 @@ fn build(
 )> {
     spec.build().map_err(|e| match &args.threshold {
         Some(_) if matches!(e, dpbai::Error::Parse(_)) => {
-            super::usage(format!("invalid --threshold: {e}"))
+            super::errors::usage(format!("invalid --threshold: {e}"))
         }
         _ => e.into(),
     })
@@ -321,7 +321,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let elapsed = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
     if let Some(e) = checked.and_then(|c| c.failure()) {
-        return Err(super::usage(format!("invalid --threshold: {e}")));
+        return Err(super::errors::usage(format!("invalid --threshold: {e}")));
     }
     let report = Report::new(&p.meta, p.shard, &records, elapsed)?;
     if let (Some(s), Some(path)) = (p.shard, args.out.as_deref()) {

@@ -2,7 +2,7 @@
 //! `dpbai audit check-certificate FILE` (its re-verification): the command-line side of
 //! `dpbai::audit::dominance`.
 
-use super::super::usage;
+use super::super::errors::usage;
 use super::search::SearchArgs;
 use dpbai::audit::dominance::{
     check_certificate, dominates, Certificate, Dominance, DominanceConfig, ProofFamily,

@@ -1,7 +1,7 @@
 //! `dpbai audit delta --search` (adversarial instance search) and `--dominates PRESET` (proof
 //! by dominance): the command-line side of `dpbai::audit::search` and `dpbai::audit::dominance`.
 
-use super::super::usage;
+use super::super::errors::usage;
 use dpbai::audit::delta::DeltaAuditConfig;
 use dpbai::audit::search::{
     holds_sized_plan, report_rows, search, Budget, SearchConfig, SearchReport, SearchSpace,

@@ -170,18 +170,18 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
         Some((m, rest)) if m == "run" => (Mode::Run, rest.to_vec()),
         Some((m, rest)) if m == "experiment" => (Mode::Experiment, rest.to_vec()),
         Some((m, _)) => {
-            return Err(super::usage(format!(
+            return Err(super::errors::usage(format!(
                 "invalid command `{m}` after `--`: must be verify, run or experiment"
             )))
         }
         None => {
-            return Err(super::usage(
+            return Err(super::errors::usage(
                 "missing command after `--`: verify, run or experiment",
             ))
         }
     };
     if !(1..=MAX_CPUS).contains(&a.cpus_per_task) {
-        return Err(super::usage(format!(
+        return Err(super::errors::usage(format!(
             "invalid --cpus-per-task {}: must be in 1..={MAX_CPUS}",
             a.cpus_per_task
         )));
@@ -207,7 +207,9 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
         check_setup(l)?;
     }
     if a.bin.as_deref() == Some("") {
-        return Err(super::usage("invalid --bin ``: must name the dpbai binary"));
+        return Err(super::errors::usage(
+            "invalid --bin ``: must name the dpbai binary",
+        ));
     }
     // The study file of `experiment` is copied into DIR (the jobs run there) under its name.
     let mut study_file = None;
@@ -240,12 +242,12 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
     let total_s: f64 = predicted_task_seconds(&costs, 1).iter().sum();
     let tasks = match a.tasks {
         Some(n) if !(1..=MAX_TASKS).contains(&n) => {
-            return Err(super::usage(format!(
+            return Err(super::errors::usage(format!(
                 "invalid --tasks {n}: must be in 1..={MAX_TASKS}"
             )))
         }
         Some(n) if n > min_runs => {
-            return Err(super::usage(format!(
+            return Err(super::errors::usage(format!(
                 "invalid --tasks {n}: must be at most {min_runs}, the runs of the smallest cell \
                  (a task with no run of a cell has nothing to do)"
             )))
@@ -287,7 +289,7 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
     if let Some(given) = &study_file {
         let name = given.file_name().map(|n| n.to_string_lossy().to_string());
         if let Some(n) = name.filter(|n| PLAN_FILES.contains(&n.as_str())) {
-            return Err(super::usage(format!(
+            return Err(super::errors::usage(format!(
                 "the study file {} is named like the plan's own {n}: rename it",
                 given.display()
             )));
@@ -308,7 +310,7 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
         Mode::Experiment => {}
     }
     if dir.join("jobs.txt").exists() {
-        return Err(super::usage(format!(
+        return Err(super::errors::usage(format!(
             "{} already holds submitted jobs (jobs.txt): use a new --dir, or \
              `dpbai cluster resubmit --dir {}`",
             dir.display(),
@@ -320,7 +322,7 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
     if let Some(given) = &study_file {
         let name = given
             .file_name()
-            .ok_or_else(|| super::usage(format!("{} names no file", given.display())))?;
+            .ok_or_else(|| super::errors::usage(format!("{} names no file", given.display())))?;
         let copy = dir.join(name);
         if std::fs::canonicalize(given).ok() != std::fs::canonicalize(&copy).ok() {
             std::fs::copy(given, &copy).map_err(|e| dpbai::Error::io("copy", given, e))?;

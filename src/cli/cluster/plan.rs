@@ -86,7 +86,7 @@ impl Plan {
     /// # Errors
     /// A usage error naming the field and its range.
     pub(super) fn validate(&self, path: &Path) -> anyhow::Result<()> {
-        let bad = |what: String| crate::cli::usage(format!("{}: {what}", path.display()));
+        let bad = |what: String| crate::cli::errors::usage(format!("{}: {what}", path.display()));
         if self.format != PLAN_FORMAT {
             return Err(bad(format!(
                 "format `{}`, expected `{PLAN_FORMAT}` (written by another dpbai version: \
@@ -146,7 +146,7 @@ pub(super) fn check_flag(flag: &str, value: &str, ok: bool, what: &str) -> anyho
     if ok {
         Ok(())
     } else {
-        Err(crate::cli::usage(format!(
+        Err(crate::cli::errors::usage(format!(
             "invalid --{flag} `{value}`: must be {what}"
         )))
     }
@@ -270,7 +270,7 @@ pub(super) fn check_not_plan_file(dir: &Path, what: &str, file: &Path) -> anyhow
     };
     for name in PLAN_FILES {
         if canon(&resolved).is_some() && canon(&resolved) == canon(&dir.join(name)) {
-            return Err(crate::cli::usage(format!(
+            return Err(crate::cli::errors::usage(format!(
                 "{what} {} is the plan's own {name} in {}: rename it or choose another --dir",
                 file.display(),
                 dir.display()
@@ -282,9 +282,9 @@ pub(super) fn check_not_plan_file(dir: &Path, what: &str, file: &Path) -> anyhow
 
 /// The first line of a clap error, as a usage error.
 pub(super) fn clap_usage(what: &str, e: clap::Error) -> anyhow::Error {
-    crate::cli::usage(format!(
+    crate::cli::errors::usage(format!(
         "in the `{what}` command after `--`: {}",
-        crate::cli::clap_line(&e)
+        crate::cli::errors::clap_line(&e)
     ))
 }
 
@@ -313,7 +313,7 @@ pub(super) fn experiment_cells(
         .map_err(|e| clap_usage("experiment", e))?
         .args;
     if e.shard.is_some() || e.out_dir.is_some() || e.threads.is_some() {
-        return Err(crate::cli::usage(
+        return Err(crate::cli::errors::usage(
             "the `experiment` command after `--` must not set --shard, --out-dir or --threads: \
              the plan sets them (--dir, --tasks, --cpus-per-task)",
         ));
@@ -338,13 +338,13 @@ pub(super) fn verify_cells(args: &[String]) -> anyhow::Result<Vec<Cell>> {
         .map_err(|e| clap_usage("verify", e))?
         .args;
     if v.shard.is_some() || v.out_dir != Path::new(".") || v.threads.is_some() {
-        return Err(crate::cli::usage(
+        return Err(crate::cli::errors::usage(
             "the `verify` command after `--` must not set --shard, --out-dir or --threads: the \
              plan sets them (--dir, --tasks, --cpus-per-task)",
         ));
     }
     if v.no_experiments {
-        return Err(crate::cli::usage(
+        return Err(crate::cli::errors::usage(
             "--no-experiments runs no Monte Carlo cell: run it without a cluster",
         ));
     }
@@ -368,27 +368,29 @@ pub(super) fn check_run_task(args: &[String], tasks: u64) -> anyhow::Result<()> 
     r.out = Some(PathBuf::from("shards/run-0.json"));
     crate::cli::run::prepare(&r)
         .map(|_| ())
-        .map_err(|e| crate::cli::usage(format!("in the `run` command after `--`: {e:#}")))
+        .map_err(|e| crate::cli::errors::usage(format!("in the `run` command after `--`: {e:#}")))
 }
 
 /// Validates `run` arguments; returns its cost as one cell and the `--out` file it names.
 pub(super) fn run_cost(args: &[String]) -> anyhow::Result<(CellCost, Option<PathBuf>)> {
     let r = run_cmd(args)?;
     if r.shard.is_some() || r.threads.is_some() {
-        return Err(crate::cli::usage(
+        return Err(crate::cli::errors::usage(
             "the `run` command after `--` must not set --shard or --threads: the plan sets them \
              (--tasks, --cpus-per-task)",
         ));
     }
     if r.runs == 0 {
-        return Err(crate::cli::usage("invalid --runs 0: must be at least 1"));
+        return Err(crate::cli::errors::usage(
+            "invalid --runs 0: must be at least 1",
+        ));
     }
     let means: Vec<f64> = r
         .means
         .split(',')
         .map(|x| x.trim().parse::<f64>())
         .collect::<Result<_, _>>()
-        .map_err(|_| crate::cli::usage(format!("invalid --means `{}`", r.means)))?;
+        .map_err(|_| crate::cli::errors::usage(format!("invalid --means `{}`", r.means)))?;
     let family = match r.sigma {
         Some(sigma) => Family::Gaussian { sigma },
         None if r.family == dpbai::instance::FamilyName::Gaussian => {
@@ -432,7 +434,7 @@ const MAX_PLAN_BYTES: u64 = 16 << 20;
 pub(super) fn read_plan(dir: &Path) -> anyhow::Result<Plan> {
     let path = dir.join("plan.json");
     let none = |e: String| {
-        crate::cli::usage(format!(
+        crate::cli::errors::usage(format!(
             "no plan in {} ({e}): write one with `dpbai cluster slurm --dir {}`",
             dir.display(),
             dpbai::experiment::shell::shell_word(&dir.to_string_lossy())
@@ -446,15 +448,16 @@ pub(super) fn read_plan(dir: &Path) -> anyhow::Result<Plan> {
         )));
     }
     let text = std::fs::read_to_string(&path).map_err(|e| none(e.to_string()))?;
-    let plan: Plan = serde_json::from_str(&text)
-        .map_err(|e| crate::cli::usage(format!("{} is not a dpbai plan ({e})", path.display())))?;
+    let plan: Plan = serde_json::from_str(&text).map_err(|e| {
+        crate::cli::errors::usage(format!("{} is not a dpbai plan ({e})", path.display()))
+    })?;
     plan.validate(&path)?;
     let checked = match plan.mode {
         Mode::Run => check_run_task(&plan.args, plan.tasks),
         Mode::Verify | Mode::Experiment => plan_cells(dir, &plan).map(|_| ()),
     };
     checked.map_err(|e| {
-        crate::cli::usage(format!(
+        crate::cli::errors::usage(format!(
             "{}: its command is not valid: {}",
             path.display(),
             e.to_string().trim_start_matches("error: ")

@@ -292,7 +292,7 @@ pub(super) fn resubmit(dir: &Path, dry_run: bool) -> anyhow::Result<()> {
         .filter(|&i| matches!(states[i as usize], TaskState::Running | TaskState::Pending))
         .collect();
     if !busy.is_empty() {
-        return Err(crate::cli::usage(format!(
+        return Err(crate::cli::errors::usage(format!(
             "tasks {} are still queued or running: wait for them (or scancel them) before \
              resubmitting",
             array_spec(&busy)

@@ -1,7 +1,6 @@
 //! `verify --check` and `--record-snapshot`: the expected verdicts of `verify/expected.toml`
 //! (independent expectations and recorded snapshots), read, compared and recorded.
 
-use super::Args;
 use dpbai::report::claims::{ClaimResult, ClaimVerdict};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -23,10 +22,10 @@ struct Expected {
     snapshot: BTreeMap<String, ClaimVerdict>,
 }
 
-/// The expected file the arguments name, or the profile's default.
-pub(super) fn expected_path(args: &Args) -> PathBuf {
-    args.expected.clone().unwrap_or_else(|| {
-        PathBuf::from(if args.profile == "paper" {
+/// The expected file `given` (`--expected`), or the default of `profile`.
+pub(super) fn expected_path(given: Option<&std::path::Path>, profile: &str) -> PathBuf {
+    given.map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(if profile == "paper" {
             "verify/expected-paper.toml"
         } else {
             "verify/expected.toml"
@@ -39,12 +38,12 @@ fn read_expected(path: &std::path::Path) -> anyhow::Result<Expected> {
     let parse = |path: &std::path::Path| -> anyhow::Result<Expected> {
         let text = std::fs::read_to_string(path).map_err(|e| dpbai::Error::io("read", path, e))?;
         toml::from_str(&text)
-            .map_err(|e| crate::cli::usage(format!("{}: {}", path.display(), e.message())))
+            .map_err(|e| crate::cli::errors::usage(format!("{}: {}", path.display(), e.message())))
     };
     let mut expected = parse(path)?;
     if let Some(from) = expected.independent_from.take() {
         if !expected.independent.is_empty() {
-            return Err(crate::cli::usage(format!(
+            return Err(crate::cli::errors::usage(format!(
                 "{}: has both independent_from and an [independent] table; keep one",
                 path.display()
             )));
@@ -55,7 +54,7 @@ fn read_expected(path: &std::path::Path) -> anyhow::Result<Expected> {
             .join(from);
         let shared = parse(&from)?;
         if shared.independent_from.is_some() {
-            return Err(crate::cli::usage(format!(
+            return Err(crate::cli::errors::usage(format!(
                 "{}: independent_from may not chain (it points to {}, which has its own)",
                 path.display(),
                 from.display()
@@ -87,7 +86,7 @@ pub(super) fn record_snapshot(
         .position(|l| l.trim() == "[snapshot]")
         .map(|i| text.split_inclusive('\n').take(i + 1).collect::<String>())
     else {
-        return Err(crate::cli::usage(format!(
+        return Err(crate::cli::errors::usage(format!(
             "{}: no [snapshot] table to record into",
             path.display()
         )));

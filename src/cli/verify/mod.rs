@@ -101,7 +101,7 @@ pub(crate) fn shard_cells(profile: &Profile) -> Vec<Cell> {
 /// `verify --shard i/n`: every cell's slice into shard files, no report.
 fn run_shard(profile: &Profile, args: &Args, shard: &str, threads: usize) -> anyhow::Result<()> {
     if args.no_experiments || args.check {
-        return Err(super::usage(
+        return Err(super::errors::usage(
             "--shard runs experiments only: it cannot be combined with --no-experiments or --check",
         ));
     }
@@ -148,7 +148,9 @@ fn stale_policy(
 ) -> anyhow::Result<StalePolicy> {
     if !args.check {
         if args.allow_stale {
-            return Err(super::usage("--allow-stale only applies with --check"));
+            return Err(super::errors::usage(
+                "--allow-stale only applies with --check",
+            ));
         }
         return Ok(StalePolicy::Recompute);
     }
@@ -183,7 +185,7 @@ fn stale_policy(
         );
         Ok(StalePolicy::Use)
     } else {
-        Err(super::usage(format!(
+        Err(super::errors::usage(format!(
             "{} cells of {} are stale (the cache holds them at an older engine semantics of their              algorithm): {}{more}; run `dpbai verify` without --check to recompute them, or pass              --allow-stale",
             stale.len(),
             cache.display(),
@@ -195,10 +197,12 @@ fn stale_policy(
 /// The profile the arguments name, with their `--runs` override.
 pub(crate) fn profile_of(args: &Args) -> anyhow::Result<Profile> {
     let mut profile =
-        Profile::named(&args.profile).ok_or_else(|| super::usage("unknown profile"))?;
+        Profile::named(&args.profile).ok_or_else(|| super::errors::usage("unknown profile"))?;
     if let Some(r) = args.runs {
         if r == 0 {
-            return Err(super::usage("invalid --runs = 0: must be at least 1"));
+            return Err(super::errors::usage(
+                "invalid --runs = 0: must be at least 1",
+            ));
         }
         dpbai::params::limits::check_runs("runs", r)?;
         profile.runs = r;
@@ -212,7 +216,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     // Fault injection into the evidence gathering (documented in dpbai::report::claims).
     let fault = match std::env::var("DPBAI_INJECT_FAULT") {
         Ok(v) => Some(Area::parse(&v).ok_or_else(|| {
-            super::usage(format!(
+            super::errors::usage(format!(
                 "invalid DPBAI_INJECT_FAULT = {v}: must be one of solver, special, mc, audit"
             ))
         })?),
@@ -235,7 +239,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .unwrap_or(1)
     });
     if threads == 0 {
-        return Err(super::usage("invalid --threads = 0: must be at least 1"));
+        return Err(super::errors::usage(
+            "invalid --threads = 0: must be at least 1",
+        ));
     }
     dpbai::params::limits::check_threads(threads)?;
     if let Some(sh) = &args.shard {
@@ -397,7 +403,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
     if args.rederive > 0 {
         if args.no_experiments {
-            return Err(super::usage(
+            return Err(super::errors::usage(
                 "--rederive needs the experiments (not --no-experiments)",
             ));
         }
@@ -423,7 +429,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             list.join("; ")
         );
     }
-    let expected = expected_path(&args);
+    let expected = expected_path(args.expected.as_deref(), &args.profile);
     if args.record_snapshot {
         record_snapshot(&results, &expected, &args.profile)?;
     }
