@@ -560,7 +560,8 @@ fn edited_cache_file_is_detected_and_recomputed() {
 // Claims: the protocol's verdicts and fault injection.
 // ---------------------------------------------------------------------------------------------
 
-use dpbai::report::claims::{protocol::protocol, run_all, Area, ClaimResult, Context};
+use dpbai::fault::Area;
+use dpbai::report::claims::{protocol::protocol, run_all, ClaimResult, Context};
 
 /// Runs every claim without experiments and with no fault (the fault tests run in their own
 /// test binary, `tests/faults.rs`: an injection is process-wide).

@@ -32,6 +32,22 @@ pub fn lin_grid(lo: f64, hi: f64, n: usize) -> Vec<f64> {
         .collect()
 }
 
+/// Golden-section minimisation of a unimodal `f` on `[a, b]`; returns `(argmin, min)`.
+pub fn golden_min(f: impl Fn(f64) -> f64, mut a: f64, mut b: f64, iters: usize) -> (f64, f64) {
+    let r = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..iters {
+        let c = b - r * (b - a);
+        let d = a + r * (b - a);
+        if f(c) < f(d) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    let x = 0.5 * (a + b);
+    (x, f(x))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,8 +8,9 @@ use dpbai::experiment::grid::{
 };
 use dpbai::experiment::run::{CellRunner, StalePolicy};
 use dpbai::experiment::{run_cell_shard, Cell};
+use dpbai::fault::Area;
 use dpbai::report::blocks;
-use dpbai::report::claims::{run_all, Area, Context};
+use dpbai::report::claims::{run_all, Context};
 use dpbai::report::markdown::{claims_table, replace_block, verdict_summary};
 use std::path::PathBuf;
 

@@ -1,12 +1,14 @@
 //! Claim checks by the auditors: privacy of the mechanisms and algorithms (F.59) and
 //! δ-correctness of the provable thresholds (F.60), with the planted bugs as power checks.
 
-use super::{claim as result, flag, sig, skipped, stats, Check, ClaimResult, Context};
+use super::context::{Check, Context};
+use super::record::{claim as result, flag, skipped, stats, ClaimResult};
 use crate::audit::delta::{audit_delta, default_battery, DeltaAuditConfig, RunPlan};
 use crate::audit::dp::{audit_dp, DpOptions, MechanismName, Mode, Target, MUTANTS};
 use crate::audit::expr::parse_threshold;
 use crate::audit::Verdict as AuditVerdict;
 use crate::bandit::{AlgoName, Sampling, Setting};
+use crate::report::numbers::sig;
 
 /// `δ` of the default battery these checks audit.
 const BATTERY_DELTA: f64 = 0.01;
@@ -198,7 +200,7 @@ fn battery_audit(ctx: &Context, runs: u64, sampling: Sampling) -> BatteryAudit {
     out
 }
 
-fn battery_stats(a: &BatteryAudit) -> super::Stats {
+fn battery_stats(a: &BatteryAudit) -> super::record::Stats {
     stats([
         ("rows_holds", f64::from(a.holds)),
         ("rows_violated", f64::from(a.violated)),

@@ -1,14 +1,14 @@
 //! Claim checks that need only closed forms, divergences and instance transforms.
 
-use super::{
-    claim as result, flag, golden_min, lin_grid, log_grid, paper_instances, sig, stats, Check,
-    ClaimResult, Context,
-};
+use super::context::{Check, Context};
+use super::record::{claim as result, flag, stats, ClaimResult};
 use crate::divergence::{
     c_local_unchecked, kl_bernoulli_unchecked, kl_gaussian_unchecked, pinsker_switch_eps,
     rr_mean_unchecked,
 };
+use crate::experiment::grid::paper_instances;
 use crate::instance::Instance;
+use crate::report::numbers::{golden_min, lin_grid, log_grid, sig};
 
 /// The checks of this module.
 pub fn checks() -> Vec<Check> {
@@ -478,7 +478,7 @@ fn f46(ctx: &mut Context) -> ClaimResult {
         let b = 1.0 + 2.0 / (s - 1.0);
         let g = ctx
             .evidence
-            .value(super::Area::Special, crate::special::g2(y));
+            .value(crate::fault::Area::Special, crate::special::g2(y));
         worst = worst.max((a / b - 1.0).abs()).max((g / a - 1.0).abs());
     }
     result(

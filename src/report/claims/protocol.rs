@@ -39,7 +39,7 @@
 //! with its interval); a finite-δ excess of an asymptotic constant is a Finding of REPORT.md,
 //! never a refutation.
 
-use super::ClaimVerdict;
+use super::record::ClaimVerdict;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;

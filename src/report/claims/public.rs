@@ -9,10 +9,12 @@
 //! 1.01–1.53 (READINGS.md §P): its rows are compared with the factor range
 //! [`crate::mc::ADAPTT_UNDERCOUNT`], which widens the interval to `[lo/1.53, hi/1.01]`.
 
-use super::{claim as result, sig, stats, Check, ClaimResult, Context};
+use super::context::{Check, Context};
+use super::record::{claim as result, stats, ClaimResult};
 use crate::bandit::{AlgoName, Rules};
 use crate::experiment::grid::GridResults;
 use crate::mc::compare::{compare_means, FactorRange, Moments, RatioComparison};
+use crate::report::numbers::sig;
 use std::path::Path;
 
 /// The checks of this module.
@@ -151,7 +153,7 @@ fn s1(ctx: &mut Context) -> ClaimResult {
         "`--rules reference` reproduces the stopping times of the paper's public code",
     );
     if !ctx.experiments {
-        return super::skipped(id, t, s, p);
+        return super::record::skipped(id, t, s, p);
     }
     let Some(path) = ctx.public_code_csv.clone() else {
         ctx.evidence.record("no path to public_code_runs.csv");

@@ -1,7 +1,9 @@
 //! Claim checks on the stopping thresholds' asymptotics (READINGS.md §D.1; Sec. 4.3, 4.4).
 
-use super::{claim as result, sig, Check, ClaimResult, Context, Stats};
+use super::context::{Check, Context};
+use super::record::{claim as result, ClaimResult, Stats};
 use crate::bandit::rules::{threshold_adap, threshold_adap_star, Eq14Form};
+use crate::report::numbers::sig;
 
 /// The checks of this module.
 pub fn checks() -> Vec<Check> {

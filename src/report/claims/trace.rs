@@ -2,16 +2,17 @@
 //! of the plain step-by-step path ([`crate::bandit::trace`]), and the allocation-convergence
 //! figure.
 
-use super::{
-    claim as result, flag, paper_instances, sig, skipped, stats, Area, Check, ClaimResult, Context,
-    Evidence,
-};
+use super::context::{Check, Context, Evidence, Traces};
+use super::record::{claim as result, flag, skipped, stats, ClaimResult};
 use crate::bandit::trace::{run_traced, Trace};
 use crate::bandit::{AlgoName, AlgoSpec, Setting};
 use crate::complexity::{t_kl_beta_g_eps, t_kl_gaussian_beta};
 use crate::divergence::kl_delta;
 use crate::error::{Error, Result};
+use crate::experiment::grid::paper_instances;
+use crate::fault::Area;
 use crate::instance::Instance;
+use crate::report::numbers::sig;
 use crate::report::paper::builders::{allocation_figure, AllocationPanelData};
 use crate::report::paper::figures::algo_label;
 use crate::report::plot::{render_with_sidecar, Rendered};
@@ -23,15 +24,6 @@ pub const TRACE_EPS: f64 = 0.5;
 /// δ of the traced runs (small, so that runs are long enough to show convergence).
 pub const TRACE_DELTA: f64 = 1e-6;
 const CAP: u64 = 100_000_000;
-
-/// Traced runs per algorithm on μ4 (distinct means), and a starvation probe on μ2.
-#[derive(Debug, Clone)]
-pub struct Traces {
-    /// (algorithm, traces) on μ4.
-    pub mu4: Vec<(AlgoName, Vec<Trace>)>,
-    /// AdaP-TT* on μ2 with ε = 0.4, δ = 0.01, capped at [`STARVE_CAP`] samples.
-    pub mu2_starve: Vec<Trace>,
-}
 
 /// Cap of the μ2 starvation probe.
 pub const STARVE_CAP: u64 = 2_000_000;

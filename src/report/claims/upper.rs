@@ -1,11 +1,13 @@
 //! Claim checks on the asymptotic upper bounds (READINGS.md §E.4; Thm. 22, 24, L. 52, Rem. 25).
 
-use super::{
-    claim as result, paper_instances, sig, stats, Area, Check, ClaimResult, Context, Evidence,
-};
+use super::context::{Check, Context, Evidence};
+use super::record::{claim as result, stats, ClaimResult};
 use crate::complexity::upper::upper_bounds;
 use crate::complexity::{t_kl_gaussian, t_kl_gaussian_beta, t_tv};
+use crate::experiment::grid::paper_instances;
+use crate::fault::Area;
 use crate::instance::Instance;
+use crate::report::numbers::sig;
 
 /// The checks of this module.
 pub fn checks() -> Vec<Check> {

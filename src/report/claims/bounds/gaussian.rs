@@ -1,6 +1,6 @@
 //! Claims on the Gaussian characteristic times and β-optimal allocations (Sec. 2.2.3, Eq. (5), READINGS.md §B.3).
 
-use super::{fails, geq, instances, result, sig, stats, ClaimResult, Context};
+use super::common::{fails, geq, instances, result, sig, stats, ClaimResult, Context};
 use crate::complexity::{t_kl_gaussian, t_kl_gaussian_beta};
 use crate::instance::Instance;
 

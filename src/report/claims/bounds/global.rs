@@ -1,6 +1,6 @@
 //! Claims on the global-DP characteristic time and its switch (Cor. 18, Sec. 4.1, 4.4, READINGS.md §B.9).
 
-use super::{
+use super::common::{
     eps_grid, fails, geq, instances, log_grid, result, sig, stats, Area, ClaimResult, Context,
 };
 use crate::complexity::{

@@ -1,6 +1,6 @@
 //! Claims on the local-DP characteristic time and CTB-TT (Cor. 11, Sec. 3.2, READINGS.md §B.8).
 
-use super::{
+use super::common::{
     eps_grid, fails, geq, instances, log_grid, result, sig, stats, ClaimResult, Context, REL_TOL,
 };
 use crate::complexity::{t_kl, t_kl_gaussian, t_kl_gaussian_beta, t_local, t_tv2};

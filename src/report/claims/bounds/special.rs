@@ -1,6 +1,8 @@
 //! Claims on the special functions `g1`, `g2`, `W̄_{-1}`, `C_G` and the threshold constants (READINGS.md §C).
 
-use super::{fails, flag, golden_min, log_grid, result, sig, stats, Area, ClaimResult, Context};
+use super::common::{
+    fails, flag, golden_min, log_grid, result, sig, stats, Area, ClaimResult, Context,
+};
 use crate::special::{c_g, g1, g2, g_g, wbar_m1, zeta};
 
 pub(super) fn f32(ctx: &mut Context) -> ClaimResult {

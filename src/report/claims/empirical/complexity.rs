@@ -1,11 +1,14 @@
 //! DP-SE's sample complexity, the rounds of adaptivity and DPA (CLAIMS.md F.40–F.42).
 
-use super::{est, get, grid, no_grid};
+use super::estimates::{est, get, grid, no_grid};
 use crate::bandit::{AlgoName, DpaEpisodes, Rules};
 use crate::complexity::t_kl_gaussian_beta;
+use crate::experiment::grid::paper_instances;
 use crate::experiment::grid::{GridResults, DPA_DELTAS};
 use crate::instance::Instance;
-use crate::report::claims::{claim as result, paper_instances, sig, stats, ClaimResult, Context};
+use crate::report::claims::context::Context;
+use crate::report::claims::record::{claim as result, stats, ClaimResult};
+use crate::report::numbers::sig;
 
 pub(super) fn f40(ctx: &mut Context) -> ClaimResult {
     let (id, t, s, p) = (
@@ -237,8 +240,12 @@ pub(super) fn f42(ctx: &mut Context) -> ClaimResult {
     let at = |d: f64| g.get_delta("mu4", AlgoName::DpaTt, None, d);
     let n = DPA_DELTAS.len();
     let (slope, slope_lo, slope_hi) =
-        match super::secant(at(DPA_DELTAS[n - 2]), at(DPA_DELTAS[n - 1])) {
-            Some(Ok((b, se))) => (b, b - super::Z95 * se, b + super::Z95 * se),
+        match super::estimates::secant(at(DPA_DELTAS[n - 2]), at(DPA_DELTAS[n - 1])) {
+            Some(Ok((b, se))) => (
+                b,
+                b - super::estimates::Z95 * se,
+                b + super::estimates::Z95 * se,
+            ),
             Some(Err(())) => (f64::NAN, 0.0, f64::INFINITY),
             None => {
                 ctx.evidence.record("missing DPA-TT δ cells on mu4");

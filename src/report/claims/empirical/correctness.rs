@@ -1,8 +1,11 @@
 //! Empirical δ-correctness (F.56) and the feasibility of local DP at small ε (F.57).
 
-use super::{est, fmt_mean, get, grid, no_grid};
+use super::estimates::{est, fmt_mean, get, grid, no_grid};
 use crate::bandit::{AlgoName, DpaEpisodes, Rules};
-use crate::report::claims::{claim as result, sig, stats, Area, ClaimResult, Context};
+use crate::fault::Area;
+use crate::report::claims::context::Context;
+use crate::report::claims::record::{claim as result, stats, ClaimResult};
+use crate::report::numbers::sig;
 use crate::stats::cp_upper;
 
 pub(super) fn f56(ctx: &mut Context) -> ClaimResult {
@@ -34,7 +37,7 @@ fn f56_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
     let (mut above, mut formal_above) = (Vec::new(), Vec::new());
     // The paper's algorithms at δ = 0.01 under `rules` (not the D.8 variant, which F.41 covers;
     // no duplicate of another algorithm under the public code's rules).
-    let distinct = super::distinct_algos(rules, &AlgoName::ALL);
+    let distinct = super::estimates::distinct_algos(rules, &AlgoName::ALL);
     let cells = g.iter().filter(|c| {
         c.cell.setting.delta.get() == 0.01
             && c.cell.setting.rules == rules
@@ -77,7 +80,7 @@ fn f56_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
              bound {}), cells whose interval lies above δ: {}; formal definition P(τ < ∞, â = a*) ≥ 1 − δ, with the \
              {unstopped} capped runs counted against it: failures {}/{runs} (upper bound {}), cells above δ: {}",
             n_cells,
-            super::rules_tag(rules),
+            super::estimates::rules_tag(rules),
             sig(up, 3),
             list(&above),
             errors + unstopped,

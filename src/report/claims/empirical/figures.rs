@@ -1,17 +1,19 @@
 //! The figure claims of Sections 5.1–5.2 (CLAIMS.md F.50–F.55), each judged under the paper's
 //! provable thresholds (`F.5x`) and under the public code's empirical rules (`F.5x/ref`).
 
-use super::{
+use super::estimates::{
     distinct_algos, est, fmt_ratio, get, grid, instances_for, no_grid, ratio, rules_tag, secant,
     RatioEst,
 };
 use crate::bandit::{AlgoName, Rules};
 use crate::complexity::{eps_switch_global, eps_switch_local};
+use crate::experiment::grid::paper_instances;
 use crate::experiment::grid::GridResults;
+use crate::fault::Area;
 use crate::instance::Instance;
-use crate::report::claims::{
-    claim as result, paper_instances, sig, stats, Area, ClaimResult, Context, Evidence,
-};
+use crate::report::claims::context::{Context, Evidence};
+use crate::report::claims::record::{claim as result, stats, ClaimResult};
+use crate::report::numbers::sig;
 
 /// The band of "matches exactly" on a log-scale figure (F.50): within ±10%.
 const MATCH_BAND: f64 = 1.1;
@@ -313,7 +315,8 @@ fn f53_with(ctx: &mut Context, rules: Rules) -> ClaimResult {
             match (a, tt_slope) {
                 (Some(Ok(a)), Some(Ok(b))) if a.0 > 0.0 && b.0 > 0.0 => {
                     let r = a.0 / b.0;
-                    let w = super::Z95 * ((a.1 / a.0).powi(2) + (b.1 / b.0).powi(2)).sqrt();
+                    let w =
+                        super::estimates::Z95 * ((a.1 / a.0).powi(2) + (b.1 / b.0).powi(2)).sqrt();
                     let (lo, hi) = (r * (-w).exp(), r * w.exp());
                     pairs += 1;
                     s_lo = s_lo.max(lo);

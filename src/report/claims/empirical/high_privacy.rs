@@ -4,9 +4,12 @@
 //! (ε → 0) and judged on the grid's smallest ε, with the instances' per-arm regimes (F.25)
 //! deciding which points are in the high-privacy regime.
 
-use super::{est, fmt_ratio, get, grid, no_grid, ratio};
+use super::estimates::{est, fmt_ratio, get, grid, no_grid, ratio};
 use crate::bandit::{AlgoName, Rules};
-use crate::report::claims::{claim as result, paper_instances, sig, stats, ClaimResult, Context};
+use crate::experiment::grid::paper_instances;
+use crate::report::claims::context::Context;
+use crate::report::claims::record::{claim as result, stats, ClaimResult};
+use crate::report::numbers::sig;
 
 /// `2Δ_min` of `means`: below it every sub-optimal arm is in the high-privacy regime (F.25).
 fn two_gap_min(means: &[f64]) -> f64 {

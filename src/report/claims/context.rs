@@ -1,0 +1,96 @@
+//! What a claim check reads ([`Context`]: the profile, the experiment grid, the traced runs) and
+//! the [`Evidence`] log it records its errors in.
+
+use crate::bandit::trace::Trace;
+use crate::bandit::AlgoName;
+use crate::fault::Area;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
+/// A claim check.
+pub type Check = fn(&mut Context) -> super::record::ClaimResult;
+
+/// The errors met while gathering one check's evidence (a solver error, a missing cell, an
+/// injected fault), held by the [`Context`] the check reads: [`super::run_all`] empties it before each
+/// check and hands what the check recorded to [`super::judge`]. Interior mutability lets a check record
+/// while it holds shared borrows of the context's other inputs (its grid, its traces).
+#[derive(Debug, Default)]
+pub struct Evidence {
+    errors: RefCell<Vec<String>>,
+}
+
+impl Evidence {
+    /// Records an error met while gathering the current check's evidence.
+    pub fn record(&self, msg: impl Into<String>) {
+        self.errors.borrow_mut().push(msg.into());
+    }
+
+    /// The value of a solver result; an error (or an injected solver fault) is recorded and
+    /// gives NaN, which the rule then refuses.
+    pub fn solved(&self, r: crate::Result<crate::complexity::Certified>) -> f64 {
+        self.value(Area::Solver, r.map(|c| c.value))
+    }
+
+    /// A solver result, or `None` with the error (or an injected solver fault) recorded.
+    pub fn certified(
+        &self,
+        r: crate::Result<crate::complexity::Certified>,
+    ) -> Option<crate::complexity::Certified> {
+        r.map_err(|e| self.record(e.to_string())).ok()
+    }
+
+    /// The value of a fallible computation in `area`; an error (or an injected fault) is
+    /// recorded and gives NaN.
+    pub fn value(&self, area: Area, r: crate::Result<f64>) -> f64 {
+        match r {
+            Ok(x) if x.is_nan() => {
+                self.record(format!("{} returned NaN", area.as_str()));
+                x
+            }
+            Ok(x) => x,
+            Err(e) => {
+                self.record(e.to_string());
+                f64::NAN
+            }
+        }
+    }
+
+    /// The errors recorded since the last call, leaving the log empty.
+    pub fn take(&self) -> Vec<String> {
+        std::mem::take(&mut *self.errors.borrow_mut())
+    }
+}
+
+/// Shared inputs of the checks (profile, caches of expensive computations).
+#[derive(Debug, Default)]
+pub struct Context {
+    /// `true` for the `paper` profile (full grids), `false` for `quick`.
+    pub full: bool,
+    /// Named numeric results other parts of the report reuse (e.g. Monte Carlo summaries).
+    pub values: BTreeMap<String, f64>,
+    /// Monte Carlo results of the experiment grid (None with `--no-experiments`).
+    pub grid: Option<crate::experiment::grid::GridResults>,
+    /// Whether Monte Carlo checks (grid, traced runs, audits) may run (`--no-experiments` clears it).
+    pub experiments: bool,
+    /// Traced runs (computed on first use by the trajectory claims).
+    pub traces: Option<Traces>,
+    /// Area into which `DPBAI_INJECT_FAULT` injects a fault (verify's evidence gathering only).
+    pub fault: Option<Area>,
+    /// The control cells of the Findings (case 2, starvation, DPA live counts), which some
+    /// claims use as evidence (F.41's global-episode half: the live-count DPA control).
+    pub controls: crate::experiment::grid::GridResults,
+    /// The errors of the check being run (see [`Evidence`]).
+    pub evidence: Evidence,
+    /// The public code's measured stopping times (`data/public_code_runs.csv`, in the repository;
+    /// the repository), for claim S.1.
+    pub public_code_csv: Option<std::path::PathBuf>,
+}
+
+/// Traced runs per algorithm on μ4 (distinct means), and a starvation probe on μ2.
+#[derive(Debug, Clone)]
+pub struct Traces {
+    /// (algorithm, traces) on μ4.
+    pub mu4: Vec<(AlgoName, Vec<Trace>)>,
+    /// AdaP-TT* on μ2 with ε = 0.4, δ = 0.01, capped at [`super::trace::STARVE_CAP`] samples.
+    pub mu2_starve: Vec<Trace>,
+}
