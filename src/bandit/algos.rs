@@ -36,7 +36,14 @@
 //! after a phase switch against the leader. `adap-tt-star`: the `adap-tt` reference rules (the
 //! public code has no AdaP-TT*).
 
+use super::custom_threshold::ThresholdVars;
+use super::options::{
+    AdapLeaderBonus, AlgoName, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, Rules,
+    TieBreak,
+};
+use super::outcome::{BaiAlgorithm, RewardTable, RunOutcome, TableOutput};
 use super::rules::{Cost, StoppingThreshold, UCB_ALPHA, UCB_S};
+use super::spec::{AlgoSpec, Sampling};
 use super::top_two::rules::{
     AlwaysLeader, BetaTracking, ChallengerRule, CoinTracking, EmpiricalBestLeader, IdsTracking,
     LeaderRule, LiveUcbLeader, PrivateUcbLeader, PrivateUcbLogNLeader, RefAdapLeader,
@@ -45,11 +52,6 @@ use super::top_two::rules::{
 use super::top_two::{
     run_loop, Arms, Config, Estimator, Mle, NoObs, Observer, Phased, RewardSource, RunOptions,
     StopArm,
-};
-use super::{
-    AdapLeaderBonus, AlgoName, AlgoSpec, BaiAlgorithm, ChallengerCounts, DpaEpisodes,
-    GaussLdpSigma, LeaderCounts, RewardTable, Rules, RunOutcome, Sampling, TableOutput,
-    ThresholdVars, TieBreak,
 };
 use crate::error::{Error, Result};
 use crate::instance::{Family, Instance};

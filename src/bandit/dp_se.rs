@@ -38,7 +38,11 @@
 //! samples of the completed epochs and recommends the argmax of the last epoch's `μ̃` (arm 0 if
 //! no epoch was completed).
 
-use super::{AlgoSpec, BaiAlgorithm, Rules, RunOutcome};
+use super::spec::AlgoSpec;
+
+use super::outcome::{BaiAlgorithm, RunOutcome};
+
+use super::options::Rules;
 use crate::error::{Error, Result};
 use crate::instance::{Family, Instance};
 use crate::privacy::laplace_noise;

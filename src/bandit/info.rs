@@ -3,7 +3,9 @@
 //! the Python package, figures and the cost model read one table instead of matching on the
 //! algorithm.
 
-use super::{AlgoName, Setting};
+use super::options::AlgoName;
+
+use super::setting::Setting;
 use crate::error::{Error, Result};
 
 /// The privacy model of an algorithm (and of its lower bound).
@@ -299,6 +301,17 @@ pub fn check_options(s: &Setting) -> Result<()> {
         }
     }
     Ok(())
+}
+
+impl AlgoName {
+    /// The command-line spelling ([`AlgoInfo::name`]).
+    pub fn as_str(&self) -> &'static str {
+        self.info().name
+    }
+    /// Whether the algorithm needs `ε` (it is private: [`AlgoInfo::privacy`]).
+    pub fn needs_eps(&self) -> bool {
+        self.info().privacy != PrivacyModel::NonPrivate
+    }
 }
 
 #[cfg(test)]

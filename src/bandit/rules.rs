@@ -5,7 +5,7 @@
 //! Length: the code stays under 600 lines; the file passes that only with its unit tests (the
 //! cached thresholds against the reference functions, and the two Eq. (14) forms).
 
-use super::{CustomThreshold, ThresholdVars};
+use super::custom_threshold::{CustomThreshold, ThresholdVars};
 use crate::bandit::sf::{c_g, h, k_fn};
 use std::f64::consts::{PI, SQRT_2};
 use std::sync::{Arc, OnceLock};

@@ -17,7 +17,15 @@
 //! The test build `cargo test --features fingerprint-canary` flips one tie-break of the Top Two
 //! leader (highest index instead of lowest); `.ci/run` checks that the fingerprint test catches it.
 
-use super::{build, AlgoName, AlgoSpec, CustomThreshold, Rules, Setting, ThresholdVars};
+use super::build;
+
+use super::options::{AlgoName, Rules};
+
+use super::spec::AlgoSpec;
+
+use super::custom_threshold::{CustomThreshold, ThresholdVars};
+
+use super::setting::Setting;
 use crate::error::Result;
 use crate::instance::Instance;
 use crate::params::{Epsilon, Gamma};
@@ -81,8 +89,11 @@ const CAP: u64 = 300_000;
 type Variant = (&'static str, fn(&mut AlgoSpec));
 
 fn variants(algo: AlgoName) -> Vec<Variant> {
-    use super::{rules::Eq14Form, TieBreak};
-    use super::{AdapLeaderBonus, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts};
+    use super::options::TieBreak;
+    use super::options::{
+        AdapLeaderBonus, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts,
+    };
+    use super::rules::Eq14Form;
     let mut v: Vec<Variant> = vec![
         ("default", |_| {}),
         ("tie-break uniform", |s| {

@@ -9,11 +9,11 @@
 //! `ε` of a private algorithm in [`crate::params::ALGO_EPS_RANGE`], `γ` required by
 //! `gauss-ldp-tt`).
 
-use super::rules::Eq14Form;
-use super::{
+use super::options::{
     AdapLeaderBonus, AlgoName, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, Rules,
     TieBreak,
 };
+use super::rules::Eq14Form;
 use crate::params::{Beta, Delta, Epsilon, Gamma};
 use crate::spelling::Spelling;
 

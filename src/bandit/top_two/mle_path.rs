@@ -22,7 +22,7 @@ use super::estimators::{Estimates, Estimator};
 use super::incremental::{ArgMin, CostCache, StopTest, UcbLeaderTrack};
 use super::rules::{ChallengerRule, LeaderRule, TrackingRule};
 use super::{Config, Counters};
-use crate::bandit::RunOutcome;
+use crate::bandit::outcome::RunOutcome;
 use crate::rng::Rng;
 
 /// `argmax_a μ̂_a` (lowest index), kept as one arm's mean changes per step: read from the means

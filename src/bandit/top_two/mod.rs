@@ -20,8 +20,8 @@
 //! * [`fast_paths`]: the exact shortcuts of the phase-skipping path;
 //! * [`run_loop`](mod@run_loop): the loop itself.
 
+use crate::bandit::outcome::RewardTable;
 use crate::bandit::rules::{Cost, StoppingThreshold};
-use crate::bandit::RewardTable;
 
 pub(crate) mod arms;
 pub(crate) mod estimators;

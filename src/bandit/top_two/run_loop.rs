@@ -9,7 +9,7 @@ use super::incremental::{CostCache, StopTest, FLAT_MAX};
 use super::mle_path::run_mle;
 use super::rules::{argmax, ChallengerRule, LeaderRule, StopArm, TrackingRule};
 use super::{Config, Counters, Observer, RewardSource};
-use crate::bandit::RunOutcome;
+use crate::bandit::outcome::RunOutcome;
 use crate::rng::Rng;
 
 /// How a run is driven, beside its algorithm and randomness.

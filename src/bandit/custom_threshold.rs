@@ -1,0 +1,42 @@
+//! A stopping threshold supplied at run time ([`CustomThreshold`]) and the variables it reads
+//! ([`ThresholdVars`]).
+
+/// Variables a user-typed stopping threshold may read (`dpbai audit delta --threshold EXPR`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ThresholdVars {
+    /// Risk `δ`.
+    pub delta: f64,
+    /// Number of arms `K`.
+    pub k: f64,
+    /// Privacy budget `ε` (`+∞` for non-private algorithms).
+    pub eps: f64,
+    /// Sub-Gaussian scale `σ` used by the rule.
+    pub sigma: f64,
+    /// Samples drawn so far.
+    pub t: f64,
+    /// Count the rule uses for the candidate arm `a` (local count `Ñ` for DAF).
+    pub na: f64,
+    /// Count the rule uses for the challenger `b`.
+    pub nb: f64,
+    /// Phase index of `a` (1 when the estimator has no phases).
+    pub ka: f64,
+    /// Phase index of `b`.
+    pub kb: f64,
+    /// `(μ̃_a − μ̃_b)_+` of the estimates.
+    pub gap: f64,
+}
+
+/// A stopping threshold supplied at run time, replacing the algorithm's `c_{a,b}`.
+///
+/// # Contract
+/// `eval` is pure and cheap (<= 100 ns); a NaN result means "do not stop".
+pub trait CustomThreshold: Send + Sync + std::fmt::Debug {
+    /// The threshold value for these variables.
+    fn eval(&self, v: &ThresholdVars) -> f64;
+    /// A value `<=` every non-NaN `eval(v)` for `v` with the run constants of `base` (`δ`, `K`,
+    /// `ε`, `σ`) and any counts, time, phases and gap: the engine skips `eval` while the
+    /// statistic is below it. Default `−∞` (no skipping).
+    fn lower_bound(&self, _base: &ThresholdVars) -> f64 {
+        f64::NEG_INFINITY
+    }
+}
