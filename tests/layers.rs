@@ -130,7 +130,10 @@ fn the_scan_sees_a_use_and_skips_docs_and_tests() {
 // `a` uses module `b` when a code line of `a` (outside its `#[cfg(test)] mod tests`) names a path
 // into `b`: `crate::b::…`, `super::…`, `self::…`, or a child module's name `b::…`. Module
 // declarations (`mod b;`) and re-exports (`pub use`, `pub(crate) use`) are the façade of a folder,
-// not a use. A circle is a strongly connected set of two or more modules.
+// not a use, but they are followed: a path to a name that a module re-exports (`super::Name`
+// with `pub use c::Name` in the parent) is a use of the module that defines it, and a module
+// that names, bare, an item it re-exports from a child uses that child. A circle is a strongly
+// connected set of two or more modules.
 
 type ModPath = Vec<String>;
 
@@ -211,15 +214,123 @@ fn resolve(known: &BTreeSet<ModPath>, path: &[String]) -> Option<ModPath> {
         .find(|p| known.contains(p))
 }
 
+/// The leading path segments of `s` (`a::b::C;` gives `a`, `b`, `C`): each segment's identifier,
+/// up to the first segment that does not end in `::`.
 fn idents(s: &str) -> Vec<String> {
-    s.split("::")
-        .map(|x| x.trim().to_string())
-        .take_while(|x| !x.is_empty() && x.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
-        .collect()
+    let mut out = Vec::new();
+    for x in s.split("::") {
+        let x = x.trim();
+        let id: String = x
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if id.is_empty() {
+            break;
+        }
+        let whole = id.len() == x.len();
+        out.push(id);
+        if !whole {
+            break;
+        }
+    }
+    out
 }
+
+/// The re-export statements of `text` (`pub use …;`, `pub(crate) use …;`, `pub(super) use …;`,
+/// joined onto one line), before its test module.
+fn reexport_lines(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut pending: Option<String> = None;
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let code = line.split("//").next().unwrap_or("").trim();
+        if code == "#[cfg(test)]" && lines.peek().is_some_and(|l| l.trim() == "mod tests {") {
+            break;
+        }
+        if let Some(p) = pending.as_mut() {
+            p.push_str(code);
+            if code.ends_with(';') {
+                out.push(pending.take().unwrap_or_default());
+            }
+            continue;
+        }
+        if let Some(rest) = ["pub use ", "pub(crate) use ", "pub(super) use "]
+            .iter()
+            .find_map(|f| code.strip_prefix(f))
+        {
+            if rest.ends_with(';') {
+                out.push(rest.to_string());
+            } else {
+                pending = Some(rest.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// The names module `m` (file text `text`) re-exports, with the module each comes from.
+fn reexports_of(m: &ModPath, text: &str, known: &BTreeSet<ModPath>) -> BTreeMap<String, ModPath> {
+    let mut out = BTreeMap::new();
+    for stmt in reexport_lines(text) {
+        let stmt = stmt.trim_end_matches(';').replace(' ', "");
+        let (head, items): (&str, Vec<&str>) = match stmt.split_once('{') {
+            Some((h, g)) => (h, g.trim_end_matches('}').split(',').collect()),
+            None => ("", vec![stmt.as_str()]),
+        };
+        for item in items
+            .into_iter()
+            .filter(|i| !i.is_empty() && !i.contains('{'))
+        {
+            let path = format!("{head}{item}");
+            let (path, alias) = match path.split_once("as") {
+                Some((p, a)) if p.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') => {
+                    (p.to_string(), Some(a.to_string()))
+                }
+                _ => (path.clone(), None),
+            };
+            let mut segs: Vec<String> = path.split("::").map(String::from).collect();
+            let mut full: ModPath = match segs.first().map(String::as_str) {
+                Some("crate") => {
+                    segs.remove(0);
+                    Vec::new()
+                }
+                Some("self") => {
+                    segs.remove(0);
+                    m.clone()
+                }
+                _ => m.clone(),
+            };
+            while segs.first().is_some_and(|s| s == "super") {
+                full.pop();
+                segs.remove(0);
+            }
+            let name = alias.unwrap_or_else(|| segs.last().cloned().unwrap_or_default());
+            full.extend(segs);
+            if let Some(t) = resolve(known, &full) {
+                if &t != m && !name.is_empty() && name != "*" {
+                    out.insert(name, t);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The re-export tables of every module.
+type Reexports = BTreeMap<ModPath, BTreeMap<String, ModPath>>;
 
 /// The modules `m` (file text `text`) uses.
 fn uses_of(m: &ModPath, text: &str, known: &BTreeSet<ModPath>) -> BTreeSet<ModPath> {
+    uses_through(m, text, known, &Reexports::new())
+}
+
+/// The modules `m` (file text `text`) uses, following the re-exports `reexp`.
+fn uses_through(
+    m: &ModPath,
+    text: &str,
+    known: &BTreeSet<ModPath>,
+    reexp: &Reexports,
+) -> BTreeSet<ModPath> {
     // Each root a path can start from: the text it starts with, the module it is relative to,
     // and whether that text is itself the path's first segment (a child module's name).
     let mut roots: Vec<(String, ModPath, bool)> = vec![
@@ -245,13 +356,50 @@ fn uses_of(m: &ModPath, text: &str, known: &BTreeSet<ModPath>) -> BTreeSet<ModPa
             segs.remove(0);
         }
         full.extend(segs);
-        if let Some(t) = resolve(known, &full) {
+        if let Some(mut t) = resolve(known, &full) {
+            // a name re-exported by `t`: the module that defines it (a chain of re-exports
+            // at most a few deep)
+            for _ in 0..4 {
+                let Some(def) = full
+                    .get(t.len())
+                    .and_then(|n| reexp.get(&t)?.get(n))
+                    .cloned()
+                else {
+                    break;
+                };
+                // `t::Name::…` becomes `def::Name::…`
+                full = def.iter().chain(&full[t.len()..]).cloned().collect();
+                t = def;
+            }
             if &t != m && !t.is_empty() {
                 out.insert(t);
             }
         }
     };
+    let own = reexp.get(m);
+    let mut bare_uses = BTreeSet::new();
     for line in use_lines(text) {
+        // bare names of items `m` re-exports from elsewhere (`Name`, not `x::Name` or `.name`)
+        if let Some(own) = own {
+            let b = line.as_bytes();
+            let mut i = 0;
+            while i < b.len() {
+                if b[i].is_ascii_alphabetic() || b[i] == b'_' {
+                    let start = i;
+                    while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                        i += 1;
+                    }
+                    let bare = start == 0 || !matches!(b[start - 1], b':' | b'.' | b'_');
+                    if bare {
+                        if let Some(def) = own.get(&line[start..i]) {
+                            bare_uses.insert(def.clone());
+                        }
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+        }
         let bytes = line.as_bytes();
         let starts_path = |i: usize| {
             i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || matches!(bytes[i - 1], b'_' | b':'))
@@ -286,6 +434,8 @@ fn uses_of(m: &ModPath, text: &str, known: &BTreeSet<ModPath>) -> BTreeSet<ModPa
             }
         }
     }
+    out.extend(bare_uses);
+    out.remove(m);
     out
 }
 
@@ -358,12 +508,22 @@ fn no_new_import_circle_between_modules() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mods = modules(&src);
     let known: BTreeSet<ModPath> = mods.iter().map(|(m, _)| m.clone()).collect();
-    let edges: BTreeMap<ModPath, BTreeSet<ModPath>> = mods
+    let texts: Vec<(ModPath, String)> = mods
         .iter()
         .map(|(m, f)| {
-            let text = std::fs::read_to_string(f).expect("source readable");
-            (m.clone(), uses_of(m, &text, &known))
+            (
+                m.clone(),
+                std::fs::read_to_string(f).expect("source readable"),
+            )
         })
+        .collect();
+    let reexp: Reexports = texts
+        .iter()
+        .map(|(m, t)| (m.clone(), reexports_of(m, t, &known)))
+        .collect();
+    let edges: BTreeMap<ModPath, BTreeSet<ModPath>> = texts
+        .iter()
+        .map(|(m, t)| (m.clone(), uses_through(m, t, &known, &reexp)))
         .collect();
     assert!(
         edges.values().map(BTreeSet::len).sum::<usize>() > 300,
@@ -437,6 +597,26 @@ fn the_module_scan_sees_uses_and_circles() {
     assert_eq!(
         uses_of(&m("a"), "fn f() { b::run(); crate::d::x(); }\n", &known),
         BTreeSet::from([m("a::b"), m("d")])
+    );
+    // Re-exports are followed: `a` re-exports `c::Y`; a child's `super::Y` uses `a::c`, and
+    // `a` naming `Y` bare uses `a::c` too (but not through `x::Y` or `.Y`).
+    let parent = "pub use c::{Y, Z as W};\npub(crate) use b::V;\nfn f(y: Y) -> W { y.V() }\n";
+    let reexp = Reexports::from([(m("a"), reexports_of(&m("a"), parent, &known))]);
+    assert_eq!(
+        reexp[&m("a")],
+        BTreeMap::from([
+            ("Y".to_string(), m("a::c")),
+            ("W".to_string(), m("a::c")),
+            ("V".to_string(), m("a::b"))
+        ])
+    );
+    assert_eq!(
+        uses_through(&m("a::b"), "use super::Y;\n", &known, &reexp),
+        BTreeSet::from([m("a::c")])
+    );
+    assert_eq!(
+        uses_through(&m("a"), parent, &known, &reexp),
+        BTreeSet::from([m("a::c")])
     );
     let edges = BTreeMap::from([
         (m("a"), BTreeSet::from([m("a::b")])),

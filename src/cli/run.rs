@@ -294,7 +294,7 @@ fn build(
     args: &Args,
 ) -> anyhow::Result<(
     Box<dyn dpbai::bandit::BaiAlgorithm>,
-    Option<dpbai::experiment::cell::CheckedThreshold>,
+    Option<dpbai::audit::finite::CheckedThreshold>,
 )> {
     spec.build().map_err(|e| match &args.threshold {
         Some(_) if matches!(e, dpbai::Error::Parse(_)) => {

@@ -9,13 +9,13 @@
 
 use super::seed::{cell_seed, fnv1a};
 use super::spec::{normal_threshold, CellDigest, CellSpec};
-use crate::audit::expr::parse_threshold;
+use crate::audit::finite::CheckedThreshold;
 use crate::bandit::rules::Eq14Form;
 use crate::bandit::{
     AdapLeaderBonus, AlgoName, AlgoSpec, ChallengerCounts, DpaEpisodes, GaussLdpSigma,
     LeaderCounts, Rules, Setting, TieBreak,
 };
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::instance::{Family, Instance};
 use serde::Serialize;
 
@@ -47,7 +47,7 @@ pub struct Cell {
     /// count as its cell, so "capped in the cell and not in its control" is a statement about
     /// the same runs. `None`: the seed of the cell's own key.
     pub paired_seed: Option<u64>,
-    /// A user stopping threshold (`--threshold`, [`parse_threshold`]: a preset name or an
+    /// A user stopping threshold (`--threshold`, [`crate::audit::expr::parse_threshold`]: a preset name or an
     /// expression) replacing the algorithm's; the key gets `-thr<16 hex digits>` of
     /// [`threshold_key`]. `None` = the algorithm's own threshold.
     pub threshold: Option<String>,
@@ -124,7 +124,7 @@ impl From<Cell> for CellJson {
 /// The instance of a cell with these means: Bernoulli (`sigma = None`), or Gaussian with `σ`.
 ///
 /// # Errors
-/// [`Error::InvalidInstance`] for means outside the family's domain.
+/// [`crate::Error::InvalidInstance`] for means outside the family's domain.
 pub fn cell_instance(means: &[f64], sigma: Option<f64>) -> Result<Instance> {
     match sigma {
         None => Instance::bernoulli(means.to_vec()),
@@ -138,31 +138,6 @@ pub fn cell_instance(means: &[f64], sigma: Option<f64>) -> Result<Instance> {
 /// share a key (and a seed).
 pub fn threshold_key(text: &str) -> u64 {
     fnv1a(&normal_threshold(text))
-}
-
-pub use crate::audit::finite::CheckedThreshold;
-
-/// Parses `text` ([`parse_threshold`]: a preset name or an expression) and binds it to the
-/// constants of `setting` (`δ`, `ε`, rules) on `instance` with
-/// [`crate::audit::finite::bind_checked`] (probed, checked during the runs).
-///
-/// # Errors
-/// [`Error::Parse`] naming the expression: a syntax error, or a non-finite value at a probe
-/// point (named).
-pub fn checked_threshold(
-    text: &str,
-    instance: &Instance,
-    setting: &Setting,
-) -> Result<CheckedThreshold> {
-    let expr =
-        parse_threshold(text).map_err(|e| Error::Parse(format!("threshold `{text}`: {e}")))?;
-    crate::audit::finite::bind_checked(
-        &expr,
-        instance,
-        setting.delta.get(),
-        setting.eps_value(),
-        setting.rules,
-    )
 }
 
 /// The `dpbai run` spelling of a value-enum option.
@@ -263,7 +238,7 @@ impl Cell {
     /// The cell's instance: Bernoulli, or Gaussian with `sigma` ([`cell_instance`]).
     ///
     /// # Errors
-    /// [`Error::InvalidInstance`] for means outside the family's domain.
+    /// [`crate::Error::InvalidInstance`] for means outside the family's domain.
     pub fn instance(&self) -> Result<Instance> {
         cell_instance(&self.means, self.sigma)
     }
@@ -295,7 +270,7 @@ impl Cell {
     /// [`crate::audit::finite::Checked::failure`] after the runs).
     ///
     /// # Errors
-    /// A bad threshold ([`checked_threshold`]); an instance outside its family's domain.
+    /// A bad threshold ([`super::checked_threshold`]); an instance outside its family's domain.
     pub fn engine_spec(&self) -> Result<(AlgoSpec, Option<CheckedThreshold>)> {
         self.spec().engine_spec()
     }

@@ -36,6 +36,6 @@ pub mod shell;
 pub mod spec;
 pub mod study;
 
-pub use cell::{cell_instance, checked_threshold, engine_flags, threshold_key, Cell};
+pub use cell::{cell_instance, engine_flags, threshold_key, Cell};
 pub use run::{rederive, run_cell, run_cell_shard, shard_present, CellResult, Rederived};
-pub use spec::{CellDigest, CellSpec};
+pub use spec::{checked_threshold, CellDigest, CellSpec};

@@ -150,6 +150,29 @@ pub fn normal_threshold(text: &str) -> String {
     expanded.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
+/// Parses `text` ([`crate::audit::expr::parse_threshold`]: a preset name or an expression) and binds it to the
+/// constants of `setting` (`δ`, `ε`, rules) on `instance` with
+/// [`crate::audit::finite::bind_checked`] (probed, checked during the runs).
+///
+/// # Errors
+/// [`Error::Parse`] naming the expression: a syntax error, or a non-finite value at a probe
+/// point (named).
+pub fn checked_threshold(
+    text: &str,
+    instance: &Instance,
+    setting: &Setting,
+) -> Result<crate::audit::finite::CheckedThreshold> {
+    let expr = crate::audit::expr::parse_threshold(text)
+        .map_err(|e| Error::Parse(format!("threshold `{text}`: {e}")))?;
+    crate::audit::finite::bind_checked(
+        &expr,
+        instance,
+        setting.delta.get(),
+        setting.eps_value(),
+        setting.rules,
+    )
+}
+
 /// `value` as canonical JSON text (sorted keys, no white space).
 pub fn canonical_json(value: &Value) -> String {
     let mut out = String::new();
@@ -330,7 +353,7 @@ impl CellSpec {
     /// [`crate::audit::finite::Checked::failure`] after the runs).
     ///
     /// # Errors
-    /// As [`CellSpec::setting`], [`CellSpec::instance`] and [`super::checked_threshold`].
+    /// As [`CellSpec::setting`], [`CellSpec::instance`] and [`checked_threshold`].
     pub fn engine_spec(
         &self,
     ) -> Result<(AlgoSpec, Option<crate::audit::finite::CheckedThreshold>)> {
@@ -339,7 +362,7 @@ impl CellSpec {
         spec.step_by_step = self.step_by_step;
         let checked = match &self.threshold {
             Some(t) => {
-                let c = super::checked_threshold(&t.text, &self.instance()?, &setting)?;
+                let c = checked_threshold(&t.text, &self.instance()?, &setting)?;
                 spec.custom_threshold = Some(c.clone() as Arc<dyn CustomThreshold>);
                 Some(c)
             }

@@ -296,6 +296,41 @@ pub struct Summary {
     pub censored: CensoredStats,
 }
 
+impl Moments {
+    /// Moments of the stopping times of a Monte Carlo summary, refused when runs were capped
+    /// (their mean is then only a lower bound, [`CensoredStats`]).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] when `unstopped > 0`, fewer than 2 runs, or a mean `≤ 0`.
+    ///
+    /// # Example
+    /// ```
+    /// use dpbai::bandit::RunOutcome;
+    /// use dpbai::mc::{compare::Moments, summarize, RunRecord};
+    /// let rec = |run, tau, stopped| RunRecord {
+    ///     run,
+    ///     outcome: RunOutcome { tau, recommendation: 0, stopped, rounds: None },
+    /// };
+    /// let s = summarize(&[rec(0, 10, true), rec(1, 30, true)], 0).unwrap();
+    /// assert_eq!(Moments::from_summary(&s).unwrap().mean, 20.0);
+    /// let s = summarize(&[rec(0, 10, true), rec(1, 30, false)], 0).unwrap();
+    /// assert!(Moments::from_summary(&s).is_err());
+    /// ```
+    pub fn from_summary(s: &Summary) -> Result<Self> {
+        if s.unstopped > 0 {
+            return Err(Error::param(
+                "capped runs",
+                s.unstopped,
+                "0 (with capped runs the mean is only a lower bound)",
+            ));
+        }
+        let std = s
+            .std_tau
+            .ok_or_else(|| Error::param("runs", s.runs, "at least 2"))?;
+        Moments::new(s.mean_tau, std, s.runs)
+    }
+}
+
 /// Confidence level of `error_ci`: `1 − ERROR_CI_ALPHA = 95%`.
 pub const ERROR_CI_ALPHA: f64 = 0.05;
 

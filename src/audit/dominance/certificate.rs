@@ -18,8 +18,8 @@
 //! must be consumed exactly. A recorded margin one ulp above what the checker computes, a box
 //! edited away, or a changed assumption is rejected.
 
-use super::domain::{free_of_letter, leaf_margin, split, unreachable, Bx};
-use super::{algorithms_of, lemma_of, validate, Assumptions, ProofFamily, TreeNode};
+use super::config::{algorithms_of, lemma_of, validate, Assumptions, ProofFamily};
+use super::domain::{free_of_letter, leaf_margin, split, unreachable, Bx, TreeNode};
 use crate::audit::expr::{fold, preset, ThresholdExpr};
 use crate::error::Result;
 use serde::{Deserialize, Serialize};

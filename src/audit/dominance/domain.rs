@@ -194,3 +194,12 @@ pub(crate) fn leaf_margin(e: &Node, p: &Node, b: &Bx) -> f64 {
         m
     }
 }
+
+/// A node of the split tree.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum TreeNode {
+    Open,
+    Leaf(f64),
+    Unreachable,
+    Split { letter: char, left: u32, right: u32 },
+}

@@ -4,10 +4,10 @@
 //! ([`rotate_steps`]). Both do exactly what [`super::run_loop()`] would do step by step
 //! (`skip_tests.rs` compares run for run).
 
+use super::counters::Counters;
 use super::estimators::Estimates;
 use super::incremental::CostCache;
 use super::rules::TransportCostChallenger;
-use super::Counters;
 use crate::bandit::rules::Cost;
 
 /// `N^B_B` after `m` more steps of β-tracking with a fixed leader, starting from `N^B_B = a0`,

@@ -24,6 +24,7 @@ use crate::bandit::outcome::RewardTable;
 use crate::bandit::rules::{Cost, StoppingThreshold};
 
 pub(crate) mod arms;
+mod counters;
 pub(crate) mod estimators;
 pub(crate) mod fast_paths;
 pub(crate) mod incremental;
@@ -32,6 +33,7 @@ pub(crate) mod rules;
 pub(crate) mod run_loop;
 
 pub(crate) use arms::Arms;
+pub(crate) use counters::Counters;
 pub(crate) use estimators::{Estimates, Estimator, Mle, Phased};
 #[cfg(test)]
 pub(crate) use fast_paths::tracked_leader_pulls;
@@ -60,24 +62,6 @@ pub(crate) struct Config<L, C, T> {
     pub stop_arm: StopArm,
     /// Uniform tie-breaking (else lowest index).
     pub tie_uniform: bool,
-}
-
-/// The global counters of Alg. 1 (READINGS.md §D.0), which every rule but the estimates reads.
-#[derive(Debug, Clone)]
-pub(crate) struct Counters {
-    /// Global counts `N_a` (samples of arm `a`).
-    pub n: Vec<u64>,
-    /// `1/N_a`.
-    pub inv_n: Vec<f64>,
-    /// `L_a`: the number of steps at which `a` was the leader.
-    pub leader_rounds: Vec<u64>,
-    /// `N^a_a`: the number of those steps at which the leader `a` was pulled (β-tracking
-    /// pulls the leader iff `N^a_a <= β (L_a + 1)`).
-    pub leader_pulls: Vec<u64>,
-    /// IDS cumulative proportion `Σ_t β_t` of each arm as leader (D.9).
-    pub ids_sum: Vec<f64>,
-    /// Samples drawn.
-    pub t: u64,
 }
 
 /// Hooks for invariant tests (no-ops in production).

@@ -5,8 +5,8 @@
 //! dynamic dispatch or rule match per step). Also the stopping arm and the tie-breaking
 //! argmax/argmin the rules share.
 
+use super::counters::Counters;
 use super::estimators::Estimates;
-use super::Counters;
 use crate::bandit::rules::Cost;
 use crate::rng::Rng;
 use rand::Rng as _;

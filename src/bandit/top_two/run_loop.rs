@@ -3,12 +3,13 @@
 //! of [`super::fast_paths`] where they are exact.
 
 use super::arms::{draw_bernoulli, draw_gaussian, Arms};
+use super::counters::Counters;
 use super::estimators::{Estimates, Estimator};
 use super::fast_paths::{rotate_steps, skip_steps, CheapestPick, SKIP_STREAK};
 use super::incremental::{CostCache, StopTest, FLAT_MAX};
 use super::mle_path::run_mle;
 use super::rules::{argmax, ChallengerRule, LeaderRule, StopArm, TrackingRule};
-use super::{Config, Counters, Observer, RewardSource};
+use super::{Config, Observer, RewardSource};
 use crate::bandit::outcome::RunOutcome;
 use crate::rng::Rng;
 
