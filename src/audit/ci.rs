@@ -5,7 +5,7 @@
 //!
 //! No second Clopper–Pearson implementation lives here; the golden tests of the bounds against
 //! mpmath are those of [`crate::stats`]. The closed forms at the edges are asserted by the
-//! property tests of `tests/audit.rs`.
+//! property tests of `tests/audit/delta.rs`.
 
 use crate::error::Result;
 

@@ -48,11 +48,7 @@
 //! noise from the third release on. The fixed tables of `audit dp --algo` differ in user 1, whose
 //! reward enters only the (noised) first release, so they miss the leak; the search finds users
 //! whose rewards enter noiseless releases.
-//!
-//! Length: the code stays under 600 lines (the confirmation is in `dp_search/confirm.rs`, the
-//! toy [`RrDaf`] in `dp_search/rr_daf.rs`); the file passes that only with its unit tests (the late-leak mutants found by the search and
-//! missed by the fixed tables, on every seed; the sequential confirmation against the fixed
-//! one).
+//! ([`RrDaf`] lives with the other fixtures of the privacy audits, [`crate::audit::dp::fixtures`].)
 
 use crate::audit::delta::RunPlan;
 use crate::audit::dp::{adap_tt_late_leak, neighbouring_tables, BlackBox};
@@ -68,11 +64,10 @@ use std::time::Instant;
 
 mod confirm;
 mod outputs;
-mod rr_daf;
+pub use crate::audit::dp::fixtures::RrDaf;
 use confirm::{confirm, drawn};
 pub use confirm::{futile, Confirmation};
 use outputs::outputs;
-pub use rr_daf::RrDaf;
 
 /// What the neighbour search audits.
 #[derive(Debug, Clone, Copy, PartialEq)]

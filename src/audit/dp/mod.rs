@@ -56,6 +56,7 @@
 
 pub mod blackbox;
 pub mod exact;
+pub mod fixtures;
 pub mod late_leak;
 pub mod mechanisms;
 pub mod mutants;

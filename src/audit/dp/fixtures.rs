@@ -1,5 +1,6 @@
-//! [`RrDaf`], the toy ε-DP algorithm of `audit dp --search` (module docs of [`super`]), and its
-//! late-leak mutant.
+//! Known-answer targets of the privacy audits: [`RrDaf`], a small ε-DP algorithm, and its
+//! late-leak mutant, on which `audit dp --search` must find the leak the fixed tables miss
+//! ([`crate::audit::dp_search`]).
 
 use crate::bandit::{BaiAlgorithm, RewardTable, RunOutcome, TableOutput};
 use crate::rng::Rng;

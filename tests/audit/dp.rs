@@ -1,0 +1,140 @@
+//! Privacy audits: every mutant violated, every faithful target not (`src/audit/dp`).
+
+use super::assert_usage_error;
+use dpbai::audit::dp::{
+    audit_dp, mutant, DpOptions, MechanismName, Mode, MutantBase, Target, MUTANTS,
+};
+use dpbai::audit::Verdict;
+use dpbai::bandit::AlgoName;
+
+// ------------------------------------------------------------------------------------------
+// Privacy audits: every mutant violated, every faithful target not
+
+fn dp_opts(mode: Mode, runs: Option<u64>) -> DpOptions {
+    DpOptions {
+        eps: 1.0,
+        gamma: dpbai::audit::dp::DEFAULT_GAMMA,
+        mode,
+        runs,
+        alpha: 1e-3,
+        seed: 7,
+    }
+}
+
+#[test]
+fn every_mechanism_mutant_is_violated_in_exact_mode() {
+    for m in MUTANTS {
+        if !matches!(m.base, MutantBase::Mechanism(_)) {
+            continue;
+        }
+        let r = audit_dp(&Target::Mutant(m), &dp_opts(Mode::Auto, None)).expect("runs");
+        assert_eq!(r.mode, "exact");
+        assert_eq!(r.verdict, Verdict::Violated, "{}: {r:?}", m.name);
+        assert!(r.eps_lower > 1.0, "{}", m.name);
+    }
+}
+
+/// Closed forms of the exact losses (ε = 1): Laplace at half scale 2ε; RR with the keep
+/// probability of 2ε: 2ε; DAF without forgetting on 32 samples (6 phases): the first sample
+/// shifts phase 1 by 1 (scale 1/ε) and phase k >= 2 by 1/2^{k−1} (scale 1/(ε 2^{k−2})), so
+/// ε(1 + 5/2) = 3.5ε; faithful mechanisms: exactly ε (scales rounded up: <= ε).
+#[test]
+fn exact_losses_match_closed_forms() {
+    let loss = |t: Target| {
+        audit_dp(&t, &dp_opts(Mode::Exact, None))
+            .expect("runs")
+            .loss_exact
+            .expect("exact")
+    };
+    let m = |n: &str| Target::Mutant(mutant(n).expect("known"));
+    assert!((loss(m("laplace-half-scale")) - 2.0).abs() < 1e-12);
+    assert!((loss(m("rr-wrong-keep")) - 2.0).abs() < 1e-12);
+    assert!((loss(m("daf-no-forgetting")) - 3.5).abs() < 1e-12);
+    for name in [
+        MechanismName::Rr,
+        MechanismName::Laplace,
+        MechanismName::Daf,
+    ] {
+        let l = loss(Target::Mechanism(name));
+        assert!(l <= 1.0 + 1e-12 && l > 1.0 - 1e-12, "{name:?}: {l}");
+    }
+    let g = audit_dp(
+        &Target::Mechanism(MechanismName::Gaussian),
+        &dp_opts(Mode::Exact, None),
+    )
+    .expect("runs");
+    assert_eq!(g.verdict, Verdict::Holds);
+    assert!(g.gamma_exact.expect("gamma") <= dpbai::audit::dp::DEFAULT_GAMMA);
+}
+
+/// Black box: each mutant (mechanisms, and whole algorithms run at 4ε while claiming ε) is
+/// caught from samples alone (pre-registered α = 1e-3, fixed seed), and no faithful mechanism
+/// is flagged.
+#[test]
+fn black_box_catches_every_mutant_and_spares_faithful_mechanisms() {
+    for m in MUTANTS {
+        let r = audit_dp(&Target::Mutant(m), &dp_opts(Mode::BlackBox, None)).expect("runs");
+        assert_eq!(r.verdict, Verdict::Violated, "{}: {r:?}", m.name);
+    }
+    for name in [
+        MechanismName::Rr,
+        MechanismName::Laplace,
+        MechanismName::Gaussian,
+        MechanismName::Daf,
+    ] {
+        let r = audit_dp(&Target::Mechanism(name), &dp_opts(Mode::BlackBox, None)).expect("runs");
+        assert_ne!(r.verdict, Verdict::Violated, "{name:?}: {r:?}");
+        assert!(r.eps_lower <= 1.0);
+    }
+}
+
+#[test]
+fn whole_algorithms_are_not_flagged() {
+    for algo in [AlgoName::CtbTt, AlgoName::AdapTt, AlgoName::AdapTtStar] {
+        let r = audit_dp(&Target::Algo(algo), &dp_opts(Mode::Auto, Some(4000))).expect("runs");
+        assert_eq!(r.mode, "blackbox");
+        assert_ne!(r.verdict, Verdict::Violated, "{algo:?}: {r:?}");
+    }
+    assert!(audit_dp(&Target::Algo(AlgoName::AdapTt), &dp_opts(Mode::Exact, None)).is_err());
+    assert!(audit_dp(
+        &Target::Algo(AlgoName::Ttucb),
+        &dp_opts(Mode::Auto, Some(10))
+    )
+    .is_err());
+}
+
+#[test]
+fn cli_dp_lists_mutants_and_rejects_unknown_ones() {
+    let (code, out, _) = crate::common::run_cli(&["audit", "dp", "--list-mutants"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    let search = dpbai::audit::dp::late_leak::SEARCH_MUTANTS;
+    assert_eq!(lines.len(), MUTANTS.len() + search.len());
+    for (l, m) in lines.iter().zip(MUTANTS) {
+        assert!(l.starts_with(m.name));
+    }
+    for (l, (name, _)) in lines[MUTANTS.len()..].iter().zip(search) {
+        assert!(l.starts_with(name), "{l}");
+    }
+    assert_usage_error(
+        &["audit", "dp", "--mutant", "nope"],
+        "unknown mutant 'nope'",
+    );
+    assert_usage_error(
+        &["audit", "dp", "--mechanism", "nope"],
+        "unknown mechanism 'nope'",
+    );
+    assert_usage_error(
+        &["audit", "dp", "--mutant", "rr-wrong-keep", "--runs", "0"],
+        "runs = 0",
+    );
+    assert_usage_error(&["audit", "dp"], "exactly one of");
+    let (code, out, _) =
+        crate::common::run_cli(&["audit", "dp", "--mutant", "laplace-half-scale", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["verdict"], "violated");
+    for key in ["eps_lower", "eps_claimed", "confidence", "seed", "runs"] {
+        assert!(v.get(key).is_some(), "{key}");
+    }
+}

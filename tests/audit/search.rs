@@ -1,0 +1,364 @@
+//! The worst-case search, dominance proofs and custom rules (`src/audit/search`,
+//! `src/audit/dominance`, `src/audit/custom.rs`).
+
+use super::delta::delta_cfg;
+use dpbai::audit::delta::{audit_delta, default_battery, RunPlan};
+use dpbai::audit::expr::{parse_threshold, preset};
+use dpbai::audit::Verdict;
+use dpbai::bandit::{AlgoName, Setting};
+
+// ------------------------------------------------------------------------------------------
+// Search, dominance, custom rules.
+
+fn search_audit(threshold: Option<&str>) -> dpbai::audit::delta::DeltaAuditConfig {
+    dpbai::audit::delta::DeltaAuditConfig {
+        setting: Setting::paper(AlgoName::Ttucb, 0.1).expect("valid δ"),
+        threshold: threshold.map(|t| parse_threshold(t).expect("parses")),
+        alpha: 1e-3,
+        seed: 17,
+        max_steps: 1_000_000,
+        plan: dpbai::audit::delta::RunPlan::UntilDecided {
+            first: 200,
+            budget: 1600,
+        },
+        sampling: dpbai::bandit::Sampling::Algorithm,
+    }
+}
+
+/// Pre-registered: seed 17, alpha = 1e-3. A small search catches the unsafe preset, on a
+/// violating instance confirmed on fresh seeds; the trace records every evaluation.
+#[test]
+fn search_catches_the_unsafe_preset_quickly() {
+    use dpbai::audit::search::{search, Budget, SearchConfig, SearchSpace};
+    let space = SearchSpace {
+        k_max: 6,
+        min_gap: 0.05,
+        ..SearchSpace::default()
+    };
+    let mut cfg = SearchConfig::new(search_audit(Some("unsafe-log-over-20")), 0.1, space);
+    cfg.budget = Budget::Samples(2_000_000);
+    cfg.screen_candidates = 8;
+    cfg.local_iters = 5;
+    cfg.local_runs = 64;
+    let r = search(&cfg).expect("runs");
+    assert_eq!(r.verdict, dpbai::audit::search::SearchVerdict::Violated);
+    assert!(r.worst_ci[0] > 0.1);
+    assert!(r.trace.iter().any(|t| t.stage == "confirm"));
+    assert!(r.trace.iter().any(|t| t.stage == "nelder-mead"));
+    assert!(r.correction.contains("Bonferroni"));
+    assert!(dpbai::audit::search::report_rows(&[r]).contains("| violated |"));
+}
+
+/// Pre-registered: seed 17, alpha = 1e-3. The paper's threshold is not flagged (the search
+/// may find nothing worse than `holds` or `inconclusive`, never `violated`).
+#[test]
+fn search_does_not_flag_the_paper_threshold() {
+    use dpbai::audit::search::{search, Budget, SearchConfig, SearchSpace};
+    let space = SearchSpace {
+        k_max: 4,
+        min_gap: 0.1,
+        ..SearchSpace::default()
+    };
+    let mut cfg = SearchConfig::new(search_audit(None), 0.1, space);
+    cfg.budget = Budget::Samples(1_000_000);
+    cfg.screen_candidates = 6;
+    cfg.local_iters = 3;
+    cfg.local_runs = 32;
+    let r = search(&cfg).expect("runs");
+    assert_ne!(r.verdict, dpbai::audit::search::SearchVerdict::Violated);
+    assert!(r.power.contains("would have declared violated"));
+}
+
+/// A small, sample-budgeted search (deterministic for any thread count): `screen` candidates,
+/// no Nelder-Mead, a confirmation plan of `first = 100` doubling up to 800 runs.
+fn small_search(
+    algo: AlgoName,
+    threshold: &str,
+    delta: f64,
+    space: dpbai::audit::search::SearchSpace,
+    screen: usize,
+    samples: u64,
+) -> dpbai::audit::search::SearchReport {
+    use dpbai::audit::search::{search, Budget, SearchConfig};
+    let mut audit = search_audit(Some(threshold));
+    audit.setting.algo = algo;
+    audit.plan = RunPlan::UntilDecided {
+        first: 100,
+        budget: 800,
+    };
+    let mut cfg = SearchConfig::new(audit, delta, space);
+    cfg.budget = Budget::Samples(samples);
+    cfg.screen_candidates = screen;
+    cfg.screen_runs = 16;
+    cfg.local_iters = 0;
+    search(&cfg).expect("runs")
+}
+
+/// Whether the default battery (TTUCB, `δ = 0.01` and `0.1`, 400 runs per instance) flags
+/// `threshold` as violated.
+fn battery_flags(threshold: &str) -> bool {
+    let b = default_battery(AlgoName::Ttucb, 0.01, None).expect("battery");
+    let cfg = delta_cfg(
+        AlgoName::Ttucb,
+        Some(threshold),
+        RunPlan::Fixed { runs: 400 },
+    );
+    audit_delta(&cfg, &b).expect("runs").verdict == Verdict::Violated
+}
+
+/// Pre-registered: seed 17, alpha = 1e-3. Each built-in unsafe preset
+/// is found violated by a sample-budgeted search: `unsafe-log-over-20` (TTUCB) and
+/// `unsafe-adap-tt-no-privacy` (AdaP-TT, over an eps range, as it fails at small eps).
+#[test]
+fn search_finds_every_unsafe_preset() {
+    use dpbai::audit::search::SearchSpace;
+    let space = SearchSpace {
+        k_max: 8,
+        min_gap: 0.1,
+        ..SearchSpace::default()
+    };
+    let r = small_search(
+        AlgoName::Ttucb,
+        "unsafe-log-over-20",
+        0.05,
+        space,
+        6,
+        2_000_000,
+    );
+    assert_eq!(
+        r.verdict,
+        dpbai::audit::search::SearchVerdict::Violated,
+        "{}",
+        r.power
+    );
+    let space = SearchSpace {
+        k_max: 3,
+        min_gap: 0.2,
+        max_gap: 0.5,
+        eps: Some((0.05, 0.5)),
+        ..SearchSpace::default()
+    };
+    let r = small_search(
+        AlgoName::AdapTt,
+        "unsafe-adap-tt-no-privacy",
+        0.05,
+        space,
+        6,
+        5_000_000,
+    );
+    assert_eq!(
+        r.verdict,
+        dpbai::audit::search::SearchVerdict::Violated,
+        "{:?} {}",
+        r.worst_means,
+        r.power
+    );
+}
+
+/// Pre-registered: seed 17, alpha = 1e-3. A threshold that passes the
+/// default battery (K <= 8) but is unsafe for K >= 12 is caught by the search, on K >= 12.
+#[test]
+fn search_catches_a_threshold_unsafe_only_for_many_arms() {
+    use dpbai::audit::search::SearchSpace;
+    let cg = preset("paper-cg").expect("preset");
+    let t = format!("ifge(K, 12, log(1/delta)/20, {cg})");
+    assert!(!battery_flags(&t));
+    let space = SearchSpace {
+        k_max: 16,
+        min_gap: 0.1,
+        ..SearchSpace::default()
+    };
+    let r = small_search(AlgoName::Ttucb, &t, 0.01, space, 6, 5_000_000);
+    assert_eq!(
+        r.verdict,
+        dpbai::audit::search::SearchVerdict::Violated,
+        "{}",
+        r.power
+    );
+    assert!(r.worst_means.len() >= 12);
+}
+
+/// Pre-registered: seed 17, alpha = 1e-3. A threshold that drops to
+/// `log(1/δ)/20` once `t >= 20000` (beyond the battery's stopping times) passes the default
+/// battery and is caught by the search on an instance whose runs last longer.
+#[test]
+fn search_catches_a_threshold_unsafe_only_for_long_runs() {
+    use dpbai::audit::search::SearchSpace;
+    let cg = preset("paper-cg").expect("preset");
+    let t = format!("ifge(t, 20000, log(1/delta)/20, {cg})");
+    assert!(!battery_flags(&t));
+    let space = SearchSpace {
+        k_max: 12,
+        min_gap: 0.02,
+        max_gap: 0.1,
+        ..SearchSpace::default()
+    };
+    let r = small_search(AlgoName::Ttucb, &t, 0.01, space, 4, 20_000_000);
+    assert_eq!(
+        r.verdict,
+        dpbai::audit::search::SearchVerdict::Violated,
+        "{}",
+        r.power
+    );
+    assert!(r.confirmation[0].mean_tau >= 20000.0);
+}
+
+/// Pre-registered: seed 17, alpha = 1e-3. A threshold that drops to
+/// `log(1/δ)/20` when the leader's lead `gap` is below 0.02 passes the default battery (gaps
+/// >= 0.08) and is caught by the search on a small-gap instance.
+#[test]
+fn search_catches_a_threshold_unsafe_only_for_small_gaps() {
+    use dpbai::audit::search::SearchSpace;
+    let cg = preset("paper-cg").expect("preset");
+    let t = format!("ifge(gap, 0.02, {cg}, log(1/delta)/20)");
+    assert!(!battery_flags(&t));
+    let space = SearchSpace {
+        k_max: 4,
+        min_gap: 0.01,
+        max_gap: 0.2,
+        ..SearchSpace::default()
+    };
+    let r = small_search(AlgoName::Ttucb, &t, 0.01, space, 4, 20_000_000);
+    assert_eq!(
+        r.verdict,
+        dpbai::audit::search::SearchVerdict::Violated,
+        "{}",
+        r.power
+    );
+    assert!(r.worst_means[0] - r.worst_means[1] < 0.1);
+}
+
+#[test]
+fn cli_dominates_proves_and_refutes() {
+    let cg = preset("paper-cg").expect("preset");
+    let plus = format!("{cg} + 0.1");
+    let (code, out, _) = crate::common::run_cli(&[
+        "audit",
+        "delta",
+        "--threshold",
+        &plus,
+        "--dominates",
+        "paper-cg",
+        "--delta",
+        "0.01",
+        "--n-arms",
+        "5",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("proven") && out.contains("Lemma 35"), "{out}");
+    let less = format!("0.999*{cg}");
+    let (code, out, _) = crate::common::run_cli(&[
+        "audit",
+        "delta",
+        "--threshold",
+        &less,
+        "--dominates",
+        "paper-cg",
+        "--delta",
+        "0.01",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("counterexample"), "{out}");
+    let (code, _, err) = crate::common::run_cli(&[
+        "audit",
+        "delta",
+        "--threshold",
+        "1",
+        "--dominates",
+        "ref-ttucb",
+        "--delta",
+        "0.01",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("provable preset"), "{err}");
+}
+
+/// `audit dp --search` takes the same budget syntax; a small budget in samples is reported
+/// in the JSON (samples drawn, exhausted) and bad budgets exit 2 naming the option.
+#[test]
+fn cli_dp_search_budget() {
+    for bad in ["0", "-3s", "abc"] {
+        let arg = format!("--search-budget={bad}");
+        let (code, _, err) = crate::common::run_cli(&[
+            "audit", "dp", "--mutant", "rr-daf", "--eps", "1", "--search", &arg,
+        ]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(err.contains("search-budget"), "{err}");
+    }
+    let (code, out, err) = crate::common::run_cli(&[
+        "audit",
+        "dp",
+        "--mutant",
+        "rr-daf",
+        "--eps",
+        "1",
+        "--search",
+        "--search-budget",
+        "1e5",
+        "--runs",
+        "400",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let s = &v["search"];
+    assert_eq!(s["budget"]["kind"], "samples");
+    assert_eq!(s["budget_exhausted"], true);
+    assert!(s["samples"].as_u64().expect("samples") >= 100_000);
+}
+
+#[test]
+fn cli_search_rejects_bad_budgets() {
+    let (code, _, err) = crate::common::run_cli(&[
+        "audit",
+        "delta",
+        "--algo",
+        "ttucb",
+        "--delta",
+        "0.1",
+        "--search",
+        "--search-budget",
+        "0s",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("search-budget"), "{err}");
+    let (code, _, err) = crate::common::run_cli(&[
+        "audit",
+        "delta",
+        "--algo",
+        "ttucb",
+        "--delta",
+        "0.1",
+        "--search",
+        "--min-gap",
+        "0",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("gap"), "{err}");
+}
+
+/// A threshold closure and the same rule as an expression give the same audit, run for run.
+#[test]
+fn closure_threshold_matches_the_expression() {
+    use dpbai::audit::custom::with_threshold;
+    use dpbai::audit::delta::{audit_delta, audit_delta_with, AuditInstance, RunPlan};
+    let mut cfg = search_audit(Some("log(1/delta)/4"));
+    cfg.plan = RunPlan::Fixed { runs: 200 };
+    let inst = vec![AuditInstance {
+        name: "i".into(),
+        instance: dpbai::instance::Instance::bernoulli(vec![0.6, 0.45, 0.4]).expect("valid"),
+        delta: 0.1,
+        eps: None,
+    }];
+    let a = audit_delta(&cfg, &inst).expect("runs");
+    let b = audit_delta_with(
+        &cfg,
+        &inst,
+        &with_threshold(&cfg, |v| (1.0 / v.delta).ln() / 4.0),
+    )
+    .expect("runs");
+    assert_eq!(
+        (a.errors, a.instances[0].mean_tau),
+        (b.errors, b.instances[0].mean_tau)
+    );
+}
