@@ -350,6 +350,11 @@ impl GridResults {
         self.iter()
             .find(|c| c.cell.setting.dpa_episodes == DpaEpisodes::Global)
     }
+    /// The per-arm-episode DPA-TT cell of `instance` at `δ` under the paper's rules (the cells of
+    /// F.41, F.42 and Finding 3).
+    pub fn dpa(&self, instance: &str, delta: f64) -> Option<&CellResult> {
+        self.get_delta(instance, AlgoName::DpaTt, None, delta)
+    }
     /// The result of (instance, algorithm, ε, δ) under the paper's rules.
     pub fn get_delta(
         &self,

@@ -108,8 +108,8 @@ pub(super) fn f41(ctx: &mut Context) -> ClaimResult {
     // the bound is vacuous), so the live-count control (same episodes, UCB leader on the live
     // counts) carries it, on its runs with no capped run.
     let live = ctx.controls.iter().find(|c| {
-        c.cell.setting.algo == AlgoName::DpaTt
-            && c.cell.setting.dpa_episodes == DpaEpisodes::Global
+        // only DPA-TT takes `dpa_episodes` (`bandit::build` refuses it elsewhere)
+        c.cell.setting.dpa_episodes == DpaEpisodes::Global
             && c.cell.setting.leader_counts == crate::bandit::LeaderCounts::Global
     });
     let (mut g_viol, mut g_cells) = (0u32, 0u32);
@@ -162,12 +162,7 @@ fn global_episodes_evidence(g: &GridResults) -> String {
         return "the global-episode variant (D.8) is not in this grid".into();
     };
     let sm = &c.summary;
-    let per_arm = g.get_delta(
-        &c.cell.instance,
-        AlgoName::DpaTt,
-        None,
-        c.cell.setting.delta.get(),
-    );
+    let per_arm = g.dpa(&c.cell.instance, c.cell.setting.delta.get());
     let stopped = sm.runs - sm.unstopped;
     format!(
         "global-episode variant (D.8, TTUCB sampling) on {} at δ = {}: {} of {} runs still running at the cap of \
@@ -207,7 +202,7 @@ pub(super) fn f42(ctx: &mut Context) -> ClaimResult {
     let mut rows = Vec::new();
     let mut last = (f64::NAN, f64::NAN);
     for &d in &DPA_DELTAS {
-        if let Some(c) = g.get_delta("mu4", AlgoName::DpaTt, None, d) {
+        if let Some(c) = g.dpa("mu4", d) {
             let l = (1.0 / d).ln();
             let per = c.summary.mean_tau / l;
             let rounds = match c.summary.mean_rounds {
@@ -231,13 +226,13 @@ pub(super) fn f42(ctx: &mut Context) -> ClaimResult {
     let decreasing = {
         let v: Vec<f64> = DPA_DELTAS
             .iter()
-            .filter_map(|&d| g.get_delta("mu4", AlgoName::DpaTt, None, d))
+            .filter_map(|&d| g.dpa("mu4", d))
             .map(|c| c.summary.mean_tau / (1.0 / c.cell.setting.delta.get()).ln())
             .collect();
         v.windows(2).all(|w| w[1] < w[0])
     };
     // The asymptotic evidence: the secant slope of E[τ] in log(1/δ) between the two smallest δ.
-    let at = |d: f64| g.get_delta("mu4", AlgoName::DpaTt, None, d);
+    let at = |d: f64| g.dpa("mu4", d);
     let n = DPA_DELTAS.len();
     let (slope, slope_lo, slope_hi) =
         match super::estimates::secant(at(DPA_DELTAS[n - 2]), at(DPA_DELTAS[n - 1])) {
