@@ -23,7 +23,8 @@ use std::path::Path;
 pub const TRACE_EPS: f64 = 0.5;
 /// δ of the traced runs (small, so that runs are long enough to show convergence).
 pub const TRACE_DELTA: f64 = 1e-6;
-const CAP: u64 = 100_000_000;
+/// Cap of the traced runs on μ4: the engine's default cap.
+const CAP: u64 = crate::mc::DEFAULT_MAX_STEPS;
 
 /// Cap of the μ2 starvation probe.
 pub const STARVE_CAP: u64 = 2_000_000;
