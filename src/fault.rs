@@ -21,7 +21,8 @@
 use std::sync::atomic::{AtomicU8, Ordering};
 
 /// An evidence area that a fault can break.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+/// Spelled (`FromStr`, `Display`) by its serde names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Area {
     /// Characteristic-time solvers (crate::complexity).
@@ -34,22 +35,16 @@ pub enum Area {
     Audit,
 }
 
+crate::spelled!(Area => "DPBAI_INJECT_FAULT");
+
 impl Area {
     /// Every area.
     pub const ALL: [Area; 4] = [Area::Solver, Area::Special, Area::Mc, Area::Audit];
 
-    /// Parses the value of `DPBAI_INJECT_FAULT`.
-    pub fn parse(s: &str) -> Option<Area> {
-        Area::ALL.into_iter().find(|a| a.as_str() == s)
-    }
-    /// The spelling of [`Area::parse`].
+    /// The spelling of an area (`solver`, …), as in `DPBAI_INJECT_FAULT` and in
+    /// `verify/protocol.toml`.
     pub fn as_str(&self) -> &'static str {
-        match self {
-            Area::Solver => "solver",
-            Area::Special => "special",
-            Area::Mc => "mc",
-            Area::Audit => "audit",
-        }
+        crate::spelling::Spelling::spelling(self)
     }
     fn code(self) -> u8 {
         self as u8 + 1

@@ -6,6 +6,7 @@
 
 use super::errors::usage;
 use dpbai::error::compact_number;
+use dpbai::spelling::Spelling;
 
 mod dominance;
 mod search;
@@ -459,12 +460,14 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
         .is_some_and(|m| matches!(m.base, dpa::MutantBase::Mechanism(_)));
     if a.search && (a.mechanism.is_some() || mechanism_mutant) {
         let target = match (&a.mechanism, &a.mutant) {
-            (Some(m), _) => Target::Mechanism(dpa::MechanismName::parse(m).ok_or_else(|| {
-                usage(format!(
-                    "unknown mechanism '{m}' (known: {})",
-                    dpa::MechanismName::ALL_NAMES.join(", ")
-                ))
-            })?),
+            (Some(m), _) => {
+                Target::Mechanism(m.parse::<dpa::MechanismName>().ok().ok_or_else(|| {
+                    usage(format!(
+                        "unknown mechanism '{m}' (known: {})",
+                        <dpa::MechanismName as Spelling>::spellings().join(", ")
+                    ))
+                })?)
+            }
             (None, Some(m)) => Target::Mutant(dpa::mutant(m).expect("invariant: checked above")),
             _ => unreachable!("invariant: a mechanism or a mechanism mutant"),
         };
@@ -529,10 +532,10 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
     }
     let target = match (&a.mechanism, a.algo, &a.mutant) {
         (Some(m), None, None) => {
-            Target::Mechanism(dpa::MechanismName::parse(m).ok_or_else(|| {
+            Target::Mechanism(m.parse::<dpa::MechanismName>().ok().ok_or_else(|| {
                 usage(format!(
                     "unknown mechanism '{m}' (known: {})",
-                    dpa::MechanismName::ALL_NAMES.join(", ")
+                    <dpa::MechanismName as Spelling>::spellings().join(", ")
                 ))
             })?)
         }

@@ -7,7 +7,7 @@ use super::blackbox::{
 use crate::error::{check_above, Result};
 use crate::privacy::{self, GaussianMechanism, Laplace, RandomisedResponse};
 use crate::rng::Rng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Default claimed `γ` of the Gaussian mechanism.
 pub const DEFAULT_GAMMA: f64 = 1e-5;
@@ -15,7 +15,8 @@ pub const DEFAULT_GAMMA: f64 = 1e-5;
 pub const DAF_SEQUENCE_LEN: usize = 32;
 
 /// The mechanisms `audit dp --mechanism` knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// Spelled (`FromStr`, `Display`) by its serde names: `rr`, `laplace`, `gaussian`, `daf`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum MechanismName {
     /// Randomised response on `[0, 1]` (Alg. 4, L. 12).
@@ -28,28 +29,7 @@ pub enum MechanismName {
     Daf,
 }
 
-impl MechanismName {
-    /// Command-line names.
-    pub const ALL_NAMES: [&'static str; 4] = ["rr", "laplace", "gaussian", "daf"];
-    /// Parses a command-line name.
-    pub fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "rr" | "randomised-response" => MechanismName::Rr,
-            "laplace" => MechanismName::Laplace,
-            "gaussian" => MechanismName::Gaussian,
-            "daf" => MechanismName::Daf,
-            _ => return None,
-        })
-    }
-    pub(super) fn as_str(&self) -> &'static str {
-        match self {
-            MechanismName::Rr => "rr",
-            MechanismName::Laplace => "laplace",
-            MechanismName::Gaussian => "gaussian",
-            MechanismName::Daf => "daf",
-        }
-    }
-}
+crate::spelled!(MechanismName => "mechanism");
 
 /// The mechanism a target stands for (faithful or mutated) at claimed `ε`, `γ`.
 #[derive(Debug, Clone, Copy)]

@@ -206,7 +206,7 @@ pub struct DpReport {
 
 fn target_name(t: &Target) -> String {
     match t {
-        Target::Mechanism(m) => format!("mechanism {}", m.as_str()),
+        Target::Mechanism(m) => format!("mechanism {m}"),
         Target::Algo(a) => format!("algo {}", a.as_str()),
         Target::Mutant(m) => format!("mutant {}", m.name),
     }

@@ -216,9 +216,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
     // Fault injection into the evidence gathering (documented in dpbai::report::claims).
     let fault = match std::env::var("DPBAI_INJECT_FAULT") {
-        Ok(v) => Some(Area::parse(&v).ok_or_else(|| {
+        Ok(v) => Some(v.parse::<Area>().map_err(|_| {
             super::errors::usage(format!(
-                "invalid DPBAI_INJECT_FAULT = {v}: must be one of solver, special, mc, audit"
+                "invalid DPBAI_INJECT_FAULT = {v}: must be one of {}",
+                <Area as dpbai::spelling::Spelling>::spellings().join(", ")
             ))
         })?),
         Err(_) => None,

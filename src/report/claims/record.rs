@@ -105,7 +105,7 @@ pub fn skipped(
     }
 }
 
-/// Builds a [`ClaimResult`] of a check that ran, with its statistics; [`run_all`] applies the
+/// Builds a [`ClaimResult`] of a check that ran, with its statistics; [`super::run_all`] applies the
 /// protocol's rule to them.
 pub fn claim(
     id: &'static str,

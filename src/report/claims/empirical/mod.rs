@@ -3,7 +3,7 @@
 //! # Capped runs
 //! A run that hits the step cap is a right-censored observation. A cell's mean is taken over all
 //! runs with capped runs counted at the cap: a lower bound of the true mean when some run is
-//! capped. Its 95% interval ([`Est`]) is `mean ± 1.96·s/√n` when no run is capped; with capped
+//! capped. Its 95% interval ([`estimates::Est`]) is `mean ± 1.96·s/√n` when no run is capped; with capped
 //! runs only its lower end is valid (the upper end is `+∞`). A ratio of two cells inherits this:
 //! its interval is unbounded above when the numerator has capped runs and reaches 0 when the
 //! denominator has. No claim uses the mean of the stopped runs alone.
