@@ -158,9 +158,12 @@ fn modules(src: &Path) -> Vec<(ModPath, PathBuf)> {
         .collect()
 }
 
-/// The code statements of `text` that can be uses: comments, `mod` lines, re-exports and the
-/// test module dropped; a multi-line `use … ;` joined into one line.
-fn use_lines(text: &str) -> Vec<String> {
+/// The re-export prefixes: a folder's façade, not a use.
+const REEXPORT: [&str; 3] = ["pub use ", "pub(crate) use ", "pub(super) use "];
+
+/// The code lines of `text` before its test module, comments dropped, with each multi-line
+/// `use … ;` (a re-export too) joined into one line.
+fn statements(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut pending: Option<String> = None;
     let mut lines = text.lines().peekable();
@@ -176,33 +179,24 @@ fn use_lines(text: &str) -> Vec<String> {
             }
             continue;
         }
-        let facade = [
-            "mod ",
-            "pub mod ",
-            "pub(crate) mod ",
-            "pub(super) mod ",
-            "pub use ",
-            "pub(crate) use ",
-            "pub(super) use ",
-        ];
-        if code.is_empty() || facade.iter().any(|f| code.starts_with(f)) {
-            if code.contains("use ") && !code.ends_with(';') {
-                // a multi-line re-export: skip to its end
-                for l in lines.by_ref() {
-                    if l.trim_end().ends_with(';') {
-                        break;
-                    }
-                }
-            }
-            continue;
-        }
-        if code.starts_with("use ") && !code.ends_with(';') {
+        let is_use = code.starts_with("use ") || REEXPORT.iter().any(|f| code.starts_with(f));
+        if is_use && !code.ends_with(';') {
             pending = Some(code.to_string());
-            continue;
+        } else if !code.is_empty() {
+            out.push(code.to_string());
         }
-        out.push(code.to_string());
     }
     out
+}
+
+/// The statements of `text` that can be uses: [`statements`] without `mod` lines and
+/// re-exports.
+fn use_lines(text: &str) -> Vec<String> {
+    let mods = ["mod ", "pub mod ", "pub(crate) mod ", "pub(super) mod "];
+    statements(text)
+        .into_iter()
+        .filter(|c| !mods.iter().chain(&REEXPORT).any(|f| c.starts_with(f)))
+        .collect()
 }
 
 /// The module that `path` (segments from the crate root) falls in: its longest prefix that is a
@@ -236,58 +230,34 @@ fn idents(s: &str) -> Vec<String> {
     out
 }
 
-/// The re-export statements of `text` (`pub use …;`, `pub(crate) use …;`, `pub(super) use …;`,
-/// joined onto one line), before its test module.
+/// The re-export statements of `text`, without their `pub … use ` prefix.
 fn reexport_lines(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut pending: Option<String> = None;
-    let mut lines = text.lines().peekable();
-    while let Some(line) = lines.next() {
-        let code = line.split("//").next().unwrap_or("").trim();
-        if code == "#[cfg(test)]" && lines.peek().is_some_and(|l| l.trim() == "mod tests {") {
-            break;
-        }
-        if let Some(p) = pending.as_mut() {
-            p.push_str(code);
-            if code.ends_with(';') {
-                out.push(pending.take().unwrap_or_default());
-            }
-            continue;
-        }
-        if let Some(rest) = ["pub use ", "pub(crate) use ", "pub(super) use "]
-            .iter()
-            .find_map(|f| code.strip_prefix(f))
-        {
-            if rest.ends_with(';') {
-                out.push(rest.to_string());
-            } else {
-                pending = Some(rest.to_string());
-            }
-        }
-    }
-    out
+    statements(text)
+        .iter()
+        .filter_map(|c| REEXPORT.iter().find_map(|f| c.strip_prefix(f)))
+        .map(String::from)
+        .collect()
 }
 
 /// The names module `m` (file text `text`) re-exports, with the module each comes from.
 fn reexports_of(m: &ModPath, text: &str, known: &BTreeSet<ModPath>) -> BTreeMap<String, ModPath> {
     let mut out = BTreeMap::new();
     for stmt in reexport_lines(text) {
-        let stmt = stmt.trim_end_matches(';').replace(' ', "");
+        let stmt = stmt.trim_end_matches(';');
         let (head, items): (&str, Vec<&str>) = match stmt.split_once('{') {
-            Some((h, g)) => (h, g.trim_end_matches('}').split(',').collect()),
-            None => ("", vec![stmt.as_str()]),
+            Some((h, g)) => (h.trim(), g.trim_end_matches('}').split(',').collect()),
+            None => ("", vec![stmt]),
         };
         for item in items
             .into_iter()
+            .map(str::trim)
             .filter(|i| !i.is_empty() && !i.contains('{'))
         {
-            let path = format!("{head}{item}");
-            let (path, alias) = match path.split_once("as") {
-                Some((p, a)) if p.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') => {
-                    (p.to_string(), Some(a.to_string()))
-                }
-                _ => (path.clone(), None),
+            let (item, alias) = match item.split_once(" as ") {
+                Some((p, a)) => (p.trim(), Some(a.trim().to_string())),
+                None => (item, None),
             };
+            let path = format!("{head}{item}");
             let mut segs: Vec<String> = path.split("::").map(String::from).collect();
             let mut full: ModPath = match segs.first().map(String::as_str) {
                 Some("crate") => {
@@ -389,7 +359,7 @@ fn uses_through(
                     while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
                         i += 1;
                     }
-                    let bare = start == 0 || !matches!(b[start - 1], b':' | b'.' | b'_');
+                    let bare = start == 0 || !matches!(b[start - 1], b':' | b'.');
                     if bare {
                         if let Some(def) = own.get(&line[start..i]) {
                             bare_uses.insert(def.clone());
@@ -600,13 +570,15 @@ fn the_module_scan_sees_uses_and_circles() {
     );
     // Re-exports are followed: `a` re-exports `c::Y`; a child's `super::Y` uses `a::c`, and
     // `a` naming `Y` bare uses `a::c` too (but not through `x::Y` or `.Y`).
-    let parent = "pub use c::{Y, Z as W};\npub(crate) use b::V;\nfn f(y: Y) -> W { y.V() }\n";
+    // (A name containing `as`, such as `Base`, is not an alias; a re-export may span lines.)
+    let parent = "pub use c::{Y, Z as W};\npub(crate) use b::{\n    Base,\n    V,\n};\nfn f(y: Y) -> W { y.V() }\n";
     let reexp = Reexports::from([(m("a"), reexports_of(&m("a"), parent, &known))]);
     assert_eq!(
         reexp[&m("a")],
         BTreeMap::from([
             ("Y".to_string(), m("a::c")),
             ("W".to_string(), m("a::c")),
+            ("Base".to_string(), m("a::b")),
             ("V".to_string(), m("a::b"))
         ])
     );
