@@ -40,6 +40,9 @@ pub struct AlgoInfo {
     pub top_two: bool,
     /// Its estimates are released in phases (DAF or DPA): `rounds` is defined.
     pub phased: bool,
+    /// The non-private algorithm whose estimates it releases in batches without privacy
+    /// (DPA-TT is TTUCB with the DPA update, Alg. 11): its allocation is that algorithm's.
+    pub batches: Option<AlgoName>,
     /// The options it takes besides `δ`, the rules and `--threshold` (a value other than the
     /// default of any other option is refused by [`super::build`]).
     pub options: &'static [OptionName],
@@ -93,6 +96,7 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         privacy: PrivacyModel::NonPrivate,
         top_two: true,
         phased: false,
+        batches: None,
         options: options!(),
         paper_preset: Some("paper-cg"),
         upper_bound: None,
@@ -111,6 +115,7 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         privacy: PrivacyModel::Local,
         top_two: true,
         phased: false,
+        batches: None,
         options: options!("eps"),
         paper_preset: Some("paper-cg"),
         upper_bound: Some("ctb-tt"),
@@ -129,6 +134,7 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         privacy: PrivacyModel::Local,
         top_two: true,
         phased: false,
+        batches: None,
         options: options!("eps", "gamma", "gauss-sigma"),
         paper_preset: Some("paper-cg"),
         upper_bound: None,
@@ -147,6 +153,7 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         privacy: PrivacyModel::Global,
         top_two: true,
         phased: true,
+        batches: None,
         options: options!(
             "eps",
             "challenger-counts",
@@ -170,6 +177,7 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         privacy: PrivacyModel::Global,
         top_two: true,
         phased: true,
+        batches: None,
         options: options!(
             "eps",
             "challenger-counts",
@@ -194,6 +202,7 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         privacy: PrivacyModel::Global,
         top_two: false,
         phased: true,
+        batches: None,
         options: &["eps"],
         paper_preset: None,
         upper_bound: None,
@@ -212,6 +221,7 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         privacy: PrivacyModel::NonPrivate,
         top_two: true,
         phased: true,
+        batches: Some(AlgoName::Ttucb),
         options: options!("challenger-counts", "dpa-episodes", "leader-counts"),
         paper_preset: Some("paper-daf-inf"),
         upper_bound: Some("dpa-tt"),
@@ -234,7 +244,23 @@ impl AlgoName {
     }
 }
 
+/// The Top Two algorithms under pure privacy (ε-DP, or none), in the order of the paper: every
+/// Top Two algorithm but the (ε, γ)-DP Gaussian-mechanism variant. They are the algorithms of
+/// the trace figures and of the δ-correctness battery.
+pub fn pure_top_two() -> impl Iterator<Item = AlgoName> {
+    ALGORITHMS
+        .iter()
+        .filter(|i| i.top_two && i.pure())
+        .map(|i| i.algo)
+}
+
 impl AlgoInfo {
+    /// Whether its privacy, if any, is pure ε-DP: it does not take the `γ` of approximate
+    /// (ε, γ)-DP.
+    pub fn pure(&self) -> bool {
+        !self.takes("gamma")
+    }
+
     /// The algorithms whose δ-correctness the lemma of the provable preset `preset` gives, in
     /// the order of the paper; empty for other names.
     pub fn of_preset(preset: &str) -> Vec<AlgoName> {
@@ -351,6 +377,33 @@ mod tests {
         assert!(check_options(&s).is_ok());
         s.eq14_form = super::super::rules::Eq14Form::Printed;
         assert!(check_options(&s).is_err(), "eq14-form is adap-tt-star's");
+    }
+
+    #[test]
+    fn pure_top_two_leaves_out_only_the_approximate_dp_variant_and_dp_se() {
+        let v: Vec<AlgoName> = pure_top_two().collect();
+        assert_eq!(
+            v,
+            [
+                AlgoName::Ttucb,
+                AlgoName::CtbTt,
+                AlgoName::AdapTt,
+                AlgoName::AdapTtStar,
+                AlgoName::DpaTt
+            ]
+        );
+    }
+
+    #[test]
+    fn a_batched_algorithm_batches_a_non_private_unphased_one_of_its_privacy() {
+        for i in &ALGORITHMS {
+            if let Some(b) = i.batches {
+                let inner = b.info();
+                assert!(i.phased && !inner.phased, "{}", i.name);
+                assert_eq!(inner.privacy, PrivacyModel::NonPrivate, "{}", i.name);
+                assert_eq!(i.privacy, PrivacyModel::NonPrivate, "{}", i.name);
+            }
+        }
     }
 }
 

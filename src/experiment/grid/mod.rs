@@ -61,6 +61,8 @@ pub const SLOPE_DELTAS: [f64; 2] = [1e-8, 1e-16];
 
 /// Risks of the DPA-TT cells (F.42's asymptotic trend in log(1/δ)).
 pub const DPA_DELTAS: [f64; 4] = [1e-2, 1e-4, 1e-8, 1e-16];
+/// The algorithm of the DPA cells (F.41, F.42, Finding 3): TTUCB batched by the DPA update.
+pub const DPA_ALGO: AlgoName = AlgoName::DpaTt;
 
 impl Profile {
     /// The named profile.
@@ -117,7 +119,7 @@ impl Profile {
     /// at the profile's δ, with the paper's readings.
     fn dpa_cell(&self) -> Cell {
         let (name, means) = paper_instances().swap_remove(3);
-        self.cell(name, &means, AlgoName::DpaTt, None)
+        self.cell(name, &means, DPA_ALGO, None)
     }
 
     /// `cell` with its setting changed by `f`.
@@ -353,7 +355,7 @@ impl GridResults {
     /// The per-arm-episode DPA-TT cell of `instance` at `δ` under the paper's rules (the cells of
     /// F.41, F.42 and Finding 3).
     pub fn dpa(&self, instance: &str, delta: f64) -> Option<&CellResult> {
-        self.get_delta(instance, AlgoName::DpaTt, None, delta)
+        self.get_delta(instance, DPA_ALGO, None, delta)
     }
     /// The result of (instance, algorithm, ε, δ) under the paper's rules.
     pub fn get_delta(

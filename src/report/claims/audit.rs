@@ -7,6 +7,7 @@ use crate::audit::delta::{audit_delta, default_battery, DeltaAuditConfig, RunPla
 use crate::audit::dp::{audit_dp, DpOptions, MechanismName, Mode, Target, MUTANTS};
 use crate::audit::expr::parse_threshold;
 use crate::audit::Verdict as AuditVerdict;
+use crate::bandit::info::{pure_top_two, PrivacyModel};
 use crate::bandit::{AlgoName, Sampling, Setting};
 use crate::report::numbers::sig;
 
@@ -156,13 +157,15 @@ fn battery_audit(ctx: &Context, runs: u64, sampling: Sampling) -> BatteryAudit {
         capped: 0,
         unsafe_caught: false,
     };
-    for (algo, eps) in [
-        (AlgoName::Ttucb, None),
-        (AlgoName::DpaTt, None),
-        (AlgoName::CtbTt, Some(1.0)),
-        (AlgoName::AdapTt, Some(0.5)),
-        (AlgoName::AdapTtStar, Some(0.5)),
-    ] {
+    // Non-private, then local (at ε = 1), then global (at ε = 0.5) algorithms.
+    let mut algos: Vec<AlgoName> = pure_top_two().collect();
+    algos.sort_by_key(|a| a.info().privacy);
+    for algo in algos {
+        let eps = match algo.info().privacy {
+            PrivacyModel::NonPrivate => None,
+            PrivacyModel::Local => Some(1.0),
+            PrivacyModel::Global => Some(0.5),
+        };
         out.total += 1;
         let rep = default_battery(algo, BATTERY_DELTA, eps)
             .and_then(|b| audit_delta(&config(algo, None), &b))

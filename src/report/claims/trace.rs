@@ -4,6 +4,7 @@
 
 use super::context::{Check, Context, Evidence, Traces};
 use super::record::{claim as result, flag, skipped, stats, ClaimResult};
+use crate::bandit::info::{pure_top_two, PrivacyModel};
 use crate::bandit::trace::{run_traced, Trace};
 use crate::bandit::{AlgoName, AlgoSpec, Setting};
 use crate::complexity::{t_kl_beta_g_eps, t_kl_gaussian_beta};
@@ -51,14 +52,8 @@ pub fn compute(full: bool) -> Result<Traces> {
     let runs = if full { 100 } else { 20 };
     let nu = mu(3);
     let mut mu4 = Vec::new();
-    for algo in [
-        AlgoName::Ttucb,
-        AlgoName::CtbTt,
-        AlgoName::AdapTt,
-        AlgoName::AdapTtStar,
-        AlgoName::DpaTt,
-    ] {
-        let eps = if algo == AlgoName::CtbTt {
+    for algo in pure_top_two() {
+        let eps = if algo.info().privacy == PrivacyModel::Local {
             1.0
         } else {
             TRACE_EPS
@@ -391,7 +386,7 @@ pub fn render_allocation(ctx: &mut Context, dir: &Path, command: &str) -> Result
     let nu = mu(3);
     let mut panels = Vec::new();
     for (algo, tr) in &t.mu4 {
-        if *algo == AlgoName::DpaTt {
+        if algo.info().batches.is_some() {
             continue;
         }
         let optimal = if *algo == AlgoName::AdapTtStar {
