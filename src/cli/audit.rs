@@ -6,7 +6,6 @@
 
 use super::errors::usage;
 use dpbai::error::compact_number;
-use dpbai::spelling::Spelling;
 
 mod dominance;
 mod search;
@@ -431,6 +430,18 @@ fn print_delta(r: &DeltaReport) {
     }
 }
 
+/// The target of `--mechanism NAME`.
+fn mechanism_target(m: &str) -> anyhow::Result<Target> {
+    dpa::mechanism_info(m)
+        .map(Target::Mechanism)
+        .ok_or_else(|| {
+            usage(format!(
+                "unknown mechanism '{m}' (known: {})",
+                dpa::mechanism_names().join(", ")
+            ))
+        })
+}
+
 fn run_dp(a: DpArgs) -> anyhow::Result<()> {
     if a.list_mutants {
         for m in dpa::MUTANTS {
@@ -460,14 +471,7 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
         .is_some_and(|m| matches!(m.base, dpa::MutantBase::Mechanism(_)));
     if a.search && (a.mechanism.is_some() || mechanism_mutant) {
         let target = match (&a.mechanism, &a.mutant) {
-            (Some(m), _) => {
-                Target::Mechanism(m.parse::<dpa::MechanismName>().ok().ok_or_else(|| {
-                    usage(format!(
-                        "unknown mechanism '{m}' (known: {})",
-                        <dpa::MechanismName as Spelling>::spellings().join(", ")
-                    ))
-                })?)
-            }
+            (Some(m), _) => mechanism_target(m)?,
             (None, Some(m)) => Target::Mutant(dpa::mutant(m).expect("invariant: checked above")),
             _ => unreachable!("invariant: a mechanism or a mechanism mutant"),
         };
@@ -531,14 +535,7 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
         }
     }
     let target = match (&a.mechanism, a.algo, &a.mutant) {
-        (Some(m), None, None) => {
-            Target::Mechanism(m.parse::<dpa::MechanismName>().ok().ok_or_else(|| {
-                usage(format!(
-                    "unknown mechanism '{m}' (known: {})",
-                    <dpa::MechanismName as Spelling>::spellings().join(", ")
-                ))
-            })?)
-        }
+        (Some(m), None, None) => mechanism_target(m)?,
         (None, Some(algo), None) => Target::Algo(algo),
         (None, None, Some(m)) => Target::Mutant(dpa::mutant(m).ok_or_else(|| {
             usage(format!(

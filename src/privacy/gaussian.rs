@@ -1,6 +1,6 @@
 //! The Gaussian mechanism of Remark 13 / Alg. 8 (READINGS.md §C.8, §D.5): (ε, γ)-local DP.
 
-use super::{ulp_up, Mechanism};
+use super::{ulp_up, Mechanism, PrivacyClaim};
 use crate::error::{check_above, Result};
 use crate::rng::Rng;
 use rand_distr::{Distribution, StandardNormal};
@@ -32,6 +32,7 @@ use rand_distr::{Distribution, StandardNormal};
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GaussianMechanism {
     sigma: f64,
+    gamma: f64,
 }
 
 impl GaussianMechanism {
@@ -42,16 +43,24 @@ impl GaussianMechanism {
     pub fn new(eps: f64, gamma: f64) -> Result<Self> {
         crate::params::check_eps("eps", eps)?;
         crate::params::check_gamma("gamma", gamma)?;
-        Self::with_sigma(ulp_up((2.0 * (1.25 / gamma).ln()).sqrt() / eps))
+        Self::with_sigma(ulp_up((2.0 * (1.25 / gamma).ln()).sqrt() / eps), gamma)
     }
 
-    /// Gaussian noise of an arbitrary standard deviation (mutants included).
+    /// Gaussian noise of an arbitrary standard deviation (mutants included), whose privacy
+    /// statement is read at `γ`.
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) unless `σ` is finite and `> 0`.
-    pub fn with_sigma(sigma: f64) -> Result<Self> {
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter) unless `σ` is finite and
+    /// `> 0` and `γ ∈ (0, 1)`.
+    pub fn with_sigma(sigma: f64, gamma: f64) -> Result<Self> {
         check_above("sigma", sigma, 0.0)?;
-        Ok(GaussianMechanism { sigma })
+        crate::params::check_gamma("gamma", gamma)?;
+        Ok(GaussianMechanism { sigma, gamma })
+    }
+
+    /// The `γ` of its privacy statement.
+    pub fn gamma(&self) -> f64 {
+        self.gamma
     }
 
     /// The noise standard deviation `σ_{ε,γ}`.
@@ -71,5 +80,13 @@ impl Mechanism for GaussianMechanism {
     #[inline(always)]
     fn apply(&self, r: f64, rng: &mut Rng) -> f64 {
         self.privatise(r, rng)
+    }
+    /// `(sqrt(2 log(1.25/γ))/σ, γ)` (Rem. 13 solved for `ε`).
+    fn privacy_claim(&self) -> PrivacyClaim {
+        PrivacyClaim {
+            eps: (2.0 * (1.25 / self.gamma).ln()).sqrt() / self.sigma,
+            gamma: self.gamma,
+            lemma: "Rem. 13",
+        }
     }
 }

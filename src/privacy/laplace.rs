@@ -1,6 +1,6 @@
 //! The Laplace mechanism (Thm. 3, READINGS.md §C.8) and the raw Laplace draw used by DAF and DP-SE.
 
-use super::{ulp_up, Mechanism};
+use super::{ulp_up, Mechanism, PrivacyClaim};
 use crate::error::{check_above, Error, Result};
 use crate::rng::Rng;
 use rand::Rng as _;
@@ -115,6 +115,14 @@ impl Mechanism for Laplace {
     #[inline]
     fn apply(&self, r: f64, rng: &mut Rng) -> f64 {
         self.release(r, rng)
+    }
+    /// `ε = Δ/b` with the rewards' sensitivity `Δ = 1` (Thm. 3).
+    fn privacy_claim(&self) -> PrivacyClaim {
+        PrivacyClaim {
+            eps: 1.0 / self.scale,
+            gamma: 0.0,
+            lemma: "Thm. 3",
+        }
     }
 }
 

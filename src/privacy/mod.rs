@@ -123,9 +123,39 @@ pub fn bernoulli_draw(thr: u64, rng: &mut Rng) -> bool {
 pub trait Mechanism: Send + Sync + std::fmt::Debug {
     /// One draw of `M(r)`.
     fn apply(&self, r: f64, rng: &mut Rng) -> f64;
+    /// The privacy statement its lemma gives for the noise parameter its draws use (the table
+    /// above), evaluated in floating point (to a few ulps: the exact mode of `audit dp` decides
+    /// a claim against the parameter in the safe direction).
+    fn privacy_claim(&self) -> PrivacyClaim;
     /// Whether `r` lies in the input domain `𝒳` (default: finite).
     fn accepts(&self, r: f64) -> bool {
         r.is_finite()
+    }
+}
+
+/// The `(ε, γ)`-local-DP statement a [`Mechanism`] meets by its lemma (`γ = 0`: pure ε-DP;
+/// `ε = ∞`: no privacy).
+///
+/// # Example
+/// ```
+/// use dpbai::privacy::{Laplace, Mechanism};
+/// let c = Laplace::new(1.0, 0.5).unwrap().privacy_claim();
+/// assert!((c.eps - 0.5).abs() < 1e-15 && c.gamma == 0.0 && c.lemma == "Thm. 3");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PrivacyClaim {
+    /// `ε`.
+    pub eps: f64,
+    /// `γ` (0 for pure ε-DP).
+    pub gamma: f64,
+    /// The paper's statement that gives it.
+    pub lemma: &'static str,
+}
+
+impl PrivacyClaim {
+    /// Whether the statement is approximate (`γ > 0`).
+    pub fn is_approximate(&self) -> bool {
+        self.gamma > 0.0
     }
 }
 
@@ -137,6 +167,13 @@ impl Mechanism for Identity {
     #[inline(always)]
     fn apply(&self, r: f64, _rng: &mut Rng) -> f64 {
         r
+    }
+    fn privacy_claim(&self) -> PrivacyClaim {
+        PrivacyClaim {
+            eps: f64::INFINITY,
+            gamma: 0.0,
+            lemma: "none (not private)",
+        }
     }
 }
 
@@ -152,9 +189,29 @@ mod tests {
         assert!(Laplace::new(0.0, 1.0).is_err());
         assert!(Laplace::new(1.0, f64::INFINITY).is_err());
         assert!(GaussianMechanism::new(1.0, 0.0).is_err());
-        assert!(GaussianMechanism::with_sigma(f64::NAN).is_err());
+        assert!(GaussianMechanism::with_sigma(f64::NAN, 1e-5).is_err());
+        assert!(GaussianMechanism::with_sigma(1.0, 1.0).is_err());
         assert!(daf_release_plan(&[0.5], 0.0, true).is_err());
         assert!(daf_release_plan(&[f64::NAN], 1.0, true).is_err());
+    }
+
+    #[test]
+    fn the_claim_of_a_private_constructor_is_its_epsilon() {
+        // The noise parameter is one ulp from its exact value, so the statement read back
+        // from it is within a few ulps of the requested ε.
+        for eps in [0.01, 0.5, 1.0, 3.0] {
+            let claims = [
+                RandomisedResponse::new(eps).unwrap().privacy_claim(),
+                Laplace::new(1.0, eps).unwrap().privacy_claim(),
+                GaussianMechanism::new(eps, 1e-5).unwrap().privacy_claim(),
+            ];
+            for c in claims {
+                assert!((c.eps - eps).abs() <= 1e-13 * eps, "{c:?} at {eps}");
+            }
+            assert_eq!(claims[2].gamma, 1e-5);
+            assert!(!claims[0].is_approximate() && claims[2].is_approximate());
+        }
+        assert_eq!(Identity.privacy_claim().eps, f64::INFINITY);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Randomised response (Warner; CTB, Alg. 4, READINGS.md §A.5): ε-local DP by L. 12.
 
-use super::{bernoulli_draw, bernoulli_threshold, ulp_down, Mechanism};
+use super::{bernoulli_draw, bernoulli_threshold, ulp_down, Mechanism, PrivacyClaim};
 use crate::error::{check_closed, Result};
 use crate::rng::Rng;
 
@@ -116,6 +116,14 @@ impl Mechanism for RandomisedResponse {
     }
     fn accepts(&self, r: f64) -> bool {
         (0.0..=1.0).contains(&r)
+    }
+    /// `ε = |log(q/(1 − q))|` ([`RandomisedResponse::epsilon`], L. 12).
+    fn privacy_claim(&self) -> PrivacyClaim {
+        PrivacyClaim {
+            eps: self.epsilon(),
+            gamma: 0.0,
+            lemma: "L. 12",
+        }
     }
 }
 

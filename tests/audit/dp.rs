@@ -2,7 +2,7 @@
 
 use super::assert_usage_error;
 use dpbai::audit::dp::{
-    audit_dp, mutant, DpOptions, MechanismName, Mode, MutantBase, Target, MUTANTS,
+    audit_dp, mechanism_info, mutant, DpOptions, Mode, MutantBase, Target, MECHANISMS, MUTANTS,
 };
 use dpbai::audit::Verdict;
 use dpbai::bandit::AlgoName;
@@ -50,21 +50,40 @@ fn exact_losses_match_closed_forms() {
     assert!((loss(m("laplace-half-scale")) - 2.0).abs() < 1e-12);
     assert!((loss(m("rr-wrong-keep")) - 2.0).abs() < 1e-12);
     assert!((loss(m("daf-no-forgetting")) - 3.5).abs() < 1e-12);
-    for name in [
-        MechanismName::Rr,
-        MechanismName::Laplace,
-        MechanismName::Daf,
-    ] {
-        let l = loss(Target::Mechanism(name));
+    for name in ["rr", "laplace", "daf"] {
+        let l = loss(Target::Mechanism(mechanism_info(name).expect("known")));
         assert!(l <= 1.0 + 1e-12 && l > 1.0 - 1e-12, "{name:?}: {l}");
     }
     let g = audit_dp(
-        &Target::Mechanism(MechanismName::Gaussian),
+        &Target::Mechanism(mechanism_info("gaussian").expect("known")),
         &dp_opts(Mode::Exact, None),
     )
     .expect("runs");
     assert_eq!(g.verdict, Verdict::Holds);
     assert!(g.gamma_exact.expect("gamma") <= dpbai::audit::dp::DEFAULT_GAMMA);
+}
+
+/// A mechanism mutant is the broken mechanism wrapped to keep the faithful one's claim: the
+/// same statement (shape and lemma) as its base, a larger exact loss.
+#[test]
+fn a_mechanism_mutant_keeps_its_base_claim() {
+    let mut seen = 0;
+    for m in MUTANTS {
+        let MutantBase::Mechanism(mutation) = m.base else {
+            continue;
+        };
+        seen += 1;
+        let broken = (mutation.build)(1.0, 1e-5).expect("builds");
+        let faithful = (mutation.base().build)(1.0, 1e-5).expect("builds");
+        assert_eq!(broken.claim(), faithful.claim(), "{}", m.name);
+        assert_eq!(
+            faithful.claim().is_approximate(),
+            mutation.base().approximate,
+            "{}",
+            m.name
+        );
+    }
+    assert_eq!(seen, 4);
 }
 
 /// Black box: each mutant (mechanisms, and whole algorithms run at 4ε while claiming ε) is
@@ -76,12 +95,7 @@ fn black_box_catches_every_mutant_and_spares_faithful_mechanisms() {
         let r = audit_dp(&Target::Mutant(m), &dp_opts(Mode::BlackBox, None)).expect("runs");
         assert_eq!(r.verdict, Verdict::Violated, "{}: {r:?}", m.name);
     }
-    for name in [
-        MechanismName::Rr,
-        MechanismName::Laplace,
-        MechanismName::Gaussian,
-        MechanismName::Daf,
-    ] {
+    for name in &MECHANISMS {
         let r = audit_dp(&Target::Mechanism(name), &dp_opts(Mode::BlackBox, None)).expect("runs");
         assert_ne!(r.verdict, Verdict::Violated, "{name:?}: {r:?}");
         assert!(r.eps_lower <= 1.0);

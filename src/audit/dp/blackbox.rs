@@ -26,9 +26,30 @@ pub enum Claim {
 }
 
 impl Claim {
-    fn eps(&self) -> f64 {
+    /// The claimed `ε`.
+    pub fn eps(&self) -> f64 {
         match *self {
             Claim::Pure { eps } | Claim::Approx { eps, .. } => eps,
+        }
+    }
+
+    /// The claim audited at `(ε, γ)` for a mechanism of statement `shape`: approximate iff
+    /// its statement is (`γ` is ignored for a pure one).
+    pub fn of(shape: crate::privacy::PrivacyClaim, eps: f64, gamma: f64) -> Claim {
+        if shape.is_approximate() {
+            Claim::Approx { eps, gamma }
+        } else {
+            Claim::Pure { eps }
+        }
+    }
+}
+
+impl std::fmt::Display for Claim {
+    /// `1-DP`, `(1, 0.00001)-DP`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Claim::Pure { eps } => write!(f, "{eps}-DP"),
+            Claim::Approx { eps, gamma } => write!(f, "({eps}, {gamma})-DP"),
         }
     }
 }

@@ -1,123 +1,325 @@
-//! The single mechanisms `audit dp --mechanism` examines, faithful or mutated, and their
-//! black-box sampling (randomised response, Laplace, Gaussian, DAF's release vector).
+//! The single mechanisms `audit dp --mechanism` examines, declared once in [`MECHANISMS`]:
+//! randomised response, Laplace and Gaussian (the local mechanisms of [`crate::privacy`],
+//! through their [`privacy::Mechanism`] contract) and DAF's release vector ([`DafSchedule`]).
+//! Each is [`Audited`]: its claim, its exact loss ([`ExactLoss`]) and its black-box sampling;
+//! a mutant is the broken mechanism [`Mutated`] to keep the faithful one's claim.
 
 use super::blackbox::{
     candidate_pairs, sample_pair, sniper_real, sniper_search, BlackBox, Claim, PairSearch,
 };
+use super::exact::{
+    daf_exact_verdict, gaussian_eps, gaussian_verdict, laplace_vector_verdict, rr_loss, rr_verdict,
+};
+use crate::audit::Verdict;
 use crate::error::{check_above, Result};
-use crate::privacy::{self, GaussianMechanism, Laplace, RandomisedResponse};
+use crate::privacy::{self, GaussianMechanism, Laplace, PrivacyClaim, RandomisedResponse};
 use crate::rng::Rng;
-use serde::{Deserialize, Serialize};
 
 /// Default claimed `γ` of the Gaussian mechanism.
 pub const DEFAULT_GAMMA: f64 = 1e-5;
 /// Length of the reward sequence of the DAF audits (`2^5`: phases 1..=6 complete).
 pub const DAF_SEQUENCE_LEN: usize = 32;
 
-/// The mechanisms `audit dp --mechanism` knows.
-/// Spelled (`FromStr`, `Display`) by its serde names: `rr`, `laplace`, `gaussian`, `daf`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum MechanismName {
-    /// Randomised response on `[0, 1]` (Alg. 4, L. 12).
-    Rr,
-    /// Laplace mechanism with sensitivity 1 (Thm. 3).
-    Laplace,
-    /// Gaussian mechanism, `(ε, γ)` (Rem. 13).
-    Gaussian,
-    /// DAF's vector of released phase means on a fixed schedule (Alg. 5, L. 31).
-    Daf,
+/// One mechanism `audit dp --mechanism` knows: its name, the statement it is audited against
+/// and how to build it at a claimed `(ε, γ)`. [`MECHANISMS`] lists them; a mutant of one
+/// ([`super::Mutant`]) wraps the broken build in [`Mutated`], keeping this claim.
+#[derive(Clone, Copy)]
+pub struct MechanismInfo {
+    /// Name for `--mechanism` (`rr`, `laplace`, `gaussian`, `daf`).
+    pub name: &'static str,
+    /// What it releases, and the statement that makes it private.
+    pub description: &'static str,
+    /// Whether its claim is approximate `(ε, γ)`-DP (else pure ε-DP).
+    pub approximate: bool,
+    /// Default runs per neighbouring input of the black-box audit.
+    pub default_runs: u64,
+    /// The faithful mechanism at claimed `(ε, γ)`.
+    pub build: fn(f64, f64) -> Result<Box<dyn Audited>>,
 }
 
-crate::spelled!(MechanismName => "mechanism");
-
-/// The mechanism a target stands for (faithful or mutated) at claimed `ε`, `γ`.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum Mech {
-    Rr(RandomisedResponse),
-    Laplace(Laplace),
-    Gaussian(GaussianMechanism),
-    Daf { eps: f64, forgetting: bool },
+impl PartialEq for MechanismInfo {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
 }
 
-/// The mechanism `base` at claimed `ε`, `γ`, faithful or (`mutated`) with its planted bug: randomised
-/// response at `2ε`, Laplace and Gaussian noise at half their scale, DAF without forgetting.
-pub(super) fn mechanism(base: MechanismName, mutated: bool, eps: f64, gamma: f64) -> Result<Mech> {
-    Ok(match (base, mutated) {
-        (MechanismName::Rr, false) => Mech::Rr(RandomisedResponse::new(eps)?),
-        (MechanismName::Rr, true) => Mech::Rr(RandomisedResponse::with_keep_probability(
-            RandomisedResponse::new(2.0 * eps)?.keep_probability(),
-        )?),
-        (MechanismName::Laplace, false) => Mech::Laplace(Laplace::new(1.0, eps)?),
-        (MechanismName::Laplace, true) => {
-            Mech::Laplace(Laplace::with_scale(Laplace::new(1.0, eps)?.scale() / 2.0)?)
-        }
-        (MechanismName::Gaussian, false) => Mech::Gaussian(GaussianMechanism::new(eps, gamma)?),
-        (MechanismName::Gaussian, true) => Mech::Gaussian(GaussianMechanism::with_sigma(
-            GaussianMechanism::new(eps, gamma)?.sigma() / 2.0,
-        )?),
-        (MechanismName::Daf, m) => {
-            check_above("eps", eps, 0.0)?;
-            Mech::Daf {
-                eps,
-                forgetting: !m,
+impl std::fmt::Debug for MechanismInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+impl std::fmt::Display for MechanismInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// Every mechanism `audit dp --mechanism` knows.
+pub const MECHANISMS: [MechanismInfo; 4] = [
+    MechanismInfo {
+        name: "rr",
+        description: "randomised response on [0, 1] (Alg. 4; eps-LDP by L. 12)",
+        approximate: false,
+        default_runs: 1_000_000,
+        build: |eps, _| Ok(Box::new(RandomisedResponse::new(eps)?)),
+    },
+    MechanismInfo {
+        name: "laplace",
+        description: "Laplace mechanism with sensitivity 1 (eps-DP by Thm. 3)",
+        approximate: false,
+        default_runs: 1_000_000,
+        build: |eps, _| Ok(Box::new(Laplace::new(1.0, eps)?)),
+    },
+    MechanismInfo {
+        name: "gaussian",
+        description: "Gaussian mechanism ((eps, gamma)-DP by Rem. 13)",
+        approximate: true,
+        default_runs: 4_000_000,
+        build: |eps, gamma| Ok(Box::new(GaussianMechanism::new(eps, gamma)?)),
+    },
+    MechanismInfo {
+        name: "daf",
+        description:
+            "DAF's vector of released phase means on a fixed schedule (Alg. 5; eps-DP by L. 31)",
+        approximate: false,
+        default_runs: 1_000_000,
+        build: |eps, _| Ok(Box::new(DafSchedule::new(eps, true)?)),
+    },
+];
+
+/// The mechanism named `name`, if `audit dp --mechanism` knows it.
+///
+/// # Example
+/// ```
+/// assert!(dpbai::audit::dp::mechanism_info("laplace").is_some_and(|m| !m.approximate));
+/// assert!(dpbai::audit::dp::mechanism_info("nope").is_none());
+/// ```
+pub fn mechanism_info(name: &str) -> Option<&'static MechanismInfo> {
+    MECHANISMS.iter().find(|m| m.name == name)
+}
+
+/// The names of [`MECHANISMS`], for messages.
+pub fn mechanism_names() -> Vec<&'static str> {
+    MECHANISMS.iter().map(|m| m.name).collect()
+}
+
+/// What the exact mode finds for a mechanism as implemented (its parameters are doubles).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExactFinding {
+    /// Verdict against the claim, decided in the safe direction ([`super::exact`]).
+    pub verdict: Verdict,
+    /// The exact worst-case privacy loss (for an approximate claim: the smallest `ε` with
+    /// `γ(ε) <= γ_claimed`).
+    pub loss: f64,
+    /// The exact `γ(ε_claimed)` of an approximate claim.
+    pub gamma: Option<f64>,
+    /// What was computed, in words.
+    pub note: String,
+}
+
+/// A mechanism whose worst-case privacy loss is computed exactly.
+pub trait ExactLoss {
+    /// The exact loss of the mechanism as implemented, judged against `claim`.
+    ///
+    /// # Errors
+    /// Invalid claims, and the errors of the loss computations of [`super::exact`].
+    fn exact_loss(&self, claim: Claim) -> Result<ExactFinding>;
+}
+
+/// A mechanism `audit dp` examines: a local mechanism of [`crate::privacy`] (through its
+/// [`privacy::Mechanism`] contract), or DAF's release vector, faithful or [`Mutated`].
+pub trait Audited: ExactLoss + Send + Sync + std::fmt::Debug {
+    /// The statement it claims.
+    fn claim(&self) -> PrivacyClaim;
+    /// The DP-Sniper lower bound of `n` runs per neighbouring input.
+    ///
+    /// # Errors
+    /// The errors of [`sniper_real`].
+    fn blackbox(&self, n: u64, seed: u64, alpha: f64, claim: Claim) -> Result<BlackBox>;
+    /// The mechanism on one reward, if it is a local one (for the neighbour search).
+    fn local(&self) -> Option<&dyn privacy::Mechanism>;
+}
+
+impl<M: privacy::Mechanism + ExactLoss + 'static> Audited for M {
+    fn claim(&self) -> PrivacyClaim {
+        self.privacy_claim()
+    }
+    /// Neighbours: the rewards 1 and 0.
+    fn blackbox(&self, n: u64, seed: u64, alpha: f64, claim: Claim) -> Result<BlackBox> {
+        let (x, y) = sample_pair(n, seed, |i, rng| {
+            self.apply(if i == 0 { 1.0 } else { 0.0 }, rng)
+        });
+        sniper_real(&x, &y, alpha, claim)
+    }
+    fn local(&self) -> Option<&dyn privacy::Mechanism> {
+        Some(self)
+    }
+}
+
+impl ExactLoss for RandomisedResponse {
+    fn exact_loss(&self, claim: Claim) -> Result<ExactFinding> {
+        let q = self.keep_probability();
+        Ok(ExactFinding {
+            verdict: rr_verdict(q, claim.eps())?,
+            loss: rr_loss(q)?,
+            gamma: None,
+            note: format!("keep probability {q}"),
+        })
+    }
+}
+
+impl ExactLoss for Laplace {
+    fn exact_loss(&self, claim: Claim) -> Result<ExactFinding> {
+        let b = self.scale();
+        let (verdict, loss) = laplace_vector_verdict(&[(1.0, b)], &[(0.0, b)], claim.eps())?;
+        Ok(ExactFinding {
+            verdict,
+            loss,
+            gamma: None,
+            note: format!("sensitivity 1, scale {b}"),
+        })
+    }
+}
+
+impl ExactLoss for GaussianMechanism {
+    fn exact_loss(&self, claim: Claim) -> Result<ExactFinding> {
+        let (eps, gamma) = match claim {
+            Claim::Approx { eps, gamma } => (eps, gamma),
+            Claim::Pure { eps } => {
+                return Err(crate::Error::param(
+                    "claim",
+                    format!("{eps}-DP"),
+                    "an (eps, gamma) claim for the Gaussian mechanism",
+                ))
             }
-        }
-    })
+        };
+        let sigma = self.sigma();
+        let (verdict, ge) = gaussian_verdict(eps, sigma, 1.0, gamma)?;
+        Ok(ExactFinding {
+            verdict,
+            loss: gaussian_eps(gamma, sigma, 1.0)?,
+            gamma: Some(ge),
+            note: format!(
+                "sensitivity 1, sigma {sigma}; loss_exact is the smallest eps with gamma(eps) <= {gamma}"
+            ),
+        })
+    }
 }
 
-pub(super) fn blackbox_mechanism(
-    m: Mech,
-    n: u64,
-    seed: u64,
-    alpha: f64,
-    claim: Claim,
-) -> Result<BlackBox> {
-    match m {
-        Mech::Rr(rr) => {
-            let (x, y) = sample_pair(n, seed, |i, rng| {
-                rr.privatise(if i == 0 { 1.0 } else { 0.0 }, rng)
-            });
-            sniper_real(&x, &y, alpha, claim)
-        }
-        Mech::Laplace(lap) => {
-            let (x, y) = sample_pair(n, seed, |i, rng| {
-                lap.release(if i == 0 { 1.0 } else { 0.0 }, rng)
-            });
-            sniper_real(&x, &y, alpha, claim)
-        }
-        Mech::Gaussian(g) => {
-            let (x, y) = sample_pair(n, seed, |i, rng| {
-                g.privatise(if i == 0 { 1.0 } else { 0.0 }, rng)
-            });
-            sniper_real(&x, &y, alpha, claim)
-        }
-        Mech::Daf { eps, forgetting } => {
-            // Neighbours: the first reward 1 vs 0, the others 1/2. The released vector is
-            // projected on T = Σ_j y_j / b_j (the scales b_j are public).
-            let mut r1 = vec![0.5; DAF_SEQUENCE_LEN];
-            r1[0] = 1.0;
-            let mut r0 = r1.clone();
-            r0[0] = 0.0;
-            let p1 = privacy::daf_release_plan(&r1, eps, forgetting)?;
-            let p0 = privacy::daf_release_plan(&r0, eps, forgetting)?;
-            let stat = |plan: &[(f64, f64)], rng: &mut Rng| -> f64 {
-                plan.iter()
-                    .map(|&(mean, b)| (mean + privacy::laplace_noise(b, rng)) / b)
-                    .sum()
-            };
-            let (x, y) = sample_pair(n, seed, |i, rng| {
-                if i == 0 {
-                    stat(&p1, rng)
-                } else {
-                    stat(&p0, rng)
-                }
-            });
-            let mut bb = sniper_real(&x, &y, alpha, claim)?;
-            bb.event = format!("{} with Y = sum_j y_j/b_j", bb.event);
-            Ok(bb)
+/// DAF(ε) (Alg. 5) on one arm's fixed schedule of [`DAF_SEQUENCE_LEN`] rewards: the vector of
+/// its released phase means. With `forgetting` (the algorithm) it is ε-DP by L. 31; without
+/// (the mutant `daf-no-forgetting`) every sample enters every later release.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DafSchedule {
+    eps: f64,
+    forgetting: bool,
+}
+
+impl DafSchedule {
+    /// DAF(ε) on the fixed schedule, with or without forgetting.
+    ///
+    /// # Errors
+    /// [`crate::Error::InvalidParameter`] unless `ε > 0`.
+    pub fn new(eps: f64, forgetting: bool) -> Result<Self> {
+        check_above("eps", eps, 0.0)?;
+        Ok(DafSchedule { eps, forgetting })
+    }
+
+    fn plan(&self, r: &[f64]) -> Result<Vec<(f64, f64)>> {
+        privacy::daf_release_plan(r, self.eps, self.forgetting)
+    }
+}
+
+impl ExactLoss for DafSchedule {
+    fn exact_loss(&self, claim: Claim) -> Result<ExactFinding> {
+        let (verdict, loss, pos) =
+            daf_exact_verdict(|r: &[f64]| self.plan(r), DAF_SEQUENCE_LEN, claim.eps())?;
+        Ok(ExactFinding {
+            verdict,
+            loss,
+            gamma: None,
+            note: format!(
+                "one arm's sequence of {DAF_SEQUENCE_LEN} rewards (6 released phase means); worst neighbour: entry {pos} changed 0 <-> 1"
+            ),
+        })
+    }
+}
+
+impl Audited for DafSchedule {
+    fn claim(&self) -> PrivacyClaim {
+        PrivacyClaim {
+            eps: self.eps,
+            gamma: 0.0,
+            lemma: "L. 31",
         }
     }
+    /// Neighbours: the first reward 1 vs 0, the others 1/2. The released vector is projected
+    /// on `T = Σ_j y_j / b_j` (the scales `b_j` are public).
+    fn blackbox(&self, n: u64, seed: u64, alpha: f64, claim: Claim) -> Result<BlackBox> {
+        let mut r1 = vec![0.5; DAF_SEQUENCE_LEN];
+        r1[0] = 1.0;
+        let mut r0 = r1.clone();
+        r0[0] = 0.0;
+        let (p1, p0) = (self.plan(&r1)?, self.plan(&r0)?);
+        let stat = |plan: &[(f64, f64)], rng: &mut Rng| -> f64 {
+            plan.iter()
+                .map(|&(mean, b)| (mean + privacy::laplace_noise(b, rng)) / b)
+                .sum()
+        };
+        let (x, y) = sample_pair(n, seed, |i, rng| {
+            if i == 0 {
+                stat(&p1, rng)
+            } else {
+                stat(&p0, rng)
+            }
+        });
+        let mut bb = sniper_real(&x, &y, alpha, claim)?;
+        bb.event = format!("{} with Y = sum_j y_j/b_j", bb.event);
+        Ok(bb)
+    }
+    fn local(&self) -> Option<&dyn privacy::Mechanism> {
+        None
+    }
+}
+
+/// A mechanism with a planted bug: the broken `inner` mechanism, still claiming the statement
+/// of the faithful one (`audit dp --mutant`).
+#[derive(Debug)]
+pub struct Mutated<M> {
+    /// The broken mechanism (its draws and its exact loss).
+    pub inner: M,
+    /// The faithful mechanism's claim.
+    pub claim: PrivacyClaim,
+}
+
+impl<M: Audited> ExactLoss for Mutated<M> {
+    fn exact_loss(&self, claim: Claim) -> Result<ExactFinding> {
+        self.inner.exact_loss(claim)
+    }
+}
+
+impl<M: Audited> Audited for Mutated<M> {
+    fn claim(&self) -> PrivacyClaim {
+        self.claim
+    }
+    fn blackbox(&self, n: u64, seed: u64, alpha: f64, claim: Claim) -> Result<BlackBox> {
+        self.inner.blackbox(n, seed, alpha, claim)
+    }
+    fn local(&self) -> Option<&dyn privacy::Mechanism> {
+        self.inner.local()
+    }
+}
+
+/// `inner`, claiming what `faithful` claims.
+///
+/// # Errors
+/// None; a `Result` for the mutation tables.
+pub fn mutated<M: Audited + 'static>(inner: M, faithful: &dyn Audited) -> Result<Box<dyn Audited>> {
+    Ok(Box::new(Mutated {
+        inner,
+        claim: faithful.claim(),
+    }))
 }
 
 /// A pair of neighbouring inputs.
@@ -126,7 +328,7 @@ pub type InputPair = (Vec<f64>, Vec<f64>);
 /// The neighbour search of [`super::mechanism_neighbour_search`] for the mechanism `mech` at
 /// claimed `ε`, `γ`.
 pub(super) fn neighbour_search(
-    mech: Mech,
+    mech: &dyn Audited,
     eps: f64,
     gamma: f64,
     runs: u64,
@@ -134,25 +336,15 @@ pub(super) fn neighbour_search(
     seed: u64,
     pairs: usize,
 ) -> Result<(PairSearch, Vec<InputPair>)> {
-    let claim = match mech {
-        Mech::Gaussian(_) => Claim::Approx { eps, gamma },
-        _ => Claim::Pure { eps },
-    };
+    let claim = Claim::of(mech.claim(), eps, gamma);
+    let local = mech.local().ok_or_else(|| {
+        crate::Error::param(
+            "mechanism",
+            "daf",
+            "rr, laplace or gaussian (audit dp --mutant rr-daf-late-leak --search searches DAF)",
+        )
+    })?;
     let cands = candidate_pairs(&[0.0], &[1.0], pairs, seed, &[]);
-    let draw = |x: f64, rng: &mut Rng| -> Result<f64> {
-        Ok(match mech {
-            Mech::Rr(rr) => rr.privatise(x, rng),
-            Mech::Laplace(lap) => lap.release(x, rng),
-            Mech::Gaussian(g) => g.privatise(x, rng),
-            Mech::Daf { .. } => {
-                return Err(crate::Error::param(
-                    "mechanism",
-                    "daf",
-                    "rr, laplace or gaussian (audit dp --mutant rr-daf-late-leak --search searches DAF)",
-                ))
-            }
-        })
-    };
     let r = sniper_search(
         cands.len(),
         (runs / 10).max(8),
@@ -167,7 +359,7 @@ pub(super) fn neighbour_search(
             };
             let s = crate::rng::mix64(seed ^ ((i as u64) << 8 | (side as u64) << 4 | stage as u64));
             let mut rng = crate::rng::rng_for_run(s, 0);
-            (0..n).map(|_| draw(x, &mut rng)).collect()
+            (0..n).map(|_| Ok(local.apply(x, &mut rng))).collect()
         },
     )?;
     Ok((r, cands))

@@ -47,10 +47,12 @@
 //! # Mutants
 //! [`MUTANTS`]: four mechanism bugs (caught instantly in exact mode, and by the black box) and
 //! two whole-algorithm bugs (AdaP-TT and CTB-TT run at `4ε` while claiming `ε`; black box only).
+//! A mechanism bug is a [`Mutation`]: the broken mechanism, [`Mutated`] to keep the claim of
+//! the faithful one of [`MECHANISMS`], so exact and black-box modes treat both alike.
 //!
 //! # Files
-//! [`exact`] (exact losses), [`blackbox`] (the DP-Sniper testers), [`mechanisms`] (the single
-//! mechanisms and their sampling), [`mutants`] (planted bugs), [`late_leak`] (AdaP-TT whose DAF
+//! [`exact`] (exact losses), [`blackbox`] (the DP-Sniper testers), [`mechanisms`] (the registry
+//! of single mechanisms, [`MECHANISMS`], with their claims, exact losses and sampling), [`mutants`] (planted bugs), [`late_leak`] (AdaP-TT whose DAF
 //! leaks from its third release on, found only by `audit dp --search`), [`tables`] (whole
 //! algorithms on neighbouring reward tables); this file holds the entry point [`audit_dp`].
 
@@ -70,15 +72,17 @@ pub use exact::{
     gaussian_verdict, laplace_vector_loss, laplace_vector_verdict, rr_loss, rr_verdict,
 };
 pub use late_leak::adap_tt_late_leak;
-pub use mechanisms::{MechanismName, DAF_SEQUENCE_LEN, DEFAULT_GAMMA};
-pub use mutants::{mutant, Mutant, MutantBase, MUTANTS};
+pub use mechanisms::{
+    mechanism_info, mechanism_names, mutated, Audited, DafSchedule, ExactFinding, ExactLoss,
+    MechanismInfo, Mutated, DAF_SEQUENCE_LEN, DEFAULT_GAMMA, MECHANISMS,
+};
+pub use mutants::{mutant, Mutant, MutantBase, Mutation, MUTANTS};
 pub(crate) use tables::{neighbouring_tables, table_features, TABLE_FEATURES};
 
 use crate::audit::Verdict;
 use crate::bandit::AlgoName;
 use crate::error::{check_above, check_open, Error, Result};
-use crate::privacy;
-use mechanisms::{blackbox_mechanism, mechanism, InputPair, Mech};
+use mechanisms::InputPair;
 use serde::Serialize;
 use tables::blackbox_algorithm;
 
@@ -86,7 +90,7 @@ use tables::blackbox_algorithm;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Target {
     /// A faithful mechanism.
-    Mechanism(MechanismName),
+    Mechanism(&'static MechanismInfo),
     /// A whole algorithm on neighbouring reward tables (Definition 8).
     Algo(AlgoName),
     /// A planted bug.
@@ -95,13 +99,13 @@ pub enum Target {
 
 /// The mechanism a target stands for (faithful or mutated) at claimed `ε`, `γ`; `None` for an
 /// algorithm or a mutant of one.
-fn mechanism_for(target: &Target, eps: f64, gamma: f64) -> Result<Option<Mech>> {
+fn mechanism_for(target: &Target, eps: f64, gamma: f64) -> Result<Option<Box<dyn Audited>>> {
     match target {
-        Target::Mechanism(m) => mechanism(*m, false, eps, gamma).map(Some),
+        Target::Mechanism(m) => (m.build)(eps, gamma).map(Some),
         Target::Mutant(Mutant {
             base: MutantBase::Mechanism(b),
             ..
-        }) => mechanism(*b, true, eps, gamma).map(Some),
+        }) => (b.build)(eps, gamma).map(Some),
         Target::Mutant(_) | Target::Algo(_) => Ok(None),
     }
 }
@@ -130,7 +134,7 @@ pub fn mechanism_neighbour_search(
             "a mechanism or a mechanism mutant",
         )
     })?;
-    mechanisms::neighbour_search(mech, eps, gamma, runs, alpha, seed, pairs)
+    mechanisms::neighbour_search(mech.as_ref(), eps, gamma, runs, alpha, seed, pairs)
 }
 
 /// Exact or black-box.
@@ -219,12 +223,11 @@ fn default_runs(target: &Target) -> u64 {
             base: MutantBase::Algo { .. },
             ..
         }) => 40_000,
-        Target::Mechanism(MechanismName::Gaussian)
-        | Target::Mutant(Mutant {
-            base: MutantBase::Mechanism(MechanismName::Gaussian),
+        Target::Mechanism(m) => m.default_runs,
+        Target::Mutant(Mutant {
+            base: MutantBase::Mechanism(b),
             ..
-        }) => 4_000_000,
-        _ => 1_000_000,
+        }) => b.base().default_runs,
     }
 }
 
@@ -261,7 +264,7 @@ pub fn audit_dp(target: &Target, o: &DpOptions) -> Result<DpReport> {
     let start = std::time::Instant::now();
     let mech = mechanism_for(target, o.eps, o.gamma)?;
     let exact =
-        match (o.mode, mech) {
+        match (o.mode, &mech) {
             (Mode::Exact, None) => return Err(Error::param(
                 "mode",
                 "exact",
@@ -270,8 +273,8 @@ pub fn audit_dp(target: &Target, o: &DpOptions) -> Result<DpReport> {
             (Mode::BlackBox, _) | (_, None) => false,
             _ => true,
         };
-    let is_gauss = matches!(mech, Some(Mech::Gaussian(_)));
-    let claim = if is_gauss {
+    let approximate = mech.as_ref().is_some_and(|m| m.claim().is_approximate());
+    let claim = if approximate {
         Claim::Approx {
             eps: o.eps,
             gamma: o.gamma,
@@ -283,12 +286,9 @@ pub fn audit_dp(target: &Target, o: &DpOptions) -> Result<DpReport> {
         target: target_name(target),
         mode: if exact { "exact" } else { "blackbox" }.into(),
         verdict: Verdict::Inconclusive,
-        claim: match claim {
-            Claim::Pure { eps } => format!("{eps}-DP"),
-            Claim::Approx { eps, gamma } => format!("({eps}, {gamma})-DP"),
-        },
+        claim: claim.to_string(),
         eps_claimed: o.eps,
-        gamma_claimed: is_gauss.then_some(o.gamma),
+        gamma_claimed: approximate.then_some(o.gamma),
         loss_exact: None,
         gamma_exact: None,
         eps_lower: 0.0,
@@ -304,50 +304,16 @@ pub fn audit_dp(target: &Target, o: &DpOptions) -> Result<DpReport> {
     };
     if exact {
         let m = mech.expect("invariant: exact mode has a mechanism");
-        match m {
-            Mech::Rr(rr) => {
-                let l = rr_loss(rr.keep_probability())?;
-                rep.loss_exact = Some(l);
-                rep.eps_lower = l;
-                rep.verdict = rr_verdict(rr.keep_probability(), o.eps)?;
-                rep.note = format!("keep probability {}", rr.keep_probability());
-            }
-            Mech::Laplace(lap) => {
-                let (v, l) =
-                    laplace_vector_verdict(&[(1.0, lap.scale())], &[(0.0, lap.scale())], o.eps)?;
-                rep.loss_exact = Some(l);
-                rep.eps_lower = l;
-                rep.verdict = v;
-                rep.note = format!("sensitivity 1, scale {}", lap.scale());
-            }
-            Mech::Gaussian(g) => {
-                let (v, ge) = gaussian_verdict(o.eps, g.sigma(), 1.0, o.gamma)?;
-                let le = gaussian_eps(o.gamma, g.sigma(), 1.0)?;
-                rep.gamma_exact = Some(ge);
-                rep.loss_exact = Some(le);
-                rep.eps_lower = le;
-                rep.verdict = v;
-                rep.note = format!(
-                    "sensitivity 1, sigma {}; loss_exact is the smallest eps with gamma(eps) <= {}",
-                    g.sigma(),
-                    o.gamma
-                );
-            }
-            Mech::Daf { eps, forgetting } => {
-                let plan = |r: &[f64]| privacy::daf_release_plan(r, eps, forgetting);
-                let (v, l, pos) = daf_exact_verdict(plan, DAF_SEQUENCE_LEN, o.eps)?;
-                rep.loss_exact = Some(l);
-                rep.eps_lower = l;
-                rep.verdict = v;
-                rep.note = format!(
-                    "one arm's sequence of {DAF_SEQUENCE_LEN} rewards (6 released phase means); worst neighbour: entry {pos} changed 0 <-> 1"
-                );
-            }
-        }
+        let f = m.exact_loss(claim)?;
+        rep.loss_exact = Some(f.loss);
+        rep.gamma_exact = f.gamma;
+        rep.eps_lower = f.loss;
+        rep.verdict = f.verdict;
+        rep.note = f.note;
     } else {
         let n = o.runs.unwrap_or_else(|| default_runs(target));
-        let bb = match (mech, target) {
-            (Some(m), _) => blackbox_mechanism(m, n, o.seed, o.alpha, claim)?,
+        let bb = match (&mech, target) {
+            (Some(m), _) => m.blackbox(n, o.seed, o.alpha, claim)?,
             (None, Target::Algo(a)) => {
                 let (bb, note) = blackbox_algorithm(*a, o.eps, o.eps, n, o.seed, o.alpha)?;
                 rep.note = note;

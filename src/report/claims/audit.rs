@@ -4,7 +4,7 @@
 use super::context::{Check, Context};
 use super::record::{claim as result, flag, skipped, stats, ClaimResult};
 use crate::audit::delta::{audit_delta, default_battery, DeltaAuditConfig, RunPlan};
-use crate::audit::dp::{audit_dp, DpOptions, MechanismName, Mode, Target, MUTANTS};
+use crate::audit::dp::{audit_dp, DpOptions, Mode, Target, MECHANISMS, MUTANTS};
 use crate::audit::expr::parse_threshold;
 use crate::audit::Verdict as AuditVerdict;
 use crate::bandit::info::{pure_top_two, PrivacyModel};
@@ -54,12 +54,10 @@ fn f59(ctx: &mut Context) -> ClaimResult {
     let mut rows = Vec::new();
     // Counts of audit verdicts: mechanisms (exact) and algorithms (black box).
     let (mut mech_holds, mut algo_holds, mut violated) = (0u32, 0u32, 0u32);
-    for m in [
-        MechanismName::Rr,
-        MechanismName::Laplace,
-        MechanismName::Daf,
-        MechanismName::Gaussian,
-    ] {
+    // The pure ε-DP mechanisms, then the approximate one.
+    let mut mechanisms: Vec<_> = MECHANISMS.iter().collect();
+    mechanisms.sort_by_key(|m| m.approximate);
+    for m in mechanisms {
         match dp(Target::Mechanism(m), Mode::Exact) {
             Ok(r) => {
                 mech_holds += u32::from(r.verdict == AuditVerdict::Holds);
