@@ -265,7 +265,7 @@ pub const FUNCTIONS: &[Function] = &[
         aliases: &[],
         params: &["delta"],
         domain: "delta in (0, 1); kl(1 - delta, delta), the change-of-measure constant of Lemma 5",
-        eval: Eval::One(divergence::kl_delta),
+        eval: Eval::One(|d| Ok(divergence::kl_delta(crate::params::Delta::new(d)?))),
     },
 ];
 

@@ -8,9 +8,25 @@ use crate::error::{check_closed, check_open, Result};
 macro_rules! newtype {
     ($(#[$m:meta])* $name:ident, $label:literal, $check:expr) => {
         $(#[$m])*
-        #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, serde::Serialize)]
-        #[serde(transparent)]
+        ///
+        /// Serialised as its `f64`; deserialised through `new`, so a study or JSON value
+        /// outside the domain is refused with the same message.
+        #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, serde::Serialize, serde::Deserialize)]
+        #[serde(into = "f64", try_from = "f64")]
         pub struct $name(f64);
+
+        impl TryFrom<f64> for $name {
+            type Error = crate::Error;
+            fn try_from(x: f64) -> Result<Self> {
+                Self::new(x)
+            }
+        }
+
+        impl From<$name> for f64 {
+            fn from(x: $name) -> f64 {
+                x.0
+            }
+        }
 
         impl $name {
             /// Validates `x`.
@@ -265,6 +281,19 @@ pub mod limits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn newtypes_deserialise_through_their_check() {
+        let d: Delta = serde_json::from_str("0.01").unwrap();
+        assert_eq!(d.get(), 0.01);
+        assert_eq!(serde_json::to_string(&d).unwrap(), "0.01");
+        let e = serde_json::from_str::<Delta>("2.0").unwrap_err().to_string();
+        assert!(e.contains("delta") && e.contains("[1e-300, 1)"), "{e}");
+        assert!(serde_json::from_str::<Epsilon>("0").is_err());
+        assert!(serde_json::from_str::<Sigma>("-1").is_err());
+        let g: Vec<Gamma> = serde_json::from_str("[1e-5, 0.5]").unwrap();
+        assert_eq!(g[1].get(), 0.5);
+    }
 
     #[test]
     fn rejects_out_of_range_and_nan() {

@@ -456,7 +456,8 @@ fn bad_parameters_are_errors() {
         assert!(complexity::t_kl_beta(&nu, b).is_err());
         assert!(complexity::t_kl_beta_g_eps(&nu, 0.3, b).is_err());
     }
-    assert!(complexity::log_factor(0.0).is_err() && complexity::log_factor(1.0).is_err());
+    // log_factor takes a validated Delta: δ = 0 and δ = 1 cannot reach it.
+    assert!(dpbai::params::Delta::new(0.0).is_err() && dpbai::params::Delta::new(1.0).is_err());
     let g = Instance::gaussian(vec![0.0, 1.0], 1.0).unwrap();
     for e in [0.0, -1.0, f64::NAN, f64::INFINITY] {
         assert!(complexity::t_local(&g, e).is_err());

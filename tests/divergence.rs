@@ -4,6 +4,7 @@
 use crate::common::rel_err;
 use dpbai::divergence::*;
 use dpbai::instance::Instance;
+use dpbai::params::Delta;
 use proptest::prelude::*;
 
 /// Closed forms (KL, TV, `c(ε)`, `m_ε`, `kl(1 − δ, δ)`, instance sums): relative error bound.
@@ -30,7 +31,7 @@ fn eval(name: &str, a: &[f64]) -> f64 {
         "c_local" => c_local(a[0]).unwrap(),
         "pinsker_switch_eps" => pinsker_switch_eps(),
         "rr_mean" => rr_mean(a[0], a[1]).unwrap(),
-        "kl_delta" => kl_delta(a[0]).unwrap(),
+        "kl_delta" => kl_delta(Delta::new(a[0]).unwrap()),
         "hardness_h_bernoulli_mu1" => mu1().hardness_h(0.5),
         "hardness_h_eps_sec43_mu1" => mu1().hardness_h_eps_sec43(a[0]),
         "privacy_aware_sq_gap_sum_mu1" => mu1().privacy_aware_squared_gaps(a[0]).iter().sum(),
@@ -106,7 +107,10 @@ fn bad_input_is_err() {
     assert!(c_local(0.0).is_err());
     assert!(c_local(f64::NAN).is_err());
     assert!(rr_mean(0.5, -1.0).is_err());
-    assert!(kl_delta(1.0).is_err());
+    assert!(dpbai::functions::lookup("kl_delta")
+        .unwrap()
+        .call(&[1.0])
+        .is_err());
     let e = kl_bernoulli(1.5, 0.5).unwrap_err().to_string();
     assert!(e.contains("1.5") && e.contains("[0, 1]"), "{e}");
 }
@@ -187,8 +191,9 @@ proptest! {
     #[test]
     fn kl_delta_ge_log_1_over_2_4_delta(le in -12.0f64..-0.0001) {
         let d = 10f64.powf(le);
-        prop_assert!(kl_delta(d).unwrap() >= (1.0 / (2.4 * d)).ln());
-        prop_assert!(rel_err(kl_delta(d).unwrap(), kl_bernoulli(1.0 - d, d).unwrap()) <= 1e-12);
+        let delta = Delta::new(d).unwrap();
+        prop_assert!(kl_delta(delta) >= (1.0 / (2.4 * d)).ln());
+        prop_assert!(rel_err(kl_delta(delta), kl_bernoulli(1.0 - d, d).unwrap()) <= 1e-12);
     }
 
     /// READINGS.md §A.5, §A.7: the randomised-response gap map Δ_a ↦ Δ_a·tanh(ε/2) and

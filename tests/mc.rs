@@ -601,7 +601,10 @@ fn dp_se_paper_instances_delta_correct_and_above_lower_bound() {
                 s.errors
             );
             let t = dpbai::complexity::t_global(&nu, eps).unwrap();
-            let lb = dpbai::complexity::sample_lower_bound(t.lower, delta).unwrap();
+            let lb = dpbai::complexity::sample_lower_bound(
+                t.lower,
+                dpbai::params::Delta::new(delta).unwrap(),
+            );
             assert!(
                 s.mean_tau >= lb,
                 "{means:?} eps {eps}: mean tau {} < {lb}",

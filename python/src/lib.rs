@@ -293,7 +293,7 @@ fn bounds<'py>(
     let t_kl = complexity::t_kl(&nu).map_err(e)?;
     let t_tv = complexity::t_tv(&nu).map_err(e)?;
     let t_tv2 = complexity::t_tv2(&nu).map_err(e)?;
-    let lf = complexity::log_factor(delta).map_err(e)?;
+    let lf = complexity::log_factor(dpbai::params::Delta::new(delta).map_err(e)?);
     d.set_item("family", if bern { "bernoulli" } else { "gaussian" })?;
     d.set_item("sigma", sigma)?;
     d.set_item("means", PyArray1::from_slice(py, nu.means()))?;
@@ -401,6 +401,7 @@ fn eps_curves<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let nu = instance(means, family, sigma)?;
     check_delta_beta(delta, beta)?;
+    let delta = dpbai::params::Delta::new(delta).map_err(py_err)?;
     for &x in &eps {
         dpbai::params::Epsilon::new(x).map_err(py_err)?;
     }

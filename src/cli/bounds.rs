@@ -183,14 +183,14 @@ fn run_checked(a: Args) -> Result<()> {
     if nu.family() != Family::Bernoulli {
         dpbai::params::check_gaussian_arms(nu.sigma(), nu.means())?;
     }
-    dpbai::params::check_delta("delta", a.delta)?;
+    let delta = dpbai::params::Delta::new(a.delta)?;
     dpbai::params::Beta::new(a.beta)?;
     if let Some(e) = a.eps {
         dpbai::params::check_eps("eps", e)?;
     }
     if let Some(g) = &a.eps_grid {
         let grid = parse_grid(g)?;
-        return print_grid(&nu, &grid, a.delta, a.beta);
+        return print_grid(&nu, &grid, delta, a.beta);
     }
     let bern = nu.family() == Family::Bernoulli;
     let sigma = nu.sigma();
@@ -202,7 +202,7 @@ fn run_checked(a: Args) -> Result<()> {
     let h = nu.hardness_h(sigma);
     let eps_l = complexity::c_local_inverse(t_tv2.value / t_kl.value)?;
     let eps_g = t_tv.value / t_kl.value;
-    let lf = complexity::log_factor(a.delta)?;
+    let lf = complexity::log_factor(delta);
     let dpa = upper::dpa(&nu, a.beta)?;
     // per-arm privacy regime switch ε = 2Δ_a (Sec. 4.1, B.10), null for the best arm
     let per_arm: Vec<Option<f64>> = (0..nu.k())
@@ -483,7 +483,7 @@ fn print_thm24(nu: &Instance, p: &Private) {
     );
 }
 
-fn print_grid(nu: &Instance, grid: &[f64], delta: f64, beta: f64) -> Result<()> {
+fn print_grid(nu: &Instance, grid: &[f64], delta: dpbai::params::Delta, beta: f64) -> Result<()> {
     use complexity::curves::{eps_curves, EPS_CURVE_COLUMNS};
     let rows = eps_curves(nu, grid, delta, beta)?;
     let mut w = csv::Writer::from_writer(std::io::stdout().lock());

@@ -6,6 +6,7 @@ use super::{t_kl_beta_g_eps, t_tv, t_tv2, two_h_g_eps, upper};
 use crate::divergence::c_local_unchecked;
 use crate::error::Result;
 use crate::instance::{Family, Instance};
+use crate::params::Delta;
 
 /// Number of columns of an ε curve row.
 pub const EPS_CURVE_WIDTH: usize = 29;
@@ -76,21 +77,22 @@ pub const EPS_CURVE_COLUMNS: [&str; EPS_CURVE_WIDTH] = [
 /// ```
 /// use dpbai::complexity::curves::{eps_curves, EPS_CURVE_COLUMNS};
 /// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
-/// let rows = eps_curves(&nu, &[0.1, 1.0], 0.01, 0.5).unwrap();
+/// let delta = dpbai::params::Delta::new(0.01).unwrap();
+/// let rows = eps_curves(&nu, &[0.1, 1.0], delta, 0.5).unwrap();
 /// let g = EPS_CURVE_COLUMNS.iter().position(|c| *c == "t_global").unwrap();
 /// assert!(rows[0][g] > rows[1][g]);
 /// ```
 pub fn eps_curves(
     nu: &Instance,
     grid: &[f64],
-    delta: f64,
+    delta: Delta,
     beta: f64,
 ) -> Result<Vec<[f64; EPS_CURVE_WIDTH]>> {
     let bern = nu.family() == Family::Bernoulli;
     let t_kl = t_kl(nu)?.value;
     let t_tv = t_tv(nu)?.value;
     let t_tv2 = t_tv2(nu)?.value;
-    let lf = log_factor(delta)?;
+    let lf = log_factor(delta);
     let tg_beta = t_kl_gaussian_beta(nu, nu.sigma(), beta)?.value;
     let tg = t_kl_gaussian(nu, nu.sigma())?.value;
     let gaps = nu.suboptimal_gaps();

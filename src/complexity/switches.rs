@@ -2,8 +2,9 @@
 //! bound `T·log(1/(2.4δ))` (L. 5, Thm. 10, 17).
 
 use super::{t_kl, t_tv, t_tv2};
-use crate::error::{check_above, check_open, Result};
+use crate::error::{check_above, Result};
 use crate::instance::Instance;
+use crate::params::Delta;
 
 /// Inverse of the LDP constant: the `ε` with `c(ε) = v` (A.4; closed form of each piece).
 ///
@@ -91,18 +92,16 @@ pub fn eps_switch_global(nu: &Instance) -> Result<f64> {
 /// # Reference
 /// L. 5; Thm. 10, 17; READINGS.md §A.8, §E.3.
 /// # Domain
-/// `δ ∈ (0, 1)` (negative for `δ > 1/2.4`).
+/// Every [`Delta`] (negative for `δ > 1/2.4`).
 /// # Accuracy
 /// A few ulps (one `ln`); no golden file (closed form), checked by its doc test.
 /// # Example
 /// ```
-/// assert!((dpbai::complexity::log_factor(0.01).unwrap() - 3.729701).abs() < 1e-6);
+/// let d = dpbai::params::Delta::new(0.01).unwrap();
+/// assert!((dpbai::complexity::log_factor(d) - 3.729701).abs() < 1e-6);
 /// ```
-/// # Errors
-/// [`Error::InvalidParameter`](crate::Error::InvalidParameter) unless `δ ∈ (0, 1)`.
-pub fn log_factor(delta: f64) -> Result<f64> {
-    check_open("delta", delta, 0.0, 1.0)?;
-    Ok((1.0 / (2.4 * delta)).ln())
+pub fn log_factor(delta: Delta) -> f64 {
+    (1.0 / (2.4 * delta.get())).ln()
 }
 
 /// Sample-complexity lower bound `T · log(1/(2.4δ))` (L. 5, Thm. 10, Thm. 17). Note that it is
@@ -113,11 +112,9 @@ pub fn log_factor(delta: f64) -> Result<f64> {
 /// # Reference
 /// L. 5, Thm. 10, Thm. 17; READINGS.md §E.3.
 /// # Domain
-/// `t` any float (a characteristic time), `δ ∈ (0, 1)`.
+/// `t` any float (a characteristic time), every [`Delta`].
 /// # Accuracy
 /// One rounding on top of [`log_factor`] and of `t`.
-/// # Errors
-/// [`Error::InvalidParameter`](crate::Error::InvalidParameter) unless `δ ∈ (0, 1)`.
-pub fn sample_lower_bound(t: f64, delta: f64) -> Result<f64> {
-    Ok(t * log_factor(delta)?)
+pub fn sample_lower_bound(t: f64, delta: Delta) -> f64 {
+    t * log_factor(delta)
 }

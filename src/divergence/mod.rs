@@ -364,19 +364,17 @@ pub fn rr_mean(mu: f64, eps: f64) -> Result<f64> {
 /// # Definition
 /// `kl(1 − δ, δ) = (1 − 2δ)·log((1 − δ)/δ)`, evaluated as `(1 − 2δ)·log1p((1 − 2δ)/δ)`.
 /// # Domain
-/// `δ ∈ (0, 1)`.
+/// Every [`Delta`](crate::params::Delta) (`δ ∈ [1e-300, 1)`).
 /// # Accuracy
 /// A few ulps, also as `δ → 1/2`; relative error <= 1e-14 in the golden file `tests/data/divergence_golden.toml` (`verify/golden_divergence.py`), `CLOSED_FORM_TOL` of `tests/divergence.rs`.
 /// # Reference
 /// READINGS.md §A.8; paper L. 5, end of the proofs of Thm. 10 and 17 (`>= log(1/(2.4δ))`).
-/// # Errors
-/// [`crate::Error::InvalidParameter`] if `δ ∉ (0, 1)`.
-pub fn kl_delta(delta: f64) -> Result<f64> {
-    crate::error::check_open("delta", delta, 0.0, 1.0)?;
+pub fn kl_delta(delta: crate::params::Delta) -> f64 {
+    let delta = delta.get();
     // log((1 − δ)/δ) = log1p((1 − 2δ)/δ): no cancellation as δ → 1/2 (where `ln` of the
     // rounded ratio lost up to 3e-9 relative at δ = 0.49999999).
     let a = 1.0 - 2.0 * delta;
-    Ok(a * (a / delta).ln_1p())
+    a * (a / delta).ln_1p()
 }
 
 #[cfg(test)]

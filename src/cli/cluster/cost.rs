@@ -59,7 +59,7 @@ pub fn run_seconds(
             _ => TimeKind::Kl,
         };
         let t = characteristic_time(kind, nu)?.value;
-        (tau_over_bound(algo) * t * log_factor(delta)?).clamp(1.0, cap)
+        (tau_over_bound(algo) * t * log_factor(dpbai::params::Delta::new(delta)?)).clamp(1.0, cap)
     };
     Ok(samples * ns_per_sample(algo) * 1e-9)
 }

@@ -236,7 +236,7 @@ pub fn row(study: &Study, index: usize, r: &CellResult, bounds: &mut BoundCache)
     let s = &r.summary;
     let cs = &s.censored;
     let kind = lower_kind(c.setting.algo);
-    let lf = complexity::log_factor(c.setting.delta.get())?;
+    let lf = complexity::log_factor(c.setting.delta);
     let lower_bound = bounds.time(study, sc.instance, kind, c.setting.eps_value())? * lf;
     let uk = upper_kind(c);
     // Upper bounds are for Bernoulli arms under the paper's thresholds (READINGS.md §E.4); a Gaussian

@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::experiment::grid::paper_instances;
 use crate::fault::Area;
 use crate::instance::Instance;
+use crate::params::Delta;
 use crate::report::numbers::sig;
 use crate::report::paper::builders::{allocation_figure, AllocationPanelData};
 use crate::report::paper::figures::algo_label;
@@ -141,7 +142,9 @@ fn f17(ctx: &mut Context) -> ClaimResult {
     };
     let nu = mu(3);
     let s = nu.best();
-    let kl = ctx.evidence.value(Area::Special, kl_delta(TRACE_DELTA));
+    let kl = ctx
+        .evidence
+        .value(Area::Special, Delta::new(TRACE_DELTA).map(kl_delta));
     let mut rows = Vec::new();
     let mut min_margin = f64::INFINITY;
     for algo in [AlgoName::AdapTt, AlgoName::AdapTtStar] {

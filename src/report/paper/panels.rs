@@ -14,6 +14,7 @@ use crate::complexity::{
 use crate::error::Result;
 use crate::experiment::grid::{GridResults, Profile};
 use crate::instance::Instance;
+use crate::params::Delta;
 use crate::report::numbers::log_grid;
 
 /// Display name of an instance (`mu1` → `μ1 = (…)`).
@@ -102,8 +103,13 @@ pub fn algos(model: Model) -> Vec<AlgoName> {
 ///
 /// # Errors
 /// The first solver error on `eps` (a figure never silently drops a point of its bound).
-pub fn lower_bound_curve(nu: &Instance, model: Model, eps: &[f64], delta: f64) -> Result<Vec<f64>> {
-    let lf = log_factor(delta)?;
+pub fn lower_bound_curve(
+    nu: &Instance,
+    model: Model,
+    eps: &[f64],
+    delta: Delta,
+) -> Result<Vec<f64>> {
+    let lf = log_factor(delta);
     eps.iter()
         .map(|&e| {
             let t = match model {
@@ -175,7 +181,7 @@ pub fn eps_panel_rules(
     let nu = Instance::bernoulli(means.to_vec())?;
     let eps = panel_eps(grid, profile, name, model, rules);
     let fine = log_grid(eps[0], eps[eps.len() - 1], 60);
-    let lf = log_factor(profile.delta)?;
+    let lf = log_factor(Delta::new(profile.delta)?);
     let tkl = t_kl(&nu)?.value * lf;
     let (label, switch) = match model {
         Model::Local => (
@@ -201,7 +207,7 @@ pub fn eps_panel_rules(
             Curve {
                 label: label.into(),
                 x: fine.clone(),
-                y: lower_bound_curve(&nu, model, &fine, profile.delta)?,
+                y: lower_bound_curve(&nu, model, &fine, Delta::new(profile.delta)?)?,
                 algorithm: None,
             },
             Curve {
@@ -324,7 +330,7 @@ pub fn ratio_panel(
 ) -> Result<RatioPanelData> {
     let p = eps_panel(grid, profile, name, means, model)?;
     let nu = Instance::bernoulli(means.to_vec())?;
-    let lb = lower_bound_curve(&nu, model, &p.eps, profile.delta)?;
+    let lb = lower_bound_curve(&nu, model, &p.eps, Delta::new(profile.delta)?)?;
     // Keep only the ε points where the lower bound was computed.
     let keep: Vec<usize> = (0..lb.len())
         .filter(|&i| lb[i].is_finite() && lb[i] > 0.0)

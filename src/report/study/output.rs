@@ -12,6 +12,7 @@ use crate::experiment::study::config::{
 };
 use crate::experiment::study::{upper_per_log, BoundCache, Row};
 use crate::instance::Instance;
+use crate::params::Delta;
 use crate::report::paper::captions::{
     asymptotic_sentence, cap_sentence, off_scale_sentence, THM24_SENTENCE,
 };
@@ -200,7 +201,7 @@ fn panel(
     };
     p.x_range = Some([lo / 1.3, hi * 1.3]);
     let dense = crate::report::numbers::log_grid(lo / 1.3, hi * 1.3, 48);
-    let lf = complexity::log_factor(delta)?;
+    let lf = complexity::log_factor(Delta::new(delta)?);
     // Lower bounds (black): dashed curves, the non-private one a horizontal line.
     for &k in lower {
         let name = format!("lower bound, {}", k.as_str());
