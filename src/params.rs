@@ -287,7 +287,9 @@ mod tests {
         let d: Delta = serde_json::from_str("0.01").unwrap();
         assert_eq!(d.get(), 0.01);
         assert_eq!(serde_json::to_string(&d).unwrap(), "0.01");
-        let e = serde_json::from_str::<Delta>("2.0").unwrap_err().to_string();
+        let e = serde_json::from_str::<Delta>("2.0")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("delta") && e.contains("[1e-300, 1)"), "{e}");
         assert!(serde_json::from_str::<Epsilon>("0").is_err());
         assert!(serde_json::from_str::<Sigma>("-1").is_err());

@@ -1155,7 +1155,7 @@ fn threshold_presets() -> Vec<(String, String, bool)> {
             (
                 p.name.to_string(),
                 expr::preset(p.name).unwrap_or_default(),
-                p.provable,
+                p.provable(),
             )
         })
         .collect()

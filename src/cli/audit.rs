@@ -202,7 +202,11 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
     if a.list_presets {
         for p in PRESETS {
             let text = preset(p.name).unwrap_or_default();
-            let kind = if p.provable { "provable" } else { "empirical" };
+            let kind = if p.provable() {
+                "provable"
+            } else {
+                "empirical"
+            };
             println!("{:<28} {kind:<9} {}\n    {text}", p.name, p.description);
         }
         return Ok(());

@@ -150,19 +150,14 @@ impl Assumptions {
     }
 }
 
-/// The lemma a provable preset carries (`None` for the empirical and unsafe ones).
+/// The lemma a provable preset carries ([`crate::audit::expr::Preset::proof`]; `None` for the
+/// empirical and unsafe ones).
 pub fn lemma_of(name: &str) -> Option<String> {
-    let p = PRESETS.iter().find(|p| p.name == name)?;
-    p.provable.then(|| {
-        let what = match name {
-            "paper-cg" => "Eq. (4) with Lemma 35 (Kaufmann & Koolen 2021, Thm. 9): δ-correct for TTUCB, CTB-TT, Gaussian-mechanism TTUCB",
-            "paper-daf-inf" => "Lemma 34: δ-correct for DAF(ε = ∞) / DPA-TT",
-            "paper-adap-tt" => "Lemma 21 (Eq. (12)): δ-correct for AdaP-TT",
-            "paper-adap-tt-star" => "Lemma 23 (Eq. (14), k² form, READINGS.md R.16): δ-correct for AdaP-TT*",
-            _ => p.description,
-        };
-        what.to_string()
-    })
+    PRESETS
+        .iter()
+        .find(|p| p.name == name)?
+        .proof
+        .map(str::to_string)
 }
 
 /// The algorithms whose δ-correctness the lemma of a provable preset gives (with that preset as
@@ -187,7 +182,7 @@ pub(super) fn validate(
     let lemma = lemma_of(preset_name).ok_or_else(|| {
         let names: Vec<&str> = PRESETS
             .iter()
-            .filter(|p| p.provable)
+            .filter(|p| p.provable())
             .map(|p| p.name)
             .collect();
         Error::param(

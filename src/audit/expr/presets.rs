@@ -7,65 +7,45 @@
 use super::ThresholdExpr;
 use crate::error::Result;
 
-/// A named threshold written in the expression language.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A named threshold written in the expression language, declared once: one entry of
+/// [`PRESETS`] gives `--threshold NAME`, `--list-presets`, the Python `threshold_presets()` and,
+/// for a provable one, `audit delta --dominates NAME`.
+#[derive(Clone, Copy)]
 pub struct Preset {
     /// Name accepted by `--threshold NAME` (and [`preset`]).
     pub name: &'static str,
     /// What it is and where it comes from.
     pub description: &'static str,
-    /// Whether the paper proves δ-correctness with it (for its algorithm).
-    pub provable: bool,
+    /// For a preset the paper proves δ-correct (for its algorithm): the lemma that does, and
+    /// for which algorithms; `None` for the empirical and unsafe ones.
+    pub proof: Option<&'static str>,
+    /// Its expression text.
+    pub text: fn() -> String,
 }
 
-/// Every preset, provable ones first.
-pub const PRESETS: [Preset; 9] = [
-    Preset {
-        name: "paper-cg",
-        description: "Eq. (4) c^G (TTUCB, CTB-TT, Gaussian-mechanism TTUCB; Sec. 2.2.3)",
-        provable: true,
-    },
-    Preset {
-        name: "paper-daf-inf",
-        description: "L. 34 c^G(w, delta/(zeta(2)^2 k(na)^2 k(nb)^2)) (DAF with eps = inf, DPA-TT; s = 2)",
-        provable: true,
-    },
-    Preset {
-        name: "paper-adap-tt",
-        description: "Eq. (12) c^{G,eps} (AdaP-TT, L. 21; s = 2)",
-        provable: true,
-    },
-    Preset {
-        name: "paper-adap-tt-star",
-        description: "Eq. (14) c~^{G,eps} with k^2 in the 2nd case (AdaP-TT*, L. 23; READINGS.md R.16)",
-        provable: true,
-    },
-    Preset {
-        name: "paper-adap-tt-star-printed",
-        description: "Eq. (14) as printed (max_c k, not k^2, in the 2nd case; not covered by L. 23)",
-        provable: false,
-    },
-    Preset {
-        name: "ref-ttucb",
-        description: "public code's TTUCB rule log((1 + log t)/delta) on its sigma = 1 statistic, i.e. /sigma^2 on W^G (READINGS.md §P)",
-        provable: false,
-    },
-    Preset {
-        name: "ref-adap-tt",
-        description: "public code's AdaP-TT rule log(1/delta) + log(1+log na) + log(1+log nb) + (1/na+1/nb) log(1/delta)^2/eps^2, /sigma^2 on W^G (READINGS.md §P)",
-        provable: false,
-    },
-    Preset {
-        name: "unsafe-log-over-20",
-        description: "DELIBERATELY UNSAFE log(1/delta)/20, to check that the auditor catches it",
-        provable: false,
-    },
-    Preset {
-        name: "unsafe-adap-tt-no-privacy",
-        description: "DELIBERATELY UNSAFE Eq. (12) without its privacy term (fails at small eps)",
-        provable: false,
-    },
-];
+impl Preset {
+    /// Whether the paper proves δ-correctness with it (for its algorithm).
+    pub fn provable(&self) -> bool {
+        self.proof.is_some()
+    }
+}
+
+impl PartialEq for Preset {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for Preset {}
+
+impl std::fmt::Debug for Preset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Preset")
+            .field("name", &self.name)
+            .field("proof", &self.proof)
+            .finish()
+    }
+}
 
 /// `c^G_{a,b}(ω, d)` of Eq. (4) with the risk written as the expression `d`.
 fn c_g_text(d: &str) -> String {
@@ -80,7 +60,20 @@ fn c_g_eps_text(d: &str) -> String {
     )
 }
 
-/// The expression text of a preset, or `None` for an unknown name.
+/// Eq. (14) `c̃^{G,ε}`: the case split on `gap < ε/2`, with `kmax` the expression of the
+/// second case's `k` term.
+fn eq14_text(kmax: &str) -> String {
+    let case1 = format!(
+        "0.5*{} + (sqrt(2)/(eps*sigma))*(sqrt(h(na,delta,K)/na)*log(pi^2*K*k(na)^2/(2*delta)) + sqrt(h(nb,delta,K)/nb)*log(pi^2*K*k(nb)^2/(2*delta)))",
+        c_g_eps_text("2*delta/3")
+    );
+    let case2 = format!(
+        "(1/(2*sigma^2))*log(pi^2*K*{kmax}/(2*delta)) + (eps/(2*sqrt(2)*sigma))*(sqrt(na*h(na,delta,K)) + sqrt(nb*h(nb,delta,K)))"
+    );
+    format!("ifge(gap, eps/2, {case2}, {case1})")
+}
+
+/// Every preset, provable ones first.
 ///
 /// # Definition
 /// * `paper-cg`: `2 C_G(log((K−1)/δ)/2) + 2 log(4 + log na) + 2 log(4 + log nb)` (Eq. (4)).
@@ -93,6 +86,68 @@ fn c_g_eps_text(d: &str) -> String {
 ///
 /// # Reference
 /// Eq. (4), (12), (14), L. 34 (READINGS.md §D.1); READINGS.md §P.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "paper-cg",
+        description: "Eq. (4) c^G (TTUCB, CTB-TT, Gaussian-mechanism TTUCB; Sec. 2.2.3)",
+        proof: Some("Eq. (4) with Lemma 35 (Kaufmann & Koolen 2021, Thm. 9): δ-correct for TTUCB, CTB-TT, Gaussian-mechanism TTUCB"),
+        text: || c_g_text("delta"),
+    },
+    Preset {
+        name: "paper-daf-inf",
+        description: "L. 34 c^G(w, delta/(zeta(2)^2 k(na)^2 k(nb)^2)) (DAF with eps = inf, DPA-TT; s = 2)",
+        proof: Some("Lemma 34: δ-correct for DAF(ε = ∞) / DPA-TT"),
+        text: || c_g_text("delta/(zeta(2)^2*k(na)^2*k(nb)^2)"),
+    },
+    Preset {
+        name: "paper-adap-tt",
+        description: "Eq. (12) c^{G,eps} (AdaP-TT, L. 21; s = 2)",
+        proof: Some("Lemma 21 (Eq. (12)): δ-correct for AdaP-TT"),
+        text: || c_g_eps_text("delta"),
+    },
+    Preset {
+        name: "paper-adap-tt-star",
+        description: "Eq. (14) c~^{G,eps} with k^2 in the 2nd case (AdaP-TT*, L. 23; READINGS.md R.16)",
+        proof: Some("Lemma 23 (Eq. (14), k² form, READINGS.md R.16): δ-correct for AdaP-TT*"),
+        text: || eq14_text("max(k(na),k(nb))^2"),
+    },
+    Preset {
+        name: "paper-adap-tt-star-printed",
+        description: "Eq. (14) as printed (max_c k, not k^2, in the 2nd case; not covered by L. 23)",
+        proof: None,
+        text: || eq14_text("max(k(na),k(nb))"),
+    },
+    Preset {
+        name: "ref-ttucb",
+        description: "public code's TTUCB rule log((1 + log t)/delta) on its sigma = 1 statistic, i.e. /sigma^2 on W^G (READINGS.md §P)",
+        proof: None,
+        text: || "log((1+log(t))/delta)/sigma^2".to_string(),
+    },
+    Preset {
+        name: "ref-adap-tt",
+        description: "public code's AdaP-TT rule log(1/delta) + log(1+log na) + log(1+log nb) + (1/na+1/nb) log(1/delta)^2/eps^2, /sigma^2 on W^G (READINGS.md §P)",
+        proof: None,
+        text: || {
+            "(log(1/delta) + log(1+log(na)) + log(1+log(nb)) + (1/na+1/nb)*log(1/delta)^2/eps^2)/sigma^2"
+                .to_string()
+        },
+    },
+    Preset {
+        name: "unsafe-log-over-20",
+        description: "DELIBERATELY UNSAFE log(1/delta)/20, to check that the auditor catches it",
+        proof: None,
+        text: || "log(1/delta)/20".to_string(),
+    },
+    Preset {
+        name: "unsafe-adap-tt-no-privacy",
+        description: "DELIBERATELY UNSAFE Eq. (12) without its privacy term (fails at small eps)",
+        proof: None,
+        text: || format!("2*{}", c_g_text("18*delta/(pi^4*k(na)^2*k(nb)^2)")),
+    },
+];
+
+/// The expression text of the preset `name` (an entry of [`PRESETS`]), or `None` for an
+/// unknown name.
 ///
 /// # Example
 /// ```
@@ -100,33 +155,7 @@ fn c_g_eps_text(d: &str) -> String {
 /// assert!(dpbai::audit::expr::preset("nope").is_none());
 /// ```
 pub fn preset(name: &str) -> Option<String> {
-    let star = |kmax: &str| {
-        let case1 = format!(
-            "0.5*{} + (sqrt(2)/(eps*sigma))*(sqrt(h(na,delta,K)/na)*log(pi^2*K*k(na)^2/(2*delta)) + sqrt(h(nb,delta,K)/nb)*log(pi^2*K*k(nb)^2/(2*delta)))",
-            c_g_eps_text("2*delta/3")
-        );
-        let case2 = format!(
-            "(1/(2*sigma^2))*log(pi^2*K*{kmax}/(2*delta)) + (eps/(2*sqrt(2)*sigma))*(sqrt(na*h(na,delta,K)) + sqrt(nb*h(nb,delta,K)))"
-        );
-        format!("ifge(gap, eps/2, {case2}, {case1})")
-    };
-    Some(match name {
-        "paper-cg" => c_g_text("delta"),
-        "paper-daf-inf" => c_g_text("delta/(zeta(2)^2*k(na)^2*k(nb)^2)"),
-        "paper-adap-tt" => c_g_eps_text("delta"),
-        "paper-adap-tt-star" => star("max(k(na),k(nb))^2"),
-        "paper-adap-tt-star-printed" => star("max(k(na),k(nb))"),
-        "ref-ttucb" => "log((1+log(t))/delta)/sigma^2".to_string(),
-        "ref-adap-tt" => {
-            "(log(1/delta) + log(1+log(na)) + log(1+log(nb)) + (1/na+1/nb)*log(1/delta)^2/eps^2)/sigma^2"
-                .to_string()
-        }
-        "unsafe-log-over-20" => "log(1/delta)/20".to_string(),
-        "unsafe-adap-tt-no-privacy" => {
-            format!("2*{}", c_g_text("18*delta/(pi^4*k(na)^2*k(nb)^2)"))
-        }
-        _ => return None,
-    })
+    PRESETS.iter().find(|p| p.name == name).map(|p| (p.text)())
 }
 
 /// Parses `--threshold` input: a preset name or an expression.
@@ -213,7 +242,7 @@ mod tests {
     fn every_paper_preset_is_checked_against_the_engine() {
         for p in PRESETS {
             let listed = ENGINE_FORMS.iter().any(|(n, _, _)| *n == p.name);
-            if p.provable || p.name.starts_with("paper-") {
+            if p.provable() || p.name.starts_with("paper-") {
                 assert!(listed, "{}: no engine function to check it against", p.name);
             }
         }
