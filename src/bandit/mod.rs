@@ -58,6 +58,7 @@ pub mod dp_se;
 pub mod info;
 mod options;
 mod outcome;
+pub mod readings;
 pub mod rules;
 pub mod semantics;
 mod setting;
@@ -72,7 +73,8 @@ pub use options::{
     TieBreak,
 };
 pub use outcome::{BaiAlgorithm, RewardTable, RunOutcome, TableOutput};
-pub use setting::{Setting, READINGS};
+pub use readings::{Reading, READINGS, READING_TABLE};
+pub use setting::Setting;
 pub use spec::{AlgoSpec, Sampling};
 
 /// Builds the algorithm `spec.setting.algo` for `instance`, validating every parameter once.

@@ -13,9 +13,9 @@ use super::options::{
     AdapLeaderBonus, AlgoName, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, Rules,
     TieBreak,
 };
+use super::readings::{reading, READINGS, READING_TABLE};
 use super::rules::Eq14Form;
 use crate::params::{Beta, Delta, Epsilon, Gamma};
-use crate::spelling::Spelling;
 
 /// The parameters of one algorithm: what a run, a cell, an audit and a summary all record.
 ///
@@ -137,32 +137,25 @@ impl Setting {
         self.gamma.map(Gamma::get)
     }
 
-    /// The readings that differ from the paper's defaults, as `dpbai run` flags in a fixed
-    /// order (`--tie-break uniform`, `--ids-beta`, ...); empty for the paper's algorithm. `δ`,
-    /// `ε`, `γ`, `β` and the rules are not included (they have their own fields wherever this
-    /// list is recorded, e.g. [`crate::experiment::meta::RunMeta::options`]).
+    /// The readings that differ from the paper's defaults, as `dpbai run` flags in the order of
+    /// [`READING_TABLE`] (`--tie-break uniform`, `--ids-beta`, ...); empty for the paper's
+    /// algorithm. `δ`, `ε`, `γ`, `β` and the rules are not included (they have their own fields
+    /// wherever this list is recorded, e.g. [`crate::experiment::meta::RunMeta::options`]).
     pub fn non_default_flags(&self) -> Vec<String> {
-        fn flag<T: Spelling + Default>(out: &mut Vec<String>, name: &str, v: &T) {
-            if *v != T::default() {
-                out.push(format!("--{name} {}", v.spelling()));
-            }
-        }
-        let mut out = Vec::new();
-        flag(&mut out, "tie-break", &self.tie_break);
-        flag(&mut out, "challenger-counts", &self.challenger_counts);
-        if self.ids_beta {
-            out.push("--ids-beta".into());
-        }
-        flag(&mut out, "gauss-sigma", &self.gauss_sigma);
-        flag(&mut out, "eq14-form", &self.eq14_form);
-        flag(&mut out, "dpa-episodes", &self.dpa_episodes);
-        flag(&mut out, "adap-leader-bonus", &self.adap_leader_bonus);
-        flag(&mut out, "leader-counts", &self.leader_counts);
-        out
+        self.changed_readings()
+            .into_iter()
+            .map(|(r, v)| {
+                if r.switch {
+                    format!("--{}", r.name)
+                } else {
+                    format!("--{} {v}", r.name)
+                }
+            })
+            .collect()
     }
 
     /// Every reading with its value, by its `dpbai run` flag name (without `--`) in the order of
-    /// [`READINGS`], defaults included: the values are the flags' spellings (`"true"` or
+    /// [`READING_TABLE`], defaults included: the values are the flags' spellings (`"true"` or
     /// `"false"` for `ids-beta`), which [`Setting::set_reading`] reads back.
     ///
     /// # Example
@@ -171,20 +164,8 @@ impl Setting {
     /// let s = Setting::paper(AlgoName::Ttucb, 0.01).unwrap();
     /// assert_eq!(s.readings()[0], ("tie-break", "lowest-index".to_string()));
     /// ```
-    pub fn readings(&self) -> [(&'static str, String); 8] {
-        fn name<T: Spelling>(v: &T) -> String {
-            v.spelling().to_string()
-        }
-        [
-            ("tie-break", name(&self.tie_break)),
-            ("challenger-counts", name(&self.challenger_counts)),
-            ("ids-beta", self.ids_beta.to_string()),
-            ("gauss-sigma", name(&self.gauss_sigma)),
-            ("eq14-form", name(&self.eq14_form)),
-            ("dpa-episodes", name(&self.dpa_episodes)),
-            ("adap-leader-bonus", name(&self.adap_leader_bonus)),
-            ("leader-counts", name(&self.leader_counts)),
-        ]
+    pub fn readings(&self) -> [(&'static str, String); READING_TABLE.len()] {
+        READING_TABLE.map(|r| (r.name, (r.get)(self)))
     }
 
     /// Sets the reading named `key` from its flag value, as `dpbai run --KEY VALUE` would: `key`
@@ -206,49 +187,12 @@ impl Setting {
     /// [`crate::Error::InvalidParameter`] naming the key and the allowed keys, or the value and
     /// the allowed values.
     pub fn set_reading(&mut self, key: &str, value: &str) -> crate::Result<()> {
-        fn parse<T: Spelling>(key: &str, value: &str) -> crate::Result<T> {
-            T::parse_as(key, value)
-        }
-        let name = key.replace('_', "-");
-        match name.as_str() {
-            "tie-break" => self.tie_break = parse(&name, value)?,
-            "challenger-counts" => self.challenger_counts = parse(&name, value)?,
-            "ids-beta" => {
-                self.ids_beta = match value {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(crate::Error::param(name, value, "true or false")),
-                }
-            }
-            "gauss-sigma" => self.gauss_sigma = parse(&name, value)?,
-            "eq14-form" => self.eq14_form = parse(&name, value)?,
-            "dpa-episodes" => self.dpa_episodes = parse(&name, value)?,
-            "adap-leader-bonus" => self.adap_leader_bonus = parse(&name, value)?,
-            "leader-counts" => self.leader_counts = parse(&name, value)?,
-            _ => {
-                return Err(crate::Error::param(
-                    "reading",
-                    key,
-                    format!("one of {}", READINGS.join(", ")),
-                ))
-            }
-        }
-        Ok(())
+        let r = reading(key).ok_or_else(|| {
+            crate::Error::param("reading", key, format!("one of {}", READINGS.join(", ")))
+        })?;
+        (r.set)(self, value)
     }
 }
-
-/// The readings [`Setting::set_reading`] sets by name: the `dpbai run` flags of READINGS.md
-/// section H and of the findings' controls, without `--`.
-pub const READINGS: [&str; 8] = [
-    "tie-break",
-    "challenger-counts",
-    "ids-beta",
-    "gauss-sigma",
-    "eq14-form",
-    "dpa-episodes",
-    "adap-leader-bonus",
-    "leader-counts",
-];
 
 #[cfg(test)]
 mod tests {

@@ -10,6 +10,7 @@
 use super::seed::{cell_seed, fnv1a};
 use super::spec::{normal_threshold, CellDigest, CellSpec};
 use crate::audit::finite::CheckedThreshold;
+use crate::bandit::readings::KeyPlace;
 use crate::bandit::rules::Eq14Form;
 use crate::bandit::{
     AdapLeaderBonus, AlgoName, AlgoSpec, ChallengerCounts, DpaEpisodes, GaussLdpSigma,
@@ -140,11 +141,6 @@ pub fn threshold_key(text: &str) -> u64 {
     fnv1a(&normal_threshold(text))
 }
 
-/// The `dpbai run` spelling of a value-enum option.
-fn flag_value<T: crate::spelling::Spelling>(v: &T) -> String {
-    v.spelling().to_string()
-}
-
 /// `paper` or `reference`, as in keys and on the command line.
 pub(crate) fn rules_str(r: Rules) -> &'static str {
     crate::spelling::Spelling::spelling(&r)
@@ -190,18 +186,15 @@ impl Cell {
     pub fn variant_suffix(&self) -> String {
         let o = &self.setting;
         let d = Setting::new(o.algo, o.delta);
-        let mut s = String::new();
-        if o.dpa_episodes == DpaEpisodes::Global {
-            s.push_str("-global");
-        }
-        match o.adap_leader_bonus {
-            AdapLeaderBonus::Eq11 => {}
-            AdapLeaderBonus::Eq3 => s.push_str("-bonus-eq3"),
-            AdapLeaderBonus::Eq11LogN => s.push_str("-bonus-eq11-log-n"),
-        }
-        if o.leader_counts == LeaderCounts::Global {
-            s.push_str("-live-counts");
-        }
+        let changed = o.changed_readings();
+        let part = |place: KeyPlace| -> String {
+            changed
+                .iter()
+                .filter(|(r, _)| r.key_place == place)
+                .map(|(r, v)| (r.key_part)(v))
+                .collect()
+        };
+        let mut s = part(KeyPlace::BeforeParameters);
         if let Some(sigma) = self.sigma {
             s.push_str(&format!("-gaussian-sigma{sigma}"));
         }
@@ -211,21 +204,7 @@ impl Cell {
         if let Some(g) = o.gamma_value() {
             s.push_str(&format!("-gamma{g}"));
         }
-        if o.tie_break != d.tie_break {
-            s.push_str(&format!("-tie-{}", flag_value(&o.tie_break)));
-        }
-        if o.challenger_counts != d.challenger_counts {
-            s.push_str(&format!("-challenger-{}", flag_value(&o.challenger_counts)));
-        }
-        if o.ids_beta {
-            s.push_str("-ids");
-        }
-        if o.gauss_sigma != d.gauss_sigma {
-            s.push_str(&format!("-gauss-sigma-{}", flag_value(&o.gauss_sigma)));
-        }
-        if o.eq14_form != d.eq14_form {
-            s.push_str(&format!("-eq14-{}", flag_value(&o.eq14_form)));
-        }
+        s.push_str(&part(KeyPlace::AfterParameters));
         if let Some(salt) = self.seed_salt {
             s.push_str(&format!("-seed{salt}"));
         }
@@ -306,32 +285,15 @@ impl Cell {
             push("beta", o.beta.get().to_string());
         }
         push("rules", rules_str(o.rules).into());
-        if o.tie_break != d.tie_break {
-            push("tie-break", flag_value(&o.tie_break));
-        }
-        if o.challenger_counts != d.challenger_counts {
-            push("challenger-counts", flag_value(&o.challenger_counts));
-        }
-        if o.gauss_sigma != d.gauss_sigma {
-            push("gauss-sigma", flag_value(&o.gauss_sigma));
-        }
-        if o.eq14_form != d.eq14_form {
-            push("eq14-form", flag_value(&o.eq14_form));
-        }
-        if o.dpa_episodes != d.dpa_episodes {
-            push("dpa-episodes", flag_value(&o.dpa_episodes));
-        }
-        if o.adap_leader_bonus != d.adap_leader_bonus {
-            push("adap-leader-bonus", flag_value(&o.adap_leader_bonus));
-        }
-        if o.leader_counts != d.leader_counts {
-            push("leader-counts", flag_value(&o.leader_counts));
+        let changed = o.changed_readings();
+        for (r, v) in changed.iter().filter(|(r, _)| !r.switch) {
+            push(r.name, v.clone());
         }
         push("runs", self.runs.to_string());
         push("seed", self.seed().to_string());
         push("max-steps", self.max_steps.to_string());
-        if o.ids_beta {
-            a.push("--ids-beta".into());
+        for (r, _) in changed.iter().filter(|(r, _)| r.switch) {
+            a.push(format!("--{}", r.name));
         }
         if let Some(t) = &self.threshold {
             a.push("--threshold".into());

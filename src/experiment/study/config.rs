@@ -7,11 +7,7 @@
 //! "Your own study" documents every key; `examples/study.toml` is a complete example.
 
 use crate::bandit::info::PrivacyModel;
-use crate::bandit::rules::Eq14Form;
-use crate::bandit::{
-    AdapLeaderBonus, AlgoName, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, Rules,
-    TieBreak,
-};
+use crate::bandit::{AlgoName, Rules};
 use crate::experiment::Cell;
 use crate::instance::Instance;
 use crate::spelling::Spelling;
@@ -93,7 +89,7 @@ pub struct InstanceFile {
 
 /// One `[[algorithm]]`: `dpbai run`'s algorithm options.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
 pub struct AlgorithmFile {
     /// `dpbai run --algo`.
     pub algo: AlgoName,
@@ -114,25 +110,14 @@ pub struct AlgorithmFile {
     pub beta: Option<f64>,
     /// `--gamma` (gauss-ldp-tt).
     pub gamma: Option<f64>,
-    /// `--tie-break`.
-    pub tie_break: Option<TieBreak>,
-    /// `--challenger-counts`.
-    pub challenger_counts: Option<ChallengerCounts>,
-    /// `--ids-beta`.
-    pub ids_beta: Option<bool>,
-    /// `--gauss-sigma`.
-    pub gauss_sigma: Option<GaussLdpSigma>,
-    /// `--eq14-form`.
-    pub eq14_form: Option<Eq14Form>,
-    /// `--dpa-episodes`.
-    pub dpa_episodes: Option<DpaEpisodes>,
-    /// `--adap-leader-bonus`.
-    pub adap_leader_bonus: Option<AdapLeaderBonus>,
-    /// `--leader-counts`.
-    pub leader_counts: Option<LeaderCounts>,
     /// `--threshold`: a user stopping threshold, a preset name (`dpbai audit delta
     /// --list-presets`) or an expression, replacing the algorithm's.
     pub threshold: Option<String>,
+    /// The readings, by their `dpbai run` flag names ([`crate::bandit::READING_TABLE`]:
+    /// `tie-break = "uniform"`, `ids-beta = true`, …); any other key is refused when the study
+    /// is validated.
+    #[serde(flatten)]
+    pub readings: std::collections::BTreeMap<String, toml::Value>,
 }
 
 /// A lower-bound curve: `T*·log(1/(2.4δ))` of one privacy setting (READINGS.md §B).
@@ -333,6 +318,35 @@ algo = "dp-se"
         assert_eq!(with(""), (Some(UpperKind::AdapTt), vec![UpperKind::AdapTt]));
         assert_eq!(with("rules = \"reference\""), (None, vec![]));
         assert_eq!(with("threshold = \"ref-adap-tt\""), (None, vec![]));
+    }
+
+    /// The readings of an `[[algorithm]]` are the keys of the reading table: they set the
+    /// cells' settings, and a bad key or value names its key path.
+    #[test]
+    fn readings_come_from_the_reading_table() {
+        let with =
+            |extra: &str| BASE.replace("algo = \"dp-se\"", &format!("algo = \"adap-tt\"\n{extra}"));
+        let s = parse_study(&with("tie-break = \"uniform\"\nids-beta = true"), "t.toml")
+            .expect("valid");
+        let c = &s.cells[0].cell;
+        assert_eq!(c.setting.tie_break, crate::bandit::TieBreak::Uniform);
+        assert!(c.setting.ids_beta);
+        assert!(c.key().contains("-tie-uniform-ids"), "{}", c.key());
+        let m = err(&with("tie-brake = \"uniform\""));
+        assert!(
+            m.contains("algorithm[0].tie-brake") && m.contains("unknown field"),
+            "{m}"
+        );
+        let m = err(&with("tie-break = \"random\""));
+        assert!(
+            m.contains("algorithm[0].tie-break") && m.contains("lowest-index"),
+            "{m}"
+        );
+        let m = err(&with("ids-beta = \"yes\""));
+        assert!(
+            m.contains("algorithm[0].ids-beta") && m.contains("true or false"),
+            "{m}"
+        );
     }
 
     #[test]

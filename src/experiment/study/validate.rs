@@ -6,7 +6,7 @@ use super::config::{
     lower_kind, upper_kind, FamilyName, LowerKind, Study, StudyAlgorithm, StudyCell, StudyFile,
     StudyInstance, UpperKind, DEFAULT_MAX_STEPS,
 };
-use crate::bandit::{build, Rules, Setting};
+use crate::bandit::{build, Reading, Rules, Setting, READINGS, READING_TABLE};
 use crate::error::{Error, Result};
 use crate::experiment::{cell_instance, Cell};
 
@@ -34,6 +34,53 @@ fn bad(path: &str, msg: impl std::fmt::Display) -> Error {
         line: None,
         message: msg.to_string(),
     }
+}
+
+/// The readings of the `[[algorithm]]` table at `p` ([`super::config::AlgorithmFile::readings`]), each with
+/// its checked flag value (a switch's `true`/`false` as the text `set` reads).
+fn study_readings(
+    p: &str,
+    keys: &std::collections::BTreeMap<String, toml::Value>,
+) -> Result<Vec<(&'static Reading, String)>> {
+    let mut scratch = Setting::new(
+        crate::bandit::AlgoName::Ttucb,
+        crate::params::Delta::new(0.5).expect("invariant: 1/2 is a risk"),
+    );
+    keys.iter()
+        .map(|(key, value)| {
+            let r = READING_TABLE
+                .iter()
+                .find(|r| r.name == key)
+                .ok_or_else(|| {
+                    bad(
+                        &format!("{p}.{key}"),
+                        format!(
+                        "unknown field `{key}`: an [[algorithm]] takes algo, label, rules, eps, \
+                         instances, runs-multiplier, max-steps, beta, gamma, threshold and the \
+                         readings {}",
+                        READINGS.join(", ")
+                    ),
+                    )
+                })?;
+            let text = match (value, r.switch) {
+                (toml::Value::Boolean(b), true) => b.to_string(),
+                (toml::Value::String(v), false) => v.clone(),
+                _ => {
+                    let want = if r.switch {
+                        "true or false"
+                    } else {
+                        "a string"
+                    };
+                    return Err(bad(
+                        &format!("{p}.{key}"),
+                        format!("{value}: must be {want}"),
+                    ));
+                }
+            };
+            (r.set)(&mut scratch, &text).map_err(|e| bad(&format!("{p}.{key}"), e))?;
+            Ok((r, text))
+        })
+        .collect()
 }
 
 /// The table headers of `text` with their 1-based lines: `("algorithm", Some(1), line)` for the
@@ -477,6 +524,7 @@ fn validate(f: StudyFile) -> Result<Study> {
             .map(crate::params::Beta::new)
             .transpose()
             .map_err(|e| bad(&format!("{p}.beta"), e))?;
+        let readings = study_readings(&p, &a.readings)?;
         let setting = |delta: f64, eps: Option<f64>| -> Result<Setting> {
             let mut s = Setting::paper(a.algo, delta)?.with_gamma(a.gamma)?;
             if let Some(e) = eps {
@@ -486,14 +534,9 @@ fn validate(f: StudyFile) -> Result<Study> {
                 s.beta = b;
             }
             s.rules = rules;
-            s.tie_break = a.tie_break.unwrap_or_default();
-            s.challenger_counts = a.challenger_counts.unwrap_or_default();
-            s.ids_beta = a.ids_beta.unwrap_or(false);
-            s.gauss_sigma = a.gauss_sigma.unwrap_or_default();
-            s.eq14_form = a.eq14_form.unwrap_or_default();
-            s.dpa_episodes = a.dpa_episodes.unwrap_or_default();
-            s.adap_leader_bonus = a.adap_leader_bonus.unwrap_or_default();
-            s.leader_counts = a.leader_counts.unwrap_or_default();
+            for (r, v) in &readings {
+                (r.set)(&mut s, v)?;
+            }
             Ok(s)
         };
         let alg_index = algorithms.len();
