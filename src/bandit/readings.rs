@@ -7,6 +7,10 @@
 //! cell ([`crate::experiment::Cell::run_args`]) and the per-algorithm check
 //! ([`super::info::check_options`]) all read this table.
 
+use super::options::{
+    AdapLeaderBonus, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, TieBreak,
+};
+use super::rules::Eq14Form;
 use super::setting::Setting;
 use crate::spelling::Spelling;
 
@@ -36,6 +40,12 @@ pub struct Reading {
     pub key_place: KeyPlace,
     /// Its key part for a non-default value (spelled as `get` spells it).
     pub key_part: fn(&str) -> String,
+    /// What it reads, for `dpbai run --help`.
+    pub help: &'static str,
+    /// The values it accepts (empty for a switch).
+    pub values: fn() -> &'static [&'static str],
+    /// Its default value (the paper's reading).
+    pub default: fn() -> &'static str,
 }
 
 impl std::fmt::Debug for Reading {
@@ -46,7 +56,7 @@ impl std::fmt::Debug for Reading {
 
 /// A reading whose value is a [`Spelling`] enum in the field `$field`.
 macro_rules! spelled_reading {
-    ($name:literal, $field:ident, $place:ident, $key:expr) => {
+    ($name:literal, $field:ident: $ty:ty, $place:ident, $key:expr, $help:literal) => {
         Reading {
             name: $name,
             get: |s| s.$field.spelling().to_string(),
@@ -57,20 +67,28 @@ macro_rules! spelled_reading {
             switch: false,
             key_place: KeyPlace::$place,
             key_part: $key,
+            help: $help,
+            values: <$ty as Spelling>::spellings,
+            default: || <$ty as Default>::default().spelling(),
         }
     };
 }
 
 /// Every reading, in the order of the flags of `dpbai run --help`.
 pub const READING_TABLE: [Reading; 8] = [
-    spelled_reading!("tie-break", tie_break, AfterParameters, |v| format!(
-        "-tie-{v}"
-    )),
+    spelled_reading!(
+        "tie-break",
+        tie_break: TieBreak,
+        AfterParameters,
+        |v| format!("-tie-{v}"),
+        "Tie-breaking of every argmax/argmin (READINGS.md §D.0)"
+    ),
     spelled_reading!(
         "challenger-counts",
-        challenger_counts,
+        challenger_counts: ChallengerCounts,
         AfterParameters,
-        |v| format!("-challenger-{v}")
+        |v| format!("-challenger-{v}"),
+        "Counts of the transport-cost challenger: global N (Alg. 1) or local Ñ (R.11)"
     ),
     Reading {
         name: "ids-beta",
@@ -86,25 +104,46 @@ pub const READING_TABLE: [Reading; 8] = [
         switch: true,
         key_place: KeyPlace::AfterParameters,
         key_part: |_| "-ids".into(),
+        help:
+            "Use the IDS proportion β_n = N_C/(N_B + N_C) with cumulative tracking (Sec. 3.2, D.9)",
+        values: || &[],
+        default: || "false",
     },
-    spelled_reading!("gauss-sigma", gauss_sigma, AfterParameters, |v| format!(
-        "-gauss-sigma-{v}"
-    )),
-    spelled_reading!("eq14-form", eq14_form, AfterParameters, |v| format!(
-        "-eq14-{v}"
-    )),
-    spelled_reading!("dpa-episodes", dpa_episodes, BeforeParameters, |v| format!(
-        "-{v}"
-    )),
+    spelled_reading!(
+        "gauss-sigma",
+        gauss_sigma: GaussLdpSigma,
+        AfterParameters,
+        |v| format!("-gauss-sigma-{v}"),
+        "σ of gauss-ldp-tt's costs and bonus: combined (Rem. 13) or printed (Alg. 8, R.12)"
+    ),
+    spelled_reading!(
+        "eq14-form",
+        eq14_form: Eq14Form,
+        AfterParameters,
+        |v| format!("-eq14-{v}"),
+        "Form of Eq. (14)'s second case for adap-tt-star (R.16)"
+    ),
+    spelled_reading!(
+        "dpa-episodes",
+        dpa_episodes: DpaEpisodes,
+        BeforeParameters,
+        |v| format!("-{v}"),
+        "Episodes of dpa-tt: per-arm doubling (Alg. 11) or one global episode counter (D.8)"
+    ),
     spelled_reading!(
         "adap-leader-bonus",
-        adap_leader_bonus,
+        adap_leader_bonus: AdapLeaderBonus,
         BeforeParameters,
-        |v| format!("-bonus-{v}")
+        |v| format!("-bonus-{v}"),
+        "Leader bonus of adap-tt / adap-tt-star: eq11 (the paper's private bonus), or a control of REPORT.md's Finding 1 (paper rules only): eq3 (TTUCB's bonus with its log ‖Ñ‖₁ term, no privacy term) or eq11-log-n (Eq. (11) with k(Ñ_a) replaced by log ‖Ñ‖₁)"
     ),
-    spelled_reading!("leader-counts", leader_counts, BeforeParameters, |_| {
-        "-live-counts".into()
-    }),
+    spelled_reading!(
+        "leader-counts",
+        leader_counts: LeaderCounts,
+        BeforeParameters,
+        |_| "-live-counts".into(),
+        "Counts of the UCB leader of dpa-tt (and of adap-tt(-star) with --adap-leader-bonus eq3): local Ñ, frozen between releases (Alg. 1), or global N, live (a control of Finding 3)"
+    ),
 ];
 
 /// The names of [`READING_TABLE`], in its order.
@@ -152,6 +191,15 @@ mod tests {
             (r.set)(&mut s, &v).expect("its own spelling");
             assert_eq!((r.get)(&s), v, "{}", r.name);
             assert!((r.set)(&mut s, "no-such-value").is_err(), "{}", r.name);
+            assert_eq!(
+                (r.default)(),
+                v,
+                "{}: the paper's setting has the default",
+                r.name
+            );
+            for value in (r.values)() {
+                (r.set)(&mut s, value).expect("a listed value");
+            }
         }
         assert_eq!(READINGS.len(), READING_TABLE.len());
         assert!(reading("leader_counts").is_some() && reading("nope").is_none());

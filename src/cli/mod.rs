@@ -14,6 +14,7 @@ pub mod errors;
 pub mod experiment;
 pub mod fn_cmd;
 pub mod merge;
+pub mod readings;
 pub mod run;
 pub mod verify;
 

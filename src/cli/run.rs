@@ -17,11 +17,7 @@
 //! from it, so what runs is exactly what the specification says.
 
 use anyhow::Context;
-use dpbai::bandit::rules::Eq14Form;
-use dpbai::bandit::{
-    AdapLeaderBonus, AlgoName, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, Rules,
-    Setting, TieBreak,
-};
+use dpbai::bandit::{AlgoName, Rules, Setting};
 use dpbai::experiment::meta::{Report, RunMeta};
 use dpbai::experiment::shard::ShardFile;
 use dpbai::experiment::CellSpec;
@@ -75,33 +71,9 @@ pub struct Args {
     /// Stopping rules: paper (provable thresholds) or reference (the public code's rules).
     #[arg(long, default_value = "paper", value_parser = parse_rules)]
     pub rules: Rules,
-    /// Tie-breaking of every argmax/argmin (READINGS.md §D.0).
-    #[arg(long, value_enum, default_value_t = TieBreak::LowestIndex)]
-    pub tie_break: TieBreak,
-    /// Counts of the transport-cost challenger: global N (Alg. 1) or local Ñ (R.11).
-    #[arg(long, value_enum, default_value_t = ChallengerCounts::Global)]
-    pub challenger_counts: ChallengerCounts,
-    /// Use the IDS proportion β_n = N_C/(N_B + N_C) with cumulative tracking (Sec. 3.2, D.9).
-    #[arg(long)]
-    pub ids_beta: bool,
-    /// σ of gauss-ldp-tt's costs and bonus: combined (Rem. 13) or printed (Alg. 8, R.12).
-    #[arg(long, value_enum, default_value_t = GaussLdpSigma::Combined)]
-    pub gauss_sigma: GaussLdpSigma,
-    /// Form of Eq. (14)'s second case for adap-tt-star (R.16).
-    #[arg(long, value_enum, default_value_t = Eq14Form::KSquared)]
-    pub eq14_form: Eq14Form,
-    /// Episodes of dpa-tt: per-arm doubling (Alg. 11) or one global episode counter (D.8).
-    #[arg(long, value_enum, default_value_t = DpaEpisodes::PerArm)]
-    pub dpa_episodes: DpaEpisodes,
-    /// Leader bonus of adap-tt / adap-tt-star: eq11 (the paper's private bonus), or a control of
-    /// REPORT.md's Finding 1 (paper rules only): eq3 (TTUCB's bonus with its log ‖Ñ‖₁ term, no
-    /// privacy term) or eq11-log-n (Eq. (11) with k(Ñ_a) replaced by log ‖Ñ‖₁).
-    #[arg(long, value_enum, default_value_t = AdapLeaderBonus::Eq11)]
-    pub adap_leader_bonus: AdapLeaderBonus,
-    /// Counts of the UCB leader of dpa-tt (and of adap-tt(-star) with --adap-leader-bonus eq3):
-    /// local Ñ, frozen between releases (Alg. 1), or global N, live (a control of Finding 3).
-    #[arg(long, value_enum, default_value_t = LeaderCounts::Local)]
-    pub leader_counts: LeaderCounts,
+    /// The readings (READINGS.md §R), one flag each.
+    #[command(flatten)]
+    pub readings: super::readings::ReadingFlags,
     /// Stopping threshold replacing the algorithm's: a preset name (`dpbai audit delta
     /// --list-presets`) or an expression in delta, K, eps, sigma, t, na, nb, ka, kb, gap (the
     /// language of `dpbai audit delta --threshold`). A value that is not finite (NaN, ±inf),
@@ -253,20 +225,13 @@ pub(crate) fn prepare(args: &Args) -> anyhow::Result<Prepared> {
             "--shard needs --out FILE (the shard file that `dpbai merge` reads)",
         ));
     }
-    let setting = Setting {
+    let mut setting = Setting {
         eps,
         beta,
         rules: args.rules,
-        tie_break: args.tie_break,
-        challenger_counts: args.challenger_counts,
-        ids_beta: args.ids_beta,
-        gauss_sigma: args.gauss_sigma,
-        eq14_form: args.eq14_form,
-        dpa_episodes: args.dpa_episodes,
-        adap_leader_bonus: args.adap_leader_bonus,
-        leader_counts: args.leader_counts,
         ..Setting::new(algo, delta).with_gamma(args.gamma)?
     };
+    args.readings.apply(&mut setting)?;
     let spec = CellSpec::new(
         &setting,
         &instance,

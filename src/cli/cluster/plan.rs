@@ -400,7 +400,9 @@ pub(super) fn run_cost(args: &[String]) -> anyhow::Result<(CellCost, Option<Path
     };
     let nu = Instance::new(family, means)?;
     let max_steps = r.max_steps.unwrap_or(crate::cli::run::DEFAULT_MAX_STEPS);
-    let run_s = run_seconds(r.algo, &nu, r.eps, r.delta, max_steps, r.dpa_episodes)?;
+    let mut setting = dpbai::bandit::Setting::paper(r.algo, r.delta)?;
+    r.readings.apply(&mut setting)?;
+    let run_s = run_seconds(r.algo, &nu, r.eps, r.delta, max_steps, setting.dpa_episodes)?;
     Ok((
         CellCost {
             run_s,
