@@ -43,8 +43,9 @@ pub struct AlgoInfo {
     /// The non-private algorithm whose estimates it releases in batches without privacy
     /// (DPA-TT is TTUCB with the DPA update, Alg. 11): its allocation is that algorithm's.
     pub batches: Option<AlgoName>,
-    /// The options it takes besides `δ`, the rules and `--threshold` (a value other than the
-    /// default of any other option is refused by [`super::build`]).
+    /// The parameters it takes besides `δ`, the rules, `--threshold` and the readings (`β`,
+    /// `ε`, `γ`); the readings it takes are those whose [`super::Reading::accepts`] holds for
+    /// it. A value other than the default of any other option is refused by [`super::build`].
     pub options: &'static [OptionName],
     /// The provable threshold preset (`audit delta --threshold`) whose lemma gives its
     /// δ-correctness; `None` when no preset states its own threshold.
@@ -77,15 +78,6 @@ pub struct CostFacts {
     pub global_episodes_ns_per_sample: Option<f64>,
 }
 
-/// The options of every Top Two algorithm.
-const TOP_TWO: [OptionName; 3] = ["beta", "tie-break", "ids-beta"];
-
-macro_rules! options {
-    ($($extra:literal),* $(,)?) => {
-        &[TOP_TWO[0], TOP_TWO[1], TOP_TWO[2], $($extra),*]
-    };
-}
-
 /// One entry per algorithm, in the order of the paper.
 pub const ALGORITHMS: [AlgoInfo; 7] = [
     AlgoInfo {
@@ -97,7 +89,7 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         top_two: true,
         phased: false,
         batches: None,
-        options: options!(),
+        options: &["beta"],
         paper_preset: Some("paper-cg"),
         upper_bound: None,
         claims: "F.50, F.51, F.53 (TTUCB is the non-private reference)",
@@ -116,7 +108,7 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         top_two: true,
         phased: false,
         batches: None,
-        options: options!("eps"),
+        options: &["beta", "eps"],
         paper_preset: Some("paper-cg"),
         upper_bound: Some("ctb-tt"),
         claims: "F.50, F.51, F.55, F.57",
@@ -135,7 +127,7 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         top_two: true,
         phased: false,
         batches: None,
-        options: options!("eps", "gamma", "gauss-sigma"),
+        options: &["beta", "eps", "gamma"],
         paper_preset: Some("paper-cg"),
         upper_bound: None,
         claims: "F.15 (σ of the Gaussian-mechanism variant)",
@@ -154,12 +146,7 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         top_two: true,
         phased: true,
         batches: None,
-        options: options!(
-            "eps",
-            "challenger-counts",
-            "adap-leader-bonus",
-            "leader-counts"
-        ),
+        options: &["beta", "eps"],
         paper_preset: Some("paper-adap-tt"),
         upper_bound: Some("adap-tt"),
         claims: "F.52, F.53, F.54, F.55, Finding 1",
@@ -178,13 +165,7 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         top_two: true,
         phased: true,
         batches: None,
-        options: options!(
-            "eps",
-            "challenger-counts",
-            "eq14-form",
-            "adap-leader-bonus",
-            "leader-counts"
-        ),
+        options: &["beta", "eps"],
         paper_preset: Some("paper-adap-tt-star"),
         upper_bound: Some("adap-tt-star"),
         claims: "F.52, F.53, F.54, F.55, Finding 1",
@@ -222,7 +203,7 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         top_two: true,
         phased: true,
         batches: Some(AlgoName::Ttucb),
-        options: options!("challenger-counts", "dpa-episodes", "leader-counts"),
+        options: &["beta"],
         paper_preset: Some("paper-daf-inf"),
         upper_bound: Some("dpa-tt"),
         claims: "F.42, Finding 3",
@@ -271,9 +252,13 @@ impl AlgoInfo {
             .collect()
     }
 
-    /// Whether the algorithm takes `option`.
+    /// Whether the algorithm takes `option` (a parameter of [`AlgoInfo::options`] or a
+    /// reading of [`super::READING_TABLE`]).
     pub fn takes(&self, option: &str) -> bool {
-        self.options.contains(&option)
+        match super::readings::reading(option) {
+            Some(r) => (r.accepts)(self),
+            None => self.options.contains(&option),
+        }
     }
 
     /// The names of the algorithms that take `option`, for messages.
@@ -377,6 +362,53 @@ mod tests {
         assert!(check_options(&s).is_ok());
         s.eq14_form = super::super::rules::Eq14Form::Printed;
         assert!(check_options(&s).is_err(), "eq14-form is adap-tt-star's");
+    }
+
+    /// Which algorithm takes which option: the parameters of each entry and the readings whose
+    /// `accepts` holds, against the list written out by hand.
+    #[test]
+    fn each_algorithm_takes_exactly_its_options() {
+        let top_two = ["beta", "tie-break", "ids-beta"];
+        let want: [(AlgoName, &[&str]); 7] = [
+            (AlgoName::Ttucb, &[]),
+            (AlgoName::CtbTt, &["eps"]),
+            (AlgoName::GaussLdpTt, &["eps", "gamma", "gauss-sigma"]),
+            (
+                AlgoName::AdapTt,
+                &[
+                    "eps",
+                    "challenger-counts",
+                    "adap-leader-bonus",
+                    "leader-counts",
+                ],
+            ),
+            (
+                AlgoName::AdapTtStar,
+                &[
+                    "eps",
+                    "challenger-counts",
+                    "eq14-form",
+                    "adap-leader-bonus",
+                    "leader-counts",
+                ],
+            ),
+            (AlgoName::DpSe, &["eps"]),
+            (
+                AlgoName::DpaTt,
+                &["challenger-counts", "dpa-episodes", "leader-counts"],
+            ),
+        ];
+        let all: Vec<&str> = ["beta", "eps", "gamma"]
+            .into_iter()
+            .chain(crate::bandit::READINGS)
+            .collect();
+        for (algo, extra) in want {
+            let info = algo.info();
+            for o in &all {
+                let expected = extra.contains(o) || (info.top_two && top_two.contains(o));
+                assert_eq!(info.takes(o), expected, "{} takes {o}", info.name);
+            }
+        }
     }
 
     #[test]

@@ -7,6 +7,8 @@
 //! cell ([`crate::experiment::Cell::run_args`]) and the per-algorithm check
 //! ([`super::info::check_options`]) all read this table.
 
+use super::info::{AlgoInfo, PrivacyModel};
+use super::options::AlgoName;
 use super::options::{
     AdapLeaderBonus, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, TieBreak,
 };
@@ -46,6 +48,9 @@ pub struct Reading {
     pub values: fn() -> &'static [&'static str],
     /// Its default value (the paper's reading).
     pub default: fn() -> &'static str,
+    /// Whether an algorithm takes it (a value other than the default is refused for the
+    /// others, [`super::info::check_options`]).
+    pub accepts: fn(&AlgoInfo) -> bool,
 }
 
 impl std::fmt::Debug for Reading {
@@ -56,7 +61,7 @@ impl std::fmt::Debug for Reading {
 
 /// A reading whose value is a [`Spelling`] enum in the field `$field`.
 macro_rules! spelled_reading {
-    ($name:literal, $field:ident: $ty:ty, $place:ident, $key:expr, $help:literal) => {
+    ($name:literal, $field:ident: $ty:ty, $place:ident, $key:expr, $accepts:expr, $help:literal) => {
         Reading {
             name: $name,
             get: |s| s.$field.spelling().to_string(),
@@ -70,6 +75,7 @@ macro_rules! spelled_reading {
             help: $help,
             values: <$ty as Spelling>::spellings,
             default: || <$ty as Default>::default().spelling(),
+            accepts: $accepts,
         }
     };
 }
@@ -81,6 +87,7 @@ pub const READING_TABLE: [Reading; 8] = [
         tie_break: TieBreak,
         AfterParameters,
         |v| format!("-tie-{v}"),
+        |i| i.top_two,
         "Tie-breaking of every argmax/argmin (READINGS.md §D.0)"
     ),
     spelled_reading!(
@@ -88,6 +95,7 @@ pub const READING_TABLE: [Reading; 8] = [
         challenger_counts: ChallengerCounts,
         AfterParameters,
         |v| format!("-challenger-{v}"),
+        |i| i.top_two && i.phased,
         "Counts of the transport-cost challenger: global N (Alg. 1) or local Ñ (R.11)"
     ),
     Reading {
@@ -108,12 +116,14 @@ pub const READING_TABLE: [Reading; 8] = [
             "Use the IDS proportion β_n = N_C/(N_B + N_C) with cumulative tracking (Sec. 3.2, D.9)",
         values: || &[],
         default: || "false",
+        accepts: |i| i.top_two,
     },
     spelled_reading!(
         "gauss-sigma",
         gauss_sigma: GaussLdpSigma,
         AfterParameters,
         |v| format!("-gauss-sigma-{v}"),
+        |i| i.top_two && !i.pure(),
         "σ of gauss-ldp-tt's costs and bonus: combined (Rem. 13) or printed (Alg. 8, R.12)"
     ),
     spelled_reading!(
@@ -121,6 +131,7 @@ pub const READING_TABLE: [Reading; 8] = [
         eq14_form: Eq14Form,
         AfterParameters,
         |v| format!("-eq14-{v}"),
+        |i| i.algo == AlgoName::AdapTtStar,
         "Form of Eq. (14)'s second case for adap-tt-star (R.16)"
     ),
     spelled_reading!(
@@ -128,6 +139,7 @@ pub const READING_TABLE: [Reading; 8] = [
         dpa_episodes: DpaEpisodes,
         BeforeParameters,
         |v| format!("-{v}"),
+        |i| i.batches.is_some(),
         "Episodes of dpa-tt: per-arm doubling (Alg. 11) or one global episode counter (D.8)"
     ),
     spelled_reading!(
@@ -135,6 +147,7 @@ pub const READING_TABLE: [Reading; 8] = [
         adap_leader_bonus: AdapLeaderBonus,
         BeforeParameters,
         |v| format!("-bonus-{v}"),
+        |i| i.top_two && i.phased && i.privacy == PrivacyModel::Global,
         "Leader bonus of adap-tt / adap-tt-star: eq11 (the paper's private bonus), or a control of REPORT.md's Finding 1 (paper rules only): eq3 (TTUCB's bonus with its log ‖Ñ‖₁ term, no privacy term) or eq11-log-n (Eq. (11) with k(Ñ_a) replaced by log ‖Ñ‖₁)"
     ),
     spelled_reading!(
@@ -142,6 +155,7 @@ pub const READING_TABLE: [Reading; 8] = [
         leader_counts: LeaderCounts,
         BeforeParameters,
         |_| "-live-counts".into(),
+        |i| i.top_two && i.phased,
         "Counts of the UCB leader of dpa-tt (and of adap-tt(-star) with --adap-leader-bonus eq3): local Ñ, frozen between releases (Alg. 1), or global N, live (a control of Finding 3)"
     ),
 ];
