@@ -165,7 +165,7 @@ impl Setting {
     /// assert_eq!(s.readings()[0], ("tie-break", "lowest-index".to_string()));
     /// ```
     pub fn readings(&self) -> [(&'static str, String); READING_TABLE.len()] {
-        READING_TABLE.map(|r| (r.name, (r.get)(self)))
+        std::array::from_fn(|k| (READING_TABLE[k].name, (READING_TABLE[k].get)(self)))
     }
 
     /// Sets the reading named `key` from its flag value, as `dpbai run --KEY VALUE` would: `key`

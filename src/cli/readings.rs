@@ -27,7 +27,7 @@ impl ReadingFlags {
 impl clap::FromArgMatches for ReadingFlags {
     fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
         let mut given = Vec::new();
-        for r in &READING_TABLE {
+        for r in READING_TABLE {
             if r.switch {
                 if m.get_flag(r.name) {
                     given.push((r, "true".to_string()));
