@@ -5,9 +5,6 @@
 
 use super::options::AlgoName;
 
-use super::setting::Setting;
-use crate::error::{Error, Result};
-
 /// The privacy model of an algorithm (and of its lower bound).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum PrivacyModel {
@@ -239,7 +236,7 @@ impl AlgoInfo {
     /// Whether its privacy, if any, is pure ε-DP: it does not take the `γ` of approximate
     /// (ε, γ)-DP.
     pub fn pure(&self) -> bool {
-        !self.takes("gamma")
+        !self.options.contains(&"gamma")
     }
 
     /// The algorithms whose δ-correctness the lemma of the provable preset `preset` gives, in
@@ -251,67 +248,6 @@ impl AlgoInfo {
             .map(|i| i.algo)
             .collect()
     }
-
-    /// Whether the algorithm takes `option` (a parameter of [`AlgoInfo::options`] or a
-    /// reading of [`super::READING_TABLE`]).
-    pub fn takes(&self, option: &str) -> bool {
-        match super::readings::reading(option) {
-            Some(r) => (r.accepts)(self),
-            None => self.options.contains(&option),
-        }
-    }
-
-    /// The names of the algorithms that take `option`, for messages.
-    pub fn takers(option: &str) -> String {
-        let v: Vec<&str> = ALGORITHMS
-            .iter()
-            .filter(|i| i.takes(option))
-            .map(|i| i.name)
-            .collect();
-        if v.is_empty() {
-            "none".into()
-        } else {
-            v.join(", ")
-        }
-    }
-}
-
-/// Checks that every option of `s` that differs from its default is one the algorithm takes.
-///
-/// # Errors
-/// [`Error::InvalidParameter`] naming the option, its value and the algorithms that take it.
-pub fn check_options(s: &Setting) -> Result<()> {
-    let info = s.algo.info();
-    let default = Setting::new(s.algo, s.delta);
-    let mut given: Vec<(OptionName, String)> = Vec::new();
-    if let Some(e) = s.eps {
-        given.push(("eps", e.get().to_string()));
-    }
-    if let Some(g) = s.gamma {
-        given.push(("gamma", g.get().to_string()));
-    }
-    if s.beta != default.beta {
-        given.push(("beta", s.beta.get().to_string()));
-    }
-    for ((name, value), (_, dv)) in s.readings().into_iter().zip(default.readings()) {
-        if value != dv {
-            given.push((name, value));
-        }
-    }
-    for (name, value) in given {
-        if !info.takes(name) {
-            return Err(Error::param(
-                name,
-                value,
-                format!(
-                    "absent for {} (it does not take --{name}; the algorithms that do: {})",
-                    info.name,
-                    AlgoInfo::takers(name)
-                ),
-            ));
-        }
-    }
-    Ok(())
 }
 
 impl AlgoName {
@@ -328,7 +264,6 @@ impl AlgoName {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::{Beta, Epsilon, Gamma};
 
     #[test]
     fn the_table_lists_every_algorithm_once_in_order() {
@@ -337,77 +272,6 @@ mod tests {
             assert_eq!(a.info().name, a.as_str());
             assert_eq!(a.info().name, crate::spelling::Spelling::spelling(&a));
             assert_eq!(a.info().privacy != PrivacyModel::NonPrivate, a.needs_eps());
-        }
-    }
-
-    #[test]
-    fn options_that_do_not_apply_are_refused_naming_them() {
-        let base = |a| Setting::paper(a, 0.1).expect("valid");
-        let mut s = base(AlgoName::Ttucb);
-        s.gamma = Some(Gamma::new(0.5).expect("valid"));
-        let e = check_options(&s).expect_err("gamma for ttucb").to_string();
-        assert!(e.contains("gamma") && e.contains("gauss-ldp-tt"), "{e}");
-        let mut s = base(AlgoName::DpSe);
-        s.beta = Beta::new(0.3).expect("valid");
-        assert!(check_options(&s).is_err(), "beta for dp-se");
-        let mut s = base(AlgoName::Ttucb);
-        s.eps = Some(Epsilon::new(1.0).expect("valid"));
-        assert!(
-            check_options(&s).is_err(),
-            "eps for a non-private algorithm"
-        );
-        let mut s = base(AlgoName::AdapTt);
-        s.eps = Some(Epsilon::new(1.0).expect("valid"));
-        s.challenger_counts = super::super::ChallengerCounts::Local;
-        assert!(check_options(&s).is_ok());
-        s.eq14_form = super::super::rules::Eq14Form::Printed;
-        assert!(check_options(&s).is_err(), "eq14-form is adap-tt-star's");
-    }
-
-    /// Which algorithm takes which option: the parameters of each entry and the readings whose
-    /// `accepts` holds, against the list written out by hand.
-    #[test]
-    fn each_algorithm_takes_exactly_its_options() {
-        let top_two = ["beta", "tie-break", "ids-beta"];
-        let want: [(AlgoName, &[&str]); 7] = [
-            (AlgoName::Ttucb, &[]),
-            (AlgoName::CtbTt, &["eps"]),
-            (AlgoName::GaussLdpTt, &["eps", "gamma", "gauss-sigma"]),
-            (
-                AlgoName::AdapTt,
-                &[
-                    "eps",
-                    "challenger-counts",
-                    "adap-leader-bonus",
-                    "leader-counts",
-                ],
-            ),
-            (
-                AlgoName::AdapTtStar,
-                &[
-                    "eps",
-                    "challenger-counts",
-                    "eq14-form",
-                    "adap-leader-bonus",
-                    "leader-counts",
-                ],
-            ),
-            (AlgoName::DpSe, &["eps"]),
-            (
-                AlgoName::DpaTt,
-                &["challenger-counts", "dpa-episodes", "leader-counts"],
-            ),
-        ];
-        let all: Vec<&str> = ["beta", "eps", "gamma"]
-            .into_iter()
-            .chain(crate::bandit::READINGS)
-            .collect();
-        for (algo, extra) in want {
-            let info = algo.info();
-            for o in &all {
-                let expected = extra.contains(o) || (info.top_two && top_two.contains(o));
-                assert_eq!(info.takes(o), expected, "{} takes {o}", info.name);
-            }
         }
     }
 

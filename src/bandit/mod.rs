@@ -88,7 +88,7 @@ pub fn build(
     instance: &crate::instance::Instance,
 ) -> crate::Result<Box<dyn BaiAlgorithm>> {
     let s = &spec.setting;
-    info::check_options(s)?;
+    readings::check_options(s)?;
     if s.dpa_episodes != DpaEpisodes::PerArm && s.algo != AlgoName::DpaTt {
         return Err(crate::error::Error::param(
             "dpa-episodes",

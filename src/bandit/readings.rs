@@ -5,15 +5,16 @@
 //! [`Setting::non_default_flags`] (a summary's `options`), the cell keys
 //! ([`crate::experiment::Cell::variant_suffix`]), the `dpbai run` arguments that reproduce a
 //! cell ([`crate::experiment::Cell::run_args`]) and the per-algorithm check
-//! ([`super::info::check_options`]) all read this table.
+//! ([`check_options`]) all read this table.
 
-use super::info::{AlgoInfo, PrivacyModel};
+use super::info::{AlgoInfo, OptionName, PrivacyModel, ALGORITHMS};
 use super::options::AlgoName;
 use super::options::{
     AdapLeaderBonus, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, TieBreak,
 };
 use super::rules::Eq14Form;
 use super::setting::Setting;
+use crate::error::{Error, Result};
 use crate::spelling::Spelling;
 
 /// Where a reading's part of a cell key goes: before the instance's `σ`, `β` and `γ`, or after
@@ -49,7 +50,7 @@ pub struct Reading {
     /// Its default value (the paper's reading).
     pub default: fn() -> &'static str,
     /// Whether an algorithm takes it (a value other than the default is refused for the
-    /// others, [`super::info::check_options`]).
+    /// others, [`check_options`]).
     pub accepts: fn(&AlgoInfo) -> bool,
 }
 
@@ -192,10 +193,132 @@ impl Setting {
     }
 }
 
+impl Setting {
+    /// The readings that differ from the paper's defaults, as `dpbai run` flags in the order of
+    /// [`READING_TABLE`] (`--tie-break uniform`, `--ids-beta`, ...); empty for the paper's
+    /// algorithm. `δ`, `ε`, `γ`, `β` and the rules are not included (they have their own fields
+    /// wherever this list is recorded, e.g. [`crate::experiment::meta::RunMeta::options`]).
+    pub fn non_default_flags(&self) -> Vec<String> {
+        self.changed_readings()
+            .into_iter()
+            .map(|(r, v)| {
+                if r.switch {
+                    format!("--{}", r.name)
+                } else {
+                    format!("--{} {v}", r.name)
+                }
+            })
+            .collect()
+    }
+
+    /// Every reading with its value, by its `dpbai run` flag name (without `--`) in the order of
+    /// [`READING_TABLE`], defaults included: the values are the flags' spellings (`"true"` or
+    /// `"false"` for `ids-beta`), which [`Setting::set_reading`] reads back.
+    ///
+    /// # Example
+    /// ```
+    /// use dpbai::bandit::{AlgoName, Setting};
+    /// let s = Setting::paper(AlgoName::Ttucb, 0.01).unwrap();
+    /// assert_eq!(s.readings()[0], ("tie-break", "lowest-index".to_string()));
+    /// ```
+    pub fn readings(&self) -> [(&'static str, String); READING_TABLE.len()] {
+        std::array::from_fn(|k| (READING_TABLE[k].name, (READING_TABLE[k].get)(self)))
+    }
+
+    /// Sets the reading named `key` from its flag value, as `dpbai run --KEY VALUE` would: `key`
+    /// is one of [`READINGS`] (`_` may stand for `-`), `value` a value that flag accepts
+    /// (`"true"` or `"false"` for `ids-beta`). For callers that take readings by name (the
+    /// Python package's `run(..., options={...})`).
+    ///
+    /// # Example
+    /// ```
+    /// use dpbai::bandit::{AlgoName, Setting, TieBreak};
+    /// let mut s = Setting::paper(AlgoName::Ttucb, 0.01).unwrap();
+    /// s.set_reading("tie_break", "uniform").unwrap();
+    /// assert_eq!(s.tie_break, TieBreak::Uniform);
+    /// let e = s.set_reading("tie-break", "random").unwrap_err().to_string();
+    /// assert!(e.contains("lowest-index, uniform"), "{e}");
+    /// ```
+    ///
+    /// # Errors
+    /// [`crate::Error::InvalidParameter`] naming the key and the allowed keys, or the value and
+    /// the allowed values.
+    pub fn set_reading(&mut self, key: &str, value: &str) -> crate::Result<()> {
+        let r = reading(key).ok_or_else(|| {
+            crate::Error::param("reading", key, format!("one of {}", READINGS.join(", ")))
+        })?;
+        (r.set)(self, value)
+    }
+}
+
+impl AlgoInfo {
+    /// Whether the algorithm takes `option` (a parameter of [`AlgoInfo::options`] or a
+    /// reading of [`super::READING_TABLE`]).
+    pub fn takes(&self, option: &str) -> bool {
+        match reading(option) {
+            Some(r) => (r.accepts)(self),
+            None => self.options.contains(&option),
+        }
+    }
+
+    /// The names of the algorithms that take `option`, for messages.
+    pub fn takers(option: &str) -> String {
+        let v: Vec<&str> = ALGORITHMS
+            .iter()
+            .filter(|i| i.takes(option))
+            .map(|i| i.name)
+            .collect();
+        if v.is_empty() {
+            "none".into()
+        } else {
+            v.join(", ")
+        }
+    }
+}
+
+/// Checks that every option of `s` that differs from its default is one the algorithm takes.
+///
+/// # Errors
+/// [`Error::InvalidParameter`] naming the option, its value and the algorithms that take it.
+pub fn check_options(s: &Setting) -> Result<()> {
+    let info = s.algo.info();
+    let default = Setting::new(s.algo, s.delta);
+    let mut given: Vec<(OptionName, String)> = Vec::new();
+    if let Some(e) = s.eps {
+        given.push(("eps", e.get().to_string()));
+    }
+    if let Some(g) = s.gamma {
+        given.push(("gamma", g.get().to_string()));
+    }
+    if s.beta != default.beta {
+        given.push(("beta", s.beta.get().to_string()));
+    }
+    for ((name, value), (_, dv)) in s.readings().into_iter().zip(default.readings()) {
+        if value != dv {
+            given.push((name, value));
+        }
+    }
+    for (name, value) in given {
+        if !info.takes(name) {
+            return Err(Error::param(
+                name,
+                value,
+                format!(
+                    "absent for {} (it does not take --{name}; the algorithms that do: {})",
+                    info.name,
+                    AlgoInfo::takers(name)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::bandit::AlgoName;
+    use crate::params::{Beta, Epsilon, Gamma};
 
     #[test]
     fn every_reading_round_trips_through_get_and_set() {
@@ -217,5 +340,153 @@ mod tests {
         }
         assert_eq!(READINGS.len(), READING_TABLE.len());
         assert!(reading("leader_counts").is_some() && reading("nope").is_none());
+    }
+
+    #[test]
+    fn options_that_do_not_apply_are_refused_naming_them() {
+        let base = |a| Setting::paper(a, 0.1).expect("valid");
+        let mut s = base(AlgoName::Ttucb);
+        s.gamma = Some(Gamma::new(0.5).expect("valid"));
+        let e = check_options(&s).expect_err("gamma for ttucb").to_string();
+        assert!(e.contains("gamma") && e.contains("gauss-ldp-tt"), "{e}");
+        let mut s = base(AlgoName::DpSe);
+        s.beta = Beta::new(0.3).expect("valid");
+        assert!(check_options(&s).is_err(), "beta for dp-se");
+        let mut s = base(AlgoName::Ttucb);
+        s.eps = Some(Epsilon::new(1.0).expect("valid"));
+        assert!(
+            check_options(&s).is_err(),
+            "eps for a non-private algorithm"
+        );
+        let mut s = base(AlgoName::AdapTt);
+        s.eps = Some(Epsilon::new(1.0).expect("valid"));
+        s.challenger_counts = super::super::ChallengerCounts::Local;
+        assert!(check_options(&s).is_ok());
+        s.eq14_form = super::super::rules::Eq14Form::Printed;
+        assert!(check_options(&s).is_err(), "eq14-form is adap-tt-star's");
+    }
+
+    /// Which algorithm takes which option: the parameters of each entry and the readings whose
+    /// `accepts` holds, against the list written out by hand.
+
+    #[test]
+    fn each_algorithm_takes_exactly_its_options() {
+        let top_two = ["beta", "tie-break", "ids-beta"];
+        let want: [(AlgoName, &[&str]); 7] = [
+            (AlgoName::Ttucb, &[]),
+            (AlgoName::CtbTt, &["eps"]),
+            (AlgoName::GaussLdpTt, &["eps", "gamma", "gauss-sigma"]),
+            (
+                AlgoName::AdapTt,
+                &[
+                    "eps",
+                    "challenger-counts",
+                    "adap-leader-bonus",
+                    "leader-counts",
+                ],
+            ),
+            (
+                AlgoName::AdapTtStar,
+                &[
+                    "eps",
+                    "challenger-counts",
+                    "eq14-form",
+                    "adap-leader-bonus",
+                    "leader-counts",
+                ],
+            ),
+            (AlgoName::DpSe, &["eps"]),
+            (
+                AlgoName::DpaTt,
+                &["challenger-counts", "dpa-episodes", "leader-counts"],
+            ),
+        ];
+        let all: Vec<&str> = ["beta", "eps", "gamma"]
+            .into_iter()
+            .chain(crate::bandit::READINGS)
+            .collect();
+        for (algo, extra) in want {
+            let info = algo.info();
+            for o in &all {
+                let expected = extra.contains(o) || (info.top_two && top_two.contains(o));
+                assert_eq!(info.takes(o), expected, "{} takes {o}", info.name);
+            }
+        }
+    }
+
+    #[test]
+    fn set_reading_inverts_non_default_flags() {
+        let mut s = Setting::paper(AlgoName::AdapTtStar, 0.1).expect("valid");
+        for (k, v) in [
+            ("tie-break", "uniform"),
+            ("challenger_counts", "local"),
+            ("ids-beta", "true"),
+            ("gauss-sigma", "printed"),
+            ("eq14-form", "printed"),
+            ("dpa-episodes", "global"),
+            ("adap-leader-bonus", "eq11-log-n"),
+            ("leader-counts", "global"),
+        ] {
+            s.set_reading(k, v).expect("a valid reading");
+        }
+        // every reading differs from its default, each as its own flag
+        assert_eq!(s.non_default_flags().len(), READINGS.len());
+        let e = s
+            .set_reading("tie-brake", "uniform")
+            .expect_err("unknown key");
+        assert!(
+            e.to_string()
+                .contains("one of tie-break, challenger-counts"),
+            "{e}"
+        );
+        let e = s.set_reading("ids-beta", "yes").expect_err("not a bool");
+        assert!(e.to_string().contains("true or false"), "{e}");
+        let e = s
+            .set_reading("adap-leader-bonus", "eq4")
+            .expect_err("bad value");
+        assert!(e.to_string().contains("eq11, eq3, eq11-log-n"), "{e}");
+    }
+
+    /// `readings` lists every reading of [`READINGS`], and `set_reading` reads each value back.
+    #[test]
+    fn readings_round_trip_through_set_reading() {
+        let mut s = Setting::paper(AlgoName::AdapTtStar, 0.1).expect("valid");
+        s.tie_break = TieBreak::Uniform;
+        s.ids_beta = true;
+        s.adap_leader_bonus = AdapLeaderBonus::Eq11LogN;
+        let r = s.readings();
+        assert_eq!(r.clone().map(|(k, _)| k), READINGS);
+        let mut t = Setting::paper(AlgoName::AdapTtStar, 0.1).expect("valid");
+        for (k, v) in &r {
+            t.set_reading(k, v).expect("its own spelling");
+        }
+        assert_eq!(t, s);
+    }
+
+    #[test]
+    fn every_non_default_reading_is_one_flag_in_a_fixed_order() {
+        let mut s = Setting::paper(AlgoName::AdapTtStar, 0.1).expect("valid");
+        assert!(s.non_default_flags().is_empty());
+        s.tie_break = TieBreak::Uniform;
+        s.challenger_counts = ChallengerCounts::Local;
+        s.ids_beta = true;
+        s.gauss_sigma = GaussLdpSigma::Printed;
+        s.eq14_form = Eq14Form::Printed;
+        s.dpa_episodes = DpaEpisodes::Global;
+        s.adap_leader_bonus = AdapLeaderBonus::Eq11LogN;
+        s.leader_counts = LeaderCounts::Global;
+        assert_eq!(
+            s.non_default_flags(),
+            [
+                "--tie-break uniform",
+                "--challenger-counts local",
+                "--ids-beta",
+                "--gauss-sigma printed",
+                "--eq14-form printed",
+                "--dpa-episodes global",
+                "--adap-leader-bonus eq11-log-n",
+                "--leader-counts global",
+            ]
+        );
     }
 }

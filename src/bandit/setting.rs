@@ -13,7 +13,6 @@ use super::options::{
     AdapLeaderBonus, AlgoName, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, Rules,
     TieBreak,
 };
-use super::readings::{reading, READINGS, READING_TABLE};
 use super::rules::Eq14Form;
 use crate::params::{Beta, Delta, Epsilon, Gamma};
 
@@ -136,62 +135,6 @@ impl Setting {
     pub fn gamma_value(&self) -> Option<f64> {
         self.gamma.map(Gamma::get)
     }
-
-    /// The readings that differ from the paper's defaults, as `dpbai run` flags in the order of
-    /// [`READING_TABLE`] (`--tie-break uniform`, `--ids-beta`, ...); empty for the paper's
-    /// algorithm. `δ`, `ε`, `γ`, `β` and the rules are not included (they have their own fields
-    /// wherever this list is recorded, e.g. [`crate::experiment::meta::RunMeta::options`]).
-    pub fn non_default_flags(&self) -> Vec<String> {
-        self.changed_readings()
-            .into_iter()
-            .map(|(r, v)| {
-                if r.switch {
-                    format!("--{}", r.name)
-                } else {
-                    format!("--{} {v}", r.name)
-                }
-            })
-            .collect()
-    }
-
-    /// Every reading with its value, by its `dpbai run` flag name (without `--`) in the order of
-    /// [`READING_TABLE`], defaults included: the values are the flags' spellings (`"true"` or
-    /// `"false"` for `ids-beta`), which [`Setting::set_reading`] reads back.
-    ///
-    /// # Example
-    /// ```
-    /// use dpbai::bandit::{AlgoName, Setting};
-    /// let s = Setting::paper(AlgoName::Ttucb, 0.01).unwrap();
-    /// assert_eq!(s.readings()[0], ("tie-break", "lowest-index".to_string()));
-    /// ```
-    pub fn readings(&self) -> [(&'static str, String); READING_TABLE.len()] {
-        std::array::from_fn(|k| (READING_TABLE[k].name, (READING_TABLE[k].get)(self)))
-    }
-
-    /// Sets the reading named `key` from its flag value, as `dpbai run --KEY VALUE` would: `key`
-    /// is one of [`READINGS`] (`_` may stand for `-`), `value` a value that flag accepts
-    /// (`"true"` or `"false"` for `ids-beta`). For callers that take readings by name (the
-    /// Python package's `run(..., options={...})`).
-    ///
-    /// # Example
-    /// ```
-    /// use dpbai::bandit::{AlgoName, Setting, TieBreak};
-    /// let mut s = Setting::paper(AlgoName::Ttucb, 0.01).unwrap();
-    /// s.set_reading("tie_break", "uniform").unwrap();
-    /// assert_eq!(s.tie_break, TieBreak::Uniform);
-    /// let e = s.set_reading("tie-break", "random").unwrap_err().to_string();
-    /// assert!(e.contains("lowest-index, uniform"), "{e}");
-    /// ```
-    ///
-    /// # Errors
-    /// [`crate::Error::InvalidParameter`] naming the key and the allowed keys, or the value and
-    /// the allowed values.
-    pub fn set_reading(&mut self, key: &str, value: &str) -> crate::Result<()> {
-        let r = reading(key).ok_or_else(|| {
-            crate::Error::param("reading", key, format!("one of {}", READINGS.join(", ")))
-        })?;
-        (r.set)(self, value)
-    }
 }
 
 #[cfg(test)]
@@ -216,81 +159,5 @@ mod tests {
         assert!(plain.with_eps(0.0).is_err());
         assert!(plain.with_gamma(Some(1.0)).is_err());
         assert_eq!(plain.with_gamma(None).expect("none").gamma, None);
-    }
-
-    #[test]
-    fn set_reading_inverts_non_default_flags() {
-        let mut s = Setting::paper(AlgoName::AdapTtStar, 0.1).expect("valid");
-        for (k, v) in [
-            ("tie-break", "uniform"),
-            ("challenger_counts", "local"),
-            ("ids-beta", "true"),
-            ("gauss-sigma", "printed"),
-            ("eq14-form", "printed"),
-            ("dpa-episodes", "global"),
-            ("adap-leader-bonus", "eq11-log-n"),
-            ("leader-counts", "global"),
-        ] {
-            s.set_reading(k, v).expect("a valid reading");
-        }
-        // every reading differs from its default, each as its own flag
-        assert_eq!(s.non_default_flags().len(), READINGS.len());
-        let e = s
-            .set_reading("tie-brake", "uniform")
-            .expect_err("unknown key");
-        assert!(
-            e.to_string()
-                .contains("one of tie-break, challenger-counts"),
-            "{e}"
-        );
-        let e = s.set_reading("ids-beta", "yes").expect_err("not a bool");
-        assert!(e.to_string().contains("true or false"), "{e}");
-        let e = s
-            .set_reading("adap-leader-bonus", "eq4")
-            .expect_err("bad value");
-        assert!(e.to_string().contains("eq11, eq3, eq11-log-n"), "{e}");
-    }
-
-    /// `readings` lists every reading of [`READINGS`], and `set_reading` reads each value back.
-    #[test]
-    fn readings_round_trip_through_set_reading() {
-        let mut s = Setting::paper(AlgoName::AdapTtStar, 0.1).expect("valid");
-        s.tie_break = TieBreak::Uniform;
-        s.ids_beta = true;
-        s.adap_leader_bonus = AdapLeaderBonus::Eq11LogN;
-        let r = s.readings();
-        assert_eq!(r.clone().map(|(k, _)| k), READINGS);
-        let mut t = Setting::paper(AlgoName::AdapTtStar, 0.1).expect("valid");
-        for (k, v) in &r {
-            t.set_reading(k, v).expect("its own spelling");
-        }
-        assert_eq!(t, s);
-    }
-
-    #[test]
-    fn every_non_default_reading_is_one_flag_in_a_fixed_order() {
-        let mut s = Setting::paper(AlgoName::AdapTtStar, 0.1).expect("valid");
-        assert!(s.non_default_flags().is_empty());
-        s.tie_break = TieBreak::Uniform;
-        s.challenger_counts = ChallengerCounts::Local;
-        s.ids_beta = true;
-        s.gauss_sigma = GaussLdpSigma::Printed;
-        s.eq14_form = Eq14Form::Printed;
-        s.dpa_episodes = DpaEpisodes::Global;
-        s.adap_leader_bonus = AdapLeaderBonus::Eq11LogN;
-        s.leader_counts = LeaderCounts::Global;
-        assert_eq!(
-            s.non_default_flags(),
-            [
-                "--tie-break uniform",
-                "--challenger-counts local",
-                "--ids-beta",
-                "--gauss-sigma printed",
-                "--eq14-form printed",
-                "--dpa-episodes global",
-                "--adap-leader-bonus eq11-log-n",
-                "--leader-counts global",
-            ]
-        );
     }
 }
