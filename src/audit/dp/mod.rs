@@ -273,15 +273,11 @@ pub fn audit_dp(target: &Target, o: &DpOptions) -> Result<DpReport> {
             (Mode::BlackBox, _) | (_, None) => false,
             _ => true,
         };
-    let approximate = mech.as_ref().is_some_and(|m| m.claim().is_approximate());
-    let claim = if approximate {
-        Claim::Approx {
-            eps: o.eps,
-            gamma: o.gamma,
-        }
-    } else {
-        Claim::Pure { eps: o.eps }
+    let claim = match &mech {
+        Some(m) => Claim::of(m.claim(), o.eps, o.gamma),
+        None => Claim::Pure { eps: o.eps },
     };
+    let approximate = matches!(claim, Claim::Approx { .. });
     let mut rep = DpReport {
         target: target_name(target),
         mode: if exact { "exact" } else { "blackbox" }.into(),
