@@ -1,11 +1,12 @@
 # `make test` is the one test command (README, .ci/run): the Rust suite, then the
-# Python package built into a virtual environment (target/pyenv, maturin and numpy/pytest from
-# PyPI) and its pytest suite. Nothing else needs to be installed on a fresh machine.
+# Python package built into a virtual environment (target/pyenv, maturin, numpy, pytest and
+# mypy from PyPI), its type check and its pytest suite. Nothing else needs to be installed on
+# a fresh machine.
 PYTHON ?= python3
 PYENV  := target/pyenv
 PY     := $(PYENV)/bin/python
 
-.PHONY: test test-rust test-python pyenv develop wheel wheel-check
+.PHONY: test test-rust test-python typecheck pyenv develop wheel wheel-check
 
 test: test-rust test-python
 
@@ -16,14 +17,20 @@ $(PY):
 	$(PYTHON) -m venv $(PYENV)
 
 pyenv: $(PY)
-	$(PY) -m pip install --quiet --disable-pip-version-check "maturin>=1.7,<2" numpy pytest pandas tqdm
+	$(PY) -m pip install --quiet --disable-pip-version-check "maturin>=1.7,<2" numpy pytest pandas tqdm "mypy>=1.10"
 
 # Builds the extension (release, into the workspace's target/) and installs it in the venv.
 develop: pyenv
 	VIRTUAL_ENV=$(abspath $(PYENV)) $(PYENV)/bin/maturin develop --release --quiet
 
+# The package's types: `mypy --strict` on the package and the examples, and `stubtest`, which
+# fails when the stub of the compiled module (python/dpbai/_dpbai.pyi) and its classes disagree.
+typecheck: develop
+	$(PY) -m mypy --strict python/dpbai python/examples
+	$(PY) -m mypy.stubtest dpbai
+
 # The Python tests call the CLI binary (target/release/dpbai) to compare seeds and numbers.
-test-python: develop
+test-python: typecheck
 	cargo build --release --bin dpbai
 	$(PY) -m pytest python/tests python/dpbai --doctest-modules -q
 

@@ -12,9 +12,13 @@ Thin bindings of the Rust library ``dpbai`` (the same code as the ``dpbai`` comm
   and of mechanisms written in Python;
 * :func:`experiment`: a study (``dpbai experiment``) and its results table.
 
-Results are records (``r.summary`` or ``r["summary"]``) with ``to_pandas()``; long calls take
-``progress=`` (a callable ``progress(done, total)``, or ``True`` for a tqdm bar). The package
-also installs the ``dpbai`` command.
+Results are typed, frozen objects (:class:`Bounds`, :class:`RunResult`, :class:`DeltaAudit`,
+...; classes of the extension module, with one stub, ``_dpbai.pyi``): every field is an
+attribute (``r.summary.mean_tau``), per-run data are numpy arrays, and each has ``to_dict()``
+(plain data, the keys of the command line's JSON), ``to_pandas()`` where a table makes sense
+(pandas must be installed) and a ``repr``. Long calls take ``progress=`` (a callable
+``progress(done, total)``, or ``True`` for a tqdm bar). The package also installs the ``dpbai``
+command.
 
 Bad input raises ``ValueError`` (``TypeError`` for a wrong type) whose message names the
 keyword, the value and what is allowed. A Python mechanism or threshold that returns NaN or
@@ -30,17 +34,34 @@ Example
 
 from __future__ import annotations
 
-import json
 import numbers
 import os
 import tempfile
-from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _args, _dpbai, divergence, special
+from ._dpbai import (
+    AdapTtStarBound,
+    Bounds,
+    Censored,
+    Certified,
+    DeltaAudit,
+    DeltaInstance,
+    DpAudit,
+    EpsCurves,
+    ExperimentResults,
+    ExperimentRow,
+    RunResult,
+    RunSummary,
+    SampleLowerBounds,
+    UpperBound,
+    UpperBounds,
+)
 
-__version__ = _dpbai.__version__
+__version__: str = _dpbai.__version__
 
 __all__ = [
     "special",
@@ -52,118 +73,31 @@ __all__ = [
     "audit_dp",
     "threshold_presets",
     "experiment",
-    "Certified",
+    "AdapTtStarBound",
     "Bounds",
-    "EpsCurves",
-    "RunResult",
+    "Censored",
+    "Certified",
     "DeltaAudit",
+    "DeltaInstance",
     "DpAudit",
+    "EpsCurves",
     "ExperimentResults",
-    "Record",
+    "ExperimentRow",
+    "RunResult",
+    "RunSummary",
+    "SampleLowerBounds",
+    "UpperBound",
+    "UpperBounds",
 ]
 
-
-def _pandas():
-    try:
-        import pandas as pd
-    except ImportError as e:  # pragma: no cover - depends on the environment
-        raise ImportError("to_pandas() needs pandas: pip install pandas") from e
-    return pd
+ThresholdFn = Callable[[float, float, float, float, float, float, float, float], float]
+"""A Python stopping threshold ``threshold(t, na, nb, gap, K, delta, eps, sigma) -> float``."""
+ProgressArg = Union[None, bool, Callable[[int, int], Any]]
+"""``progress=``: ``None``, ``True`` (a bar) or a callable ``progress(done, total)``."""
 
 
 def _family(family: Any, sigma: Any) -> Tuple[str, Optional[float]]:
     return _args.text("family", family), _args.opt_real("sigma", sigma)
-
-
-class Record(dict):
-    """A ``dict`` whose keys are also attributes (``r.verdict == r["verdict"]``); nested dicts
-    are records too."""
-
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return self[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-    def __dir__(self):
-        return list(self.keys()) + list(super().__dir__())
-
-    @classmethod
-    def wrap(cls, obj: Any) -> Any:
-        if isinstance(obj, dict):
-            return cls({k: cls.wrap(v) for k, v in obj.items()})
-        if isinstance(obj, list):
-            return [cls.wrap(v) for v in obj]
-        return obj
-
-
-class Certified(Record):
-    """A characteristic time with its certificate: ``value``, ``lower <= value <= upper``
-    (proven bounds, relative width <= 1e-9) and the optimal ``allocation`` (ndarray, sums to
-    1)."""
-
-    def __repr__(self) -> str:
-        return (
-            f"Certified(value={self['value']!r}, lower={self['lower']!r}, "
-            f"upper={self['upper']!r}, allocation={self['allocation']!r})"
-        )
-
-
-_TIMES = (
-    "t_kl",
-    "t_kl_gaussian",
-    "t_kl_beta",
-    "t_tv",
-    "t_tv2",
-    "t_local",
-    "t_global",
-    "t_kl_g_eps",
-    "t_kl_beta_g_eps",
-)
-
-
-class Bounds(Record):
-    """Result of :func:`bounds`: the fields of ``dpbai bounds --json``.
-
-    Characteristic times (:class:`Certified` or ``None`` when ``eps`` is not given / not
-    defined): ``t_kl``, ``t_kl_gaussian``, ``t_kl_beta``, ``t_tv``, ``t_tv2``, ``t_local``
-    (Bernoulli only), ``t_global``, ``t_kl_g_eps``, ``t_kl_beta_g_eps``.
-    Switches: ``eps_switch_local``, ``eps_switch_global``, ``eps_switch_per_arm`` (ndarray,
-    ``2Δ_a``, NaN for the best arm). Bound formulas: ``log_factor``, ``sample_lower_bounds``
-    (``non_private``, ``local``, ``global``) and ``upper_bounds`` (``ctb_tt``, ``ctb_tt_ids``,
-    ``adap_tt``, ``adap_tt_star``, ``dpa``), per unit of ``log(1/δ)``.
-
-    Every upper bound is asymptotic (``regime``: "asymptotic, δ → 0; not a finite-δ bound")
-    and names its privacy ``model`` ("non-private" for ``dpa``, the batched non-private DPA-TT
-    of App. H; "eps-local DP" for CTB-TT; "eps-global DP" for AdaP-TT and AdaP-TT*), the
-    characteristic time of the lower bound that binds its algorithm (``lower_time``: ``t_kl``,
-    ``t_local`` or ``t_global``, and its ``lower_time_value``), a ``note`` when the theorem's
-    assumptions fail and, for ``ctb_tt``/``ctb_tt_ids``, ``refused`` (with ``value`` None) on
-    Gaussian arms, where randomised response is undefined. ``adap_tt_star`` adds the active
-    branch of each reading of Thm. 24 (``thm24_main_branch``, ``lemma52_app_branch``,
-    ``proof_max_branch``: "g1" or "g2") and the ε where the curve jumps (``switch_eps_main`` =
-    ``2Δ_max``, ``switch_eps_lemma52`` = ``Δ_max/3``).
-
-    Gaussian arms: every private proxy (``t_kl_g_eps``, ``t_kl_beta_g_eps``, ``two_h_g_eps``)
-    and upper bound takes the instance's ``sigma`` (App. G keeps σ symbolic); AdaP-TT and
-    AdaP-TT* are then δ-correct but not ε-DP (DAF's noise assumes rewards in ``[0, 1]``), so
-    their ``lower_time`` is ``t_kl``.
-    """
-
-    def times(self) -> Dict[str, Certified]:
-        """The characteristic times that are defined, by name."""
-        return {k: self[k] for k in _TIMES if self.get(k) is not None}
-
-    def to_pandas(self):
-        """The defined characteristic times as a ``pandas.DataFrame`` indexed by name, with
-        columns ``value``, ``lower``, ``upper`` and ``allocation`` (pandas must be installed)."""
-        pd = _pandas()
-        rows = {
-            k: {"value": c["value"], "lower": c["lower"], "upper": c["upper"],
-                "allocation": c["allocation"]}
-            for k, c in self.times().items()
-        }
-        return pd.DataFrame.from_dict(rows, orient="index")
 
 
 def bounds(
@@ -203,7 +137,7 @@ def bounds(
     (64.0, None)
     """
     family, sigma = _family(family, sigma)
-    d = _dpbai.bounds(
+    d: Bounds = _dpbai.bounds(
         _args.vector("means", means),
         family,
         sigma,
@@ -211,20 +145,7 @@ def bounds(
         _args.real("delta", delta),
         _args.real("beta", beta),
     )
-    out = Bounds(Record.wrap(d))
-    for k in _TIMES:
-        if out.get(k) is not None:
-            out[k] = Certified(out[k])
-    return out
-
-
-class EpsCurves(dict):
-    """Result of :func:`eps_curves`: column name -> float64 ndarray (one entry per ``ε``)."""
-
-    def to_pandas(self):
-        """The columns as a ``pandas.DataFrame`` (pandas must be installed; it is not a
-        dependency of dpbai)."""
-        return _pandas().DataFrame(dict(self))
+    return d
 
 
 def eps_curves(
@@ -256,11 +177,12 @@ def eps_curves(
     >>> bool(np.all(c["t_global"] >= c["t_kl"]))
     True
     """
-    if isinstance(eps, numbers.Real) and not isinstance(eps, bool):
-        eps = [eps]
-    grid = _args.vector("eps", eps, what="privacy budgets")
+    one: Any = eps
+    if isinstance(one, numbers.Real) and not isinstance(one, bool):
+        one = [one]
+    grid = _args.vector("eps", one, what="privacy budgets")
     family, sigma = _family(family, sigma)
-    d = _dpbai.eps_curves(
+    return _dpbai.eps_curves(
         _args.vector("means", means),
         grid,
         family,
@@ -268,41 +190,6 @@ def eps_curves(
         _args.real("delta", delta),
         _args.real("beta", beta),
     )
-    return EpsCurves(d)
-
-
-class RunResult(Record):
-    """Result of :func:`run`.
-
-    ``tau`` (uint64 ndarray): samples drawn by each run (the capped value for unstopped runs);
-    ``recommendation`` (int64, **1-based** arm numbers as on the command line);
-    ``stopped`` (bool; ``False`` for a run capped by ``max_steps``);
-    ``rounds`` (float64, NaN where the algorithm does not define it);
-    ``summary``: the object ``dpbai run --json`` prints (seed, runs, ``mean_tau``,
-    ``unstopped``, ``errors``, ``error_ci``, ``samples_per_s``, ...; ``threshold`` names a
-    Python callable threshold).
-    """
-
-    def to_pandas(self):
-        """One row per run: ``run`` (0-based run index ``r``, seeded by
-        ``rng_for_run(seed, r)``), ``tau``, ``recommendation``, ``stopped``, ``rounds``
-        (pandas must be installed). The summary is in ``df.attrs["summary"]``."""
-        pd = _pandas()
-        df = pd.DataFrame(
-            {
-                "run": np.arange(len(self["tau"]), dtype=np.uint64),
-                "tau": self["tau"],
-                "recommendation": self["recommendation"],
-                "stopped": self["stopped"],
-                "rounds": self["rounds"],
-            }
-        )
-        df.attrs["summary"] = dict(self["summary"])
-        return df
-
-
-ThresholdFn = Callable[[float, float, float, float, float, float, float, float], float]
-ProgressArg = Union[None, bool, Callable[[int, int], Any]]
 
 
 def run(
@@ -342,12 +229,12 @@ def run(
     threads : worker threads (default: all cores).
     rules : ``"paper"`` (provable thresholds) or ``"reference"`` (the public code's rules).
     max_steps : cap on the samples of one run (default 1e8); capped runs are reported as
-        unstopped (``stopped`` False, counted in ``summary["unstopped"]``), never dropped.
+        unstopped (``stopped`` False, counted in ``summary.unstopped``), never dropped.
     options : the readings the code adopts and the findings' controls, by their
         ``dpbai run`` flag names (``_`` or ``-``): ``tie_break``, ``challenger_counts``,
         ``ids_beta`` (a bool), ``gauss_sigma``, ``eq14_form``, ``dpa_episodes``,
         ``adap_leader_bonus``, ``leader_counts``, each with a value that flag accepts, e.g.
-        ``{"adap_leader_bonus": "eq11-log-n"}``; recorded in ``summary["options"]``.
+        ``{"adap_leader_bonus": "eq11-log-n"}``; recorded in ``summary.options``.
     threshold : a stopping threshold replacing the algorithm's: a preset name
         (:func:`threshold_presets`) or an expression (as ``dpbai run --threshold``), or a
         Python callable ``threshold(t, na, nb, gap, K, delta, eps, sigma) -> float`` as in
@@ -361,9 +248,9 @@ def run(
     Example
     -------
     >>> r = run("ttucb", [0.9, 0.5], delta=0.1, runs=50, seed=1)
-    >>> r.tau.shape, r.summary["runs"], r.summary["seed"]
+    >>> r.tau.shape, r.summary.runs, r.summary.seed
     ((50,), 50, 1)
-    >>> float(r.tau.mean()) == r.summary["mean_tau"]
+    >>> float(r.tau.mean()) == r.summary.mean_tau
     True
     """
     family, sigma = _family(family, sigma)
@@ -373,7 +260,7 @@ def run(
         raise TypeError(
             f"invalid options = {options!r}: must be a mapping of reading names to values"
         )
-    d = _dpbai.run(
+    return _dpbai.run(
         _args.text("algo", algo),
         _args.vector("means", means),
         delta=_args.real("delta", delta),
@@ -392,31 +279,6 @@ def run(
         step_by_step=_args.flag("step_by_step", step_by_step),
         progress=_args.progress(progress, f"{algo} runs"),
     )
-    summary = Record.wrap(json.loads(d.pop("summary_json")))
-    label = d.pop("threshold", None)
-    if label is not None:
-        summary["threshold"] = label
-    return RunResult(summary=summary, **d)
-
-
-class DeltaAudit(Record):
-    """Result of :func:`audit_delta`: the fields of ``dpbai audit delta --json`` (``verdict``,
-    ``ci``, ``runs``, ``errors``, ``unstopped``, ``instances``, ...)."""
-
-    def to_pandas(self):
-        """One row per instance (worst first): ``name``, ``verdict``, ``runs``, ``errors``,
-        ``unstopped``, ``ci``, ... (pandas must be installed)."""
-        return _pandas().DataFrame([dict(r) for r in self["instances"]])
-
-
-class DpAudit(Record):
-    """Result of :func:`audit_dp`: ``verdict``, ``eps_lower``, ``gamma_lower``, ``runs``,
-    ``certify_runs``, ``counts``, ``event``, ``eps_claimed``, ``confidence``, ..."""
-
-    def to_pandas(self):
-        """The result as a one-row ``pandas.DataFrame`` (nested fields flattened with ``.``;
-        pandas must be installed)."""
-        return _pandas().json_normalize(dict(self))
 
 
 def _means_or_battery(value: Any) -> Any:
@@ -504,7 +366,7 @@ def audit_delta(
     if threshold is not None and not callable(threshold):
         threshold = _args.text("threshold", threshold)
     family, sigma = _family(family, sigma)
-    text = _dpbai.audit_delta(
+    return _dpbai.audit_delta(
         _args.text("algo", algo),
         _means_or_battery(means_or_battery),
         delta=_args.real("delta", delta),
@@ -525,7 +387,6 @@ def audit_delta(
         threads=_args.opt_integer("threads", threads, 1, 1024),
         progress=_args.progress(progress, f"audit {algo}"),
     )
-    return DeltaAudit(Record.wrap(json.loads(text)))
 
 
 def audit_dp(
@@ -599,7 +460,7 @@ def audit_dp(
     eps = _args.real("eps", eps)
     gamma = _args.opt_real("gamma", gamma)
     alpha = _args.real("alpha", alpha)
-    text = _dpbai.audit_dp(
+    return _dpbai.audit_dp(
         mechanism,
         pair,
         eps=eps,
@@ -613,34 +474,6 @@ def audit_dp(
         seed=_args.integer("seed", seed, 0),
         progress=_args.progress(progress, "audit dp"),
     )
-    out = DpAudit(Record.wrap(json.loads(text)))
-    out["eps_claimed"] = eps
-    out["gamma_claimed"] = gamma
-    out["confidence"] = 1.0 - alpha
-    out["mode"] = "blackbox"
-    return out
-
-
-class ExperimentResults(list):
-    """Result of :func:`experiment`: the rows of the study's ``results.csv``, one
-    :class:`Record` per cell (``instance``, ``family``, ``sigma``, ``label``, ``algo``,
-    ``rules``, ``delta``, ``eps``, ``runs``, ``capped``, ``mean_tau``, ``std_tau``, ``ci95``,
-    ``km_median``, ..., the bounds), in the study's order; ``out_dir`` is the folder holding
-    ``results.csv`` and the cell cache (``None`` when it was a temporary folder)."""
-
-    out_dir: Optional[str] = None
-
-    def column(self, name: str) -> np.ndarray:
-        """One column as an ndarray (``None`` entries stay ``None`` in an object array)."""
-        values = [r[name] for r in self]
-        try:
-            return np.asarray(values, dtype=np.float64)
-        except (TypeError, ValueError):
-            return np.asarray(values, dtype=object)
-
-    def to_pandas(self):
-        """The results table as a ``pandas.DataFrame`` (pandas must be installed)."""
-        return _pandas().DataFrame([dict(r) for r in self])
 
 
 def experiment(
@@ -698,19 +531,18 @@ def experiment(
     threads = _args.opt_integer("threads", threads, 1, 1024)
     cb = _args.progress(progress, "experiment cells")
 
-    def go(folder: str) -> ExperimentResults:
-        text = _dpbai.experiment(config, is_path, folder, runs=runs, threads=threads, progress=cb)
-        return ExperimentResults(Record.wrap(r) for r in json.loads(text))
+    def go(folder: str, temporary: bool) -> ExperimentResults:
+        return _dpbai.experiment(
+            config, is_path, folder, temporary=temporary, runs=runs, threads=threads, progress=cb
+        )
 
     if out_dir is None:
         with tempfile.TemporaryDirectory(prefix="dpbai-experiment-") as tmp:
-            return go(tmp)
-    out = go(os.fspath(out_dir))
-    out.out_dir = os.fspath(out_dir)
-    return out
+            return go(tmp, True)
+    return go(os.fspath(out_dir), False)
 
 
-def threshold_presets() -> Dict[str, str]:
+def threshold_presets() -> dict[str, str]:
     """The named thresholds of ``dpbai audit delta --list-presets``: name -> expression.
 
     >>> "ref-ttucb" in threshold_presets()

@@ -91,7 +91,8 @@ def vector(name: str, value: Any, what: str = "arm means", at_least: int = 1) ->
         raise ValueError(
             f"invalid {name}[{i}] = {a[i]}: {what} must be finite real numbers"
         )
-    return a.tolist()
+    out: List[float] = a.tolist()
+    return out
 
 
 def progress(value: Any, desc: str) -> Optional[Callable[[int, int], None]]:
@@ -102,7 +103,8 @@ def progress(value: Any, desc: str) -> Optional[Callable[[int, int], None]]:
     if value is True:
         return Bar(desc)
     if callable(value):
-        return value
+        report: Callable[[int, int], None] = value
+        return report
     raise TypeError(
         f"invalid progress = {_show(value)}: must be None, True or a callable "
         "progress(done, total)"
@@ -118,7 +120,7 @@ class Bar:
         self._bar: Any = None
         self._tqdm: Any = None
         try:
-            from tqdm.auto import tqdm  # type: ignore[import-not-found]
+            from tqdm.auto import tqdm  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
             self._tqdm = tqdm
         except ImportError:

@@ -5,6 +5,17 @@ from typing import Any, Union, overload
 import numpy as np
 import numpy.typing as npt
 
+__all__ = [
+    "kl_bernoulli",
+    "kl_gaussian",
+    "tv_bernoulli",
+    "tv2_bernoulli",
+    "tv_gaussian",
+    "c_local",
+    "rr_mean",
+    "kl_delta",
+]
+
 _Array = npt.NDArray[np.float64]
 _ArrayLike = Union[npt.ArrayLike, _Array]
 

@@ -5,6 +5,22 @@ from typing import Any, Union, overload
 import numpy as np
 import numpy.typing as npt
 
+__all__ = [
+    "lambert_w0",
+    "lambert_wm1",
+    "wbar_m1",
+    "zeta",
+    "c_g",
+    "k",
+    "h",
+    "c_l36",
+    "g1",
+    "g2",
+    "h1",
+    "erf",
+    "erfc",
+]
+
 _Array = npt.NDArray[np.float64]
 _ArrayLike = Union[npt.ArrayLike, _Array]
 

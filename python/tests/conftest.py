@@ -37,3 +37,21 @@ def cli(*args, json_out=True):
     """Runs the CLI; returns parsed JSON (or stdout text)."""
     r = subprocess.run([cli_path(), *args], capture_output=True, text=True, check=True)
     return json.loads(r.stdout) if json_out else r.stdout
+
+
+def as_json(value):
+    """``value`` as the command line's JSON has it: ndarrays as lists, NaN as ``None`` (how
+    serde writes a NaN), dicts and lists element-wise."""
+    import math
+
+    import numpy as np
+
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if isinstance(value, dict):
+        return {k: as_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [as_json(v) for v in value]
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value

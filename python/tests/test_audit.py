@@ -56,7 +56,7 @@ def test_preset_and_cli_agree():
     j = cli("audit", "delta", "--algo", "ttucb", "--means", "0.6,0.4", "--delta", "0.1",
             "--threshold", "ref-ttucb", "--runs", "200", "--seed", "4", "--json")
     for k in ("verdict", "runs", "errors", "unstopped", "ci"):
-        assert r[k] == j[k], k
+        assert r.to_dict()[k] == j[k], k
     assert "ref-ttucb" in dpbai.threshold_presets()
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import dpbai
-from conftest import cli, load_golden
+from conftest import as_json, cli, load_golden
 
 # Tolerance of the Rust golden test of the characteristic times (tests/complexity.rs).
 GOLDEN_TOL = 1e-8
@@ -54,7 +54,7 @@ def test_characteristic_time_goldens():
                 assert abs(got - want) <= GOLDEN_TOL * want, (c["instance"], c["kind"])
                 checked += 1
                 continue
-            t = b[c["kind"]]
+            t = getattr(b, c["kind"])
             assert abs(t.value - want) <= GOLDEN_TOL * want, (c["instance"], c["kind"])
             assert t.lower <= want * (1 + 1e-15) and want <= t.upper * (1 + 1e-15)
             assert isinstance(t.allocation, np.ndarray) and len(t.allocation) == len(means)
@@ -78,13 +78,15 @@ def test_bounds_equal_cli_json():
     for k in ("t_kl", "t_kl_gaussian", "t_kl_beta", "t_tv", "t_tv2", "t_local", "t_global",
               "t_kl_g_eps", "t_kl_beta_g_eps"):
         for f in ("value", "lower", "upper"):
-            assert b[k][f] == j[k][f], (k, f)
-        assert b[k].allocation.tolist() == j[k]["allocation"]
+            assert getattr(getattr(b, k), f) == j[k][f], (k, f)
+        assert getattr(b, k).allocation.tolist() == j[k]["allocation"]
     for k in ("eps_switch_local", "eps_switch_global", "hardness_h", "log_factor", "c_eps",
               "two_h_g_eps", "h_eps_sec43", "h_eps_app_b"):
-        assert b[k] == j[k], k
+        assert getattr(b, k) == j[k], k
     assert [None if np.isnan(x) else x for x in b.eps_switch_per_arm] == j["eps_switch_per_arm"]
-    assert b.sample_lower_bounds == j["sample_lower_bounds"]
+    assert b.sample_lower_bounds.to_dict() == j["sample_lower_bounds"]
+    # the whole typed object is the CLI's JSON: no field dropped, renamed or added
+    assert as_json(b.to_dict()) == j
     ub = b.upper_bounds
     assert ub.adap_tt_star.thm24_main == j["upper_bounds"]["adap_tt_star"]["thm24_main"]
     assert ub.ctb_tt.value == j["upper_bounds"]["ctb_tt"]["value"]
@@ -128,23 +130,23 @@ def test_gaussian_bounds_take_sigma_and_name_their_model():
     assert ub.adap_tt.value == pytest.approx(128.0 * (1.0 + 1.5 ** 0.5), rel=1e-9)
     assert ub.dpa.model == "non-private" and ub.adap_tt.model == "eps-global DP"
     for k in ("ctb_tt", "ctb_tt_ids"):
-        assert ub[k].value is None and "[0, 1]" in ub[k].refused
-        assert ub[k].model == "eps-local DP"
+        assert getattr(ub, k).value is None and "[0, 1]" in getattr(ub, k).refused
+        assert getattr(ub, k).model == "eps-local DP"
     for k in ("dpa", "adap_tt", "adap_tt_star"):
-        assert ub[k].regime == REGIME
+        assert getattr(ub, k).regime == REGIME
         # δ-correct but not ε-DP on Gaussian rewards: the lower bound of L. 5
-        assert ub[k].lower_time == "t_kl" and ub[k].lower_time_value == b.t_kl.value
+        assert getattr(ub, k).lower_time == "t_kl" and getattr(ub, k).lower_time_value == b.t_kl.value
     for k in ("thm24_main", "lemma52_app", "proof_max"):
-        assert ub.adap_tt_star[k] >= b.t_kl.value
+        assert getattr(ub.adap_tt_star, k) >= b.t_kl.value
     assert ub.adap_tt_star.thm24_main_branch == "g2" and ub.adap_tt_star.switch_eps_main == 1.0
     # the same numbers as the CLI
     j = cli("bounds", "--family", "gaussian", "--means", "1,0.5", "--sigma", "1", "--eps",
             "0.5", "--json")
     for k in ("dpa", "adap_tt", "ctb_tt"):
-        assert ub[k].value == j["upper_bounds"][k]["value"], k
-        assert ub[k].refused == j["upper_bounds"][k]["refused"], k
+        assert getattr(ub, k).value == j["upper_bounds"][k]["value"], k
+        assert getattr(ub, k).refused == j["upper_bounds"][k]["refused"], k
     for k, v in j["upper_bounds"]["adap_tt_star"].items():
-        assert ub.adap_tt_star[k] == v, k
+        assert getattr(ub.adap_tt_star, k) == v, k
     # σ-scaling: T_KL,β(ν_G,ε) ∝ σ² at fixed ε (Eq. (15) with 2σ²)
     c1 = dpbai.eps_curves([1.0, 0.5, 0.2], [0.1, 1.0], family="gaussian", sigma=1.0)
     c3 = dpbai.eps_curves([1.0, 0.5, 0.2], [0.1, 1.0], family="gaussian", sigma=3.0)

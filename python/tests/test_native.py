@@ -271,8 +271,8 @@ def test_callable_threshold_in_run_equals_the_expression():
     e = dpbai.run("ttucb", [0.7, 0.5, 0.4], threshold="log((1+log(t))/delta)", **kw)
     c = dpbai.run("ttucb", [0.7, 0.5, 0.4], threshold=log_rule, **kw)
     assert np.array_equal(e.tau, c.tau) and np.array_equal(e.recommendation, c.recommendation)
-    assert c.summary["threshold"] == "python callable log_rule"
-    assert c.summary["mean_tau"] == e.summary["mean_tau"]
+    assert c.summary.threshold == "python callable log_rule"
+    assert c.summary.mean_tau == e.summary.mean_tau
 
 
 def test_progress_callable_in_run_counts_the_runs():
@@ -281,7 +281,7 @@ def test_progress_callable_in_run_counts_the_runs():
     done = [d for d, _ in seen]
     assert done == sorted(done) and len(set(done)) == len(done)
     assert all(t == 500 for _, t in seen) and seen[-1] == (500, 500)
-    assert r.summary["runs"] == 500
+    assert r.summary.runs == 500
 
 
 def test_progress_exception_stops_the_run_and_propagates():
@@ -334,7 +334,7 @@ def test_to_pandas_of_every_result():
     r = dpbai.run("ttucb", MU, delta=0.1, runs=30, seed=2)
     df = r.to_pandas()
     assert list(df.columns) == ["run", "tau", "recommendation", "stopped", "rounds"]
-    assert len(df) == 30 and df["tau"].mean() == r.summary["mean_tau"]
+    assert len(df) == 30 and df["tau"].mean() == r.summary.mean_tau
     assert df.attrs["summary"]["seed"] == 2
 
     a = dpbai.audit_delta("ttucb", [MU, [0.8, 0.5]], delta=0.1, runs=40)

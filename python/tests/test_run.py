@@ -24,9 +24,9 @@ def cli_run(tmp_path, *args):
 
 def check_same(r, j, rows):
     for k in STATS:
-        assert r.summary[k] == j["summarised_runs" if k == "runs" else k], k
+        assert r.summary.to_dict()[k] == j["summarised_runs" if k == "runs" else k], k
     for k in ("seed", "runs", "algo", "means", "delta", "eps", "best_arm", "max_steps", "rules"):
-        assert r.summary[k] == j[k], k
+        assert getattr(r.summary, k) == j[k], k
     assert r.tau.tolist() == [int(x["tau"]) for x in rows]
     assert r.recommendation.tolist() == [int(x["recommendation"]) for x in rows]
     assert r.stopped.tolist() == [x["stopped"] == "true" for x in rows]
@@ -155,7 +155,7 @@ def test_options_threshold_and_step_by_step_equal_cli(tmp_path):
                       "--adap-leader-bonus", "eq11-log-n", "--tie-break", "uniform",
                       "--step-by-step")
     check_same(r, j, rows)
-    assert r.summary["options"] == j["options"] == [
+    assert r.summary.options == j["options"] == [
         "--tie-break uniform", "--adap-leader-bonus eq11-log-n", "--step-by-step"]
     # the reading changes the runs (it is not ignored)
     plain = dpbai.run("adap-tt", [0.8, 0.5, 0.2], **args)
@@ -167,7 +167,7 @@ def test_options_threshold_and_step_by_step_equal_cli(tmp_path):
     j, rows = cli_run(tmp_path, "--algo", "ttucb", "--means", "0.9,0.5", "--delta", "0.1",
                       "--runs", "40", "--seed", "2", "--threshold", thr, "--ids-beta")
     check_same(r, j, rows)
-    assert r.summary["options"] == j["options"]
+    assert r.summary.options == j["options"]
 
 
 @pytest.mark.parametrize(

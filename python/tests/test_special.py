@@ -122,7 +122,8 @@ def test_stubs_cover_the_public_api():
     import pathlib
 
     pkg = pathlib.Path(dpbai.__file__).parent
-    for mod, names in (("__init__", dpbai.__all__), ("special", dpbai.special.__all__),
+    # (the package itself is annotated inline and its extension module checked by stubtest)
+    for mod, names in (("special", dpbai.special.__all__),
                        ("divergence", dpbai.divergence.__all__)):
         tree = ast.parse((pkg / f"{mod}.pyi").read_text())
         stubbed = {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))}

@@ -142,6 +142,155 @@ struct Private {
     ub: upper::UpperBounds,
 }
 
+/// Every quantity `dpbai bounds` prints for one instance (and one optional ε).
+struct Quantities {
+    t_kl: Certified,
+    t_klg: Certified,
+    t_klb: Certified,
+    t_tv: Certified,
+    t_tv2: Certified,
+    h: f64,
+    eps_l: f64,
+    eps_g: f64,
+    lf: f64,
+    dpa: upper::UpperBound,
+    per_arm: Vec<Option<f64>>,
+    private: Option<Private>,
+}
+
+impl Quantities {
+    fn new(
+        nu: &Instance,
+        eps: Option<f64>,
+        delta: dpbai::params::Delta,
+        beta: f64,
+    ) -> Result<Self> {
+        let sigma = nu.sigma();
+        let t_kl = complexity::t_kl(nu)?;
+        let t_klg = complexity::t_kl_gaussian(nu, sigma)?;
+        let t_klb = complexity::t_kl_beta(nu, beta)?;
+        let t_tv = complexity::t_tv(nu)?;
+        let t_tv2 = complexity::t_tv2(nu)?;
+        let h = nu.hardness_h(sigma);
+        let eps_l = complexity::c_local_inverse(t_tv2.value / t_kl.value)?;
+        let eps_g = t_tv.value / t_kl.value;
+        let lf = complexity::log_factor(delta);
+        let dpa = upper::dpa(nu, beta)?;
+        // per-arm privacy regime switch ε = 2Δ_a (Sec. 4.1, B.10), null for the best arm
+        let per_arm: Vec<Option<f64>> = (0..nu.k())
+            .map(|i| (i != nu.best()).then(|| 2.0 * (nu.best_mean() - nu.means()[i])))
+            .collect();
+
+        let private = match eps {
+            None => None,
+            Some(eps) => Some(Private {
+                eps,
+                local: Some(complexity::t_local(nu, eps)?),
+                global: complexity::t_global(nu, eps)?,
+                kl_g_eps: complexity::t_kl_g_eps(nu, eps)?,
+                kl_beta_g_eps: complexity::t_kl_beta_g_eps(nu, eps, beta)?,
+                ub: upper::upper_bounds(nu, eps, beta)?,
+            }),
+        };
+        Ok(Quantities {
+            t_kl,
+            t_klg,
+            t_klb,
+            t_tv,
+            t_tv2,
+            h,
+            eps_l,
+            eps_g,
+            lf,
+            dpa,
+            per_arm,
+            private,
+        })
+    }
+}
+
+/// The object `dpbai bounds --json` prints (and the Python `bounds()` returns, typed): the
+/// characteristic times with their certificates, the switches, the sample-complexity lower
+/// bounds and the upper-bound formulas of `nu`, with the ε-dependent ones when `eps` is given.
+///
+/// # Errors
+/// A time that cannot be certified, a bound out of its domain.
+pub fn bounds_json(
+    nu: &Instance,
+    eps: Option<f64>,
+    delta: dpbai::params::Delta,
+    beta: f64,
+) -> Result<Value> {
+    let Quantities {
+        t_kl,
+        t_klg,
+        t_klb,
+        t_tv,
+        t_tv2,
+        h,
+        eps_l,
+        eps_g,
+        lf,
+        dpa,
+        per_arm,
+        private,
+    } = Quantities::new(nu, eps, delta, beta)?;
+    let bern = nu.family() == Family::Bernoulli;
+    let sigma = nu.sigma();
+    let mut o = json!({
+        "family": if bern { "bernoulli" } else { "gaussian" },
+        "sigma": sigma,
+        "means": nu.means(),
+        "best_arm": nu.best() + 1,
+        "delta": delta.get(),
+        "beta": beta,
+        "eps": eps,
+        "t_kl": cert_json(&t_kl),
+        "t_kl_gaussian": cert_json(&t_klg),
+        "t_kl_beta": cert_json(&t_klb),
+        "t_tv": cert_json(&t_tv),
+        "t_tv2": cert_json(&t_tv2),
+        "hardness_h": h,
+        "eps_switch_local": eps_l,
+        "eps_switch_global": eps_g,
+        "eps_switch_per_arm": per_arm,
+        "log_factor": lf,
+    });
+    let m = o.as_object_mut().expect("invariant: json! object");
+    let mut slb = json!({"non_private": t_kl.value * lf, "local": null, "global": null});
+    let pv = private.as_ref();
+    let mut ub = json!({"ctb_tt": null, "ctb_tt_ids": null, "adap_tt": null, "adap_tt_star": null,
+                        "dpa": ub_json(&dpa, t_kl.value, pv)});
+    if let Some(p) = &private {
+        m.insert(
+            "t_local".into(),
+            p.local.as_ref().map_or(Value::Null, cert_json),
+        );
+        m.insert("t_global".into(), cert_json(&p.global));
+        m.insert("t_kl_g_eps".into(), cert_json(&p.kl_g_eps));
+        m.insert("t_kl_beta_g_eps".into(), cert_json(&p.kl_beta_g_eps));
+        m.insert("c_eps".into(), json!(dpbai::divergence::c_local(p.eps)?));
+        m.insert(
+            "two_h_g_eps".into(),
+            json!(complexity::two_h_g_eps(nu, p.eps)?),
+        );
+        m.insert("h_eps_sec43".into(), json!(nu.hardness_h_eps_sec43(p.eps)));
+        m.insert("h_eps_app_b".into(), json!(nu.hardness_h_eps_app_b(p.eps)));
+        slb["local"] = p
+            .local
+            .as_ref()
+            .map_or(Value::Null, |c| json!(c.value * lf));
+        slb["global"] = json!(p.global.value * lf);
+        ub["ctb_tt"] = ub_json(&p.ub.ctb_tt, t_kl.value, pv);
+        ub["ctb_tt_ids"] = ub_json(&p.ub.ctb_tt_ids, t_kl.value, pv);
+        ub["adap_tt"] = ub_json(&p.ub.adap_tt, t_kl.value, pv);
+        ub["adap_tt_star"] = star_json(&p.ub.adap_tt_star, t_kl.value, pv);
+    }
+    m.insert("sample_lower_bounds".into(), slb);
+    m.insert("upper_bounds".into(), ub);
+    Ok(o)
+}
+
 /// Runs the command. A characteristic time that cannot be certified at these parameters
 /// (gaps or ε so extreme that double precision cannot bracket it) is refused (exit 2) rather
 /// than printed approximately.
@@ -192,90 +341,29 @@ fn run_checked(a: Args) -> Result<()> {
         let grid = parse_grid(g)?;
         return print_grid(&nu, &grid, delta, a.beta);
     }
-    let bern = nu.family() == Family::Bernoulli;
-    let sigma = nu.sigma();
-    let t_kl = complexity::t_kl(&nu)?;
-    let t_klg = complexity::t_kl_gaussian(&nu, sigma)?;
-    let t_klb = complexity::t_kl_beta(&nu, a.beta)?;
-    let t_tv = complexity::t_tv(&nu)?;
-    let t_tv2 = complexity::t_tv2(&nu)?;
-    let h = nu.hardness_h(sigma);
-    let eps_l = complexity::c_local_inverse(t_tv2.value / t_kl.value)?;
-    let eps_g = t_tv.value / t_kl.value;
-    let lf = complexity::log_factor(delta);
-    let dpa = upper::dpa(&nu, a.beta)?;
-    // per-arm privacy regime switch ε = 2Δ_a (Sec. 4.1, B.10), null for the best arm
-    let per_arm: Vec<Option<f64>> = (0..nu.k())
-        .map(|i| (i != nu.best()).then(|| 2.0 * (nu.best_mean() - nu.means()[i])))
-        .collect();
-
-    let private = match a.eps {
-        None => None,
-        Some(eps) => Some(Private {
-            eps,
-            local: Some(complexity::t_local(&nu, eps)?),
-            global: complexity::t_global(&nu, eps)?,
-            kl_g_eps: complexity::t_kl_g_eps(&nu, eps)?,
-            kl_beta_g_eps: complexity::t_kl_beta_g_eps(&nu, eps, a.beta)?,
-            ub: upper::upper_bounds(&nu, eps, a.beta)?,
-        }),
-    };
-
     if a.json {
-        let mut o = json!({
-            "family": if bern { "bernoulli" } else { "gaussian" },
-            "sigma": sigma,
-            "means": nu.means(),
-            "best_arm": nu.best() + 1,
-            "delta": a.delta,
-            "beta": a.beta,
-            "eps": a.eps,
-            "t_kl": cert_json(&t_kl),
-            "t_kl_gaussian": cert_json(&t_klg),
-            "t_kl_beta": cert_json(&t_klb),
-            "t_tv": cert_json(&t_tv),
-            "t_tv2": cert_json(&t_tv2),
-            "hardness_h": h,
-            "eps_switch_local": eps_l,
-            "eps_switch_global": eps_g,
-            "eps_switch_per_arm": per_arm,
-            "log_factor": lf,
-        });
-        let m = o.as_object_mut().expect("invariant: json! object");
-        let mut slb = json!({"non_private": t_kl.value * lf, "local": null, "global": null});
-        let pv = private.as_ref();
-        let mut ub = json!({"ctb_tt": null, "ctb_tt_ids": null, "adap_tt": null, "adap_tt_star": null,
-                            "dpa": ub_json(&dpa, t_kl.value, pv)});
-        if let Some(p) = &private {
-            m.insert(
-                "t_local".into(),
-                p.local.as_ref().map_or(Value::Null, cert_json),
-            );
-            m.insert("t_global".into(), cert_json(&p.global));
-            m.insert("t_kl_g_eps".into(), cert_json(&p.kl_g_eps));
-            m.insert("t_kl_beta_g_eps".into(), cert_json(&p.kl_beta_g_eps));
-            m.insert("c_eps".into(), json!(dpbai::divergence::c_local(p.eps)?));
-            m.insert(
-                "two_h_g_eps".into(),
-                json!(complexity::two_h_g_eps(&nu, p.eps)?),
-            );
-            m.insert("h_eps_sec43".into(), json!(nu.hardness_h_eps_sec43(p.eps)));
-            m.insert("h_eps_app_b".into(), json!(nu.hardness_h_eps_app_b(p.eps)));
-            slb["local"] = p
-                .local
-                .as_ref()
-                .map_or(Value::Null, |c| json!(c.value * lf));
-            slb["global"] = json!(p.global.value * lf);
-            ub["ctb_tt"] = ub_json(&p.ub.ctb_tt, t_kl.value, pv);
-            ub["ctb_tt_ids"] = ub_json(&p.ub.ctb_tt_ids, t_kl.value, pv);
-            ub["adap_tt"] = ub_json(&p.ub.adap_tt, t_kl.value, pv);
-            ub["adap_tt_star"] = star_json(&p.ub.adap_tt_star, t_kl.value, pv);
-        }
-        m.insert("sample_lower_bounds".into(), slb);
-        m.insert("upper_bounds".into(), ub);
-        println!("{}", serde_json::to_string(&o)?);
+        println!(
+            "{}",
+            serde_json::to_string(&bounds_json(&nu, a.eps, delta, a.beta)?)?
+        );
         return Ok(());
     }
+    let Quantities {
+        t_kl,
+        t_klg,
+        t_klb,
+        t_tv,
+        t_tv2,
+        h,
+        eps_l,
+        eps_g,
+        lf,
+        dpa,
+        per_arm,
+        private,
+    } = Quantities::new(&nu, a.eps, delta, a.beta)?;
+    let bern = nu.family() == Family::Bernoulli;
+    let sigma = nu.sigma();
 
     // human-readable table
     let fam = if bern {
