@@ -45,6 +45,26 @@ pub struct Function {
     pub domain: &'static str,
     /// The evaluation.
     pub eval: Eval,
+    /// Whether, and as what, the threshold expression language (`--threshold`) knows the
+    /// function, under its `command` name.
+    pub expr: Option<ExprFn>,
+}
+
+/// A special function of the threshold expression language: the stack machine, constant
+/// folding and the interval enclosure each evaluate it (`audit::expr`). The language spells it
+/// as the catalogue entry's `command` and takes its `params`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExprFn {
+    /// `cg(x)` = `C_G(x)` (Eq. (20)).
+    Cg,
+    /// `wbar(x)` = `W̄_{-1}(x)` (L. 40).
+    Wbar,
+    /// `zeta(s)`, the Riemann zeta.
+    Zeta,
+    /// `k(x)` = `log2 x + 2` (L. 23).
+    K,
+    /// `h(x, delta, K)` of L. 23.
+    H,
 }
 
 impl Function {
@@ -105,6 +125,7 @@ pub const FUNCTIONS: &[Function] = &[
         params: &["x"],
         domain: "x >= -1/e; principal branch W_0",
         eval: Eval::One(special::lambert_w0),
+        expr: None,
     },
     Function {
         name: "lambert_wm1",
@@ -113,6 +134,7 @@ pub const FUNCTIONS: &[Function] = &[
         params: &["x"],
         domain: "-1/e <= x < 0; lower branch W_{-1}",
         eval: Eval::One(special::lambert_wm1),
+        expr: None,
     },
     Function {
         name: "wbar_m1",
@@ -121,6 +143,7 @@ pub const FUNCTIONS: &[Function] = &[
         params: &["x"],
         domain: "x >= 1; W-bar_{-1}(x) = -W_{-1}(-e^{-x})",
         eval: Eval::One(special::wbar_m1),
+        expr: Some(ExprFn::Wbar),
     },
     Function {
         name: "zeta",
@@ -129,6 +152,7 @@ pub const FUNCTIONS: &[Function] = &[
         params: &["s"],
         domain: "s > 1; Riemann zeta",
         eval: Eval::One(special::zeta),
+        expr: Some(ExprFn::Zeta),
     },
     Function {
         name: "c_g",
@@ -137,6 +161,7 @@ pub const FUNCTIONS: &[Function] = &[
         params: &["x"],
         domain: "x > 0; Kaufmann-Koolen C_G(x) = min_l (g_G(l) + x)/l",
         eval: Eval::One(special::c_g),
+        expr: Some(ExprFn::Cg),
     },
     Function {
         name: "k",
@@ -145,6 +170,7 @@ pub const FUNCTIONS: &[Function] = &[
         params: &["x"],
         domain: "x >= 1; k(x) = log2 x + 2",
         eval: Eval::One(special::k),
+        expr: Some(ExprFn::K),
     },
     Function {
         name: "h",
@@ -153,6 +179,7 @@ pub const FUNCTIONS: &[Function] = &[
         params: &["x", "delta", "K"],
         domain: "x >= 1, delta in (0, 1), integer K >= 2; h(x, delta) of Lemma 23",
         eval: Eval::Three(|x, d, k| special::h(x, d, arms(k)?)),
+        expr: Some(ExprFn::H),
     },
     Function {
         name: "c_l36",
@@ -162,6 +189,7 @@ pub const FUNCTIONS: &[Function] = &[
         domain:
             "x >= 1, delta in (0, 1), integer K >= 2; the threshold c_{L36}(x, delta) of Lemma 36",
         eval: Eval::Three(|x, d, k| special::c_l36(x, d, arms(k)?)),
+        expr: None,
     },
     Function {
         name: "h1",
@@ -170,6 +198,7 @@ pub const FUNCTIONS: &[Function] = &[
         params: &["z", "y"],
         domain: "z > 0, y/z + log z >= 1; h_1(z, y) = z W-bar_{-1}(y/z + log z) of Lemma 41",
         eval: Eval::Two(special::h1),
+        expr: None,
     },
     Function {
         name: "g1",
@@ -178,6 +207,7 @@ pub const FUNCTIONS: &[Function] = &[
         params: &["y"],
         domain: "y >= 0; g1(y) = sup{x : x^2 < x + y sqrt(2x) + y^2/4}",
         eval: Eval::One(special::g1),
+        expr: None,
     },
     Function {
         name: "g2",
@@ -186,6 +216,7 @@ pub const FUNCTIONS: &[Function] = &[
         params: &["y"],
         domain: "y > 0; g2(y) = y (1 + sqrt(1 + 1/y))^2",
         eval: Eval::One(special::g2),
+        expr: None,
     },
     Function {
         name: "erf",
@@ -194,6 +225,7 @@ pub const FUNCTIONS: &[Function] = &[
         params: &["x"],
         domain: "any x but NaN; error function",
         eval: Eval::One(|x| number(x, "erf").map(special::erf)),
+        expr: None,
     },
     Function {
         name: "erfc",
@@ -202,6 +234,7 @@ pub const FUNCTIONS: &[Function] = &[
         params: &["x"],
         domain: "any x but NaN; complementary error function",
         eval: Eval::One(|x| number(x, "erfc").map(special::erfc)),
+        expr: None,
     },
     Function {
         name: "kl_bernoulli",
@@ -210,6 +243,7 @@ pub const FUNCTIONS: &[Function] = &[
         params: &["p", "q"],
         domain: "p, q in [0, 1]; KL(Ber(p) || Ber(q)) in nats",
         eval: Eval::Two(divergence::kl_bernoulli),
+        expr: None,
     },
     Function {
         name: "kl_gaussian",
@@ -218,6 +252,7 @@ pub const FUNCTIONS: &[Function] = &[
         params: &["p", "q", "sigma"],
         domain: "p, q finite, sigma > 0; (p - q)^2 / (2 sigma^2)",
         eval: Eval::Three(divergence::kl_gaussian),
+        expr: None,
     },
     Function {
         name: "tv_bernoulli",
@@ -226,6 +261,7 @@ pub const FUNCTIONS: &[Function] = &[
         params: &["p", "q"],
         domain: "p, q in [0, 1]; TV(Ber(p), Ber(q)) = |p - q|",
         eval: Eval::Two(divergence::tv_bernoulli),
+        expr: None,
     },
     Function {
         name: "tv2_bernoulli",
@@ -234,6 +270,7 @@ pub const FUNCTIONS: &[Function] = &[
         params: &["p", "q"],
         domain: "p, q in [0, 1]; TV(Ber(p), Ber(q))^2",
         eval: Eval::Two(divergence::tv2_bernoulli),
+        expr: None,
     },
     Function {
         name: "tv_gaussian",
@@ -242,6 +279,7 @@ pub const FUNCTIONS: &[Function] = &[
         params: &["m", "m2", "sigma"],
         domain: "m, m2 finite, sigma > 0; TV(N(m, sigma^2), N(m2, sigma^2))",
         eval: Eval::Three(divergence::tv_gaussian),
+        expr: None,
     },
     Function {
         name: "c_local",
@@ -250,6 +288,7 @@ pub const FUNCTIONS: &[Function] = &[
         params: &["eps"],
         domain: "eps > 0; c(eps) = min{4, e^{2 eps}} (e^eps - 1)^2",
         eval: Eval::One(divergence::c_local),
+        expr: None,
     },
     Function {
         name: "rr_mean",
@@ -258,6 +297,7 @@ pub const FUNCTIONS: &[Function] = &[
         params: &["mu", "eps"],
         domain: "mu in [0, 1], eps > 0; the mean of a randomised-response reward",
         eval: Eval::Two(divergence::rr_mean),
+        expr: None,
     },
     Function {
         name: "kl_delta",
@@ -266,6 +306,7 @@ pub const FUNCTIONS: &[Function] = &[
         params: &["delta"],
         domain: "delta in (0, 1); kl(1 - delta, delta), the change-of-measure constant of Lemma 5",
         eval: Eval::One(|d| Ok(divergence::kl_delta(crate::params::Delta::new(d)?))),
+        expr: None,
     },
 ];
 

@@ -3,13 +3,16 @@
 
 use super::lexer::{describe, syntax, Lexer, Tok, Token};
 use crate::error::{Error, Result};
+use crate::functions::{ExprFn, FUNCTIONS};
 
 /// Variable names, in the order of the evaluation slots.
 const VAR_NAMES: [&str; 10] = [
     "delta", "K", "eps", "sigma", "t", "na", "nb", "ka", "kb", "gap",
 ];
-/// Function names with their arities (`usize::MAX` = two or more).
-const FN_NAMES: [(&str, usize); 14] = [
+/// The elementary functions with their arities (`usize::MAX` = two or more); the special
+/// functions come from the one catalogue, [`crate::functions::FUNCTIONS`] (those with an
+/// [`ExprFn`], under their `command` name).
+const ELEMENTARY: [(&str, usize); 8] = [
     ("log", 1),
     ("log2", 1),
     ("sqrt", 1),
@@ -17,15 +20,34 @@ const FN_NAMES: [(&str, usize); 14] = [
     ("abs", 1),
     ("min", usize::MAX),
     ("max", usize::MAX),
-    ("cg", 1),
-    ("wbar", 1),
-    ("zeta", 1),
-    ("k", 1),
-    ("h", 3),
     ("ifge", 4),
-    // Placeholder kept sorted by the listing below; never matched.
-    ("", 0),
 ];
+
+/// The catalogue's special function of the language named `name`.
+fn special(name: &str) -> Option<ExprFn> {
+    FUNCTIONS
+        .iter()
+        .find_map(|f| f.expr.filter(|_| f.command == name))
+}
+
+/// Every function name of the language with its arity: the elementary ones, then the
+/// catalogue's special functions, then `ifge`.
+fn function_names() -> impl Iterator<Item = (&'static str, usize)> {
+    let (ifge, plain) = ELEMENTARY
+        .split_last()
+        .expect("invariant: ELEMENTARY is not empty");
+    plain
+        .iter()
+        .copied()
+        .chain(
+            FUNCTIONS
+                .iter()
+                .filter(|f| f.expr.is_some())
+                .map(|f| (f.command, f.arity())),
+        )
+        .chain(std::iter::once(*ifge))
+}
+
 /// Maximum nesting depth of the parser (parentheses, unary minus, powers, calls).
 const MAX_NESTING: usize = 200;
 /// Maximum expression length in bytes.
@@ -177,10 +199,8 @@ fn known_vars() -> String {
 }
 
 fn known_fns() -> String {
-    FN_NAMES
-        .iter()
-        .filter(|(n, _)| !n.is_empty())
-        .map(|(n, _)| *n)
+    function_names()
+        .map(|(n, _)| n)
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -314,7 +334,7 @@ impl Parser {
             "pi" => Ok(Node::Num(std::f64::consts::PI)),
             "e" => Ok(Node::Num(std::f64::consts::E)),
             _ => {
-                let hint = if FN_NAMES.iter().any(|(n, _)| *n == name && !n.is_empty()) {
+                let hint = if function_names().any(|(n, _)| n == name) {
                     format!(" ('{name}' is a function: write {name}(...))")
                 } else {
                     String::new()
@@ -328,7 +348,7 @@ impl Parser {
     }
 
     fn call(&mut self, name: &str, col: usize) -> Result<Node> {
-        let Some(&(_, arity)) = FN_NAMES.iter().find(|(n, _)| *n == name && !n.is_empty()) else {
+        let Some((_, arity)) = function_names().find(|(n, _)| *n == name) else {
             let hint = if Var::from_name(name).is_some() || name == "pi" || name == "e" {
                 format!(" ('{name}' is a variable; use '*' to multiply)")
             } else {
@@ -382,14 +402,6 @@ impl Parser {
             "sqrt" => Node::Un(UnaryFn::Sqrt, Box::new(next())),
             "exp" => Node::Un(UnaryFn::Exp, Box::new(next())),
             "abs" => Node::Un(UnaryFn::Abs, Box::new(next())),
-            "cg" => Node::Un(UnaryFn::Cg, Box::new(next())),
-            "wbar" => Node::Un(UnaryFn::Wbar, Box::new(next())),
-            "zeta" => Node::Un(UnaryFn::Zeta, Box::new(next())),
-            "k" => Node::Un(UnaryFn::K, Box::new(next())),
-            "h" => {
-                let (x, d, k) = (next(), next(), next());
-                Node::H(Box::new(x), Box::new(d), Box::new(k))
-            }
             "ifge" => Node::IfGe(Box::new([next(), next(), next(), next()])),
             "min" | "max" => {
                 let f = if name == "min" {
@@ -403,7 +415,17 @@ impl Parser {
                 }
                 acc
             }
-            _ => unreachable!("invariant: every name of FN_NAMES is handled"),
+            _ => match special(name) {
+                Some(ExprFn::Cg) => Node::Un(UnaryFn::Cg, Box::new(next())),
+                Some(ExprFn::Wbar) => Node::Un(UnaryFn::Wbar, Box::new(next())),
+                Some(ExprFn::Zeta) => Node::Un(UnaryFn::Zeta, Box::new(next())),
+                Some(ExprFn::K) => Node::Un(UnaryFn::K, Box::new(next())),
+                Some(ExprFn::H) => {
+                    let (x, d, k) = (next(), next(), next());
+                    Node::H(Box::new(x), Box::new(d), Box::new(k))
+                }
+                None => unreachable!("invariant: every name of function_names() is handled"),
+            },
         })
     }
 }

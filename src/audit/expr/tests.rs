@@ -160,3 +160,43 @@ fn every_preset_parses() {
         ThresholdExpr::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", p.name));
     }
 }
+
+/// The language's special functions are the catalogue's (`crate::functions::FUNCTIONS`, those
+/// with an `ExprFn`): each parses under its `command` name with its arity, the "unknown
+/// function" message lists them, and the stack machine and constant folding give the
+/// catalogue's value.
+#[test]
+fn special_functions_are_the_catalogues() {
+    let v = vars();
+    let mut n = 0;
+    let msg = ThresholdExpr::parse("foo(1)")
+        .expect_err("unknown")
+        .to_string();
+    for f in crate::functions::FUNCTIONS
+        .iter()
+        .filter(|f| f.expr.is_some())
+    {
+        let args: Vec<f64> = match f.arity() {
+            1 => vec![2.5],
+            3 => vec![2.5, 0.01, 5.0],
+            a => panic!("{}: arity {a} has no test point", f.name),
+        };
+        let want = f.call(&args).expect("in the domain");
+        let text: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        let folded = format!("{}({})", f.command, text.join(", "));
+        assert_eq!(ev(&folded, &v), want, "{folded}");
+        // the same with variables (no folding): t = 100 → t/40 = 2.5; delta = 0.01; K = 5
+        let live = match f.arity() {
+            1 => format!("{}(t/40)", f.command),
+            _ => format!("{}(t/40, delta, K)", f.command),
+        };
+        assert_eq!(ev(&live, &v), want, "{live}");
+        assert!(
+            msg.contains(&format!(" {},", f.command)) || msg.contains(&format!(" {})", f.command)),
+            "{msg} lacks {}",
+            f.command
+        );
+        n += 1;
+    }
+    assert_eq!(n, 5, "cg, wbar, zeta, k, h");
+}
