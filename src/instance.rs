@@ -37,6 +37,34 @@ pub enum FamilyName {
 crate::spelled!(FamilyName => "family");
 
 impl Family {
+    /// The family a user names, with the `sigma` they give: the one rule of every input (the
+    /// command line, studies, batteries, Python). Gaussian arms take `sigma` (default 1);
+    /// Bernoulli arms take none (their σ is 1/2), so a `sigma` given with them is refused
+    /// rather than ignored. `sigma` itself is checked by [`Instance::new`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] for a `sigma` given with Bernoulli arms.
+    ///
+    /// # Example
+    /// ```
+    /// use dpbai::instance::{Family, FamilyName};
+    /// assert_eq!(Family::of(FamilyName::Gaussian, None).unwrap(), Family::Gaussian { sigma: 1.0 });
+    /// assert!(Family::of(FamilyName::Bernoulli, Some(2.0)).is_err());
+    /// ```
+    pub fn of(name: FamilyName, sigma: Option<f64>) -> Result<Family> {
+        match (name, sigma) {
+            (FamilyName::Bernoulli, None) => Ok(Family::Bernoulli),
+            (FamilyName::Bernoulli, Some(s)) => Err(Error::param(
+                "sigma",
+                s,
+                "given only with family gaussian (Bernoulli arms have σ = 1/2)",
+            )),
+            (FamilyName::Gaussian, s) => Ok(Family::Gaussian {
+                sigma: s.unwrap_or(1.0),
+            }),
+        }
+    }
+
     /// The family's name.
     pub fn name(&self) -> FamilyName {
         match self {

@@ -1071,3 +1071,27 @@ fn cli_bad_input_exit_2() {
         assert_eq!(err.trim().lines().count(), 1, "{a:?}: {err}");
     }
 }
+
+/// A σ given with Bernoulli arms is refused wherever a family enters (one rule,
+/// `Family::of`): `bounds`, `run` and `audit delta` exit 2 naming sigma, never ignore it.
+#[test]
+fn sigma_with_bernoulli_arms_is_refused_everywhere() {
+    for args in [
+        &["bounds", "--means", "0.6,0.4", "--sigma", "2"][..],
+        &[
+            "run", "--algo", "ttucb", "--means", "0.6,0.4", "--delta", "0.1", "--runs", "2",
+            "--seed", "1", "--sigma", "2",
+        ][..],
+        &[
+            "audit", "delta", "--algo", "ttucb", "--means", "0.6,0.4", "--delta", "0.1", "--runs",
+            "2", "--sigma", "2",
+        ][..],
+    ] {
+        let (code, _, err) = run_cli(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            err.contains("invalid sigma = 2") && err.contains("family gaussian"),
+            "{err}"
+        );
+    }
+}

@@ -3,24 +3,12 @@
 use super::*;
 
 pub(crate) fn instance(means: Vec<f64>, family: &str, sigma: Option<f64>) -> PyResult<Instance> {
-    let fam = match family.parse::<FamilyName>() {
-        Ok(FamilyName::Bernoulli) => {
-            if let Some(s) = sigma {
-                return Err(value_error(format!(
-                    "invalid sigma = {s}: only meaningful with family = \"gaussian\""
-                )));
-            }
-            Family::Bernoulli
-        }
-        Ok(FamilyName::Gaussian) => Family::Gaussian {
-            sigma: sigma.unwrap_or(1.0),
-        },
-        Err(_) => {
-            return Err(value_error(format!(
-                "invalid family = {family:?}: must be \"bernoulli\" or \"gaussian\""
-            )))
-        }
-    };
+    let name = family.parse::<FamilyName>().map_err(|_| {
+        value_error(format!(
+            "invalid family = {family:?}: must be \"bernoulli\" or \"gaussian\""
+        ))
+    })?;
+    let fam = Family::of(name, sigma).map_err(py_err)?;
     Instance::new(fam, means).map_err(py_err)
 }
 

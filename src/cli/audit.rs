@@ -328,10 +328,16 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
             parse_battery(&text, delta, a.eps)?
         }
         (None, false) => {
-            let inst = match a.family.as_str() {
-                "gaussian" => Instance::gaussian(means, a.sigma.unwrap_or(1.0))?,
-                _ => Instance::bernoulli(means)?,
-            };
+            let name = a
+                .family
+                .parse::<dpbai::instance::FamilyName>()
+                .map_err(|_| {
+                    usage(format!(
+                        "invalid family = {}: must be bernoulli or gaussian",
+                        a.family
+                    ))
+                })?;
+            let inst = Instance::new(dpbai::instance::Family::of(name, a.sigma)?, means)?;
             vec![AuditInstance {
                 name: "instance".into(),
                 instance: inst,

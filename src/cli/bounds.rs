@@ -40,18 +40,13 @@ pub struct Args {
 fn instance(a: &Args) -> Result<Instance> {
     let means = super::errors::parse_list("means", &a.means)?;
     dpbai::params::limits::check_arms(means.len())?;
-    let family = match a.family.parse::<FamilyName>() {
-        Ok(FamilyName::Bernoulli) => Family::Bernoulli,
-        Ok(FamilyName::Gaussian) => Family::Gaussian {
-            sigma: a.sigma.unwrap_or(1.0),
-        },
-        Err(_) => {
-            return Err(super::errors::usage(format!(
-                "invalid family = {:?}: must be bernoulli or gaussian",
-                a.family
-            )))
-        }
-    };
+    let name = a.family.parse::<FamilyName>().map_err(|_| {
+        super::errors::usage(format!(
+            "invalid family = {:?}: must be bernoulli or gaussian",
+            a.family
+        ))
+    })?;
+    let family = Family::of(name, a.sigma)?;
     Ok(Instance::new(family, means)?)
 }
 

@@ -193,19 +193,7 @@ pub(crate) fn prepare(args: &Args) -> anyhow::Result<Prepared> {
     )?;
     let means = super::errors::parse_list("means", &args.means)?;
     limits::check_arms(means.len())?;
-    let family = match args.family {
-        FamilyName::Bernoulli => {
-            if let Some(s) = args.sigma {
-                return Err(super::errors::usage(format!(
-                    "--sigma {s} is only meaningful with --family gaussian"
-                )));
-            }
-            Family::Bernoulli
-        }
-        FamilyName::Gaussian => Family::Gaussian {
-            sigma: args.sigma.unwrap_or(1.0),
-        },
-    };
+    let family = Family::of(args.family, args.sigma)?;
     let instance = Instance::new(family, means)?;
     let delta = dpbai::params::Delta::new(args.delta)?;
     let beta = dpbai::params::Beta::new(args.beta)?;

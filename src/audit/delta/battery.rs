@@ -3,7 +3,7 @@
 use super::AuditInstance;
 use crate::bandit::AlgoName;
 use crate::error::{Error, Result};
-use crate::instance::{FamilyName, Instance};
+use crate::instance::{Family, FamilyName, Instance};
 use serde::Deserialize;
 
 /// The default stress battery for `algo` at the user's `δ` (and `ε`).
@@ -121,17 +121,24 @@ pub fn parse_battery(text: &str, delta: f64, eps: Option<f64>) -> Result<Vec<Aud
     let mut out = Vec::new();
     for (i, fi) in file.instance.into_iter().enumerate() {
         let name = fi.name.unwrap_or_else(|| format!("instance-{}", i + 1));
-        let instance = match fi.family.parse::<FamilyName>() {
-            Ok(FamilyName::Bernoulli) => Instance::bernoulli(fi.means)?,
-            Ok(FamilyName::Gaussian) => Instance::gaussian(fi.means, fi.sigma.unwrap_or(1.0))?,
-            Err(_) => {
-                return Err(Error::param(
-                    format!("family of {name}"),
-                    &fi.family,
-                    "bernoulli or gaussian",
-                ))
-            }
-        };
+        let family = fi.family.parse::<FamilyName>().map_err(|_| {
+            Error::param(
+                format!("family of {name}"),
+                &fi.family,
+                "bernoulli or gaussian",
+            )
+        })?;
+        let family = Family::of(family, fi.sigma).map_err(|e| match e {
+            Error::InvalidParameter {
+                value, constraint, ..
+            } => Error::InvalidParameter {
+                name: format!("sigma of {name}"),
+                value,
+                constraint,
+            },
+            e => e,
+        })?;
+        let instance = Instance::new(family, fi.means)?;
         let d = fi.delta.unwrap_or(delta);
         crate::params::check_delta(&format!("delta of {name}"), d)?;
         out.push(AuditInstance {
