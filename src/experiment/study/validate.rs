@@ -3,8 +3,8 @@
 //! checked as `dpbai run` would, before anything runs).
 
 use super::config::{
-    lower_kind, upper_kind, FamilyName, LowerKind, Study, StudyAlgorithm, StudyCell, StudyFile,
-    StudyInstance, UpperKind, DEFAULT_MAX_STEPS,
+    lower_kind, upper_kind, LowerKind, Study, StudyAlgorithm, StudyCell, StudyFile, StudyInstance,
+    UpperKind, DEFAULT_MAX_STEPS,
 };
 use crate::bandit::{build, Reading, Rules, Setting, READINGS, READING_TABLE};
 use crate::error::{Error, Result};
@@ -395,15 +395,10 @@ fn validate(f: StudyFile) -> Result<Study> {
                 format!("{:?} is used twice", inst.name),
             ));
         }
-        let sigma = match (inst.family, inst.sigma) {
-            (FamilyName::Bernoulli, Some(s)) => {
-                return Err(bad(
-                    &format!("{p}.sigma"),
-                    format!("{s}: only for family = \"gaussian\" (Bernoulli arms have σ = 1/2)"),
-                ))
-            }
-            (FamilyName::Bernoulli, None) => None,
-            (FamilyName::Gaussian, s) => Some(s.unwrap_or(1.0)),
+        let sigma = match crate::instance::Family::of(inst.family, inst.sigma) {
+            Ok(crate::instance::Family::Gaussian { sigma }) => Some(sigma),
+            Ok(crate::instance::Family::Bernoulli) => None,
+            Err(e) => return Err(bad(&format!("{p}.sigma"), e)),
         };
         if let Some(s) = sigma {
             crate::params::check_gaussian_arms(s, &inst.means)
