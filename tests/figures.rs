@@ -275,6 +275,7 @@ fn committed_figures_mark_every_point_beyond_their_axes() {
         root.join("figures"),
         root.join("examples/results/delta-scaling/figures"),
         root.join("examples/results/sensitivity/figures"),
+        root.join("paper-profile/figures"),
     ];
     let mut n = 0;
     for d in &dirs {

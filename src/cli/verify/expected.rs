@@ -20,6 +20,21 @@ struct Expected {
     /// Recorded from our own run of the profile (regression, not independent evidence).
     #[serde(default)]
     snapshot: BTreeMap<String, ClaimVerdict>,
+    /// Independent expectations this profile's evidence does not meet, each with the verdict it
+    /// gives instead and why: checked like the others (a change either way fails), and listed
+    /// by `--check` with the reason, never silently dropped.
+    #[serde(default)]
+    not_met: BTreeMap<String, NotMet>,
+}
+
+/// An independent expectation a profile does not meet.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NotMet {
+    /// The verdict the profile gives.
+    verdict: ClaimVerdict,
+    /// Why its evidence cannot meet the independent expectation.
+    why: String,
 }
 
 /// The expected file `given` (`--expected`), or the default of `profile`.
@@ -112,8 +127,25 @@ pub(super) fn record_snapshot(
 /// `--check`: every verdict computed must be as expected, and no claim may be `not checkable`
 /// because of an error; the two kinds of expectation are reported separately.
 pub(super) fn check(results: &[ClaimResult], path: &std::path::Path) -> anyhow::Result<()> {
-    let expected = read_expected(path)?;
+    let mut expected = read_expected(path)?;
     let mut failures = Vec::new();
+    for (id, n) in &expected.not_met {
+        match expected.independent.get_mut(id) {
+            None => failures.push(format!(
+                "{id}: in [not_met] of {} but not an independent expectation",
+                path.display()
+            )),
+            Some(v) => {
+                println!(
+                    "check (independent): {id} expected {} independently, {} on this profile: {}",
+                    v.as_str(),
+                    n.verdict.as_str(),
+                    n.why
+                );
+                *v = n.verdict;
+            }
+        }
+    }
     for r in results.iter().filter(|r| r.note.starts_with("error:")) {
         failures.push(format!("{}: not checkable ({})", r.id, r.note));
     }

@@ -152,6 +152,7 @@ pub(super) fn f41(ctx: &mut Context) -> ClaimResult {
             ("cells", n as f64),
             ("global_violations", f64::from(g_viol)),
             ("global_cells", f64::from(g_cells)),
+            ("all_violations", f64::from(viol + g_viol)),
         ]),
     )
 }
