@@ -120,7 +120,10 @@ def test_ctrl_c_interrupts_a_long_run():
     import time
 
     code = (
-        "import dpbai, sys, time\n"
+        "import dpbai, signal, sys, time\n"
+        # Python raises KeyboardInterrupt only if SIGINT was not ignored when it started (a
+        # background job of a non-interactive shell, e.g. CI under nohup, inherits SIG_IGN).
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "print('started', flush=True)\n"
         "t = time.time()\n"
         "try:\n"
