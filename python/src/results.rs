@@ -343,13 +343,12 @@ impl RunResult {
             .set_item("summary", me.summary.bind(py).call_method0("to_dict")?)?;
         Ok(df)
     }
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+    fn __repr__(&self) -> String {
         let s = self.summary.get();
-        let _ = py;
-        Ok(format!(
-            "RunResult(algo={:?}, runs={}, seed={}, mean_tau={}, unstopped={}, errors={})",
+        format!(
+            "RunResult(algo='{}', runs={}, seed={}, mean_tau={}, unstopped={}, errors={})",
             s.algo, s.runs, s.seed, s.mean_tau, s.unstopped, s.errors
-        ))
+        )
     }
 }
 

@@ -92,7 +92,7 @@ fn cert_json(c: &Certified) -> Value {
 fn lower_value(lt: upper::LowerTime, t_kl: f64, p: Option<&Private>) -> Option<f64> {
     match lt {
         upper::LowerTime::Kl => Some(t_kl),
-        upper::LowerTime::Local => p.and_then(|p| p.local.as_ref()).map(|c| c.value),
+        upper::LowerTime::Local => p.map(|p| p.local.value),
         upper::LowerTime::Global => p.map(|p| p.global.value),
     }
 }
@@ -130,7 +130,7 @@ fn star_json(s: &upper::AdaPTTStar, t_kl: f64, p: Option<&Private>) -> Value {
 /// The ε-dependent quantities of one `--eps`.
 struct Private {
     eps: f64,
-    local: Option<Certified>,
+    local: Certified,
     global: Certified,
     kl_g_eps: Certified,
     kl_beta_g_eps: Certified,
@@ -180,7 +180,7 @@ impl Quantities {
             None => None,
             Some(eps) => Some(Private {
                 eps,
-                local: Some(complexity::t_local(nu, eps)?),
+                local: complexity::t_local(nu, eps)?,
                 global: complexity::t_global(nu, eps)?,
                 kl_g_eps: complexity::t_kl_g_eps(nu, eps)?,
                 kl_beta_g_eps: complexity::t_kl_beta_g_eps(nu, eps, beta)?,
@@ -257,10 +257,7 @@ pub fn bounds_json(
     let mut ub = json!({"ctb_tt": null, "ctb_tt_ids": null, "adap_tt": null, "adap_tt_star": null,
                         "dpa": ub_json(&dpa, t_kl.value, pv)});
     if let Some(p) = &private {
-        m.insert(
-            "t_local".into(),
-            p.local.as_ref().map_or(Value::Null, cert_json),
-        );
+        m.insert("t_local".into(), cert_json(&p.local));
         m.insert("t_global".into(), cert_json(&p.global));
         m.insert("t_kl_g_eps".into(), cert_json(&p.kl_g_eps));
         m.insert("t_kl_beta_g_eps".into(), cert_json(&p.kl_beta_g_eps));
@@ -271,10 +268,7 @@ pub fn bounds_json(
         );
         m.insert("h_eps_sec43".into(), json!(nu.hardness_h_eps_sec43(p.eps)));
         m.insert("h_eps_app_b".into(), json!(nu.hardness_h_eps_app_b(p.eps)));
-        slb["local"] = p
-            .local
-            .as_ref()
-            .map_or(Value::Null, |c| json!(c.value * lf));
+        slb["local"] = json!(p.local.value * lf);
         slb["global"] = json!(p.global.value * lf);
         ub["ctb_tt"] = ub_json(&p.ub.ctb_tt, t_kl.value, pv);
         ub["ctb_tt_ids"] = ub_json(&p.ub.ctb_tt_ids, t_kl.value, pv);
@@ -405,9 +399,7 @@ fn run_checked(a: Args) -> Result<()> {
     row("T_TV", &t_tv);
     row("T_TV2", &t_tv2);
     if let Some(p) = &private {
-        if let Some(l) = &p.local {
-            row(&format!("T_local (eps = {})", p.eps), l);
-        }
+        row(&format!("T_local (eps = {})", p.eps), &p.local);
         row(&format!("T_global (eps = {})", p.eps), &p.global);
         row(&format!("T_KL(nu_G,eps) (sigma = {sigma})"), &p.kl_g_eps);
         row(
@@ -434,9 +426,7 @@ fn run_checked(a: Args) -> Result<()> {
     println!("sample-complexity lower bounds  T log(1/(2.4 delta)), log factor {lf:.6}:");
     println!("  non-private  {}", fixed(t_kl.value * lf, 6));
     if let Some(p) = &private {
-        if let Some(l) = &p.local {
-            println!("  local        {}", fixed(l.value * lf, 6));
-        }
+        println!("  local        {}", fixed(p.local.value * lf, 6));
         println!("  global       {}", fixed(p.global.value * lf, 6));
     }
     println!();
