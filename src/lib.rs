@@ -52,12 +52,14 @@ pub mod stats;
 
 pub mod audit;
 pub mod bandit;
+pub mod claims;
 pub mod complexity;
 pub mod divergence;
 pub mod experiment;
 pub mod functions;
 pub mod instance;
 pub mod mc;
+pub mod numbers;
 pub mod privacy;
 pub mod report;
 pub mod special;

@@ -2,9 +2,7 @@
 //! because an injection is process-wide and would break the tests running beside it. One test
 //! runs every case in turn.
 
-use dpbai::report::claims::{
-    protocol::protocol, run_all, Area, ClaimResult, ClaimVerdict, Context,
-};
+use dpbai::claims::{dp_bai, run_all, Area, ClaimResult, ClaimVerdict, Context};
 
 /// Runs every claim without experiments, with `fault` injected.
 fn claims_with(fault: Option<Area>) -> Vec<ClaimResult> {
@@ -15,12 +13,13 @@ fn claims_with(fault: Option<Area>) -> Vec<ClaimResult> {
     })
 }
 
-/// The claims whose protocol entry lists `area` on its evidence path.
-fn depends_on(area: Area) -> Vec<String> {
-    protocol()
-        .values()
-        .filter(|e| e.areas.iter().any(|a| a == area.as_str()))
-        .map(|e| e.id.clone())
+/// The claims whose declaration lists `area` on its evidence path.
+fn depends_on(area: Area) -> Vec<&'static str> {
+    dp_bai::claims()
+        .iter()
+        .map(|c| c.meta())
+        .filter(|m| m.areas.contains(&area))
+        .map(|m| m.id)
         .collect()
 }
 
@@ -42,7 +41,7 @@ fn injected_solver_and_special_faults_leave_nothing_decided() {
         assert!(deps.len() >= 5, "{area:?}: {deps:?}");
         let r = claims_with(Some(area));
         for id in &deps {
-            let c = r.iter().find(|c| c.id == id).expect("checked");
+            let c = r.iter().find(|c| c.id == *id).expect("checked");
             if !c.ran {
                 continue;
             }

@@ -4,6 +4,7 @@ mod common;
 
 mod audit;
 mod bandit;
+mod claims;
 mod cli;
 mod cli_props;
 mod cluster;

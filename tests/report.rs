@@ -560,38 +560,6 @@ fn edited_cache_file_is_detected_and_recomputed() {
 // Claims: the protocol's verdicts and fault injection.
 // ---------------------------------------------------------------------------------------------
 
-use dpbai::fault::Area;
-use dpbai::report::claims::{protocol::protocol, run_all, ClaimResult, Context};
-
-/// Runs every claim without experiments and with no fault (the fault tests run in their own
-/// test binary, `tests/faults.rs`: an injection is process-wide).
-fn claims_with(fault: Option<Area>) -> Vec<ClaimResult> {
-    run_all(&mut Context {
-        experiments: false,
-        fault,
-        ..Default::default()
-    })
-}
-
-/// Without a fault, no claim that ran meets an error, and every claim of the protocol is checked.
-#[test]
-fn claims_without_experiments_have_no_errors() {
-    let r = claims_with(None);
-    for c in &r {
-        assert!(!c.note.starts_with("error:"), "{}: {}", c.id, c.note);
-        assert!(!c.rule.is_empty(), "{} has no rule", c.id);
-    }
-    for id in protocol().keys() {
-        assert!(
-            r.iter().any(|c| c.id == id),
-            "{id} is in the protocol but not checked"
-        );
-    }
-    // The claims that need no experiments are decided, not skipped.
-    let decided = r.iter().filter(|c| c.ran).count();
-    assert!(decided >= 45, "only {decided} claims ran");
-}
-
 /// `verify --check` fails (exit code non-zero) under an injected solver fault.
 #[test]
 fn verify_check_fails_under_an_injected_fault() {

@@ -28,7 +28,7 @@ pub mod search;
 use serde::Serialize;
 
 /// Outcome of an audit (δ-correctness or ε-DP). (A claim of the paper checked by `verify` has
-/// its own outcome: [`crate::report::claims::ClaimVerdict`].)
+/// its own outcome: [`crate::claims::ClaimVerdict`].)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {

@@ -5,11 +5,10 @@
 //! Length: the code stays under 600 lines; the file passes that only with its unit test (the
 //! case-2 windows of the paper's instances).
 
-use super::claims::ClaimResult;
 use super::markdown::cell;
-use super::numbers::sig;
 use super::paper::figures::algo_label;
 use crate::bandit::AlgoName;
+use crate::claims::ClaimResult;
 use crate::complexity::{
     eps_switch_global, eps_switch_local, t_global, t_kl, t_kl_beta, t_kl_gaussian,
     t_kl_gaussian_beta, t_local, t_tv, t_tv2,
@@ -18,6 +17,7 @@ use crate::experiment::grid::paper_instances;
 use crate::experiment::grid::{GridResults, CASE2_CONTROL_EPS};
 use crate::experiment::CellResult;
 use crate::instance::Instance;
+use crate::numbers::sig;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -296,7 +296,7 @@ pub fn capped_table(grid: &GridResults) -> String {
     for ((i, a, r), (u, n)) in agg.iter().filter(|(_, (u, _))| *u > 0) {
         s.push_str(&format!(
             "| {i} | {a} | {r} | {u} / {n} ({}%) |\n",
-            crate::report::numbers::sig(100.0 * *u as f64 / *n as f64, 3)
+            crate::numbers::sig(100.0 * *u as f64 / *n as f64, 3)
         ));
     }
     if agg.values().all(|(u, _)| *u == 0) {

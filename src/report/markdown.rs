@@ -1,7 +1,7 @@
 //! REPORT.md generated blocks: prose stays by hand; everything between
 //! `<!-- BEGIN GENERATED name -->` and `<!-- END GENERATED name -->` is rewritten by `dpbai verify`.
 
-use super::claims::{ClaimResult, ClaimVerdict};
+use crate::claims::{ClaimResult, ClaimVerdict};
 
 fn markers(name: &str) -> (String, String) {
     (

@@ -13,9 +13,7 @@
 
 pub mod audit_search;
 pub mod blocks;
-pub mod claims;
 pub mod markdown;
-pub mod numbers;
 pub mod paper;
 pub mod plot;
 pub mod study;

@@ -1,7 +1,7 @@
 //! `verify --check` and `--record-snapshot`: the expected verdicts of `verify/expected.toml`
 //! (independent expectations and recorded snapshots), read, compared and recorded.
 
-use dpbai::report::claims::{ClaimResult, ClaimVerdict};
+use dpbai::claims::{ClaimResult, ClaimVerdict};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 

@@ -1,6 +1,7 @@
 //! `dpbai verify`: check every numeric claim of the paper, regenerate REPORT.md's generated
 //! blocks and figures/, and compare verdicts with `verify/expected.toml`.
 
+use dpbai::claims::{run_all, Context};
 use dpbai::experiment::grid::long_runs::{feasibility_cells, long_run_cells, small_eps_cells};
 use dpbai::experiment::grid::threshold_control::threshold_control_cells;
 use dpbai::experiment::grid::{
@@ -10,7 +11,6 @@ use dpbai::experiment::run::{CellRunner, StalePolicy};
 use dpbai::experiment::{run_cell_shard, Cell};
 use dpbai::fault::Area;
 use dpbai::report::blocks;
-use dpbai::report::claims::{run_all, Context};
 use dpbai::report::markdown::{claims_table, replace_block, verdict_summary};
 use std::path::PathBuf;
 
@@ -58,6 +58,10 @@ pub struct Args {
     /// because of an error); the lines above `[snapshot]` are kept.
     #[arg(long)]
     pub(crate) record_snapshot: bool,
+    /// Write the published forms of the claim declarations (`verify/protocol.toml` and the
+    /// claims table of `docs/CLAIMS.md`, under --out-dir) and exit: nothing is checked.
+    #[arg(long)]
+    pub(crate) write_protocol: bool,
     /// Also print every result as JSON on stdout.
     #[arg(long)]
     pub(crate) json: bool,
@@ -195,6 +199,26 @@ fn stale_policy(
     }
 }
 
+/// `verify --write-protocol`: every paper's protocol file and claims table, from the declarations.
+fn write_protocol(root: &std::path::Path) -> anyhow::Result<()> {
+    use dpbai::claims::protocol::{claims_table, protocol_toml};
+    for paper in dpbai::claims::PAPERS {
+        let toml = root.join(paper.protocol);
+        dpbai::files::write_atomic(&toml, protocol_toml(paper).as_bytes())?;
+        let doc_path = root.join(paper.claims_doc);
+        let doc = std::fs::read_to_string(&doc_path)
+            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", doc_path.display()))?;
+        let doc = replace_block(&doc, "claims", &claims_table(paper));
+        dpbai::files::write_atomic(&doc_path, doc.as_bytes())?;
+        println!(
+            "wrote {} and the claims table of {}",
+            toml.display(),
+            doc_path.display()
+        );
+    }
+    Ok(())
+}
+
 /// The profile the arguments name, with their `--runs` override.
 pub(crate) fn profile_of(args: &Args) -> anyhow::Result<Profile> {
     let mut profile =
@@ -213,8 +237,11 @@ pub(crate) fn profile_of(args: &Args) -> anyhow::Result<Profile> {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.write_protocol {
+        return write_protocol(&args.out_dir);
+    }
     let started = std::time::Instant::now();
-    // Fault injection into the evidence gathering (documented in dpbai::report::claims).
+    // Fault injection into the evidence gathering (documented in dpbai::claims).
     let fault = match std::env::var("DPBAI_INJECT_FAULT") {
         Ok(v) => Some(v.parse::<Area>().map_err(|_| {
             super::errors::usage(format!(
@@ -321,7 +348,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .cloned()
                 .collect(),
         };
-        let fig8 = dpbai::report::claims::trace::render_allocation(
+        let fig8 = dpbai::claims::dp_bai::trace::render_allocation(
             &mut ctx,
             &args.out_dir.join("figures"),
             &format!("dpbai verify --profile {}", profile.name),
@@ -378,7 +405,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         doc = replace_block(
             &doc,
             "public",
-            &dpbai::report::claims::public::public_code_table(&public_csv, grid),
+            &dpbai::claims::dp_bai::public_code_table(&public_csv, grid),
         );
         doc = replace_block(
             &doc,

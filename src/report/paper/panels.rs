@@ -14,8 +14,8 @@ use crate::complexity::{
 use crate::error::Result;
 use crate::experiment::grid::{GridResults, Profile};
 use crate::instance::Instance;
+use crate::numbers::log_grid;
 use crate::params::Delta;
-use crate::report::numbers::log_grid;
 
 /// Display name of an instance (`mu1` → `μ1 = (…)`).
 pub fn instance_label(name: &str, means: &[f64]) -> String {

@@ -11,7 +11,7 @@ use crate::bandit::AlgoName;
 use crate::error::{compact_number, Error, Result};
 use crate::experiment::study::config::Study;
 use crate::experiment::study::{parse_study, Row};
-use crate::report::numbers::sig;
+use crate::numbers::sig;
 use std::fmt::Write as _;
 use std::path::Path;
 

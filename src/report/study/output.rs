@@ -200,7 +200,7 @@ fn panel(
         (lo / 2.0, hi * 2.0)
     };
     p.x_range = Some([lo / 1.3, hi * 1.3]);
-    let dense = crate::report::numbers::log_grid(lo / 1.3, hi * 1.3, 48);
+    let dense = crate::numbers::log_grid(lo / 1.3, hi * 1.3, 48);
     let lf = complexity::log_factor(Delta::new(delta)?);
     // Lower bounds (black): dashed curves, the non-private one a horizontal line.
     for &k in lower {
@@ -492,7 +492,7 @@ pub fn render_delta_figures(
             );
             let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
             let hi = xs.iter().copied().fold(0.0, f64::max);
-            let line = crate::report::numbers::log_grid(lo, hi, 24);
+            let line = crate::numbers::log_grid(lo, hi, 24);
             p.series.push(Series::new(
                 "weighted LS fit",
                 line.clone(),

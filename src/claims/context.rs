@@ -7,12 +7,9 @@ use crate::fault::Area;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 
-/// A claim check.
-pub type Check = fn(&mut Context) -> super::record::ClaimResult;
-
 /// The errors met while gathering one check's evidence (a solver error, a missing cell, an
-/// injected fault), held by the [`Context`] the check reads: [`super::run_all`] empties it before each
-/// check and hands what the check recorded to [`super::judge`]. Interior mutability lets a check record
+/// injected fault), held by the [`Context`] the check reads: [`super::judge`] empties it before each
+/// check and judges what the check recorded. Interior mutability lets a check record
 /// while it holds shared borrows of the context's other inputs (its grid, its traces).
 #[derive(Debug, Default)]
 pub struct Evidence {

@@ -1,37 +1,23 @@
 //! The cell estimates every group of empirical checks shares: censored means and their intervals, ratios of cells, secant slopes, the rule sets' algorithms and instances.
 
-pub(super) use super::super::context::{Check, Context, Evidence};
-pub(super) use super::super::record::{claim as result, skipped, ClaimResult};
 pub(super) use crate::bandit::{AlgoName, Rules};
+pub(super) use crate::claims::prelude::*;
 pub(super) use crate::experiment::grid::paper_instances;
 pub(super) use crate::experiment::grid::GridResults;
 pub(super) use crate::experiment::CellResult;
-pub(super) use crate::report::numbers::sig;
+pub(super) use crate::numbers::sig;
 
 /// z of a two-sided 95% normal interval.
 pub(super) const Z95: f64 = 1.959_963_984_540_054;
 
 /// The check's result when the grid is absent: skipped under `--no-experiments`, otherwise an
 /// error (the grid should be there).
-pub(super) fn no_grid(
-    ctx: &Context,
-    id: &'static str,
-    title: &'static str,
-    source: &'static str,
-    paper: &str,
-) -> ClaimResult {
+pub(super) fn no_grid<S>(ctx: &Context) -> Checked<S> {
     if !ctx.experiments {
-        return skipped(id, title, source, paper);
+        return Checked::Skipped;
     }
     ctx.evidence.record("the experiment grid is missing");
-    result(
-        id,
-        title,
-        source,
-        paper,
-        "the experiment grid is missing",
-        Vec::new(),
-    )
+    Checked::Failed("the experiment grid is missing".into())
 }
 
 /// The grid; `None` when it is absent or has no result (a Monte Carlo fault empties it at its
@@ -242,16 +228,13 @@ pub(super) fn instances_for(rules: Rules) -> Vec<(&'static str, Vec<f64>)> {
 mod tests {
     use super::super::figures;
     use super::*;
+    use crate::claims::{judge, AnyClaim, ClaimResult, ClaimVerdict};
     use crate::experiment::grid::Profile;
     use crate::experiment::run_cell;
-    use crate::report::claims::{judge, ClaimVerdict};
 
-    /// Runs one check as `run_all` does: its recorded errors, then the protocol's rule.
-    fn judged(check: Check, ctx: &mut Context) -> ClaimResult {
-        ctx.evidence.take();
-        let r = check(ctx);
-        let errors = ctx.evidence.take();
-        judge(r, &errors)
+    /// Judges one claim as `run_all` does: its recorded errors, then its rule.
+    fn judged(claim: &dyn AnyClaim, ctx: &mut Context) -> ClaimResult {
+        judge(claim, ctx)
     }
 
     /// A grid of cheap cells named as F.50 looks them up: TTUCB and CTB-TT at ε = 10 for μ1 and
@@ -287,14 +270,14 @@ mod tests {
     /// interval is undefined and F.50 is `not checkable (error: …)`; with 20 runs it decides.
     #[test]
     fn a_ratio_without_a_standard_error_is_an_error() {
-        let r = judged(figures::f50, &mut ctx_with(f50_grid(1)));
+        let r = judged(&figures::F50, &mut ctx_with(f50_grid(1)));
         assert_eq!(r.verdict, ClaimVerdict::NotCheckable, "{}", r.note);
         assert!(
             r.note.starts_with("error:") && r.note.contains("fewer than two runs"),
             "{}",
             r.note
         );
-        let r = judged(figures::f50, &mut ctx_with(f50_grid(20)));
+        let r = judged(&figures::F50, &mut ctx_with(f50_grid(20)));
         assert!(!r.note.starts_with("error:"), "{}", r.note);
         assert_ne!(r.verdict, ClaimVerdict::NotCheckable, "{}", r.note);
     }
@@ -340,7 +323,12 @@ mod tests {
     /// a verdict on a NaN.
     #[test]
     fn a_missing_switch_is_an_error() {
-        for check in [figures::f52, figures::f52r, figures::f55, figures::f55r] {
+        for check in [
+            &figures::F52 as &dyn AnyClaim,
+            &figures::F52_REF,
+            &figures::F55,
+            &figures::F55_REF,
+        ] {
             let r = judged(check, &mut ctx_with(GridResults::default()));
             assert_eq!(
                 r.verdict,

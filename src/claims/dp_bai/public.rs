@@ -9,18 +9,12 @@
 //! 1.01–1.53 (READINGS.md §P): its rows are compared with the factor range
 //! [`crate::mc::ADAPTT_UNDERCOUNT`], which widens the interval to `[lo/1.53, hi/1.01]`.
 
-use super::context::{Check, Context};
-use super::record::{claim as result, stats, ClaimResult};
 use crate::bandit::{AlgoName, Rules};
+use crate::claims::prelude::*;
 use crate::experiment::grid::GridResults;
 use crate::mc::compare::{compare_means, FactorRange, Moments, RatioComparison};
-use crate::report::numbers::sig;
+use crate::numbers::sig;
 use std::path::Path;
-
-/// The checks of this module.
-pub fn checks() -> Vec<Check> {
-    vec![s1]
-}
 
 /// One row of the public code's measurements.
 #[derive(Debug, Clone, PartialEq)]
@@ -145,43 +139,58 @@ pub fn compare(rows: &[PublicRow], g: &GridResults) -> crate::Result<Vec<Compare
 /// The band within which two stopping-time means count as the same (±10%).
 pub const AGREE_BAND: f64 = 1.1;
 
-fn s1(ctx: &mut Context) -> ClaimResult {
-    let (id, t, s, p) = (
-        "S.1",
-        "the public code side by side",
-        "READINGS.md §P; Rem. 53",
-        "`--rules reference` reproduces the stopping times of the paper's public code",
-    );
+crate::statistics! {
+    /// The statistics of S.1.
+    pub struct S1Stats { cells, inside, outside, ratio_lo_min, ratio_hi_max }
+}
+
+/// S.1: the public code side by side.
+pub static S1: Claim<S1Stats> = Claim {
+    id: "S.1",
+    title: "the public code side by side",
+    source: "READINGS.md §P; Rem. 53",
+    statement: "`--rules reference` reproduces the stopping times of the paper's public code",
+    row: Some(Row { claim: "the public code side by side", formula: "`--rules reference` (READINGS.md §P) reproduces the stopping times of the paper's public code ([data/public_code_runs.csv](../data/public_code_runs.csv))", source: "Rem. 53" }),
+    wording: Some("READINGS.md §P (not a claim of the paper): the public code's empirical rules, reproduced by `dpbai --rules reference`, give the public code's stopping times (Rem. 53)"),
+    statistic: "cells: public-code rows of data/public_code_runs.csv (TTUCB, AdaP-TT, DP-SE on μ1, μ2); inside / outside: rows whose 95% interval of the ratio dpbai (--rules reference) / public code lies inside ±10% / entirely outside it; ratio_lo_min / ratio_hi_max: the lowest lower and highest upper end over the rows (a row with capped runs of ours: [0, ∞]); AdaP-TT rows widened by the public code's under-count factor 1.01–1.53 (READINGS.md §P)",
+    rule: Rule {
+        confirm: Some("cells > 0"),
+        refute: Some("outside > 0"),
+        decide: Some("more runs of the public code (it has 9–50 per row), so that each ratio's interval falls inside or outside ±10%"),
+        equivalence: Some(Equivalence { lo: "ratio_lo_min", hi: "ratio_hi_max", margin: [1.0 / 1.1, 1.1], borderline: true }),
+        ..Rule::NONE
+    },
+    fair: "our reference rules are a reading of the public code (READINGS.md §P); agreement is an equivalence: every row's 95% interval inside ±10% (a log-figure's resolution), so that the paper's figures can be regenerated with them; an interval that contains 1 but crosses the margin is no evidence of agreement",
+    rule_sets: &[RuleSet::Reference],
+    areas: &[Area::Mc],
+    regime: Regime::Finite,
+    check: s1,
+};
+
+fn s1(ctx: &mut Context) -> Checked<S1Stats> {
     if !ctx.experiments {
-        return super::record::skipped(id, t, s, p);
+        return Checked::Skipped;
     }
     let Some(path) = ctx.public_code_csv.clone() else {
         ctx.evidence.record("no path to public_code_runs.csv");
-        return result(id, t, s, p, "no path to public_code_runs.csv", Vec::new());
+        return Checked::Failed("no path to public_code_runs.csv".to_string());
     };
     if !path.exists() {
         ctx.evidence.record(format!("{} not found", path.display()));
-        return result(
-            id,
-            t,
-            s,
-            p,
-            format!(
-                "{} not found (it ships in the repository's data/)",
-                path.display()
-            ),
-            Vec::new(),
-        );
+        return Checked::Failed(format!(
+            "{} not found (it ships in the repository's data/)",
+            path.display()
+        ));
     }
     let Some(g) = ctx.grid.as_ref() else {
         ctx.evidence.record("the experiment grid is missing");
-        return result(id, t, s, p, "the experiment grid is missing", Vec::new());
+        return Checked::Failed("the experiment grid is missing".to_string());
     };
     let cmp = match read_public_rows(&path).and_then(|rows| compare(&rows, g)) {
         Ok(c) => c,
         Err(e) => {
             ctx.evidence.record(e.to_string());
-            return result(id, t, s, p, e.to_string(), Vec::new());
+            return Checked::Failed(e.to_string().to_string());
         }
     };
     // Equivalence, not absence of a difference: a row agrees only when its whole 95% interval
@@ -202,11 +211,7 @@ fn s1(ctx: &mut Context) -> ClaimResult {
         ctx.evidence.record("no public-code row to compare");
     }
     let straddle = cmp.len() as u32 - inside - outside;
-    result(
-        id,
-        t,
-        s,
-        p,
+    Checked::done(
         format!(
             "{} cells of {} (see the public-code block): the 95% interval of the ratio of means lies inside \
              ±10% in {inside}, entirely outside in {outside}, across an edge of the margin (or our cell has capped runs) in {straddle}; all intervals within [{}, {}]; AdaP-TT rows allow the public code's under-count (×1.01–1.53)",
@@ -215,13 +220,7 @@ fn s1(ctx: &mut Context) -> ClaimResult {
             sig(lo_min, 3),
             sig(hi_max, 3),
         ),
-        stats([
-            ("cells", cmp.len() as f64),
-            ("inside", f64::from(inside)),
-            ("outside", f64::from(outside)),
-            ("ratio_lo_min", lo_min),
-            ("ratio_hi_max", hi_max),
-        ]),
+        S1Stats { cells: cmp.len() as f64, inside: f64::from(inside), outside: f64::from(outside), ratio_lo_min: lo_min, ratio_hi_max: hi_max },
     )
 }
 

@@ -2,19 +2,19 @@
 //! of the plain step-by-step path ([`crate::bandit::trace`]), and the allocation-convergence
 //! figure.
 
-use super::context::{Check, Context, Evidence, Traces};
-use super::record::{claim as result, flag, skipped, stats, ClaimResult};
 use crate::bandit::info::{pure_top_two, PrivacyModel};
 use crate::bandit::trace::{run_traced, Trace};
 use crate::bandit::{AlgoName, AlgoSpec, Setting};
+use crate::claims::prelude::*;
+use crate::claims::Traces;
 use crate::complexity::{t_kl_beta_g_eps, t_kl_gaussian_beta};
 use crate::divergence::kl_delta;
 use crate::error::{Error, Result};
 use crate::experiment::grid::paper_instances;
 use crate::fault::Area;
 use crate::instance::Instance;
+use crate::numbers::sig;
 use crate::params::Delta;
-use crate::report::numbers::sig;
 use crate::report::paper::builders::{allocation_figure, AllocationPanelData};
 use crate::report::paper::figures::algo_label;
 use crate::report::plot::{render_with_sidecar, Rendered};
@@ -30,11 +30,6 @@ const CAP: u64 = crate::mc::DEFAULT_MAX_STEPS;
 
 /// Cap of the μ2 starvation probe.
 pub const STARVE_CAP: u64 = 2_000_000;
-
-/// The checks of this module.
-pub fn checks() -> Vec<Check> {
-    vec![f17, f27, f28, f29, f44, f45]
-}
 
 fn mu(i: usize) -> Instance {
     Instance::bernoulli(paper_instances()[i].1.clone()).expect("invariant: paper instance")
@@ -99,26 +94,12 @@ fn traces_in(
 
 const SKIP: &str = "skipped: --no-experiments";
 
-fn failed(
-    ev: &Evidence,
-    id: &'static str,
-    title: &'static str,
-    source: &'static str,
-    paper: &str,
-    e: String,
-) -> ClaimResult {
+fn failed<S>(ev: &Evidence, e: String) -> Checked<S> {
     if e == SKIP {
-        return skipped(id, title, source, paper);
+        return Checked::Skipped;
     }
     ev.record(format!("traced runs failed: {e}"));
-    result(
-        id,
-        title,
-        source,
-        paper,
-        format!("traced runs failed: {e}"),
-        Vec::new(),
-    )
+    Checked::Failed(format!("traced runs failed: {e}"))
 }
 
 fn of(t: &Traces, algo: AlgoName) -> &[Trace] {
@@ -129,16 +110,35 @@ fn of(t: &Traces, algo: AlgoName) -> &[Trace] {
         .unwrap_or(&[])
 }
 
-fn f17(ctx: &mut Context) -> ClaimResult {
-    let (id, ti, so, p) = (
-        "F.17",
-        "global change of measure",
-        "L. 16",
-        "for a δ-correct ε-global DP strategy and λ ∈ Alt(ν): ε Σ_a E[N_{τ,a}]·TV(ν_a, λ_a) ≥ kl(1−δ, δ)",
-    );
+crate::statistics! {
+    /// The statistics of F.17.
+    pub struct F17Stats { min_lhs_over_kl }
+}
+
+/// F.17: global change of measure.
+pub static F17: Claim<F17Stats> = Claim {
+    id: "F.17",
+    title: "global change of measure",
+    source: "L. 16",
+    statement: "for a δ-correct ε-global DP strategy and λ ∈ Alt(ν): ε Σ_a E[N_{τ,a}]·TV(ν_a, λ_a) ≥ kl(1−δ, δ)",
+    row: Some(Row { claim: "global change of measure", formula: "`ε·Σ_a E[N_{τ,a}]·TV(ν_a,λ_a) ≥ kl(1−δ,δ)`", source: "L. 16" }),
+    wording: None,
+    statistic: "min_lhs_over_kl: min over AdaP-TT, AdaP-TT* (μ4, ε = 0.5, δ = 1e-6, 20 traced runs; 100 in the paper profile) of ε·min_b min(E[N_a*], E[N_b])Δ_b / kl(1−δ, δ)",
+    rule: Rule {
+        confirm: Some("min_lhs_over_kl >= 1"),
+        ..Rule::NONE
+    },
+    fair: "a lower bound on the expected counts of any δ-correct ε-DP strategy; the worst alternative makes it the tightest",
+    rule_sets: &[RuleSet::Paper],
+    areas: &[Area::Mc],
+    regime: Regime::Finite,
+    check: f17,
+};
+
+fn f17(ctx: &mut Context) -> Checked<F17Stats> {
     let t = match traces_in(ctx.experiments, ctx.full, &mut ctx.traces) {
         Ok(t) => t,
-        Err(e) => return failed(&ctx.evidence, id, ti, so, p, e),
+        Err(e) => return failed(&ctx.evidence, e),
     };
     let nu = mu(3);
     let s = nu.best();
@@ -167,31 +167,46 @@ fn f17(ctx: &mut Context) -> ClaimResult {
             sig(kl, 4)
         ));
     }
-    result(
-        id,
-        ti,
-        so,
-        p,
+    Checked::done(
         format!(
             "μ4, ε = {TRACE_EPS}, δ = {TRACE_DELTA:e}, {} traced runs each, λ the worst alternative \
              (min_b min(E[N_a*], E[N_b])·Δ_b): {}",
             of(t, AlgoName::AdapTt).len(),
             rows.join("; ")
         ),
-        stats([("min_lhs_over_kl", min_margin)]),
+        F17Stats { min_lhs_over_kl: min_margin },
     )
 }
 
-fn f27(ctx: &mut Context) -> ClaimResult {
-    let (id, ti, so, p) = (
-        "F.27",
-        "tracking",
-        "Sec. 2.2.3; L. 38",
-        "|N^a_{n,a} − βL_{n,a}| ≤ 1 for all n > K, a; sharper −1/2 ≤ … ≤ 1",
-    );
+crate::statistics! {
+    /// The statistics of F.27.
+    pub struct F27Stats { min_deviation, max_deviation, runs }
+}
+
+/// F.27: tracking.
+pub static F27: Claim<F27Stats> = Claim {
+    id: "F.27",
+    title: "tracking",
+    source: "Sec. 2.2.3; L. 38",
+    statement: "|N^a_{n,a} − βL_{n,a}| ≤ 1 for all n > K, a; sharper −1/2 ≤ … ≤ 1",
+    row: Some(Row { claim: "tracking", formula: "`abs(N^a_{n,a} − βL_{n,a}) ≤ 1`; `−½ ≤ N^a_{n,a} − βL_{n,a} ≤ 1`", source: "Sec. 2.2.3; L. 38" }),
+    wording: None,
+    statistic: "min_deviation, max_deviation: extremes of N^a_{n,a} − βL_{n,a} over every step of the traced runs (5 algorithms on μ4); runs: traced runs",
+    rule: Rule {
+        confirm: Some("min_deviation >= -0.500000000001 and max_deviation <= 1.000000000001 and runs > 0"),
+        ..Rule::NONE
+    },
+    fair: "the sharper printed bound −1/2 ≤ … ≤ 1 for every n and a, up to rounding",
+    rule_sets: &[RuleSet::Paper],
+    areas: &[Area::Mc],
+    regime: Regime::Exact,
+    check: f27,
+};
+
+fn f27(ctx: &mut Context) -> Checked<F27Stats> {
     let t = match traces_in(ctx.experiments, ctx.full, &mut ctx.traces) {
         Ok(t) => t,
-        Err(e) => return failed(&ctx.evidence, id, ti, so, p, e),
+        Err(e) => return failed(&ctx.evidence, e),
     };
     let (mut lo, mut hi, mut n) = (f64::INFINITY, f64::NEG_INFINITY, 0u32);
     for (_, tr) in &t.mu4 {
@@ -201,51 +216,81 @@ fn f27(ctx: &mut Context) -> ClaimResult {
             n += 1;
         }
     }
-    result(
-        id,
-        ti,
-        so,
-        p,
+    Checked::done(
         format!("over every step of {n} traced runs (TTUCB, CTB-TT, AdaP-TT, AdaP-TT*, DPA-TT on μ4, β = 1/2): N^a − βL ∈ [{}, {}]", sig(lo, 3), sig(hi, 3)),
-        stats([("min_deviation", lo), ("max_deviation", hi), ("runs", f64::from(n))]),
+        F27Stats { min_deviation: lo, max_deviation: hi, runs: f64::from(n) },
     )
 }
 
-fn f28(ctx: &mut Context) -> ClaimResult {
-    let (id, ti, so, p) = (
-        "F.28",
-        "DAF count factor",
-        "Sec. 4.3",
-        "N_{n,a} < 4·Ñ_{n,a} (\"a factor at most 4\")",
-    );
+crate::statistics! {
+    /// The statistics of F.28.
+    pub struct F28Stats { max_count_ratio }
+}
+
+/// F.28: DAF count factor.
+pub static F28: Claim<F28Stats> = Claim {
+    id: "F.28",
+    title: "DAF count factor",
+    source: "Sec. 4.3",
+    statement: "N_{n,a} < 4·Ñ_{n,a} (\"a factor at most 4\")",
+    row: Some(Row { claim: "DAF factor 4", formula: "`N_{n,a} < 4·Ñ_{n,a}`", source: "Sec. 4.3" }),
+    wording: None,
+    statistic: "max_count_ratio: largest N_{n,a}/Ñ_{n,a} after a switch step over all steps of the AdaP-TT and AdaP-TT* traces",
+    rule: Rule {
+        confirm: Some("max_count_ratio < 4"),
+        ..Rule::NONE
+    },
+    fair: "the strict inequality as printed, at every step",
+    rule_sets: &[RuleSet::Paper],
+    areas: &[Area::Mc],
+    regime: Regime::Exact,
+    check: f28,
+};
+
+fn f28(ctx: &mut Context) -> Checked<F28Stats> {
     let t = match traces_in(ctx.experiments, ctx.full, &mut ctx.traces) {
         Ok(t) => t,
-        Err(e) => return failed(&ctx.evidence, id, ti, so, p, e),
+        Err(e) => return failed(&ctx.evidence, e),
     };
     let worst = [AlgoName::AdapTt, AlgoName::AdapTtStar]
         .iter()
         .flat_map(|&a| of(t, a).iter().map(|x| x.max_count_ratio))
         .fold(0.0, f64::max);
-    result(
-        id,
-        ti,
-        so,
-        p,
+    Checked::done(
         format!("largest N_{{n,a}}/Ñ_{{n,a}} after the switch step over all steps of the AdaP-TT and AdaP-TT* traces: {}", sig(worst, 6)),
-        stats([("max_count_ratio", worst)]),
+        F28Stats { max_count_ratio: worst },
     )
 }
 
-fn f29(ctx: &mut Context) -> ClaimResult {
-    let (id, ti, so, p) = (
-        "F.29",
-        "doubling invariant",
-        "L. 37",
-        "N_{T_k(a),a} = 2^{k−1}, Ñ_{k,a} = 2^{k−2} (k ≥ 2)",
-    );
+crate::statistics! {
+    /// The statistics of F.29.
+    pub struct F29Stats { violations, switches }
+}
+
+/// F.29: doubling invariant.
+pub static F29: Claim<F29Stats> = Claim {
+    id: "F.29",
+    title: "doubling invariant",
+    source: "L. 37",
+    statement: "N_{T_k(a),a} = 2^{k−1}, Ñ_{k,a} = 2^{k−2} (k ≥ 2)",
+    row: Some(Row { claim: "doubling invariant", formula: "`N_{T_k(a),a} = 2^{k−1}`, `Ñ_{k,a} = 2^{k−2}`", source: "L. 37" }),
+    wording: None,
+    statistic: "violations: switch steps where the doubling invariant fails; switches: phase switches checked",
+    rule: Rule {
+        confirm: Some("violations == 0 and switches > 0"),
+        ..Rule::NONE
+    },
+    fair: "an invariant at every switch; at least one switch must be observed for the check to mean anything",
+    rule_sets: &[RuleSet::Paper],
+    areas: &[Area::Mc],
+    regime: Regime::Exact,
+    check: f29,
+};
+
+fn f29(ctx: &mut Context) -> Checked<F29Stats> {
     let t = match traces_in(ctx.experiments, ctx.full, &mut ctx.traces) {
         Ok(t) => t,
-        Err(e) => return failed(&ctx.evidence, id, ti, so, p, e),
+        Err(e) => return failed(&ctx.evidence, e),
     };
     let (mut v, mut switches) = (0, 0);
     // The phased Top Two algorithms (AdaP-TT, AdaP-TT*, DPA-TT).
@@ -258,16 +303,12 @@ fn f29(ctx: &mut Context) -> ClaimResult {
             switches += x.switch_times.iter().map(|s| s.len()).sum::<usize>();
         }
     }
-    result(
-        id,
-        ti,
-        so,
-        p,
+    Checked::done(
         format!(
             "checked after every switch step of the AdaP-TT, AdaP-TT* and DPA-TT traces ({switches} phase switches; \
              DPA: Ñ = 2^{{k−1}}, R.27): {v} violations; k = 1 has Ñ = 1 (R.15)"
         ),
-        stats([("violations", v as f64), ("switches", switches as f64)]),
+        F29Stats { violations: v as f64, switches: switches as f64 },
     )
 }
 
@@ -286,16 +327,35 @@ fn round_robin_ratio(x: &Trace) -> f64 {
     (max - 1.0) / (min - 1.0)
 }
 
-fn f44(ctx: &mut Context) -> ClaimResult {
-    let (id, ti, so, p) = (
-        "F.44",
-        "round-robin switching",
-        "L. 51",
-        "eventually (max_a T_{k_{n,a}}(a) − 1)/(min_a T_{k_{n,a}}(a) − 1) ≤ 2 + η",
-    );
+crate::statistics! {
+    /// The statistics of F.44.
+    pub struct F44Stats { worst_share_le_2_5 }
+}
+
+/// F.44: round-robin switching.
+pub static F44: Claim<F44Stats> = Claim {
+    id: "F.44",
+    title: "round-robin switching",
+    source: "L. 51",
+    statement: "eventually (max_a T_{k_{n,a}}(a) − 1)/(min_a T_{k_{n,a}}(a) − 1) ≤ 2 + η",
+    row: Some(Row { claim: "round-robin switches", formula: "eventually `(max_a T_{k_{n,a}}(a)−1)/(min_a T_{k_{n,a}}(a)−1) ≤ 2+η`", source: "L. 51" }),
+    wording: None,
+    statistic: "worst_share_le_2_5: smallest share of traced runs (AdaP-TT, AdaP-TT*; μ4) whose final round-robin ratio is ≤ 2.5",
+    rule: Rule {
+        not_checkable: Some("'eventually' holds from a random N_1 with finite mean: no finite run can confirm or refute it (the statistic shows the evidence is consistent)"),
+        ..Rule::NONE
+    },
+    fair: "an 'eventually' statement has no finite witness",
+    rule_sets: &[RuleSet::Paper],
+    areas: &[Area::Mc],
+    regime: Regime::Asymptotic,
+    check: f44,
+};
+
+fn f44(ctx: &mut Context) -> Checked<F44Stats> {
     let t = match traces_in(ctx.experiments, ctx.full, &mut ctx.traces) {
         Ok(t) => t,
-        Err(e) => return failed(&ctx.evidence, id, ti, so, p, e),
+        Err(e) => return failed(&ctx.evidence, e),
     };
     let mut rows = Vec::new();
     let mut frac_ok = 1.0f64;
@@ -312,31 +372,46 @@ fn f44(ctx: &mut Context) -> ClaimResult {
             sig(ok, 2)
         ));
     }
-    result(
-        id,
-        ti,
-        so,
-        p,
+    Checked::done(
         format!(
             "ratio at τ on μ4 (ε = {TRACE_EPS}, δ = {TRACE_DELTA:e}): {} (worst share {}). 'Eventually', for n ≥ a \
              random N_1 with finite mean: no finite run can confirm or refute it; the evidence is consistent",
             rows.join("; "),
             sig(frac_ok, 2)
         ),
-        stats([("worst_share_le_2_5", frac_ok)]),
+        F44Stats { worst_share_le_2_5: frac_ok },
     )
 }
 
-fn f45(ctx: &mut Context) -> ClaimResult {
-    let (id, ti, so, p) = (
-        "F.45",
-        "sufficient exploration",
-        "L. 46",
-        "for distinct means, eventually N_{n,a} ≥ sqrt(n/K) for all a",
-    );
+crate::statistics! {
+    /// The statistics of F.45.
+    pub struct F45Stats { mu4_runs_settled_min_share, mu2_starved_best, tied_arms_outside_assumption }
+}
+
+/// F.45: sufficient exploration.
+pub static F45: Claim<F45Stats> = Claim {
+    id: "F.45",
+    title: "sufficient exploration",
+    source: "L. 46",
+    statement: "for distinct means, eventually N_{n,a} ≥ sqrt(n/K) for all a",
+    row: Some(Row { claim: "sufficient exploration", formula: "eventually `N_{n,a} ≥ sqrt(n/K)`", source: "L. 46" }),
+    wording: None,
+    statistic: "mu4_runs_settled_min_share: smallest share of traced runs whose last violation of min_a N_a ≥ sqrt(n/K) is before τ/2; mu2_starved_best: capped μ2 runs (tied arms) with the best arm starved",
+    rule: Rule {
+        not_checkable: Some("'eventually' (n ≥ a random N_0 with finite mean) has no finite witness; μ2's starvation lies outside the lemma's distinct-means assumption"),
+        ..Rule::NONE
+    },
+    fair: "an 'eventually' statement has no finite witness",
+    rule_sets: &[RuleSet::Paper],
+    areas: &[Area::Mc],
+    regime: Regime::Asymptotic,
+    check: f45,
+};
+
+fn f45(ctx: &mut Context) -> Checked<F45Stats> {
     let t = match traces_in(ctx.experiments, ctx.full, &mut ctx.traces) {
         Ok(t) => t,
-        Err(e) => return failed(&ctx.evidence, id, ti, so, p, e),
+        Err(e) => return failed(&ctx.evidence, e),
     };
     let mut rows = Vec::new();
     let mut settled_min = f64::INFINITY;
@@ -355,11 +430,7 @@ fn f45(ctx: &mut Context) -> ClaimResult {
         .iter()
         .filter(|x| !x.outcome.stopped && x.counts[0] as f64 <= (x.outcome.tau as f64 / 5.0).sqrt())
         .count();
-    result(
-        id,
-        ti,
-        so,
-        p,
+    Checked::done(
         format!(
             "μ4 (distinct means): runs whose last violation of min_a N_a ≥ sqrt(n/K) is before τ/2: {}. On μ2 (tied \
              arms, outside the lemma's assumption), AdaP-TT* with ε = 0.4: {starved} of {} runs unstopped at {STARVE_CAP} \
@@ -369,11 +440,7 @@ fn f45(ctx: &mut Context) -> ClaimResult {
             rows.join(", "),
             t.mu2_starve.len()
         ),
-        stats([
-            ("mu4_runs_settled_min_share", settled_min),
-            ("mu2_starved_best", starved_best as f64),
-            ("tied_arms_outside_assumption", flag(true)),
-        ]),
+        F45Stats { mu4_runs_settled_min_share: settled_min, mu2_starved_best: starved_best as f64, tied_arms_outside_assumption: flag(true) },
     )
 }
 

@@ -1,5 +1,5 @@
-//! What a claim check returns ([`ClaimResult`], its statistics and [`ClaimVerdict`]) and the
-//! builders every check uses.
+//! A judged claim ([`ClaimResult`]: its declaration's fields, what its check computed and its
+//! [`ClaimVerdict`]).
 
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -34,14 +34,6 @@ impl ClaimVerdict {
     }
 }
 
-/// Named statistics of a check, in the order the check computed them.
-pub type Stats = Vec<(String, f64)>;
-
-/// Builds [`Stats`] from `(name, value)` pairs.
-pub fn stats<const N: usize>(v: [(&str, f64); N]) -> Stats {
-    v.into_iter().map(|(n, x)| (n.to_string(), x)).collect()
-}
-
 /// The result of one claim check.
 #[derive(Debug, Clone, Serialize)]
 pub struct ClaimResult {
@@ -53,7 +45,7 @@ pub struct ClaimResult {
     pub source: &'static str,
     /// The paper's statement, briefly.
     pub paper: String,
-    /// The acceptance rule, from the protocol.
+    /// The acceptance rule, in words.
     pub rule: String,
     /// The statistics the rule reads.
     pub statistics: BTreeMap<String, f64>,
@@ -66,7 +58,7 @@ pub struct ClaimResult {
     pub note: String,
     /// Statistics as the check returned them (before the rule).
     #[serde(skip)]
-    pub raw: Stats,
+    pub raw: Vec<(&'static str, f64)>,
     /// False when the check was skipped (its inputs were not computed, e.g. `--no-experiments`);
     /// `--check` ignores such claims.
     #[serde(skip)]
@@ -81,52 +73,6 @@ impl ClaimResult {
         } else {
             format!("{} ({})", self.verdict.as_str(), self.note)
         }
-    }
-}
-
-/// The result of a check that was skipped because its Monte Carlo inputs were not computed
-/// (`verify --no-experiments`); `--check` ignores it.
-pub fn skipped(
-    id: &'static str,
-    title: &'static str,
-    source: &'static str,
-    paper: &str,
-) -> ClaimResult {
-    ClaimResult {
-        ran: false,
-        ..claim(
-            id,
-            title,
-            source,
-            paper,
-            "not run: `verify --no-experiments`",
-            Vec::new(),
-        )
-    }
-}
-
-/// Builds a [`ClaimResult`] of a check that ran, with its statistics; [`super::run_all`] applies the
-/// protocol's rule to them.
-pub fn claim(
-    id: &'static str,
-    title: &'static str,
-    source: &'static str,
-    paper: impl Into<String>,
-    computed: impl Into<String>,
-    stats: Stats,
-) -> ClaimResult {
-    ClaimResult {
-        id,
-        title,
-        source,
-        paper: paper.into(),
-        rule: String::new(),
-        statistics: BTreeMap::new(),
-        computed: computed.into(),
-        verdict: ClaimVerdict::NotCheckable,
-        note: String::new(),
-        raw: stats,
-        ran: true,
     }
 }
 

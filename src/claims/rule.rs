@@ -1,12 +1,13 @@
-//! The claim protocol (`verify/protocol.toml`): for every claim F.1–F.66, the paper's wording,
-//! the statistic we compute, the acceptance rule, why the rule is a fair reading of the wording,
-//! the rule set(s) and the profile it needs. [`decide`] turns a claim's statistics into its
-//! verdict by the rule; no check chooses its own verdict.
+//! A claim's acceptance rule ([`Rule`]) and how it decides ([`decide`]): a claim's statistics
+//! become its verdict by the rule declared beside its check ([`super::Claim`]); no check chooses
+//! its own verdict. `verify/protocol.toml`, the published pre-registration, is written from the
+//! declarations ([`super::protocol`]).
 //!
 //! # Rule language
 //! A predicate is a conjunction `atom and atom …`, an atom `name op value` with `op` one of
-//! `<`, `<=`, `>`, `>=`, `==`, `!=` and `value` a number or another statistic's name. A claim's
-//! entry gives
+//! `<`, `<=`, `>`, `>=`, `==`, `!=` and `value` a number or another statistic's name; every name
+//! is a field of the claim's typed statistics ([`super::Statistics`]), which a test checks for
+//! every declared claim. A rule gives
 //! * `confirm`: the claim holds as printed when this predicate holds;
 //! * `corrected` (optional): else, it holds under the reading of READINGS.md when this one holds;
 //! * `refute` (optional): else, it is refuted when this one holds and `inconclusive` otherwise
@@ -29,7 +30,7 @@
 //! `inconclusive (borderline)`: for an `equivalence`, when the interval end nearest an edge of the
 //! margin is within [`BORDERLINE_REL`] of it (relative); for a claim with `borderline`
 //! (`stat`, `half_width`, `edge`), when `|stat − edge| <= half_width`. A rule may opt out with
-//! `borderline = "none"` in its `equivalence`.
+//! `borderline: false` in its [`Equivalence`] (`borderline = "none"` in the protocol file).
 //!
 //! # Regimes
 //! Every claim says how the paper states it (`regime`): `exact` (an identity or inequality of
@@ -40,60 +41,110 @@
 //! never a refutation.
 
 use super::record::ClaimVerdict;
-use serde::Deserialize;
-use std::collections::BTreeMap;
-use std::sync::OnceLock;
+use crate::numbers::sig;
 
-/// The protocol file, compiled in so that the binary works from any directory.
-pub const PROTOCOL_TOML: &str = include_str!("../../../verify/protocol.toml");
-
-/// One claim's entry of the protocol.
-#[derive(Debug, Clone, Deserialize, serde::Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct Entry {
-    /// Claim ID, `F.1` … `F.66`.
-    pub id: String,
-    /// The paper's wording (quoted or closely paraphrased).
-    pub wording: String,
-    /// The statistic(s) we compute, in words; their names appear in the predicates.
-    pub statistic: String,
+/// A claim's acceptance rule (see the module docs). Build one with struct-update syntax from
+/// [`Rule::NONE`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rule {
     /// Predicate under which the claim is confirmed as printed.
-    #[serde(default)]
-    pub confirm: Option<String>,
+    pub confirm: Option<&'static str>,
     /// Predicate under which the claim holds under the corrected reading (READINGS.md §R).
-    #[serde(default)]
-    pub corrected: Option<String>,
+    pub corrected: Option<&'static str>,
     /// Predicate under which the claim is refuted (else inconclusive).
-    #[serde(default)]
-    pub refute: Option<String>,
+    pub refute: Option<&'static str>,
     /// What evidence would decide an inconclusive claim.
-    #[serde(default)]
-    pub decide: Option<String>,
+    pub decide: Option<&'static str>,
     /// Reason the claim cannot be checked by computation (instead of a rule).
-    #[serde(default)]
-    pub not_checkable: Option<String>,
-    /// Why the rule is a fair reading of the wording.
-    pub fair: String,
-    /// Rule sets the evidence uses: `paper` (provable thresholds) and/or `reference`.
-    pub rule_sets: Vec<String>,
-    /// Profiles in which the claim is checked (`any`, or `quick`/`paper`).
-    pub profile: String,
-    /// Evidence areas on the claim's path (`solver`, `special`, `mc`, `audit`).
-    #[serde(default)]
-    pub areas: Vec<String>,
-    /// How the paper states the claim: `exact`, `finite` or `asymptotic` (see the module docs).
-    pub regime: Regime,
-    /// The interval and margin of an agreement claim (see the module docs).
-    #[serde(default)]
+    pub not_checkable: Option<&'static str>,
+    /// The interval and margin of an agreement claim.
     pub equivalence: Option<Equivalence>,
     /// The point statistic, its half-width and the band edge of a borderline test.
-    #[serde(default)]
     pub borderline: Option<Borderline>,
 }
 
+impl Rule {
+    /// The empty rule, the base of every declaration's struct update.
+    pub const NONE: Rule = Rule {
+        confirm: None,
+        corrected: None,
+        refute: None,
+        decide: None,
+        not_checkable: None,
+        equivalence: None,
+        borderline: None,
+    };
+
+    /// A rule that only confirms (else refutes).
+    pub const fn confirm(predicate: &'static str) -> Rule {
+        Rule {
+            confirm: Some(predicate),
+            ..Rule::NONE
+        }
+    }
+
+    /// The predicates of the rule (confirm, corrected, refute), for the checks of names.
+    pub fn predicates(&self) -> impl Iterator<Item = &'static str> {
+        [self.confirm, self.corrected, self.refute]
+            .into_iter()
+            .flatten()
+    }
+
+    /// Every statistic name the rule reads: the atoms' sides, the equivalence ends and the
+    /// borderline statistics.
+    ///
+    /// # Errors
+    /// A predicate that does not parse.
+    pub fn names(&self) -> Result<Vec<&'static str>, String> {
+        let mut out = Vec::new();
+        for p in self.predicates() {
+            for a in atoms(p)? {
+                out.push(a.name);
+                if let Rhs::Stat(s) = a.rhs {
+                    out.push(s);
+                }
+            }
+        }
+        if let Some(q) = &self.equivalence {
+            out.extend([q.lo, q.hi]);
+        }
+        if let Some(b) = &self.borderline {
+            out.extend([b.stat, b.half_width]);
+        }
+        Ok(out)
+    }
+
+    /// The rule's own consistency: exactly one of `confirm` and `not_checkable`, predicates
+    /// that parse, a non-empty equivalence margin, and `decide` wherever the verdict can be
+    /// inconclusive.
+    ///
+    /// # Errors
+    /// The first inconsistency, in words.
+    pub fn validate(&self) -> Result<(), String> {
+        match (self.confirm, self.not_checkable) {
+            (Some(_), None) | (None, Some(_)) => {}
+            _ => return Err("give exactly one of `confirm` and `not_checkable`".into()),
+        }
+        for p in self.predicates() {
+            atoms(p)?;
+        }
+        if let Some(q) = &self.equivalence {
+            if q.margin[0].partial_cmp(&q.margin[1]) != Some(std::cmp::Ordering::Less) {
+                return Err(format!("equivalence margin {:?} is empty", q.margin));
+            }
+            if self.decide.is_none() {
+                return Err("an equivalence rule needs `decide`".into());
+            }
+        }
+        if self.refute.is_some() && self.decide.is_none() {
+            return Err("a `refute` rule needs `decide`".into());
+        }
+        Ok(())
+    }
+}
+
 /// How the paper states a claim.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Regime {
     /// An identity or inequality of mathematics (no δ, no sampling).
     Exact,
@@ -115,28 +166,25 @@ impl Regime {
 }
 
 /// The equivalence test of an agreement claim.
-#[derive(Debug, Clone, Deserialize, serde::Serialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Equivalence {
     /// Statistic holding the lowest lower end of the compared 95% intervals.
-    pub lo: String,
+    pub lo: &'static str,
     /// Statistic holding the highest upper end.
-    pub hi: String,
-    /// The margin `[a, b]`, justified in the entry's `fair`.
+    pub hi: &'static str,
+    /// The margin `[a, b]`, justified in the claim's `fair`.
     pub margin: [f64; 2],
-    /// `"none"` turns the borderline test off (the default applies it).
-    #[serde(default)]
-    pub borderline: Option<String>,
+    /// Whether the borderline test applies (`false`: `borderline = "none"` in the protocol).
+    pub borderline: bool,
 }
 
 /// A borderline test on a point statistic.
-#[derive(Debug, Clone, Deserialize, serde::Serialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Borderline {
     /// The decision statistic.
-    pub stat: String,
+    pub stat: &'static str,
     /// The statistic holding its 95% half-width.
-    pub half_width: String,
+    pub half_width: &'static str,
     /// The band edge the rule compares it with.
     pub edge: f64,
 }
@@ -145,76 +193,11 @@ pub struct Borderline {
 /// is borderline: the end is within a rounding of the reported three significant digits.
 pub const BORDERLINE_REL: f64 = 5e-3;
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    claim: Vec<Entry>,
-}
-
-/// The parsed protocol, keyed by claim ID.
-pub type Protocol = BTreeMap<String, Entry>;
-
-/// Parses a protocol file.
-///
-/// # Errors
-/// A TOML error, a duplicate ID, an entry with neither a `confirm` rule nor a `not_checkable`
-/// reason, or a predicate that does not parse.
-pub fn parse(text: &str) -> crate::Result<Protocol> {
-    let f: File = toml::from_str(text)
-        .map_err(|e| crate::Error::Parse(format!("verify/protocol.toml: {}", e.message())))?;
-    let mut out = Protocol::new();
-    for e in f.claim {
-        let bad = |m: String| crate::Error::Parse(format!("verify/protocol.toml, {}: {m}", e.id));
-        match (&e.confirm, &e.not_checkable) {
-            (Some(_), None) | (None, Some(_)) => {}
-            _ => {
-                return Err(bad(
-                    "give exactly one of `confirm` and `not_checkable`".into()
-                ))
-            }
-        }
-        for p in [&e.confirm, &e.corrected, &e.refute].into_iter().flatten() {
-            atoms(p).map_err(bad)?;
-        }
-        if let Some(q) = &e.equivalence {
-            if q.margin[0].partial_cmp(&q.margin[1]) != Some(std::cmp::Ordering::Less) {
-                return Err(bad(format!("equivalence margin {:?} is empty", q.margin)));
-            }
-            if q.borderline.as_deref().is_some_and(|b| b != "none") {
-                return Err(bad(
-                    "equivalence.borderline must be \"none\" or absent".into()
-                ));
-            }
-            if e.decide.is_none() {
-                return Err(bad("an equivalence rule needs `decide`".into()));
-            }
-        }
-        if e.refute.is_some() && e.decide.is_none() {
-            return Err(bad("a `refute` rule needs `decide`".into()));
-        }
-        let id = e.id.clone();
-        if out.insert(id.clone(), e).is_some() {
-            return Err(crate::Error::Parse(format!(
-                "verify/protocol.toml: duplicate {id}"
-            )));
-        }
-    }
-    Ok(out)
-}
-
-/// The compiled-in protocol.
-pub fn protocol() -> &'static Protocol {
-    static P: OnceLock<Protocol> = OnceLock::new();
-    P.get_or_init(|| {
-        parse(PROTOCOL_TOML).expect("invariant: verify/protocol.toml is checked by tests")
-    })
-}
-
 /// One comparison of a predicate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Atom {
     /// Statistic on the left.
-    pub name: String,
+    pub name: &'static str,
     /// Operator.
     pub op: &'static str,
     /// Right-hand side: a number or a statistic's name.
@@ -227,7 +210,7 @@ pub enum Rhs {
     /// A constant of the rule.
     Num(f64),
     /// Another statistic.
-    Stat(String),
+    Stat(&'static str),
 }
 
 const OPS: [&str; 6] = ["<=", ">=", "==", "!=", "<", ">"];
@@ -236,7 +219,7 @@ const OPS: [&str; 6] = ["<=", ">=", "==", "!=", "<", ">"];
 ///
 /// # Errors
 /// An atom without an operator, or an empty name.
-pub fn atoms(pred: &str) -> Result<Vec<Atom>, String> {
+pub fn atoms(pred: &'static str) -> Result<Vec<Atom>, String> {
     pred.split(" and ")
         .map(|a| {
             let a = a.trim();
@@ -245,24 +228,34 @@ pub fn atoms(pred: &str) -> Result<Vec<Atom>, String> {
                 .filter_map(|op| a.find(op).map(|i| (i, *op)))
                 .min_by_key(|&(i, op)| (i, std::cmp::Reverse(op.len())))
                 .ok_or_else(|| format!("no operator in `{a}`"))?;
-            let name = a[..i].trim().to_string();
+            let name = a[..i].trim();
             let rhs = a[i + op.len()..].trim();
             if name.is_empty() || rhs.is_empty() {
                 return Err(format!("malformed `{a}`"));
             }
-            let rhs = rhs
-                .parse::<f64>()
-                .map(Rhs::Num)
-                .unwrap_or_else(|_| Rhs::Stat(rhs.to_string()));
+            let rhs = rhs.parse::<f64>().map_or(Rhs::Stat(rhs), Rhs::Num);
             Ok(Atom { name, op, rhs })
         })
         .collect()
 }
 
-fn lookup(stats: &[(String, f64)], name: &str) -> Result<f64, String> {
+/// Named statistics as a check returned them.
+pub type Named = [(&'static str, f64)];
+
+fn lookup(stats: &Named, name: &str) -> Result<f64, String> {
     match stats.iter().find(|s| s.0 == name) {
         None => Err(format!("statistic `{name}` was not computed")),
         Some((_, v)) if !v.is_finite() => Err(format!("statistic `{name}` = {v}")),
+        Some((_, v)) => Ok(*v),
+    }
+}
+
+/// An interval end: finite, or `±∞` (an end a capped cell leaves open); NaN or missing is an
+/// error.
+fn lookup_end(stats: &Named, name: &str) -> Result<f64, String> {
+    match stats.iter().find(|s| s.0 == name) {
+        None => Err(format!("statistic `{name}` was not computed")),
+        Some((_, v)) if v.is_nan() => Err(format!("statistic `{name}` = NaN")),
         Some((_, v)) => Ok(*v),
     }
 }
@@ -271,10 +264,10 @@ fn lookup(stats: &[(String, f64)], name: &str) -> Result<f64, String> {
 ///
 /// # Errors
 /// A statistic the predicate needs is missing or not finite (the message names it).
-pub fn eval(pred: &str, stats: &[(String, f64)]) -> Result<bool, String> {
+pub fn eval(pred: &'static str, stats: &Named) -> Result<bool, String> {
     let mut all = true;
     for a in atoms(pred)? {
-        let l = lookup(stats, &a.name)?;
+        let l = lookup(stats, a.name)?;
         let r = match &a.rhs {
             Rhs::Num(x) => *x,
             Rhs::Stat(n) => lookup(stats, n)?,
@@ -291,32 +284,32 @@ pub fn eval(pred: &str, stats: &[(String, f64)]) -> Result<bool, String> {
     Ok(all)
 }
 
-/// The verdict of `entry`'s rule on `stats`, and its note (the reason of `not checkable`, or
-/// what would decide an `inconclusive` claim; empty otherwise).
-pub fn decide(entry: &Entry, stats: &[(String, f64)]) -> (ClaimVerdict, String) {
-    if let Some(reason) = &entry.not_checkable {
-        return (ClaimVerdict::NotCheckable, reason.clone());
+/// The verdict of `rule` on `stats`, and its note (the reason of `not checkable`, or what
+/// would decide an `inconclusive` claim; empty otherwise).
+pub fn decide(rule: &Rule, stats: &Named) -> (ClaimVerdict, String) {
+    if let Some(reason) = rule.not_checkable {
+        return (ClaimVerdict::NotCheckable, reason.to_string());
     }
     let inconclusive = || {
         Ok((
             ClaimVerdict::Inconclusive,
-            entry.decide.clone().unwrap_or_default(),
+            rule.decide.unwrap_or_default().to_string(),
         ))
     };
     let run = || -> Result<(ClaimVerdict, String), String> {
-        let confirm = entry.confirm.as_deref().unwrap_or("");
-        if let Some(q) = &entry.equivalence {
-            let (lo, hi) = (lookup_end(stats, &q.lo)?, lookup_end(stats, &q.hi)?);
+        let confirm = rule.confirm.unwrap_or("");
+        if let Some(q) = &rule.equivalence {
+            let (lo, hi) = (lookup_end(stats, q.lo)?, lookup_end(stats, q.hi)?);
             let [a, b] = q.margin;
             let extra = eval(confirm, stats)?;
             let inside = lo >= a && hi <= b;
-            let outside = match &entry.refute {
+            let outside = match rule.refute {
                 Some(r) => eval(r, stats)?,
                 None => lo > b || hi < a,
             };
             let near = |x: f64, edge: f64| (x - edge).abs() <= BORDERLINE_REL * edge.abs();
-            let borderline = q.borderline.is_none()
-                && (near(lo, a) || near(hi, b) || near(lo, b) || near(hi, a));
+            let borderline =
+                q.borderline && (near(lo, a) || near(hi, b) || near(lo, b) || near(hi, a));
             return match (extra && inside, outside, borderline) {
                 (true, _, false) => Ok((ClaimVerdict::Confirmed, String::new())),
                 (false, true, false) => Ok((ClaimVerdict::Refuted, String::new())),
@@ -324,8 +317,8 @@ pub fn decide(entry: &Entry, stats: &[(String, f64)]) -> (ClaimVerdict, String) 
                     ClaimVerdict::Inconclusive,
                     format!(
                         "borderline: the interval [{}, {}] ends within {}% of the margin [{a}, {b}]",
-                        crate::report::numbers::sig(lo, 5),
-                        crate::report::numbers::sig(hi, 5),
+                        sig(lo, 5),
+                        sig(hi, 5),
                         BORDERLINE_REL * 100.0
                     ),
                 )),
@@ -334,31 +327,25 @@ pub fn decide(entry: &Entry, stats: &[(String, f64)]) -> (ClaimVerdict, String) 
         }
         let verdict = if eval(confirm, stats)? {
             ClaimVerdict::Confirmed
-        } else if entry
-            .corrected
-            .as_deref()
-            .map(|c| eval(c, stats))
-            .transpose()?
-            == Some(true)
-        {
+        } else if rule.corrected.map(|c| eval(c, stats)).transpose()? == Some(true) {
             ClaimVerdict::ConfirmedAsCorrected
         } else {
-            match &entry.refute {
+            match rule.refute {
                 None => ClaimVerdict::Refuted,
                 Some(r) if eval(r, stats)? => ClaimVerdict::Refuted,
                 Some(_) => return inconclusive(),
             }
         };
-        if let Some(b) = &entry.borderline {
-            let (x, hw) = (lookup(stats, &b.stat)?, lookup(stats, &b.half_width)?);
+        if let Some(b) = &rule.borderline {
+            let (x, hw) = (lookup(stats, b.stat)?, lookup(stats, b.half_width)?);
             if (x - b.edge).abs() <= hw {
                 return Ok((
                     ClaimVerdict::Inconclusive,
                     format!(
                         "borderline: {} = {} lies within its 95% half-width {} of the edge {}",
                         b.stat,
-                        crate::report::numbers::sig(x, 4),
-                        crate::report::numbers::sig(hw, 3),
+                        sig(x, 4),
+                        sig(hw, 3),
                         b.edge
                     ),
                 ));
@@ -369,29 +356,19 @@ pub fn decide(entry: &Entry, stats: &[(String, f64)]) -> (ClaimVerdict, String) 
     run().unwrap_or_else(|e| (ClaimVerdict::NotCheckable, format!("error: {e}")))
 }
 
-/// An interval end: finite, or `±∞` (an end a capped cell leaves open); NaN or missing is an
-/// error.
-fn lookup_end(stats: &[(String, f64)], name: &str) -> Result<f64, String> {
-    match stats.iter().find(|s| s.0 == name) {
-        None => Err(format!("statistic `{name}` was not computed")),
-        Some((_, v)) if v.is_nan() => Err(format!("statistic `{name}` = NaN")),
-        Some((_, v)) => Ok(*v),
-    }
-}
-
 /// The rule in words, as REPORT.md's claim table shows it.
-pub fn rule_text(entry: &Entry) -> String {
-    if let Some(r) = &entry.not_checkable {
+pub fn rule_text(rule: &Rule) -> String {
+    if let Some(r) = rule.not_checkable {
         return format!("not checkable: {r}");
     }
-    let confirm = entry.confirm.as_deref().unwrap_or("");
-    let mut s = match &entry.equivalence {
+    let confirm = rule.confirm.unwrap_or("");
+    let mut s = match &rule.equivalence {
         Some(q) => format!(
             "equivalence: confirmed if [{}, {}] lies inside the margin [{}, {}] (two one-sided tests at 2.5%){}",
             q.lo,
             q.hi,
-            crate::report::numbers::sig(q.margin[0], 4),
-            crate::report::numbers::sig(q.margin[1], 4),
+            sig(q.margin[0], 4),
+            sig(q.margin[1], 4),
             if confirm.is_empty() {
                 String::new()
             } else {
@@ -400,25 +377,21 @@ pub fn rule_text(entry: &Entry) -> String {
         ),
         None => format!("confirmed if {confirm}"),
     };
-    if let Some(c) = &entry.corrected {
+    if let Some(c) = rule.corrected {
         s.push_str(&format!("; confirmed as corrected if {c}"));
     }
-    match (&entry.refute, &entry.equivalence) {
+    match (rule.refute, &rule.equivalence) {
         (Some(r), _) => s.push_str(&format!("; refuted if {r}; else inconclusive")),
         (None, Some(_)) => s.push_str("; refuted if it lies entirely outside; else inconclusive"),
         (None, None) => s.push_str("; else refuted"),
     }
-    if entry
-        .equivalence
-        .as_ref()
-        .is_some_and(|q| q.borderline.is_none())
-    {
+    if rule.equivalence.as_ref().is_some_and(|q| q.borderline) {
         s.push_str(&format!(
             "; inconclusive (borderline) if an end lies within {}% of an edge",
             BORDERLINE_REL * 100.0
         ));
     }
-    if let Some(b) = &entry.borderline {
+    if let Some(b) = &rule.borderline {
         s.push_str(&format!(
             "; inconclusive (borderline) if |{} − {}| ≤ {}",
             b.stat, b.edge, b.half_width
@@ -430,9 +403,18 @@ pub fn rule_text(entry: &Entry) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
-    fn st(v: &[(&str, f64)]) -> Vec<(String, f64)> {
-        v.iter().map(|(n, x)| (n.to_string(), *x)).collect()
+    fn st(v: &[(&'static str, f64)]) -> Vec<(&'static str, f64)> {
+        v.to_vec()
+    }
+
+    /// The rules of every declared claim, with their ids.
+    fn rules() -> Vec<(&'static str, Rule)> {
+        crate::claims::dp_bai::claims()
+            .iter()
+            .map(|c| (c.meta().id, c.meta().rule))
+            .collect()
     }
 
     #[test]
@@ -441,35 +423,23 @@ mod tests {
         assert_eq!(a.len(), 2);
         assert_eq!(a[0].op, "<=");
         assert_eq!(a[0].rhs, Rhs::Num(1e-8));
-        assert_eq!(a[1].rhs, Rhs::Stat("c".into()));
+        assert_eq!(a[1].rhs, Rhs::Stat("c"));
         assert!(atoms("a 3").is_err());
     }
 
-    /// A test entry with rule `confirm` and nothing else.
-    fn entry(confirm: &str) -> Entry {
-        Entry {
-            id: "F.0".into(),
-            wording: String::new(),
-            statistic: String::new(),
-            confirm: Some(confirm.into()),
-            corrected: None,
-            refute: None,
-            decide: Some("more runs".into()),
-            not_checkable: None,
-            fair: String::new(),
-            rule_sets: vec![],
-            profile: "any".into(),
-            areas: vec![],
-            regime: Regime::Finite,
-            equivalence: None,
-            borderline: None,
+    /// A test rule `confirm` with a `decide` and nothing else.
+    fn entry(confirm: &'static str) -> Rule {
+        Rule {
+            confirm: Some(confirm),
+            decide: Some("more runs"),
+            ..Rule::NONE
         }
     }
 
     #[test]
     fn missing_or_nan_is_not_checkable() {
-        let e = Entry {
-            refute: Some("x > 2".into()),
+        let e = Rule {
+            refute: Some("x > 2"),
             ..entry("x <= 1")
         };
         assert_eq!(decide(&e, &st(&[("x", 0.5)])).0, ClaimVerdict::Confirmed);
@@ -486,30 +456,29 @@ mod tests {
     /// refutation not, is `inconclusive`; the same interval inside a wide margin is `confirmed`.
     #[test]
     fn an_interval_containing_one_is_not_agreement() {
-        let p = protocol();
         let mut seen = 0;
-        for e in p.values() {
+        for (id, e) in rules() {
             let Some(q) = &e.equivalence else { continue };
             seen += 1;
-            let mut st = satisfying(e.confirm.as_deref().expect("an equivalence has `confirm`"));
-            if let Some(r) = &e.refute {
+            let mut st = satisfying(e.confirm.expect("an equivalence has `confirm`"));
+            if let Some(r) = e.refute {
                 for a in atoms(r).expect("parses") {
                     if !st.iter().any(|s| s.0 == a.name) {
-                        st.push((a.name.clone(), 0.0));
+                        st.push((a.name, 0.0));
                         violate(&mut st, &a);
                     }
                 }
             }
-            st.push((q.lo.clone(), 0.5));
-            st.push((q.hi.clone(), 2.0));
-            let (v, note) = decide(e, &st);
-            assert_eq!(v, ClaimVerdict::Inconclusive, "{}: {note}", e.id);
-            let mut wide = e.clone();
+            st.push((q.lo, 0.5));
+            st.push((q.hi, 2.0));
+            let (v, note) = decide(&e, &st);
+            assert_eq!(v, ClaimVerdict::Inconclusive, "{id}: {note}");
+            let mut wide = e;
             wide.equivalence = Some(Equivalence {
                 margin: [0.25, 4.0],
-                ..q.clone()
+                ..*q
             });
-            assert_eq!(decide(&wide, &st).0, ClaimVerdict::Confirmed, "{}", e.id);
+            assert_eq!(decide(&wide, &st).0, ClaimVerdict::Confirmed, "{id}");
         }
         assert!(
             seen >= 3,
@@ -520,12 +489,12 @@ mod tests {
     /// An interval end within rounding of the margin's edge is borderline, both ways.
     #[test]
     fn knife_edges_are_borderline() {
-        let e = Entry {
+        let e = Rule {
             equivalence: Some(Equivalence {
-                lo: "lo".into(),
-                hi: "hi".into(),
+                lo: "lo",
+                hi: "hi",
                 margin: [1.0 / 1.1, 1.1],
-                borderline: None,
+                borderline: true,
             }),
             ..entry("cells > 0")
         };
@@ -537,12 +506,12 @@ mod tests {
         assert_eq!(at(1.2, 1.5).0, ClaimVerdict::Refuted);
         assert_eq!(at(1.1003, 1.5).0, ClaimVerdict::Inconclusive);
         assert_eq!(at(0.95, f64::INFINITY).0, ClaimVerdict::Inconclusive);
-        let mut point = e.clone();
+        let mut point = e;
         point.equivalence = None;
-        point.confirm = Some("x <= 4".into());
+        point.confirm = Some("x <= 4");
         point.borderline = Some(Borderline {
-            stat: "x".into(),
-            half_width: "hw".into(),
+            stat: "x",
+            half_width: "hw",
             edge: 4.0,
         });
         let d = |x: f64, hw: f64| decide(&point, &st(&[("x", x), ("hw", hw)])).0;
@@ -554,31 +523,31 @@ mod tests {
 
     /// A point satisfying a predicate: each statistic at the middle of the interval its atoms
     /// allow (or at its `==` value); statistic-valued right-hand sides copied.
-    fn satisfying(pred: &str) -> Vec<(String, f64)> {
+    fn satisfying(pred: &'static str) -> Vec<(&'static str, f64)> {
         let atoms = atoms(pred).expect("parses");
-        let mut lo: BTreeMap<String, f64> = BTreeMap::new();
-        let mut hi: BTreeMap<String, f64> = BTreeMap::new();
-        let mut eq: BTreeMap<String, f64> = BTreeMap::new();
+        let mut lo: BTreeMap<&'static str, f64> = BTreeMap::new();
+        let mut hi: BTreeMap<&'static str, f64> = BTreeMap::new();
+        let mut eq: BTreeMap<&'static str, f64> = BTreeMap::new();
         for a in &atoms {
             if let Rhs::Num(x) = a.rhs {
                 match a.op {
                     "<" | "<=" => {
-                        hi.insert(a.name.clone(), x);
+                        hi.insert(a.name, x);
                     }
                     ">" | ">=" => {
-                        lo.insert(a.name.clone(), x);
+                        lo.insert(a.name, x);
                     }
                     "==" => {
-                        eq.insert(a.name.clone(), x);
+                        eq.insert(a.name, x);
                     }
                     _ => {
-                        eq.insert(a.name.clone(), x + 1.0);
+                        eq.insert(a.name, x + 1.0);
                     }
                 }
             }
         }
-        let mut out: Vec<(String, f64)> = Vec::new();
-        let mut names: Vec<&String> = lo.keys().chain(hi.keys()).chain(eq.keys()).collect();
+        let mut out: Vec<(&'static str, f64)> = Vec::new();
+        let mut names: Vec<&&'static str> = lo.keys().chain(hi.keys()).chain(eq.keys()).collect();
         names.sort();
         names.dedup();
         for n in names {
@@ -589,7 +558,7 @@ mod tests {
                 (None, None, Some(&h)) => h - h.abs() - 1.0,
                 (None, None, None) => unreachable!(),
             };
-            out.push((n.clone(), v));
+            out.push((*n, v));
         }
         for a in &atoms {
             if let Rhs::Stat(r) = &a.rhs {
@@ -602,11 +571,11 @@ mod tests {
                     _ => 0.0,
                 };
                 match (known, rv) {
-                    (None, Some(v)) => out.push((a.name.clone(), v + step)),
-                    (Some(v), None) => out.push((r.clone(), v - step)),
+                    (None, Some(v)) => out.push((a.name, v + step)),
+                    (Some(v), None) => out.push((*r, v - step)),
                     (None, None) => {
-                        out.push((a.name.clone(), 3.0 + step));
-                        out.push((r.clone(), 3.0));
+                        out.push((a.name, 3.0 + step));
+                        out.push((*r, 3.0));
                     }
                     (Some(_), Some(_)) => {}
                 }
@@ -616,7 +585,7 @@ mod tests {
     }
 
     /// Moves `atom`'s statistic so that the atom fails.
-    fn violate(stats: &mut [(String, f64)], a: &Atom) {
+    fn violate(stats: &mut [(&'static str, f64)], a: &Atom) {
         let rhs = match &a.rhs {
             Rhs::Num(x) => *x,
             Rhs::Stat(n) => stats.iter().find(|s| s.0 == *n).expect("assigned").1,
@@ -634,29 +603,25 @@ mod tests {
             .1 = v;
     }
 
-    /// Every claim F.1–F.66 has an entry with a non-empty rule, and no verdict is a constant:
+    /// Every declared claim has a non-empty rule, and no verdict is a constant:
     /// for each rule, statistics that satisfy it give `confirmed`, moving any one statistic
     /// across its atom's bound moves the verdict, and a `refute` rule can be met.
     #[test]
     fn every_rule_moves_with_its_statistics() {
-        let p = protocol();
-        for i in 1..=66 {
-            let e = p.get(&format!("F.{i}")).expect("every claim has an entry");
-            assert!(!rule_text(e).is_empty() && !e.wording.is_empty() && !e.fair.is_empty());
-        }
-        for e in p.values() {
-            let Some(confirm) = &e.confirm else {
-                assert!(e.not_checkable.as_deref().is_some_and(|r| !r.is_empty()));
+        for (id, e) in rules() {
+            assert!(!rule_text(&e).is_empty());
+            let Some(confirm) = e.confirm else {
+                assert!(e.not_checkable.is_some_and(|r| !r.is_empty()));
                 continue;
             };
             let mut good = satisfying(confirm);
             if let Some(q) = &e.equivalence {
                 let [a, b] = q.margin;
-                good.push((q.lo.clone(), a + 0.25 * (b - a)));
-                good.push((q.hi.clone(), a + 0.75 * (b - a)));
+                good.push((q.lo, a + 0.25 * (b - a)));
+                good.push((q.hi, a + 0.75 * (b - a)));
             }
             // Statistics only the corrected reading reads, set so that it holds.
-            if let Some(c) = &e.corrected {
+            if let Some(c) = e.corrected {
                 for (n, v) in satisfying(c) {
                     if !good.iter().any(|s| s.0 == n) {
                         good.push((n, v));
@@ -664,43 +629,41 @@ mod tests {
                 }
             }
             // Statistics only the refutation reads, set so that it fails.
-            if let Some(r) = &e.refute {
+            if let Some(r) = e.refute {
                 for a in atoms(r).expect("parses") {
                     if !good.iter().any(|s| s.0 == a.name) {
-                        good.push((a.name.clone(), 0.0));
+                        good.push((a.name, 0.0));
                         violate(&mut good, &a);
                     }
                 }
             }
             assert_eq!(
-                decide(e, &good).0,
+                decide(&e, &good).0,
                 ClaimVerdict::Confirmed,
-                "{}: {good:?}",
-                e.id
+                "{id}: {good:?}"
             );
             for a in atoms(confirm).expect("parses") {
                 let mut bad = good.clone();
                 violate(&mut bad, &a);
-                let v = decide(e, &bad).0;
+                let v = decide(&e, &bad).0;
                 assert_ne!(
                     v,
                     ClaimVerdict::Confirmed,
-                    "{}: moving {} did not move",
-                    e.id,
+                    "{id}: moving {} did not move",
                     a.name
                 );
-                assert_ne!(v, ClaimVerdict::NotCheckable, "{}: {bad:?}", e.id);
+                assert_ne!(v, ClaimVerdict::NotCheckable, "{id}: {bad:?}");
             }
             if let Some(q) = &e.equivalence {
                 // Either end moved across its edge of the margin leaves the claim unconfirmed.
-                for (name, v) in [(&q.lo, q.margin[0] * 0.9), (&q.hi, q.margin[1] * 1.1)] {
+                for (name, v) in [(q.lo, q.margin[0] * 0.9), (q.hi, q.margin[1] * 1.1)] {
                     let mut bad = good.clone();
-                    bad.iter_mut().find(|s| s.0 == *name).expect("assigned").1 = v;
-                    assert_ne!(decide(e, &bad).0, ClaimVerdict::Confirmed, "{}", e.id);
+                    bad.iter_mut().find(|s| s.0 == name).expect("assigned").1 = v;
+                    assert_ne!(decide(&e, &bad).0, ClaimVerdict::Confirmed, "{id}");
                 }
                 continue;
             }
-            if let Some(r) = &e.refute {
+            if let Some(r) = e.refute {
                 // Statistics of the refutation; the confirm rule's others kept.
                 let mut st = good.clone();
                 for (n, v) in satisfying(r) {
@@ -710,12 +673,12 @@ mod tests {
                     }
                 }
                 // A refutation is only read once the claim is not confirmed.
-                let refute_names: Vec<String> = atoms(r)
+                let refute_names: Vec<&'static str> = atoms(r)
                     .expect("parses")
                     .into_iter()
                     .map(|a| a.name)
                     .collect();
-                if decide(e, &st).0 == ClaimVerdict::Confirmed {
+                if decide(&e, &st).0 == ClaimVerdict::Confirmed {
                     let a = atoms(confirm)
                         .expect("parses")
                         .into_iter()
@@ -723,7 +686,7 @@ mod tests {
                         .expect("a confirm atom outside the refutation");
                     violate(&mut st, &a);
                 }
-                assert_eq!(decide(e, &st).0, ClaimVerdict::Refuted, "{}: {st:?}", e.id);
+                assert_eq!(decide(&e, &st).0, ClaimVerdict::Refuted, "{id}: {st:?}");
             }
         }
     }

@@ -2,23 +2,42 @@
 
 use super::estimates::{est, get, grid, no_grid};
 use crate::bandit::{AlgoName, DpaEpisodes, Rules};
+use crate::claims::prelude::*;
 use crate::complexity::t_kl_gaussian_beta;
 use crate::experiment::grid::paper_instances;
 use crate::experiment::grid::{GridResults, DPA_DELTAS};
 use crate::instance::Instance;
-use crate::report::claims::context::Context;
-use crate::report::claims::record::{claim as result, stats, ClaimResult};
-use crate::report::numbers::sig;
+use crate::numbers::sig;
 
-pub(super) fn f40(ctx: &mut Context) -> ClaimResult {
-    let (id, t, s, p) = (
-        "F.40",
-        "DP-SE complexity",
-        "Sec. 4.4",
-        "per arm O(Δ_a^2 + (εΔ_a)^{-1}) (printed), total τ = O(Σ_{a≠a*} Δ_a^{-2} + Σ_{a≠a*} (εΔ_a)^{-1})",
-    );
+crate::statistics! {
+    /// The statistics of F.40.
+    pub struct F40Stats { printed_spread, corrected_spread, cells, capped }
+}
+
+/// F.40: DP-SE complexity.
+pub static F40: Claim<F40Stats> = Claim {
+    id: "F.40",
+    title: "DP-SE complexity",
+    source: "Sec. 4.4",
+    statement: "per arm O(Δ_a^2 + (εΔ_a)^{-1}) (printed), total τ = O(Σ_{a≠a*} Δ_a^{-2} + Σ_{a≠a*} (εΔ_a)^{-1})",
+    row: Some(Row { claim: "DP-SE", formula: "per arm `O(Δ_a^{±2}+(εΔ_a)^{-1})`; `τ = O(ΣΔ_a^{-2} + Σ(εΔ_a)^{-1})`", source: "Sec. 4.4" }),
+    wording: None,
+    statistic: "printed_spread / corrected_spread: max over min of mean τ(DP-SE)/rate over μ1–μ6 × the ε grid, with the printed per-arm rate Δ_a² + (εΔ_a)^{-1} / the corrected Δ_a^{-2} + (εΔ_a)^{-1} (capped runs at the cap)",
+    rule: Rule {
+        confirm: Some("printed_spread < 50 and cells > 0"),
+        corrected: Some("corrected_spread < 50 and cells > 0"),
+        ..Rule::NONE
+    },
+    fair: "an O(·) rate holds when τ/rate stays within a constant factor over instances and four decades of ε; 50 leaves room for the log(K e²/δ) factors of DP-SE's epochs (which vary by less than 10 here)",
+    rule_sets: &[RuleSet::Paper],
+    areas: &[Area::Mc],
+    regime: Regime::Asymptotic,
+    check: f40,
+};
+
+pub(super) fn f40(ctx: &mut Context) -> Checked<F40Stats> {
     let Some(g) = grid(ctx) else {
-        return no_grid(ctx, id, t, s, p);
+        return no_grid(ctx);
     };
     let (mut printed, mut corrected, mut capped) = (Vec::new(), Vec::new(), 0u64);
     for (name, means) in paper_instances() {
@@ -49,11 +68,7 @@ pub(super) fn f40(ctx: &mut Context) -> ClaimResult {
         corrected.iter().cloned().fold(f64::INFINITY, f64::min),
         corrected.iter().cloned().fold(0.0, f64::max),
     );
-    result(
-        id,
-        t,
-        s,
-        p,
+    Checked::done(
         format!(
             "mean τ(DP-SE) / (Σ Δ_a^{{-2}} + Σ (εΔ_a)^{{-1}}) over μ1–μ6 × the ε grid ({} cells, {capped} capped runs) \
              stays in [{}, {}] (spread {}); with the printed Δ_a^{{+2}} the spread is {}: the per-arm exponent is a \
@@ -64,24 +79,40 @@ pub(super) fn f40(ctx: &mut Context) -> ClaimResult {
             sig(spread(&corrected), 3),
             sig(spread(&printed), 3)
         ),
-        stats([
-            ("printed_spread", spread(&printed)),
-            ("corrected_spread", spread(&corrected)),
-            ("cells", corrected.len() as f64),
-            ("capped", capped as f64),
-        ]),
+        F40Stats { printed_spread: spread(&printed), corrected_spread: spread(&corrected), cells: corrected.len() as f64, capped: capped as f64 },
     )
 }
 
-pub(super) fn f41(ctx: &mut Context) -> ClaimResult {
-    let (id, t, s, p) = (
-        "F.41",
-        "rounds of adaptivity",
-        "App. H, Rem. 25",
-        "E[C(τ)] ≤ K·log2 E[τ]; with one global episode ≤ log2 E[τ]",
-    );
+crate::statistics! {
+    /// The statistics of F.41.
+    pub struct F41Stats { violations, cells, global_violations, global_cells, all_violations }
+}
+
+/// F.41: rounds of adaptivity.
+pub static F41: Claim<F41Stats> = Claim {
+    id: "F.41",
+    title: "rounds of adaptivity",
+    source: "App. H, Rem. 25",
+    statement: "E[C(τ)] ≤ K·log2 E[τ]; with one global episode ≤ log2 E[τ]",
+    row: Some(Row { claim: "rounds of adaptivity", formula: "`E[C(τ)] ≤ K·log2 E[τ]`; one global episode: `≤ log2 E[τ]`", source: "App. H, Rem. 25" }),
+    wording: None,
+    statistic: "violations: per-arm AdaP-TT, AdaP-TT*, DPA-TT cells (no capped run) where mean C(τ) > K log2 mean τ; cells: cells checked; global_violations / global_cells: the same with log2 mean τ on the live-count DPA control with one global episode (no capped run), which carries the second half because the paper's frozen-count variant never stops (all its runs capped: the bound holds there only vacuously); all_violations: the two counts together",
+    rule: Rule {
+        confirm: Some("violations == 0 and cells > 0 and global_violations == 0 and global_cells > 0"),
+        refute: Some("all_violations > 0"),
+        decide: Some("the live-count control with a higher cap or more runs, until none of its runs is capped (a capped run leaves E[τ], hence the bound, undetermined)"),
+        ..Rule::NONE
+    },
+    fair: "the bound as printed on every cell; a cell with capped runs cannot violate it (its mean τ is only a lower bound); a half checked only on cells whose runs are all capped would be vacuous, so it is judged on the control whose runs stop; refuted only by a violation seen, inconclusive when a half has no cell whose runs all stop",
+    rule_sets: &[RuleSet::Paper],
+    areas: &[Area::Mc],
+    regime: Regime::Finite,
+    check: f41,
+};
+
+pub(super) fn f41(ctx: &mut Context) -> Checked<F41Stats> {
     let Some(g) = grid(ctx) else {
-        return no_grid(ctx, id, t, s, p);
+        return no_grid(ctx);
     };
     let mut viol = 0u32;
     let mut worst: f64 = 0.0;
@@ -136,24 +167,14 @@ pub(super) fn f41(ctx: &mut Context) -> ClaimResult {
             )
         }
     };
-    result(
-        id,
-        t,
-        s,
-        p,
+    Checked::done(
         format!(
             "per-arm phases (AdaP-TT, AdaP-TT*, DPA-TT), {n} cells: max of mean C(τ) / (K log2 mean τ) = {}; \
              {live_text}; {}",
             sig(worst, 3),
             global_episodes_evidence(g)
         ),
-        stats([
-            ("violations", f64::from(viol)),
-            ("cells", n as f64),
-            ("global_violations", f64::from(g_viol)),
-            ("global_cells", f64::from(g_cells)),
-            ("all_violations", f64::from(viol + g_viol)),
-        ]),
+        F41Stats { violations: f64::from(viol), cells: n as f64, global_violations: f64::from(g_viol), global_cells: f64::from(g_cells), all_violations: f64::from(viol + g_viol) },
     )
 }
 
@@ -187,15 +208,36 @@ fn global_episodes_evidence(g: &GridResults) -> String {
     )
 }
 
-pub(super) fn f42(ctx: &mut Context) -> ClaimResult {
-    let (id, t, s, p) = (
-        "F.42",
-        "DPA / BBAI",
-        "App. H",
-        "limsup E[τ]/log(1/δ) ≤ 2T^G_β; limsup(E[C(τ)] − K log2 log(1/δ)) ≤ K log2(2T^G_β)",
-    );
+crate::statistics! {
+    /// The statistics of F.42.
+    pub struct F42Stats { slope_lo, slope_hi, tau_per_log_at_1e16 as "tau_per_log_at_1e-16", bound_2tb, rounds_excess_at_1e16 as "rounds_excess_at_1e-16", rounds_bound }
+}
+
+/// F.42: DPA / BBAI.
+pub static F42: Claim<F42Stats> = Claim {
+    id: "F.42",
+    title: "DPA / BBAI",
+    source: "App. H",
+    statement: "limsup E[τ]/log(1/δ) ≤ 2T^G_β; limsup(E[C(τ)] − K log2 log(1/δ)) ≤ K log2(2T^G_β)",
+    row: Some(Row { claim: "DPA / BBAI", formula: "`limsup ≤ 2T^G_β`; `limsup(E[C]−K log2 log(1/δ)) ≤ K log2(2T^G_β)`; factor 4 (β=½)", source: "App. H" }),
+    wording: None,
+    statistic: "slope_lo / slope_hi: 95% interval of the δ-slope of DPA-TT on μ4 (β = 1/2), the secant of mean τ in log(1/δ) between δ = 1e-8 and 1e-16, against bound_2tb = 2T^G_{1/2}; tau_per_log_at_1e-16 = E[τ]/log(1/δ) and rounds_excess_at_1e-16 = E[C] − K log2 log(1/δ) at δ = 1e-16, with rounds_bound = K log2(2T^G_{1/2}) (evidence of the second statement)",
+    rule: Rule {
+        confirm: Some("slope_hi <= bound_2tb"),
+        refute: Some("slope_lo > bound_2tb"),
+        decide: Some("more runs at δ = 1e-8 and 1e-16 (or smaller δ), until the slope's interval lies below or above 2T^G_{1/2}"),
+        ..Rule::NONE
+    },
+    fair: "a limit superior of E[τ]/log(1/δ) is the slope b of E[τ] ≈ a + b·log(1/δ) as δ → 0; the secant at the two smallest δ of the grid is its asymptotic evidence: confirmed when its interval lies below the bound, refuted when above; the rounds statement is reported, not judged (an additive limsup of a difference has no finite-δ witness)",
+    rule_sets: &[RuleSet::Paper],
+    areas: &[Area::Mc, Area::Solver],
+    regime: Regime::Asymptotic,
+    check: f42,
+};
+
+pub(super) fn f42(ctx: &mut Context) -> Checked<F42Stats> {
     let Some(g) = grid(ctx) else {
-        return no_grid(ctx, id, t, s, p);
+        return no_grid(ctx);
     };
     let nu = Instance::bernoulli(paper_instances()[3].1.clone()).expect("invariant: valid");
     let tb = ctx.evidence.solved(t_kl_gaussian_beta(&nu, 0.5, 0.5));
@@ -248,11 +290,7 @@ pub(super) fn f42(ctx: &mut Context) -> ClaimResult {
                 (f64::NAN, f64::NAN, f64::NAN)
             }
         };
-    result(
-        id,
-        t,
-        s,
-        p,
+    Checked::done(
         format!(
             "δ-slope (secant of mean τ in log(1/δ) between δ = {:e} and {:e}): {} [95% interval {}, {}] against \
              2T^G_{{1/2}} = {}; DPA-TT on μ4 (distinct means), β = 1/2: {}; bounds 2T^G_{{1/2}} = {} and K log2(2T^G_{{1/2}}) = {}. \
@@ -270,13 +308,6 @@ pub(super) fn f42(ctx: &mut Context) -> ClaimResult {
             sig(last.0, 4),
             sig(last.1, 3)
         ),
-        stats([
-            ("slope_lo", slope_lo),
-            ("slope_hi", slope_hi),
-            ("tau_per_log_at_1e-16", last.0),
-            ("bound_2tb", 2.0 * tb),
-            ("rounds_excess_at_1e-16", last.1),
-            ("rounds_bound", k * (2.0 * tb).log2()),
-        ]),
+        F42Stats { slope_lo, slope_hi, tau_per_log_at_1e16: last.0, bound_2tb: 2.0 * tb, rounds_excess_at_1e16: last.1, rounds_bound: k * (2.0 * tb).log2() },
     )
 }

@@ -20,21 +20,8 @@
 //! * `high_privacy`: AdaP-TT* against AdaP-TT as ε → 0 and the ε⁻¹ global scaling (F.67, F.68);
 //! * `estimates`: the cell estimates every group shares (censored means, ratios).
 
-mod complexity;
-mod correctness;
-mod estimates;
-mod figures;
-mod high_privacy;
-use estimates::Check;
-
-/// The checks of this module.
-pub fn checks() -> Vec<Check> {
-    use complexity::{f40, f41, f42};
-    use correctness::{f56, f56r, f57};
-    use figures::{f50, f50r, f51, f51r, f52, f52r, f53, f53r, f54, f54r, f55, f55r};
-    use high_privacy::{f67, f68};
-    vec![
-        f40, f41, f42, f50, f50r, f51, f51r, f52, f52r, f53, f53r, f54, f54r, f55, f55r, f56, f56r,
-        f57, f67, f68,
-    ]
-}
+pub(super) mod complexity;
+pub(super) mod correctness;
+pub(super) mod estimates;
+pub(super) mod figures;
+pub(super) mod high_privacy;

@@ -1,11 +1,10 @@
 //! The helpers and shared imports of the bound checks (instances, ε grid, slack).
 
-pub(super) use super::super::context::{Check, Context};
-pub(super) use super::super::record::{claim as result, flag, stats, ClaimResult};
+pub(super) use crate::claims::prelude::*;
 pub(super) use crate::experiment::grid::paper_instances;
 pub(super) use crate::fault::Area;
 pub(super) use crate::instance::Instance;
-pub(super) use crate::report::numbers::{golden_min, log_grid, sig};
+pub(super) use crate::numbers::{golden_min, log_grid, sig};
 
 /// Relative slack for inequalities between computed times (solver accuracy 1e-8).
 pub const REL_TOL: f64 = 1e-8;

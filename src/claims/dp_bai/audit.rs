@@ -1,15 +1,14 @@
 //! Claim checks by the auditors: privacy of the mechanisms and algorithms (F.59) and
 //! δ-correctness of the provable thresholds (F.60), with the planted bugs as power checks.
 
-use super::context::{Check, Context};
-use super::record::{claim as result, flag, skipped, stats, ClaimResult};
 use crate::audit::delta::{audit_delta, default_battery, DeltaAuditConfig, RunPlan};
 use crate::audit::dp::{audit_dp, DpOptions, Mode, Target, MECHANISMS, MUTANTS};
 use crate::audit::expr::parse_threshold;
 use crate::audit::Verdict as AuditVerdict;
 use crate::bandit::info::{pure_top_two, PrivacyModel};
 use crate::bandit::{AlgoName, Sampling, Setting};
-use crate::report::numbers::sig;
+use crate::claims::prelude::*;
+use crate::numbers::sig;
 
 /// `δ` of the default battery these checks audit.
 const BATTERY_DELTA: f64 = 0.01;
@@ -17,11 +16,6 @@ const BATTERY_DELTA: f64 = 0.01;
 /// The paper setting of `algo` for the battery (its `δ`, `ε` replaced per instance).
 fn battery_setting(algo: AlgoName) -> Setting {
     Setting::paper(algo, BATTERY_DELTA).expect("invariant: δ = 0.01 is in range")
-}
-
-/// The checks of this module.
-pub fn checks() -> Vec<Check> {
-    vec![f59, f60, f60_uniform]
 }
 
 const EPS: f64 = 1.0;
@@ -42,14 +36,36 @@ fn dp(target: Target, mode: Mode) -> Result<crate::audit::dp::DpReport, String> 
     .map_err(|e| e.to_string())
 }
 
-fn f59(ctx: &mut Context) -> ClaimResult {
+crate::statistics! {
+    /// The statistics of F.59.
+    pub struct F59Stats { mechanisms_holds, algorithms_holds, violated, mutants_caught, mutants }
+}
+
+/// F.59: privacy of the algorithms.
+pub static F59: Claim<F59Stats> = Claim {
+    id: "F.59",
+    title: "privacy of the algorithms",
+    source: "L. 12, L. 20, L. 31, Thm. 32",
+    statement: "CTB is ε-LDP; DAF-based strategies (AdaP-TT, AdaP-TT*) are ε-global DP on neighbouring reward tables (Def. 8)",
+    row: Some(Row { claim: "privacy of algorithms", formula: "CTB ε-LDP; DAF-based strategies ε-global DP (Def. 8 tables)", source: "L. 12, L. 20, L. 31, Thm. 32" }),
+    wording: None,
+    statistic: "mechanisms_holds: exact audits of RR, Laplace, DAF, Gaussian certified to hold at ε = 1 (confidence 1 − 1e-3); algorithms_holds: black-box audits of CTB-TT, AdaP-TT, AdaP-TT* certified to hold; violated: audits certified violated; mutants_caught of mutants: planted bugs the auditor reports violated",
+    rule: Rule {
+        confirm: Some("mechanisms_holds == 4 and algorithms_holds == 3 and violated == 0 and mutants_caught == mutants"),
+        refute: Some("violated > 0"),
+        decide: Some("an audit that certifies the algorithms themselves (white-box, or black-box with enough runs), with an auditor that catches every planted bug"),
+        ..Rule::NONE
+    },
+    fair: "the claim is about mechanisms and algorithms: both halves must be certified; an inconclusive black-box audit certifies nothing, and an auditor that misses a planted bug has no power",
+    rule_sets: &[RuleSet::Paper],
+    areas: &[Area::Audit],
+    regime: Regime::Exact,
+    check: f59,
+};
+
+fn f59(ctx: &mut Context) -> Checked<F59Stats> {
     if !ctx.experiments {
-        return skipped(
-            "F.59",
-            "privacy of the algorithms",
-            "L. 12, L. 20, L. 31, Thm. 32",
-            "CTB is ε-LDP; DAF-based strategies are ε-global DP",
-        );
+        return Checked::Skipped;
     }
     let mut rows = Vec::new();
     // Counts of audit verdicts: mechanisms (exact) and algorithms (black box).
@@ -106,23 +122,13 @@ fn f59(ctx: &mut Context) -> ClaimResult {
             caught += 1;
         }
     }
-    result(
-        "F.59",
-        "privacy of the algorithms",
-        "L. 12, L. 20, L. 31, Thm. 32",
-        "CTB is ε-LDP; DAF-based strategies (AdaP-TT, AdaP-TT*) are ε-global DP on neighbouring reward tables (Def. 8)",
+    Checked::done(
         format!(
             "claimed ε = {EPS}, confidence 1 − 1e-3: {}; the auditor's power: {caught} of {} planted bugs reported violated",
             rows.join("; "),
             MUTANTS.len()
         ),
-        stats([
-            ("mechanisms_holds", f64::from(mech_holds)),
-            ("algorithms_holds", f64::from(algo_holds)),
-            ("violated", f64::from(violated)),
-            ("mutants_caught", caught as f64),
-            ("mutants", MUTANTS.len() as f64),
-        ]),
+        F59Stats { mechanisms_holds: f64::from(mech_holds), algorithms_holds: f64::from(algo_holds), violated: f64::from(violated), mutants_caught: caught as f64, mutants: MUTANTS.len() as f64 },
     )
 }
 
@@ -201,32 +207,50 @@ fn battery_audit(ctx: &Context, runs: u64, sampling: Sampling) -> BatteryAudit {
     out
 }
 
-fn battery_stats(a: &BatteryAudit) -> super::record::Stats {
-    stats([
-        ("rows_holds", f64::from(a.holds)),
-        ("rows_violated", f64::from(a.violated)),
-        ("rows", f64::from(a.total)),
-        ("capped", a.capped as f64),
-        ("unsafe_caught", flag(a.unsafe_caught)),
-    ])
+crate::statistics! {
+    /// The statistics of F.60 and F.60/uniform.
+    pub struct F60Stats { rows_holds, rows_violated, rows, capped, unsafe_caught }
 }
 
-fn f60(ctx: &mut Context) -> ClaimResult {
+fn battery_stats(a: &BatteryAudit) -> F60Stats {
+    F60Stats {
+        rows_holds: f64::from(a.holds),
+        rows_violated: f64::from(a.violated),
+        rows: f64::from(a.total),
+        capped: a.capped as f64,
+        unsafe_caught: flag(a.unsafe_caught),
+    }
+}
+
+/// F.60: δ-correctness of the thresholds.
+pub static F60: Claim<F60Stats> = Claim {
+    id: "F.60",
+    title: "δ-correctness of the thresholds",
+    source: "Sec. 2.2.3, L. 21, L. 23, L. 34",
+    statement: "Eq. (4), (12), (14) and L. 34's thresholds give P(τ < ∞, â ≠ a*) ≤ δ",
+    row: Some(Row { claim: "δ-correct thresholds", formula: "Eq. (4), (12), (14), L. 34 ⇒ `P(τ<∞, â≠a*) ≤ δ` for any sampling rule", source: "Sec. 2.2.3, L. 21, L. 23, L. 34" }),
+    wording: None,
+    statistic: "rows_holds/rows_violated of rows: `audit delta` rows (TTUCB, DPA-TT, CTB-TT, AdaP-TT, AdaP-TT* on the default battery) certified to hold / violated at confidence 1 − 1e-3 by the rate P(τ < ∞, â ≠ a*); capped: runs that hit the cap (a conservative reading counts them as failures); unsafe_caught: 1 if a deliberately unsafe threshold is reported violated",
+    rule: Rule {
+        confirm: Some("rows_holds == rows and rows_violated == 0 and capped == 0 and unsafe_caught == 1"),
+        refute: Some("rows_violated > 0"),
+        decide: Some("about 1000 runs per row at δ = 0.01 (so the Clopper–Pearson bound can fall below δ), and no capped run (or a cap high enough that the conservative rate agrees)"),
+        ..Rule::NONE
+    },
+    fair: "the paper's definition is P(τ < ∞, â ≠ a*) ≤ δ: certified when every row's upper bound is below δ and no capped run could turn the conservative rate against it; refuted only when a row is certified violated",
+    rule_sets: &[RuleSet::Paper],
+    areas: &[Area::Audit],
+    regime: Regime::Finite,
+    check: f60,
+};
+
+fn f60(ctx: &mut Context) -> Checked<F60Stats> {
     if !ctx.experiments {
-        return skipped(
-            "F.60",
-            "δ-correctness of the thresholds",
-            "Sec. 2.2.3, L. 21, L. 23, L. 34",
-            "the provable thresholds are δ-correct",
-        );
+        return Checked::Skipped;
     }
     let runs = if ctx.full { 1000 } else { 100 };
     let a = battery_audit(ctx, runs, Sampling::Algorithm);
-    result(
-        "F.60",
-        "δ-correctness of the thresholds",
-        "Sec. 2.2.3, L. 21, L. 23, L. 34",
-        "Eq. (4), (12), (14) and L. 34's thresholds give P(τ < ∞, â ≠ a*) ≤ δ",
+    Checked::done(
         format!(
             "`audit delta` on the default battery (δ ∈ {{0.01, 0.1}}, near ties, means near 0 and 1, Gaussian arms), \
              {runs} runs per row, confidence 1 − 1e-3: {}; an unsafe threshold log(1/δ)/20 on TTUCB is caught: \
@@ -240,23 +264,35 @@ fn f60(ctx: &mut Context) -> ClaimResult {
     )
 }
 
-fn f60_uniform(ctx: &mut Context) -> ClaimResult {
-    let (id, title, source) = (
-        "F.60/uniform",
-        "δ-correctness of the thresholds under uniform sampling",
-        "Sec. 2.2.3, L. 21, L. 23, L. 34",
-    );
-    let paper = "the thresholds are δ-correct for any sampling rule: here uniform allocation";
+/// F.60/uniform: δ-correctness of the thresholds under uniform sampling.
+pub static F60_UNIFORM: Claim<F60Stats> = Claim {
+    id: "F.60/uniform",
+    title: "δ-correctness of the thresholds under uniform sampling",
+    source: "Sec. 2.2.3, L. 21, L. 23, L. 34",
+    statement: "Eq. (4), (12), (14) and L. 34's thresholds give P(τ < ∞, â ≠ a*) ≤ δ for any sampling rule",
+    row: None,
+    wording: None,
+    statistic: "as F.60, with every run sampling the arms uniformly (round robin, `audit delta --sampling uniform`) and each algorithm's estimator, statistic and threshold: rows_holds/rows_violated of rows, capped, unsafe_caught",
+    rule: Rule {
+        confirm: Some("rows_holds == rows and rows_violated == 0 and capped == 0 and unsafe_caught == 1"),
+        refute: Some("rows_violated > 0"),
+        decide: Some("about 1000 runs per row at δ = 0.01 (so the Clopper–Pearson bound can fall below δ), and no capped run"),
+        ..Rule::NONE
+    },
+    fair: "the statement is for any sampling rule, so a rule other than the algorithms' own must pass the same audit; the rule is F.60's, fixed before this evidence was computed",
+    rule_sets: &[RuleSet::Paper],
+    areas: &[Area::Audit],
+    regime: Regime::Finite,
+    check: f60_uniform,
+};
+
+fn f60_uniform(ctx: &mut Context) -> Checked<F60Stats> {
     if !ctx.experiments {
-        return skipped(id, title, source, paper);
+        return Checked::Skipped;
     }
     let runs = if ctx.full { 1000 } else { 100 };
     let a = battery_audit(ctx, runs, Sampling::Uniform);
-    result(
-        id,
-        title,
-        source,
-        "Eq. (4), (12), (14) and L. 34's thresholds give P(τ < ∞, â ≠ a*) ≤ δ for any sampling rule",
+    Checked::done(
         format!(
             "`audit delta --sampling uniform` (round robin, with each algorithm's estimator, statistic and \
              threshold) on the default battery, {runs} runs per row, confidence 1 − 1e-3: {}; the unsafe \

@@ -1,6 +1,7 @@
 //! Claims on the Gaussian characteristic times and β-optimal allocations (Sec. 2.2.3, Eq. (5), READINGS.md §B.3).
 
-use super::common::{fails, geq, instances, result, sig, stats, ClaimResult, Context};
+use super::common::{fails, geq, instances, sig};
+use crate::claims::prelude::*;
 use crate::complexity::{t_kl_gaussian, t_kl_gaussian_beta};
 use crate::instance::Instance;
 
@@ -26,7 +27,32 @@ pub(super) fn gaussian_beta_allocation(nu: &Instance, beta: f64) -> Vec<f64> {
     omega(0.5 * (lo + hi))
 }
 
-pub(super) fn f26(ctx: &mut Context) -> ClaimResult {
+crate::statistics! {
+    /// The statistics of F.26.
+    pub struct F26Stats { violations, alloc_dev }
+}
+
+/// F.26: Gaussian sandwiches.
+pub static F26: Claim<F26Stats> = Claim {
+    id: "F.26",
+    title: "Gaussian sandwiches",
+    source: "Sec. 2.2.3, Eq. (5)",
+    statement: "H ≤ T_KL^G ≤ 2H; T^G_{KL,1/2} ≤ 2T_KL^G; the β-optimal allocation is unique",
+    row: Some(Row { claim: "Gaussian sandwiches", formula: "`H ≤ T_KL^G ≤ 2H`; `T^G_{KL,½} ≤ 2T_KL^G`; β-optimal allocation unique", source: "Sec. 2.2.3, Eq. (5)" }),
+    wording: None,
+    statistic: "violations: instances where H ≤ T_KL^G ≤ 2H or T^G_{KL,1/2} ≤ 2T_KL^G fails; alloc_dev: max difference between the solver's β-optimal allocation and the unique closed-form solution",
+    rule: Rule {
+        confirm: Some("violations == 0 and alloc_dev < 1e-7"),
+        ..Rule::NONE
+    },
+    fair: "sandwiches for every instance; uniqueness is shown by agreement with the strictly monotone closed form",
+    rule_sets: &[RuleSet::Paper],
+    areas: &[Area::Solver],
+    regime: Regime::Exact,
+    check: f26,
+};
+
+pub(super) fn f26(ctx: &mut Context) -> Checked<F26Stats> {
     let mut viol = 0u32;
     let mut alloc_dev: f64 = 0.0;
     let mut rows = Vec::new();
@@ -52,22 +78,43 @@ pub(super) fn f26(ctx: &mut Context) -> ClaimResult {
             sig(2.0 * h, 6)
         ));
     }
-    result(
-        "F.26",
-        "Gaussian sandwiches",
-        "Sec. 2.2.3, Eq. (5)",
-        "H ≤ T_KL^G ≤ 2H; T^G_{KL,1/2} ≤ 2T_KL^G; the β-optimal allocation is unique",
+    Checked::done(
         format!(
             "H ≤ T^G_KL(μ;1/2) ≤ 2H: {}; T^G_{{KL,1/2}} ≤ 2T^G_KL on all six; the solver's β-optimal \
              allocation equals the unique closed-form solution of B.3 (strictly increasing Σ_b ω_b(t)) to {}",
             rows.join("; "),
             sig(alloc_dev, 2)
         ),
-        stats([("violations", f64::from(viol)), ("alloc_dev", alloc_dev)]),
+        F26Stats { violations: f64::from(viol), alloc_dev },
     )
 }
 
-pub(super) fn f65(ctx: &mut Context) -> ClaimResult {
+crate::statistics! {
+    /// The statistics of F.65.
+    pub struct F65Stats { violations }
+}
+
+/// F.65: T^G_{KL,1/2} ≤ 2H [derived].
+pub static F65: Claim<F65Stats> = Claim {
+    id: "F.65",
+    title: "T^G_{KL,1/2} ≤ 2H [derived]",
+    source: "READINGS.md §B.3",
+    statement: "T^G_{KL,1/2}(μ;1/2) ≤ 2H^G(μ;1/2), with equality for equal gaps",
+    row: Some(Row { claim: "[derived]", formula: "`T^G_{KL,½} ≤ 2H`", source: "READINGS.md §B.3" }),
+    wording: None,
+    statistic: "violations: instances with T^G_{KL,1/2}(μ;1/2) > 2H^G beyond 1e-8 relative",
+    rule: Rule {
+        confirm: Some("violations == 0"),
+        ..Rule::NONE
+    },
+    fair: "an inequality for every instance; the solver's certified relative accuracy 1e-8 (REL_TOL) is the slack of every inequality",
+    rule_sets: &[RuleSet::Paper],
+    areas: &[Area::Solver],
+    regime: Regime::Exact,
+    check: f65,
+};
+
+pub(super) fn f65(ctx: &mut Context) -> Checked<F65Stats> {
     let mut rows = Vec::new();
     let mut viol = 0u32;
     for (name, nu) in instances() {
@@ -76,12 +123,10 @@ pub(super) fn f65(ctx: &mut Context) -> ClaimResult {
         viol += fails(geq(h2, a));
         rows.push(format!("{name} {} ≤ {}", sig(a, 6), sig(h2, 6)));
     }
-    result(
-        "F.65",
-        "T^G_{KL,1/2} ≤ 2H [derived]",
-        "READINGS.md §B.3",
-        "T^G_{KL,1/2}(μ;1/2) ≤ 2H^G(μ;1/2), with equality for equal gaps",
+    Checked::done(
         format!("{} (μ2 has equal gaps: equality)", rows.join(", ")),
-        stats([("violations", f64::from(viol))]),
+        F65Stats {
+            violations: f64::from(viol),
+        },
     )
 }

@@ -1,0 +1,225 @@
+//! Empirical δ-correctness (F.56) and the feasibility of local DP at small ε (F.57).
+
+use super::estimates::{est, fmt_mean, get, grid, no_grid};
+use crate::bandit::{AlgoName, DpaEpisodes, Rules};
+use crate::claims::prelude::*;
+use crate::fault::Area;
+use crate::numbers::sig;
+use crate::stats::cp_upper;
+
+crate::statistics! {
+    /// The statistics of F.56, F.56/ref.
+    pub struct F56Stats { cells, cells_error_above, cells_formal_above, pooled_error_upper, pooled_formal_upper }
+}
+
+/// F.56: empirical δ-correctness.
+pub static F56: Claim<F56Stats> = Claim {
+    id: "F.56",
+    title: "empirical δ-correctness",
+    source: "App. I",
+    statement: "error frequency ≤ δ = 0.01 over 1000 runs for every algorithm",
+    row: Some(Row { claim: "empirical δ-correctness", formula: "error rate ≤ 0.01 over 1000 runs", source: "App. I" }),
+    wording: None,
+    statistic: "cells: δ = 0.01 cells of this rule set (no duplicate algorithm); cells_error_above / pooled_error_upper: cells whose 95% Clopper–Pearson interval of P(τ < ∞, â ≠ a*) lies above δ, and the pooled 95% upper bound (the error definition); cells_formal_above / pooled_formal_upper: the same for P(τ = ∞ or â ≠ a*), the complement of the paper's formal definition P(τ < ∞, â = a*) ≥ 1 − δ, with capped runs counted as τ = ∞",
+    rule: Rule {
+        confirm: Some("cells > 0 and cells_error_above == 0 and pooled_error_upper <= 0.01 and cells_formal_above == 0 and pooled_formal_upper <= 0.01"),
+        refute: Some("cells_error_above > 0"),
+        decide: Some("runs that stop (a higher cap) so that the formal definition's rate agrees with the error definition's"),
+        ..Rule::NONE
+    },
+    fair: "both definitions of δ-correctness are computed and named: the paper's formal one P(τ < ∞, â = a*) ≥ 1 − δ and the error rate P(τ < ∞, â ≠ a*) ≤ δ; confirmed when both hold, refuted when a cell is certified above δ in errors (which violates both), inconclusive when only capped runs (which may still stop correctly) make the formal one fail; judged per rule set, never pooled",
+    rule_sets: &[RuleSet::Paper],
+    areas: &[Area::Mc],
+    regime: Regime::Finite,
+    check: f56,
+};
+
+/// F.56/ref: empirical δ-correctness.
+pub static F56_REF: Claim<F56Stats> = Claim {
+    id: "F.56/ref",
+    title: "empirical δ-correctness",
+    source: "App. I",
+    statement: "error frequency ≤ δ = 0.01 over 1000 runs for every algorithm",
+    row: None,
+    wording: None,
+    statistic: "cells: δ = 0.01 cells of this rule set (no duplicate algorithm); cells_error_above / pooled_error_upper: cells whose 95% Clopper–Pearson interval of P(τ < ∞, â ≠ a*) lies above δ, and the pooled 95% upper bound (the error definition); cells_formal_above / pooled_formal_upper: the same for P(τ = ∞ or â ≠ a*), the complement of the paper's formal definition P(τ < ∞, â = a*) ≥ 1 − δ, with capped runs counted as τ = ∞ — under the public code's empirical rules (--rules reference), μ1 and μ2",
+    rule: Rule {
+        confirm: Some("cells > 0 and cells_error_above == 0 and pooled_error_upper <= 0.01 and cells_formal_above == 0 and pooled_formal_upper <= 0.01"),
+        refute: Some("cells_error_above > 0"),
+        decide: Some("runs that stop (a higher cap) so that the formal definition's rate agrees with the error definition's"),
+        ..Rule::NONE
+    },
+    fair: "both definitions of δ-correctness are computed and named: the paper's formal one P(τ < ∞, â = a*) ≥ 1 − δ and the error rate P(τ < ∞, â ≠ a*) ≤ δ; confirmed when both hold, refuted when a cell is certified above δ in errors (which violates both), inconclusive when only capped runs (which may still stop correctly) make the formal one fail; judged per rule set, never pooled; the paper's figures used these rules (Rem. 53)",
+    rule_sets: &[RuleSet::Reference],
+    areas: &[Area::Mc],
+    regime: Regime::Finite,
+    check: f56r,
+};
+
+pub(super) fn f56(ctx: &mut Context) -> Checked<F56Stats> {
+    f56_with(ctx, Rules::Paper)
+}
+pub(super) fn f56r(ctx: &mut Context) -> Checked<F56Stats> {
+    f56_with(ctx, Rules::Reference)
+}
+
+/// F.56 under one rule set (never pooled across rule sets), by both definitions of
+/// δ-correctness: the rate of errors `P(τ < ∞, â ≠ a*) ≤ δ` (Sec. 2.2.3's reading) and the
+/// paper's formal definition `P(τ < ∞, â = a*) ≥ 1 − δ`, i.e. `P(τ = ∞ or â ≠ a*) ≤ δ`, under
+/// which a capped run counts against the algorithm.
+fn f56_with(ctx: &mut Context, rules: Rules) -> Checked<F56Stats> {
+    let Some(g) = grid(ctx) else {
+        return no_grid(ctx);
+    };
+    let (mut errors, mut runs, mut unstopped, mut n_cells) = (0u64, 0u64, 0u64, 0u32);
+    let (mut above, mut formal_above) = (Vec::new(), Vec::new());
+    // The paper's algorithms at δ = 0.01 under `rules` (not the D.8 variant, which F.41 covers;
+    // no duplicate of another algorithm under the public code's rules).
+    let distinct = super::estimates::distinct_algos(rules, &AlgoName::ALL);
+    let cells = g.iter().filter(|c| {
+        c.cell.setting.delta.get() == 0.01
+            && c.cell.setting.rules == rules
+            && c.cell.setting.dpa_episodes == DpaEpisodes::PerArm
+            && distinct.contains(&c.cell.setting.algo)
+    });
+    for c in cells {
+        let sm = &c.summary;
+        n_cells += 1;
+        errors += sm.errors;
+        runs += sm.runs;
+        unstopped += sm.unstopped;
+        if sm.error_ci[0] > c.cell.setting.delta.get() {
+            above.push(c.cell.key());
+        }
+        if sm.error_ci_worst_case[0] > c.cell.setting.delta.get() {
+            formal_above.push(format!("{} ({} capped)", c.cell.key(), sm.unstopped));
+        }
+    }
+    let up = ctx.evidence.value(Area::Mc, cp_upper(errors, runs, 0.05));
+    let up_formal = ctx
+        .evidence
+        .value(Area::Mc, cp_upper(errors + unstopped, runs, 0.05));
+    let list = |v: &[String]| {
+        if v.is_empty() {
+            "none".to_string()
+        } else if v.len() > 6 {
+            format!("{} and {} more", v[..6].join(", "), v.len() - 6)
+        } else {
+            v.join(", ")
+        }
+    };
+    Checked::done(
+        format!(
+            "{} cells at δ = 0.01 under {}: error definition P(τ < ∞, â ≠ a*) = {errors}/{runs} (pooled 95% upper \
+             bound {}), cells whose interval lies above δ: {}; formal definition P(τ < ∞, â = a*) ≥ 1 − δ, with the \
+             {unstopped} capped runs counted against it: failures {}/{runs} (upper bound {}), cells above δ: {}",
+            n_cells,
+            super::estimates::rules_tag(rules),
+            sig(up, 3),
+            list(&above),
+            errors + unstopped,
+            sig(up_formal, 3),
+            list(&formal_above)
+        ),
+        F56Stats { cells: f64::from(n_cells), cells_error_above: above.len() as f64, cells_formal_above: formal_above.len() as f64, pooled_error_upper: up, pooled_formal_upper: up_formal },
+    )
+}
+
+/// Seconds per sample of the public code (measured: 120–230 µs; the lower end).
+const PUBLIC_CODE_S_PER_SAMPLE: f64 = 120e-6;
+
+crate::statistics! {
+    /// The statistics of F.57.
+    pub struct F57Stats { min_cpu_days_direct, min_cpu_days_1000_runs_eps_01 as "min_cpu_days_1000_runs_eps_0.1" }
+}
+
+/// F.57: local feasibility.
+pub static F57: Claim<F57Stats> = Claim {
+    id: "F.57",
+    title: "local feasibility",
+    source: "Sec. 5.1",
+    statement: "local-DP sample complexity is prohibitive for ε < 0.1",
+    row: Some(Row { claim: "local feasibility", formula: "prohibitive for ε < 0.1", source: "Sec. 5.1" }),
+    wording: None,
+    statistic: "min_cpu_days_direct: CPU-days the public code (120 µs per sample) needs for the paper's 1000 runs per point, from CTB-TT's mean τ measured directly at the paper's local grid points ε = 0.05 and 0.01 on μ1, μ2 (a few runs each, cap 2·10⁸; a capped run makes it a lower bound), min over the points; min_cpu_days_1000_runs_eps_0.1: the same extrapolated to ε = 0.1 from the smallest figure ε by coth²(ε/2) (evidence)",
+    rule: Rule {
+        confirm: Some("min_cpu_days_direct >= 7"),
+        refute: Some("min_cpu_days_direct < 1"),
+        decide: Some("more runs at ε = 0.05 and 0.01, or a higher cap"),
+        ..Rule::NONE
+    },
+    fair: "'prohibitive' for an experiment of 1000 runs per point: more than a CPU-week per point is prohibitive, less than a CPU-day is not; in between the wording cannot decide; measured at the paper's own grid points below 0.1",
+    rule_sets: &[RuleSet::Paper],
+    areas: &[Area::Mc],
+    regime: Regime::Finite,
+    check: f57,
+};
+
+pub(super) fn f57(ctx: &mut Context) -> Checked<F57Stats> {
+    let Some(g) = grid(ctx) else {
+        return no_grid(ctx);
+    };
+    // Extrapolate the measured mean τ of CTB-TT at the smallest grid ε to ε = 0.1 by coth²(ε/2)
+    // (F.10's exact scaling of the characteristic time), for the paper's 1000 runs per point.
+    let mut rows = Vec::new();
+    let mut min_days = f64::INFINITY;
+    for inst in ["mu1", "mu2"] {
+        let e = g.eps_of(inst, AlgoName::CtbTt, Rules::Paper);
+        let Some(c) = e.first().and_then(|&x| {
+            get(
+                &ctx.evidence,
+                g,
+                inst,
+                AlgoName::CtbTt,
+                Some(x),
+                Rules::Paper,
+            )
+        }) else {
+            continue;
+        };
+        let coth2 = |x: f64| 1.0 / (0.5 * x).tanh().powi(2);
+        let tau = est(c).mean * coth2(0.1) / coth2(e[0]);
+        let days = 1000.0 * tau * PUBLIC_CODE_S_PER_SAMPLE / 86_400.0;
+        min_days = min_days.min(days);
+        rows.push(format!(
+            "{inst}: mean τ {} at ε = {} → ≈ {} samples per run at ε = 0.1, ≈ {} CPU-days for 1000 runs",
+            fmt_mean(c),
+            e[0],
+            sig(tau, 3),
+            sig(days, 3)
+        ));
+    }
+    // The direct measurement at the paper's local grid points below 0.1 (a few runs each; a
+    // capped run makes the cost a lower bound).
+    let mut direct = Vec::new();
+    let mut min_direct = f64::INFINITY;
+    for c in ctx.controls.iter().filter(|c| {
+        c.cell.setting.algo == AlgoName::CtbTt
+            && c.cell.setting.eps_value().is_some_and(|e| e < 0.1)
+    }) {
+        let days = 1000.0 * est(c).mean * PUBLIC_CODE_S_PER_SAMPLE / 86_400.0;
+        min_direct = min_direct.min(days);
+        direct.push(format!(
+            "{} ε = {}: mean τ {} over {} runs → {}{} CPU-days for 1000 runs",
+            c.cell.instance,
+            c.cell.setting.eps_value().unwrap_or(f64::NAN),
+            fmt_mean(c),
+            c.summary.runs,
+            if c.summary.unstopped > 0 { "≥ " } else { "" },
+            sig(days, 3)
+        ));
+    }
+    if direct.is_empty() {
+        ctx.evidence
+            .record("the direct local cells at ε < 0.1 are missing");
+    }
+    Checked::done(
+        format!(
+            "CTB-TT at the public code's 120 µs per sample, measured directly at the paper's local grid points \
+             below 0.1: {}; extrapolated to ε = 0.1 by coth²(ε/2): {}",
+            direct.join("; "),
+            rows.join("; ")
+        ),
+        F57Stats { min_cpu_days_direct: min_direct, min_cpu_days_1000_runs_eps_01: min_days },
+    )
+}

@@ -1,0 +1,119 @@
+//! The claims of "Differentially Private Best-Arm Identification" (the first paper), one
+//! declaration each beside its check: numbered F.1 … (with the variants `F.n/ref` under the public
+//! code's rules and `F.60/uniform` under uniform sampling) as in docs/CLAIMS.md, and S.1, the
+//! comparison with the paper's public code (READINGS.md §P).
+//!
+//! # Modules
+//! * `numeric`: closed forms, divergences and instance transforms;
+//! * `bounds`: characteristic times and special functions;
+//! * `thresholds`: the stopping thresholds' asymptotics;
+//! * `upper`: the asymptotic upper bounds;
+//! * `trace`: invariants of traced runs;
+//! * `audit`: the privacy and δ-correctness audits;
+//! * `empirical`: the Monte Carlo grid (figures, δ-correctness, complexity);
+//! * `public`: the public code side by side.
+
+mod audit;
+mod bounds;
+mod empirical;
+mod numeric;
+mod public;
+mod thresholds;
+pub mod trace;
+mod upper;
+
+pub use public::{public_code_table, read_public_rows};
+
+use super::AnyClaim;
+
+/// Every claim of the paper, in id order.
+pub fn claims() -> Vec<&'static dyn AnyClaim> {
+    vec![
+        &numeric::F1,
+        &numeric::F2,
+        &bounds::local::F3,
+        &bounds::local::F4,
+        &bounds::local::F5,
+        &numeric::F6,
+        &numeric::F7,
+        &numeric::F8,
+        &numeric::F9,
+        &bounds::local::F10,
+        &bounds::local::F11,
+        &numeric::F12,
+        &bounds::local::F13,
+        &numeric::F14,
+        &numeric::F15,
+        &numeric::F16,
+        &trace::F17,
+        &bounds::global::F18,
+        &bounds::global::F19,
+        &numeric::F20,
+        &bounds::global::F21,
+        &numeric::F22,
+        &bounds::global::F23,
+        &bounds::global::F24,
+        &numeric::F25,
+        &bounds::gaussian::F26,
+        &trace::F27,
+        &trace::F28,
+        &trace::F29,
+        &thresholds::F30,
+        &upper::F31,
+        &bounds::special::F32,
+        &upper::F33,
+        &bounds::global::F34,
+        &upper::F35,
+        &thresholds::F36,
+        &bounds::special::F37,
+        &bounds::special::F38,
+        &numeric::F39,
+        &empirical::complexity::F40,
+        &empirical::complexity::F41,
+        &empirical::complexity::F42,
+        &upper::F43,
+        &trace::F44,
+        &trace::F45,
+        &numeric::F46,
+        &numeric::F47,
+        &bounds::special::F48,
+        &numeric::F49,
+        &empirical::figures::F50,
+        &empirical::figures::F50_REF,
+        &empirical::figures::F51,
+        &empirical::figures::F51_REF,
+        &empirical::figures::F52,
+        &empirical::figures::F52_REF,
+        &empirical::figures::F53,
+        &empirical::figures::F53_REF,
+        &empirical::figures::F54,
+        &empirical::figures::F54_REF,
+        &empirical::figures::F55,
+        &empirical::figures::F55_REF,
+        &empirical::correctness::F56,
+        &empirical::correctness::F56_REF,
+        &empirical::correctness::F57,
+        &numeric::F58,
+        &audit::F59,
+        &audit::F60,
+        &audit::F60_UNIFORM,
+        &upper::F61,
+        &upper::F62,
+        &bounds::local::F63,
+        &bounds::global::F64,
+        &bounds::gaussian::F65,
+        &bounds::special::F66,
+        &empirical::high_privacy::F67,
+        &empirical::high_privacy::F68,
+        &public::S1,
+    ]
+}
+
+/// The first paper: its declarations and where their published forms live.
+pub const PAPER: super::protocol::Paper = super::protocol::Paper {
+    name: "dp-bai",
+    title: "Differentially Private Best-Arm Identification",
+    protocol: "verify/protocol.toml",
+    claims_doc: "docs/CLAIMS.md",
+    claims,
+};

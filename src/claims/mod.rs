@@ -1,0 +1,159 @@
+//! The papers' claims, each declared once ([`Claim`]) beside the check that gathers its
+//! evidence, and how they are judged.
+//!
+//! A paper is a study file (`verify/*.toml`: its Monte Carlo grid and controls as data) plus a
+//! claims module ([`dp_bai`]: one [`Claim`] per claim id, listed by its `claims()`). A check
+//! gathers evidence with the library (never pasted numbers) and returns typed statistics
+//! ([`Statistics`]); the claim's [`Rule`] turns them into its [`ClaimVerdict`] ([`judge`]).
+//! `verify/protocol.toml`, the published pre-registration, and the claims table of
+//! docs/CLAIMS.md are written from the declarations ([`protocol`]; a test fails when either
+//! file is stale).
+//!
+//! # Failure is never success
+//! Evidence gathering records every error it meets (a solver error, a missing cell, an injected
+//! fault) in the [`Evidence`] log its [`Context`] holds, instead of hiding it behind a NaN; a
+//! check with a recorded error, or a statistic that is missing or not finite, is
+//! `not checkable (error: …)`.
+//!
+//! # Fault injection
+//! `DPBAI_INJECT_FAULT=<area>` (`solver`, `special`, `mc`, `audit`), read by `dpbai verify` only
+//! and passed in [`Context::fault`], is injected by [`run_all`] into the area's own entry points
+//! ([`crate::fault`]) for the whole evidence gathering: every call into that area fails, so no
+//! claim on such a path can be `confirmed`, and no check has to remember to ask. Each claim
+//! declares the areas it uses ([`Claim::areas`]); `scripts/fault-areas.py` checks that the claims
+//! a fault moves are exactly those that declare its area.
+
+mod context;
+mod declare;
+pub mod dp_bai;
+pub mod protocol;
+mod record;
+pub mod rule;
+
+pub use crate::fault::Area;
+pub use context::{Context, Evidence, Traces};
+pub use declare::{base_id, id_key, AnyClaim, Checked, Claim, Meta, Row, RuleSet, Statistics};
+pub use record::{flag, ClaimResult, ClaimVerdict};
+pub use rule::{Borderline, Equivalence, Regime, Rule};
+
+/// Every paper whose claims `dpbai verify` checks.
+pub const PAPERS: &[protocol::Paper] = &[dp_bai::PAPER];
+
+/// What a claims module imports: the declaration types and the check's context.
+pub mod prelude {
+    pub use super::{
+        flag, Area, Borderline, Checked, Claim, Context, Equivalence, Evidence, Regime, Row, Rule,
+        RuleSet,
+    };
+}
+
+/// Judges one claim: runs its check and applies its rule to the statistics and to the errors
+/// its evidence gathering recorded.
+pub fn judge(claim: &dyn AnyClaim, ctx: &mut Context) -> ClaimResult {
+    let m = claim.meta();
+    ctx.evidence.take();
+    let outcome = claim.run(ctx);
+    let errors = ctx.evidence.take();
+    let mut r = ClaimResult {
+        id: m.id,
+        title: m.title,
+        source: m.source,
+        paper: m.statement.to_string(),
+        rule: rule::rule_text(&m.rule),
+        statistics: Default::default(),
+        computed: String::new(),
+        verdict: ClaimVerdict::NotCheckable,
+        note: String::new(),
+        raw: Vec::new(),
+        ran: true,
+    };
+    match outcome {
+        Checked::Skipped => {
+            r.ran = false;
+            r.computed = "not run: `verify --no-experiments`".into();
+            r.note = "not run: `verify --no-experiments`".into();
+            return r;
+        }
+        Checked::Failed(computed) => r.computed = computed,
+        Checked::Done { computed, stats } => {
+            r.computed = computed;
+            r.raw = stats;
+        }
+    }
+    r.statistics = r.raw.iter().map(|&(n, v)| (n.to_string(), v)).collect();
+    if let Some(e) = errors.first() {
+        r.note = format!(
+            "error: {e}{}",
+            if errors.len() > 1 {
+                format!(" (+{} more)", errors.len() - 1)
+            } else {
+                String::new()
+            }
+        );
+        return r;
+    }
+    (r.verdict, r.note) = rule::decide(&m.rule, &r.raw);
+    r
+}
+
+/// Runs and judges every claim of `claims` with `ctx`'s fault injected, in id order.
+pub fn run_claims(claims: &[&'static dyn AnyClaim], ctx: &mut Context) -> Vec<ClaimResult> {
+    let _fault = crate::fault::inject(ctx.fault);
+    let mut out: Vec<ClaimResult> = claims.iter().map(|c| judge(*c, ctx)).collect();
+    out.sort_by_key(|r| id_key(r.id));
+    out
+}
+
+/// Runs and judges every claim of the first paper ([`dp_bai::claims`]).
+pub fn run_all(ctx: &mut Context) -> Vec<ClaimResult> {
+    run_claims(&dp_bai::claims(), ctx)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evidence_logs_until_taken() {
+        let ev = Evidence::default();
+        let injected = Err(crate::Error::Injected { area: "solver" });
+        assert!(ev.value(Area::Solver, injected).is_nan());
+        assert!(ev.value(Area::Special, Ok(f64::NAN)).is_nan());
+        assert_eq!(ev.value(Area::Special, Ok(2.0)), 2.0);
+        let errors = ev.take();
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(errors[1].contains("special returned NaN"), "{errors:?}");
+        assert!(ev.take().is_empty(), "taking empties the log");
+    }
+
+    #[test]
+    fn id_order() {
+        assert!(id_key("F.7") < id_key("F.10"));
+        assert!(id_key("F.50") < id_key("F.50/ref") && id_key("F.50/ref") < id_key("F.51"));
+        assert!(id_key("F.68") < id_key("S.1"));
+    }
+
+    /// Every declared claim's rule is consistent and names only statistics its check returns
+    /// (its typed statistics' fields): a rule that names an absent statistic fails here.
+    #[test]
+    fn every_rule_names_its_checks_statistics() {
+        let claims = dp_bai::claims();
+        let mut ids = std::collections::BTreeSet::new();
+        for c in &claims {
+            let m = c.meta();
+            assert!(ids.insert(m.id), "{} is declared twice", m.id);
+            m.rule
+                .validate()
+                .unwrap_or_else(|e| panic!("{}: {e}", m.id));
+            for n in m.rule.names().expect("parses") {
+                assert!(
+                    c.names().contains(&n),
+                    "{}: the rule names `{n}`, which its check does not return ({:?})",
+                    m.id,
+                    c.names()
+                );
+            }
+            assert!(!m.title.is_empty() && !m.statement.is_empty() && !m.fair.is_empty());
+        }
+    }
+}
