@@ -78,9 +78,10 @@ pub struct Context {
     pub controls: crate::experiment::grid::GridResults,
     /// The errors of the check being run (see [`Evidence`]).
     pub evidence: Evidence,
-    /// The public code's measured stopping times (`data/public_code_runs.csv`, in the repository;
-    /// the repository), for claim S.1.
-    pub public_code_csv: Option<std::path::PathBuf>,
+    /// Every group's cells of the study, in the study's order (the report's control tables).
+    pub groups: BTreeMap<String, Vec<crate::experiment::run::CellResult>>,
+    /// The adversarial instance searches of REPORT.md's `audit-search` block.
+    pub searches: Vec<super::dp_bai::searches::Searched>,
 }
 
 /// Traced runs per algorithm on μ4 (distinct means), and a starvation probe on μ2.

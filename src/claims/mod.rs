@@ -26,13 +26,16 @@
 mod context;
 mod declare;
 pub mod dp_bai;
+mod paper;
 pub mod protocol;
 mod record;
 pub mod rule;
+pub mod verify;
 
 pub use crate::fault::Area;
 pub use context::{Context, Evidence, Traces};
 pub use declare::{base_id, id_key, AnyClaim, Checked, Claim, Meta, Row, RuleSet, Statistics};
+pub use paper::Paper;
 pub use record::{flag, ClaimResult, ClaimVerdict};
 pub use rule::{Borderline, Equivalence, Regime, Rule};
 

@@ -5,24 +5,9 @@
 //! ([`claims_table`]). `dpbai verify --write-protocol` writes both; a test fails when either
 //! committed file is stale, so the history of every rule stays readable in git.
 
-use super::declare::{base_id, id_key, AnyClaim, Meta};
+use super::declare::{base_id, id_key, Meta};
+pub use super::paper::Paper;
 use super::rule::rule_text;
-
-/// A paper whose claims `dpbai verify` checks: its declarations and where their published
-/// forms live.
-#[derive(Debug, Clone, Copy)]
-pub struct Paper {
-    /// Short name (`dp-bai`).
-    pub name: &'static str,
-    /// The paper's title, for the generated headers.
-    pub title: &'static str,
-    /// The protocol file, relative to the repository (`verify/protocol.toml`).
-    pub protocol: &'static str,
-    /// The claims document whose generated `claims` block lists the claims.
-    pub claims_doc: &'static str,
-    /// The declarations.
-    pub claims: fn() -> Vec<&'static dyn AnyClaim>,
-}
 
 /// The declarations of `paper`, in id order.
 pub fn sorted(paper: &Paper) -> Vec<Meta> {

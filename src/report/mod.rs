@@ -11,9 +11,9 @@
 //! The report reads cells; it never defines, caches or seeds them: that is the experiment layer
 //! ([`crate::experiment`]).
 
-pub mod audit_search;
 pub mod blocks;
 pub mod markdown;
 pub mod paper;
 pub mod plot;
 pub mod study;
+pub mod verify;

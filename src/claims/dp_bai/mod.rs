@@ -16,13 +16,13 @@
 mod audit;
 mod bounds;
 mod empirical;
+pub mod evidence;
 mod numeric;
-mod public;
+pub mod public;
+pub mod searches;
 mod thresholds;
 pub mod trace;
 mod upper;
-
-pub use public::{public_code_table, read_public_rows};
 
 use super::AnyClaim;
 
@@ -110,10 +110,39 @@ pub fn claims() -> Vec<&'static dyn AnyClaim> {
 }
 
 /// The first paper: its declarations and where their published forms live.
-pub const PAPER: super::protocol::Paper = super::protocol::Paper {
+pub const PAPER: super::Paper = super::Paper {
     name: "dp-bai",
     title: "Differentially Private Best-Arm Identification",
     protocol: "verify/protocol.toml",
     claims_doc: "docs/CLAIMS.md",
+    report: "REPORT.md",
+    studies: &evidence::STUDIES,
     claims,
+    evidence: sort_evidence,
+    gather,
 };
+
+/// Sorts the study's cells into the grid, the controls and the groups of the context.
+fn sort_evidence(
+    study: &crate::experiment::study::Study,
+    results: &[crate::experiment::run::CellResult],
+    ctx: &mut super::Context,
+) {
+    let s = evidence::sort(study, results);
+    ctx.grid = Some(s.grid);
+    ctx.controls = s.controls;
+    ctx.groups = s.groups;
+}
+
+/// The evidence beyond the study's cells: the traced runs (the trajectory claims and the
+/// allocation figure) and the adversarial searches of REPORT.md's `audit-search` block.
+fn gather(
+    ctx: &mut super::Context,
+    progress: &mut dyn FnMut(super::verify::Step<'_>),
+) -> crate::error::Result<()> {
+    progress(super::verify::Step::Phase("traced runs"));
+    ctx.traces = Some(trace::compute(ctx.full)?);
+    progress(super::verify::Step::Phase("adversarial searches"));
+    ctx.searches = searches::run_all();
+    Ok(())
+}

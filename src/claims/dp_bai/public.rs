@@ -14,7 +14,12 @@ use crate::claims::prelude::*;
 use crate::experiment::grid::GridResults;
 use crate::mc::compare::{compare_means, FactorRange, Moments, RatioComparison};
 use crate::numbers::sig;
-use std::path::Path;
+
+/// The public code's measured stopping times (`data/public_code_runs.csv`), compiled in so that
+/// an installed binary needs no source tree.
+pub const PUBLIC_CODE_RUNS: &str = include_str!("../../../data/public_code_runs.csv");
+/// Where [`PUBLIC_CODE_RUNS`] comes from, for messages.
+const SOURCE: &str = "data/public_code_runs.csv";
 
 /// One row of the public code's measurements.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,25 +38,23 @@ pub struct PublicRow {
     pub runs: u64,
 }
 
-/// Parses `public_code_runs.csv` (comment lines start with `#`).
+/// Parses the text of `public_code_runs.csv` (comment lines start with `#`).
 ///
 /// # Errors
-/// An unreadable file, a missing column or an unparsable value, with the line.
-pub fn read_public_rows(path: &Path) -> crate::Result<Vec<PublicRow>> {
-    let text = std::fs::read_to_string(path).map_err(|e| crate::Error::io("read", path, e))?;
+/// A missing column or an unparsable value, with the line.
+pub fn read_public_rows(text: &str) -> crate::Result<Vec<PublicRow>> {
     let mut lines = text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
     let header = lines.next().unwrap_or_default();
     if header != "algo,instance,eps,delta,runs,mean_tau,std_tau,errors" {
         return Err(crate::Error::Parse(format!(
-            "{}: unexpected header `{header}`",
-            path.display()
+            "{SOURCE}: unexpected header `{header}`"
         )));
     }
     lines
         .map(|l| {
-            let bad = || crate::Error::Parse(format!("{}: bad line `{l}`", path.display()));
+            let bad = || crate::Error::Parse(format!("{SOURCE}: bad line `{l}`"));
             let f: Vec<&str> = l.split(',').collect();
             if f.len() != 8 {
                 return Err(bad());
@@ -171,26 +174,15 @@ fn s1(ctx: &mut Context) -> Checked<S1Stats> {
     if !ctx.experiments {
         return Checked::Skipped;
     }
-    let Some(path) = ctx.public_code_csv.clone() else {
-        ctx.evidence.record("no path to public_code_runs.csv");
-        return Checked::Failed("no path to public_code_runs.csv".to_string());
-    };
-    if !path.exists() {
-        ctx.evidence.record(format!("{} not found", path.display()));
-        return Checked::Failed(format!(
-            "{} not found (it ships in the repository's data/)",
-            path.display()
-        ));
-    }
     let Some(g) = ctx.grid.as_ref() else {
         ctx.evidence.record("the experiment grid is missing");
         return Checked::Failed("the experiment grid is missing".to_string());
     };
-    let cmp = match read_public_rows(&path).and_then(|rows| compare(&rows, g)) {
+    let cmp = match read_public_rows(PUBLIC_CODE_RUNS).and_then(|rows| compare(&rows, g)) {
         Ok(c) => c,
         Err(e) => {
             ctx.evidence.record(e.to_string());
-            return Checked::Failed(e.to_string().to_string());
+            return Checked::Failed(e.to_string());
         }
     };
     // Equivalence, not absence of a difference: a row agrees only when its whole 95% interval
@@ -216,71 +208,10 @@ fn s1(ctx: &mut Context) -> Checked<S1Stats> {
             "{} cells of {} (see the public-code block): the 95% interval of the ratio of means lies inside \
              ±10% in {inside}, entirely outside in {outside}, across an edge of the margin (or our cell has capped runs) in {straddle}; all intervals within [{}, {}]; AdaP-TT rows allow the public code's under-count (×1.01–1.53)",
             cmp.len(),
-            path.file_name().map_or(String::new(), |f| f.to_string_lossy().into_owned()),
+            "public_code_runs.csv",
             sig(lo_min, 3),
             sig(hi_max, 3),
         ),
         S1Stats { cells: cmp.len() as f64, inside: f64::from(inside), outside: f64::from(outside), ratio_lo_min: lo_min, ratio_hi_max: hi_max },
     )
-}
-
-/// The REPORT.md block: one row per public-code cell.
-pub fn public_code_table(path: &Path, g: &GridResults) -> String {
-    let cmp = match read_public_rows(path).and_then(|rows| compare(&rows, g)) {
-        Ok(c) => c,
-        Err(e) => return format!("Not available: {e}."),
-    };
-    let mut s = String::from(
-        "| algorithm | instance | ε | public code: mean ± std (runs) | dpbai `--rules reference`: mean ± std (runs) | \
-         ratio dpbai/public | 95% CI of the ratio | inside ±10%? | Welch p | cell |\n|---|---|---|---|---|---|---|---|---|---|\n",
-    );
-    for c in &cmp {
-        let (m, sd, n, capped) = c.ours;
-        let ours = if capped > 0 {
-            format!("≥ {} ({n} runs, {capped} capped)", sig(m, 5))
-        } else {
-            format!("{} ± {} ({n})", sig(m, 5), sig(sd, 3))
-        };
-        let (ratio, ci, p) = match &c.cmp {
-            Some(r) if r.factor.hi > r.factor.lo => (
-                format!(
-                    "{}–{} (under-count ×{}–{})",
-                    sig(r.ratio_lo, 3),
-                    sig(r.ratio_hi, 3),
-                    r.factor.lo,
-                    r.factor.hi
-                ),
-                format!("[{}, {}]", sig(r.ci95_lo, 3), sig(r.ci95_hi, 3)),
-                sig(r.welch_p, 2),
-            ),
-            Some(r) => (
-                sig(r.ratio, 4),
-                format!("[{}, {}]", sig(r.ci95_lo, 3), sig(r.ci95_hi, 3)),
-                sig(r.welch_p, 2),
-            ),
-            None => ("—".into(), "— (capped runs)".into(), "—".into()),
-        };
-        let (lo, hi) = c
-            .cmp
-            .as_ref()
-            .map_or((0.0, f64::INFINITY), |r| (r.ci95_lo, r.ci95_hi));
-        let equivalence = if lo >= 1.0 / AGREE_BAND && hi <= AGREE_BAND {
-            "inside (agrees)"
-        } else if lo > AGREE_BAND || hi < 1.0 / AGREE_BAND {
-            "outside (differs)"
-        } else {
-            "crosses the margin (undecided)"
-        };
-        s.push_str(&format!(
-            "| {} | {} | {} | {} ± {} ({}) | {ours} | {ratio} | {ci} | {equivalence} | {p} | `{}` |\n",
-            c.row.algo.as_str(),
-            c.row.instance,
-            c.row.eps.map_or("∞".to_string(), |e| e.to_string()),
-            sig(c.row.mean, 6),
-            sig(c.row.std, 3),
-            c.row.runs,
-            c.cell,
-        ));
-    }
-    s
 }

@@ -7,19 +7,14 @@ use crate::bandit::trace::{run_traced, Trace};
 use crate::bandit::{AlgoName, AlgoSpec, Setting};
 use crate::claims::prelude::*;
 use crate::claims::Traces;
-use crate::complexity::{t_kl_beta_g_eps, t_kl_gaussian_beta};
 use crate::divergence::kl_delta;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::experiment::grid::paper_instances;
 use crate::fault::Area;
 use crate::instance::Instance;
 use crate::numbers::sig;
 use crate::params::Delta;
-use crate::report::paper::builders::{allocation_figure, AllocationPanelData};
-use crate::report::paper::figures::algo_label;
-use crate::report::plot::{render_with_sidecar, Rendered};
 use crate::rng::rng_for_run;
-use std::path::Path;
 
 /// ε of the traced private runs.
 pub const TRACE_EPS: f64 = 0.5;
@@ -67,12 +62,6 @@ pub fn compute(full: bool) -> Result<Traces> {
         .map(|r| run_traced(&sp, &mu(1), &mut rng_for_run(seed, r), STARVE_CAP))
         .collect::<Result<_>>()?;
     Ok(Traces { mu4, mu2_starve })
-}
-
-/// The traced runs of `ctx` (computed on first use), borrowing only its `traces` slot so that a
-/// check may record evidence errors while it reads them.
-fn traces(ctx: &mut Context) -> std::result::Result<&Traces, String> {
-    traces_in(ctx.experiments, ctx.full, &mut ctx.traces)
 }
 
 fn traces_in(
@@ -162,7 +151,7 @@ fn f17(ctx: &mut Context) -> Checked<F17Stats> {
         min_margin = min_margin.min(lhs / kl);
         rows.push(format!(
             "{}: {} ≥ {}",
-            algo_label(algo),
+            algo.info().label,
             sig(lhs, 4),
             sig(kl, 4)
         ));
@@ -366,7 +355,7 @@ fn f44(ctx: &mut Context) -> Checked<F44Stats> {
         frac_ok = frac_ok.min(ok);
         rows.push(format!(
             "{}: median {}, max {}, share ≤ 2.5: {}",
-            algo_label(a),
+            a.info().label,
             r.get(r.len() / 2).map_or("—".into(), |x| sig(*x, 3)),
             r.last().map_or("—".into(), |x| sig(*x, 3)),
             sig(ok, 2)
@@ -422,7 +411,7 @@ fn f45(ctx: &mut Context) -> Checked<F45Stats> {
             .filter(|x| x.last_exploration_violation * 2 < x.outcome.tau)
             .count();
         settled_min = settled_min.min(ok as f64 / tr.len().max(1) as f64);
-        rows.push(format!("{}: {ok}/{} runs", algo_label(a), tr.len()));
+        rows.push(format!("{}: {ok}/{} runs", a.info().label, tr.len()));
     }
     let starved = t.mu2_starve.iter().filter(|x| !x.outcome.stopped).count();
     let starved_best = t
@@ -442,75 +431,4 @@ fn f45(ctx: &mut Context) -> Checked<F45Stats> {
         ),
         F45Stats { mu4_runs_settled_min_share: settled_min, mu2_starved_best: starved_best as f64, tied_arms_outside_assumption: flag(true) },
     )
-}
-
-/// The allocation-convergence figure: mean `N_{n,a}/n` versus `n` on μ4, with the β-optimal
-/// allocations (Gaussian `ω*_{KL,1/2}(μ)` for TTUCB, CTB-TT, AdaP-TT; `ω*_{KL,1/2}(ν_{G,ε})` for
-/// AdaP-TT*, L. 47–50).
-///
-/// # Errors
-/// Solver or rendering failures.
-pub fn render_allocation(ctx: &mut Context, dir: &Path, command: &str) -> Result<Rendered> {
-    let full = ctx.full;
-    let t = traces(ctx).map_err(Error::Parse)?;
-    let nu = mu(3);
-    let mut panels = Vec::new();
-    for (algo, tr) in &t.mu4 {
-        if algo.info().batches.is_some() {
-            continue;
-        }
-        let optimal = if *algo == AlgoName::AdapTtStar {
-            t_kl_beta_g_eps(&nu, TRACE_EPS, 0.5)?.allocation
-        } else {
-            t_kl_gaussian_beta(&nu, 0.5, 0.5)?.allocation
-        };
-        // snapshot times are deterministic; keep those reached by at least half of the runs
-        let longest = tr
-            .iter()
-            .max_by_key(|x| x.snapshots.len())
-            .map(|x| x.snapshots.clone())
-            .unwrap_or_default();
-        let mut n = Vec::new();
-        let mut fr: Vec<Vec<f64>> = vec![Vec::new(); nu.k()];
-        for (j, (time, _)) in longest.iter().enumerate() {
-            let here: Vec<&Vec<f64>> = tr
-                .iter()
-                .filter_map(|x| x.snapshots.get(j).map(|s| &s.1))
-                .collect();
-            if here.len() * 2 < tr.len() {
-                break;
-            }
-            n.push(*time as f64);
-            for (a, f) in fr.iter_mut().enumerate() {
-                f.push(here.iter().map(|s| s[a]).sum::<f64>() / here.len() as f64);
-            }
-        }
-        let eps = if *algo == AlgoName::CtbTt {
-            ", ε = 1".to_string()
-        } else if *algo == AlgoName::Ttucb {
-            String::new()
-        } else {
-            format!(", ε = {TRACE_EPS}")
-        };
-        panels.push(AllocationPanelData {
-            title: format!("{} on μ4{eps}", algo_label(*algo)),
-            n,
-            fractions: fr,
-            fraction_std: None,
-            optimal,
-        });
-    }
-    let fig = allocation_figure(
-        &format!("Empirical allocation N_n/n versus the β-optimal allocation (β = 1/2, δ = {TRACE_DELTA:e})"),
-        panels,
-    )
-    .map_err(|e| Error::Parse(format!("figure: {e}")))?;
-    let meta = serde_json::json!({
-        "figure": "fig8_allocation", "command": command, "version": env!("CARGO_PKG_VERSION"),
-        "runs_per_algorithm": if full { 100 } else { 20 }, "delta": TRACE_DELTA, "eps": TRACE_EPS,
-        "seeds": "fnv1a(\"trace_mu4_<algo>\"), run r from rng_for_run(seed, r)",
-        "mean": "mean over the runs that reached n (at least half of them)",
-    });
-    render_with_sidecar(&fig, &dir.join("fig8_allocation"), meta)
-        .map_err(|e| Error::Parse(format!("figure: {e}")))
 }

@@ -348,8 +348,8 @@ pub(super) fn verify_cells(args: &[String]) -> anyhow::Result<Vec<Cell>> {
             "--no-experiments runs no Monte Carlo cell: run it without a cluster",
         ));
     }
-    let profile = crate::cli::verify::profile_of(&v)?;
-    Ok(crate::cli::verify::shard_cells(&profile))
+    let study = crate::cli::verify::study_of(&v)?;
+    Ok(crate::cli::verify::study_cells(&study))
 }
 
 /// The `run` arguments after `--`, parsed.

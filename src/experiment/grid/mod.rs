@@ -407,3 +407,53 @@ pub fn run_grid(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod study_equivalence_tmp {
+    use super::*;
+    use crate::experiment::grid::long_runs::*;
+    use crate::experiment::grid::threshold_control::*;
+
+    fn check(profile: &str) {
+        let p = Profile::named(profile).unwrap();
+        let text = std::fs::read_to_string(format!(
+            "{}/verify/{profile}.toml",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let study = crate::experiment::study::parse_study(&text, "x").unwrap();
+        let of = |g: &[&str]| -> Vec<String> {
+            study
+                .cells
+                .iter()
+                .filter(|c| g.contains(&study.algorithms[c.algorithm].group.as_str()))
+                .map(|c| format!("{} {}", c.cell.key(), c.cell.digest()))
+                .collect()
+        };
+        let legacy = |cells: Vec<Cell>| -> Vec<String> {
+            cells
+                .iter()
+                .map(|c| format!("{} {}", c.key(), c.digest()))
+                .collect()
+        };
+        assert_eq!(
+            of(&["grid", "dpa", "reference", "slope", "slope-reference"]),
+            legacy(p.cells())
+        );
+        assert_eq!(of(&["case2"]), legacy(case2_control_cells(&p)));
+        let mut st = starvation_control_cells(&p);
+        assert_eq!(of(&["starvation"]), legacy(st.clone()));
+        st.clear();
+        assert_eq!(of(&["long-runs"]), legacy(long_run_cells(&p)));
+        assert_eq!(of(&["small-eps"]), legacy(small_eps_cells(&p)));
+        assert_eq!(of(&["threshold"]), legacy(threshold_control_cells(&p)));
+        assert_eq!(of(&["feasibility"]), legacy(feasibility_cells(&p)));
+        assert_eq!(of(&["live-counts"]), legacy(vec![dpa_live_counts_cell(&p)]));
+    }
+
+    #[test]
+    fn quick_and_paper_studies_are_the_legacy_grid() {
+        check("quick");
+        check("paper");
+    }
+}

@@ -104,6 +104,24 @@ pub struct AlgorithmFile {
     pub instances: Option<Vec<String>>,
     /// Runs of this algorithm's cells = the study's runs × this (default 1).
     pub runs_multiplier: Option<u64>,
+    /// Runs of this algorithm's cells, whatever the study's runs (instead of
+    /// `runs-multiplier`; `dpbai experiment --runs` does not change it).
+    pub runs: Option<u64>,
+    /// This algorithm's own risk(s), a number or a list (default: the study's `delta`).
+    pub delta: Option<toml::Value>,
+    /// The label of an earlier `[[algorithm]]` this one controls: each of its cells runs on the
+    /// seeds and run count of that entry's cell at the same instance, δ and ε (paired seeds,
+    /// so that "capped in the cell and not in its control" is a statement about the same runs).
+    pub paired_with: Option<String>,
+    /// The label of an earlier `[[algorithm]]` of the same group whose cells this one's are
+    /// listed with: at each instance, δ and ε, the two (or more) alternate, instead of this
+    /// entry's cells following all of that one's (the order of tables, SUMMARY.md and
+    /// results.csv; nothing else changes).
+    pub interleave_with: Option<String>,
+    /// The group of the entry (default `grid`): `dpbai verify` reads the paper's grid and the
+    /// control cells of its Findings by group. A cell may appear in two groups (the same
+    /// specification, computed once), never twice in one.
+    pub group: Option<String>,
     /// This algorithm's cap (default: the study's).
     pub max_steps: Option<u64>,
     /// `--beta`.
@@ -181,7 +199,12 @@ pub struct StudyAlgorithm {
     pub label: String,
     /// The algorithm.
     pub algo: AlgoName,
+    /// Its group ([`DEFAULT_GROUP`] unless the file names one).
+    pub group: String,
 }
+
+/// The group of an `[[algorithm]]` that names none.
+pub const DEFAULT_GROUP: &str = "grid";
 
 /// One cell of the study, with its place in it.
 #[derive(Debug, Clone)]
@@ -194,12 +217,16 @@ pub struct StudyCell {
     pub cell: Cell,
 }
 
-/// A validated study: instances, algorithms and every cell, in a fixed order (instance,
-/// algorithm, δ, ε).
+/// A validated study: instances, algorithms and every cell, in a fixed order: group (in the
+/// order the file first names it), instance, algorithm (file order; an entry with
+/// `interleave-with` shares its partner's place), then δ and ε (file order), then the
+/// interleaved entries.
 #[derive(Debug, Clone)]
 pub struct Study {
     /// Title.
     pub title: String,
+    /// Runs per cell (the file's `runs`, or the `--runs` that replaced it).
+    pub runs: u64,
     /// Instances.
     pub instances: Vec<StudyInstance>,
     /// Algorithms.

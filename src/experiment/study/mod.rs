@@ -20,10 +20,11 @@ use crate::experiment::{Cell, CellDigest, CellResult};
 use crate::instance::FamilyName;
 use crate::spelling::Spelling;
 use crate::stats::clopper_pearson;
-use config::{lower_kind, upper_kind, LowerKind, Study, UpperKind};
+pub use config::Study;
+use config::{lower_kind, upper_kind, LowerKind, UpperKind};
 use std::collections::HashMap;
 
-pub use validate::parse_study;
+pub use validate::{parse_study, parse_study_with};
 
 /// One row of `results.csv`: a finished cell with its statistics and bounds.
 #[derive(Debug, Clone, serde::Serialize)]

@@ -121,8 +121,17 @@ pub fn write_results(rows: &[Row], path: &Path) -> Result<()> {
 /// [`Error::Parse`] naming the file and the row: unreadable file, another column layout, a row
 /// of another cell (the study file and its outputs are out of step), a bad number.
 pub fn read_results(study: &Study, path: &Path) -> Result<Vec<Row>> {
-    let bad = |what: String| Error::Parse(format!("{}: {what}", path.display()));
-    let mut r = csv::Reader::from_path(path).map_err(|e| bad(e.to_string()))?;
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io("read", path, e))?;
+    read_results_text(study, &text, &path.display().to_string())
+}
+
+/// [`read_results`] of the text of a `results.csv` (`source` names it in messages).
+///
+/// # Errors
+/// As [`read_results`].
+pub fn read_results_text(study: &Study, text: &str, source: &str) -> Result<Vec<Row>> {
+    let bad = |what: String| Error::Parse(format!("{source}: {what}"));
+    let mut r = csv::Reader::from_reader(text.as_bytes());
     let header = r.headers().map_err(|e| bad(e.to_string()))?.clone();
     if header.iter().ne(COLUMNS.iter().copied()) {
         return Err(bad(

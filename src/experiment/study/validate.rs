@@ -4,7 +4,7 @@
 
 use super::config::{
     lower_kind, upper_kind, LowerKind, Study, StudyAlgorithm, StudyCell, StudyFile, StudyInstance,
-    UpperKind, DEFAULT_MAX_STEPS,
+    UpperKind, DEFAULT_GROUP, DEFAULT_MAX_STEPS,
 };
 use crate::bandit::{build, Reading, Rules, Setting, READINGS, READING_TABLE};
 use crate::error::{Error, Result};
@@ -55,9 +55,9 @@ fn study_readings(
                     bad(
                         &format!("{p}.{key}"),
                         format!(
-                        "unknown field `{key}`: an [[algorithm]] takes algo, label, rules, eps, \
-                         instances, runs-multiplier, max-steps, beta, gamma, threshold and the \
-                         readings {}",
+                        "unknown field `{key}`: an [[algorithm]] takes algo, label, group, rules, \
+                         eps, delta, instances, runs, runs-multiplier, paired-with, \
+                         interleave-with, max-steps, beta, gamma, threshold and the readings {}",
                         READINGS.join(", ")
                     ),
                     )
@@ -327,23 +327,30 @@ fn eps_grid(path: &str, v: &toml::Value) -> Result<Vec<f64>> {
     Ok(grid)
 }
 
+/// A list of risks (or one), each in (0, 1).
+fn risks(path: &str, v: &toml::Value) -> Result<Vec<f64>> {
+    let deltas = numbers(path, v)?;
+    if deltas.is_empty() {
+        return Err(bad(path, "empty list: give at least one δ in (0, 1)"));
+    }
+    for (i, &d) in deltas.iter().enumerate() {
+        if !(d > 0.0 && d < 1.0) {
+            return Err(bad(
+                &format!("{path}[{i}]"),
+                format!("δ = {} must be in (0, 1)", crate::error::compact_number(d)),
+            ));
+        }
+    }
+    Ok(deltas)
+}
+
 fn validate(f: StudyFile) -> Result<Study> {
     use crate::params::limits;
     limits::check_runs("runs", f.runs).map_err(|e| bad("runs", e))?;
     let max_steps = f.max_steps.unwrap_or(DEFAULT_MAX_STEPS);
     limits::check_max_steps(max_steps).map_err(|e| bad("max-steps", e))?;
-    let deltas = numbers("delta", &f.delta)?;
-    if deltas.is_empty() {
-        return Err(bad("delta", "empty list: give at least one δ in (0, 1)"));
-    }
-    for (i, &d) in deltas.iter().enumerate() {
-        if !(d > 0.0 && d < 1.0) {
-            return Err(bad(
-                &format!("delta[{i}]"),
-                format!("δ = {} must be in (0, 1)", crate::error::compact_number(d)),
-            ));
-        }
-    }
+    let deltas = risks("delta", &f.delta)?;
+    let mut all_deltas = deltas.clone();
     let study_eps = f.eps.as_ref().map(|v| eps_grid("eps", v)).transpose()?;
     if f.instances.is_empty() {
         return Err(bad("instance", "no [[instance]]: give at least one"));
@@ -426,7 +433,13 @@ fn validate(f: StudyFile) -> Result<Study> {
     let mut algorithms: Vec<StudyAlgorithm> = Vec::new();
     let mut cells = Vec::new();
     // Keys seen so far, with the algorithm entry that made them (linear duplicate check).
-    let mut seen: std::collections::HashMap<String, usize> = Default::default();
+    let mut seen: std::collections::HashMap<(String, String), usize> = Default::default();
+    // Per entry, the place it is listed at (its own index, or its partner's), and the groups in
+    // the order the file first names them.
+    let mut places: Vec<usize> = Vec::new();
+    let mut groups: Vec<String> = Vec::new();
+    // Per cell: (group rank, place, position within its entry and instance).
+    let mut order: Vec<(usize, usize, usize)> = Vec::new();
     for (j, a) in f.algorithms.iter().enumerate() {
         let p = format!("algorithm[{j}]");
         let rules = a.rules.unwrap_or_default();
@@ -491,21 +504,103 @@ fn validate(f: StudyFile) -> Result<Study> {
                 })
                 .collect::<Result<_>>()?,
         };
-        let mult = a.runs_multiplier.unwrap_or(1);
-        if mult == 0 {
+        let cell_runs = match (a.runs, a.runs_multiplier) {
+            (Some(_), Some(_)) => {
+                return Err(bad(
+                    &format!("{p}.runs"),
+                    "give runs or runs-multiplier, not both",
+                ))
+            }
+            (Some(r), None) => {
+                if r == 0 {
+                    return Err(bad(&format!("{p}.runs"), "0: must be at least 1"));
+                }
+                limits::check_runs("runs", r).map_err(|e| bad(&format!("{p}.runs"), e))?;
+                r
+            }
+            (None, mult) => {
+                let mult = mult.unwrap_or(1);
+                if mult == 0 {
+                    return Err(bad(
+                        &format!("{p}.runs-multiplier"),
+                        "0: must be at least 1",
+                    ));
+                }
+                let r = f.runs.saturating_mul(mult);
+                limits::check_runs("runs", r).map_err(|e| {
+                    bad(
+                        &format!("{p}.runs-multiplier"),
+                        format!("runs × runs-multiplier = {} × {mult}: {e}", f.runs),
+                    )
+                })?;
+                r
+            }
+        };
+        let entry_deltas = match &a.delta {
+            Some(v) => risks(&format!("{p}.delta"), v)?,
+            None => deltas.clone(),
+        };
+        for &d in &entry_deltas {
+            if !all_deltas.contains(&d) {
+                all_deltas.push(d);
+            }
+        }
+        let group = a.group.clone().unwrap_or_else(|| DEFAULT_GROUP.into());
+        if group.is_empty()
+            || !group
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_".contains(c))
+        {
             return Err(bad(
-                &format!("{p}.runs-multiplier"),
-                "0: must be at least 1",
+                &format!("{p}.group"),
+                format!("{group:?}: must be non-empty letters, digits, '-', '_'"),
             ));
         }
-        let cell_runs = f.runs.saturating_mul(mult);
-        limits::check_runs("runs", cell_runs).map_err(|e| {
-            bad(
-                &format!("{p}.runs-multiplier"),
-                format!("runs × runs-multiplier = {} × {mult}: {e}", f.runs),
-            )
-        })?;
-        let planned = cells.len() + chosen.len() * deltas.len() * eps.len();
+        let paired =
+            match &a.paired_with {
+                None => None,
+                Some(l) => Some(algorithms.iter().position(|x| &x.label == l).ok_or_else(
+                    || {
+                        bad(
+                            &format!("{p}.paired-with"),
+                            format!("{l:?} is not the label of an earlier [[algorithm]]"),
+                        )
+                    },
+                )?),
+            };
+        let place = match &a.interleave_with {
+            None => algorithms.len(),
+            Some(l) => {
+                let q = algorithms
+                    .iter()
+                    .position(|x| &x.label == l)
+                    .ok_or_else(|| {
+                        bad(
+                            &format!("{p}.interleave-with"),
+                            format!("{l:?} is not the label of an earlier [[algorithm]]"),
+                        )
+                    })?;
+                if algorithms[q].group != group {
+                    return Err(bad(
+                        &format!("{p}.interleave-with"),
+                        format!(
+                            "{l:?} is in group {:?}, this entry in {group:?}: only entries of one group interleave",
+                            algorithms[q].group
+                        ),
+                    ));
+                }
+                places[q]
+            }
+        };
+        places.push(place);
+        let group_rank = match groups.iter().position(|g| g == &group) {
+            Some(r) => r,
+            None => {
+                groups.push(group.clone());
+                groups.len() - 1
+            }
+        };
+        let planned = cells.len() + chosen.len() * entry_deltas.len() * eps.len();
         if planned > MAX_CELLS {
             return Err(bad(
                 &p,
@@ -538,11 +633,13 @@ fn validate(f: StudyFile) -> Result<Study> {
         algorithms.push(StudyAlgorithm {
             label,
             algo: a.algo,
+            group: group.clone(),
         });
         for &i in &chosen {
-            for &delta in &deltas {
+            let mut position = 0;
+            for &delta in &entry_deltas {
                 for &e in &eps {
-                    let cell = Cell {
+                    let mut cell = Cell {
                         instance: instances[i].name.clone(),
                         means: instances[i].instance.means().to_vec(),
                         sigma: instances[i].sigma,
@@ -559,7 +656,29 @@ fn validate(f: StudyFile) -> Result<Study> {
                         None => bad(&p, err),
                     })?;
                     build(&spec, &instances[i].instance).map_err(|err| bad(&p, err))?;
-                    if let Some(prev) = seen.insert(cell.key(), alg_index) {
+                    if let Some(base) = paired {
+                        let of_base = cells.iter().find(|c: &&StudyCell| {
+                            c.algorithm == base
+                                && c.instance == i
+                                && c.cell.setting.delta.get() == delta
+                                && c.cell.setting.eps_value() == e
+                        });
+                        let Some(b) = of_base else {
+                            return Err(bad(
+                                &format!("{p}.paired-with"),
+                                format!(
+                                    "{:?} has no cell on {} at δ = {delta}, ε = {}",
+                                    algorithms[base].label,
+                                    instances[i].name,
+                                    e.map_or("—".to_string(), |x| x.to_string())
+                                ),
+                            ));
+                        };
+                        cell = cell.paired_with(&b.cell);
+                    }
+                    // A cell may be in two groups (one specification, computed once), never
+                    // twice in one.
+                    if let Some(&prev) = seen.get(&(group.clone(), cell.key())) {
                         return Err(bad(
                             &p,
                             format!(
@@ -569,17 +688,26 @@ fn validate(f: StudyFile) -> Result<Study> {
                             ),
                         ));
                     }
+                    seen.insert((group.clone(), cell.key()), alg_index);
                     cells.push(StudyCell {
                         instance: i,
                         algorithm: alg_index,
                         cell,
                     });
+                    order.push((group_rank, place, position));
+                    position += 1;
                 }
             }
         }
     }
-    // Re-order: instance, then algorithm (file order), then δ, then ε.
-    cells.sort_by_key(|c| (c.instance, c.algorithm));
+    // Re-order: group, instance, the entry's place, its δ and ε (file order), the entry.
+    let mut ranked: Vec<((usize, usize, usize, usize, usize), StudyCell)> = cells
+        .into_iter()
+        .zip(order)
+        .map(|(c, (g, place, pos))| ((g, c.instance, place, pos, c.algorithm), c))
+        .collect();
+    ranked.sort_by_key(|(k, _)| *k);
+    let cells: Vec<StudyCell> = ranked.into_iter().map(|(_, c)| c).collect();
     let lower = match &f.bounds.lower {
         Some(l) => l.clone(),
         None => {
@@ -600,9 +728,10 @@ fn validate(f: StudyFile) -> Result<Study> {
     };
     Ok(Study {
         title: f.title.unwrap_or_else(|| "dpbai experiment".into()),
+        runs: f.runs,
         instances,
         algorithms,
-        deltas,
+        deltas: all_deltas,
         cells,
         lower,
         upper,

@@ -2,8 +2,16 @@
 //! `N_a(n)/n` of each arm to the optimal allocation `w*_a`.
 
 use serde::{Deserialize, Serialize};
+use std::path::Path;
 
 use super::builders::{columns, invalid};
+use crate::bandit::AlgoName;
+use crate::claims::dp_bai::evidence::paper_instance;
+use crate::claims::dp_bai::trace::{TRACE_DELTA, TRACE_EPS};
+use crate::claims::Traces;
+use crate::complexity::{t_kl_beta_g_eps, t_kl_gaussian_beta};
+use crate::error::{Error, Result};
+use crate::report::plot::{render_with_sidecar, Rendered};
 use crate::report::plot::{
     ErrStyle, Figure, FigureResult, HLine, Panel, RefStyle, Series, SeriesStyle, BLACK_INDEX,
 };
@@ -112,4 +120,73 @@ pub fn allocation_figure(title: &str, panels: Vec<AllocationPanelData>) -> Figur
     }
     let ncols = columns(out.len());
     Ok(Figure::grid(title, out, ncols))
+}
+
+/// The allocation-convergence figure: mean `N_{n,a}/n` versus `n` on μ4, with the β-optimal
+/// allocations (Gaussian `ω*_{KL,1/2}(μ)` for TTUCB, CTB-TT, AdaP-TT; `ω*_{KL,1/2}(ν_{G,ε})` for
+/// AdaP-TT*, L. 47–50).
+///
+/// # Errors
+/// Solver or rendering failures.
+pub fn render_allocation(t: &Traces, full: bool, dir: &Path, command: &str) -> Result<Rendered> {
+    let nu = paper_instance(3);
+    let mut panels = Vec::new();
+    for (algo, tr) in &t.mu4 {
+        if algo.info().batches.is_some() {
+            continue;
+        }
+        let optimal = if *algo == AlgoName::AdapTtStar {
+            t_kl_beta_g_eps(&nu, TRACE_EPS, 0.5)?.allocation
+        } else {
+            t_kl_gaussian_beta(&nu, 0.5, 0.5)?.allocation
+        };
+        // snapshot times are deterministic; keep those reached by at least half of the runs
+        let longest = tr
+            .iter()
+            .max_by_key(|x| x.snapshots.len())
+            .map(|x| x.snapshots.clone())
+            .unwrap_or_default();
+        let mut n = Vec::new();
+        let mut fr: Vec<Vec<f64>> = vec![Vec::new(); nu.k()];
+        for (j, (time, _)) in longest.iter().enumerate() {
+            let here: Vec<&Vec<f64>> = tr
+                .iter()
+                .filter_map(|x| x.snapshots.get(j).map(|s| &s.1))
+                .collect();
+            if here.len() * 2 < tr.len() {
+                break;
+            }
+            n.push(*time as f64);
+            for (a, f) in fr.iter_mut().enumerate() {
+                f.push(here.iter().map(|s| s[a]).sum::<f64>() / here.len() as f64);
+            }
+        }
+        let eps = if *algo == AlgoName::CtbTt {
+            ", ε = 1".to_string()
+        } else if *algo == AlgoName::Ttucb {
+            String::new()
+        } else {
+            format!(", ε = {TRACE_EPS}")
+        };
+        panels.push(AllocationPanelData {
+            title: format!("{} on μ4{eps}", super::figures::algo_label(*algo)),
+            n,
+            fractions: fr,
+            fraction_std: None,
+            optimal,
+        });
+    }
+    let fig = allocation_figure(
+        &format!("Empirical allocation N_n/n versus the β-optimal allocation (β = 1/2, δ = {TRACE_DELTA:e})"),
+        panels,
+    )
+    .map_err(|e| Error::Parse(format!("figure: {e}")))?;
+    let meta = serde_json::json!({
+        "figure": "fig8_allocation", "command": command, "version": env!("CARGO_PKG_VERSION"),
+        "runs_per_algorithm": if full { 100 } else { 20 }, "delta": TRACE_DELTA, "eps": TRACE_EPS,
+        "seeds": "fnv1a(\"trace_mu4_<algo>\"), run r from rng_for_run(seed, r)",
+        "mean": "mean over the runs that reached n (at least half of them)",
+    });
+    render_with_sidecar(&fig, &dir.join("fig8_allocation"), meta)
+        .map_err(|e| Error::Parse(format!("figure: {e}")))
 }

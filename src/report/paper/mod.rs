@@ -3,7 +3,7 @@
 //! grid of cells (`panels`; the grid itself is [`crate::experiment::grid`]), the captions'
 //! sentences ([`captions`]) and the rendering of every figure `verify` writes ([`figures`]).
 
-mod allocation;
+pub(crate) mod allocation;
 pub mod builders;
 pub mod captions;
 mod data;

@@ -6,13 +6,14 @@
 
 use super::data::{BranchSwitch, Curve, Empirical, EpsPanelData, RatioPanelData};
 use crate::bandit::{AlgoName, Rules};
+use crate::claims::dp_bai::evidence::Profile;
 use crate::complexity::upper::{upper_bounds_from, UpperBounds, ASYMPTOTIC};
 use crate::complexity::{
     eps_switch_global, eps_switch_local, log_factor, t_global, t_kl, t_kl_gaussian,
     t_kl_gaussian_beta, t_local,
 };
 use crate::error::Result;
-use crate::experiment::grid::{GridResults, Profile};
+use crate::experiment::grid::GridResults;
 use crate::instance::Instance;
 use crate::numbers::log_grid;
 use crate::params::Delta;

@@ -6,14 +6,13 @@
 //! times of the algorithms REPORT.md's conclusions rest on.
 
 use super::analysis::{delta_slopes, readings};
-use super::output::read_results;
+use super::output::read_results_text;
 use crate::bandit::AlgoName;
 use crate::error::{compact_number, Error, Result};
 use crate::experiment::study::config::Study;
 use crate::experiment::study::{parse_study, Row};
 use crate::numbers::sig;
 use std::fmt::Write as _;
-use std::path::Path;
 
 /// The claims (CLAIMS.md) and findings whose statistics use the stopping times of `algo`
 /// under its default reading, so that a reading that changes those times may move them.
@@ -22,13 +21,28 @@ fn resting_on(algo: AlgoName) -> &'static str {
     algo.info().claims
 }
 
-fn load(repo: &Path, name: &str) -> Result<(Study, Vec<Row>)> {
-    let toml = repo.join("examples").join(format!("{name}.toml"));
-    let text = std::fs::read_to_string(&toml)
-        .map_err(|e| Error::Parse(format!("{}: {e}", toml.display())))?;
-    let study = parse_study(&text, &format!("examples/{name}.toml"))?;
-    let csv = repo.join("examples/results").join(name).join("results.csv");
-    let rows = read_results(&study, &csv)?;
+/// The shipped example studies the block digests, with their committed results, compiled in
+/// so that an installed binary needs no source tree: (name, study file, results.csv).
+const SHIPPED: [(&str, &str, &str); 2] = [
+    (
+        "delta-scaling",
+        include_str!("../../../examples/delta-scaling.toml"),
+        include_str!("../../../examples/results/delta-scaling/results.csv"),
+    ),
+    (
+        "sensitivity",
+        include_str!("../../../examples/sensitivity.toml"),
+        include_str!("../../../examples/results/sensitivity/results.csv"),
+    ),
+];
+
+fn load(name: &str) -> Result<(Study, Vec<Row>)> {
+    let (_, toml, csv) = SHIPPED
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .ok_or_else(|| Error::Parse(format!("no shipped study {name}")))?;
+    let study = parse_study(toml, &format!("examples/{name}.toml"))?;
+    let rows = read_results_text(&study, csv, &format!("examples/results/{name}/results.csv"))?;
     Ok((study, rows))
 }
 
@@ -164,7 +178,7 @@ fn sensitivity(out: &mut String, study: &Study, rows: &[Row]) -> Result<()> {
 /// The `studies` block of REPORT.md, from the committed study outputs under `repo`. A study
 /// whose outputs are missing or out of step with its file is reported as such in the block
 /// (with the error), never silently left out.
-pub fn report_block(repo: &Path) -> String {
+pub fn report_block() -> String {
     let mut out = String::new();
     for (name, body) in [
         (
@@ -173,7 +187,7 @@ pub fn report_block(repo: &Path) -> String {
         ),
         ("sensitivity", sensitivity),
     ] {
-        match load(repo, name).and_then(|(study, rows)| {
+        match load(name).and_then(|(study, rows)| {
             let mut part = String::new();
             header(&mut part, name, &study, &rows);
             body(&mut part, &study, &rows)?;
@@ -197,8 +211,7 @@ mod tests {
 
     #[test]
     fn the_shipped_studies_are_read_back() {
-        let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let block = report_block(repo);
+        let block = report_block();
         assert!(!block.contains("not available"), "{block}");
         assert!(block.contains("slope of E[τ] in log(1/δ)"));
         assert!(block.contains("comparisons of a reading"));
@@ -207,7 +220,7 @@ mod tests {
     #[test]
     fn outputs_out_of_step_with_the_study_file_are_refused() {
         let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let (study, _) = load(repo, "delta-scaling").expect("shipped study");
+        let (study, _) = load("delta-scaling").expect("shipped study");
         let csv = std::fs::read_to_string(repo.join("examples/results/delta-scaling/results.csv"))
             .expect("committed results");
         let dir = std::env::temp_dir().join(format!("dpbai-digest-{}", std::process::id()));
@@ -216,17 +229,18 @@ mod tests {
         let path = dir.join("results.csv");
         std::fs::write(&path, csv.replacen("delta0.01_paper", "delta0.02_paper", 1))
             .expect("write");
-        let e = read_results(&study, &path).expect_err("another cell");
+        let e = super::super::output::read_results(&study, &path).expect_err("another cell");
         assert!(e.to_string().contains("is not the study's cell"), "{e}");
         // The first cell's digest of another specification.
         let first = study.cells[0].cell.digest().to_string();
         std::fs::write(&path, csv.replacen(&first, "0123456789abcdef", 1)).expect("write");
-        let e = read_results(&study, &path).expect_err("another specification");
+        let e =
+            super::super::output::read_results(&study, &path).expect_err("another specification");
         assert!(e.to_string().contains("0123456789abcdef"), "{e}");
         // One row missing.
         let short: Vec<&str> = csv.lines().take(csv.lines().count() - 1).collect();
         std::fs::write(&path, short.join("\n") + "\n").expect("write");
-        let e = read_results(&study, &path).expect_err("a row short");
+        let e = super::super::output::read_results(&study, &path).expect_err("a row short");
         assert!(e.to_string().contains("rows for the study's"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -24,7 +24,9 @@ use crate::report::plot::{
 use std::path::Path;
 
 pub use super::summary::write_summary;
-pub use crate::experiment::study::results::{read_results, write_results, COLUMNS};
+pub use crate::experiment::study::results::{
+    read_results, read_results_text, write_results, COLUMNS,
+};
 
 /// Palette index of the `a`-th algorithm: the six colours before black and grey (which the
 /// bounds use), cycling.

@@ -1,0 +1,39 @@
+//! A paper whose claims `dpbai verify` checks: its claim declarations, its study files (the
+//! Monte Carlo evidence as data), how its evidence is sorted for its checks and gathered beyond
+//! the study's cells, and where the published forms of its declarations live.
+
+use super::verify::Step;
+use super::{AnyClaim, Context};
+use crate::error::Result;
+use crate::experiment::run::CellResult;
+use crate::experiment::study::Study;
+
+/// A paper: a study file plus a claims module.
+#[derive(Clone, Copy)]
+pub struct Paper {
+    /// Short name (`dp-bai`).
+    pub name: &'static str,
+    /// The paper's title, for the generated headers.
+    pub title: &'static str,
+    /// The protocol file, relative to the repository (`verify/protocol.toml`).
+    pub protocol: &'static str,
+    /// The claims document whose generated `claims` block lists the claims.
+    pub claims_doc: &'static str,
+    /// The report file `dpbai verify` writes, relative to its output folder.
+    pub report: &'static str,
+    /// The built-in study files by profile name (`quick`, `paper`), compiled in.
+    pub studies: &'static [(&'static str, &'static str)],
+    /// The declarations.
+    pub claims: fn() -> Vec<&'static dyn AnyClaim>,
+    /// Sorts the results of the study's cells (`results[i]` is cell `i`) into the evidence the
+    /// checks read.
+    pub evidence: fn(&Study, &[CellResult], &mut Context),
+    /// Gathers the evidence beyond the study's cells (traced runs, audit searches).
+    pub gather: fn(&mut Context, &mut dyn FnMut(Step<'_>)) -> Result<()>,
+}
+
+impl std::fmt::Debug for Paper {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Paper").field("name", &self.name).finish()
+    }
+}

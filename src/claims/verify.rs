@@ -1,0 +1,98 @@
+//! The verification of one paper ([`verify`]): its study's cells run or loaded from the cache,
+//! sorted into the evidence its claims read, its other evidence gathered (traced runs, audit
+//! searches), and every claim judged. The caller renders the result (REPORT.md, figures) and
+//! compares the verdicts with its expected files.
+
+use super::protocol::Paper;
+use super::{run_claims, ClaimResult, Context};
+use crate::error::Result;
+use crate::experiment::run::{CellResult, CellRunner};
+use crate::experiment::study::Study;
+use crate::fault::Area;
+
+/// How a verification runs.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// The paper profile (full grids of the numeric checks) rather than the quick one.
+    pub full: bool,
+    /// Run the Monte Carlo evidence (`false`: `--no-experiments`; claims that need it are
+    /// skipped).
+    pub experiments: bool,
+    /// The evidence area a fault is injected into (`DPBAI_INJECT_FAULT`).
+    pub fault: Option<Area>,
+}
+
+/// What a verification's progress callback is told.
+#[derive(Debug)]
+pub enum Step<'a> {
+    /// Cell `done` of `total` of the study has finished (computed or loaded).
+    Cell {
+        /// Cells finished so far.
+        done: usize,
+        /// Cells in all.
+        total: usize,
+        /// The cell's result.
+        result: &'a CellResult,
+    },
+    /// A phase of unknown length starts (its name, e.g. "traced runs").
+    Phase(&'static str),
+}
+
+/// A finished verification.
+#[derive(Debug)]
+pub struct Verification {
+    /// The study the evidence came from.
+    pub study: Study,
+    /// Its cells' results, in the study's order (empty with `--no-experiments`).
+    pub cells: Vec<CellResult>,
+    /// The evidence the claims read (grid, controls, traced runs, searches), for the report.
+    pub context: Context,
+    /// Every claim, judged, in id order.
+    pub claims: Vec<ClaimResult>,
+}
+
+/// Runs (or loads with `runner`) every cell of `study`, sorts the results into the evidence
+/// of `paper`'s claims, gathers its other evidence and judges every claim.
+///
+/// # Errors
+/// The first cell or evidence computation that fails outright (an error of one claim's own
+/// evidence is recorded in its verdict instead).
+pub fn verify(
+    paper: &Paper,
+    study: Study,
+    runner: &CellRunner,
+    opts: Options,
+    progress: &mut dyn FnMut(Step<'_>),
+) -> Result<Verification> {
+    let mut cells = Vec::new();
+    if opts.experiments {
+        let total = study.cells.len();
+        for (i, sc) in study.cells.iter().enumerate() {
+            let r = runner.run(&sc.cell)?;
+            progress(Step::Cell {
+                done: i + 1,
+                total,
+                result: &r,
+            });
+            cells.push(r);
+        }
+    }
+    let mut context = Context {
+        full: opts.full,
+        experiments: opts.experiments,
+        fault: opts.fault,
+        ..Default::default()
+    };
+    if opts.experiments {
+        (paper.evidence)(&study, &cells, &mut context);
+        (paper.gather)(&mut context, progress)?;
+    }
+    progress(Step::Phase("checking the claims"));
+    let claims = run_claims(&(paper.claims)(), &mut context);
+    Ok(Verification {
+        study,
+        cells,
+        context,
+        claims,
+    })
+}
