@@ -61,5 +61,6 @@ pub mod mc;
 pub mod privacy;
 pub mod report;
 pub mod special;
+pub mod threshold;
 
 pub use error::{Error, Result};

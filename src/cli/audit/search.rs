@@ -1,5 +1,5 @@
 //! `dpbai audit delta --search` (adversarial instance search) and `--dominates PRESET` (proof
-//! by dominance): the command-line side of `dpbai::audit::search` and `dpbai::audit::dominance`.
+//! by dominance): the command-line side of `dpbai::audit::search` and `dpbai::threshold::dominance`.
 
 use super::super::errors::usage;
 use dpbai::audit::delta::DeltaAuditConfig;
@@ -90,7 +90,7 @@ pub struct SearchArgs {
     pub delta_min: Option<f64>,
     /// Boxes at most for --dominates, in [1, 2e6] (memory about 250 bytes per box); the
     /// default budget: the answer does not depend on the machine.
-    #[arg(long, default_value_t = dpbai::audit::dominance::DEFAULT_BOXES)]
+    #[arg(long, default_value_t = dpbai::threshold::dominance::DEFAULT_BOXES)]
     pub dominance_boxes: u64,
     /// Seconds at most for --dominates as well (machine-dependent; default: none).
     #[arg(long)]

@@ -2,8 +2,8 @@
 
 use super::context::{Check, Context};
 use super::record::{claim as result, ClaimResult, Stats};
-use crate::bandit::rules::{threshold_adap, threshold_adap_star, Eq14Form};
 use crate::report::numbers::sig;
+use crate::threshold::paper::{threshold_adap, threshold_adap_star, Eq14Form};
 
 /// The checks of this module.
 pub fn checks() -> Vec<Check> {

@@ -1,5 +1,5 @@
 use super::*;
-use crate::audit::expr::{parse_threshold, preset};
+use crate::threshold::expr::{parse_threshold, preset};
 
 fn run(src: &str) -> DominanceReport {
     let e = parse_threshold(src).expect("parses");

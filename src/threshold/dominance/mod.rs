@@ -57,12 +57,13 @@ mod simplify;
 
 pub use certificate::{check_certificate, Certificate, CheckReport, CERTIFICATE_FORMAT};
 pub use config::{
-    algorithms_of, lemma_of, Assumptions, DominanceConfig, ProofFamily, DEFAULT_BOXES, MAX_BOXES,
+    lemma_of, Assumptions, DominanceConfig, ProofFamily, RunDomain, RunParameters, DEFAULT_BOXES,
+    MAX_BOXES,
 };
 
-use crate::audit::expr::{enclose, fold, ThresholdExpr};
 use crate::error::Result;
-use config::{names, validate};
+use crate::threshold::expr::{enclose, fold, ThresholdExpr};
+use config::validate;
 use domain::{leaf_margin, split, unreachable, Bx, Free, TreeNode, FREE};
 use finite::{describe_box, probe_points, prove_finite, reads, region, vars_at, Budget};
 use serde::Serialize;
@@ -175,12 +176,12 @@ impl Ord for Cell {
 ///
 /// # Example
 /// ```
-/// use dpbai::audit::dominance::{dominates, Dominance, DominanceConfig};
-/// use dpbai::audit::expr::{parse_threshold, preset};
+/// use dpbai::threshold::dominance::{dominates, Dominance, DominanceConfig};
+/// use dpbai::threshold::expr::{parse_threshold, preset};
 /// let e = parse_threshold(&format!("{} + 0.1", preset("paper-cg").unwrap())).unwrap();
 /// let r = dominates(&e, "paper-cg", &DominanceConfig::new(0.01, 5, 1_000_000)).unwrap();
 /// assert!(matches!(r.result, Dominance::Proven { .. }));
-/// assert!(dpbai::audit::dominance::check_certificate(r.certificate.as_ref().unwrap()).unwrap().valid);
+/// assert!(dpbai::threshold::dominance::check_certificate(r.certificate.as_ref().unwrap()).unwrap().valid);
 /// ```
 pub fn dominates(
     expr: &ThresholdExpr,
@@ -188,11 +189,7 @@ pub fn dominates(
     cfg: &DominanceConfig,
 ) -> Result<DominanceReport> {
     let (pexpr, lemma) = validate(preset_name, cfg)?;
-    let algorithms = match cfg.algo {
-        Some(a) => vec![a.as_str().to_string()],
-        None => names(&algorithms_of(preset_name)),
-    };
-    let assumptions = Assumptions::of(cfg, algorithms);
+    let assumptions = Assumptions::of(cfg);
     let domain = cfg.domain();
     let consts = domain.constants();
     let e = fold(expr.tree(), Some(&consts));

@@ -1,6 +1,6 @@
 //! Interval arithmetic with outward rounding, for the proofs by dominance of
-//! [`crate::audit::dominance`] (the enclosure of a threshold expression is built from these
-//! operations by `crate::audit::expr`'s interval evaluator; this module knows no expression).
+//! [`crate::threshold::dominance`] (the enclosure of a threshold expression is built from these
+//! operations by `crate::threshold::expr`'s interval evaluator; this module knows no expression).
 //!
 //! An [`Interval`] `[lo, hi]` with a flag `nan` encloses every value an expression can take on a
 //! box of variables: every non-NaN value lies in `[lo, hi]`, and `nan` is set whenever some
