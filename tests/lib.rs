@@ -16,6 +16,7 @@ mod file_props;
 mod inputs;
 mod layers;
 mod mc;
+mod proof_domains;
 mod report;
 mod soundness;
 mod special;
