@@ -153,7 +153,7 @@ fn need_setting_eps(setting: &Setting) -> Result<f64> {
 /// threshold reads them ([`ThresholdVars`] with `t`, counts, phases and gap left at 0): `δ`,
 /// `K`, `ε` (`+∞` for a non-private algorithm) and the `σ` its rule reads (the declaration's
 /// [`crate::bandit::info::RuleSigma`]; 1 under the reference rules, whose statistic uses
-/// `σ = 1`). The engine passes exactly these ([`build`]), and a user threshold is bound to and
+/// `σ = 1`). The engine passes exactly these ([`crate::bandit::build`]), and a user threshold is bound to and
 /// probed at them ([`crate::threshold::probe::bind_checked`]).
 ///
 /// # Errors

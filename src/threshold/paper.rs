@@ -1,6 +1,6 @@
 //! The paper's stopping thresholds (READINGS.md §D.1), each written once: Eq. (4) `c^G`, L. 34,
 //! Eq. (12) `c^{G,ε}`, Eq. (14) `c̃^{G,ε}` and the public code's two empirical rules, as the
-//! engine's [`StoppingThreshold`] with its constants computed once per algorithm object (`C_G`
+//! engine's `StoppingThreshold` with its constants computed once per algorithm object (`C_G`
 //! of the constant argument; `C_G` and `h` memoised per phase index).
 //!
 //! The public functions ([`threshold_glr`], [`threshold_adap`], [`threshold_adap_star`],

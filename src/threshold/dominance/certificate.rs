@@ -126,9 +126,9 @@ impl Assumptions {
     pub fn describe(&self) -> String {
         let range = |l: f64, h: f64| {
             if l == h {
-                format!("= {l}")
+                format!("= {}", compact(l))
             } else {
-                format!("in [{l}, {h}]")
+                format!("in [{}, {}]", compact(l), compact(h))
             }
         };
         let [e0, e1] = self.domain.eps_range();
@@ -143,12 +143,22 @@ impl Assumptions {
                 ProofFamily::Bernoulli => "Bernoulli",
                 ProofFamily::Gaussian => "Gaussian",
             },
-            p.arm_sigma,
-            p.gamma.map(|g| format!(", gamma = {g}")).unwrap_or_default(),
+            compact(p.arm_sigma),
+            p.gamma.map(|g| format!(", gamma = {}", compact(g))).unwrap_or_default(),
             self.phases[1],
-            self.domain.gap_max.map(|g| format!("{g}]")).unwrap_or_else(|| "inf)".into()),
+            self.domain.gap_max.map(|g| format!("{}]", compact(g))).unwrap_or_else(|| "inf)".into()),
             m = self.domain.max_steps,
         )
+    }
+}
+
+/// `x` in its shortest form, in exponent notation outside `[1e-4, 1e7)` (`1e-100`, not 100
+/// zeros).
+fn compact(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() || (1e-4..1e7).contains(&x.abs()) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
     }
 }
 

@@ -323,7 +323,7 @@ pub(super) fn validate(
         ));
     }
     let [e0, e1] = dom.eps_range();
-    if !(e0 <= e1) || e0.is_nan() {
+    if e0.is_nan() || e1.is_nan() || e0 > e1 {
         return Err(Error::param(
             "eps",
             format!("[{e0}, {e1}]"),

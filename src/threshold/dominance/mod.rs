@@ -9,15 +9,16 @@
 //!
 //! # What is proven, under which assumptions
 //! `E(x)` is finite and `E(x) >= P(x)` for every `x` in the box `B` of the assumptions
-//! ([`Assumptions`]): `δ ∈ [δ_min, δ_max]`, `K ∈ [K_min, K_max]` (integers), `ε` (a point;
-//! `+∞` for a non-private preset without `--eps`; **required** for a preset that reads `ε`),
-//! `σ` (`1/2` for Bernoulli arms, the paper rules' sub-Gaussian constant), counts
-//! `1 <= na, nb <= M` and time `2 <= t <= M` (integers, `t >= na + nb + K − 2`: the other arms
-//! were pulled at least once), phase indices `1 <= ka, kb <= ⌊log2 M⌋ + 2`, and
-//! `gap ∈ [0, 1]` (rewards in `[0, 1]`) or `[0, ∞)` (Gaussian arms), `M` = max-steps. The
-//! statement is about the paper rules' statistic `W^G` (the lemma's); the algorithms covered
-//! are those of the preset's lemma ([`algorithms_of`]). The expressions are real-valued
-//! functions: the engine evaluates them in floating point, within rounding of these values.
+//! ([`Assumptions`]): `δ ∈ [δ_min, δ_max]`, `K ∈ [K_min, K_max]` (integers), and the run domain
+//! given as data ([`RunDomain`]): `ε` in a range (`+∞` alone for a non-private algorithm; a
+//! finite `ε` is **required** for a preset that reads `ε`), `σ` in a range (the `σ` the rule
+//! reads), `gap ∈ [0, gap_max]` (or `[0, ∞)`), counts `1 <= na, nb <= M` and time
+//! `2 <= t <= M` (integers, `t >= na + nb + K − 2`: the other arms were pulled at least once),
+//! phase indices `1 <= ka, kb <= ⌊log2 M⌋ + 2`, `M` = the runs' cap. This layer knows no
+//! algorithm: which algorithms' runs a domain covers, and the domain each declares, are
+//! `crate::audit::proof`'s (from `crate::bandit::info`). The statement is about the paper rules'
+//! statistic `W^G` (the lemma's). The expressions are real-valued functions: the engine
+//! evaluates them in floating point, within rounding of these values.
 //!
 //! # Method
 //! 1. **Finiteness first.** Interval branch and bound on `E` alone: a box is done when the
