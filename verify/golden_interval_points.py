@@ -12,25 +12,16 @@ expression `log(1 + log(n))` of the preset-like candidates at integer n.
 Run:  python3 verify/golden_interval_points.py > tests/data/interval_points_golden.toml
 """
 import math
+import os
 import random
+import sys
 
 import mpmath as mp
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from golden_cp_outward import ceil_double, floor_double  # noqa: E402
+
 mp.mp.dps = 400
-
-
-def floor_double(x):
-    f = float(x)
-    if mp.mpf(f) > x:
-        f = math.nextafter(f, -math.inf)
-    return f
-
-
-def ceil_double(x):
-    f = float(x)
-    if mp.mpf(f) < x:
-        f = math.nextafter(f, math.inf)
-    return f
 
 
 FUNCS = {

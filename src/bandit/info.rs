@@ -326,6 +326,17 @@ impl AlgoInfo {
     /// [`Error::InvalidParameter`] for `ε` given to a non-private algorithm (its runs use
     /// `ε = +∞`), or `ε`, `γ`, `σ` out of range.
     pub fn run_domain(&self, p: &RunParameters) -> Result<RunDomain> {
+        match p.family {
+            ProofFamily::Bernoulli if p.arm_sigma != 0.5 => {
+                return Err(Error::param(
+                    "sigma",
+                    p.arm_sigma,
+                    "1/2 for Bernoulli arms (the paper rules' constant); other values need the Gaussian family",
+                ))
+            }
+            ProofFamily::Gaussian => crate::params::check_gaussian_arms(p.arm_sigma, &[])?,
+            ProofFamily::Bernoulli => {}
+        }
         let private = self.privacy != PrivacyModel::NonPrivate;
         let eps = match (private, p.eps) {
             (false, Some(e)) => {
