@@ -1,8 +1,8 @@
 //! Benchmarks for `audit` (divan): evaluation cost of compiled threshold expressions
 //! (target <= 100 ns per evaluation), general vs run-bound programs.
 
-use dpbai::audit::expr::{parse_threshold, ThresholdExpr};
 use dpbai::bandit::ThresholdVars;
+use dpbai::threshold::expr::{parse_threshold, ThresholdExpr};
 use std::hint::black_box;
 
 fn main() {

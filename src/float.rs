@@ -1,5 +1,5 @@
 //! IEEE-754 neighbours of a double, for rounding bounds outward (the certified solver's
-//! brackets in `complexity`, the interval enclosures of `audit::interval`).
+//! brackets in `complexity`, the interval enclosures of `threshold::interval`).
 
 /// Next representable number towards `+∞` (`x` itself for `+∞` and NaN; the smallest positive
 /// subnormal for `±0`).

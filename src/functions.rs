@@ -51,7 +51,7 @@ pub struct Function {
 }
 
 /// A special function of the threshold expression language: the stack machine, constant
-/// folding and the interval enclosure each evaluate it (`audit::expr`). The language spells it
+/// folding and the interval enclosure each evaluate it (`threshold::expr`). The language spells it
 /// as the catalogue entry's `command` and takes its `params`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExprFn {

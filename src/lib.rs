@@ -30,12 +30,12 @@
 //! | `T*` (characteristic time) | [`complexity::characteristic_time`] (one per [`complexity::TimeKind`]), [`complexity::t_kl`], [`complexity::t_local`], [`complexity::t_global`] | B |
 //! | `ω*` (optimal allocation) | [`complexity::Certified::allocation`] | B |
 //! | `W_{a,b}` (transport cost) | [`bandit::rules::transport_cost_gaussian`], [`bandit::rules::transport_cost_privacy_aware`] | D.1 |
-//! | `c_{a,b}` (stopping threshold) | [`bandit::rules::threshold_glr`], [`bandit::rules::threshold_adap`], [`bandit::rules::threshold_adap_star`], [`bandit::rules::threshold_l34`] | D.1 |
+//! | `c_{a,b}` (stopping threshold) | [`threshold::paper::threshold_glr`] (Eq. (4)), [`threshold::paper::threshold_adap`] (Eq. (12)), [`threshold::paper::threshold_adap_star`] (Eq. (14)), [`threshold::paper::threshold_l34`] (L. 34); as expression text: [`threshold::expr::PRESETS`] | D.1 |
 //! | `δ`, `ε`, `β`, `σ` | [`params::Delta`], [`params::Epsilon`], [`params::Beta`], [`params::Sigma`] | 0.1 |
 //!
 //! Layers depend only on the layers before them:
-//! `special → divergence → functions → instance → complexity → privacy/bandit → mc → audit → experiment →
-//! report → cli`; `error`, `params`, `rng`, `roots`, `spelling` and `stats` are shared by all.
+//! `special → divergence → functions → instance → complexity → threshold → privacy/bandit → mc →
+//! audit → experiment → claims → report → cli`; `error`, `params`, `rng`, `roots`, `spelling` and `stats` are shared by all.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -63,5 +63,6 @@ pub mod numbers;
 pub mod privacy;
 pub mod report;
 pub mod special;
+pub mod threshold;
 
 pub use error::{Error, Result};

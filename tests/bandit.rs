@@ -268,7 +268,8 @@ fn bad_input_is_rejected() {
 /// Same generator state, same outcome (BaiAlgorithm contract); options build and run.
 #[test]
 fn reproducible_and_options_run() {
-    use dpbai::bandit::{rules::Eq14Form, ChallengerCounts, GaussLdpSigma, TieBreak};
+    use dpbai::bandit::{ChallengerCounts, GaussLdpSigma, TieBreak};
+    use dpbai::threshold::Eq14Form;
     let inst = Instance::bernoulli(vec![0.9, 0.6, 0.5, 0.3]).unwrap();
     for algo in stopping_algos() {
         for rules in [Rules::Paper, Rules::Reference] {

@@ -10,7 +10,8 @@
 
 use crate::common::{run_cli, TempDir};
 use dpbai::bandit::{AlgoName, Rules, RunOutcome};
-use dpbai::experiment::grid::{GridResults, Profile};
+use dpbai::claims::dp_bai::evidence::{self, Profile};
+use dpbai::experiment::grid::GridResults;
 use dpbai::experiment::run::CellResult;
 use dpbai::experiment::Cell;
 use dpbai::mc::{summarize, RunRecord};
@@ -188,9 +189,17 @@ fn labels(j: &Value, key: &str) -> Vec<String> {
 
 #[test]
 fn verify_figures_from_a_synthetic_grid_mark_every_point_beyond_their_axes() {
-    let profile = Profile::named("quick").expect("quick");
+    let study = evidence::study("quick", None).expect("the built-in study");
+    let profile = Profile::of("quick", &study);
     let grid = GridResults {
-        cells: profile.cells().iter().map(synthetic).collect(),
+        cells: study
+            .cells
+            .iter()
+            .filter(|c| {
+                evidence::GRID_GROUPS.contains(&study.algorithms[c.algorithm].group.as_str())
+            })
+            .map(|c| synthetic(&c.cell))
+            .collect(),
     };
     let dir = TempDir::new("figure-sidecars");
     let written = render_all(&grid, &profile, dir.path(), "test").expect("figures");

@@ -1,7 +1,7 @@
 //! Keeps the layer order of CONTRIBUTING.md: a module of `src/` uses only the layers
 //! before it,
-//! `special → divergence → functions → instance → complexity → privacy/bandit → mc → audit → experiment →
-//! report → cli`
+//! `special → divergence → functions → instance → complexity → threshold → privacy/bandit → mc →
+//! audit → experiment → claims → report → cli`
 //! (`error`, `params`, `rng`, `roots`, `spelling` and `stats` are shared by all).
 //!
 //! What counts as a use: a path `crate::<layer>` (or a one-line group `crate::{<layer>::…, …}`) in code outside the file's `#[cfg(test)]`
@@ -12,19 +12,21 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The layers in order; equal ranks may use each other.
-const LAYERS: [(&str, u32); 12] = [
+const LAYERS: [(&str, u32); 14] = [
     ("special", 0),
     ("divergence", 1),
     ("functions", 2),
     ("instance", 3),
     ("complexity", 4),
-    ("privacy", 5),
-    ("bandit", 5),
-    ("mc", 6),
-    ("audit", 7),
-    ("experiment", 8),
-    ("report", 9),
-    ("cli", 10),
+    ("threshold", 5),
+    ("privacy", 6),
+    ("bandit", 6),
+    ("mc", 7),
+    ("audit", 8),
+    ("experiment", 9),
+    ("claims", 10),
+    ("report", 11),
+    ("cli", 12),
 ];
 
 fn rank(name: &str) -> Option<u32> {

@@ -17,6 +17,7 @@ mod file_props;
 mod inputs;
 mod layers;
 mod mc;
+mod proof_domains;
 mod report;
 mod soundness;
 mod special;

@@ -59,7 +59,7 @@ fn clopper_pearson_ends_are_outward_against_mpmath() {
 }
 
 use crate::common::run_cli;
-use dpbai::audit::expr::preset;
+use dpbai::threshold::expr::preset;
 
 /// Every non-finite threshold of the soundness report is refused by `--dominates` with exit 2
 /// and a message naming the point (as `dpbai run --threshold` refuses them), never `proven`.

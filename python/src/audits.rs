@@ -245,8 +245,8 @@ pub(crate) fn audit_delta(
         if let Some((th, _)) = &py_th {
             spec.custom_threshold = Some(th.clone() as Arc<dyn CustomThreshold>);
         } else if let Some(t) = &cfg.threshold {
-            let checked =
-                finite::bind_checked(t, &inst.instance, inst.delta, inst.eps, cfg.setting.rules)?;
+            let base = bandit::algos::threshold_constants(&spec.setting, &inst.instance)?;
+            let checked = finite::bind_checked(t, &base)?;
             spec.custom_threshold = Some(checked.clone() as Arc<dyn CustomThreshold>);
             if let Ok(mut b) = bound.lock() {
                 b.push(checked);

@@ -11,13 +11,14 @@
 
 #![deny(unsafe_code)]
 
-use dpbai::audit::{delta as adelta, dp as adp, expr, finite};
+use dpbai::audit::{delta as adelta, dp as adp};
 use dpbai::bandit::{self, AlgoName, CustomThreshold, Rules, ThresholdVars};
 use dpbai::complexity;
 use dpbai::functions::{self, Eval};
 use dpbai::instance::{Family, FamilyName, Instance};
 use dpbai::mc;
 use dpbai::params::limits;
+use dpbai::threshold::{expr, probe as finite};
 use numpy::ndarray::{ArrayD, IxDyn};
 use numpy::{IntoPyArray, PyArray1, PyArrayDyn, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyException, PyRuntimeError, PyTypeError, PyValueError};

@@ -1,4 +1,5 @@
-//! Custom rules in Rust: audit a stopping threshold written as a closure, or a whole algorithm
+//! Custom rules in Rust: audit a stopping threshold written as a closure
+//! ([`crate::threshold::custom::ClosureThreshold`]), or a whole algorithm
 //! written against [`BaiAlgorithm`], with the same auditors as the built-in ones
 //! ([`crate::audit::delta::audit_delta_with`], [`crate::audit::search::search_with`]).
 //!
@@ -6,44 +7,10 @@
 //! `cargo run --release --example audit_my_algorithm` (their tests run in `cargo test`).
 
 use crate::audit::delta::{AuditInstance, DeltaAuditConfig};
-use crate::bandit::{self, AlgoSpec, BaiAlgorithm, CustomThreshold, ThresholdVars};
+use crate::bandit::{self, AlgoSpec, BaiAlgorithm};
 use crate::error::Result;
+use crate::threshold::custom::{ClosureThreshold, CustomThreshold, ThresholdVars};
 use std::sync::Arc;
-
-/// A stopping threshold given as a closure of [`ThresholdVars`].
-///
-/// # Contract
-/// As [`CustomThreshold`]: the closure is pure and cheap; NaN means "do not stop".
-///
-/// # Example
-/// ```
-/// use dpbai::audit::custom::ClosureThreshold;
-/// use dpbai::bandit::{CustomThreshold, ThresholdVars};
-/// let c = ClosureThreshold::new(|v: &ThresholdVars| (1.0 / v.delta).ln());
-/// assert!((c.eval(&ThresholdVars { delta: 0.01, ..Default::default() }) - 100f64.ln()).abs() < 1e-15);
-/// ```
-pub struct ClosureThreshold<F> {
-    f: F,
-}
-
-impl<F: Fn(&ThresholdVars) -> f64 + Send + Sync> ClosureThreshold<F> {
-    /// Wraps `f`.
-    pub fn new(f: F) -> Self {
-        ClosureThreshold { f }
-    }
-}
-
-impl<F> std::fmt::Debug for ClosureThreshold<F> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ClosureThreshold")
-    }
-}
-
-impl<F: Fn(&ThresholdVars) -> f64 + Send + Sync> CustomThreshold for ClosureThreshold<F> {
-    fn eval(&self, v: &ThresholdVars) -> f64 {
-        (self.f)(v)
-    }
-}
 
 /// An algorithm factory for [`crate::audit::delta::audit_delta_with`] and
 /// [`crate::audit::search::search_with`]: `cfg`'s algorithm (with its setting) with the

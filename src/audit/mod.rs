@@ -1,5 +1,6 @@
 //! Auditors: δ-correctness of stopping rules ([`delta`]) and ε-DP of mechanisms and algorithms
-//! ([`dp`]), with the threshold expression language of `--threshold` ([`expr`]).
+//! ([`dp`]), and their searches; the thresholds they audit, the expression language of
+//! `--threshold` and the proofs by dominance are the threshold layer's ([`crate::threshold`]).
 //!
 //! Both audits end in a [`Verdict`] backed by exact Clopper–Pearson bounds
 //! ([`crate::stats`], wrapped in [`ci`]) at a stated confidence `1 − α` (default
@@ -17,12 +18,9 @@
 pub mod ci;
 pub mod custom;
 pub mod delta;
-pub mod dominance;
 pub mod dp;
 pub mod dp_search;
-pub mod expr;
-pub mod finite;
-pub mod interval;
+pub mod proof;
 pub mod search;
 
 use serde::Serialize;

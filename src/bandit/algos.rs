@@ -36,13 +36,12 @@
 //! after a phase switch against the leader. `adap-tt-star`: the `adap-tt` reference rules (the
 //! public code has no AdaP-TT*).
 
-use super::custom_threshold::ThresholdVars;
 use super::options::{
-    AdapLeaderBonus, AlgoName, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, Rules,
-    TieBreak,
+    AdapLeaderBonus, AlgoName, ChallengerCounts, DpaEpisodes, LeaderCounts, Rules, TieBreak,
 };
 use super::outcome::{BaiAlgorithm, RewardTable, RunOutcome, TableOutput};
-use super::rules::{Cost, StoppingThreshold, UCB_ALPHA, UCB_S};
+use super::rules::{Cost, UCB_ALPHA, UCB_S};
+use super::setting::Setting;
 use super::spec::{AlgoSpec, Sampling};
 use super::top_two::rules::{
     AlwaysLeader, BetaTracking, ChallengerRule, CoinTracking, EmpiricalBestLeader, IdsTracking,
@@ -57,6 +56,8 @@ use crate::error::{Error, Result};
 use crate::instance::{Family, Instance};
 use crate::privacy::{GaussianMechanism, Identity, RandomisedResponse};
 use crate::rng::Rng;
+use crate::threshold::paper::StoppingThreshold;
+use crate::threshold::ThresholdVars;
 
 /// A Top Two algorithm bound to an instance: the estimator `E` and the leader, challenger and
 /// tracking rules `L`, `C`, `T` as types, so that each combination runs its own monomorphised
@@ -131,17 +132,56 @@ impl<E: Estimator, L: LeaderRule, C: ChallengerRule, T: TrackingRule> BaiAlgorit
 }
 
 fn need_eps(spec: &AlgoSpec) -> Result<f64> {
-    match spec.setting.eps {
+    need_setting_eps(&spec.setting)
+}
+
+fn need_setting_eps(setting: &Setting) -> Result<f64> {
+    match setting.eps {
         Some(e) => crate::params::check_algo_eps(e.get()),
         None => Err(Error::param(
             "eps",
             "(missing)",
             format!(
                 "given (--eps) for {}, a finite number > 0",
-                spec.setting.algo.as_str()
+                setting.algo.as_str()
             ),
         )),
     }
+}
+
+/// The constants a run of `setting` on `inst` passes to its stopping threshold, as a custom
+/// threshold reads them ([`ThresholdVars`] with `t`, counts, phases and gap left at 0): `δ`,
+/// `K`, `ε` (`+∞` for a non-private algorithm) and the `σ` its rule reads (the declaration's
+/// [`crate::bandit::info::RuleSigma`]; 1 under the reference rules, whose statistic uses
+/// `σ = 1`). The engine passes exactly these ([`crate::bandit::build`]), and a user threshold is bound to and
+/// probed at them ([`crate::threshold::probe::bind_checked`]).
+///
+/// # Errors
+/// [`Error::InvalidParameter`] for a missing `ε` of a private algorithm, a missing `γ` of
+/// gauss-ldp-tt, or values out of range.
+pub fn threshold_constants(setting: &Setting, inst: &Instance) -> Result<ThresholdVars> {
+    let eps = if setting.algo.needs_eps() {
+        need_setting_eps(setting)?
+    } else {
+        f64::INFINITY
+    };
+    let sigma = setting.algo.info().rule_sigma.value(
+        inst.sigma(),
+        eps,
+        setting.gamma_value(),
+        setting.gauss_sigma,
+    )?;
+    Ok(ThresholdVars {
+        delta: setting.delta.get(),
+        k: inst.k() as f64,
+        eps,
+        sigma: if setting.rules == Rules::Reference {
+            1.0
+        } else {
+            sigma
+        },
+        ..ThresholdVars::default()
+    })
 }
 
 /// Builds every Top Two algorithm of Table 1 (all names except `dp-se`).
@@ -375,27 +415,13 @@ pub(crate) fn build_any_with<E: Estimator + 'static>(
         f64::INFINITY
     };
     let sigma_arm = inst.sigma();
-    // σ of the rule (only gauss-ldp-tt differs from the arms' σ).
-    let sigma = match spec.setting.algo {
-        AlgoName::GaussLdpTt => {
-            let gamma = match spec.setting.gamma {
-                Some(g) => g.get(),
-                None => {
-                    return Err(Error::param(
-                        "gamma",
-                        "(missing)",
-                        "given (--gamma) for gauss-ldp-tt, in (0, 1)",
-                    ))
-                }
-            };
-            let gm = GaussianMechanism::new(eps, gamma)?;
-            match spec.setting.gauss_sigma {
-                GaussLdpSigma::Combined => (sigma_arm * sigma_arm + gm.sigma() * gm.sigma()).sqrt(),
-                GaussLdpSigma::Printed => sigma_arm,
-            }
-        }
-        _ => sigma_arm,
-    };
+    // σ of the rule (only gauss-ldp-tt differs from the arms' σ): its declaration's.
+    let sigma = spec.setting.algo.info().rule_sigma.value(
+        sigma_arm,
+        eps,
+        spec.setting.gamma.map(|g| g.get()),
+        spec.setting.gauss_sigma,
+    )?;
     let inv2s2 = 1.0 / (2.0 * sigma * sigma);
     let gauss = Cost::Gauss { inv2s2 };
     let priv_aware = Cost::PrivAware {
@@ -404,19 +430,13 @@ pub(crate) fn build_any_with<E: Estimator + 'static>(
     };
     let ucb_c = 2.0 * sigma * sigma * UCB_ALPHA * (1.0 + UCB_S);
     let live = spec.setting.leader_counts == LeaderCounts::Global;
-    let custom = spec
-        .custom_threshold
-        .clone()
-        .map(|f| StoppingThreshold::Custom {
-            f,
-            base: ThresholdVars {
-                delta,
-                k: k as f64,
-                eps,
-                sigma: if reference { 1.0 } else { sigma },
-                ..ThresholdVars::default()
-            },
-        });
+    let custom = match &spec.custom_threshold {
+        Some(f) => Some(StoppingThreshold::Custom {
+            f: f.clone(),
+            base: threshold_constants(&spec.setting, inst)?,
+        }),
+        None => None,
+    };
     use AlgoName as A;
     let adap = matches!(spec.setting.algo, A::AdapTt | A::AdapTtStar);
     let paper_thr = match spec.setting.algo {

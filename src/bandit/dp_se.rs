@@ -195,8 +195,8 @@ impl DpSe {
             let s = active.len() as f64;
             let ef = e as f64;
             let delta_e = 0.5f64.powi(e.min(2000) as i32);
-            let l1 = crate::bandit::rules::ln_ratio(8.0 * s * ef * ef, self.delta);
-            let l2 = crate::bandit::rules::ln_ratio(4.0 * s * ef * ef, self.delta);
+            let l1 = crate::threshold::paper::ln_ratio(8.0 * s * ef * ef, self.delta);
+            let l2 = crate::threshold::paper::ln_ratio(4.0 * s * ef * ef, self.delta);
             let r_e = (32.0 * l1 / (delta_e * delta_e)).max(8.0 * l2 / (self.eps * delta_e)) + 1.0;
             let m_f = r_e.floor();
             // Budget: the whole epoch must fit below max_steps.

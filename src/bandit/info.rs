@@ -3,7 +3,9 @@
 //! the Python package, figures and the cost model read one table instead of matching on the
 //! algorithm.
 
-use super::options::AlgoName;
+use super::options::{AlgoName, GaussLdpSigma};
+use crate::error::{Error, Result};
+use crate::threshold::dominance::{ProofFamily, RunDomain, RunParameters};
 
 /// The privacy model of an algorithm (and of its lower bound).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -14,6 +16,62 @@ pub enum PrivacyModel {
     Local,
     /// ε-global DP: the sequence of actions and the recommendation are private.
     Global,
+}
+
+/// What an algorithm's estimates are, which bounds the `gap = (μ̃_a − μ̃_b)_+` its stopping
+/// threshold reads at run time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Estimates {
+    /// Averages of values in the rewards' range: of the rewards, or of a mechanism's outputs
+    /// in `{0, 1}` (randomised response). An average of values in `[0, 1]` lies in `[0, 1]`, so
+    /// `gap <= 1` on rewards in `[0, 1]`; Gaussian rewards are unbounded, and so is `gap`.
+    RewardMeans,
+    /// Averages plus noise of unbounded support (Laplace for DAF, a Gaussian for the Gaussian
+    /// mechanism): the noise has a positive density on all of `ℝ`, so every `gap >= 0` is
+    /// reached with positive probability and no finite bound holds, whatever the rewards.
+    Noisy,
+}
+
+/// The `σ` an algorithm's stopping rule reads (its `W^G` and `c^{G,ε}` scale).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuleSigma {
+    /// The rewards' `σ` (`1/2` for rewards in `[0, 1]`).
+    Rewards,
+    /// `sqrt(σ² + σ_{ε,γ}²)`: the rewards' `σ` combined with the Gaussian mechanism's
+    /// `σ_{ε,γ} = sqrt(2 log(1.25/γ))/ε` (Rem. 13; the reading `--gauss-sigma combined`, the
+    /// default; `printed` reads the rewards' `σ`).
+    RewardsAndGaussianMechanism,
+}
+
+impl RuleSigma {
+    /// The value for rewards of scale `arm_sigma` at `ε` and `γ` (both needed by
+    /// [`RuleSigma::RewardsAndGaussianMechanism`] under the combined reading).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] for a missing `γ`, or `ε`, `γ` out of range.
+    pub fn value(
+        self,
+        arm_sigma: f64,
+        eps: f64,
+        gamma: Option<f64>,
+        reading: GaussLdpSigma,
+    ) -> Result<f64> {
+        if self == RuleSigma::Rewards {
+            return Ok(arm_sigma);
+        }
+        let Some(gamma) = gamma else {
+            return Err(Error::param(
+                "gamma",
+                "(missing)",
+                "given (--gamma) for gauss-ldp-tt, in (0, 1)",
+            ));
+        };
+        let gm = crate::privacy::GaussianMechanism::new(eps, gamma)?;
+        Ok(match reading {
+            GaussLdpSigma::Combined => (arm_sigma * arm_sigma + gm.sigma() * gm.sigma()).sqrt(),
+            GaussLdpSigma::Printed => arm_sigma,
+        })
+    }
 }
 
 /// An option of `dpbai run` that only some algorithms take (the readings by their flag names,
@@ -54,6 +112,10 @@ pub struct AlgoInfo {
     /// The claims (docs/CLAIMS.md) and findings whose statistics use its stopping times under
     /// its default reading, so that a reading that changes those times may move them.
     pub claims: &'static str,
+    /// What its estimates are (the range of `gap` its threshold reads at run time).
+    pub estimates: Estimates,
+    /// The `σ` its stopping rule reads.
+    pub rule_sigma: RuleSigma,
     /// The cluster planner's cost model of one run.
     pub cost: CostFacts,
 }
@@ -90,6 +152,8 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         paper_preset: Some("paper-cg"),
         upper_bound: None,
         claims: "F.50, F.51, F.53 (TTUCB is the non-private reference)",
+        estimates: Estimates::RewardMeans,
+        rule_sigma: RuleSigma::Rewards,
         cost: CostFacts {
             tau_over_bound: 7.5,
             ns_per_sample: 185.0,
@@ -109,6 +173,8 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         paper_preset: Some("paper-cg"),
         upper_bound: Some("ctb-tt"),
         claims: "F.50, F.51, F.55, F.57",
+        estimates: Estimates::RewardMeans,
+        rule_sigma: RuleSigma::Rewards,
         cost: CostFacts {
             tau_over_bound: 28.0,
             ns_per_sample: 125.0,
@@ -128,6 +194,8 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         paper_preset: Some("paper-cg"),
         upper_bound: None,
         claims: "F.15 (σ of the Gaussian-mechanism variant)",
+        estimates: Estimates::Noisy,
+        rule_sigma: RuleSigma::RewardsAndGaussianMechanism,
         cost: CostFacts {
             tau_over_bound: 28.0,
             ns_per_sample: 125.0,
@@ -147,6 +215,8 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         paper_preset: Some("paper-adap-tt"),
         upper_bound: Some("adap-tt"),
         claims: "F.52, F.53, F.54, F.55, Finding 1",
+        estimates: Estimates::Noisy,
+        rule_sigma: RuleSigma::Rewards,
         cost: CostFacts {
             tau_over_bound: 230.0,
             ns_per_sample: 12.0,
@@ -166,6 +236,8 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         paper_preset: Some("paper-adap-tt-star"),
         upper_bound: Some("adap-tt-star"),
         claims: "F.52, F.53, F.54, F.55, Finding 1",
+        estimates: Estimates::Noisy,
+        rule_sigma: RuleSigma::Rewards,
         cost: CostFacts {
             tau_over_bound: 270.0,
             ns_per_sample: 12.0,
@@ -185,6 +257,8 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         paper_preset: None,
         upper_bound: None,
         claims: "F.52, F.54",
+        estimates: Estimates::Noisy,
+        rule_sigma: RuleSigma::Rewards,
         cost: CostFacts {
             tau_over_bound: 28.0,
             ns_per_sample: 1.5,
@@ -204,6 +278,8 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
         paper_preset: Some("paper-daf-inf"),
         upper_bound: Some("dpa-tt"),
         claims: "F.42, Finding 3",
+        estimates: Estimates::RewardMeans,
+        rule_sigma: RuleSigma::Rewards,
         cost: CostFacts {
             tau_over_bound: 16.0,
             ns_per_sample: 50.0,
@@ -237,6 +313,77 @@ impl AlgoInfo {
     /// (ε, γ)-DP.
     pub fn pure(&self) -> bool {
         !self.options.contains(&"gamma")
+    }
+
+    /// The domain its runs evaluate their stopping threshold on (what a proof by dominance
+    /// for it must cover, [`crate::threshold::dominance`]): `ε` (`+∞` for a non-private
+    /// algorithm; the given `ε`, or every admissible one when none is given), the `σ` its rule
+    /// reads ([`AlgoInfo::rule_sigma`] at those `ε`, `γ`; every value they reach when one is
+    /// not given), `gap` ([`AlgoInfo::estimates`]: `[0, 1]` for averages of rewards in
+    /// `[0, 1]`, else unbounded) and `t <= p.max_steps`, the runs' own cap.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] for `ε` given to a non-private algorithm (its runs use
+    /// `ε = +∞`), or `ε`, `γ`, `σ` out of range.
+    pub fn run_domain(&self, p: &RunParameters) -> Result<RunDomain> {
+        match p.family {
+            ProofFamily::Bernoulli if p.arm_sigma != 0.5 => {
+                return Err(Error::param(
+                    "sigma",
+                    p.arm_sigma,
+                    "1/2 for Bernoulli arms (the paper rules' constant); other values need the Gaussian family",
+                ))
+            }
+            ProofFamily::Gaussian => crate::params::check_gaussian_arms(p.arm_sigma, &[])?,
+            ProofFamily::Bernoulli => {}
+        }
+        let private = self.privacy != PrivacyModel::NonPrivate;
+        let eps = match (private, p.eps) {
+            (false, Some(e)) => {
+                return Err(Error::param(
+                    "eps",
+                    e,
+                    format!(
+                        "absent for {}: a non-private algorithm runs at eps = inf (as dpbai run refuses --eps for it)",
+                        self.name
+                    ),
+                ))
+            }
+            (false, None) => [None, None],
+            (true, Some(e)) => {
+                crate::params::check_algo_eps(e)?;
+                [Some(e), Some(e)]
+            }
+            (true, None) => {
+                let (lo, hi) = crate::params::ALGO_EPS_RANGE;
+                [Some(lo), Some(hi)]
+            }
+        };
+        let e0 = eps[0].unwrap_or(f64::INFINITY);
+        let reading = GaussLdpSigma::default();
+        let sigma = match (self.rule_sigma, p.eps, p.gamma) {
+            (RuleSigma::Rewards, _, _) => [p.arm_sigma; 2],
+            (_, Some(e), Some(_)) => [self.rule_sigma.value(p.arm_sigma, e, p.gamma, reading)?; 2],
+            // σ_{ε,γ} decreases in ε and in γ: the hull over the admissible ones.
+            _ => {
+                let g_lo = p.gamma.unwrap_or(crate::params::EPS_MIN);
+                [
+                    p.arm_sigma,
+                    self.rule_sigma
+                        .value(p.arm_sigma, e0, Some(g_lo), reading)?,
+                ]
+            }
+        };
+        let gap_max = match (self.estimates, p.family) {
+            (Estimates::RewardMeans, ProofFamily::Bernoulli) => Some(1.0),
+            _ => None,
+        };
+        Ok(RunDomain {
+            eps,
+            sigma,
+            gap_max,
+            max_steps: p.max_steps,
+        })
     }
 
     /// The algorithms whose δ-correctness the lemma of the provable preset `preset` gives, in

@@ -6,10 +6,10 @@
 //! and the auditors ([`crate::audit`]): [`BaiAlgorithm`] and its outputs (`outcome.rs`).
 //!
 //! # Layout
-//! * [`rules`]: UCB bonuses (Eq. (3), (11)), transport costs (Eq. (3), (13)) and stopping
-//!   thresholds (Eq. (4), (12), (14), L. 34) as reference functions, plus the cached plug-ins
-//!   used in the loop (`C_G` of the constant argument computed once per algorithm object, the
-//!   phase-dependent `C_G` and `h` values memoised per phase index).
+//! * [`rules`]: UCB bonuses (Eq. (3), (11)) and transport costs (Eq. (3), (13)), as reference
+//!   functions and as the cost plug-ins of the loop. The stopping thresholds (Eq. (4), (12),
+//!   (14), L. 34) are the threshold layer's ([`crate::threshold::paper`]), and so is
+//!   [`CustomThreshold`] (re-exported here: [`AlgoSpec`] carries one).
 //! * `top_two` (private; `top_two/{arms, estimators, rules, fast_paths, run_loop}.rs`): Alg. 1
 //!   generic over the estimator (MLE of rewards passed through a local
 //!   [`crate::privacy::Mechanism`]: identity, randomised response, Gaussian mechanism; phased:
@@ -22,8 +22,8 @@
 //! * [`Setting`] (`setting.rs`): the one parameter record of an algorithm (`δ`, `ε`, `γ`, `β`,
 //!   rules, readings), which [`AlgoSpec`] carries with the engine-only extras; [`build`] copies
 //!   its numbers once into the algorithm's own fields, so the loop never reads the record.
-//! * [`AlgoName`] and the option enums (`options.rs`), [`AlgoSpec`] (`spec.rs`) and
-//!   [`CustomThreshold`] (`custom_threshold.rs`) are leaves every part reads; this file only
+//! * [`AlgoName`] and the option enums (`options.rs`) and [`AlgoSpec`] (`spec.rs`) are leaves
+//!   every part reads; this file only
 //!   declares the parts and [`build`]s an algorithm.
 //! * DP-SE lives in [`dp_se`].
 //!
@@ -53,7 +53,6 @@
 //! equivalence tests.
 
 pub mod algos;
-mod custom_threshold;
 pub mod dp_se;
 pub mod info;
 mod options;
@@ -62,12 +61,11 @@ pub mod readings;
 pub mod rules;
 pub mod semantics;
 mod setting;
-mod sf;
 mod spec;
 pub(crate) mod top_two;
 pub mod trace;
 
-pub use custom_threshold::{CustomThreshold, ThresholdVars};
+pub use crate::threshold::{CustomThreshold, ThresholdVars};
 pub use options::{
     AdapLeaderBonus, AlgoName, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, Rules,
     TieBreak,

@@ -12,10 +12,10 @@ use super::options::AlgoName;
 use super::options::{
     AdapLeaderBonus, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, TieBreak,
 };
-use super::rules::Eq14Form;
 use super::setting::Setting;
 use crate::error::{Error, Result};
 use crate::spelling::Spelling;
+use crate::threshold::Eq14Form;
 
 /// Where a reading's part of a cell key goes: before the instance's `σ`, `β` and `γ`, or after
 /// them (the order the keys, and so the seeds, have always had).
@@ -362,7 +362,7 @@ mod tests {
         s.eps = Some(Epsilon::new(1.0).expect("valid"));
         s.challenger_counts = super::super::ChallengerCounts::Local;
         assert!(check_options(&s).is_ok());
-        s.eq14_form = super::super::rules::Eq14Form::Printed;
+        s.eq14_form = crate::threshold::Eq14Form::Printed;
         assert!(check_options(&s).is_err(), "eq14-form is adap-tt-star's");
     }
 

@@ -23,7 +23,7 @@ use super::options::{AlgoName, Rules};
 
 use super::spec::AlgoSpec;
 
-use super::custom_threshold::{CustomThreshold, ThresholdVars};
+use crate::threshold::{CustomThreshold, ThresholdVars};
 
 use super::setting::Setting;
 use crate::error::Result;
@@ -93,7 +93,7 @@ fn variants(algo: AlgoName) -> Vec<Variant> {
     use super::options::{
         AdapLeaderBonus, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts,
     };
-    use super::rules::Eq14Form;
+    use crate::threshold::Eq14Form;
     let mut v: Vec<Variant> = vec![
         ("default", |_| {}),
         ("tie-break uniform", |s| {

@@ -13,8 +13,8 @@ use super::options::{
     AdapLeaderBonus, AlgoName, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, Rules,
     TieBreak,
 };
-use super::rules::Eq14Form;
 use crate::params::{Beta, Delta, Epsilon, Gamma};
+use crate::threshold::Eq14Form;
 
 /// The parameters of one algorithm: what a run, a cell, an audit and a summary all record.
 ///

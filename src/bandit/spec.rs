@@ -1,8 +1,8 @@
 //! Everything needed to build an algorithm ([`AlgoSpec`]): its [`Setting`] and the engine-only
 //! extras (a custom threshold, the step-by-step path, the [`Sampling`] rule).
 
-use super::custom_threshold::CustomThreshold;
 use super::setting::Setting;
+use crate::threshold::CustomThreshold;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 

@@ -14,10 +14,10 @@ use dpbai::audit::delta::{
     RunPlan, DEFAULT_ALPHA, DEFAULT_MAX_STEPS,
 };
 use dpbai::audit::dp::{self as dpa, DpOptions, DpReport, Target};
-use dpbai::audit::expr::{parse_threshold, preset, PRESETS};
 use dpbai::bandit::{AlgoName, Rules, Setting};
 use dpbai::instance::Instance;
 use dpbai::params::limits;
+use dpbai::threshold::expr::{parse_threshold, preset, PRESETS};
 
 /// Arguments of `dpbai audit`.
 #[derive(clap::Args, Debug)]
@@ -106,9 +106,11 @@ struct DeltaArgs {
     /// Confidence parameter: verdicts hold with probability >= 1 - alpha.
     #[arg(long, default_value_t = DEFAULT_ALPHA)]
     alpha: f64,
-    /// Step cap of one run (unstopped runs are reported and counted conservatively).
-    #[arg(long, default_value_t = DEFAULT_MAX_STEPS)]
-    max_steps: u64,
+    /// Step cap of one run (unstopped runs are reported and counted conservatively; default
+    /// 1e7). With --dominates: the cap of the runs the proof covers (default 1e8, `dpbai
+    /// run`'s), since t ranges up to it.
+    #[arg(long)]
+    max_steps: Option<u64>,
     /// Master seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -231,6 +233,7 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
                 eps: a.eps,
                 family: &a.family,
                 sigma: a.sigma,
+                gamma: a.gamma,
                 max_steps: a.max_steps,
                 algo: a.algo,
                 rules: a.rules,
@@ -278,7 +281,8 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         limits::check_runs_or("runs", runs, AUDIT_SPLIT)?;
         RunPlan::Fixed { runs }
     };
-    limits::check_max_steps(a.max_steps)?;
+    let max_steps = a.max_steps.unwrap_or(DEFAULT_MAX_STEPS);
+    limits::check_max_steps(max_steps)?;
     let threshold = match &a.threshold {
         Some(t) => Some(parse_threshold(t).map_err(|e| usage(format!("--threshold: {e}")))?),
         None => None,
@@ -297,7 +301,7 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         threshold,
         alpha: a.alpha,
         seed: a.seed,
-        max_steps: a.max_steps,
+        max_steps,
         plan,
         sampling: a.sampling,
     };

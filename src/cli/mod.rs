@@ -110,8 +110,9 @@ mod tests {
     /// `FromStr`/`Display`, [`dpbai::spelling::Spelling`]).
     #[test]
     fn clap_and_serde_spell_every_option_value_alike() {
-        use dpbai::bandit::{self as b, rules::Eq14Form};
+        use dpbai::bandit as b;
         use dpbai::spelling::Spelling;
+        use dpbai::threshold::Eq14Form;
         fn same<T: Spelling + clap::ValueEnum + std::fmt::Debug>() {
             let clap_names: Vec<String> = T::value_variants()
                 .iter()

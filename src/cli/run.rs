@@ -247,7 +247,7 @@ fn build(
     args: &Args,
 ) -> anyhow::Result<(
     Box<dyn dpbai::bandit::BaiAlgorithm>,
-    Option<dpbai::audit::finite::CheckedThreshold>,
+    Option<dpbai::threshold::probe::CheckedThreshold>,
 )> {
     spec.build().map_err(|e| match &args.threshold {
         Some(_) if matches!(e, dpbai::Error::Parse(_)) => {

@@ -9,15 +9,15 @@
 
 use super::seed::{cell_seed, fnv1a};
 use super::spec::{normal_threshold, CellDigest, CellSpec};
-use crate::audit::finite::CheckedThreshold;
 use crate::bandit::readings::KeyPlace;
-use crate::bandit::rules::Eq14Form;
 use crate::bandit::{
     AdapLeaderBonus, AlgoName, AlgoSpec, ChallengerCounts, DpaEpisodes, GaussLdpSigma,
     LeaderCounts, Rules, Setting, TieBreak,
 };
 use crate::error::Result;
 use crate::instance::{Family, Instance};
+use crate::threshold::probe::CheckedThreshold;
+use crate::threshold::Eq14Form;
 use serde::Serialize;
 
 /// One experiment cell: an instance, a [`Setting`] and the run sizes.
@@ -48,7 +48,7 @@ pub struct Cell {
     /// count as its cell, so "capped in the cell and not in its control" is a statement about
     /// the same runs. `None`: the seed of the cell's own key.
     pub paired_seed: Option<u64>,
-    /// A user stopping threshold (`--threshold`, [`crate::audit::expr::parse_threshold`]: a preset name or an
+    /// A user stopping threshold (`--threshold`, [`crate::threshold::expr::parse_threshold`]: a preset name or an
     /// expression) replacing the algorithm's; the key gets `-thr<16 hex digits>` of
     /// [`threshold_key`]. `None` = the algorithm's own threshold.
     pub threshold: Option<String>,
@@ -246,7 +246,7 @@ impl Cell {
 
     /// The engine's spec of the cell (its [`Setting`]) and, for a cell with a user threshold,
     /// its in-run check (set as `custom_threshold`; read its
-    /// [`crate::audit::finite::Checked::failure`] after the runs).
+    /// [`crate::threshold::probe::Checked::failure`] after the runs).
     ///
     /// # Errors
     /// A bad threshold ([`super::checked_threshold`]); an instance outside its family's domain.

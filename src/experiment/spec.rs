@@ -146,13 +146,14 @@ impl std::fmt::Display for CellDigest {
 /// then every white-space character removed (so spellings that differ only in spacing, or a
 /// preset and its expansion, are one specification).
 pub fn normal_threshold(text: &str) -> String {
-    let expanded = crate::audit::expr::preset(text.trim()).unwrap_or_else(|| text.to_string());
+    let expanded = crate::threshold::expr::preset(text.trim()).unwrap_or_else(|| text.to_string());
     expanded.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
-/// Parses `text` ([`crate::audit::expr::parse_threshold`]: a preset name or an expression) and binds it to the
-/// constants of `setting` (`δ`, `ε`, rules) on `instance` with
-/// [`crate::audit::finite::bind_checked`] (probed, checked during the runs).
+/// Parses `text` ([`crate::threshold::expr::parse_threshold`]: a preset name or an expression) and binds it to the
+/// constants a run of `setting` on `instance` passes to its threshold
+/// ([`crate::bandit::algos::threshold_constants`]) with
+/// [`crate::threshold::probe::bind_checked`] (probed, checked during the runs).
 ///
 /// # Errors
 /// [`Error::Parse`] naming the expression: a syntax error, or a non-finite value at a probe
@@ -161,15 +162,12 @@ pub fn checked_threshold(
     text: &str,
     instance: &Instance,
     setting: &Setting,
-) -> Result<crate::audit::finite::CheckedThreshold> {
-    let expr = crate::audit::expr::parse_threshold(text)
+) -> Result<crate::threshold::probe::CheckedThreshold> {
+    let expr = crate::threshold::expr::parse_threshold(text)
         .map_err(|e| Error::Parse(format!("threshold `{text}`: {e}")))?;
-    crate::audit::finite::bind_checked(
+    crate::threshold::probe::bind_checked(
         &expr,
-        instance,
-        setting.delta.get(),
-        setting.eps_value(),
-        setting.rules,
+        &crate::bandit::algos::threshold_constants(setting, instance)?,
     )
 }
 
@@ -350,13 +348,13 @@ impl CellSpec {
     }
 
     /// The engine's spec and, with a user threshold, its in-run check (read
-    /// [`crate::audit::finite::Checked::failure`] after the runs).
+    /// [`crate::threshold::probe::Checked::failure`] after the runs).
     ///
     /// # Errors
     /// As [`CellSpec::setting`], [`CellSpec::instance`] and [`checked_threshold`].
     pub fn engine_spec(
         &self,
-    ) -> Result<(AlgoSpec, Option<crate::audit::finite::CheckedThreshold>)> {
+    ) -> Result<(AlgoSpec, Option<crate::threshold::probe::CheckedThreshold>)> {
         let setting = self.setting()?;
         let mut spec = AlgoSpec::new(setting);
         spec.step_by_step = self.step_by_step;
@@ -379,7 +377,7 @@ impl CellSpec {
         &self,
     ) -> Result<(
         Box<dyn BaiAlgorithm>,
-        Option<crate::audit::finite::CheckedThreshold>,
+        Option<crate::threshold::probe::CheckedThreshold>,
     )> {
         let (spec, checked) = self.engine_spec()?;
         Ok((crate::bandit::build(&spec, &self.instance()?)?, checked))

@@ -1,7 +1,7 @@
 //! `dpbai audit` on the command line: bad input is a one-line error with exit code 2.
 
 use super::assert_usage_error;
-use dpbai::audit::expr::PRESETS;
+use dpbai::threshold::expr::PRESETS;
 
 // ------------------------------------------------------------------------------------------
 // Command line: bad input is a one-line error with exit code 2

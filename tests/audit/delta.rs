@@ -6,10 +6,10 @@ use super::{assert_usage_error, vars};
 use crate::common::data_path;
 use dpbai::audit::delta::{audit_delta, default_battery, AuditInstance, DeltaAuditConfig, RunPlan};
 use dpbai::audit::delta::{decide, runs_to_decide};
-use dpbai::audit::expr::{parse_threshold, ThresholdExpr};
 use dpbai::audit::Verdict;
 use dpbai::bandit::{AlgoName, Setting};
 use dpbai::instance::Instance;
+use dpbai::threshold::expr::{parse_threshold, ThresholdExpr};
 use proptest::prelude::*;
 
 // ------------------------------------------------------------------------------------------

@@ -3,9 +3,9 @@
 
 use super::delta::delta_cfg;
 use dpbai::audit::delta::{audit_delta, default_battery, RunPlan};
-use dpbai::audit::expr::{parse_threshold, preset};
 use dpbai::audit::Verdict;
 use dpbai::bandit::{AlgoName, Setting};
+use dpbai::threshold::expr::{parse_threshold, preset};
 
 // ------------------------------------------------------------------------------------------
 // Search, dominance, custom rules.

@@ -47,9 +47,10 @@ pub use decide::{decide, runs_to_decide, Decision};
 pub use runner::{audit_delta, audit_delta_with, audit_delta_with_threshold, AlgoFactory};
 pub(crate) use runner::{build_for, run_batch, Tally};
 
-use crate::audit::{expr::ThresholdExpr, Verdict};
+use crate::audit::Verdict;
 use crate::bandit::Setting;
 use crate::instance::Instance;
+use crate::threshold::expr::ThresholdExpr;
 use serde::Serialize;
 
 /// Default confidence parameter `α` (confidence `1 − α`).

@@ -79,15 +79,8 @@ pub(crate) fn build_for(
     if let Some(c) = custom {
         spec.custom_threshold = Some(Arc::clone(c));
     } else if let Some(t) = &cfg.threshold {
-        // A σ mismatch with the compiled program only costs speed: `eval` falls back to the
-        // general program.
-        let checked = crate::audit::finite::bind_checked(
-            t,
-            &inst.instance,
-            inst.delta,
-            inst.eps,
-            cfg.setting.rules,
-        )?;
+        let base = bandit::algos::threshold_constants(&spec.setting, &inst.instance)?;
+        let checked = crate::threshold::probe::bind_checked(t, &base)?;
         spec.custom_threshold = Some(checked.clone() as Arc<dyn CustomThreshold>);
         return Ok((bandit::build(&spec, &inst.instance)?, Some(checked)));
     }
@@ -95,7 +88,7 @@ pub(crate) fn build_for(
 }
 
 /// A bound user threshold that checks its values during the runs.
-pub(crate) type CheckedExpr = crate::audit::finite::CheckedThreshold;
+pub(crate) type CheckedExpr = crate::threshold::probe::CheckedThreshold;
 
 /// Builds the algorithm to audit on one instance: [`audit_delta_with`] takes one, so that a
 /// user's own algorithm or threshold closure can be audited like a built-in one.
@@ -225,7 +218,8 @@ fn severity(r: &DeltaRow) -> (u8, f64) {
 /// # Example
 /// ```
 /// use dpbai::audit::delta::{audit_delta, AuditInstance, DeltaAuditConfig, RunPlan};
-/// use dpbai::audit::{expr::parse_threshold, Verdict};
+/// use dpbai::audit::Verdict;
+/// use dpbai::threshold::expr::parse_threshold;
 /// use dpbai::bandit::{AlgoName, Setting};
 /// let cfg = DeltaAuditConfig {
 ///     setting: Setting::paper(AlgoName::Ttucb, 0.1).unwrap(), // δ replaced per instance

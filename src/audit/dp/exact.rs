@@ -12,10 +12,10 @@
 //! `2q − 1 < expm1(ε)·(1 − q)` with exact `2q − 1`, `1 − q` (for `q >= 1/2`) and `expm1(ε)`
 //! enclosed to two ulps.
 
-use crate::audit::interval::Interval;
 use crate::audit::Verdict;
 use crate::error::{check_above, check_open, Error, Result};
 use crate::float::{next_down, next_up};
+use crate::threshold::interval::Interval;
 use std::cmp::Ordering;
 
 /// Exact privacy loss of randomised response with keep probability `q`.
@@ -300,7 +300,7 @@ fn cmp_product(x: f64, a: f64, b: f64) -> Option<Ordering> {
 /// # Definition
 /// The loss is `|log(q/(1 − q))|`. For `q >= 1/2`: `holds` iff `2q − 1 < E_lo·(1 − q)`,
 /// `violated` iff `2q − 1 > E_hi·(1 − q)`, where `[E_lo, E_hi] ∋ expm1(ε)`; for `q < 1/2` the
-/// mirror enclosure through [`crate::audit::interval`].
+/// mirror enclosure through [`crate::threshold::interval`].
 ///
 /// # Errors
 /// [`Error::InvalidParameter`] for `q ∉ [0, 1]` or `ε <= 0`.

@@ -100,7 +100,7 @@ pub fn search_with(cfg: &SearchConfig, build: &AlgoFactory<'_>) -> Result<Search
 /// ```no_run
 /// use dpbai::audit::delta::{DeltaAuditConfig, RunPlan};
 /// use dpbai::audit::search::{search, Budget, SearchConfig, SearchSpace};
-/// use dpbai::audit::expr::parse_threshold;
+/// use dpbai::threshold::expr::parse_threshold;
 /// use dpbai::bandit::{AlgoName, Setting};
 /// let audit = DeltaAuditConfig {
 ///     setting: Setting::paper(AlgoName::Ttucb, 0.05).unwrap(),

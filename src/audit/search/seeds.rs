@@ -2,7 +2,7 @@
 //! the algorithm's provable preset, turned into instances whose runs reach those counts.
 //!
 //! # Definition
-//! For the preset `P` of the algorithm's lemma ([`crate::audit::dominance::algorithms_of`]) and
+//! For the preset `P` of the algorithm's lemma ([`crate::bandit::info::AlgoInfo::paper_preset`]) and
 //! the user threshold `E`, the ratio `E/P` is evaluated at `na = nb = n`, `t = K n`,
 //! `ka = kb = k(n)`, `gap = 0`, for `n` on a grid of powers of `√2` up to `max_steps/K`, at the
 //! ends of the `K`, `δ` and `ε` ranges and for each family searched; the four smallest ratios
@@ -15,22 +15,17 @@
 
 use super::config::SearchConfig;
 use super::space::SpaceFamily;
-use crate::audit::dominance::{algorithms_of, dominates, Dominance, DominanceConfig};
-use crate::audit::expr::{parse_threshold, ThresholdExpr};
 use crate::bandit::{AlgoName, Rules, ThresholdVars};
+use crate::threshold::dominance::{
+    dominates, Dominance, DominanceConfig, ProofFamily, RunDomain, RunParameters,
+};
+use crate::threshold::expr::{parse_threshold, ThresholdExpr};
 
 /// Boxes of the dominance analysis behind a seed.
 const SEED_BOXES: u64 = 2_000;
 
 fn preset_of(algo: AlgoName) -> Option<&'static str> {
-    [
-        "paper-cg",
-        "paper-daf-inf",
-        "paper-adap-tt",
-        "paper-adap-tt-star",
-    ]
-    .into_iter()
-    .find(|p| algorithms_of(p).contains(&algo))
+    algo.info().paper_preset
 }
 
 /// A seed point of the space's coordinates.
@@ -182,14 +177,34 @@ fn counterexample(cfg: &SearchConfig, e: &ThresholdExpr, pname: &str) -> Option<
     }
     let sp = &cfg.space;
     let gaussian = matches!(sp.family, SpaceFamily::Gaussian { .. });
-    let mut d = DominanceConfig::new(cfg.delta, sp.k_min, cfg.audit.max_steps.min(1 << 40));
+    let max_steps = cfg.audit.max_steps.min(1 << 40);
+    let mut d = DominanceConfig::new(cfg.delta, sp.k_min, max_steps);
     d.k_max = sp.k_max;
     d.delta_min = sp.delta.map(|x| x.0).unwrap_or(cfg.delta);
-    d.eps = sp.eps.map(|x| x.0).unwrap_or(f64::INFINITY);
-    if let SpaceFamily::Gaussian { sigma } = sp.family {
-        d.family = crate::audit::dominance::ProofFamily::Gaussian;
-        d.sigma = sigma;
-    }
+    // A seed is a starting point, not a proof: the domain of the searched space (Bernoulli
+    // gaps in [0, 1], the space's smallest ε), not the algorithm's run domain.
+    let eps = sp.eps.map(|x| x.0);
+    let sigma = match sp.family {
+        SpaceFamily::Gaussian { sigma } => sigma,
+        _ => 0.5,
+    };
+    d.parameters = RunParameters {
+        family: if gaussian {
+            ProofFamily::Gaussian
+        } else {
+            ProofFamily::Bernoulli
+        },
+        arm_sigma: sigma,
+        eps,
+        gamma: None,
+        max_steps,
+    };
+    d.domain = RunDomain {
+        eps: [eps, eps],
+        sigma: [sigma, sigma],
+        gap_max: (!gaussian).then_some(1.0),
+        max_steps,
+    };
     d.max_boxes = SEED_BOXES;
     let r = dominates(e, pname, &d).ok()?;
     let Dominance::Counterexample { point, expr, .. } = r.result else {

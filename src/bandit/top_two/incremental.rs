@@ -25,7 +25,8 @@
 use super::estimators::Estimates;
 use super::rules::{ucb_factor, ucb_index};
 use super::Config;
-use crate::bandit::rules::{Cost, Pair, StoppingThreshold, TermKind};
+use crate::bandit::rules::Cost;
+use crate::threshold::paper::{Pair, StoppingThreshold, TermKind};
 
 /// Above this many arms [`ArgMin`] and [`CostCache`] keep a tournament tree; up to it, flat
 /// arrays scanned in index order.

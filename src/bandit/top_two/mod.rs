@@ -21,7 +21,8 @@
 //! * [`run_loop`](mod@run_loop): the loop itself.
 
 use crate::bandit::outcome::RewardTable;
-use crate::bandit::rules::{Cost, StoppingThreshold};
+use crate::bandit::rules::Cost;
+use crate::threshold::paper::StoppingThreshold;
 
 pub(crate) mod arms;
 mod counters;

@@ -3,12 +3,12 @@
 
 use crate::audit::delta::{audit_delta, default_battery, DeltaAuditConfig, RunPlan};
 use crate::audit::dp::{audit_dp, DpOptions, Mode, Target, MECHANISMS, MUTANTS};
-use crate::audit::expr::parse_threshold;
 use crate::audit::Verdict as AuditVerdict;
 use crate::bandit::info::{pure_top_two, PrivacyModel};
 use crate::bandit::{AlgoName, Sampling, Setting};
 use crate::claims::prelude::*;
 use crate::numbers::sig;
+use crate::threshold::expr::parse_threshold;
 
 /// `δ` of the default battery these checks audit.
 const BATTERY_DELTA: f64 = 0.01;

@@ -11,12 +11,12 @@
 //! `δ = 0.01` (the power statement of each row says what the confirmation could detect).
 
 use crate::audit::delta::DeltaAuditConfig;
-use crate::audit::expr::parse_threshold;
 use crate::audit::search::{
     holds_sized_plan, search, Budget, SearchConfig, SearchReport, SearchSpace,
 };
 use crate::bandit::info::AlgoInfo;
 use crate::bandit::{AlgoName, Setting};
+use crate::threshold::expr::parse_threshold;
 
 /// One search of the block.
 #[derive(Debug, Clone)]

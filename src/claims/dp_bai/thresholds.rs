@@ -1,8 +1,8 @@
 //! Claim checks on the stopping thresholds' asymptotics (READINGS.md §D.1; Sec. 4.3, 4.4).
 
-use crate::bandit::rules::{threshold_adap, threshold_adap_star, Eq14Form};
 use crate::claims::prelude::*;
 use crate::numbers::sig;
+use crate::threshold::paper::{threshold_adap, threshold_adap_star, Eq14Form};
 
 const DELTAS: [f64; 6] = [1e-2, 1e-10, 1e-30, 1e-100, 1e-200, 1e-300];
 

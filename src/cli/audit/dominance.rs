@@ -1,14 +1,13 @@
 //! `dpbai audit delta --dominates PRESET` (proof by dominance, with a certificate) and
 //! `dpbai audit check-certificate FILE` (its re-verification): the command-line side of
-//! `dpbai::audit::dominance`.
+//! `dpbai::threshold::dominance`.
 
 use super::super::errors::usage;
 use super::search::SearchArgs;
-use dpbai::audit::dominance::{
-    check_certificate, dominates, Certificate, Dominance, DominanceConfig, ProofFamily,
-};
-use dpbai::audit::expr::ThresholdExpr;
+use dpbai::audit::proof::{check_certificate, dominates, ProofRequest};
 use dpbai::bandit::{AlgoName, Rules};
+use dpbai::threshold::dominance::{Certificate, Dominance, ProofFamily, RunParameters};
+use dpbai::threshold::expr::ThresholdExpr;
 
 /// The settings of `--dominates` besides the search options.
 pub struct DominanceInputs<'a> {
@@ -22,8 +21,10 @@ pub struct DominanceInputs<'a> {
     pub family: &'a str,
     /// `--sigma`.
     pub sigma: Option<f64>,
-    /// `--max-steps`.
-    pub max_steps: u64,
+    /// `--gamma`.
+    pub gamma: Option<f64>,
+    /// `--max-steps`: the cap of the runs the proof is about (default: `dpbai run`'s).
+    pub max_steps: Option<u64>,
     /// `--algo`.
     pub algo: Option<AlgoName>,
     /// `--rules`.
@@ -62,51 +63,44 @@ pub fn run_dominates(a: &SearchArgs, preset: &str, i: &DominanceInputs<'_>) -> a
         }
         None => (a.k_min, a.k_max),
     };
-    let mut cfg = DominanceConfig::new(i.delta, k_min, i.max_steps);
-    cfg.k_max = k_max;
-    cfg.delta_min = a.delta_min.unwrap_or(i.delta);
-    cfg.eps = i.eps.unwrap_or(f64::INFINITY);
-    cfg.family = family;
-    cfg.sigma = sigma;
-    cfg.algo = i.algo;
-    cfg.max_boxes = a.dominance_boxes;
-    cfg.max_seconds = a.dominance_seconds.unwrap_or(f64::INFINITY);
+    let max_steps = i.max_steps.unwrap_or(dpbai::mc::DEFAULT_MAX_STEPS);
+    let req = ProofRequest {
+        delta: i.delta,
+        delta_min: a.delta_min.unwrap_or(i.delta),
+        k: k_min,
+        k_max,
+        algo: i.algo,
+        parameters: RunParameters {
+            family,
+            arm_sigma: sigma,
+            eps: i.eps,
+            gamma: i.gamma,
+            max_steps,
+        },
+        max_boxes: a.dominance_boxes,
+        max_seconds: a.dominance_seconds.unwrap_or(f64::INFINITY),
+    };
     // Every invalid setting is a one-line error naming it (exit 2).
-    let r = dominates(expr, preset, &cfg)?;
+    let r = dominates(expr, preset, &req)?;
     if i.json {
         println!("{}", serde_json::to_string_pretty(&r)?);
         return Ok(());
     }
     let s = &r.assumptions;
-    let range = |l: f64, h: f64| {
-        if l == h {
-            format!("{l}")
-        } else {
-            format!("[{l}, {h}]")
-        }
-    };
     println!(
         "audit delta --dominates {preset}: threshold `{}`  ({} boxes, {:.2} s)",
         r.expr, r.boxes, r.seconds
     );
     println!(
-        "  assumptions: algorithms {}; paper rules; {} arms, sigma {}; eps {}; K {}; delta {}; counts in [1, {m}], t in [2, {m}], phases in [1, {}], gap in [0, {}",
+        "  assumptions: algorithms {}; paper rules; the domain their runs evaluate the threshold on: {}",
         s.algorithms.join(", "),
-        match s.family {
-            ProofFamily::Bernoulli => "Bernoulli",
-            ProofFamily::Gaussian => "Gaussian",
-        },
-        s.sigma,
-        s.eps.map(|e| e.to_string()).unwrap_or_else(|| "inf (non-private)".into()),
-        range(s.k[0] as f64, s.k[1] as f64),
-        range(s.delta[0], s.delta[1]),
-        s.phases[1],
-        s.gap[1].map(|g| format!("{g}]")).unwrap_or_else(|| "inf)".into()),
-        m = s.max_steps,
+        s.describe(),
     );
     match &r.result {
         Dominance::Proven { lemma, min_margin } => println!(
-            "  proven: threshold finite and >= {preset} everywhere reachable (smallest certified margin {min_margin:.3e}), so delta-correct by {lemma}; --json writes the certificate"
+            "  proven: threshold finite and >= {preset} everywhere reachable (smallest certified margin {min_margin:.3e}), so delta-correct by {lemma} for {} in runs capped at {} steps (a run with a larger --max-steps is not covered); --json writes the certificate",
+            s.algorithms.join(", "),
+            s.domain.max_steps,
         ),
         Dominance::Counterexample { point, expr, preset: pv } => println!(
             "  counterexample: delta = {}, K = {}, na = {}, nb = {}, t = {}, ka = {}, kb = {}, gap = {}: threshold = {expr:.12} < {preset} = {pv:.12}",

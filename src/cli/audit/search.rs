@@ -1,5 +1,5 @@
 //! `dpbai audit delta --search` (adversarial instance search) and `--dominates PRESET` (proof
-//! by dominance): the command-line side of `dpbai::audit::search` and `dpbai::audit::dominance`.
+//! by dominance): the command-line side of `dpbai::audit::search` and `dpbai::threshold::dominance`.
 
 use super::super::errors::usage;
 use dpbai::audit::delta::DeltaAuditConfig;
@@ -75,10 +75,11 @@ pub struct SearchArgs {
     pub markdown: bool,
     /// Prove (interval branch and bound) that --threshold is finite and >= this provable preset
     /// at every reachable point (delta in [--delta-min, --delta], K = --n-arms or in
-    /// [--k-min, --k-max], counts and t up to --max-steps, gap in [0, 1] or [0, inf) for
-    /// --family gaussian), at --eps (required by presets that read eps) and --sigma: proven
-    /// (with --json: a certificate for `dpbai audit check-certificate`), counterexample or
-    /// undecided.
+    /// [--k-min, --k-max], counts and t up to --max-steps, default 1e8 as `dpbai run`), over the
+    /// eps, sigma and gap the runs of the lemma's algorithms (or --algo's) use, as each declares
+    /// them (gap unbounded for noisy private estimates; --eps refused for non-private ones;
+    /// --gamma for gauss-ldp-tt's sigma): proven (with --json: a certificate for `dpbai audit
+    /// check-certificate`), counterexample or undecided.
     #[arg(long)]
     pub dominates: Option<String>,
     /// Number of arms K for --dominates (absent: every K in [--k-min, --k-max]).
@@ -90,7 +91,7 @@ pub struct SearchArgs {
     pub delta_min: Option<f64>,
     /// Boxes at most for --dominates, in [1, 2e6] (memory about 250 bytes per box); the
     /// default budget: the answer does not depend on the machine.
-    #[arg(long, default_value_t = dpbai::audit::dominance::DEFAULT_BOXES)]
+    #[arg(long, default_value_t = dpbai::threshold::dominance::DEFAULT_BOXES)]
     pub dominance_boxes: u64,
     /// Seconds at most for --dominates as well (machine-dependent; default: none).
     #[arg(long)]

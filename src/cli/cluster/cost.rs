@@ -197,10 +197,14 @@ mod tests {
             .map(|c| cell_cost(c).expect("cost"))
             .collect();
         // Every cell a `verify --shard` job runs (grid of both rule sets and the controls).
-        let profile = dpbai::experiment::grid::Profile::named("paper").expect("paper profile");
-        assert_eq!(cells.len(), crate::cli::verify::shard_cells(&profile).len());
+        let study = dpbai::claims::dp_bai::evidence::study("paper", None).expect("paper study");
+        assert_eq!(cells.len(), crate::cli::verify::study_cells(&study).len());
         // F.57's direct local points run 20 runs each; the rest of the grid runs 1000 or 10 000.
-        let small = dpbai::experiment::grid::long_runs::feasibility_cells(&profile).len();
+        let small = study
+            .cells
+            .iter()
+            .filter(|c| study.algorithms[c.algorithm].group == "feasibility")
+            .count();
         assert_eq!(cells.iter().filter(|c| c.runs == 20).count(), small);
         let cells: Vec<CellCost> = cells.into_iter().filter(|c| c.runs != 20).collect();
         assert!(cells.iter().all(|c| c.runs == 1000 || c.runs == 10_000));

@@ -1,9 +1,9 @@
 //! The interval evaluator of a syntax tree: the natural interval extension built from the
-//! outward-rounded operations of [`crate::audit::interval`] (the proofs by dominance and the
+//! outward-rounded operations of [`crate::threshold::interval`] (the proofs by dominance and the
 //! lower bound of [`super::ThresholdExpr::bind`]).
 
 use super::parser::{BinaryFn, Node, UnaryFn};
-use crate::audit::interval::Interval;
+use crate::threshold::interval::Interval;
 
 fn apply1(x: Interval, f: UnaryFn) -> Interval {
     match f {
@@ -40,7 +40,7 @@ pub(crate) type Bx = [Interval; 10];
 ///
 /// # Definition
 /// The natural interval extension: each operation applied to the enclosures of its operands,
-/// rounded outward ([`crate::audit::interval`]); `ifge(x, y, a, b)` gives `a` if `x >= y` on
+/// rounded outward ([`crate::threshold::interval`]); `ifge(x, y, a, b)` gives `a` if `x >= y` on
 /// the whole box, `b` if `x < y` on the whole box, else the hull of both.
 ///
 /// # Accuracy
@@ -70,9 +70,9 @@ pub(crate) fn enclose(node: &Node, vars: &Bx) -> Interval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::expr::ThresholdExpr;
-    use crate::bandit::ThresholdVars;
     use crate::rng::rng_for_run;
+    use crate::threshold::expr::ThresholdExpr;
+    use crate::threshold::ThresholdVars;
     use rand::RngExt;
 
     /// Soundness: at random points of random boxes, the point value lies in the enclosure.

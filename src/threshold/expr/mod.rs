@@ -53,8 +53,8 @@ pub(crate) use enclose::{enclose, Bx};
 pub(crate) use parser::{BinaryFn, Node, UnaryFn};
 pub use presets::{parse_threshold, preset, Preset, PRESETS};
 
-use crate::bandit::{CustomThreshold, ThresholdVars};
 use crate::error::Result;
+use crate::threshold::{CustomThreshold, ThresholdVars};
 use compile::{Op, Program};
 use parser::Var;
 use split::CountSplit;
@@ -79,7 +79,7 @@ use std::sync::Arc;
 /// Arithmetic is IEEE double; special functions are those of [`crate::special`]. The presets are
 /// checked against READINGS.md §D.1 reference vectors and `tests/data/audit_presets.toml`
 /// (mpmath, `verify/golden_audit_presets.py`), and each `paper-*` preset against the engine's
-/// function in [`crate::bandit::rules`] to a relative 1e-14 (unit test of `presets`).
+/// function in [`crate::threshold::paper`] to a relative 1e-14 (unit test of `presets`).
 ///
 /// # Errors
 /// [`crate::Error::Parse`] with the 1-based column for a syntax error, an unknown variable or function,
@@ -87,8 +87,8 @@ use std::sync::Arc;
 ///
 /// # Example
 /// ```
-/// use dpbai::audit::expr::ThresholdExpr;
-/// use dpbai::bandit::ThresholdVars;
+/// use dpbai::threshold::expr::ThresholdExpr;
+/// use dpbai::threshold::ThresholdVars;
 /// let c = ThresholdExpr::parse("log(1/delta) + 2*log(4 + log(na))").unwrap();
 /// let v = ThresholdVars { delta: 0.01, na: 1.0, ..Default::default() };
 /// assert!((c.eval(&v) - (100f64.ln() + 2.0 * 4f64.ln())).abs() < 1e-14);

@@ -1,6 +1,6 @@
 //! Interval arithmetic with outward rounding, for the proofs by dominance of
-//! [`crate::audit::dominance`] (the enclosure of a threshold expression is built from these
-//! operations by `crate::audit::expr`'s interval evaluator; this module knows no expression).
+//! [`crate::threshold::dominance`] (the enclosure of a threshold expression is built from these
+//! operations by `crate::threshold::expr`'s interval evaluator; this module knows no expression).
 //!
 //! An [`Interval`] `[lo, hi]` with a flag `nan` encloses every value an expression can take on a
 //! box of variables: every non-NaN value lies in `[lo, hi]`, and `nan` is set whenever some
@@ -12,6 +12,13 @@
 //! rounded, so the exact real result lies within one ulp of it), by two ulps after `ln`, `log2`,
 //! `exp`, `powf` (their libm error is below one ulp), and by the documented relative accuracy of
 //! `cg`, `wbar`, `zeta`, `h` ([`crate::special`]) plus two ulps.
+//!
+//! # Exact ends
+//! Where the real value is known exactly it is used unwidened, so that a threshold equal to
+//! another on part of a box is not pushed below it by rounding: a sum or product whose
+//! floating-point result has no rounding error (TwoSum, fused multiply-add), hence integer
+//! powers of small integers; `ln 1 = 0`; `log2 2^n = n` and `k(2^n) = n + 2` (read off the
+//! exponent); `exp 0 = 1`; `√x` when the rounded root squares exactly to `x`.
 //!
 //! # Enclosures of the special functions (from their monotonicity)
 //! `cg` (`C_G`, increasing on `x > 0`), `wbar` (`W̄_{-1}`, increasing on `x >= 1`), `k`
@@ -116,8 +123,18 @@ impl Interval {
         }
     }
     /// Applies an increasing function defined on `[dom_lo, ∞)` (`open`: `(dom_lo, ∞)`); values
-    /// below the domain give NaN; `rel` is the function's relative accuracy (ulps added).
-    fn increasing(self, dom_lo: f64, open: bool, f: impl Fn(f64) -> f64, rel: f64) -> Interval {
+    /// below the domain give NaN; `rel` is the function's relative accuracy; each computed end
+    /// is moved outward by `rel` and `2 + ulps` ulps, except where `exact(x)` gives the exact
+    /// value of the function at the end `x` (e.g. `ln 1 = 0`), which is used as is.
+    fn increasing(
+        self,
+        dom_lo: f64,
+        open: bool,
+        f: impl Fn(f64) -> f64,
+        rel: f64,
+        ulps: u32,
+        exact: impl Fn(f64) -> Option<f64>,
+    ) -> Interval {
         if self.is_empty() {
             return self;
         }
@@ -126,8 +143,11 @@ impl Interval {
         if !inside(self.hi) {
             return Interval::EMPTY_NAN;
         }
-        let flo = if inside(self.lo) {
-            f(self.lo)
+        let (flo, lo_exact) = if inside(self.lo) {
+            match exact(self.lo) {
+                Some(v) => (v, true),
+                None => (f(self.lo), false),
+            }
         } else {
             // Part of the box is outside the domain (NaN there). The infimum over the rest is
             // f(dom_lo) for a closed domain; for an open one the limit at dom_lo+, which is at
@@ -135,21 +155,28 @@ impl Interval {
             // e.g. ln 0 = −∞; `min` ignores a NaN).
             nan = true;
             if open {
-                f(next_up(dom_lo)).min(f(dom_lo))
+                (f(next_up(dom_lo)).min(f(dom_lo)), false)
             } else {
-                f(dom_lo)
+                (f(dom_lo), false)
             }
         };
-        let fhi = f(self.hi);
+        let (fhi, hi_exact) = match exact(self.hi) {
+            Some(v) => (v, true),
+            None => (f(self.hi), false),
+        };
         let lo = if flo.is_nan() {
             f64::NEG_INFINITY
+        } else if lo_exact {
+            flo
         } else {
-            down_rel(flo, rel)
+            down(down_rel(flo, rel), ulps)
         };
         let hi = if fhi.is_nan() {
             f64::INFINITY
+        } else if hi_exact {
+            fhi
         } else {
-            up_rel(fhi, rel)
+            up(up_rel(fhi, rel), ulps)
         };
         Interval { lo, hi, nan }
     }
@@ -315,35 +342,60 @@ impl Interval {
     pub fn is_finite(&self) -> bool {
         !self.nan && !self.is_empty() && self.lo.is_finite() && self.hi.is_finite()
     }
-    /// `ln x` (NaN for `x <= 0`).
+    /// `ln x` (NaN for `x <= 0`; exactly `0` at `x = 1`).
     pub fn ln(self) -> Interval {
-        self.increasing(0.0, true, f64::ln, 0.0).widen(1)
+        self.increasing(0.0, true, f64::ln, 0.0, 1, |x| (x == 1.0).then_some(0.0))
     }
-    /// `log2 x` (NaN for `x <= 0`).
+    /// `log2 x` (NaN for `x <= 0`; exactly `n` at `x = 2^n`).
     pub fn log2(self) -> Interval {
-        self.increasing(0.0, true, f64::log2, 0.0).widen(1)
+        self.increasing(0.0, true, f64::log2, 0.0, 1, exact_log2)
     }
-    /// `√x` (NaN for `x < 0`).
+    /// `√x` (NaN for `x < 0`; exact where the square of the rounded root is exactly `x`).
     pub fn sqrt(self) -> Interval {
-        self.increasing(0.0, false, f64::sqrt, 0.0)
+        self.increasing(0.0, false, f64::sqrt, 0.0, 0, |x| {
+            let r = x.sqrt();
+            (x.is_finite() && r.mul_add(r, -x) == 0.0 && (r * r).is_normal() || x == 0.0)
+                .then_some(r)
+        })
     }
-    /// `e^x`.
+    /// `e^x` (exactly `1` at `x = 0`).
     pub fn exp(self) -> Interval {
-        self.increasing(f64::NEG_INFINITY, false, f64::exp, 0.0)
-            .widen(1)
+        self.increasing(f64::NEG_INFINITY, false, f64::exp, 0.0, 1, |x| {
+            (x == 0.0).then_some(1.0)
+        })
     }
-    /// `k(x) = log2 x + 2` (Eq. (11); NaN for `x < 1`).
+    /// `k(x) = log2 x + 2` (Eq. (11); NaN for `x < 1`; exactly `n + 2` at `x = 2^n`).
     pub fn k(self) -> Interval {
-        self.increasing(1.0, false, |x| nanify(crate::special::k(x)), 0.0)
-            .widen(1)
+        self.increasing(
+            1.0,
+            false,
+            |x| nanify(crate::special::k(x)),
+            0.0,
+            1,
+            |x| exact_log2(x).map(|n| n + 2.0),
+        )
     }
     /// `C_G(x)` (Eq. (20); NaN for `x <= 0`).
     pub fn cg(self) -> Interval {
-        self.increasing(0.0, true, |x| nanify(crate::special::c_g(x)), 1e-11)
+        self.increasing(
+            0.0,
+            true,
+            |x| nanify(crate::special::c_g(x)),
+            1e-11,
+            0,
+            |_| None,
+        )
     }
     /// `W̄_{-1}(x)` (L. 40; NaN for `x < 1`).
     pub fn wbar(self) -> Interval {
-        self.increasing(1.0, false, |x| nanify(crate::special::wbar_m1(x)), 1e-14)
+        self.increasing(
+            1.0,
+            false,
+            |x| nanify(crate::special::wbar_m1(x)),
+            1e-14,
+            0,
+            |_| None,
+        )
     }
     /// `ζ(s)`: decreasing on `s > 1`, `ζ(1+) = +∞`, `ζ(+∞) = 1`; NaN for `s <= 1`.
     pub fn zeta(self) -> Interval {
@@ -388,8 +440,8 @@ impl Interval {
         let (d_lo, d_hi, k_lo, k_hi) = (delta.lo, delta.hi, k.lo as usize, k.hi as usize);
         let at = |v: f64, d: f64, kk: usize| crate::special::h(v, d, kk).unwrap_or(f64::NAN);
         // Lower end at (x_lo, δ_hi, K_lo), upper end at (x_hi, δ_lo, K_hi).
-        let lo_part = self.increasing(1.0, false, |v| at(v, d_hi, k_lo), 1e-13);
-        let hi_part = self.increasing(1.0, false, |v| at(v, d_lo, k_hi), 1e-13);
+        let lo_part = self.increasing(1.0, false, |v| at(v, d_hi, k_lo), 1e-13, 0, |_| None);
+        let hi_part = self.increasing(1.0, false, |v| at(v, d_lo, k_hi), 1e-13, 0, |_| None);
         if lo_part.is_empty() {
             return lo_part;
         }
@@ -448,6 +500,16 @@ fn product_is_exact(a: f64, b: f64, p: f64) -> bool {
         return !a.is_finite() || !b.is_finite();
     }
     p.is_normal() && a.mul_add(b, -p) == 0.0
+}
+
+/// `n` when `x = 2^n` exactly (a positive normal power of two): `log2 x` is then the integer
+/// `n`, read off the exponent bits, not computed.
+fn exact_log2(x: f64) -> Option<f64> {
+    if x.is_normal() && x > 0.0 && x.to_bits() & ((1u64 << 52) - 1) == 0 {
+        Some(((x.to_bits() >> 52) as i64 - 1023) as f64)
+    } else {
+        None
+    }
 }
 
 fn nanify(r: crate::Result<f64>) -> f64 {

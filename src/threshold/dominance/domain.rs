@@ -3,10 +3,10 @@
 //! ([`super::check_certificate`]), which re-derives every box from the assumptions.
 
 use super::simplify::difference;
-use crate::audit::expr::{enclose, Node};
-use crate::audit::interval::Interval;
+use crate::threshold::expr::{enclose, Node};
+use crate::threshold::interval::Interval;
 
-pub(crate) use crate::audit::expr::Bx;
+pub(crate) use crate::threshold::expr::Bx;
 
 /// A variable a proof may split: slot, name, integer-valued, the letter of the certificate's
 /// subdivision string.
@@ -18,7 +18,8 @@ pub(crate) struct Free {
     pub letter: char,
 }
 
-/// Every splittable variable (`eps` and `sigma` are points of every proof).
+/// Every splittable variable (`eps` and `sigma` are not split: a range of them, the hull of
+/// several algorithms' domains, is enclosed whole).
 pub(crate) const FREE: [Free; 8] = [
     Free {
         slot: 0,
@@ -80,8 +81,8 @@ pub(crate) fn free_of_letter(c: char) -> Option<Free> {
 pub(crate) struct Domain {
     pub delta: [f64; 2],
     pub k: [usize; 2],
-    pub eps: f64,
-    pub sigma: f64,
+    pub eps: [f64; 2],
+    pub sigma: [f64; 2],
     pub max_steps: u64,
     pub gap_max: f64,
 }
@@ -97,8 +98,8 @@ impl Domain {
         [
             point(self.delta[0], self.delta[1]),
             point(self.k[0] as f64, self.k[1] as f64),
-            self.eps,
-            self.sigma,
+            point(self.eps[0], self.eps[1]),
+            point(self.sigma[0], self.sigma[1]),
         ]
     }
     /// The whole box.
@@ -107,8 +108,8 @@ impl Domain {
         let mut b = [Interval::point(0.0); 10];
         b[0] = Interval::new(self.delta[0], self.delta[1]);
         b[1] = Interval::new(self.k[0] as f64, self.k[1] as f64);
-        b[2] = Interval::point(self.eps);
-        b[3] = Interval::point(self.sigma);
+        b[2] = Interval::new(self.eps[0], self.eps[1]);
+        b[3] = Interval::new(self.sigma[0], self.sigma[1]);
         b[4] = Interval::new(2.0, m);
         b[5] = Interval::new(1.0, m);
         b[6] = Interval::new(1.0, m);
@@ -171,7 +172,7 @@ pub(crate) fn split(b: &Bx, f: Free) -> Option<(Bx, Bx)> {
 ///
 /// # Definition
 /// `max(lower(E) − upper(P), lower(difference(E, P)))` with the outward-rounded enclosures of
-/// [`crate::audit::interval`] and the simplified difference of [`super::simplify`].
+/// [`crate::threshold::interval`] and the simplified difference of [`super::simplify`].
 pub(crate) fn leaf_margin(e: &Node, p: &Node, b: &Bx) -> f64 {
     let ie = enclose(e, b);
     let ip = enclose(p, b);

@@ -40,3 +40,38 @@ pub trait CustomThreshold: Send + Sync + std::fmt::Debug {
         f64::NEG_INFINITY
     }
 }
+
+/// A stopping threshold given as a closure of [`ThresholdVars`].
+///
+/// # Contract
+/// As [`CustomThreshold`]: the closure is pure and cheap; NaN means "do not stop".
+///
+/// # Example
+/// ```
+/// use dpbai::threshold::custom::ClosureThreshold;
+/// use dpbai::threshold::custom::{CustomThreshold, ThresholdVars};
+/// let c = ClosureThreshold::new(|v: &ThresholdVars| (1.0 / v.delta).ln());
+/// assert!((c.eval(&ThresholdVars { delta: 0.01, ..Default::default() }) - 100f64.ln()).abs() < 1e-15);
+/// ```
+pub struct ClosureThreshold<F> {
+    f: F,
+}
+
+impl<F: Fn(&ThresholdVars) -> f64 + Send + Sync> ClosureThreshold<F> {
+    /// Wraps `f`.
+    pub fn new(f: F) -> Self {
+        ClosureThreshold { f }
+    }
+}
+
+impl<F> std::fmt::Debug for ClosureThreshold<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ClosureThreshold")
+    }
+}
+
+impl<F: Fn(&ThresholdVars) -> f64 + Send + Sync> CustomThreshold for ClosureThreshold<F> {
+    fn eval(&self, v: &ThresholdVars) -> f64 {
+        (self.f)(v)
+    }
+}

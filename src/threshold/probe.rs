@@ -1,16 +1,15 @@
 //! Non-finite thresholds are errors, never runs to the cap (R.12).
 //!
-//! A user threshold ([`crate::audit::expr::ThresholdExpr`]) that evaluates to NaN or ±∞ would
+//! A user threshold ([`crate::threshold::expr::ThresholdExpr`]) that evaluates to NaN or ±∞ would
 //! make every run grind on to the step cap (NaN compares false) or stop at once. [`probe`]
 //! evaluates it at start-up on a fixed set of points `(t, na, nb, ka, kb, gap)`; [`Checked`]
 //! keeps checking during the runs: the first non-finite value is recorded and ends the run
 //! (the threshold then reads `−∞`, so the run stops at its next test), and
 //! [`Checked::failure`] turns it into an error naming the expression and the point.
 
-use crate::audit::expr::ThresholdExpr;
-use crate::bandit::{CustomThreshold, Rules, ThresholdVars};
 use crate::error::{Error, Result};
-use crate::instance::Instance;
+use crate::threshold::expr::ThresholdExpr;
+use crate::threshold::{CustomThreshold, ThresholdVars};
 use std::sync::{Arc, OnceLock};
 
 pub(crate) fn describe(src: &str, v: &ThresholdVars, value: f64) -> Error {
@@ -114,35 +113,22 @@ impl<F: CustomThreshold> CustomThreshold for Checked<F> {
 /// ([`Checked::failure`] must be read after the runs: a non-finite value ends them).
 pub type CheckedThreshold = Arc<Checked<ThresholdExpr>>;
 
-/// Binds `expr` to the constants the engine passes to a threshold (`δ`, `K`, `ε` or `+∞`, and
-/// `σ`: 1 under the reference rules, whose statistic uses σ = 1, else the instance's), probes
-/// it for non-finite values ([`probe`]) and wraps it in the in-run check ([`Checked`]). The one
-/// binding of user thresholds, shared by `dpbai run --threshold`, `dpbai experiment` and
-/// `dpbai audit delta --threshold`.
+/// Binds `expr` to the constants a run passes to its threshold (`base`: `δ`, `K`, `ε` or `+∞`,
+/// and the `σ` the rule reads, as `crate::bandit::algos::threshold_constants` gives them),
+/// probes it there for non-finite values ([`probe`]) and wraps it in the in-run check
+/// ([`Checked`]). The one binding of user thresholds, shared by `dpbai run --threshold`,
+/// `dpbai experiment` and `dpbai audit delta --threshold`.
 ///
 /// # Errors
 /// Those of [`ThresholdExpr::bind`], and [`Error::Parse`] naming the expression and the first
-/// probe point with a non-finite value.
-pub fn bind_checked(
-    expr: &ThresholdExpr,
-    instance: &Instance,
-    delta: f64,
-    eps: Option<f64>,
-    rules: Rules,
-) -> Result<CheckedThreshold> {
-    let eps = eps.unwrap_or(f64::INFINITY);
-    let sigma = if rules == Rules::Reference {
-        1.0
-    } else {
-        instance.sigma()
-    };
-    let k = instance.k() as f64;
-    let bound = expr.bind(delta, k, eps, sigma)?;
+/// probe point with a non-finite value (with the constants the runs use).
+pub fn bind_checked(expr: &ThresholdExpr, base: &ThresholdVars) -> Result<CheckedThreshold> {
+    let bound = expr.bind(base.delta, base.k, base.eps, base.sigma)?;
     let base = ThresholdVars {
-        delta,
-        k,
-        eps,
-        sigma,
+        delta: base.delta,
+        k: base.k,
+        eps: base.eps,
+        sigma: base.sigma,
         ..Default::default()
     };
     probe(expr.source(), &bound, &base)?;
@@ -152,7 +138,7 @@ pub fn bind_checked(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::expr::parse_threshold;
+    use crate::threshold::expr::parse_threshold;
 
     fn base() -> ThresholdVars {
         ThresholdVars {

@@ -1,5 +1,5 @@
 use super::*;
-use crate::audit::expr::{parse_threshold, preset};
+use crate::threshold::expr::{parse_threshold, preset};
 
 fn run(src: &str) -> DominanceReport {
     let e = parse_threshold(src).expect("parses");
@@ -82,7 +82,7 @@ fn private_presets_need_eps() {
         .expect_err("no eps")
         .to_string();
     assert!(err.contains("eps"), "{err}");
-    c.eps = 1.0;
+    c.domain.eps = [Some(1.0), Some(1.0)];
     proven_and_checked(&dominates(&e, "paper-adap-tt", &c).expect("runs"));
 }
 

@@ -203,9 +203,9 @@ impl CountSplit {
     }
 
     /// Lower bound of the tree over counts, `t`, phases in `[1, 2^62]`, `gap >= 0` (the
-    /// interval enclosure of [`crate::audit::interval`]; `−∞` when it has none).
+    /// interval enclosure of [`crate::threshold::interval`]; `−∞` when it has none).
     fn lower_bound(tree: &Node) -> f64 {
-        use crate::audit::interval::Interval;
+        use crate::threshold::interval::Interval;
         let big = 2f64.powi(62);
         let mut b = [Interval::point(0.0); 10];
         for s in [Var::T, Var::Na, Var::Nb, Var::Ka, Var::Kb] {

@@ -9,15 +9,16 @@
 //!
 //! # What is proven, under which assumptions
 //! `E(x)` is finite and `E(x) >= P(x)` for every `x` in the box `B` of the assumptions
-//! ([`Assumptions`]): `δ ∈ [δ_min, δ_max]`, `K ∈ [K_min, K_max]` (integers), `ε` (a point;
-//! `+∞` for a non-private preset without `--eps`; **required** for a preset that reads `ε`),
-//! `σ` (`1/2` for Bernoulli arms, the paper rules' sub-Gaussian constant), counts
-//! `1 <= na, nb <= M` and time `2 <= t <= M` (integers, `t >= na + nb + K − 2`: the other arms
-//! were pulled at least once), phase indices `1 <= ka, kb <= ⌊log2 M⌋ + 2`, and
-//! `gap ∈ [0, 1]` (rewards in `[0, 1]`) or `[0, ∞)` (Gaussian arms), `M` = max-steps. The
-//! statement is about the paper rules' statistic `W^G` (the lemma's); the algorithms covered
-//! are those of the preset's lemma ([`algorithms_of`]). The expressions are real-valued
-//! functions: the engine evaluates them in floating point, within rounding of these values.
+//! ([`Assumptions`]): `δ ∈ [δ_min, δ_max]`, `K ∈ [K_min, K_max]` (integers), and the run domain
+//! given as data ([`RunDomain`]): `ε` in a range (`+∞` alone for a non-private algorithm; a
+//! finite `ε` is **required** for a preset that reads `ε`), `σ` in a range (the `σ` the rule
+//! reads), `gap ∈ [0, gap_max]` (or `[0, ∞)`), counts `1 <= na, nb <= M` and time
+//! `2 <= t <= M` (integers, `t >= na + nb + K − 2`: the other arms were pulled at least once),
+//! phase indices `1 <= ka, kb <= ⌊log2 M⌋ + 2`, `M` = the runs' cap. This layer knows no
+//! algorithm: which algorithms' runs a domain covers, and the domain each declares, are
+//! `crate::audit::proof`'s (from `crate::bandit::info`). The statement is about the paper rules'
+//! statistic `W^G` (the lemma's). The expressions are real-valued functions: the engine
+//! evaluates them in floating point, within rounding of these values.
 //!
 //! # Method
 //! 1. **Finiteness first.** Interval branch and bound on `E` alone: a box is done when the
@@ -57,12 +58,13 @@ mod simplify;
 
 pub use certificate::{check_certificate, Certificate, CheckReport, CERTIFICATE_FORMAT};
 pub use config::{
-    algorithms_of, lemma_of, Assumptions, DominanceConfig, ProofFamily, DEFAULT_BOXES, MAX_BOXES,
+    lemma_of, Assumptions, DominanceConfig, ProofFamily, RunDomain, RunParameters, DEFAULT_BOXES,
+    MAX_BOXES,
 };
 
-use crate::audit::expr::{enclose, fold, ThresholdExpr};
 use crate::error::Result;
-use config::{names, validate};
+use crate::threshold::expr::{enclose, fold, ThresholdExpr};
+use config::validate;
 use domain::{leaf_margin, split, unreachable, Bx, Free, TreeNode, FREE};
 use finite::{describe_box, probe_points, prove_finite, reads, region, vars_at, Budget};
 use serde::Serialize;
@@ -175,12 +177,12 @@ impl Ord for Cell {
 ///
 /// # Example
 /// ```
-/// use dpbai::audit::dominance::{dominates, Dominance, DominanceConfig};
-/// use dpbai::audit::expr::{parse_threshold, preset};
+/// use dpbai::threshold::dominance::{dominates, Dominance, DominanceConfig};
+/// use dpbai::threshold::expr::{parse_threshold, preset};
 /// let e = parse_threshold(&format!("{} + 0.1", preset("paper-cg").unwrap())).unwrap();
 /// let r = dominates(&e, "paper-cg", &DominanceConfig::new(0.01, 5, 1_000_000)).unwrap();
 /// assert!(matches!(r.result, Dominance::Proven { .. }));
-/// assert!(dpbai::audit::dominance::check_certificate(r.certificate.as_ref().unwrap()).unwrap().valid);
+/// assert!(dpbai::threshold::dominance::check_certificate(r.certificate.as_ref().unwrap()).unwrap().valid);
 /// ```
 pub fn dominates(
     expr: &ThresholdExpr,
@@ -188,11 +190,7 @@ pub fn dominates(
     cfg: &DominanceConfig,
 ) -> Result<DominanceReport> {
     let (pexpr, lemma) = validate(preset_name, cfg)?;
-    let algorithms = match cfg.algo {
-        Some(a) => vec![a.as_str().to_string()],
-        None => names(&algorithms_of(preset_name)),
-    };
-    let assumptions = Assumptions::of(cfg, algorithms);
+    let assumptions = Assumptions::of(cfg);
     let domain = cfg.domain();
     let consts = domain.constants();
     let e = fold(expr.tree(), Some(&consts));

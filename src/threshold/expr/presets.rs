@@ -1,6 +1,6 @@
 //! The named thresholds of `--threshold NAME`, written in the expression language.
 //!
-//! The engine's functions in [`crate::bandit::rules`] are the single source of each paper
+//! The engine's functions in [`crate::threshold::paper`] are the single source of each paper
 //! threshold; the tests of this module check every `paper-*` preset against the engine's
 //! function over a grid of `(na, nb, δ, K, ε, σ, gap)`.
 
@@ -151,8 +151,8 @@ pub const PRESETS: &[Preset] = &[
 ///
 /// # Example
 /// ```
-/// assert!(dpbai::audit::expr::preset("paper-cg").unwrap().contains("cg("));
-/// assert!(dpbai::audit::expr::preset("nope").is_none());
+/// assert!(dpbai::threshold::expr::preset("paper-cg").unwrap().contains("cg("));
+/// assert!(dpbai::threshold::expr::preset("nope").is_none());
 /// ```
 pub fn preset(name: &str) -> Option<String> {
     PRESETS.iter().find(|p| p.name == name).map(|p| (p.text)())
@@ -165,7 +165,7 @@ pub fn preset(name: &str) -> Option<String> {
 ///
 /// # Example
 /// ```
-/// let c = dpbai::audit::expr::parse_threshold("ref-ttucb").unwrap();
+/// let c = dpbai::threshold::expr::parse_threshold("ref-ttucb").unwrap();
 /// assert!(c.uses("t"));
 /// ```
 pub fn parse_threshold(text: &str) -> Result<ThresholdExpr> {
@@ -178,10 +178,10 @@ pub fn parse_threshold(text: &str) -> Result<ThresholdExpr> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bandit::rules::{
+    use crate::threshold::paper::{
         threshold_adap, threshold_adap_star, threshold_glr, threshold_l34, Eq14Form,
     };
-    use crate::bandit::ThresholdVars;
+    use crate::threshold::ThresholdVars;
 
     /// `k(x) = log2 x + 2` (Eq. (11)), as the presets' `k(...)` reads it.
     fn k_of(x: f64) -> f64 {
@@ -198,7 +198,7 @@ mod tests {
     type EngineFn = fn(&ThresholdVars) -> f64;
 
     /// Every preset that spells a paper threshold, with the lemma it comes from and the function
-    /// of the engine ([`crate::bandit::rules`], the single source) that it must equal.
+    /// of the engine ([`crate::threshold::paper`], the single source) that it must equal.
     const ENGINE_FORMS: [(&str, &str, EngineFn); 6] = [
         ("paper-cg", "Eq. (4), L. 35", |v| {
             threshold_glr(v.na, v.nb, v.delta, v.k as usize)

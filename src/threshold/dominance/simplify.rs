@@ -19,8 +19,8 @@
 //! dropped term is a real number there and the identities hold. Coefficients and the remaining
 //! terms are enclosed with outward rounding.
 
-use crate::audit::expr::{enclose, BinaryFn, Bx, Node, UnaryFn};
-use crate::audit::interval::Interval;
+use crate::threshold::expr::{enclose, BinaryFn, Bx, Node, UnaryFn};
+use crate::threshold::interval::Interval;
 
 /// Case splits (branch pairs, `min`/`max` distributions) one difference may make; past it the
 /// rest is flattened as it stands (still sound, only less tight).
@@ -140,7 +140,7 @@ fn linear_difference(e: &Node, p: &Node, b: &Bx) -> Interval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::expr::{fold, preset, ThresholdExpr};
+    use crate::threshold::expr::{fold, preset, ThresholdExpr};
 
     fn tree(src: &str) -> Node {
         fold(

@@ -18,14 +18,14 @@
 //! must be consumed exactly. A recorded margin one ulp above what the checker computes, a box
 //! edited away, or a changed assumption is rejected.
 
-use super::config::{algorithms_of, lemma_of, validate, Assumptions, ProofFamily};
+use super::config::{lemma_of, validate, Assumptions, ProofFamily};
 use super::domain::{free_of_letter, leaf_margin, split, unreachable, Bx, TreeNode};
-use crate::audit::expr::{fold, preset, ThresholdExpr};
 use crate::error::Result;
+use crate::threshold::expr::{fold, preset, ThresholdExpr};
 use serde::{Deserialize, Serialize};
 
 /// The `format` field of the certificates this version writes and checks.
-pub const CERTIFICATE_FORMAT: &str = "dpbai-dominance-certificate-1";
+pub const CERTIFICATE_FORMAT: &str = "dpbai-dominance-certificate-2";
 
 /// A proof by dominance, re-verifiable by [`check_certificate`] (module docs).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -108,33 +108,57 @@ impl Certificate {
     /// What a valid certificate proves, in one sentence.
     pub fn statement(&self) -> String {
         let a = &self.assumptions;
-        let range = |l: f64, h: f64| {
-            if l == h {
-                format!("{l}")
-            } else {
-                format!("[{l}, {h}]")
-            }
-        };
         format!(
-            "threshold `{}` is finite and >= {} at every point with delta in {}, K in {}, eps = {}, sigma = {} ({} arms), counts in [1, {}], t in [2, {}] (t >= na + nb + K - 2), phases in [1, {}], gap in [0, {}]; so the {} rule with it is delta-correct for {} by {}",
+            "threshold `{}` is finite and >= {} at every point with {}; so the {} rule with it is delta-correct by {} for {} in runs capped at {} steps",
             self.threshold,
             self.preset,
-            range(a.delta[0], a.delta[1]),
-            range(a.k[0] as f64, a.k[1] as f64),
-            a.eps.map(|e| e.to_string()).unwrap_or_else(|| "inf".into()),
-            a.sigma,
-            match a.family {
+            a.describe(),
+            a.rules,
+            self.lemma,
+            if a.algorithms.is_empty() { "the algorithms of that lemma whose runs this domain covers".to_string() } else { a.algorithms.join(", ") },
+            a.domain.max_steps,
+        )
+    }
+}
+
+impl Assumptions {
+    /// The domain in words: `delta in …, K in …, eps …, sigma …, counts …, t …, phases …, gap …`.
+    pub fn describe(&self) -> String {
+        let range = |l: f64, h: f64| {
+            if l == h {
+                format!("= {}", compact(l))
+            } else {
+                format!("in [{}, {}]", compact(l), compact(h))
+            }
+        };
+        let [e0, e1] = self.domain.eps_range();
+        let p = &self.parameters;
+        format!(
+            "delta {}, K {}, eps {}, sigma {} ({} rewards of sigma {}{}), counts in [1, {m}], t in [2, {m}] (t >= na + nb + K - 2), phases in [1, {}], gap in [0, {}",
+            range(self.delta[0], self.delta[1]),
+            range(self.k[0] as f64, self.k[1] as f64),
+            if e0 == f64::INFINITY { "= inf (non-private)".to_string() } else { range(e0, e1) },
+            range(self.domain.sigma[0], self.domain.sigma[1]),
+            match p.family {
                 ProofFamily::Bernoulli => "Bernoulli",
                 ProofFamily::Gaussian => "Gaussian",
             },
-            a.max_steps,
-            a.max_steps,
-            a.phases[1],
-            a.gap[1].map(|g| g.to_string()).unwrap_or_else(|| "inf)".into()),
-            a.rules,
-            a.algorithms.join(", "),
-            self.lemma
+            compact(p.arm_sigma),
+            p.gamma.map(|g| format!(", gamma = {}", compact(g))).unwrap_or_default(),
+            self.phases[1],
+            self.domain.gap_max.map(|g| format!("{}]", compact(g))).unwrap_or_else(|| "inf)".into()),
+            m = self.domain.max_steps,
         )
+    }
+}
+
+/// `x` in its shortest form, in exponent notation outside `[1e-4, 1e7)` (`1e-100`, not 100
+/// zeros).
+fn compact(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() || (1e-4..1e7).contains(&x.abs()) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
     }
 }
 
@@ -146,8 +170,8 @@ impl Certificate {
 ///
 /// # Example
 /// ```
-/// use dpbai::audit::dominance::{check_certificate, dominates, DominanceConfig};
-/// use dpbai::audit::expr::parse_threshold;
+/// use dpbai::threshold::dominance::{check_certificate, dominates, DominanceConfig};
+/// use dpbai::threshold::expr::parse_threshold;
 /// let e = parse_threshold("paper-cg").unwrap();
 /// let r = dominates(&e, "paper-cg", &DominanceConfig::new(0.01, 3, 1000)).unwrap();
 /// let mut c = r.certificate.unwrap();
@@ -178,21 +202,7 @@ pub fn check_certificate(c: &Certificate) -> Result<CheckReport> {
     if preset(&c.preset).as_deref() != Some(c.preset_expression.as_str()) {
         return reject("the preset's expression is not the preset's".into(), 0);
     }
-    let covered: Vec<String> = algorithms_of(&c.preset)
-        .iter()
-        .map(|a| a.as_str().to_string())
-        .collect();
     let a = &c.assumptions;
-    if a.algorithms.is_empty() || a.algorithms.iter().any(|x| !covered.contains(x)) {
-        return reject(
-            format!(
-                "algorithms {:?} are not among those of the preset's lemma ({})",
-                a.algorithms,
-                covered.join(", ")
-            ),
-            0,
-        );
-    }
     if a.rules != "paper" {
         return reject(
             format!(
@@ -206,7 +216,7 @@ pub fn check_certificate(c: &Certificate) -> Result<CheckReport> {
     if let Err(e) = validate(&c.preset, &cfg) {
         return reject(format!("assumptions out of range: {e}"), 0);
     }
-    let derived = Assumptions::of(&cfg, a.algorithms.clone());
+    let derived = Assumptions::of(&cfg);
     if &derived != a {
         return reject(
             "the derived ranges (counts, t, phases, gap) are not those the other assumptions imply"

@@ -3,10 +3,10 @@
 //! of a box and how a box is described in a report.
 
 use super::domain::{split, unreachable, Bx, Free, FREE};
-use crate::audit::expr::{enclose, Node, ThresholdExpr};
-use crate::audit::interval::Interval;
-use crate::bandit::ThresholdVars;
 use crate::error::Result;
+use crate::threshold::expr::{enclose, Node, ThresholdExpr};
+use crate::threshold::interval::Interval;
+use crate::threshold::ThresholdVars;
 use std::time::Instant;
 
 /// Whether the folded tree reads slot `s`.
@@ -137,7 +137,7 @@ pub(super) fn prove_finite(
             let v = vars_at(&p);
             let x = expr.eval(&v);
             if !x.is_finite() {
-                return Err(crate::audit::finite::describe(expr.source(), &v, x));
+                return Err(crate::threshold::probe::describe(expr.source(), &v, x));
             }
         }
         if enclose(e, &b).is_finite() {
