@@ -327,25 +327,27 @@ fn resumed_and_sharded_runs_write_the_same_bytes() {
 #[test]
 fn paper_global_preset_is_verifys_grid() {
     use dpbai::bandit::{AlgoName, Rules};
-    use dpbai::experiment::grid::Profile;
-    use dpbai::experiment::run_cell;
+    use dpbai::claims::dp_bai::evidence;
+    use dpbai::experiment::{run_cell, Cell};
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/paper-global.toml");
     let text = std::fs::read_to_string(&path).expect("preset");
     let study = dpbai::experiment::study::parse_study(&text, "paper-global.toml").expect("valid");
-    let profile = Profile::named("quick").expect("quick");
+    let quick = evidence::study("quick", None).expect("built-in study");
     let global = [
         AlgoName::Ttucb,
         AlgoName::DpSe,
         AlgoName::AdapTtStar,
         AlgoName::AdapTt,
     ];
-    let mut want: Vec<_> = profile
-        .cells()
-        .into_iter()
+    let mut want: Vec<_> = quick
+        .cells
+        .iter()
+        .filter(|c| quick.algorithms[c.algorithm].group == "grid")
+        .map(|c| c.cell.clone())
         .filter(|c| {
             c.setting.rules == Rules::Paper
                 && global.contains(&c.setting.algo)
-                && c.setting.delta.get() == profile.delta
+                && c.setting.delta.get() == 0.01
         })
         .collect();
     let mut got: Vec<_> = study.cells.iter().map(|c| c.cell.clone()).collect();
@@ -361,24 +363,14 @@ fn paper_global_preset_is_verifys_grid() {
     let dir = temp_dir("preset");
     experiment(&path, &dir.join("out"), &["--runs", "2"]);
     let rows = rows(&dir.join("out"));
-    let mut small = Profile::named("quick").expect("quick");
-    small.runs = 2;
-    for (name, means) in dpbai::experiment::grid::paper_instances()
-        .into_iter()
-        .skip(3)
-        .take(1)
-    {
+    for (name, means) in evidence::paper_instances().into_iter().skip(3).take(1) {
         for (algo, eps) in [
             (AlgoName::Ttucb, None),
             (AlgoName::AdapTtStar, Some(0.2)),
             (AlgoName::DpSe, Some(1.0)),
         ] {
-            let cell = small.cell(name, &means, algo, eps);
-            let cell = if algo == AlgoName::Ttucb {
-                dpbai::experiment::Cell { runs: 20, ..cell }
-            } else {
-                cell
-            };
+            let runs = if algo == AlgoName::Ttucb { 20 } else { 2 };
+            let cell = Cell::paper(name, &means, algo, eps, 0.01, runs, 30_000_000).expect("valid");
             let r = run_cell(&cell, None, 1).expect("runs");
             let row = rows.iter().find(|r| r["key"] == cell.key()).expect("row");
             assert_eq!(row["seed"], r.seed.to_string());
@@ -600,10 +592,11 @@ fn concurrent_runs_on_one_out_dir_lose_nothing() {
 fn verify_check_fails_on_a_stale_cell() {
     use dpbai::experiment::cache::{cache_path, write_cell_file};
     let dir = temp_dir("stale");
-    let profile = dpbai::experiment::grid::Profile::named("quick").expect("quick");
-    let cell = profile
-        .cells()
-        .into_iter()
+    let study = dpbai::claims::dp_bai::evidence::study("quick", None).expect("built-in study");
+    let cell = study
+        .cells
+        .iter()
+        .map(|c| c.cell.clone())
         .min_by_key(|c| c.runs)
         .expect("cells");
     let mut old = cell.spec();
@@ -633,5 +626,48 @@ fn verify_check_fails_on_a_stale_cell() {
         "{err}"
     );
     assert!(err.contains(&cell.key()), "names the cell: {err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `dpbai experiment verify/quick.toml` is `dpbai verify`'s grid and controls: the study file
+/// that `experiment` reads from disk and the one `verify` compiles in give the same cells (keys,
+/// digests, seeds, runs, caps, order), also with `--runs`. (`.ci/run` also runs `experiment` on
+/// the quick study against a full verify cache and requires that it computes nothing.)
+#[test]
+fn experiment_on_the_quick_study_is_verifys_cells() {
+    use dpbai::claims::dp_bai::evidence;
+    use dpbai::experiment::study::runner::load_study;
+    for runs in [None, Some(3)] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("verify/quick.toml");
+        let from_disk = load_study(&path, runs).expect("the quick study");
+        let built_in = evidence::study("quick", runs).expect("the built-in study");
+        let cells = |s: &dpbai::experiment::study::Study| -> Vec<(String, String, u64, u64, u64)> {
+            s.cells
+                .iter()
+                .map(|c| {
+                    (
+                        c.cell.key(),
+                        c.cell.digest().to_string(),
+                        c.cell.seed(),
+                        c.cell.runs,
+                        c.cell.max_steps,
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(cells(&from_disk), cells(&built_in));
+        assert!(from_disk.cells.len() > 250);
+    }
+    // The same records: a cheap cell of the study, run by `experiment` and read back.
+    let dir = temp_dir("quick-study");
+    let study = evidence::study("quick", Some(2)).expect("built-in");
+    let cheap = study
+        .cells
+        .iter()
+        .find(|c| c.cell.instance == "mu3" && c.cell.setting.algo == dpbai::bandit::AlgoName::Ttucb)
+        .expect("TTUCB on mu3");
+    let a = dpbai::experiment::run_cell(&cheap.cell, Some(&dir), 1).expect("runs");
+    let b = dpbai::experiment::run_cell(&cheap.cell, Some(&dir), 2).expect("cached");
+    assert!(b.cached && a.summary == b.summary && a.digest == b.digest);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -114,6 +114,141 @@ fn no_module_uses_a_later_layer() {
     assert!(bad.is_empty(), "later-layer uses:\n{}", bad.join("\n"));
 }
 
+/// The functions that run something: Monte Carlo cells and runs, traced runs, audits, searches,
+/// claim checks. The report layer reads their results and may call none of them.
+const RUNNERS: [&str; 27] = [
+    "simulate",
+    "simulate_runs",
+    "simulate_spec",
+    "run_cell",
+    "run_cell_shard",
+    "CellRunner",
+    "rederive",
+    "run_study",
+    "run_study_shard",
+    "run_traced",
+    "audit_delta",
+    "audit_delta_with",
+    "audit_delta_with_threshold",
+    "audit_dp",
+    "mechanism_neighbour_search",
+    "search",
+    "search_with",
+    "default_battery",
+    "build",
+    "run_all",
+    "run_claims",
+    "judge",
+    "verify",
+    "compute",
+    "gather",
+    "dp_search",
+    "audit_dp_search",
+];
+
+/// The code lines of `text` before its `#[cfg(test)]` module, without comments.
+fn code_lines(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let code = text.split("\n#[cfg(test)]").next().unwrap_or("");
+    for (i, line) in code.lines().enumerate() {
+        let t = line.trim_start();
+        if t.starts_with("//") || t.starts_with("mod ") || t.starts_with("pub mod ") {
+            continue;
+        }
+        out.push((i + 1, t.split("//").next().unwrap_or("").to_string()));
+    }
+    // String literals removed over the whole text (a literal may span lines).
+    let stripped = strip_strings(
+        &out.iter()
+            .map(|(_, l)| l.as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    );
+    out.iter()
+        .zip(stripped.lines())
+        .map(|((n, _), l)| (*n, l.to_string()))
+        .collect()
+}
+
+/// `line` without the contents of its string literals (a word in a message is not a call).
+fn strip_strings(line: &str) -> String {
+    let mut out = String::new();
+    let mut in_str = false;
+    let mut escaped = false;
+    for c in line.chars() {
+        if in_str && c == '\n' {
+            out.push(c);
+            continue;
+        }
+        if in_str {
+            match (escaped, c) {
+                (false, '\\') => escaped = true,
+                (false, '"') => {
+                    in_str = false;
+                    out.push(c);
+                }
+                _ => escaped = false,
+            }
+        } else {
+            if c == '"' {
+                in_str = true;
+            }
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whether `line` names the function `ident`: a whole identifier that is not a module (followed
+/// by `::`), a method (after `.`) or inside a string literal.
+fn names(line: &str, ident: &str) -> bool {
+    let line = strip_strings(line);
+    line.match_indices(ident).any(|(i, _)| {
+        let before = line[..i].chars().next_back();
+        let rest = &line[i + ident.len()..];
+        let part = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        !part(before)
+            && !part(rest.chars().next())
+            && !rest.starts_with("::")
+            && before != Some('.')
+    })
+}
+
+/// `report/` only renders: no file of it names a function that runs Monte Carlo, an audit, a
+/// search or a claim check (it reads the results the claims layer gathered).
+#[test]
+fn the_report_runs_nothing() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/report");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut bad = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("source readable");
+        for (line, code) in code_lines(&text) {
+            for r in RUNNERS {
+                if names(&code, r) {
+                    bad.push(format!("{}:{line}: {r}: {code}", f.display()));
+                }
+            }
+        }
+    }
+    assert!(files.len() > 10, "report/ has {} files", files.len());
+    assert!(
+        bad.is_empty(),
+        "report/ runs something:\n{}",
+        bad.join("\n")
+    );
+    // The scan sees a call, an import and a path, and skips a method and a string.
+    assert!(names("let r = run_cell(&c, None, 1)?;", "run_cell"));
+    assert!(names(
+        "use crate::audit::search::{search, Budget};",
+        "search"
+    ));
+    assert!(!names("x.search(1)", "search") && !names("f(\"a search\")", "search"));
+    assert!(!names("let researched = 1;", "search"));
+    assert!(!names("use crate::claims::verify::Verification;", "verify"));
+}
+
 #[test]
 fn the_scan_sees_a_use_and_skips_docs_and_tests() {
     let text = "//! [`crate::report`]\n/// see [`crate::cli`]\nuse crate::audit::Verdict;\n\

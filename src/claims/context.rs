@@ -89,6 +89,6 @@ pub struct Context {
 pub struct Traces {
     /// (algorithm, traces) on μ4.
     pub mu4: Vec<(AlgoName, Vec<Trace>)>,
-    /// AdaP-TT* on μ2 with ε = 0.4, δ = 0.01, capped at [`super::trace::STARVE_CAP`] samples.
+    /// AdaP-TT* on μ2 with ε = 0.4, δ = 0.01, capped at [`super::dp_bai::trace::STARVE_CAP`] samples.
     pub mu2_starve: Vec<Trace>,
 }

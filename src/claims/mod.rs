@@ -26,7 +26,9 @@
 mod context;
 mod declare;
 pub mod dp_bai;
-mod paper;
+mod judge;
+pub mod paper;
+pub mod prelude;
 pub mod protocol;
 mod record;
 pub mod rule;
@@ -35,77 +37,13 @@ pub mod verify;
 pub use crate::fault::Area;
 pub use context::{Context, Evidence, Traces};
 pub use declare::{base_id, id_key, AnyClaim, Checked, Claim, Meta, Row, RuleSet, Statistics};
-pub use paper::Paper;
+pub use judge::{judge, run_claims};
+pub use paper::{Paper, Step};
 pub use record::{flag, ClaimResult, ClaimVerdict};
 pub use rule::{Borderline, Equivalence, Regime, Rule};
 
 /// Every paper whose claims `dpbai verify` checks.
 pub const PAPERS: &[protocol::Paper] = &[dp_bai::PAPER];
-
-/// What a claims module imports: the declaration types and the check's context.
-pub mod prelude {
-    pub use super::{
-        flag, Area, Borderline, Checked, Claim, Context, Equivalence, Evidence, Regime, Row, Rule,
-        RuleSet,
-    };
-}
-
-/// Judges one claim: runs its check and applies its rule to the statistics and to the errors
-/// its evidence gathering recorded.
-pub fn judge(claim: &dyn AnyClaim, ctx: &mut Context) -> ClaimResult {
-    let m = claim.meta();
-    ctx.evidence.take();
-    let outcome = claim.run(ctx);
-    let errors = ctx.evidence.take();
-    let mut r = ClaimResult {
-        id: m.id,
-        title: m.title,
-        source: m.source,
-        paper: m.statement.to_string(),
-        rule: rule::rule_text(&m.rule),
-        statistics: Default::default(),
-        computed: String::new(),
-        verdict: ClaimVerdict::NotCheckable,
-        note: String::new(),
-        raw: Vec::new(),
-        ran: true,
-    };
-    match outcome {
-        Checked::Skipped => {
-            r.ran = false;
-            r.computed = "not run: `verify --no-experiments`".into();
-            r.note = "not run: `verify --no-experiments`".into();
-            return r;
-        }
-        Checked::Failed(computed) => r.computed = computed,
-        Checked::Done { computed, stats } => {
-            r.computed = computed;
-            r.raw = stats;
-        }
-    }
-    r.statistics = r.raw.iter().map(|&(n, v)| (n.to_string(), v)).collect();
-    if let Some(e) = errors.first() {
-        r.note = format!(
-            "error: {e}{}",
-            if errors.len() > 1 {
-                format!(" (+{} more)", errors.len() - 1)
-            } else {
-                String::new()
-            }
-        );
-        return r;
-    }
-    (r.verdict, r.note) = rule::decide(&m.rule, &r.raw);
-    r
-}
-
-/// Runs and judges every claim of `claims` with `ctx`'s fault injected, in id order.
-pub fn run_claims(claims: &[&'static dyn AnyClaim], ctx: &mut Context) -> Vec<ClaimResult> {
-    let _fault = crate::fault::inject(ctx.fault);
-    let mut out: Vec<ClaimResult> = claims.iter().map(|c| judge(*c, ctx)).collect();
-    out.sort_by_key(|r| id_key(r.id));
-    out
-}
 
 /// Runs and judges every claim of the first paper ([`dp_bai::claims`]).
 pub fn run_all(ctx: &mut Context) -> Vec<ClaimResult> {

@@ -2,11 +2,14 @@
 //! Monte Carlo evidence as data), how its evidence is sorted for its checks and gathered beyond
 //! the study's cells, and where the published forms of its declarations live.
 
-use super::verify::Step;
-use super::{AnyClaim, Context};
+use super::context::Context;
+use super::declare::AnyClaim;
 use crate::error::Result;
 use crate::experiment::run::CellResult;
 use crate::experiment::study::Study;
+
+/// How a paper gathers the evidence beyond its study's cells (with a progress callback).
+pub type Gather = fn(&mut Context, &mut dyn FnMut(Step<'_>)) -> Result<()>;
 
 /// A paper: a study file plus a claims module.
 #[derive(Clone, Copy)]
@@ -29,11 +32,27 @@ pub struct Paper {
     /// checks read.
     pub evidence: fn(&Study, &[CellResult], &mut Context),
     /// Gathers the evidence beyond the study's cells (traced runs, audit searches).
-    pub gather: fn(&mut Context, &mut dyn FnMut(Step<'_>)) -> Result<()>,
+    pub gather: Gather,
 }
 
 impl std::fmt::Debug for Paper {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Paper").field("name", &self.name).finish()
     }
+}
+
+/// What a verification's progress callback is told.
+#[derive(Debug)]
+pub enum Step<'a> {
+    /// Cell `done` of `total` of the study has finished (computed or loaded).
+    Cell {
+        /// Cells finished so far.
+        done: usize,
+        /// Cells in all.
+        total: usize,
+        /// The cell's result.
+        result: &'a CellResult,
+    },
+    /// A phase of unknown length starts (its name, e.g. "traced runs").
+    Phase(&'static str),
 }

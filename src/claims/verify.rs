@@ -3,8 +3,11 @@
 //! searches), and every claim judged. The caller renders the result (REPORT.md, figures) and
 //! compares the verdicts with its expected files.
 
-use super::protocol::Paper;
-use super::{run_claims, ClaimResult, Context};
+use super::context::Context;
+use super::judge::run_claims;
+use super::paper::Paper;
+pub use super::paper::Step;
+use super::record::ClaimResult;
 use crate::error::Result;
 use crate::experiment::run::{CellResult, CellRunner};
 use crate::experiment::study::Study;
@@ -20,22 +23,6 @@ pub struct Options {
     pub experiments: bool,
     /// The evidence area a fault is injected into (`DPBAI_INJECT_FAULT`).
     pub fault: Option<Area>,
-}
-
-/// What a verification's progress callback is told.
-#[derive(Debug)]
-pub enum Step<'a> {
-    /// Cell `done` of `total` of the study has finished (computed or loaded).
-    Cell {
-        /// Cells finished so far.
-        done: usize,
-        /// Cells in all.
-        total: usize,
-        /// The cell's result.
-        result: &'a CellResult,
-    },
-    /// A phase of unknown length starts (its name, e.g. "traced runs").
-    Phase(&'static str),
 }
 
 /// A finished verification.

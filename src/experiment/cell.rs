@@ -163,6 +163,37 @@ pub fn engine_flags(step_by_step: bool, threshold: Option<&str>) -> Vec<String> 
 use crate::error::compact_number;
 
 impl Cell {
+    /// A cell of `algo` with the paper's readings at `eps` (private algorithms) and `delta` on
+    /// the named Bernoulli instance: what a study's `[[algorithm]]` naming only `algo` gives.
+    ///
+    /// # Errors
+    /// `delta` or `eps` out of range.
+    pub fn paper(
+        instance: &str,
+        means: &[f64],
+        algo: AlgoName,
+        eps: Option<f64>,
+        delta: f64,
+        runs: u64,
+        max_steps: u64,
+    ) -> Result<Cell> {
+        let mut setting = Setting::paper(algo, delta)?;
+        if let Some(e) = eps {
+            setting = setting.with_eps(e)?;
+        }
+        Ok(Cell {
+            instance: instance.to_string(),
+            means: means.to_vec(),
+            sigma: None,
+            setting,
+            runs,
+            max_steps,
+            seed_salt: None,
+            paired_seed: None,
+            threshold: None,
+        })
+    }
+
     /// Key without the run count (names the cache file and seeds the cell).
     pub fn key(&self) -> String {
         let s = &self.setting;
@@ -322,8 +353,16 @@ mod tests {
 
     #[test]
     fn default_options_keep_verify_keys_and_each_option_changes_the_key() {
-        let profile = crate::experiment::grid::Profile::named("quick").expect("quick");
-        let base = profile.cell("mu4", &[0.75, 0.5], AlgoName::AdapTtStar, Some(0.2));
+        let base = Cell::paper(
+            "mu4",
+            &[0.75, 0.5],
+            AlgoName::AdapTtStar,
+            Some(0.2),
+            0.01,
+            100,
+            30_000_000,
+        )
+        .expect("valid");
         assert_eq!(base.key(), "mu4_adap-tt-star_eps0.2_delta0.01_paper");
         let p = base.setting;
         let set = |f: &dyn Fn(&mut Setting)| {
@@ -373,8 +412,16 @@ mod tests {
     /// that struct's declaration order; `threshold` omitted when absent).
     #[test]
     fn json_keeps_the_layout_before_setting() {
-        let profile = crate::experiment::grid::Profile::named("quick").expect("quick");
-        let mut c = profile.cell("mu4", &[0.75, 0.5], AlgoName::GaussLdpTt, Some(0.2));
+        let mut c = Cell::paper(
+            "mu4",
+            &[0.75, 0.5],
+            AlgoName::GaussLdpTt,
+            Some(0.2),
+            0.01,
+            100,
+            30_000_000,
+        )
+        .expect("valid");
         c.setting.gamma = Some(crate::params::Gamma::new(1e-6).expect("valid"));
         c.setting.tie_break = TieBreak::Uniform;
         c.seed_salt = Some(3);

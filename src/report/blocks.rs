@@ -8,13 +8,13 @@
 use super::markdown::cell;
 use super::paper::figures::algo_label;
 use crate::bandit::AlgoName;
+use crate::claims::dp_bai::evidence::paper_instances;
 use crate::claims::ClaimResult;
 use crate::complexity::{
     eps_switch_global, eps_switch_local, t_global, t_kl, t_kl_beta, t_kl_gaussian,
     t_kl_gaussian_beta, t_local, t_tv, t_tv2,
 };
-use crate::experiment::grid::paper_instances;
-use crate::experiment::grid::{GridResults, CASE2_CONTROL_EPS};
+use crate::experiment::grid::GridResults;
 use crate::experiment::CellResult;
 use crate::instance::Instance;
 use crate::numbers::sig;
@@ -429,8 +429,12 @@ pub fn case2_table(grid: &GridResults, grid_eps: &[f64], control: &[CellResult])
         ));
     }
     s.push_str(&format!(
-        "\nControl at ε = {CASE2_CONTROL_EPS}, mean τ (capped runs at the cap; runs per cell: {}):\n\n\
+        "\nControl at ε = {}, mean τ (capped runs at the cap; runs per cell: {}):\n\n\
          | instance | means | AdaP-TT* | AdaP-TT |\n|---|---|---|---|\n",
+        control
+            .first()
+            .and_then(|c| c.cell.setting.eps_value())
+            .map_or("—".to_string(), |e| e.to_string()),
         control.first().map_or(0, |c| c.summary.runs)
     ));
     let mut names: Vec<&str> = control.iter().map(|c| c.cell.instance.as_str()).collect();
@@ -712,7 +716,11 @@ mod case2_tests {
         // μ5: (0.4375, 1): no quick ε inside.
         assert_eq!(window_eps(&quick, (0.4375, 1.0)), (None, Some(1.0)));
         // μ1's 2Δ_max is 0.8999… in f64: the paper grid's 0.9 is already past it.
-        let paper = crate::experiment::grid::PAPER_GLOBAL_EPS;
+        let paper = crate::claims::dp_bai::evidence::Profile::of(
+            "paper",
+            &crate::claims::dp_bai::evidence::study("paper", None).expect("built-in"),
+        )
+        .global_eps;
         assert_eq!(window_eps(&paper, w1), (Some(0.8), Some(0.9)));
     }
 }

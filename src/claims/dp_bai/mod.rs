@@ -24,7 +24,9 @@ mod thresholds;
 pub mod trace;
 mod upper;
 
-use super::AnyClaim;
+use crate::claims::context::Context;
+use crate::claims::declare::AnyClaim;
+use crate::claims::paper::{Paper, Step};
 
 /// Every claim of the paper, in id order.
 pub fn claims() -> Vec<&'static dyn AnyClaim> {
@@ -110,7 +112,7 @@ pub fn claims() -> Vec<&'static dyn AnyClaim> {
 }
 
 /// The first paper: its declarations and where their published forms live.
-pub const PAPER: super::Paper = super::Paper {
+pub const PAPER: Paper = Paper {
     name: "dp-bai",
     title: "Differentially Private Best-Arm Identification",
     protocol: "verify/protocol.toml",
@@ -126,7 +128,7 @@ pub const PAPER: super::Paper = super::Paper {
 fn sort_evidence(
     study: &crate::experiment::study::Study,
     results: &[crate::experiment::run::CellResult],
-    ctx: &mut super::Context,
+    ctx: &mut Context,
 ) {
     let s = evidence::sort(study, results);
     ctx.grid = Some(s.grid);
@@ -136,13 +138,10 @@ fn sort_evidence(
 
 /// The evidence beyond the study's cells: the traced runs (the trajectory claims and the
 /// allocation figure) and the adversarial searches of REPORT.md's `audit-search` block.
-fn gather(
-    ctx: &mut super::Context,
-    progress: &mut dyn FnMut(super::verify::Step<'_>),
-) -> crate::error::Result<()> {
-    progress(super::verify::Step::Phase("traced runs"));
+fn gather(ctx: &mut Context, progress: &mut dyn FnMut(Step<'_>)) -> crate::error::Result<()> {
+    progress(Step::Phase("traced runs"));
     ctx.traces = Some(trace::compute(ctx.full)?);
-    progress(super::verify::Step::Phase("adversarial searches"));
+    progress(Step::Phase("adversarial searches"));
     ctx.searches = searches::run_all();
     Ok(())
 }

@@ -1,11 +1,11 @@
 //! Claim checks that need only closed forms, divergences and instance transforms.
 
+use crate::claims::dp_bai::evidence::paper_instances;
 use crate::claims::prelude::*;
 use crate::divergence::{
     c_local_unchecked, kl_bernoulli_unchecked, kl_gaussian_unchecked, pinsker_switch_eps,
     rr_mean_unchecked,
 };
-use crate::experiment::grid::paper_instances;
 use crate::instance::Instance;
 use crate::numbers::{golden_min, lin_grid, log_grid, sig};
 

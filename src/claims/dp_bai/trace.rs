@@ -5,11 +5,11 @@
 use crate::bandit::info::{pure_top_two, PrivacyModel};
 use crate::bandit::trace::{run_traced, Trace};
 use crate::bandit::{AlgoName, AlgoSpec, Setting};
+use crate::claims::dp_bai::evidence::paper_instances;
 use crate::claims::prelude::*;
 use crate::claims::Traces;
 use crate::divergence::kl_delta;
 use crate::error::Result;
-use crate::experiment::grid::paper_instances;
 use crate::fault::Area;
 use crate::instance::Instance;
 use crate::numbers::sig;

@@ -1,9 +1,9 @@
 //! Claim checks on the asymptotic upper bounds (READINGS.md §E.4; Thm. 22, 24, L. 52, Rem. 25).
 
+use crate::claims::dp_bai::evidence::paper_instances;
 use crate::claims::prelude::*;
 use crate::complexity::upper::upper_bounds;
 use crate::complexity::{t_kl_gaussian, t_kl_gaussian_beta, t_tv};
-use crate::experiment::grid::paper_instances;
 use crate::fault::Area;
 use crate::instance::Instance;
 use crate::numbers::sig;

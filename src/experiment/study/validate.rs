@@ -701,7 +701,8 @@ fn validate(f: StudyFile) -> Result<Study> {
         }
     }
     // Re-order: group, instance, the entry's place, its δ and ε (file order), the entry.
-    let mut ranked: Vec<((usize, usize, usize, usize, usize), StudyCell)> = cells
+    type Rank = (usize, usize, usize, usize, usize);
+    let mut ranked: Vec<(Rank, StudyCell)> = cells
         .into_iter()
         .zip(order)
         .map(|(c, (g, place, pos))| ((g, c.instance, place, pos, c.algorithm), c))

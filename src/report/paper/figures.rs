@@ -20,9 +20,9 @@ pub use super::panels::{
     Model, SWITCH_SIDES, THM24_SWITCH_LABEL,
 };
 use crate::bandit::Rules;
+use crate::claims::dp_bai::evidence::paper_instances;
 use crate::claims::dp_bai::evidence::Profile;
 use crate::error::{Error, Result};
-use crate::experiment::grid::paper_instances;
 use crate::experiment::grid::GridResults;
 use crate::report::plot::{count_off_scale, render_with_sidecar, Figure, Rendered};
 use std::path::Path;

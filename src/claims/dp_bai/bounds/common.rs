@@ -1,7 +1,7 @@
 //! The helpers and shared imports of the bound checks (instances, ε grid, slack).
 
+pub(super) use crate::claims::dp_bai::evidence::paper_instances;
 pub(super) use crate::claims::prelude::*;
-pub(super) use crate::experiment::grid::paper_instances;
 pub(super) use crate::fault::Area;
 pub(super) use crate::instance::Instance;
 pub(super) use crate::numbers::{golden_min, log_grid, sig};

@@ -2,10 +2,10 @@
 
 use super::estimates::{est, get, grid, no_grid};
 use crate::bandit::{AlgoName, DpaEpisodes, Rules};
+use crate::claims::dp_bai::evidence::paper_instances;
 use crate::claims::prelude::*;
 use crate::complexity::t_kl_gaussian_beta;
-use crate::experiment::grid::paper_instances;
-use crate::experiment::grid::{GridResults, DPA_DELTAS};
+use crate::experiment::grid::GridResults;
 use crate::instance::Instance;
 use crate::numbers::sig;
 
@@ -244,7 +244,14 @@ pub(super) fn f42(ctx: &mut Context) -> Checked<F42Stats> {
     let k = nu.k() as f64;
     let mut rows = Vec::new();
     let mut last = (f64::NAN, f64::NAN);
-    for &d in &DPA_DELTAS {
+    // The study's DPA cells along δ → 0 (decreasing δ).
+    let dpa_deltas = g.dpa_deltas("mu4");
+    if dpa_deltas.len() < 2 {
+        ctx.evidence
+            .record("fewer than two DPA-TT δ cells on mu4: no δ-slope");
+        return Checked::Failed("fewer than two DPA-TT δ cells on mu4".into());
+    }
+    for &d in &dpa_deltas {
         if let Some(c) = g.dpa("mu4", d) {
             let l = (1.0 / d).ln();
             let per = c.summary.mean_tau / l;
@@ -267,7 +274,7 @@ pub(super) fn f42(ctx: &mut Context) -> Checked<F42Stats> {
         }
     }
     let decreasing = {
-        let v: Vec<f64> = DPA_DELTAS
+        let v: Vec<f64> = dpa_deltas
             .iter()
             .filter_map(|&d| g.dpa("mu4", d))
             .map(|c| c.summary.mean_tau / (1.0 / c.cell.setting.delta.get()).ln())
@@ -276,9 +283,9 @@ pub(super) fn f42(ctx: &mut Context) -> Checked<F42Stats> {
     };
     // The asymptotic evidence: the secant slope of E[τ] in log(1/δ) between the two smallest δ.
     let at = |d: f64| g.dpa("mu4", d);
-    let n = DPA_DELTAS.len();
+    let n = dpa_deltas.len();
     let (slope, slope_lo, slope_hi) =
-        match super::estimates::secant(at(DPA_DELTAS[n - 2]), at(DPA_DELTAS[n - 1])) {
+        match super::estimates::secant(at(dpa_deltas[n - 2]), at(dpa_deltas[n - 1])) {
             Some(Ok((b, se))) => (
                 b,
                 b - super::estimates::Z95 * se,
@@ -296,8 +303,8 @@ pub(super) fn f42(ctx: &mut Context) -> Checked<F42Stats> {
              2T^G_{{1/2}} = {}; DPA-TT on μ4 (distinct means), β = 1/2: {}; bounds 2T^G_{{1/2}} = {} and K log2(2T^G_{{1/2}}) = {}. \
              E[τ]/log(1/δ) decreases along δ → 0: {decreasing}; at δ = 1e-16 it is {} and the rounds term {}. \
              Both are limsup statements as δ → 0: the slope is their asymptotic evidence (READINGS.md §E)",
-            DPA_DELTAS[n - 2],
-            DPA_DELTAS[n - 1],
+            dpa_deltas[n - 2],
+            dpa_deltas[n - 1],
             sig(slope, 5),
             sig(slope_lo, 5),
             sig(slope_hi, 5),

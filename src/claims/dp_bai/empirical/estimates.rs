@@ -1,8 +1,8 @@
 //! The cell estimates every group of empirical checks shares: censored means and their intervals, ratios of cells, secant slopes, the rule sets' algorithms and instances.
 
 pub(super) use crate::bandit::{AlgoName, Rules};
+pub(super) use crate::claims::dp_bai::evidence::paper_instances;
 pub(super) use crate::claims::prelude::*;
-pub(super) use crate::experiment::grid::paper_instances;
 pub(super) use crate::experiment::grid::GridResults;
 pub(super) use crate::experiment::CellResult;
 pub(super) use crate::numbers::sig;
@@ -229,8 +229,7 @@ mod tests {
     use super::super::figures;
     use super::*;
     use crate::claims::{judge, AnyClaim, ClaimResult, ClaimVerdict};
-    use crate::experiment::grid::Profile;
-    use crate::experiment::run_cell;
+    use crate::experiment::{run_cell, Cell};
 
     /// Judges one claim as `run_all` does: its recorded errors, then its rule.
     fn judged(claim: &dyn AnyClaim, ctx: &mut Context) -> ClaimResult {
@@ -240,13 +239,14 @@ mod tests {
     /// A grid of cheap cells named as F.50 looks them up: TTUCB and CTB-TT at ε = 10 for μ1 and
     /// μ2 (both on an easy two-arm instance), `runs` runs each.
     fn f50_grid(runs: u64) -> GridResults {
-        let mut profile = Profile::named("quick").expect("invariant: known profile");
-        profile.runs = runs;
         let means = [0.9, 0.1];
+        let cell = |name, algo, eps| {
+            Cell::paper(name, &means, algo, eps, 0.01, runs, 30_000_000).expect("valid")
+        };
         let cells = ["mu1", "mu2"].map(|name| {
             [
-                profile.cell(name, &means, AlgoName::Ttucb, None),
-                profile.cell(name, &means, AlgoName::CtbTt, Some(10.0)),
+                cell(name, AlgoName::Ttucb, None),
+                cell(name, AlgoName::CtbTt, Some(10.0)),
             ]
         });
         GridResults {

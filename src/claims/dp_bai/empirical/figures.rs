@@ -6,9 +6,9 @@ use super::estimates::{
     RatioEst,
 };
 use crate::bandit::{AlgoName, Rules};
+use crate::claims::dp_bai::evidence::paper_instances;
 use crate::claims::prelude::*;
 use crate::complexity::{eps_switch_global, eps_switch_local};
-use crate::experiment::grid::paper_instances;
 use crate::experiment::grid::GridResults;
 use crate::fault::Area;
 use crate::instance::Instance;
@@ -415,7 +415,16 @@ fn f53_with(ctx: &mut Context, rules: Rules) -> Checked<F53Stats> {
     let mut slopes = Vec::new();
     let (mut max_lo, mut max_hi, mut max_r) = (0f64, 0f64, 0f64);
     let (mut s_lo, mut s_hi, mut pairs, mut undetermined) = (0f64, 0f64, 0u32, 0u32);
-    let [d1, d2] = crate::experiment::grid::SLOPE_DELTAS;
+    // The study's δ-slope cells: the two smallest risks of TTUCB on μ1 below its main one.
+    let ds = g.deltas_of("mu1", AlgoName::Ttucb, rules);
+    let [d1, d2] = match ds.get(1..).unwrap_or_default() {
+        [.., a, b] => [*a, *b],
+        _ => {
+            ctx.evidence
+                .record("fewer than two δ-slope cells of TTUCB on mu1");
+            return Checked::Failed("fewer than two δ-slope cells of TTUCB on mu1".into());
+        }
+    };
     for (name, _) in instances_for(rules) {
         let Some(tt) = get(&ctx.evidence, g, name, AlgoName::Ttucb, None, rules) else {
             continue;

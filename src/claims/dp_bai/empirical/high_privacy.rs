@@ -6,8 +6,8 @@
 
 use super::estimates::{est, fmt_ratio, get, grid, no_grid, ratio};
 use crate::bandit::{AlgoName, Rules};
+use crate::claims::dp_bai::evidence::paper_instances;
 use crate::claims::prelude::*;
-use crate::experiment::grid::paper_instances;
 use crate::numbers::sig;
 
 /// `2Δ_min` of `means`: below it every sub-optimal arm is in the high-privacy regime (F.25).

@@ -1,0 +1,64 @@
+//! Judging a claim: its check run with its context, its rule applied to the statistics and to
+//! the errors its evidence gathering recorded.
+
+use super::context::Context;
+use super::declare::{id_key, AnyClaim, Checked};
+use super::record::{ClaimResult, ClaimVerdict};
+use super::rule;
+
+/// Judges one claim: runs its check and applies its rule to the statistics and to the errors
+/// its evidence gathering recorded.
+pub fn judge(claim: &dyn AnyClaim, ctx: &mut Context) -> ClaimResult {
+    let m = claim.meta();
+    ctx.evidence.take();
+    let outcome = claim.run(ctx);
+    let errors = ctx.evidence.take();
+    let mut r = ClaimResult {
+        id: m.id,
+        title: m.title,
+        source: m.source,
+        paper: m.statement.to_string(),
+        rule: rule::rule_text(&m.rule),
+        statistics: Default::default(),
+        computed: String::new(),
+        verdict: ClaimVerdict::NotCheckable,
+        note: String::new(),
+        raw: Vec::new(),
+        ran: true,
+    };
+    match outcome {
+        Checked::Skipped => {
+            r.ran = false;
+            r.computed = "not run: `verify --no-experiments`".into();
+            r.note = "not run: `verify --no-experiments`".into();
+            return r;
+        }
+        Checked::Failed(computed) => r.computed = computed,
+        Checked::Done { computed, stats } => {
+            r.computed = computed;
+            r.raw = stats;
+        }
+    }
+    r.statistics = r.raw.iter().map(|&(n, v)| (n.to_string(), v)).collect();
+    if let Some(e) = errors.first() {
+        r.note = format!(
+            "error: {e}{}",
+            if errors.len() > 1 {
+                format!(" (+{} more)", errors.len() - 1)
+            } else {
+                String::new()
+            }
+        );
+        return r;
+    }
+    (r.verdict, r.note) = rule::decide(&m.rule, &r.raw);
+    r
+}
+
+/// Runs and judges every claim of `claims` with `ctx`'s fault injected, in id order.
+pub fn run_claims(claims: &[&'static dyn AnyClaim], ctx: &mut Context) -> Vec<ClaimResult> {
+    let _fault = crate::fault::inject(ctx.fault);
+    let mut out: Vec<ClaimResult> = claims.iter().map(|c| judge(*c, ctx)).collect();
+    out.sort_by_key(|r| id_key(r.id));
+    out
+}
