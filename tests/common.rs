@@ -46,7 +46,7 @@ pub fn run_cli(args: &[&str]) -> (i32, String, String) {
 }
 
 /// The names of `dpbai fn --list`.
-pub const FN_NAMES: [&str; 14] = [
+pub const FN_NAMES: [&str; 17] = [
     "lambert-w0",
     "lambert-wm1",
     "wbar",
@@ -61,6 +61,9 @@ pub const FN_NAMES: [&str; 14] = [
     "tv-bernoulli",
     "c-local",
     "kl",
+    "d-eps-plus",
+    "d-eps-minus",
+    "d-eps",
 ];
 
 /// The proptest configuration of every property test: `cases` cases drawn from a fixed seed,
