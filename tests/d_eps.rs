@@ -19,13 +19,6 @@ const D_EPS_TOL: f64 = 1e-13;
 /// that are each accurate to `D_EPS_TOL`).
 const INEQ_SLACK: f64 = 4e-13;
 
-fn parse(v: &toml::Value) -> f64 {
-    v.as_str()
-        .expect("golden numbers are strings")
-        .parse::<f64>()
-        .expect("golden number parses")
-}
-
 struct Case {
     name: String,
     args: Vec<f64>,
@@ -53,7 +46,7 @@ fn cases() -> Vec<Case> {
                 name: c["fn"].as_str().expect("fn").to_string(),
                 args: arg_text.iter().map(|a| a.parse().expect("f64")).collect(),
                 arg_text,
-                want: parse(&c["value"]),
+                want: crate::common::golden_number(&c["value"]),
                 note: c.get("note").and_then(|n| n.as_str()).unwrap_or("").into(),
             }
         })
@@ -78,8 +71,7 @@ fn err_of(got: f64, want: f64) -> f64 {
 #[test]
 fn golden_values_d_eps() {
     let cases = cases();
-    let mut worst: std::collections::BTreeMap<&str, (f64, Vec<f64>)> = Default::default();
-    let mut failures = Vec::new();
+    let mut tally = crate::common::GoldenTally::default();
     for c in &cases {
         let a = &c.args;
         let lib = match c.name.as_str() {
@@ -95,25 +87,14 @@ fn golden_values_d_eps() {
             .expect("in the domain");
         assert_eq!(lib.to_bits(), cat.to_bits(), "{} {a:?}", c.name);
         let r = err_of(lib, c.want);
-        let e = worst.entry(c.name.as_str()).or_insert((0.0, vec![]));
-        if r > e.0 {
-            *e = (r, a.clone());
-        }
-        if r.is_nan() || r > D_EPS_TOL {
-            failures.push(format!(
+        tally.record(&c.name, a, r, r <= D_EPS_TOL, || {
+            format!(
                 "{}({a:?}) = {lib:e}, golden {:e}, rel err {r:e} ({})",
                 c.name, c.want, c.note
-            ));
-        }
+            )
+        });
     }
-    for (name, (r, args)) in &worst {
-        println!("max rel err {name:12} {r:.2e} at {args:?}");
-    }
-    assert!(
-        failures.is_empty(),
-        "golden failures:\n{}",
-        failures.join("\n")
-    );
+    tally.finish();
     // coverage
     for f in ["d_eps_plus", "d_eps_minus", "d_eps"] {
         let n = cases.iter().filter(|c| c.name == f).count();

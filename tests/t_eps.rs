@@ -112,14 +112,8 @@ fn cli_json_t_eps() {
         let (code, out, err) = run_cli(&["bounds", "--means", m, "--eps", e, "--json"]);
         assert_eq!(code, 0, "{err}");
         let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
-        let t = &v["t_eps"];
-        let (val, lo, hi) = (
-            t["value"].as_f64().unwrap(),
-            t["lower"].as_f64().unwrap(),
-            t["upper"].as_f64().unwrap(),
-        );
-        assert!(lo <= val && val <= hi && (hi - lo) <= CERTIFIED_REL_WIDTH * val);
-        assert_eq!(t["allocation"].as_array().unwrap().len(), 5);
+        // value, certified bracket of relative width <= 1e-9, allocation
+        let val = crate::common::certified_json(&v["t_eps"], 5);
         let eps: f64 = e.parse().unwrap();
         let nu = ber(&m.split(',').map(|x| x.parse().unwrap()).collect::<Vec<_>>());
         assert_eq!(val, t_eps(&nu, eps).unwrap().value);
@@ -222,16 +216,7 @@ fn exact_low_privacy_switch() {
 
 #[test]
 fn hard_instances_certify() {
-    let cases: Vec<Vec<f64>> = vec![
-        vec![0.5, 0.4999999],
-        vec![0.3, 0.2999999, 0.1],
-        vec![1.0, 0.0],
-        vec![1.0, 0.0, 0.0, 0.0],
-        vec![1e-9, 0.0],
-        vec![1.0, 0.99999, 0.0],
-        (0..200).map(|i| 0.99 - 0.0049 * i as f64).collect(),
-    ];
-    for m in cases {
+    for m in crate::common::hard_bernoulli_means() {
         let nu = ber(&m);
         for e in [1e-6, 1e-3, 0.05, 0.6, 3.0, 100.0, 1e4] {
             checked(t_eps(&nu, e).unwrap_or_else(|err| panic!("{:?} eps {e}: {err}", &m[..2])));

@@ -11,7 +11,8 @@ Definition ([REG25]; [BAI25] poster): for Bernoulli means mu (the arm) and x (th
 
 Method, independent of the Rust closed form: the infimum over z is minimised numerically at 50
 significant digits by a derivative-free golden-section search on the whole interval [0, 1]
-(the objective is convex in z: |z - mu| and kl(z, x) are), 260 iterations, which shrink the
+(the objective is convex in z: |z - mu| and kl(z, x) are; the search and kl are those of
+verify/golden_bounds.py), 260 iterations, which shrink the
 bracket below 1e-54; the value is the smallest objective seen. The objective itself is
 evaluated with 150 working digits (kl(z, x) near z = x cancels up to ~60 digits when x - mu is
 ~1e-12) and rounded to 50. No closed form, minimiser formula
@@ -30,29 +31,23 @@ closed form of the poster at 50 digits; the script fails if they differ by more 
 relative, so a bad minimisation cannot write a golden file.
 """
 import math
+import os
 import sys
 
-import mpmath as mp
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import golden_bounds as gb  # noqa: E402  (kl and the golden-section search)
 
-mp.mp.dps = 50
+mp = gb.mp
+mp.mp.dps = 50  # (golden_bounds sets 40 on import)
+kl = gb.kl
 ITERATIONS = 260
 EVAL_DIGITS = 150
 OUT_DIGITS = 30
 
 
-def kl(p, q):
-    """kl(p, q) = p log(p/q) + (1 - p) log((1 - p)/(1 - q)), 0 log 0 = 0, +inf off-support."""
-    if p == q:
-        return mp.mpf(0)
-    if (p > 0 and q == 0) or (p < 1 and q == 1):
-        return mp.inf
-    t1 = 0 if p == 0 else p * mp.log(p / q)
-    t2 = 0 if p == 1 else (1 - p) * mp.log((1 - p) / (1 - q))
-    return t1 + t2
-
-
 def definition(mu, x, eps):
-    """inf_{z in [0, 1]} eps |z - mu| + kl(z, x), by golden section over [0, 1]."""
+    """inf_{z in [0, 1]} eps |z - mu| + kl(z, x), by golden section over [0, 1] (the
+    golden-section search of verify/golden_bounds.py, on -objective), with the ends, mu and x."""
     mu, x, eps = mp.mpf(mu), mp.mpf(x), mp.mpf(eps)
 
     def obj(z):
@@ -62,22 +57,8 @@ def definition(mu, x, eps):
             v = eps * abs(z - mu) + kl(z, x)
         return +v
 
-    g = (mp.sqrt(5) - 1) / 2
-    a, b = mp.mpf(0), mp.mpf(1)
-    best = min(obj(a), obj(b), obj(mu), obj(x))
-    c, d = b - g * (b - a), a + g * (b - a)
-    fc, fd = obj(c), obj(d)
-    for _ in range(ITERATIONS):
-        best = min(best, fc, fd)
-        if fc <= fd:
-            b, d, fd = d, c, fc
-            c = b - g * (b - a)
-            fc = obj(c)
-        else:
-            a, c, fc = c, d, fd
-            d = a + g * (b - a)
-            fd = obj(d)
-    return min(best, fc, fd)
+    neg_min, _ = gb.golden_max(lambda z: -obj(z), mp.mpf(0), mp.mpf(1), ITERATIONS)
+    return min(-neg_min, obj(mp.mpf(0)), obj(mp.mpf(1)), obj(mu), obj(x))
 
 
 def closed_form_plus(mu, x, eps):

@@ -88,22 +88,8 @@ def c_eps(top, low, u, w, eps, iters=200):
     def obj(x):
         return u * X1.f(x) + w * X2.f(x)
 
-    g = (mp.sqrt(5) - 1) / 2
-    a, b = mp.mpf(low), mp.mpf(top)
-    best = min(obj(a), obj(b))
-    c, d = b - g * (b - a), a + g * (b - a)
-    fc, fd = obj(c), obj(d)
-    for _ in range(iters):
-        best = min(best, fc, fd)
-        if fc <= fd:
-            b, d, fd = d, c, fc
-            c = b - g * (b - a)
-            fc = obj(c)
-        else:
-            a, c, fc = c, d, fd
-            d = a + g * (b - a)
-            fd = obj(d)
-    return min(best, fc, fd)
+    neg_min, _ = gb.golden_max(lambda x: -obj(x), mp.mpf(low), mp.mpf(top), iters)
+    return min(-neg_min, obj(mp.mpf(low)), obj(mp.mpf(top)))
 
 
 MU1 = [0.95, 0.9, 0.9, 0.9, 0.5]
