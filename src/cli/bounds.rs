@@ -476,7 +476,7 @@ fn run_checked(a: Args) -> Result<()> {
             if v.is_finite() {
                 fixed(v, 8)
             } else {
-                "inf (a mean at 0 or 1)".into()
+                "none (a mean at 0 or 1: d_eps < kl at every eps)".into()
             }
         };
         println!(

@@ -349,7 +349,8 @@ pub fn d_eps_breakpoint(mu: f64, eps: f64) -> Result<f64> {
 /// `μ, x ∈ [0, 1]`; `0` when `x = μ`.
 /// # Accuracy
 /// A few ulps away from `x ≈ μ` (two `ln` of quotients); the difference of the two logits is
-/// taken as `log1p((x − μ)/(μ(1 − x)))` so that it keeps its relative accuracy as `x → μ`.
+/// taken as `log1p((x − μ)/(μ(1 − x)))` so that it keeps its relative accuracy as `x → μ`
+/// (as the difference of the logits when that quotient overflows: subnormal means).
 /// Checked as the equality condition of the sandwich in `tests/divergence.rs`.
 /// # Errors
 /// [`crate::Error::InvalidParameter`] if `μ` or `x` is NaN or outside `[0, 1]`.
@@ -374,8 +375,14 @@ pub(crate) fn kl_threshold_unchecked(mu: f64, x: f64) -> f64 {
     if lo <= 0.0 || hi >= 1.0 {
         return f64::INFINITY;
     }
-    // x(1 − μ)/(μ(1 − x)) = 1 + (x − μ)/(μ(1 − x))
-    ((hi - lo) / (lo * (1.0 - hi))).ln_1p()
+    // x(1 − μ)/(μ(1 − x)) = 1 + (x − μ)/(μ(1 − x)); beyond the double range (a subnormal
+    // mean) the difference of the two logits, each finite
+    let r = (hi - lo) / (lo * (1.0 - hi));
+    if r.is_finite() {
+        r.ln_1p()
+    } else {
+        (hi.ln() - (-hi).ln_1p()) - (lo.ln() - (-lo).ln_1p())
+    }
 }
 
 #[cfg(test)]
@@ -397,6 +404,15 @@ mod tests {
         assert!((big.plus(0.0, 0.5) - 2f64.ln()).abs() < 1e-15);
         assert!(DEps::new(0.0).is_err() && DEps::new(f64::INFINITY).is_err());
         assert!(d_eps(0.5, f64::NAN, 1.0).is_err() && d_eps(-0.1, 0.5, 1.0).is_err());
+    }
+
+    #[test]
+    fn kl_threshold_is_finite_for_subnormal_means() {
+        // logit(0.5) − logit(1e-320) = −log(1e-320) + log1p(−1e-320) ≈ 736.8
+        let e = kl_threshold_unchecked(1e-320, 0.5);
+        assert!((e + (1e-320f64).ln()).abs() < 1e-12, "{e}");
+        assert_eq!(kl_threshold_unchecked(0.0, 0.5), f64::INFINITY);
+        assert!((kl_threshold_unchecked(0.5, 0.75) - 3f64.ln()).abs() < 1e-15);
     }
 
     #[test]
