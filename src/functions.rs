@@ -282,6 +282,36 @@ pub const FUNCTIONS: &[Function] = &[
         expr: None,
     },
     Function {
+        name: "d_eps_plus",
+        command: "d-eps-plus",
+        aliases: &[],
+        params: &["mu", "x", "eps"],
+        domain: "mu, x in [0, 1], eps > 0; the cost d+_eps of moving a Bernoulli mean up from mu \
+                 to x under eps-global DP ([BAI25] poster)",
+        eval: Eval::Three(divergence::d_eps_plus),
+        expr: None,
+    },
+    Function {
+        name: "d_eps_minus",
+        command: "d-eps-minus",
+        aliases: &[],
+        params: &["mu", "x", "eps"],
+        domain: "mu, x in [0, 1], eps > 0; d-_eps(mu, x) = d+_eps(1 - mu, 1 - x), the cost of \
+                 moving a mean down ([BAI25] poster)",
+        eval: Eval::Three(divergence::d_eps_minus),
+        expr: None,
+    },
+    Function {
+        name: "d_eps",
+        command: "d-eps",
+        aliases: &[],
+        params: &["mu", "x", "eps"],
+        domain: "mu, x in [0, 1], eps > 0; d_eps(mu, x) = inf_z eps|z - mu| + kl(z, x), the \
+                 two-sided d+/d- ([REG25], [BAI25] poster)",
+        eval: Eval::Three(divergence::d_eps),
+        expr: None,
+    },
+    Function {
         name: "c_local",
         command: "c-local",
         aliases: &[],

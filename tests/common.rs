@@ -18,6 +18,86 @@ pub fn load_toml(name: &str) -> toml::Table {
     toml::from_str(&text).expect("golden file is a valid TOML document")
 }
 
+/// A golden number: a decimal string of `tests/data/*.toml` (mpmath's digits; `inf` allowed).
+pub fn golden_number(v: &toml::Value) -> f64 {
+    v.as_str()
+        .expect("golden numbers are strings")
+        .parse::<f64>()
+        .expect("golden number parses")
+}
+
+/// The per-function worst relative error and the failures of a golden-value test: every case
+/// is recorded, the worst per function printed, and the test fails listing every failure.
+#[derive(Default)]
+pub struct GoldenTally {
+    worst: std::collections::BTreeMap<String, (f64, Vec<f64>)>,
+    failures: Vec<String>,
+}
+
+impl GoldenTally {
+    /// Records one case: its relative error `rel`, whether it is within its tolerance, and the
+    /// failure message (built only on failure).
+    pub fn record(
+        &mut self,
+        name: &str,
+        args: &[f64],
+        rel: f64,
+        ok: bool,
+        msg: impl FnOnce() -> String,
+    ) {
+        let e = self.worst.entry(name.to_string()).or_insert((0.0, vec![]));
+        if rel > e.0 {
+            *e = (rel, args.to_vec());
+        }
+        if !ok || rel.is_nan() {
+            self.failures.push(msg());
+        }
+    }
+
+    /// Prints the worst relative error per function; fails with every failure listed.
+    pub fn finish(self) {
+        for (name, (r, args)) in &self.worst {
+            println!("max rel err {name:30} {r:.2e} at {args:?}");
+        }
+        assert!(
+            self.failures.is_empty(),
+            "golden failures:\n{}",
+            self.failures.join("\n")
+        );
+    }
+}
+
+/// Bernoulli instances that stress a characteristic-time solver: near ties, means at 0 and
+/// 1, many arms.
+pub fn hard_bernoulli_means() -> Vec<Vec<f64>> {
+    vec![
+        vec![0.5, 0.4999999],
+        vec![0.3, 0.2999999, 0.1],
+        vec![1.0, 0.0],
+        vec![1.0, 0.0, 0.0, 0.0],
+        vec![1e-9, 0.0],
+        vec![1.0, 0.99999, 0.0],
+        (0..200).map(|i| 0.99 - 0.0049 * i as f64).collect(),
+    ]
+}
+
+/// A certified time of `dpbai bounds --json` (`{value, lower, upper, allocation}`): asserts
+/// `lower <= value <= upper`, the relative width <= 1e-9 and `k` weights; returns the value.
+pub fn certified_json(t: &serde_json::Value, k: usize) -> f64 {
+    let (val, lo, hi) = (
+        t["value"].as_f64().expect("value"),
+        t["lower"].as_f64().expect("lower"),
+        t["upper"].as_f64().expect("upper"),
+    );
+    assert!(lo <= val && val <= hi, "{t}");
+    assert!(
+        hi - lo <= dpbai::complexity::CERTIFIED_REL_WIDTH * lo,
+        "{t}"
+    );
+    assert_eq!(t["allocation"].as_array().expect("allocation").len(), k);
+    val
+}
+
 /// Relative error `|got − want| / |want|` (absolute when `want == 0`).
 pub fn rel_err(got: f64, want: f64) -> f64 {
     if want == 0.0 {
@@ -46,7 +126,7 @@ pub fn run_cli(args: &[&str]) -> (i32, String, String) {
 }
 
 /// The names of `dpbai fn --list`.
-pub const FN_NAMES: [&str; 14] = [
+pub const FN_NAMES: [&str; 17] = [
     "lambert-w0",
     "lambert-wm1",
     "wbar",
@@ -61,6 +141,9 @@ pub const FN_NAMES: [&str; 14] = [
     "tv-bernoulli",
     "c-local",
     "kl",
+    "d-eps-plus",
+    "d-eps-minus",
+    "d-eps",
 ];
 
 /// The proptest configuration of every property test: `cases` cases drawn from a fixed seed,

@@ -781,16 +781,7 @@ fn scaling_of_gaussian_times() {
 #[test]
 fn hard_instances_certify() {
     // near ties, means at 0 and 1, many arms: every time certifies at 1e-9
-    let cases: Vec<Vec<f64>> = vec![
-        vec![0.5, 0.4999999],
-        vec![0.3, 0.2999999, 0.1],
-        vec![1.0, 0.0],
-        vec![1.0, 0.0, 0.0, 0.0],
-        vec![1e-9, 0.0],
-        vec![1.0, 0.99999, 0.0],
-        (0..200).map(|i| 0.99 - 0.0049 * i as f64).collect(),
-    ];
-    for m in cases {
+    for m in crate::common::hard_bernoulli_means() {
         let nu = ber(&m);
         for e in [1e-4, 0.05, 0.6, 3.0, 100.0, 1e4] {
             for kind in [
@@ -883,14 +874,7 @@ fn cli_json_gaussian_local() {
     ]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
-    let l = &v["t_local"];
-    let (val, lo, hi) = (
-        l["value"].as_f64().unwrap(),
-        l["lower"].as_f64().unwrap(),
-        l["upper"].as_f64().unwrap(),
-    );
-    assert!(lo <= val && val <= hi && (hi - lo) <= CERTIFIED_REL_WIDTH * lo);
-    assert_eq!(l["allocation"].as_array().unwrap().len(), 4);
+    let val = crate::common::certified_json(&v["t_local"], 4);
     let nu = Instance::gaussian(vec![1.0, 0.8, 0.5, -1.0], 0.25).unwrap();
     assert_eq!(val, complexity::t_local(&nu, 0.5).unwrap().value);
     assert!(v["sample_lower_bounds"]["local"].is_number());

@@ -28,13 +28,6 @@ fn ulp(v: f64) -> f64 {
     f64::from_bits(a.to_bits() + 1) - a
 }
 
-fn parse(v: &toml::Value) -> f64 {
-    v.as_str()
-        .expect("golden numbers are strings")
-        .parse::<f64>()
-        .expect("golden number parses")
-}
-
 struct Golden {
     name: String,
     args: Vec<f64>,
@@ -58,9 +51,9 @@ fn golden_cases() -> Vec<Golden> {
                 .as_array()
                 .expect("args")
                 .iter()
-                .map(parse)
+                .map(crate::common::golden_number)
                 .collect(),
-            value: parse(&c["value"]),
+            value: crate::common::golden_number(&c["value"]),
         })
         .collect()
 }
@@ -92,31 +85,20 @@ fn within_tolerance(name: &str, got: f64, want: f64) -> bool {
 fn golden_values_special() {
     let cases = golden_cases();
     assert!(cases.len() >= 200, "at least 200 golden points");
-    let mut worst: std::collections::BTreeMap<String, (f64, Vec<f64>)> = Default::default();
-    let mut failures = Vec::new();
+    let mut tally = crate::common::GoldenTally::default();
     for c in &cases {
         let got = eval(&c.name, &c.args)
             .unwrap_or_else(|e| panic!("{}({:?}) errored: {e}", c.name, c.args));
         let r = rel_err(got, c.value);
-        let e = worst.entry(c.name.clone()).or_insert((0.0, vec![]));
-        if r > e.0 {
-            *e = (r, c.args.clone());
-        }
-        if !within_tolerance(&c.name, got, c.value) {
-            failures.push(format!(
+        let ok = within_tolerance(&c.name, got, c.value);
+        tally.record(&c.name, &c.args, r, ok, || {
+            format!(
                 "{}({:?}) = {got:e}, golden {:e}, rel err {r:e}",
                 c.name, c.args, c.value
-            ));
-        }
+            )
+        });
     }
-    for (name, (r, args)) in &worst {
-        println!("max rel err {name:12} {r:.2e} at {args:?}");
-    }
-    assert!(
-        failures.is_empty(),
-        "golden failures:\n{}",
-        failures.join("\n")
-    );
+    tally.finish();
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Each asymptotic upper bound `U` (`complexity::upper`) against the sample-complexity lower
 //! bound of its own privacy model: `T·log(1/(2.4δ)) <= U·log(1/δ)` on a grid of families, σ, ε
 //! and δ, where `T` is the characteristic time of that model (L. 5 `T_KL`, Thm. 10 `T_ℓ`,
-//! Thm. 17 `T_g`; [`LowerTime`]).
+//! Thm. 17 `T_g`; [`LowerTime`]); for DP-TT ([BAI25]) `T*_ε·log(1/(3δ)) <= U·log(1/δ)`.
 //!
 //! Why the finite-δ inequality is the right test: the lower bounds hold at every δ
 //! (`E[τ] >= T·log(1/(2.4δ))`), the upper bounds only as `δ → 0`
@@ -12,7 +12,7 @@
 //! where the comparison is weaker than the theorems' own statement, with the reason.
 
 use dpbai::complexity::upper::{self, LowerTime, UpperBound};
-use dpbai::complexity::{t_global, t_kl, t_local};
+use dpbai::complexity::{t_eps, t_global, t_kl, t_local};
 use dpbai::instance::{Family, Instance};
 use proptest::prelude::*;
 
@@ -34,8 +34,8 @@ enum Flag {
     /// Laplace noise), so Thm. 17's `T_g` does not bind them; the bound is compared with L. 5's
     /// `T_KL` (they are δ-correct, L. 21, L. 23), which L. 52 (σ-sub-Gaussian arms) implies.
     GaussianNotPrivate,
-    /// CTB-TT on Gaussian arms: randomised response needs rewards in `[0, 1]`; no bound is
-    /// given (asserted refused, value `+∞`).
+    /// CTB-TT and DP-TT on Gaussian arms: randomised response and DP-TT's Laplace noise need
+    /// rewards in `[0, 1]`; no bound is given (asserted refused, value `+∞`).
     Refused,
 }
 
@@ -54,6 +54,16 @@ fn time_of(lt: LowerTime, nu: &Instance, eps: f64) -> f64 {
         LowerTime::Kl => t_kl(nu).unwrap().value,
         LowerTime::Local => t_local(nu, eps).unwrap().value,
         LowerTime::Global => t_global(nu, eps).unwrap().value,
+        LowerTime::Eps => t_eps(nu, eps).unwrap().value,
+    }
+}
+
+/// The factor of the lower bound of `lt`: `log(1/(2.4δ))` (L. 5, Thm. 10, 17), `log(1/(3δ))`
+/// ([BAI25]'s `T*_ε`).
+fn factor(lt: LowerTime, delta: f64) -> f64 {
+    match lt {
+        LowerTime::Eps => (1.0 / (3.0 * delta)).ln(),
+        _ => (1.0 / (2.4 * delta)).ln(),
     }
 }
 
@@ -69,6 +79,7 @@ fn cases(nu: &Instance, eps: f64, beta: f64, delta: f64) -> Vec<Case> {
     }
     let u = upper::upper_bounds(nu, eps, beta).unwrap();
     let dpa = upper::dpa(nu, beta).unwrap();
+    let dp_tt = upper::dp_tt(nu, eps, beta, upper::DP_TT_ETA).unwrap();
     let s = &u.adap_tt_star;
     let star = |name, v| (name, v, s.lower_time);
     let plain = |name, b: &UpperBound| (name, b.finite(), b.lower_time);
@@ -81,19 +92,27 @@ fn cases(nu: &Instance, eps: f64, beta: f64, delta: f64) -> Vec<Case> {
         star("lemma52_app", Some(s.lemma52_app)),
         star("proof_max", Some(s.proof_max)),
         plain("dpa", &dpa),
+        plain("dp_tt", &dp_tt.dp_tt),
+        plain("dp_tt_8t_eps", &dp_tt.dp_tt_8t_eps),
     ] {
         let mut flags = common.clone();
-        if gaussian && name.starts_with("ctb") {
+        let refused = name.starts_with("ctb") || name.starts_with("dp_tt");
+        if gaussian && refused {
             flags.push(Flag::Refused);
         }
-        if gaussian && !name.starts_with("ctb") && name != "dpa" {
+        if gaussian && !refused && name != "dpa" {
             flags.push(Flag::GaussianNotPrivate);
         }
         out.push(Case {
             name,
             upper: v,
             lower_time: lt,
-            t: time_of(lt, nu, eps),
+            // no T*_ε for Gaussian arms (DP-TT is refused there)
+            t: if gaussian && lt == LowerTime::Eps {
+                f64::NAN
+            } else {
+                time_of(lt, nu, eps)
+            },
             flags,
         });
     }
@@ -113,12 +132,12 @@ fn check(c: &Case, delta: f64, what: &str) -> Option<f64> {
         .upper
         .unwrap_or_else(|| panic!("{what} {}: refused", c.name));
     assert!(u.is_finite() && u > 0.0, "{what} {}: {u}", c.name);
-    let lf = (1.0 / (2.4 * delta)).ln();
+    let lf = factor(c.lower_time, delta);
     let l1d = (1.0 / delta).ln();
     // finite δ
     assert!(
         c.t * lf <= u * l1d * (1.0 + CERT_SLACK),
-        "{what} {} ({:?}): T·log(1/(2.4δ)) = {} > U·log(1/δ) = {} (δ = {delta}, flags {:?})",
+        "{what} {} ({:?}): T·(its factor) = {} > U·log(1/δ) = {} (δ = {delta}, flags {:?})",
         c.name,
         c.lower_time,
         c.t * lf,
@@ -135,7 +154,7 @@ fn check(c: &Case, delta: f64, what: &str) -> Option<f64> {
         c.flags
     );
     let tiny = 1e-300f64;
-    let ratio = u * (1.0 / tiny).ln() / (c.t * (1.0 / (2.4 * tiny)).ln());
+    let ratio = u * (1.0 / tiny).ln() / (c.t * factor(c.lower_time, tiny));
     assert!(
         ratio >= 1.0 - CERT_SLACK,
         "{what} {}: ratio {ratio}",

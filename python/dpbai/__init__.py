@@ -54,6 +54,8 @@ from ._dpbai import (
     EpsCurves,
     ExperimentResults,
     ExperimentRow,
+    LowerBoundFactors,
+    LowPrivacySwitch,
     RunResult,
     RunSummary,
     SampleLowerBounds,
@@ -83,6 +85,8 @@ __all__ = [
     "EpsCurves",
     "ExperimentResults",
     "ExperimentRow",
+    "LowerBoundFactors",
+    "LowPrivacySwitch",
     "RunResult",
     "RunSummary",
     "SampleLowerBounds",
@@ -117,8 +121,11 @@ def bounds(
     means : the arm means (in ``[0, 1]`` for Bernoulli arms; a unique best arm).
     family : ``"bernoulli"`` or ``"gaussian"`` (known ``sigma``, default 1).
     sigma : standard deviation of Gaussian arms (used by every time and bound).
-    eps : privacy budget ``ε > 0``; adds the local/global times and the private bounds.
-    delta : risk ``δ ∈ (0, 1)`` of the sample-complexity lower bounds.
+    eps : privacy budget ``ε > 0``; adds the local/global times, [BAI25]'s tight global-DP
+        time ``t_eps`` (``T*_ε``, Bernoulli arms) and the private bounds.
+    delta : risk ``δ ∈ (0, 1)`` of the sample-complexity lower bounds (each labelled with its
+        factor: ``log(1/(2.4 delta))`` for the first paper's, ``log(1/(3 delta))`` for
+        ``T*_ε``'s).
     beta : leader proportion ``β ∈ (0, 1)`` of the β-times and the upper bounds.
 
     Example
@@ -132,6 +139,10 @@ def bounds(
     1.0
     >>> b.upper_bounds.dpa.model, b.upper_bounds.adap_tt.lower_time
     ('non-private', 't_global')
+    >>> b.t_eps.value >= b.t_global.value  # [BAI25]: T*_eps >= T_g
+    True
+    >>> b.sample_lower_bounds.factors.t_eps, b.upper_bounds.dp_tt.lower_time
+    ('log(1/(3 delta))', 't_eps')
     >>> g = bounds([1.0, 0.5], family="gaussian", sigma=1.0, eps=0.5)
     >>> round(g.upper_bounds.dpa.value, 6), g.upper_bounds.ctb_tt.value
     (64.0, None)
@@ -163,10 +174,12 @@ def eps_curves(
     ``t_kl_g_eps``, ``t_kl_beta_g_eps``, ``two_h_g_eps``, ``h_eps_sec43``, ``h_eps_app_b``,
     ``lb_*`` (sample-complexity lower bounds), ``ub_*`` (upper-bound formulas, asymptotic,
     δ → 0), ``ub_adap_tt_star_*_branch`` (the active term of each reading of Thm. 24: 1 = g1,
-    2 = g2; the curve jumps where it changes) and ``high_privacy_arms`` (arms with
-    ``ε < 2Δ_a``). Gaussian arms use their ``sigma`` throughout. NaN marks a quantity that is
-    undefined (relaxed_local and the refused ub_ctb_tt, ub_ctb_tt_ids of Gaussian arms). The
-    GIL is released.
+    2 = g2; the curve jumps where it changes), ``high_privacy_arms`` (arms with
+    ``ε < 2Δ_a``), and [BAI25]'s ``t_eps[_lower|_upper]``, ``t_eps_beta``,
+    ``t_eps_over_t_global``, ``lb_t_eps`` (times ``log(1/(3δ))``, not ``log(1/(2.4δ))``),
+    ``ub_dp_tt`` and ``ub_dp_tt_8t_eps``. Gaussian arms use their ``sigma`` throughout. NaN
+    marks a quantity that is undefined (relaxed_local, the refused ub_ctb_tt, ub_ctb_tt_ids and
+    the [BAI25] columns of Gaussian arms). The GIL is released.
 
     Example
     -------

@@ -25,6 +25,9 @@ __all__ = [
     "c_local",
     "rr_mean",
     "kl_delta",
+    "d_eps_plus",
+    "d_eps_minus",
+    "d_eps",
 ]
 
 
@@ -67,3 +70,25 @@ def kl_delta(delta):
     """``kl(1 - δ, δ) = (1 - 2δ) log((1 - δ)/δ)``, the change-of-measure constant of Lemma 5
     (READINGS.md §A.8)."""
     return _call("kl_delta", delta)
+
+
+def d_eps_plus(mu, x, eps):
+    """``d⁺_ε(μ, x)``, the cost of moving a Bernoulli mean up from ``μ`` to ``x`` under ε-global
+    DP ([BAI25] poster): ``inf_{z ∈ [μ, x]} ε(z - μ) + kl(z, x)``, 0 for ``x <= μ``;
+    ``μ, x ∈ [0, 1]``, ``ε > 0``.
+
+    >>> round(d_eps_plus(0.2, 1.0, 0.5), 12)  # ε(1 - μ): finite, unlike kl(0.2, 1)
+    0.4
+    """
+    return _call("d_eps_plus", mu, x, eps)
+
+
+def d_eps_minus(mu, x, eps):
+    """``d⁻_ε(μ, x) = d⁺_ε(1 - μ, 1 - x)``, the cost of moving a mean down ([BAI25] poster)."""
+    return _call("d_eps_minus", mu, x, eps)
+
+
+def d_eps(mu, x, eps):
+    """The two-sided ``d_ε(μ, x) = inf_z ε|z - μ| + kl(z, x)`` ([REG25], [BAI25] poster):
+    ``d⁺_ε`` for ``x >= μ``, ``d⁻_ε`` below; ``0 <= d_ε <= min{kl, ε|x - μ|}``."""
+    return _call("d_eps", mu, x, eps)

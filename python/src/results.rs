@@ -65,27 +65,56 @@ record! {
 }
 
 record! {
-    /// The upper-bound formulas, per unit of `log(1/δ)` (the private ones need ε).
+    /// The upper-bound formulas, per unit of `log(1/δ)` (the private ones need ε). `dp_tt` is
+    /// DP-TT's `2(1 + η)·T*_{ε,β}` (η = 1) and `dp_tt_8t_eps` its `8·T*_ε` ([BAI25] poster;
+    /// `lower_time` "t_eps"; refused for Gaussian arms).
     UpperBounds {
         dpa: Py<UpperBound>,
         ctb_tt: Option<Py<UpperBound>>,
         ctb_tt_ids: Option<Py<UpperBound>>,
         adap_tt: Option<Py<UpperBound>>,
         adap_tt_star: Option<Py<AdapTtStarBound>>,
+        dp_tt: Option<Py<UpperBound>>,
+        dp_tt_8t_eps: Option<Py<UpperBound>>,
     }
 }
 
 record! {
-    /// `T*·log(1/(2.4δ))` per privacy setting (`global_` is the key `global` of `to_dict()`).
+    /// The factor of each sample-complexity lower bound: "log(1/(2.4 delta))" (the first
+    /// paper's L. 5, Thm. 10, 17) or "log(1/(3 delta))" ([BAI25]'s `T*_ε` bound).
+    LowerBoundFactors {
+        non_private: String,
+        local: String,
+        global_: String,
+        t_eps: String,
+    }
+}
+
+record! {
+    /// Sample-complexity lower bounds per privacy setting, each with its factor (`factors`):
+    /// `T·log(1/(2.4δ))` for `non_private`, `local`, `global_` (the key `global` of
+    /// `to_dict()`), and [BAI25]'s `T*_ε·log(1/(3δ))` for `t_eps` (Bernoulli arms, with ε).
     SampleLowerBounds {
         non_private: f64,
         local: Option<f64>,
         global_: Option<f64>,
+        t_eps: Option<f64>,
+        factors: Py<LowerBoundFactors>,
+    }
+}
+
+record! {
+    /// Where [BAI25]'s `T*_ε` meets `T*_KL`: `exact` (the smallest ε with `C*_ε = C*_KL` at the
+    /// KL-optimal allocation; `T*_ε = T*_KL` iff ε >= it) and the poster's `sufficient`
+    /// condition; `None` when infinite (a mean at 0 or 1).
+    LowPrivacySwitch {
+        exact: Option<f64>,
+        sufficient: Option<f64>,
     }
 }
 
 /// The characteristic times of [`Bounds`], in order.
-const TIMES: [&str; 9] = [
+const TIMES: [&str; 11] = [
     "t_kl",
     "t_kl_gaussian",
     "t_kl_beta",
@@ -95,6 +124,8 @@ const TIMES: [&str; 9] = [
     "t_global",
     "t_kl_g_eps",
     "t_kl_beta_g_eps",
+    "t_eps",
+    "t_eps_beta",
 ];
 
 record! {
@@ -102,9 +133,12 @@ record! {
     ///
     /// Characteristic times (`Certified`; the ε-dependent ones `None` when `eps` is not given):
     /// `t_kl`, `t_kl_gaussian`, `t_kl_beta`, `t_tv`, `t_tv2`, `t_local` (Thm. 10, for Bernoulli
-    /// and Gaussian arms alike), `t_global`, `t_kl_g_eps`, `t_kl_beta_g_eps`. Switches: `eps_switch_local`,
-    /// `eps_switch_global`, `eps_switch_per_arm` (ndarray, `2Δ_a`, NaN for the best arm).
-    /// Bound formulas: `log_factor`, `sample_lower_bounds` and `upper_bounds` (per unit of
+    /// and Gaussian arms alike), `t_global`, `t_kl_g_eps`, `t_kl_beta_g_eps`, and [BAI25]'s tight
+    /// global-DP times `t_eps` (`T*_ε`) and `t_eps_beta` (`T*_{ε,β}`), Bernoulli arms only.
+    /// Switches: `eps_switch_local`, `eps_switch_global`, `eps_switch_per_arm` (ndarray, `2Δ_a`,
+    /// NaN for the best arm), `eps_switch_low_privacy` ([BAI25]; Bernoulli arms).
+    /// Bound formulas: `log_factor` (`log(1/(2.4δ))`), `log_factor_bai25` (`log(1/(3δ))`),
+    /// `sample_lower_bounds` (each with its factor) and `upper_bounds` (per unit of
     /// `log(1/δ)`).
     ///
     /// Every upper bound is asymptotic (`regime`: "asymptotic, δ → 0; not a finite-δ bound")
@@ -139,12 +173,16 @@ record! {
         t_global: Option<Py<Certified>>,
         t_kl_g_eps: Option<Py<Certified>>,
         t_kl_beta_g_eps: Option<Py<Certified>>,
+        t_eps: Option<Py<Certified>>,
+        t_eps_beta: Option<Py<Certified>>,
         hardness_h: f64,
         eps_switch_local: f64,
         eps_switch_global: f64,
         /// `2Δ_a` per arm, NaN for the best arm.
         eps_switch_per_arm: F64Array,
         log_factor: f64,
+        log_factor_bai25: f64,
+        eps_switch_low_privacy: Option<Py<LowPrivacySwitch>>,
         c_eps: Option<f64>,
         two_h_g_eps: Option<f64>,
         h_eps_sec43: Option<f64>,
@@ -545,7 +583,9 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<UpperBound>()?;
     m.add_class::<AdapTtStarBound>()?;
     m.add_class::<UpperBounds>()?;
+    m.add_class::<LowerBoundFactors>()?;
     m.add_class::<SampleLowerBounds>()?;
+    m.add_class::<LowPrivacySwitch>()?;
     m.add_class::<Bounds>()?;
     m.add_class::<EpsCurves>()?;
     m.add_class::<Censored>()?;

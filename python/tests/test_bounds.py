@@ -76,12 +76,12 @@ def test_bounds_equal_cli_json():
     j = cli("bounds", "--means", ",".join(map(str, MU1)), "--eps", "0.3", "--delta", "0.05",
             "--beta", "0.4", "--json")
     for k in ("t_kl", "t_kl_gaussian", "t_kl_beta", "t_tv", "t_tv2", "t_local", "t_global",
-              "t_kl_g_eps", "t_kl_beta_g_eps"):
+              "t_kl_g_eps", "t_kl_beta_g_eps", "t_eps", "t_eps_beta"):
         for f in ("value", "lower", "upper"):
             assert getattr(getattr(b, k), f) == j[k][f], (k, f)
         assert getattr(b, k).allocation.tolist() == j[k]["allocation"]
     for k in ("eps_switch_local", "eps_switch_global", "hardness_h", "log_factor", "c_eps",
-              "two_h_g_eps", "h_eps_sec43", "h_eps_app_b"):
+              "two_h_g_eps", "h_eps_sec43", "h_eps_app_b", "log_factor_bai25"):
         assert getattr(b, k) == j[k], k
     assert [None if np.isnan(x) else x for x in b.eps_switch_per_arm] == j["eps_switch_per_arm"]
     assert b.sample_lower_bounds.to_dict() == j["sample_lower_bounds"]
@@ -91,6 +91,8 @@ def test_bounds_equal_cli_json():
     assert ub.adap_tt_star.thm24_main == j["upper_bounds"]["adap_tt_star"]["thm24_main"]
     assert ub.ctb_tt.value == j["upper_bounds"]["ctb_tt"]["value"]
     assert ub.dpa.value == j["upper_bounds"]["dpa"]["value"]
+    assert ub.dp_tt.value == j["upper_bounds"]["dp_tt"]["value"]
+    assert b.eps_switch_low_privacy.to_dict() == j["eps_switch_low_privacy"]
     # without eps the private entries are None, as the CLI's null
     b0 = dpbai.bounds(MU1)
     assert b0.t_global is None and b0.sample_lower_bounds.local is None
@@ -204,3 +206,38 @@ def test_bad_input_is_value_error(kw, match):
 def test_eps_curves_bad_eps():
     with pytest.raises(ValueError, match="invalid eps = 0"):
         dpbai.eps_curves(MU1, [0.1, 0.0])
+
+
+def test_t_eps_goldens_and_labels():
+    """[BAI25]'s T*_eps: the mpmath goldens (verify/golden_t_eps.py), the certificate, the
+    factor of each lower bound and DP-TT's upper bounds."""
+    cases = [c for c in load_golden("t_eps_golden.toml")["case"] if c["kind"] != "c_eps"]
+    assert len(cases) >= 20
+    for c in cases:
+        beta = float(c.get("beta", 0.5))
+        b = dpbai.bounds(c["means"], eps=float(c["eps"]), beta=beta)
+        t = b.t_eps if c["kind"] == "t_eps" else b.t_eps_beta
+        want = float(c["value"])
+        assert abs(t.value - want) <= GOLDEN_TOL * want, (c["instance"], c["kind"], c["eps"])
+        assert t.lower <= t.value <= t.upper and t.upper - t.lower <= 1e-9 * t.value
+    b = dpbai.bounds(MU1, eps=0.1)
+    slack = 1 - 3e-9  # two certified values, each within 1e-9 of the truth
+    assert b.t_eps.value >= b.t_global.value * slack
+    assert b.t_global.value >= max(b.t_kl.value, b.t_tv.value / 0.1) * slack
+    f = b.sample_lower_bounds.factors
+    assert (f.non_private, f.local, f.global_, f.t_eps) == (
+        "log(1/(2.4 delta))", "log(1/(2.4 delta))", "log(1/(2.4 delta))", "log(1/(3 delta))")
+    assert b.sample_lower_bounds.t_eps == pytest.approx(b.t_eps.value * np.log(100 / 3), rel=1e-15)
+    assert b.log_factor_bai25 == pytest.approx(np.log(100 / 3), rel=1e-15)
+    assert b.upper_bounds.dp_tt_8t_eps.value == pytest.approx(8 * b.t_eps.value, rel=1e-15)
+    s = b.eps_switch_low_privacy
+    assert 0 < s.exact < s.sufficient
+    # the exact switch: T*_eps = T_KL from it on
+    hi = dpbai.bounds(MU1, eps=1.001 * s.exact)
+    assert hi.t_eps.value == pytest.approx(hi.t_kl.value, rel=1e-9)
+    # Gaussian arms: no T*_eps, DP-TT refused
+    g = dpbai.bounds([1.0, 0.5], family="gaussian", sigma=1.0, eps=0.5)
+    assert g.t_eps is None and g.eps_switch_low_privacy is None
+    assert g.upper_bounds.dp_tt.value is None and "[0, 1]" in g.upper_bounds.dp_tt.refused
+    # a boundary mean: the switch is infinite (None)
+    assert dpbai.bounds([1.0, 0.5], eps=1.0).eps_switch_low_privacy.exact is None

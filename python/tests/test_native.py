@@ -155,7 +155,8 @@ DOMAIN = {
     "g1": (0.5,), "g2": (0.5,), "h1": (1.0, 2.0), "erf": (0.5,), "erfc": (0.5,),
     "kl_bernoulli": (0.3, 0.6), "kl_gaussian": (0.0, 1.0, 1.0), "tv_bernoulli": (0.3, 0.6),
     "tv2_bernoulli": (0.3, 0.6), "tv_gaussian": (0.0, 1.0, 1.0), "c_local": (1.0,),
-    "rr_mean": (0.3, 1.0), "kl_delta": (0.1,),
+    "rr_mean": (0.3, 1.0), "kl_delta": (0.1,), "d_eps_plus": (0.3, 0.6, 1.0),
+    "d_eps_minus": (0.6, 0.3, 1.0), "d_eps": (0.3, 0.6, 1.0),
 }
 
 

@@ -16,6 +16,7 @@ LAMBERT_ULPS = 4.0
 ZETA_TOL = 1e-13
 C_G_TOL = 1e-12
 G1_TOL = 1e-12
+D_EPS_TOL = 1e-13
 
 
 def allowed(name, want):
@@ -68,6 +69,25 @@ def test_divergence_goldens_vectorised():
         assert np.all(rel <= CLOSED_FORM_TOL), f"{name}: worst rel err {rel.max():e}"
         n += len(cases)
     assert n >= 200
+
+
+def test_d_eps_goldens_vectorised():
+    """The definition of d_eps minimised at 50 digits (verify/golden_d_eps.py)."""
+    g = grouped(load_golden("d_eps_golden.toml"))
+    assert set(g) == {"d_eps_plus", "d_eps_minus", "d_eps"}
+    for name, cases in g.items():
+        assert len(cases) >= 40, name
+        cols = [np.array(col) for col in zip(*[a for a, _ in cases])]
+        want = np.array([v for _, v in cases])
+        got = getattr(dpbai.divergence, name)(*cols)
+        zero = want == 0
+        assert np.all(got[zero] == 0), name
+        rel = np.abs(got[~zero] - want[~zero]) / want[~zero]
+        assert np.all(rel <= D_EPS_TOL), f"{name}: worst rel err {rel.max():e}"
+    with pytest.raises(ValueError, match="invalid x = 1.5"):
+        dpbai.divergence.d_eps_plus(0.5, 1.5, 1.0)
+    with pytest.raises(ValueError, match="invalid eps = 0"):
+        dpbai.divergence.d_eps([0.1, 0.2], 0.5, 0.0)
 
 
 def test_known_values():

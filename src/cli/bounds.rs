@@ -94,6 +94,7 @@ fn lower_value(lt: upper::LowerTime, t_kl: f64, p: Option<&Private>) -> Option<f
         upper::LowerTime::Kl => Some(t_kl),
         upper::LowerTime::Local => p.map(|p| p.local.value),
         upper::LowerTime::Global => p.map(|p| p.global.value),
+        upper::LowerTime::Eps => p.and_then(|p| p.t_eps.as_ref().map(|c| c.value)),
     }
 }
 
@@ -135,7 +136,17 @@ struct Private {
     kl_g_eps: Certified,
     kl_beta_g_eps: Certified,
     ub: upper::UpperBounds,
+    /// \[BAI25\]'s `T*_ε` and `T*_{ε,β}` (Bernoulli arms only).
+    t_eps: Option<Certified>,
+    t_eps_beta: Option<Certified>,
+    /// DP-TT's upper bounds (\[BAI25\]; refused for Gaussian arms).
+    dp_tt: upper::DpTtBounds,
 }
+
+/// The sample-complexity lower bounds' factors: the first paper's (L. 5, Thm. 10, 17) and
+/// \[BAI25\]'s (its `T*_ε` bound).
+const FACTOR_SEED: &str = "log(1/(2.4 delta))";
+const FACTOR_BAI25: &str = "log(1/(3 delta))";
 
 /// Every quantity `dpbai bounds` prints for one instance (and one optional ε).
 struct Quantities {
@@ -148,6 +159,8 @@ struct Quantities {
     eps_l: f64,
     eps_g: f64,
     lf: f64,
+    lf_bai25: f64,
+    switch_lp: Option<complexity::LowPrivacySwitch>,
     dpa: upper::UpperBound,
     per_arm: Vec<Option<f64>>,
     private: Option<Private>,
@@ -170,6 +183,13 @@ impl Quantities {
         let eps_l = complexity::c_local_inverse(t_tv2.value / t_kl.value)?;
         let eps_g = t_tv.value / t_kl.value;
         let lf = complexity::log_factor(delta);
+        let lf_bai25 = complexity::log_factor_bai25(delta);
+        let bern = nu.family() == Family::Bernoulli;
+        let switch_lp = if bern {
+            Some(complexity::eps_switch_low_privacy(nu)?)
+        } else {
+            None
+        };
         let dpa = upper::dpa(nu, beta)?;
         // per-arm privacy regime switch ε = 2Δ_a (Sec. 4.1, B.10), null for the best arm
         let per_arm: Vec<Option<f64>> = (0..nu.k())
@@ -185,6 +205,11 @@ impl Quantities {
                 kl_g_eps: complexity::t_kl_g_eps(nu, eps)?,
                 kl_beta_g_eps: complexity::t_kl_beta_g_eps(nu, eps, beta)?,
                 ub: upper::upper_bounds(nu, eps, beta)?,
+                t_eps: bern.then(|| complexity::t_eps(nu, eps)).transpose()?,
+                t_eps_beta: bern
+                    .then(|| complexity::t_eps_beta(nu, eps, beta))
+                    .transpose()?,
+                dp_tt: upper::dp_tt(nu, eps, beta, upper::DP_TT_ETA)?,
             }),
         };
         Ok(Quantities {
@@ -197,6 +222,8 @@ impl Quantities {
             eps_l,
             eps_g,
             lf,
+            lf_bai25,
+            switch_lp,
             dpa,
             per_arm,
             private,
@@ -226,6 +253,8 @@ pub fn bounds_json(
         eps_l,
         eps_g,
         lf,
+        lf_bai25,
+        switch_lp,
         dpa,
         per_arm,
         private,
@@ -250,11 +279,17 @@ pub fn bounds_json(
         "eps_switch_global": eps_g,
         "eps_switch_per_arm": per_arm,
         "log_factor": lf,
+        "log_factor_bai25": lf_bai25,
+        "eps_switch_low_privacy": switch_lp,
     });
     let m = o.as_object_mut().expect("invariant: json! object");
-    let mut slb = json!({"non_private": t_kl.value * lf, "local": null, "global": null});
+    let mut slb = json!({"non_private": t_kl.value * lf, "local": null, "global": null,
+                         "t_eps": null,
+                         "factors": {"non_private": FACTOR_SEED, "local": FACTOR_SEED,
+                                     "global": FACTOR_SEED, "t_eps": FACTOR_BAI25}});
     let pv = private.as_ref();
     let mut ub = json!({"ctb_tt": null, "ctb_tt_ids": null, "adap_tt": null, "adap_tt_star": null,
+                        "dp_tt": null, "dp_tt_8t_eps": null,
                         "dpa": ub_json(&dpa, t_kl.value, pv)});
     if let Some(p) = &private {
         m.insert("t_local".into(), cert_json(&p.local));
@@ -268,8 +303,14 @@ pub fn bounds_json(
         );
         m.insert("h_eps_sec43".into(), json!(nu.hardness_h_eps_sec43(p.eps)));
         m.insert("h_eps_app_b".into(), json!(nu.hardness_h_eps_app_b(p.eps)));
+        let opt_cert = |c: &Option<Certified>| c.as_ref().map_or(Value::Null, cert_json);
+        m.insert("t_eps".into(), opt_cert(&p.t_eps));
+        m.insert("t_eps_beta".into(), opt_cert(&p.t_eps_beta));
         slb["local"] = json!(p.local.value * lf);
         slb["global"] = json!(p.global.value * lf);
+        slb["t_eps"] = json!(p.t_eps.as_ref().map(|c| c.value * lf_bai25));
+        ub["dp_tt"] = ub_json(&p.dp_tt.dp_tt, t_kl.value, pv);
+        ub["dp_tt_8t_eps"] = ub_json(&p.dp_tt.dp_tt_8t_eps, t_kl.value, pv);
         ub["ctb_tt"] = ub_json(&p.ub.ctb_tt, t_kl.value, pv);
         ub["ctb_tt_ids"] = ub_json(&p.ub.ctb_tt_ids, t_kl.value, pv);
         ub["adap_tt"] = ub_json(&p.ub.adap_tt, t_kl.value, pv);
@@ -347,6 +388,8 @@ fn run_checked(a: Args) -> Result<()> {
         eps_l,
         eps_g,
         lf,
+        lf_bai25,
+        switch_lp,
         dpa,
         per_arm,
         private,
@@ -406,6 +449,12 @@ fn run_checked(a: Args) -> Result<()> {
             &format!("T_KL,beta(nu_G,eps) (s. {sigma})"),
             &p.kl_beta_g_eps,
         );
+        if let Some(t) = &p.t_eps {
+            row(&format!("T*_eps [BAI25] (eps = {})", p.eps), t);
+        }
+        if let Some(t) = &p.t_eps_beta {
+            row(&format!("T*_eps,beta [BAI25] (b. {})", a.beta), t);
+        }
     }
     println!();
     println!("H (sigma = {sigma})           {}", fixed(h, 8));
@@ -422,21 +471,94 @@ fn run_checked(a: Args) -> Result<()> {
         .map(|v| v.map_or("-".into(), |e| fixed(e, 6)))
         .collect();
     println!("eps switch per arm (2 Delta_a)           {}", pa.join(", "));
-    println!();
-    println!("sample-complexity lower bounds  T log(1/(2.4 delta)), log factor {lf:.6}:");
-    println!("  non-private  {}", fixed(t_kl.value * lf, 6));
-    if let Some(p) = &private {
-        println!("  local        {}", fixed(p.local.value * lf, 6));
-        println!("  global       {}", fixed(p.global.value * lf, 6));
+    if let Some(s) = &switch_lp {
+        let inf = |v: f64| {
+            if v.is_finite() {
+                fixed(v, 8)
+            } else {
+                "none (a mean at 0 or 1: d_eps < kl at every eps)".into()
+            }
+        };
+        println!(
+            "eps switch low privacy [BAI25]: exact (T*_eps = T_KL iff eps >= it; C*_eps = C*_KL \
+             at the KL-optimal allocation) {}; the poster's sufficient condition {}",
+            inf(s.exact),
+            inf(s.sufficient)
+        );
+    }
+    if let Some((te, p)) = private
+        .as_ref()
+        .and_then(|p| p.t_eps.as_ref().map(|t| (t, p)))
+    {
+        println!(
+            "T*_eps / T_global = {} (T*_eps >= T_global >= max(T_KL, T_TV/eps) = {})",
+            fixed(te.value / p.global.value, 6),
+            fixed(t_kl.value.max(t_tv.value / p.eps), 6)
+        );
     }
     println!();
-    print_upper(&nu, a.delta, t_kl.value, &dpa, private.as_ref());
+    println!(
+        "sample-complexity lower bounds, each with its factor ({FACTOR_SEED} = {lf:.6}, \
+         {FACTOR_BAI25} = {lf_bai25:.6}):"
+    );
+    let lb = |who: &str, time: &str, factor: &str, source: &str, v: f64| {
+        println!(
+            "  {who:<12} {:<30} {source:<24} {}",
+            format!("{time} {factor}"),
+            fixed(v, 6)
+        )
+    };
+    lb(
+        "non-private",
+        "T_KL",
+        FACTOR_SEED,
+        "[first paper, L. 5]",
+        t_kl.value * lf,
+    );
+    if let Some(p) = &private {
+        lb(
+            "local",
+            "T_local",
+            FACTOR_SEED,
+            "[first paper, Thm. 10]",
+            p.local.value * lf,
+        );
+        lb(
+            "global",
+            "T_global",
+            FACTOR_SEED,
+            "[first paper, Thm. 17]",
+            p.global.value * lf,
+        );
+        if let Some(t) = &p.t_eps {
+            lb(
+                "global",
+                "T*_eps",
+                FACTOR_BAI25,
+                "[BAI25] poster",
+                t.value * lf_bai25,
+            );
+            println!(
+                "  ({FACTOR_BAI25}/{FACTOR_SEED} = {:.4}: where two times are equal the [BAI25] \
+                 bound is the smaller number; \"tighter\" compares the times)",
+                lf_bai25 / lf
+            );
+        }
+    }
+    println!();
+    print_upper(&nu, (a.delta, a.beta), t_kl.value, &dpa, private.as_ref());
     Ok(())
 }
 
 /// The upper-bound table: each bound with its privacy model, beside the characteristic time of
 /// the lower bound that binds its algorithm, then the Thm. 24 branch points.
-fn print_upper(nu: &Instance, delta: f64, t_kl: f64, dpa: &upper::UpperBound, p: Option<&Private>) {
+fn print_upper(
+    nu: &Instance,
+    (delta, beta): (f64, f64),
+    t_kl: f64,
+    dpa: &upper::UpperBound,
+    p: Option<&Private>,
+) {
     let l1d = (1.0 / delta).ln();
     println!(
         "upper bounds U on limsup E[tau]/log(1/delta): {} (the paper's E[tau] <= U log(1/delta) \
@@ -451,6 +573,7 @@ fn print_upper(nu: &Instance, delta: f64, t_kl: f64, dpa: &upper::UpperBound, p:
         upper::LowerTime::Kl => "T_KL",
         upper::LowerTime::Local => "T_local",
         upper::LowerTime::Global => "T_global",
+        upper::LowerTime::Eps => "T*_eps",
     };
     let line = |name: &str, model: upper::PrivacyModel, lt: upper::LowerTime, u: Option<f64>| {
         let t = lower_value(lt, t_kl, p);
@@ -507,6 +630,17 @@ fn print_upper(nu: &Instance, delta: f64, t_kl: f64, dpa: &upper::UpperBound, p:
             );
         }
         note("AdaP-TT*", &s.note);
+        let d = &p.dp_tt;
+        for (name, b) in [
+            ("DP-TT [BAI25] (eta = 1)", &d.dp_tt),
+            ("DP-TT [BAI25] 8 T*_eps", &d.dp_tt_8t_eps),
+        ] {
+            line(name, b.model, b.lower_time, b.finite());
+        }
+        note("DP-TT", &d.dp_tt.note);
+        if let Some(r) = &d.dp_tt.refused {
+            note("DP-TT", &Some(format!("refused: {r}")));
+        }
     }
     line("DPA-TT (App. H)", dpa.model, dpa.lower_time, dpa.finite());
     note("DPA-TT", &dpa.note);
@@ -514,6 +648,13 @@ fn print_upper(nu: &Instance, delta: f64, t_kl: f64, dpa: &upper::UpperBound, p:
         "  DPA-TT is the non-private batched algorithm (TTUCB with DPA, eps = infinity): its U \
          is not an eps-private bound"
     );
+    if p.is_some() {
+        println!(
+            "  DP-TT ([BAI25] poster): U = 2(1 + eta) T*_eps,beta with eta = {}, beta = {beta}; \
+             <= 8 T*_eps at (eta, beta) = (1, 1/2); its lower bound is T*_eps {FACTOR_BAI25}",
+            upper::DP_TT_ETA
+        );
+    }
     for (who, n) in &notes {
         println!("  note ({who}): {n}");
     }

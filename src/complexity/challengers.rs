@@ -1,15 +1,18 @@
 //! The per-challenger costs `ψ_b` of every characteristic time (READINGS.md §B.3–§B.9).
 
 use super::solver::{convex_lower, invert_concave, Challenger, Piece, Saturation};
-use crate::divergence::kl_bernoulli_unchecked;
+use crate::divergence::{kl_bernoulli_unchecked, DEps};
 use crate::float::{next_down, next_up};
 
-/// One-arm divergence `z ↦ X(z)` centred at `p` (`X(p) = 0`): Bernoulli `kl(p, z)` or a
-/// quadratic `k (z − p)²`.
+/// One-arm divergence `z ↦ X(z)` centred at `p` (`X(p) = 0`): Bernoulli `kl(p, z)`, a
+/// quadratic `k (z − p)²`, or the signed global-DP divergences of \[BAI25\]: `d⁻_ε(p, z)` (the
+/// best arm's mean moved down to `z`) and `d⁺_ε(p, z)` (a challenger's mean moved up).
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Div {
     Kl(f64),
     Quad(f64, f64),
+    EpsDown(f64, DEps),
+    EpsUp(f64, DEps),
 }
 
 impl Div {
@@ -18,6 +21,8 @@ impl Div {
         match self {
             Div::Kl(p) => kl_bernoulli_unchecked(p, z),
             Div::Quad(p, k) => k * (z - p) * (z - p),
+            Div::EpsDown(p, e) => e.minus(p, z),
+            Div::EpsUp(p, e) => e.plus(p, z),
         }
     }
     /// `dX/dz`.
@@ -34,6 +39,8 @@ impl Div {
                 }
             }
             Div::Quad(p, k) => 2.0 * k * (z - p),
+            Div::EpsDown(p, e) => e.minus_derivatives(p, z).0,
+            Div::EpsUp(p, e) => e.plus_derivatives(p, z).0,
         }
     }
     /// `d²X/dz²`.
@@ -50,6 +57,8 @@ impl Div {
                 a + b
             }
             Div::Quad(_, k) => 2.0 * k,
+            Div::EpsDown(p, e) => e.minus_derivatives(p, z).1,
+            Div::EpsUp(p, e) => e.plus_derivatives(p, z).1,
         }
     }
     fn same_kind(self, o: Div) -> bool {
@@ -72,7 +81,7 @@ pub(crate) struct Branch {
 
 impl Branch {
     /// Minimiser `z*` of `u X1 + w X2` on `[low, top]`.
-    fn argmin(&self, u: f64, w: f64, low: f64, top: f64) -> f64 {
+    pub(crate) fn argmin(&self, u: f64, w: f64, low: f64, top: f64) -> f64 {
         if self.x1.same_kind(self.x2) {
             // closed form: weighted mean (B.4 for kl; B.3 for quadratics)
             let z = (u * top + w * low) / (u + w);
@@ -199,6 +208,19 @@ impl BranchCh {
         }
     }
 
+    /// The private transportation cost of \[BAI25\] (poster):
+    /// `C*_ε = inf_{z ∈ [low, top]} u·d⁻_ε(top, z) + w·d⁺_ε(low, z)`, one branch, convex in `z`.
+    pub fn eps(top: f64, low: f64, e: DEps) -> Self {
+        BranchCh {
+            top,
+            low,
+            branches: vec![Branch {
+                x1: Div::EpsDown(top, e),
+                x2: Div::EpsUp(low, e),
+            }],
+        }
+    }
+
     /// Local-DP cost with `d_ε = min{kl, c TV²}` (B.8). Exact simplifications on `[low, top]`:
     /// * `c <= 2`: Pinsker `kl >= 2 TV² >= c TV²`, so `d_ε = c TV²` (one quadratic branch);
     /// * `c >= ½ max{1/(m(1−m)) : m ∈ {low, top}}`: `kl(p, z) = (z−p)² ∫_0^1 θ/(s(1−s)) dθ`
@@ -315,6 +337,20 @@ impl Challenger for BranchCh {
                         out.push(p);
                     }
                 }
+            }
+            if matches!(br.x1, Div::EpsDown(..)) {
+                // d_ε is nearly ε·TV for small ε: ψ(u, ·) bends sharply near w = u and the
+                // minimiser moves across the interval for a tiny change of the weights, so the
+                // one at the solution's weights need not be the one the LP needs. Minimisers at
+                // nearby weights (supergradients nearby, all valid minorants) and the two ends
+                // bracket it.
+                for t in [1e-12, 1e-9, 1e-6, 1e-3] {
+                    for ww in [w * (1.0 - t), w * (1.0 + t)] {
+                        out.push(br.piece_at(br.argmin(u, ww, self.low, self.top)));
+                    }
+                }
+                out.push(br.piece_at(self.low));
+                out.push(br.piece_at(self.top));
             }
         }
     }

@@ -2,6 +2,7 @@
 //! `dpbai bounds --eps-grid` and of the Python `dpbai.eps_curves`).
 
 use super::{log_factor, t_global, t_kl, t_kl_g_eps, t_kl_gaussian, t_kl_gaussian_beta, t_local};
+use super::{log_factor_bai25, t_eps, t_eps_beta};
 use super::{t_kl_beta_g_eps, t_tv, t_tv2, two_h_g_eps, upper};
 use crate::divergence::c_local_unchecked;
 use crate::error::Result;
@@ -9,7 +10,7 @@ use crate::instance::{Family, Instance};
 use crate::params::Delta;
 
 /// Number of columns of an ε curve row.
-pub const EPS_CURVE_WIDTH: usize = 29;
+pub const EPS_CURVE_WIDTH: usize = 37;
 
 /// Column names of [`eps_curves`], in order: `eps`, `c(ε)`, the local and global times with
 /// their certificates, `T_KL` and the relaxed times `max(T_KL, T_TV2/c(ε))`,
@@ -19,7 +20,10 @@ pub const EPS_CURVE_WIDTH: usize = 29;
 /// bounds), the active branch of each reading of Thm. 24 (`*_branch`: 1 = the `g1` term,
 /// 2 = the `g2` term; the curve jumps where it changes) and `high_privacy_arms`, the number of
 /// arms `a ≠ a*` with `ε < 2Δ_a` (Sec. 4.1's per-arm regime; `T_{KL,β}(ν_{G,ε})` has a kink at
-/// each `ε = 2Δ_a`).
+/// each `ε = 2Δ_a`). Then \[BAI25\]'s tight global time (Bernoulli arms; NaN for Gaussian):
+/// `t_eps` with its certificate, `t_eps_beta` (`T*_{ε,β}`), `t_eps_over_t_global`, `lb_t_eps`
+/// (times `log(1/(3δ))`, \[BAI25\]'s factor, NOT `log(1/(2.4δ))`), and DP-TT's upper bounds
+/// `ub_dp_tt` = `2(1 + η)T*_{ε,β}` (`η = 1`) and `ub_dp_tt_8t_eps` = `8T*_ε`.
 pub const EPS_CURVE_COLUMNS: [&str; EPS_CURVE_WIDTH] = [
     "eps",
     "c_eps",
@@ -50,24 +54,36 @@ pub const EPS_CURVE_COLUMNS: [&str; EPS_CURVE_WIDTH] = [
     "ub_adap_tt_star_lemma52_app_branch",
     "ub_adap_tt_star_proof_max_branch",
     "high_privacy_arms",
+    "t_eps",
+    "t_eps_lower",
+    "t_eps_upper",
+    "t_eps_beta",
+    "t_eps_over_t_global",
+    "lb_t_eps",
+    "ub_dp_tt",
+    "ub_dp_tt_8t_eps",
 ];
 
 /// One row per `ε` of `grid`, the columns of [`EPS_CURVE_COLUMNS`]; NaN where a quantity is
 /// undefined (Gaussian arms: `relaxed_local`, because the house `T_TV2` is the quadratic B.6
 /// cost, not the time of the Gaussian TV², so Cor. 11's relaxation is not tabulated there; and
-/// `ub_ctb_tt`, `ub_ctb_tt_ids`, refused by [`super::upper::upper_bounds_from`]).
+/// `ub_ctb_tt`, `ub_ctb_tt_ids`, refused by [`super::upper::upper_bounds_from`]; and the
+/// \[BAI25\] columns, defined for Bernoulli arms only).
 ///
 /// # Definition
 /// For each `ε` of `grid`: the characteristic times, the sample-complexity lower bounds
-/// `T·log(1/(2.4δ))` and the upper bounds of [`super::upper::upper_bounds_from`], in the order of
+/// `T·log(1/(2.4δ))` (and \[BAI25\]'s `T*_ε·log(1/(3δ))`), the upper bounds of
+/// [`super::upper::upper_bounds_from`] and DP-TT's ([`super::upper::dp_tt`]), in the order of
 /// [`EPS_CURVE_COLUMNS`].
 /// # Reference
-/// READINGS.md §B.7–§B.10 (times), E.3 (lower bounds), E.4 (upper bounds).
+/// READINGS.md §B.7–§B.10 (times), E.3 (lower bounds), E.4 (upper bounds); \[BAI25\] poster
+/// (`T*_ε`, its lower bound, DP-TT's upper bound).
 /// # Domain
 /// Any valid [`Instance`]; every `ε` of `grid` `> 0` finite; `δ ∈ (0, 1)`; `β ∈ (0, 1)`.
 /// # Accuracy
 /// Each column has the accuracy of the item that computes it (times: 1e-9 certificates, golden
-/// file `tests/data/bounds_golden.toml`, `GOLDEN_TOL` 1e-8 of `tests/complexity.rs`).
+/// file `tests/data/bounds_golden.toml`, `GOLDEN_TOL` 1e-8 of `tests/complexity.rs`; `T*_ε`:
+/// `tests/data/t_eps_golden.toml`).
 ///
 /// # Errors
 /// [`crate::Error::InvalidParameter`] for `ε <= 0`, `δ ∉ (0, 1)` or `β ∉ (0, 1)`; the errors
@@ -93,6 +109,7 @@ pub fn eps_curves(
     let t_tv = t_tv(nu)?.value;
     let t_tv2 = t_tv2(nu)?.value;
     let lf = log_factor(delta);
+    let lf_bai25 = log_factor_bai25(delta);
     let tg_beta = t_kl_gaussian_beta(nu, nu.sigma(), beta)?.value;
     let tg = t_kl_gaussian(nu, nu.sigma())?.value;
     let gaps = nu.suboptimal_gaps();
@@ -105,6 +122,14 @@ pub fn eps_curves(
         let l = |f: fn(&super::Certified) -> f64| f(&local);
         let global = t_global(nu, eps)?;
         let ub = upper::upper_bounds_from(nu, eps, beta, tg_beta, tg)?;
+        let nan = f64::NAN;
+        let (te, te_beta) = if bern {
+            (Some(t_eps(nu, eps)?), t_eps_beta(nu, eps, beta)?.value)
+        } else {
+            (None, nan)
+        };
+        let te_at = |f: fn(&super::Certified) -> f64| te.as_ref().map_or(nan, f);
+        let te_value = te_at(|c| c.value);
         rows.push([
             eps,
             c,
@@ -135,6 +160,14 @@ pub fn eps_curves(
             ub.adap_tt_star.lemma52_app_branch.code(),
             ub.adap_tt_star.proof_max_branch.code(),
             gaps.iter().filter(|&&d| eps < 2.0 * d).count() as f64,
+            te_value,
+            te_at(|c| c.lower),
+            te_at(|c| c.upper),
+            te_beta,
+            te_value / global.value,
+            te_value * lf_bai25,
+            2.0 * (1.0 + upper::DP_TT_ETA) * te_beta,
+            8.0 * te_value,
         ]);
     }
     Ok(rows)

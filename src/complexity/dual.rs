@@ -201,22 +201,43 @@ pub(crate) fn lower_free(pieces: &[Vec<Piece>]) -> f64 {
 
 /// Certified lower bound of `T_β` from one piece per challenger (smooth ψ_b):
 /// `max_{ω_{a*} = β} min_b ψ_b <= β Σπ_b r_b + (1 − β) max_b π_b s_b` with `π_b ∝ 1/s_b`.
+/// A piece `(r, 0)` of any challenger (its cost saturated at the level `r`, reached at a
+/// finite weight: `T*_ε` with a mean at 0 or 1) gives `max_ω min_b ψ_b <= β r` on its own; the
+/// better of the two bounds is returned.
 pub(crate) fn lower_beta(pieces: &[Vec<Piece>], beta: f64) -> f64 {
-    // choose, per challenger, the piece with the smallest value at the solution is done by the
-    // caller (first piece); use all pieces' best: take the first.
+    // one piece per challenger: the first (the piece at the solution's minimiser)
     let mut inv_sum = 0.0;
     let mut ratio_sum = 0.0;
+    let mut smooth = true;
     for ps in pieces {
         let p = ps[0];
         if p.s.is_nan() || p.s <= 0.0 {
-            return 0.0;
+            smooth = false;
+            break;
         }
         inv_sum += 1.0 / p.s;
         ratio_sum += p.r / p.s;
     }
     // π_b = (1/s_b)/inv_sum: G_b = 1/inv_sum for all b, G_{a*} = ratio_sum/inv_sum
-    let l = (beta * ratio_sum + (1.0 - beta)) / inv_sum;
-    1.0 / l * (1.0 - rounding_margin(pieces.len()))
+    let from_mix = if smooth {
+        let l = (beta * ratio_sum + (1.0 - beta)) / inv_sum;
+        1.0 / l
+    } else {
+        0.0
+    };
+    // saturated pieces: π concentrated on one challenger
+    let saturated = pieces
+        .iter()
+        .flatten()
+        .filter(|p| p.s == 0.0 && p.r > 0.0 && p.r.is_finite())
+        .map(|p| beta * p.r)
+        .fold(f64::INFINITY, f64::min);
+    let from_saturated = if saturated.is_finite() {
+        1.0 / saturated
+    } else {
+        0.0
+    };
+    from_mix.max(from_saturated) * (1.0 - rounding_margin(pieces.len()))
 }
 
 #[cfg(test)]

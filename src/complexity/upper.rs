@@ -1,7 +1,9 @@
 //! Asymptotic upper-bound formulas `limsup_{δ→0} E[τ]/log(1/δ) <= …` (READINGS.md §E.4), each per unit
 //! of `log(1/δ)`, labelled with the privacy model of its algorithm, its regime (asymptotic,
 //! `δ → 0`), the characteristic time whose lower bound binds the algorithm, and a note when the
-//! theorem's assumptions fail (READINGS.md R.31).
+//! theorem's assumptions fail (READINGS.md R.31). Beside AdaP-TT and AdaP-TT*'s, DP-TT's bound
+//! `2(1 + η)·T*_{ε,β} <= 8·T*_ε` of \[BAI25\] (poster; module `global_eps` of
+//! [`crate::complexity`]), whose lower bound is `T*_ε·log(1/(3δ))`.
 //!
 //! Notation: `σ` the instance's sub-Gaussian scale (`1/2` for Bernoulli arms),
 //! `T^G_β = T^G_{KL,β}(μ; σ)`, `T^{G,ε}_β = T_{KL,β}(ν_{G,ε})` with the same `σ` (Eq. (15)).
@@ -18,7 +20,7 @@
 //! lower bound that binds them there is L. 5's `T_KL`. CTB-TT needs rewards in `[0, 1]`
 //! (randomised response, Alg. 4, L. 12): no bound is given for Gaussian arms (refused).
 
-use super::{t_kl_beta_g_eps, t_kl_gaussian, t_kl_gaussian_beta};
+use super::{t_eps, t_eps_beta, t_kl_beta_g_eps, t_kl_gaussian, t_kl_gaussian_beta};
 use crate::error::{check_above, check_open, Result};
 use crate::instance::{Family, Instance};
 use crate::special::{g1, g2};
@@ -67,15 +69,20 @@ pub enum LowerTime {
     /// `T_g(ν; ε)` (Thm. 17): every δ-correct ε-global DP algorithm.
     #[serde(rename = "t_global")]
     Global,
+    /// `T*_ε(ν)` (\[BAI25\] poster, with the factor `log(1/(3δ))`): every δ-correct ε-global
+    /// DP algorithm, tighter than `T_g` (`T*_ε >= T_g`).
+    #[serde(rename = "t_eps")]
+    Eps,
 }
 
 impl LowerTime {
-    /// The JSON/CSV name of the time (`t_kl`, `t_local`, `t_global`).
+    /// The JSON/CSV name of the time (`t_kl`, `t_local`, `t_global`, `t_eps`).
     pub fn name(self) -> &'static str {
         match self {
             LowerTime::Kl => "t_kl",
             LowerTime::Local => "t_local",
             LowerTime::Global => "t_global",
+            LowerTime::Eps => "t_eps",
         }
     }
 }
@@ -421,5 +428,92 @@ pub fn upper_bounds_from(
             switch_eps_main: 2.0 * dmax,
             switch_eps_lemma52: dmax / 3.0,
         },
+    })
+}
+
+/// DP-TT's readings in its upper bound: `η` (geometric phases, `η = 1` doubles) and the leader
+/// weight `β` (\[BAI25\] poster, defaults `(1, 1/2)`).
+pub const DP_TT_ETA: f64 = 1.0;
+
+/// The reason DP-TT's bound is refused for Gaussian arms.
+const DP_TT_GAUSSIAN: &str = "DP-TT is defined for rewards in [0, 1] (its Laplace noise and \
+                              T*_eps assume Bernoulli arms, [BAI25]): no bound for Gaussian arms";
+
+/// The caveat of DP-TT's bound: \[BAI25\] states it for distinct means in `(0, 1)`.
+fn dp_tt_note(nu: &Instance) -> Option<String> {
+    let mut notes = Vec::new();
+    if !nu.has_distinct_means() {
+        notes.push("tied means: [BAI25]'s DP-TT bound assumes distinct means");
+    }
+    if !nu.is_interior() {
+        notes.push("boundary means 0 or 1: [BAI25]'s DP-TT bound assumes means in (0, 1)");
+    }
+    (!notes.is_empty()).then(|| notes.join("; "))
+}
+
+/// DP-TT's two asymptotic upper bounds (\[BAI25\] poster), per unit of `log(1/δ)`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DpTtBounds {
+    /// `2(1 + η)·T*_{ε,β}(μ)` at the given `(η, β)`.
+    pub dp_tt: UpperBound,
+    /// `8·T*_ε(μ)`, the bound `2(1 + η)·T*_{ε,1/2} <= 8·T*_ε` at `(η, β) = (1, 1/2)` (it uses
+    /// `T*_{ε,1/2} <= 2·T*_ε`).
+    pub dp_tt_8t_eps: UpperBound,
+}
+
+/// DP-TT's asymptotic upper bounds `2(1 + η)·T*_{ε,β}` and `8·T*_ε`.
+///
+/// # Definition
+/// ```text
+/// limsup_{δ→0} E[τ]/log(1/δ) <= 2(1 + η)·T*_{ε,β}(μ) <= 8·T*_ε(μ)   at (η, β) = (1, 1/2)
+/// ```
+/// for distinct means in `(0, 1)` and every `ε` (a `note` says when the means are tied or at
+/// the boundary). Its lower bound is \[BAI25\]'s `T*_ε·log(1/(3δ))` (`lower_time` = `t_eps`).
+/// # Reference
+/// \[BAI25\] poster (DP-TT's upper bound); `T*_{ε,1/2} <= 2 T*_ε` is the usual Top Two argument.
+/// # Domain
+/// Bernoulli instances; `ε > 0` finite, `β ∈ (0, 1)`, `η > 0` finite. Refused (`+∞` with
+/// [`UpperBound::refused`]) for Gaussian arms.
+/// # Accuracy
+/// Inherits the 1e-9 certificates of `T*_ε` and `T*_{ε,β}` (golden file
+/// `tests/data/t_eps_golden.toml`, `T_EPS_TOL` of `tests/complexity.rs`).
+/// # Errors
+/// Bad `ε`, `β` or `η`; solver errors.
+/// # Example
+/// ```
+/// let nu = dpbai::instance::Instance::bernoulli(vec![0.9, 0.6, 0.4]).unwrap();
+/// let b = dpbai::complexity::upper::dp_tt(&nu, 0.5, 0.5, 1.0).unwrap();
+/// let t = dpbai::complexity::t_eps(&nu, 0.5).unwrap().value;
+/// assert!(b.dp_tt.value <= b.dp_tt_8t_eps.value && (b.dp_tt_8t_eps.value / t - 8.0).abs() < 1e-12);
+/// assert!(b.dp_tt.note.is_none()); // distinct means in (0, 1)
+/// ```
+pub fn dp_tt(nu: &Instance, eps: f64, beta: f64, eta: f64) -> Result<DpTtBounds> {
+    check_above("eps", eps, 0.0)?;
+    check_open("beta", beta, 0.0, 1.0)?;
+    check_above("eta", eta, 0.0)?;
+    let bound = |value: f64| -> UpperBound {
+        let refused = gaussian(nu).then(|| DP_TT_GAUSSIAN.to_string());
+        UpperBound {
+            value: if refused.is_some() {
+                f64::INFINITY
+            } else {
+                value
+            },
+            note: dp_tt_note(nu),
+            model: PrivacyModel::GlobalDp,
+            lower_time: LowerTime::Eps,
+            regime: ASYMPTOTIC,
+            refused,
+        }
+    };
+    if gaussian(nu) {
+        return Ok(DpTtBounds {
+            dp_tt: bound(f64::INFINITY),
+            dp_tt_8t_eps: bound(f64::INFINITY),
+        });
+    }
+    Ok(DpTtBounds {
+        dp_tt: bound(2.0 * (1.0 + eta) * t_eps_beta(nu, eps, beta)?.value),
+        dp_tt_8t_eps: bound(8.0 * t_eps(nu, eps)?.value),
     })
 }

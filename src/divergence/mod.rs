@@ -1,5 +1,6 @@
-//! Divergences between arms: KL, TV and TV² for Bernoulli and Gaussian (known σ) arms, and the
-//! local-DP contraction constant `c(ε)` (READINGS.md §A).
+//! Divergences between arms: KL, TV and TV² for Bernoulli and Gaussian (known σ) arms, the
+//! local-DP contraction constant `c(ε)` (READINGS.md §A), and the signed global-DP divergences
+//! `d⁺_ε`, `d⁻_ε`, `d_ε` of \[BAI25\] (submodule `d_eps`, re-exported here).
 //!
 //! Each function comes in two forms: a checked one returning [`Result`] (for the API and the
 //! CLI), and an `_unchecked` one for hot loops whose arguments are already valid.
@@ -9,9 +10,17 @@
 //! made by `verify/golden_divergence.py`). `kl` stays accurate when `p ≈ q`: it is evaluated
 //! as `d²/(q(1−q)) + p·φ(−d/q) + (1−p)·φ(d/(1−q))` with `d = q − p` and
 //! `φ(x) = log1p(x) − x` summed as a series for small `|x|`, which has no catastrophic
-//! cancellation.
+//! cancellation. The signed divergences `d_ε` have relative error <= 1e-13 against their
+//! definition minimised at 50 digits (`tests/data/d_eps_golden.toml`, `verify/golden_d_eps.py`).
 
 use crate::error::{check_above, check_closed, check_finite, Error, Result};
+
+mod d_eps;
+pub(crate) use d_eps::kl_threshold_unchecked;
+pub use d_eps::{
+    d_eps, d_eps_breakpoint, d_eps_kl_threshold, d_eps_minus, d_eps_minus_unchecked, d_eps_plus,
+    d_eps_plus_unchecked, d_eps_unchecked, DEps,
+};
 
 /// `φ(x) = log(1 + x) − x` for `x > −1`, accurate for small `|x|` (series for `|x| < 0.1`).
 #[inline]
@@ -56,17 +65,27 @@ pub fn kl_bernoulli_unchecked(p: f64, q: f64) -> f64 {
     if p >= 1.0 {
         return -q.ln();
     }
-    let d = q - p;
+    kl_interior(p, 1.0 - p, q, 1.0 - q, q - p)
+}
+
+/// `kl(p, q)` for `p, q ∈ (0, 1)` from `p`, `q`, their complements `pc = 1 − p`, `qc = 1 − q`
+/// and their difference `d = q − p`, each supplied separately: the value is as accurate as
+/// these five numbers (relative errors in `p`, `pc`, `q`, `qc` give relative errors of the
+/// same size; `d` carries the cancellation-prone information and must be accurate itself).
+/// [`kl_bernoulli_unchecked`] passes `1 − p`, `1 − q`, `q − p`; the signed divergences
+/// [`d_eps_plus_unchecked`] pass an inner minimiser and its offset, which are not doubles.
+#[inline]
+pub(crate) fn kl_interior(p: f64, pc: f64, q: f64, qc: f64, d: f64) -> f64 {
     let u = -d / q;
-    let v = d / (1.0 - q);
+    let v = d / qc;
     if u.abs() < 0.5 && v.abs() < 0.5 {
         // d² underflows below 1e-154: divide first then.
         let quad = if d.abs() > 1e-150 {
-            d * d / (q * (1.0 - q))
+            d * d / (q * qc)
         } else {
-            (d / q) * (d / (1.0 - q))
+            (d / q) * (d / qc)
         };
-        quad + p * log1p_minus_x(u) + (1.0 - p) * log1p_minus_x(v)
+        quad + p * log1p_minus_x(u) + pc * log1p_minus_x(v)
     } else {
         // 1 + u = p/q and 1 + v = (1−p)/(1−q). Near u = −1 (p ≪ q), p·log1p(u) has an
         // absolute error ~2^-52·q, below 2e-15 of kl (>= 0.15·q there), but it is −∞ once u
@@ -78,9 +97,9 @@ pub fn kl_bernoulli_unchecked(p: f64, q: f64) -> f64 {
             p * u.ln_1p()
         };
         let tq = if v <= -1.0 || !v.is_finite() {
-            x_log_ratio(1.0 - p, 1.0 - p, 1.0 - q)
+            x_log_ratio(pc, pc, qc)
         } else {
-            (1.0 - p) * v.ln_1p()
+            pc * v.ln_1p()
         };
         tp + tq
     }
