@@ -50,6 +50,23 @@ fn instance(a: &Args) -> Result<Instance> {
     Ok(Instance::new(family, means)?)
 }
 
+/// The ε range of `bounds` (table, `--json` and `--eps-grid` alike): every quantity it prints
+/// is finite up to [`C_LOCAL_EPS_MAX`](dpbai::divergence::C_LOCAL_EPS_MAX), where the local
+/// contraction constant `c(ε) = 4(e^ε − 1)²` reaches the largest `f64`; beyond, `--eps` and the
+/// grid's HI are refused, naming the option.
+fn check_c_eps(option: &str, eps: f64) -> Result<()> {
+    let max = dpbai::divergence::C_LOCAL_EPS_MAX;
+    if eps <= max {
+        Ok(())
+    } else {
+        Err(super::errors::usage(format!(
+            "invalid {option} {}: must be at most {max} for bounds (c(eps) = 4(e^eps - 1)^2, \
+             which the local times use, exceeds the largest double beyond)",
+            dpbai::error::compact_number(eps)
+        )))
+    }
+}
+
 fn parse_grid(s: &str) -> Result<Vec<f64>> {
     let bad = || {
         super::errors::usage(format!(
@@ -325,9 +342,13 @@ fn run_checked(a: Args) -> Result<()> {
     dpbai::params::Beta::new(a.beta)?;
     if let Some(e) = a.eps {
         dpbai::params::check_eps("eps", e)?;
+        check_c_eps("--eps", e)?;
     }
     if let Some(g) = &a.eps_grid {
         let grid = parse_grid(g)?;
+        if let Some(&hi) = grid.last() {
+            check_c_eps("--eps-grid HI", hi)?;
+        }
         return print_grid(&nu, &grid, delta, a.beta);
     }
     if a.json {

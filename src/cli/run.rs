@@ -443,7 +443,11 @@ pub(crate) fn print_report(r: &Report, json: bool) -> anyhow::Result<()> {
         ),
         (
             "time",
-            format!("{:.3} s, {:.4e} samples/s", r.elapsed_s, r.samples_per_s),
+            format!(
+                "{} s, {:.4e} samples/s",
+                dpbai::error::fixed(r.elapsed_s, 3),
+                r.samples_per_s
+            ),
         ),
     ];
     if s.unstopped > 0 {

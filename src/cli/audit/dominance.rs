@@ -78,11 +78,12 @@ pub fn run_dominates(a: &SearchArgs, preset: &str, i: &DominanceInputs<'_>) -> a
         return Ok(());
     }
     let s = &r.assumptions;
+    let c = dpbai::error::compact_number;
     let range = |l: f64, h: f64| {
         if l == h {
-            format!("{l}")
+            c(l)
         } else {
-            format!("[{l}, {h}]")
+            format!("[{}, {}]", c(l), c(h))
         }
     };
     println!(
@@ -96,12 +97,12 @@ pub fn run_dominates(a: &SearchArgs, preset: &str, i: &DominanceInputs<'_>) -> a
             ProofFamily::Bernoulli => "Bernoulli",
             ProofFamily::Gaussian => "Gaussian",
         },
-        s.sigma,
-        s.eps.map(|e| e.to_string()).unwrap_or_else(|| "inf (non-private)".into()),
+        c(s.sigma),
+        s.eps.map(c).unwrap_or_else(|| "inf (non-private)".into()),
         range(s.k[0] as f64, s.k[1] as f64),
         range(s.delta[0], s.delta[1]),
         s.phases[1],
-        s.gap[1].map(|g| format!("{g}]")).unwrap_or_else(|| "inf)".into()),
+        s.gap[1].map(|g| format!("{}]", c(g))).unwrap_or_else(|| "inf)".into()),
         m = s.max_steps,
     );
     match &r.result {
@@ -110,11 +111,11 @@ pub fn run_dominates(a: &SearchArgs, preset: &str, i: &DominanceInputs<'_>) -> a
         ),
         Dominance::Counterexample { point, expr, preset: pv } => println!(
             "  counterexample: delta = {}, K = {}, na = {}, nb = {}, t = {}, ka = {}, kb = {}, gap = {}: threshold = {expr:.12} < {preset} = {pv:.12}",
-            point.delta, point.k, point.na, point.nb, point.t, point.ka, point.kb, point.gap
+            c(point.delta), point.k, point.na, point.nb, point.t, point.ka, point.kb, c(point.gap)
         ),
         Dominance::Undecided { reason, region } => {
             println!("  undecided: {reason}");
-            let parts: Vec<String> = region.iter().map(|(n, [l, h])| format!("{n} in [{l}, {h}]")).collect();
+            let parts: Vec<String> = region.iter().map(|(n, [l, h])| format!("{n} in [{}, {}]", c(*l), c(*h))).collect();
             println!("  at {}", parts.join(", "));
         }
     }
@@ -124,8 +125,9 @@ pub fn run_dominates(a: &SearchArgs, preset: &str, i: &DominanceInputs<'_>) -> a
 /// Runs `dpbai audit check-certificate FILE`: exit 0 when valid, 1 when rejected, 2 when the
 /// file cannot be read as a certificate.
 pub fn run_check(path: &str, json: bool) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| usage(format!("cannot read certificate file {path}: {e}")))?;
+    let text =
+        dpbai::files::read_user_text(std::path::Path::new(path), "certificate (JSON)", 1 << 28)
+            .map_err(|e| usage(format!("cannot read certificate file {path}: {e}")))?;
     let v: serde_json::Value = serde_json::from_str(&text)
         .map_err(|e| usage(format!("certificate file {path} is not JSON: {e}")))?;
     // The report of `--dominates --json` carries it under `certificate`; a bare one is accepted.
