@@ -1,5 +1,8 @@
-//! Writing output files so that a reader, or another run writing the same folder, never sees a
-//! partial file: [`write_atomic`] (a temporary file in the same folder, then a rename).
+//! Files in and out. Writing output files so that a reader, or another run writing the same
+//! folder, never sees a partial file: [`write_atomic`] (a temporary file in the same folder,
+//! then a rename). Reading the files a user names so that no input can block or exhaust memory:
+//! [`read_user_file`] (regular files within a size cap only), the one reader of every study,
+//! battery, certificate, plan, jobs.txt, shard and cache file.
 
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};

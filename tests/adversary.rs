@@ -129,6 +129,22 @@ fn plan_run(dir: &Path, tasks: &str, run: &[&str], force: bool) -> (i32, String,
     run_cli(&args)
 }
 
+/// A two-task plan of `run` into `dir` (exit 0 required).
+#[track_caller]
+fn plan_ok(dir: &Path, run: &[&str]) {
+    let (code, _, err) = plan_run(dir, "2", run, false);
+    assert_eq!(code, 0, "{err}");
+}
+
+/// `cluster status` refused (exit 2, one line naming every one of `names`).
+#[track_caller]
+fn status_refused(dir: &Path, names: &[&str]) {
+    refused(
+        run_in(dir, &["cluster", "status", "--dir", s(dir)], NO_HANG),
+        names,
+    );
+}
+
 /// Runs the job array's task `i` of a plan as Slurm would.
 fn run_task(dir: &Path, i: u64) {
     std::fs::create_dir_all(dir.join("shards")).expect("shards");
@@ -152,12 +168,28 @@ fn status_line(dir: &Path) -> (i32, String, String) {
     (code, last, err)
 }
 
-const SEVEN: [&str; 10] = [
-    "--algo", "ttucb", "--means", "0.9,0.5", "--delta", "0.1", "--runs", "4", "--seed", "7",
-];
-const NINETY_NINE: [&str; 10] = [
-    "--algo", "ttucb", "--means", "0.8,0.1", "--delta", "0.1", "--runs", "4", "--seed", "99",
-];
+/// `dpbai run` arguments: TTUCB at δ = 0.1 on `means`, `runs` runs, master seed `seed`.
+const fn ttucb<'a>(means: &'a str, runs: &'a str, seed: &'a str) -> [&'a str; 10] {
+    [
+        "--algo", "ttucb", "--means", means, "--delta", "0.1", "--runs", runs, "--seed", seed,
+    ]
+}
+
+const SEVEN: [&str; 10] = ttucb("0.9,0.5", "4", "7");
+const NINETY_NINE: [&str; 10] = ttucb("0.8,0.1", "4", "99");
+
+/// `cluster status` (its summary line must start with `done`) and `cluster resubmit --dry-run`
+/// (it must resubmit the array `array`); returns the status's stderr.
+#[track_caller]
+fn status_and_resubmit(dir: &Path, done: &str, array: &str) -> String {
+    let (code, last, err) = status_line(dir);
+    assert_eq!(code, 0, "{err}");
+    assert!(last.starts_with(done), "{last}");
+    let (code, out, e) = run_cli(&["cluster", "resubmit", "--dir", s(dir), "--dry-run"]);
+    assert_eq!(code, 0, "{e}");
+    assert!(out.contains(&format!("--array={array} task.sh")), "{out}");
+    err
+}
 
 /// A pipe or a device given as any user file is refused at once, naming it: `merge`,
 /// `check-certificate`, `--battery`, `verify --expected`; an oversized battery too.
@@ -260,8 +292,7 @@ fn a_pipe_in_the_cell_cache_is_named_and_replaced() {
 fn a_pipe_as_a_shard_file_or_jobs_txt_does_not_block_cluster_status() {
     let tmp = TempDir::new("adv-status-fifo");
     let dir = tmp.path().join("p");
-    let (code, _, err) = plan_run(&dir, "2", &SEVEN, false);
-    assert_eq!(code, 0, "{err}");
+    plan_ok(&dir, &SEVEN);
     std::fs::create_dir_all(dir.join("shards")).expect("shards");
     mkfifo(&dir.join("shards/run-0.json"));
     let (code, last, err) = status_line(&dir);
@@ -272,10 +303,7 @@ fn a_pipe_as_a_shard_file_or_jobs_txt_does_not_block_cluster_status() {
         "{err}"
     );
     mkfifo(&dir.join("jobs.txt"));
-    refused(
-        run_in(&dir, &["cluster", "status", "--dir", s(&dir)], NO_HANG),
-        &["jobs.txt", "not a regular file"],
-    );
+    status_refused(&dir, &["jobs.txt", "not a regular file"]);
 }
 
 /// The work of `cluster status` on jobs.txt is linear and capped: 1000 lines that each name a
@@ -284,8 +312,7 @@ fn a_pipe_as_a_shard_file_or_jobs_txt_does_not_block_cluster_status() {
 fn jobs_txt_is_read_in_linear_time_and_capped() {
     let tmp = TempDir::new("adv-jobs");
     let dir = tmp.path().join("p");
-    let (code, _, err) = plan_run(&dir, "2", &SEVEN, false);
-    assert_eq!(code, 0, "{err}");
+    plan_ok(&dir, &SEVEN);
     let lines: String = (0..1000)
         .map(|j| format!("tasks {} 0-999999\n", 100 + j))
         .collect();
@@ -298,10 +325,7 @@ fn jobs_txt_is_read_in_linear_time_and_capped() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("1099_0") && out.contains("1099_1"), "{out}");
     std::fs::write(dir.join("jobs.txt"), "tasks 1 0-1\n".repeat(100_000)).expect("write");
-    refused(
-        run_in(&dir, &["cluster", "status", "--dir", s(&dir)], NO_HANG),
-        &["jobs.txt", "at most"],
-    );
+    status_refused(&dir, &["jobs.txt", "at most"]);
 }
 
 /// The adversary's reproducer: plan means 0.9,0.5 with seed 7, write its shards, re-plan the
@@ -311,8 +335,7 @@ fn jobs_txt_is_read_in_linear_time_and_capped() {
 fn a_replanned_folder_is_refused_unless_forced_and_force_moves_the_old_files_aside() {
     let tmp = TempDir::new("adv-replan");
     let dir = tmp.path().join("p");
-    let (code, _, err) = plan_run(&dir, "2", &SEVEN, false);
-    assert_eq!(code, 0, "{err}");
+    plan_ok(&dir, &SEVEN);
     run_task(&dir, 0);
     run_task(&dir, 1);
     assert!(status_line(&dir).1.starts_with("done 2,"));
@@ -321,8 +344,7 @@ fn a_replanned_folder_is_refused_unless_forced_and_force_moves_the_old_files_asi
         &["another experiment", "--force", "previous-N"],
     );
     // The same plan again (e.g. another --time) is no other experiment.
-    let (code, _, err) = plan_run(&dir, "2", &SEVEN, false);
-    assert_eq!(code, 0, "{err}");
+    plan_ok(&dir, &SEVEN);
     assert!(status_line(&dir).1.starts_with("done 2,"));
     let (code, out, err) = plan_run(&dir, "2", &NINETY_NINE, true);
     assert_eq!(code, 0, "{err}");
@@ -342,22 +364,17 @@ fn a_replanned_folder_is_refused_unless_forced_and_force_moves_the_old_files_asi
 fn cluster_status_counts_only_shards_of_the_plans_specification() {
     let tmp = TempDir::new("adv-digest");
     let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
-    assert_eq!(plan_run(&a, "2", &SEVEN, false).0, 0);
+    plan_ok(&a, &SEVEN);
     run_task(&a, 0);
     run_task(&a, 1);
-    assert_eq!(plan_run(&b, "2", &NINETY_NINE, false).0, 0);
+    plan_ok(&b, &NINETY_NINE);
     std::fs::create_dir_all(b.join("shards")).expect("shards");
     for i in 0..2 {
         let f = format!("shards/run-{i}.json");
         std::fs::copy(a.join(&f), b.join(&f)).expect("copy");
     }
-    let (code, last, err) = status_line(&b);
-    assert_eq!(code, 0, "{err}");
-    assert!(last.starts_with("done 0,"), "{last}");
+    let err = status_and_resubmit(&b, "done 0,", "0-1");
     assert!(err.contains("another experiment"), "{err}");
-    let (code, out, err) = run_cli(&["cluster", "resubmit", "--dir", s(&b), "--dry-run"]);
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains("--array=0-1 task.sh"), "{out}");
 }
 
 /// A shard with `"count": 0` (resealed, so its digest holds) is refused by `merge`, and
@@ -365,9 +382,7 @@ fn cluster_status_counts_only_shards_of_the_plans_specification() {
 #[test]
 fn a_shard_with_count_zero_is_refused_not_a_panic() {
     let tmp = TempDir::new("adv-count0");
-    let run = [
-        "--algo", "ttucb", "--means", "0.9,0.5", "--delta", "0.1", "--runs", "4", "--seed", "3",
-    ];
+    let run = ttucb("0.9,0.5", "4", "3");
     let files = run_shards(tmp.path(), &run, 2);
     reseal_shard(&files[0], |v| v["shard"]["count"] = serde_json::json!(0));
     refused(
@@ -375,18 +390,14 @@ fn a_shard_with_count_zero_is_refused_not_a_panic() {
         &["shard-0.json", "count"],
     );
     let dir = tmp.path().join("p");
-    assert_eq!(plan_run(&dir, "2", &SEVEN, false).0, 0);
+    plan_ok(&dir, &SEVEN);
     run_task(&dir, 0);
     run_task(&dir, 1);
     reseal_shard(&dir.join("shards/run-0.json"), |v| {
         v["shard"]["count"] = serde_json::json!(0)
     });
-    let (code, last, err) = status_line(&dir);
-    assert_eq!(code, 0, "{err}");
-    assert!(last.starts_with("done 1,"), "{last}");
-    let (code, out, err) = run_cli(&["cluster", "resubmit", "--dir", s(&dir), "--dry-run"]);
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains("--array=0 task.sh"), "{out}");
+    let err = status_and_resubmit(&dir, "done 1,", "0");
+    assert!(err.contains("run-0.json"), "{err}");
 }
 
 /// `merge --rederive N` picks runs without replacement, and N >= the run count re-derives every
@@ -395,9 +406,7 @@ fn a_shard_with_count_zero_is_refused_not_a_panic() {
 #[test]
 fn merge_rederive_of_every_run_catches_one_forged_run() {
     let tmp = TempDir::new("adv-rederive");
-    let run = [
-        "--algo", "ttucb", "--means", "0.9,0.5", "--delta", "0.1", "--runs", "30", "--seed", "11",
-    ];
+    let run = ttucb("0.9,0.5", "30", "11");
     let files = run_shards(tmp.path(), &run, 3);
     reseal_shard(&files[1], |v| {
         let rec = &mut v["records"][4];
@@ -521,9 +530,7 @@ fn special_values_are_true_values_documented_infinities_or_refusals() {
 #[test]
 fn merge_refuses_elapsed_times_no_run_could_take() {
     let tmp = TempDir::new("adv-elapsed");
-    let run = [
-        "--algo", "ttucb", "--means", "0.9,0.5", "--delta", "0.1", "--runs", "4", "--seed", "5",
-    ];
+    let run = ttucb("0.9,0.5", "4", "5");
     let files = run_shards(tmp.path(), &run, 2);
     for f in &files {
         reseal_shard(f, |v| v["elapsed_s"] = serde_json::json!(1e308));

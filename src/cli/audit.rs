@@ -197,7 +197,10 @@ fn check_unit(name: &str, x: f64) -> anyhow::Result<()> {
     if x > 0.0 && x < 1.0 {
         Ok(())
     } else {
-        Err(usage(format!("invalid {name} = {x}: must be in (0, 1)")))
+        Err(usage(format!(
+            "invalid {name} = {}: must be in (0, 1)",
+            compact_number(x)
+        )))
     }
 }
 
@@ -256,7 +259,8 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
     if let Some(e) = a.eps {
         if !(e > 0.0 && e.is_finite()) {
             return Err(usage(format!(
-                "invalid eps = {e}: must be a finite number > 0"
+                "invalid eps = {}: must be a finite number > 0",
+                compact_number(e)
             )));
         }
     }

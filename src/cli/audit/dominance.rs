@@ -50,7 +50,8 @@ pub fn run_dominates(a: &SearchArgs, preset: &str, i: &DominanceInputs<'_>) -> a
         (ProofFamily::Bernoulli, None) => 0.5,
         (ProofFamily::Bernoulli, Some(s)) => {
             return Err(usage(format!(
-                "invalid sigma = {s} for --family bernoulli: Bernoulli arms have sigma = 1/2 (give --family gaussian for another sigma)"
+                "invalid sigma = {} for --family bernoulli: Bernoulli arms have sigma = 1/2 (give --family gaussian for another sigma)",
+                dpbai::error::compact_number(s)
             )))
         }
         (ProofFamily::Gaussian, s) => s.unwrap_or(1.0),

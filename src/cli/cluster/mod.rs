@@ -49,7 +49,9 @@
 //! This file holds the clap arguments, [`run`] and `dpbai cluster slurm` (writing the plan);
 //! [`cost`] the cost model and the memory default, [`plan`] `plan.json` and the reading of the
 //! command after `--`, [`scripts`](mod@scripts) the text of the three scripts,
-//! [`status`](mod@status) `dpbai cluster status` and `dpbai cluster resubmit`.
+//! [`status`](mod@status) `dpbai cluster status` and `dpbai cluster resubmit` (a task is done
+//! only when its shard files carry the plan's specification), [`replan`] a plan written into a
+//! folder that holds another experiment's files (refused, or moved aside with `--force`).
 //!
 //! [`predicted_task_seconds`]: cost::predicted_task_seconds
 //! [`tau_over_bound`]: cost::tau_over_bound

@@ -34,6 +34,19 @@ fn json(path: &Path) -> Option<serde_json::Value> {
     serde_json::from_str(&text).ok()
 }
 
+/// The `args` of a plan's JSON (empty when absent).
+fn plan_args(v: &serde_json::Value) -> Vec<String> {
+    v["args"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str())
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Why `dir` holds files of another experiment than `new` (whose specification is `spec` for a
 /// `run` plan), naming one of them; `None` when it holds none.
 pub(super) fn other_experiment(dir: &Path, new: &Plan, spec: Option<&CellSpec>) -> Option<String> {
@@ -48,19 +61,10 @@ pub(super) fn other_experiment(dir: &Path, new: &Plan, spec: Option<&CellSpec>) 
         if !same {
             let what = old
                 .map(|v| {
-                    let args: Vec<String> = v["args"]
-                        .as_array()
-                        .map(|a| {
-                            a.iter()
-                                .filter_map(|x| x.as_str())
-                                .map(String::from)
-                                .collect()
-                        })
-                        .unwrap_or_default();
                     format!(
                         "its plan.json is of `dpbai {} {}` as {} tasks",
                         v["mode"].as_str().unwrap_or("?"),
-                        super::scripts::sh_join(&args),
+                        super::scripts::sh_join(&plan_args(&v)),
                         v["tasks"]
                     )
                 })
@@ -125,17 +129,8 @@ pub(super) fn move_aside(dir: &Path) -> anyhow::Result<Option<(PathBuf, Vec<Stri
         .collect();
     // The per-run CSV of the previous `run` plan's assembly (`run --out FILE`).
     if let Some(v) = json(&dir.join("plan.json")) {
-        let args: Vec<String> = v["args"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|x| x.as_str())
-                    .map(String::from)
-                    .collect()
-            })
-            .unwrap_or_default();
         if v["mode"] == serde_json::json!(Mode::Run) {
-            if let Some(out) = run_cmd(&args).ok().and_then(|r| r.out) {
+            if let Some(out) = run_cmd(&plan_args(&v)).ok().and_then(|r| r.out) {
                 if out.is_relative() && out.components().count() == 1 {
                     names.push(out);
                 }
