@@ -165,8 +165,9 @@ def eps_curves(
     δ → 0), ``ub_adap_tt_star_*_branch`` (the active term of each reading of Thm. 24: 1 = g1,
     2 = g2; the curve jumps where it changes) and ``high_privacy_arms`` (arms with
     ``ε < 2Δ_a``). Gaussian arms use their ``sigma`` throughout. NaN marks a quantity that is
-    undefined (relaxed_local and the refused ub_ctb_tt, ub_ctb_tt_ids of Gaussian arms). The
-    GIL is released.
+    undefined (relaxed_local and the refused ub_ctb_tt, ub_ctb_tt_ids of Gaussian arms). Every
+    ``eps`` must be at most 354.198… (``ValueError`` beyond, where ``c_eps`` exceeds the
+    largest double). The GIL is released.
 
     Example
     -------

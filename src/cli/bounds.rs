@@ -20,7 +20,8 @@ pub struct Args {
     /// Standard deviation of the Gaussian arms (default 1; ignored for Bernoulli, sigma = 1/2).
     #[arg(long, allow_hyphen_values = true)]
     sigma: Option<f64>,
-    /// Privacy budget epsilon > 0 (adds the local/global times and the private bounds).
+    /// Privacy budget epsilon in [1e-300, 354.198...] (adds the local/global times and the
+    /// private bounds; beyond, c(eps) = 4(e^eps - 1)^2 exceeds the largest double).
     #[arg(long, allow_hyphen_values = true)]
     eps: Option<f64>,
     /// Risk delta in (0,1) for the sample-complexity lower bounds.
@@ -32,7 +33,8 @@ pub struct Args {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     json: bool,
-    /// LO:HI:N — print a CSV of every eps-dependent quantity on N log-spaced eps in [LO, HI].
+    /// LO:HI:N — print a CSV of every eps-dependent quantity on N log-spaced eps in [LO, HI]
+    /// (HI at most 354.198..., as --eps).
     #[arg(long, allow_hyphen_values = true)]
     eps_grid: Option<String>,
 }
