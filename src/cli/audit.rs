@@ -341,7 +341,12 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
                 "battery file (TOML)",
                 MAX_BATTERY_BYTES,
             )
-            .map_err(|e| usage(format!("cannot read battery file {path}: {e}")))?;
+            .map_err(|e| match e {
+                dpbai::Error::Io { cause, .. } => {
+                    usage(format!("cannot read battery file {path}: {cause}"))
+                }
+                e => usage(e.to_string()),
+            })?;
             parse_battery(&text, delta, a.eps)?
         }
         (None, false) => {

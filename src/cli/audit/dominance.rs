@@ -128,7 +128,12 @@ pub fn run_dominates(a: &SearchArgs, preset: &str, i: &DominanceInputs<'_>) -> a
 pub fn run_check(path: &str, json: bool) -> anyhow::Result<()> {
     let text =
         dpbai::files::read_user_text(std::path::Path::new(path), "certificate (JSON)", 1 << 28)
-            .map_err(|e| usage(format!("cannot read certificate file {path}: {e}")))?;
+            .map_err(|e| match e {
+                dpbai::Error::Io { cause, .. } => {
+                    usage(format!("cannot read certificate file {path}: {cause}"))
+                }
+                e => usage(e.to_string()),
+            })?;
     let v: serde_json::Value = serde_json::from_str(&text)
         .map_err(|e| usage(format!("certificate file {path} is not JSON: {e}")))?;
     // The report of `--dominates --json` carries it under `certificate`; a bare one is accepted.
