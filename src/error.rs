@@ -134,11 +134,15 @@ impl Error {
 }
 
 /// A number written with many digits (`f64`'s `Display` spells `1e-320` out in full) is
-/// rewritten in exponent form; anything else is kept as is.
+/// rewritten as [`compact_number`] writes it (`1e-20`, `0.01`); an integer of at most 24
+/// digits (a seed, a count) and anything else are kept as they are.
 fn short_number(v: String) -> String {
-    if v.len() > 24 {
+    if v.len() > 24 || v.contains('.') {
         if let Ok(x) = v.parse::<f64>() {
-            return format!("{x:e}");
+            let c = compact_number(x);
+            if c.len() < v.len() {
+                return c;
+            }
         }
     }
     v

@@ -48,6 +48,21 @@ pub struct Function {
     /// Whether, and as what, the threshold expression language (`--threshold`) knows the
     /// function, under its `command` name.
     pub expr: Option<ExprFn>,
+    /// Where, inside its domain, the value is `+∞` by definition (not an overflow; a finite
+    /// value beyond the largest `f64` is an [`Error::Overflow`] instead): `None` for a function
+    /// that is finite on its whole domain.
+    pub infinite: Option<Infinite>,
+}
+
+/// The points of a function's domain where its value is `+∞` by definition, stated in its
+/// `domain` line: `dpbai fn` prints `inf` there (`"inf"` in JSON), and nowhere else does any
+/// function of the catalogue return a non-finite value (a property test checks both ways).
+#[derive(Clone, Copy)]
+pub struct Infinite {
+    /// The condition, as the domain line states it.
+    pub when: &'static str,
+    /// Whether `args` satisfy it.
+    pub test: fn(&[f64]) -> bool,
 }
 
 /// A special function of the threshold expression language: the stack machine, constant
@@ -126,6 +141,7 @@ pub const FUNCTIONS: &[Function] = &[
         domain: "x >= -1/e; principal branch W_0",
         eval: Eval::One(special::lambert_w0),
         expr: None,
+        infinite: None,
     },
     Function {
         name: "lambert_wm1",
@@ -135,6 +151,7 @@ pub const FUNCTIONS: &[Function] = &[
         domain: "-1/e <= x < 0; lower branch W_{-1}",
         eval: Eval::One(special::lambert_wm1),
         expr: None,
+        infinite: None,
     },
     Function {
         name: "wbar_m1",
@@ -144,6 +161,7 @@ pub const FUNCTIONS: &[Function] = &[
         domain: "x >= 1; W-bar_{-1}(x) = -W_{-1}(-e^{-x})",
         eval: Eval::One(special::wbar_m1),
         expr: Some(ExprFn::Wbar),
+        infinite: None,
     },
     Function {
         name: "zeta",
@@ -153,6 +171,7 @@ pub const FUNCTIONS: &[Function] = &[
         domain: "s > 1; Riemann zeta",
         eval: Eval::One(special::zeta),
         expr: Some(ExprFn::Zeta),
+        infinite: None,
     },
     Function {
         name: "c_g",
@@ -162,6 +181,7 @@ pub const FUNCTIONS: &[Function] = &[
         domain: "x > 0; Kaufmann-Koolen C_G(x) = min_l (g_G(l) + x)/l",
         eval: Eval::One(special::c_g),
         expr: Some(ExprFn::Cg),
+        infinite: None,
     },
     Function {
         name: "k",
@@ -171,6 +191,7 @@ pub const FUNCTIONS: &[Function] = &[
         domain: "x >= 1; k(x) = log2 x + 2",
         eval: Eval::One(special::k),
         expr: Some(ExprFn::K),
+        infinite: None,
     },
     Function {
         name: "h",
@@ -180,6 +201,7 @@ pub const FUNCTIONS: &[Function] = &[
         domain: "x >= 1, delta in (0, 1), integer K >= 2; h(x, delta) of Lemma 23",
         eval: Eval::Three(|x, d, k| special::h(x, d, arms(k)?)),
         expr: Some(ExprFn::H),
+        infinite: None,
     },
     Function {
         name: "c_l36",
@@ -190,6 +212,7 @@ pub const FUNCTIONS: &[Function] = &[
             "x >= 1, delta in (0, 1), integer K >= 2; the threshold c_{L36}(x, delta) of Lemma 36",
         eval: Eval::Three(|x, d, k| special::c_l36(x, d, arms(k)?)),
         expr: None,
+        infinite: None,
     },
     Function {
         name: "h1",
@@ -199,6 +222,7 @@ pub const FUNCTIONS: &[Function] = &[
         domain: "z > 0, y/z + log z >= 1; h_1(z, y) = z W-bar_{-1}(y/z + log z) of Lemma 41",
         eval: Eval::Two(special::h1),
         expr: None,
+        infinite: None,
     },
     Function {
         name: "g1",
@@ -208,6 +232,7 @@ pub const FUNCTIONS: &[Function] = &[
         domain: "y >= 0; g1(y) = sup{x : x^2 < x + y sqrt(2x) + y^2/4}",
         eval: Eval::One(special::g1),
         expr: None,
+        infinite: None,
     },
     Function {
         name: "g2",
@@ -217,6 +242,7 @@ pub const FUNCTIONS: &[Function] = &[
         domain: "y > 0; g2(y) = y (1 + sqrt(1 + 1/y))^2",
         eval: Eval::One(special::g2),
         expr: None,
+        infinite: None,
     },
     Function {
         name: "erf",
@@ -226,6 +252,7 @@ pub const FUNCTIONS: &[Function] = &[
         domain: "any x but NaN; error function",
         eval: Eval::One(|x| number(x, "erf").map(special::erf)),
         expr: None,
+        infinite: None,
     },
     Function {
         name: "erfc",
@@ -235,15 +262,20 @@ pub const FUNCTIONS: &[Function] = &[
         domain: "any x but NaN; complementary error function",
         eval: Eval::One(|x| number(x, "erfc").map(special::erfc)),
         expr: None,
+        infinite: None,
     },
     Function {
         name: "kl_bernoulli",
         command: "kl-bernoulli",
         aliases: &["kl"],
         params: &["p", "q"],
-        domain: "p, q in [0, 1]; KL(Ber(p) || Ber(q)) in nats",
+        domain: "p, q in [0, 1]; KL(Ber(p) || Ber(q)) in nats; +inf when q = 0 < p or p < 1 = q",
         eval: Eval::Two(divergence::kl_bernoulli),
         expr: None,
+        infinite: Some(Infinite {
+            when: "q = 0 < p or p < 1 = q",
+            test: |a| (a[1] == 0.0 && a[0] > 0.0) || (a[1] == 1.0 && a[0] < 1.0),
+        }),
     },
     Function {
         name: "kl_gaussian",
@@ -253,6 +285,7 @@ pub const FUNCTIONS: &[Function] = &[
         domain: "p, q finite, sigma > 0; (p - q)^2 / (2 sigma^2)",
         eval: Eval::Three(divergence::kl_gaussian),
         expr: None,
+        infinite: None,
     },
     Function {
         name: "tv_bernoulli",
@@ -262,6 +295,7 @@ pub const FUNCTIONS: &[Function] = &[
         domain: "p, q in [0, 1]; TV(Ber(p), Ber(q)) = |p - q|",
         eval: Eval::Two(divergence::tv_bernoulli),
         expr: None,
+        infinite: None,
     },
     Function {
         name: "tv2_bernoulli",
@@ -271,6 +305,7 @@ pub const FUNCTIONS: &[Function] = &[
         domain: "p, q in [0, 1]; TV(Ber(p), Ber(q))^2",
         eval: Eval::Two(divergence::tv2_bernoulli),
         expr: None,
+        infinite: None,
     },
     Function {
         name: "tv_gaussian",
@@ -280,6 +315,7 @@ pub const FUNCTIONS: &[Function] = &[
         domain: "m, m2 finite, sigma > 0; TV(N(m, sigma^2), N(m2, sigma^2))",
         eval: Eval::Three(divergence::tv_gaussian),
         expr: None,
+        infinite: None,
     },
     Function {
         name: "d_eps_plus",
@@ -290,6 +326,7 @@ pub const FUNCTIONS: &[Function] = &[
                  to x under eps-global DP ([BAI25] poster)",
         eval: Eval::Three(divergence::d_eps_plus),
         expr: None,
+        infinite: None,
     },
     Function {
         name: "d_eps_minus",
@@ -300,6 +337,7 @@ pub const FUNCTIONS: &[Function] = &[
                  moving a mean down ([BAI25] poster)",
         eval: Eval::Three(divergence::d_eps_minus),
         expr: None,
+        infinite: None,
     },
     Function {
         name: "d_eps",
@@ -310,6 +348,7 @@ pub const FUNCTIONS: &[Function] = &[
                  two-sided d+/d- ([REG25], [BAI25] poster)",
         eval: Eval::Three(divergence::d_eps),
         expr: None,
+        infinite: None,
     },
     Function {
         name: "c_local",
@@ -319,6 +358,7 @@ pub const FUNCTIONS: &[Function] = &[
         domain: "eps > 0; c(eps) = min{4, e^{2 eps}} (e^eps - 1)^2",
         eval: Eval::One(divergence::c_local),
         expr: None,
+        infinite: None,
     },
     Function {
         name: "rr_mean",
@@ -328,15 +368,18 @@ pub const FUNCTIONS: &[Function] = &[
         domain: "mu in [0, 1], eps > 0; the mean of a randomised-response reward",
         eval: Eval::Two(divergence::rr_mean),
         expr: None,
+        infinite: None,
     },
     Function {
         name: "kl_delta",
         command: "kl-delta",
         aliases: &[],
         params: &["delta"],
-        domain: "delta in (0, 1); kl(1 - delta, delta), the change-of-measure constant of Lemma 5",
+        domain:
+            "delta in [1e-300, 1); kl(1 - delta, delta), the change-of-measure constant of Lemma 5",
         eval: Eval::One(|d| Ok(divergence::kl_delta(crate::params::Delta::new(d)?))),
         expr: None,
+        infinite: None,
     },
 ];
 

@@ -38,10 +38,70 @@ pub fn rng_for_run(seed: u64, run: u64) -> Rng {
     Rng::seed_from_u64(key)
 }
 
+/// `min(k, n)` distinct indices of `0..n`, chosen uniformly without replacement by `seed`: the
+/// first `min(k, n)` places of a Fisher–Yates shuffle of `0..n` driven by
+/// [`rng_for_run`]`(seed, 0)`, in the order drawn. With `k >= n` every index is picked once.
+/// What `--rederive N` re-derives: `N` cells of a cache (`experiment`, `verify`) or `N` runs of
+/// merged shards (`merge`).
+///
+/// # Definition
+/// ```text
+/// for i in 0..min(k, n): j = uniform in [i, n); swap(a[i], a[j])     (a = 0, 1, …, n − 1)
+/// return a[0..min(k, n)]
+/// ```
+/// The swaps are kept in a map, so memory is `O(min(k, n))`, not `O(n)`.
+///
+/// # Example
+/// ```
+/// let p = dpbai::rng::pick_without_replacement(30, 30, 7);
+/// let mut s = p.clone();
+/// s.sort_unstable();
+/// assert_eq!(s, (0..30).collect::<Vec<u64>>());
+/// assert_eq!(dpbai::rng::pick_without_replacement(5, 9, 1).len(), 5);
+/// ```
+pub fn pick_without_replacement(n: u64, k: u64, seed: u64) -> Vec<u64> {
+    use rand::RngExt;
+    let mut rng = rng_for_run(seed, 0);
+    let take = k.min(n);
+    let mut moved: std::collections::HashMap<u64, u64> = std::collections::HashMap::new();
+    let mut out = Vec::with_capacity(take as usize);
+    for i in 0..take {
+        let j = rng.random_range(i..n);
+        let at_j = moved.get(&j).copied().unwrap_or(j);
+        let at_i = moved.get(&i).copied().unwrap_or(i);
+        moved.insert(j, at_i);
+        out.push(at_j);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use rand::RngExt;
+
+    /// The sparse shuffle is the dense one: same picks for every `(n, k, seed)` tried.
+    #[test]
+    fn picks_are_a_dense_fisher_yates_prefix() {
+        for (n, k, seed) in [
+            (1u64, 1u64, 0u64),
+            (10, 3, 5),
+            (30, 30, 7),
+            (30, 40, 2),
+            (100, 99, 9),
+        ] {
+            let mut a: Vec<u64> = (0..n).collect();
+            let mut rng = rng_for_run(seed, 0);
+            for i in 0..k.min(n) {
+                let j = rng.random_range(i..n);
+                a.swap(i as usize, j as usize);
+            }
+            assert_eq!(
+                pick_without_replacement(n, k, seed),
+                a[..k.min(n) as usize].to_vec()
+            );
+        }
+    }
 
     #[test]
     fn distinct_runs_distinct_streams() {

@@ -205,3 +205,47 @@ pub fn num(v: &toml::Value) -> f64 {
         .or_else(|| v.as_integer().map(|i| i as f64))
         .expect("number")
 }
+
+/// Runs the binary in `dir` with a time limit (a hang is a failure); (exit code, stdout, stderr).
+pub fn run_in(
+    dir: &std::path::Path,
+    args: &[&str],
+    limit: std::time::Duration,
+) -> (i32, String, String) {
+    let mut child = std::process::Command::new(dpbai_bin())
+        .args(args)
+        .current_dir(dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("dpbai runs");
+    let start = std::time::Instant::now();
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            break;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("`dpbai {}` did not finish within {limit:?}", args.join(" "));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("output");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Exit 2, one line on stderr, containing every one of `names`.
+#[track_caller]
+pub fn refused(r: (i32, String, String), names: &[&str]) -> String {
+    let (code, out, err) = r;
+    assert_eq!(code, 2, "stdout {out}\nstderr {err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    for n in names {
+        assert!(err.contains(n), "`{n}` not in: {err}");
+    }
+    err
+}

@@ -999,7 +999,7 @@ fn cli_table_and_grid() {
         "--means",
         "0.95,0.9,0.9,0.9,0.5",
         "--eps-grid",
-        "1e-4:1e4:100",
+        "1e-4:300:100",
     ]);
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.trim().lines().collect();
@@ -1010,7 +1010,7 @@ fn cli_table_and_grid() {
     let first: Vec<f64> = lines[1].split(',').map(|x| x.parse().unwrap()).collect();
     let last: Vec<f64> = lines[100].split(',').map(|x| x.parse().unwrap()).collect();
     assert_eq!(first.len(), header.len());
-    assert!((first[0] - 1e-4).abs() < 1e-18 && (last[0] - 1e4).abs() < 1e-8);
+    assert!((first[0] - 1e-4).abs() < 1e-18 && (last[0] - 300.0).abs() < 1e-10);
     // Gaussian: every column present (relaxed_local empty)
     let (code, out, err) = run_cli(&[
         "bounds",

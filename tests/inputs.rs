@@ -3,50 +3,10 @@
 //! runs the binary as a user would and checks the exit code, that the message is one line, and
 //! that it names the offending value, key or path.
 
-use crate::common::{dpbai_bin, run_cli, TempDir};
+use crate::common::{dpbai_bin, refused, run_cli, run_in, TempDir};
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
-
-/// Runs the binary in `dir` with a time limit (a hang is a failure); (exit code, stdout, stderr).
-fn run_in(dir: &Path, args: &[&str], limit: Duration) -> (i32, String, String) {
-    let mut child = Command::new(dpbai_bin())
-        .args(args)
-        .current_dir(dir)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("dpbai runs");
-    let start = Instant::now();
-    loop {
-        if child.try_wait().expect("wait").is_some() {
-            break;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            panic!("`dpbai {}` did not finish within {limit:?}", args.join(" "));
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().expect("output");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-/// Exit 2, one line on stderr, containing every one of `names`.
-#[track_caller]
-fn refused(r: (i32, String, String), names: &[&str]) -> String {
-    let (code, out, err) = r;
-    assert_eq!(code, 2, "stdout {out}\nstderr {err}");
-    assert_eq!(err.trim().lines().count(), 1, "{err}");
-    for n in names {
-        assert!(err.contains(n), "`{n}` not in: {err}");
-    }
-    err
-}
 
 const RUN: [&str; 11] = [
     "run", "--algo", "ttucb", "--means", "0.9,0.5", "--delta", "0.1", "--runs", "100", "--seed",

@@ -2,6 +2,7 @@
 
 mod common;
 
+mod adversary;
 mod audit;
 mod bandit;
 mod claims;

@@ -179,7 +179,8 @@ def eps_curves(
     ``t_eps_over_t_global``, ``lb_t_eps`` (times ``log(1/(3δ))``, not ``log(1/(2.4δ))``),
     ``ub_dp_tt`` and ``ub_dp_tt_8t_eps``. Gaussian arms use their ``sigma`` throughout. NaN
     marks a quantity that is undefined (relaxed_local, the refused ub_ctb_tt, ub_ctb_tt_ids and
-    the [BAI25] columns of Gaussian arms). The GIL is released.
+    the [BAI25] columns of Gaussian arms). Every ``eps`` must be at most 354.198…
+    (``ValueError`` beyond, where ``c_eps`` exceeds the largest double). The GIL is released.
 
     Example
     -------

@@ -18,6 +18,21 @@ pub(crate) fn check_delta_beta(delta: f64, beta: f64) -> PyResult<()> {
     Ok(())
 }
 
+/// The ε range of the bounds, as `dpbai bounds` has it: at most
+/// `divergence::C_LOCAL_EPS_MAX`, where `c(ε) = 4(e^ε − 1)²` is still a double.
+fn check_c_eps(eps: f64) -> PyResult<()> {
+    let max = dpbai::divergence::C_LOCAL_EPS_MAX;
+    if eps <= max {
+        Ok(())
+    } else {
+        Err(value_error(format!(
+            "invalid eps = {}: must be at most {max} (c(eps) = 4(e^eps - 1)^2 exceeds the \
+             largest double beyond)",
+            dpbai::error::compact_number(eps)
+        )))
+    }
+}
+
 /// Characteristic times with certificates, switches and bound formulas: the object of
 /// `dpbai bounds --json` (one builder, `cli::bounds::bounds_json`), typed.
 #[pyfunction]
@@ -35,6 +50,7 @@ pub(crate) fn bounds(
     check_delta_beta(delta, beta)?;
     if let Some(e) = eps {
         dpbai::params::Epsilon::new(e).map_err(py_err)?;
+        check_c_eps(e)?;
     }
     let delta = dpbai::params::Delta::new(delta).map_err(py_err)?;
     let v = py
@@ -65,6 +81,7 @@ pub(crate) fn eps_curves<'py>(
     let delta = dpbai::params::Delta::new(delta).map_err(py_err)?;
     for &x in &eps {
         dpbai::params::Epsilon::new(x).map_err(py_err)?;
+        check_c_eps(x)?;
     }
     use complexity::curves::{eps_curves as rows_of, EPS_CURVE_COLUMNS, EPS_CURVE_WIDTH};
     let rows = py

@@ -189,6 +189,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
+/// Largest `--battery` file read (bytes), as a study file.
+const MAX_BATTERY_BYTES: u64 = dpbai::experiment::study::validate::study_limits::MAX_FILE_BYTES;
+
 /// How to do more audit runs than one process may.
 const AUDIT_SPLIT: &str = "run several audits with different --seed instead";
 
@@ -196,7 +199,10 @@ fn check_unit(name: &str, x: f64) -> anyhow::Result<()> {
     if x > 0.0 && x < 1.0 {
         Ok(())
     } else {
-        Err(usage(format!("invalid {name} = {x}: must be in (0, 1)")))
+        Err(usage(format!(
+            "invalid {name} = {}: must be in (0, 1)",
+            compact_number(x)
+        )))
     }
 }
 
@@ -216,6 +222,12 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
     if a.family == "both" && !a.search.search {
         return Err(usage(
             "invalid family = both: only --search searches both families (give bernoulli or gaussian)",
+        ));
+    }
+    if a.search.dominates.is_some() && a.search.search {
+        return Err(usage(
+            "--search and --dominates are two audits (a search for a violating instance, a \
+             proof over the whole domain): give one of them",
         ));
     }
     if let Some(p) = &a.search.dominates {
@@ -250,7 +262,8 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
     if let Some(e) = a.eps {
         if !(e > 0.0 && e.is_finite()) {
             return Err(usage(format!(
-                "invalid eps = {e}: must be a finite number > 0"
+                "invalid eps = {}: must be a finite number > 0",
+                compact_number(e)
             )));
         }
     }
@@ -327,8 +340,17 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         (None, true) => return Err(usage("give --means LIST or --battery default|FILE")),
         (Some(b), true) if b == "default" => default_battery(algo, delta, a.eps)?,
         (Some(path), true) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| usage(format!("cannot read battery file {path}: {e}")))?;
+            let text = dpbai::files::read_user_text(
+                std::path::Path::new(path),
+                "battery file (TOML)",
+                MAX_BATTERY_BYTES,
+            )
+            .map_err(|e| match e {
+                dpbai::Error::Io { cause, .. } => {
+                    usage(format!("cannot read battery file {path}: {cause}"))
+                }
+                e => usage(e.to_string()),
+            })?;
             parse_battery(&text, delta, a.eps)?
         }
         (None, false) => {
@@ -551,6 +573,17 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
     let target = match (&a.mechanism, a.algo, &a.mutant) {
         (Some(m), None, None) => mechanism_target(m)?,
         (None, Some(algo), None) => Target::Algo(algo),
+        (None, None, Some(m))
+            if dpbai::audit::dp::late_leak::SEARCH_MUTANTS
+                .iter()
+                .any(|(name, _)| *name == m.as_str()) =>
+        {
+            return Err(usage(format!(
+                "mutant '{m}' leaks only from its third release on, which the fixed tables of \
+                 `audit dp` never reach: audit it with --search (`dpbai audit dp --mutant {m} \
+                 --search`)"
+            )))
+        }
         (None, None, Some(m)) => Target::Mutant(dpa::mutant(m).ok_or_else(|| {
             usage(format!(
                 "unknown mutant '{m}' (known: {}; see --list-mutants)",

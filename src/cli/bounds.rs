@@ -20,7 +20,8 @@ pub struct Args {
     /// Standard deviation of the Gaussian arms (default 1; ignored for Bernoulli, sigma = 1/2).
     #[arg(long, allow_hyphen_values = true)]
     sigma: Option<f64>,
-    /// Privacy budget epsilon > 0 (adds the local/global times and the private bounds).
+    /// Privacy budget epsilon in [1e-300, 354.198...] (adds the local/global times and the
+    /// private bounds; beyond, c(eps) = 4(e^eps - 1)^2 exceeds the largest double).
     #[arg(long, allow_hyphen_values = true)]
     eps: Option<f64>,
     /// Risk delta in (0,1) for the sample-complexity lower bounds.
@@ -32,7 +33,8 @@ pub struct Args {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     json: bool,
-    /// LO:HI:N — print a CSV of every eps-dependent quantity on N log-spaced eps in [LO, HI].
+    /// LO:HI:N — print a CSV of every eps-dependent quantity on N log-spaced eps in [LO, HI]
+    /// (HI at most 354.198..., as --eps).
     #[arg(long, allow_hyphen_values = true)]
     eps_grid: Option<String>,
 }
@@ -48,6 +50,23 @@ fn instance(a: &Args) -> Result<Instance> {
     })?;
     let family = Family::of(name, a.sigma)?;
     Ok(Instance::new(family, means)?)
+}
+
+/// The ε range of `bounds` (table, `--json` and `--eps-grid` alike): every quantity it prints
+/// is finite up to [`C_LOCAL_EPS_MAX`](dpbai::divergence::C_LOCAL_EPS_MAX), where the local
+/// contraction constant `c(ε) = 4(e^ε − 1)²` reaches the largest `f64`; beyond, `--eps` and the
+/// grid's HI are refused, naming the option.
+fn check_c_eps(option: &str, eps: f64) -> Result<()> {
+    let max = dpbai::divergence::C_LOCAL_EPS_MAX;
+    if eps <= max {
+        Ok(())
+    } else {
+        Err(super::errors::usage(format!(
+            "invalid {option} {}: must be at most {max} for bounds (c(eps) = 4(e^eps - 1)^2, \
+             which the local times use, exceeds the largest double beyond)",
+            dpbai::error::compact_number(eps)
+        )))
+    }
 }
 
 fn parse_grid(s: &str) -> Result<Vec<f64>> {
@@ -366,9 +385,13 @@ fn run_checked(a: Args) -> Result<()> {
     dpbai::params::Beta::new(a.beta)?;
     if let Some(e) = a.eps {
         dpbai::params::check_eps("eps", e)?;
+        check_c_eps("--eps", e)?;
     }
     if let Some(g) = &a.eps_grid {
         let grid = parse_grid(g)?;
+        if let Some(&hi) = grid.last() {
+            check_c_eps("--eps-grid HI", hi)?;
+        }
         return print_grid(&nu, &grid, delta, a.beta);
     }
     if a.json {

@@ -112,7 +112,29 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .as_deref()
         .map(dpbai::mc::Shard::parse)
         .transpose()?;
+    if shard.is_some() && args.rederive > 0 {
+        return Err(super::errors::usage(
+            "--rederive does not apply with --shard (a shard writes shard files, not cells): \
+             re-derive when assembling, without --shard",
+        ));
+    }
     let study = load(&args)?;
+    if let Some(sh) = shard {
+        // Every cell must have a run in the slice, as `dpbai run --shard` requires.
+        if let Some(c) = study.cells.iter().min_by_key(|c| c.cell.runs) {
+            if sh.index >= c.cell.runs {
+                return Err(super::errors::usage(format!(
+                    "shard {}/{} of cell {} is empty (it has {} runs): use at most {} shards, \
+                     the runs of the study's smallest cell",
+                    sh.index,
+                    sh.count,
+                    c.cell.key(),
+                    c.cell.runs,
+                    c.cell.runs
+                )));
+            }
+        }
+    }
     let dir = out_dir(&args);
     let cache = cache_dir(&dir);
     let threads = args

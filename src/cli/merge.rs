@@ -6,8 +6,9 @@
 //! one experiment (identical specification and metadata, the field that differs named), its
 //! metadata follows from its specification, its content digest holds, `elapsed_s` is finite and
 //! `>= 0`, all files have the same shard count `n`, each index `0..n` once, and the runs cover
-//! `0..runs` exactly once. `--rederive N` recomputes N randomly chosen runs from the
-//! specification and requires them bit-identical to the merged records.
+//! `0..runs` exactly once. `--rederive N` recomputes N runs chosen at random without replacement
+//! (every run when N is at least the run count) from the specification and requires them
+//! bit-identical to the merged records.
 
 use super::run::{print_report, write_csv};
 use dpbai::experiment::meta::Report;
@@ -27,8 +28,9 @@ pub struct Args {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
-    /// Recompute this many runs, chosen at random, from the shards' specification and require
-    /// them bit-identical to the stored records (0: none).
+    /// Recompute this many runs, chosen at random without replacement (all of them when it is at
+    /// least the run count), from the shards' specification and require them bit-identical to
+    /// the stored records (0: none).
     #[arg(long, default_value_t = 0)]
     pub rederive: u64,
     /// Seed of the choice of --rederive's runs.
@@ -36,15 +38,13 @@ pub struct Args {
     pub rederive_seed: u64,
 }
 
-/// Recomputes `n` runs of the merged experiment and compares them with the stored records.
+/// Recomputes `n` runs of the merged experiment, chosen without replacement by `seed` (all of
+/// them when `n` >= the run count: [`dpbai::rng::pick_without_replacement`], as `experiment
+/// --rederive` picks cells), and compares them with the stored records.
 fn rederive_runs(m: &dpbai::experiment::shard::Merged, n: u64, seed: u64) -> anyhow::Result<()> {
-    use rand::RngExt;
     let (alg, _) = m.spec.build()?;
-    let mut rng = dpbai::rng::rng_for_run(seed, 0);
     let total = m.records.len() as u64;
-    let picks: Vec<u64> = (0..n.min(total))
-        .map(|_| rng.random_range(0..total))
-        .collect();
+    let picks = dpbai::rng::pick_without_replacement(total, n, seed);
     let fresh =
         dpbai::mc::simulate_runs(alg.as_ref(), m.spec.seed, m.spec.max_steps, &picks, &|| {});
     for (f, &r) in fresh.iter().zip(&picks) {
@@ -57,8 +57,13 @@ fn rederive_runs(m: &dpbai::experiment::shard::Merged, n: u64, seed: u64) -> any
         }
     }
     eprintln!(
-        "re-derived {} runs from the specification (cell {}): bit-identical",
+        "re-derived {} of {total} runs from the specification{} (cell {}): bit-identical",
         picks.len(),
+        if picks.len() as u64 == total {
+            ", every run"
+        } else {
+            ""
+        },
         m.meta.cell
     );
     Ok(())
@@ -92,7 +97,6 @@ fn shard_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    dpbai::params::limits::check_runs("rederive", args.rederive.max(1))?;
     let merged = merge_shards(&shard_files(&args.files)?)?;
     if args.rederive > 0 {
         rederive_runs(&merged, args.rederive, args.rederive_seed)?;

@@ -335,7 +335,7 @@ pub(crate) fn write_csv(path: &Path, records: &[RunRecord], best: usize) -> anyh
 }
 
 fn opt(x: Option<f64>) -> String {
-    x.map_or("-".to_string(), |v| format!("{v}"))
+    x.map_or("-".to_string(), dpbai::error::compact_number)
 }
 
 /// The censoring-aware line of the table: Kaplan–Meier quartiles ("> cap" where the curve does
@@ -370,7 +370,8 @@ pub(crate) fn print_report(r: &Report, json: bool) -> anyhow::Result<()> {
     }
     let m = &r.meta;
     let s = &r.summary;
-    let means: Vec<String> = m.means.iter().map(|x| x.to_string()).collect();
+    let c = dpbai::error::compact_number;
+    let means: Vec<String> = m.means.iter().map(|&x| c(x)).collect();
     let mut rows: Vec<(&str, String)> = vec![
         ("algorithm", format!("{} (rules = {})", m.algo, m.rules)),
         (
@@ -380,17 +381,18 @@ pub(crate) fn print_report(r: &Report, json: bool) -> anyhow::Result<()> {
                 m.family,
                 means.join(", "),
                 m.best_arm,
-                m.sigma.map_or(String::new(), |v| format!(", sigma = {v}"))
+                m.sigma
+                    .map_or(String::new(), |v| format!(", sigma = {}", c(v)))
             ),
         ),
         (
             "parameters",
             format!(
                 "delta = {}, eps = {}, gamma = {}, beta = {}",
-                m.delta,
+                c(m.delta),
                 opt(m.eps),
                 opt(m.gamma),
-                m.beta
+                c(m.beta)
             ),
         ),
         (
@@ -443,7 +445,11 @@ pub(crate) fn print_report(r: &Report, json: bool) -> anyhow::Result<()> {
         ),
         (
             "time",
-            format!("{:.3} s, {:.4e} samples/s", r.elapsed_s, r.samples_per_s),
+            format!(
+                "{} s, {:.4e} samples/s",
+                dpbai::error::fixed(r.elapsed_s, 3),
+                r.samples_per_s
+            ),
         ),
     ];
     if s.unstopped > 0 {

@@ -4,7 +4,7 @@
 use super::{log_factor, t_global, t_kl, t_kl_g_eps, t_kl_gaussian, t_kl_gaussian_beta, t_local};
 use super::{log_factor_bai25, t_eps, t_eps_beta};
 use super::{t_kl_beta_g_eps, t_tv, t_tv2, two_h_g_eps, upper};
-use crate::divergence::c_local_unchecked;
+use crate::divergence::c_local;
 use crate::error::Result;
 use crate::instance::{Family, Instance};
 use crate::params::Delta;
@@ -79,15 +79,17 @@ pub const EPS_CURVE_COLUMNS: [&str; EPS_CURVE_WIDTH] = [
 /// READINGS.md §B.7–§B.10 (times), E.3 (lower bounds), E.4 (upper bounds); \[BAI25\] poster
 /// (`T*_ε`, its lower bound, DP-TT's upper bound).
 /// # Domain
-/// Any valid [`Instance`]; every `ε` of `grid` `> 0` finite; `δ ∈ (0, 1)`; `β ∈ (0, 1)`.
+/// Any valid [`Instance`]; every `ε` of `grid` in `(0, C_LOCAL_EPS_MAX]`; `δ ∈ (0, 1)`;
+/// `β ∈ (0, 1)`. Every value is finite (NaN marks an undefined one, as stated above).
 /// # Accuracy
 /// Each column has the accuracy of the item that computes it (times: 1e-9 certificates, golden
 /// file `tests/data/bounds_golden.toml`, `GOLDEN_TOL` 1e-8 of `tests/complexity.rs`; `T*_ε`:
 /// `tests/data/t_eps_golden.toml`).
 ///
 /// # Errors
-/// [`crate::Error::InvalidParameter`] for `ε <= 0`, `δ ∉ (0, 1)` or `β ∉ (0, 1)`; the errors
-/// of the solvers.
+/// [`crate::Error::InvalidParameter`] for `ε <= 0`, `δ ∉ (0, 1)` or `β ∉ (0, 1)`;
+/// [`crate::Error::Overflow`] for `ε` beyond [`crate::divergence::C_LOCAL_EPS_MAX`], where
+/// `c(ε)` exceeds the largest `f64`; the errors of the solvers.
 ///
 /// # Example
 /// ```
@@ -115,9 +117,9 @@ pub fn eps_curves(
     let gaps = nu.suboptimal_gaps();
     let mut rows = Vec::with_capacity(grid.len());
     for &eps in grid {
-        // `c(ε)` is written `inf` beyond ε ≈ 354.9, where it exceeds the largest f64; the
-        // bounds that divide by it are then exact (`T/∞ = 0`).
-        let c = c_local_unchecked(eps);
+        // Beyond C_LOCAL_EPS_MAX (ε ≈ 354.198) c(ε) exceeds the largest f64: an error naming
+        // ε, never a row with `c_eps = inf`.
+        let c = c_local(eps)?;
         let local = t_local(nu, eps)?;
         let l = |f: fn(&super::Certified) -> f64| f(&local);
         let global = t_global(nu, eps)?;

@@ -183,9 +183,17 @@ pub fn kl_gaussian(m: f64, m2: f64, sigma: f64) -> Result<f64> {
     if v.is_finite() && (v > 0.0 || m == m2) {
         return Ok(v);
     }
-    // (m − m')² or σ² under/overflowed (e.g. σ subnormal): divide first.
-    let z = (m - m2) / sigma;
-    let v = z * z / 2.0;
+    // (m − m')² or σ² under/overflowed (e.g. σ subnormal): divide first; and when m − m'
+    // itself overflows (|m|, |m'| near the largest double), halve it first:
+    // (m − m')²/(2σ²) = 2·((m/2 − m'/2)/σ)².
+    let d = m - m2;
+    let v = if d.is_finite() {
+        let z = d / sigma;
+        z * z / 2.0
+    } else {
+        let z = (0.5 * m - 0.5 * m2) / sigma;
+        2.0 * z * z
+    };
     if v.is_finite() {
         return Ok(v);
     }
@@ -264,8 +272,14 @@ pub fn tv_gaussian(m: f64, m2: f64, sigma: f64) -> Result<f64> {
     check_finite("m", m)?;
     check_finite("m'", m2)?;
     check_above("sigma", sigma, 0.0)?;
+    let x = (m - m2).abs() / (2.0 * std::f64::consts::SQRT_2 * sigma);
+    if (m - m2).is_finite() && (2.0 * std::f64::consts::SQRT_2 * sigma).is_finite() {
+        return Ok(crate::special::erf(x));
+    }
+    // m − m' or 2√2σ overflows (|m|, |m'| or σ near the largest double): the same argument
+    // with m − m' halved and σ divided first, |m/2 − m'/2|/σ/√2.
     Ok(crate::special::erf(
-        (m - m2).abs() / (2.0 * std::f64::consts::SQRT_2 * sigma),
+        ((0.5 * m - 0.5 * m2).abs() / sigma) / std::f64::consts::SQRT_2,
     ))
 }
 
@@ -285,6 +299,11 @@ pub fn c_local_unchecked(eps: f64) -> f64 {
     f * em1 * em1
 }
 
+/// The largest `ε` at which [`c_local`] is a finite `f64`: `c(ε) = 4(e^ε − 1)²` reaches the
+/// largest `f64` (≈ 1.798e308) at `ε = ln(1 + √(f64::MAX/4)) ≈ 354.198` (the value here is the
+/// last double below that point, found by bisection and checked by a test).
+pub const C_LOCAL_EPS_MAX: f64 = 354.198_209_266_132_04;
+
 /// Local-DP contraction constant of Thm. 10.
 ///
 /// # Definition
@@ -300,7 +319,7 @@ pub fn c_local_unchecked(eps: f64) -> f64 {
 /// A few ulp (uses `expm1`); golden file `tests/data/divergence_golden.toml`.
 /// # Errors
 /// [`crate::Error::InvalidParameter`] if `ε <= 0`, NaN or infinite; [`crate::Error::Overflow`]
-/// beyond `ε ≈ 354.9`, where `c(ε)` exceeds the largest `f64`.
+/// beyond [`C_LOCAL_EPS_MAX`] (`ε ≈ 354.198`), where `c(ε)` exceeds the largest `f64`.
 /// # Example
 /// ```
 /// let c = dpbai::divergence::c_local(std::f64::consts::LN_2).unwrap();
@@ -312,7 +331,7 @@ pub fn c_local(eps: f64) -> Result<f64> {
     if c.is_finite() {
         return Ok(c);
     }
-    // Beyond ε ≈ 354.9: c(ε) = 4(e^ε − 1)², log10 c = log10 4 + 2(ε + ln(1 − e^{−ε}))/ln 10.
+    // Beyond ε ≈ 354.198: c(ε) = 4(e^ε − 1)², log10 c = log10 4 + 2(ε + ln(1 − e^{−ε}))/ln 10.
     Err(Error::Overflow {
         what: format!("c_local(eps = {})", crate::error::compact_number(eps)),
         log10: 4f64.log10() + 2.0 * (eps + (-(-eps).exp()).ln_1p()) / std::f64::consts::LN_10,
@@ -400,6 +419,18 @@ pub fn kl_delta(delta: crate::params::Delta) -> f64 {
 mod tests {
     use super::*;
 
+    /// Means near the largest double: `m − m'` overflows, the divergences do not.
+    #[test]
+    fn gaussian_divergences_at_huge_means() {
+        // ((2·MAX)/1e300)²/2 = 2·(MAX/1e300)².
+        let want = 2.0 * (f64::MAX / 1e300).powi(2);
+        let v = kl_gaussian(f64::MAX, -f64::MAX, 1e300).unwrap();
+        assert!((v / want - 1.0).abs() < 1e-15, "{v} vs {want}");
+        // |m − m'|/(2√2σ) = 2·MAX/(2√2·MAX) = 1/√2 at σ = MAX.
+        let v = tv_gaussian(f64::MAX, -f64::MAX, f64::MAX).unwrap();
+        assert!((v - crate::special::erf(std::f64::consts::FRAC_1_SQRT_2)).abs() < 1e-15);
+    }
+
     #[test]
     fn kl_zero_and_infinite_conventions() {
         assert_eq!(kl_bernoulli(0.3, 0.3).unwrap(), 0.0);
@@ -420,6 +451,15 @@ mod tests {
         let v = kl_bernoulli(p, p + d).unwrap();
         let approx = d * d / (2.0 * p * (1.0 - p));
         assert!((v / approx - 1.0).abs() < 1e-6, "{v} vs {approx}");
+    }
+
+    /// `C_LOCAL_EPS_MAX` is the last ε of a finite `c(ε)`: finite there, an overflow at the
+    /// next double.
+    #[test]
+    fn c_local_is_finite_up_to_its_limit_only() {
+        assert!(c_local(C_LOCAL_EPS_MAX).is_ok_and(f64::is_finite));
+        let next = f64::from_bits(C_LOCAL_EPS_MAX.to_bits() + 1);
+        assert!(matches!(c_local(next), Err(Error::Overflow { .. })));
     }
 
     #[test]

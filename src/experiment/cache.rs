@@ -17,8 +17,10 @@
 //! reads the file with `comment="#"`. A file is used only when its digest line matches its
 //! content, its specification is exactly the one asked for (so a digest collision cannot pass
 //! for a hit), and its records are possible ([`crate::mc::check_records`]) and are exactly the
-//! runs of the cell (or of the shard). A file failing any of this is named on stderr and
-//! recomputed.
+//! runs of the cell (or of the shard). A file failing any of this (an edited file whose digest
+//! line was recomputed, "resealed", included) is named on stderr and recomputed. Only regular
+//! files of at most [`MAX_CELL_FILE_BYTES`] are read ([`crate::files::read_user_file`]): a named
+//! pipe or a device under a cell's name is refused, not opened.
 //!
 //! Files are written to a temporary name and renamed, so concurrent runs writing one folder
 //! never leave a partial file, and two runs computing the same cell write the same bytes. No
@@ -33,6 +35,12 @@ use std::path::{Path, PathBuf};
 const MAGIC: &str = "# dpbai-cell ";
 const SPEC: &str = "# spec ";
 const COLUMNS: &str = "run,tau,recommendation,stopped,rounds";
+
+/// Largest cell file read (bytes): a cell has at most
+/// [`MAX_RUNS`](crate::params::limits::MAX_RUNS) = 1e7 runs, a record line at most 64 bytes
+/// (`tau` and `rounds` below 1e13), and the header holds the specification (up to 1e5 arms and
+/// a threshold text), so 1 GiB bounds every file dpbai writes; a larger one is refused unread.
+pub const MAX_CELL_FILE_BYTES: u64 = 1 << 30;
 
 /// The file of a whole cell.
 pub fn cache_path(dir: &Path, digest: &CellDigest) -> PathBuf {
@@ -111,17 +119,20 @@ fn parse_records(body: &str) -> Option<Vec<RunRecord>> {
 /// # Errors
 /// [`Error::Parse`] naming the file and what is wrong with it.
 pub fn read_cell_file(path: &Path) -> Result<Option<CellFile>> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match crate::files::read_user_text(path, "dpbai cell file", MAX_CELL_FILE_BYTES) {
         Ok(t) => t,
-        Err(e)
+        Err(Error::Io { cause, .. })
             if matches!(
-                e.kind(),
+                cause.kind(),
                 std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
             ) =>
         {
             return Ok(None)
         }
-        Err(e) => return Err(Error::io("read", path, e)),
+        Err(Error::Parse(why)) => {
+            return Err(Error::Parse(format!("cell file {why}")));
+        }
+        Err(e) => return Err(e),
     };
     let bad = |why: &str| Error::Parse(format!("cell file {}: {why}", path.display()));
     let (content, last) = text
@@ -169,21 +180,66 @@ fn read_or_warn(path: &Path) -> Option<CellFile> {
     }
 }
 
-/// The records of `spec` in `dir`, if its file is there, is for exactly this specification and
-/// holds exactly its runs `0..runs`.
-pub fn read_cache(dir: &Path, spec: &CellSpec) -> Option<Vec<RunRecord>> {
-    let f = read_or_warn(&cache_path(dir, &spec.digest()))?;
-    let complete = f.spec == *spec
-        && f.records.len() as u64 == spec.runs
-        && f.records.iter().enumerate().all(|(i, r)| r.run == i as u64);
-    complete.then_some(f.records)
+/// A file that passed its own checks but is not the one asked for (its digest line was
+/// recomputed after an edit: a resealed file), named on stderr, as a file failing its checks
+/// is: it is recomputed.
+fn warn_mismatch(path: &Path, why: &str) {
+    eprintln!(
+        "warning: cell file {}: {why} (the file was edited and resealed, or written by another \
+         experiment under this name); recomputing it",
+        path.display()
+    );
 }
 
-/// The records of one shard file, if it holds exactly the shard's runs of `spec`.
+/// Why the records `f` of a file are not exactly the runs `runs` of `spec` (`None`: they are).
+fn mismatch(f: &CellFile, spec: &CellSpec, mut runs: impl Iterator<Item = u64>) -> Option<String> {
+    if f.spec != *spec {
+        return Some(format!(
+            "its specification (digest {}) is not the cell's ({})",
+            f.spec.digest(),
+            spec.digest()
+        ));
+    }
+    let mut records = f.records.iter().map(|r| r.run);
+    loop {
+        match (records.next(), runs.next()) {
+            (None, None) => return None,
+            (Some(got), Some(want)) if got == want => {}
+            (Some(got), Some(want)) => {
+                return Some(format!("it holds run {got} where run {want} belongs"))
+            }
+            (Some(got), None) => return Some(format!("it holds run {got} beyond the cell's runs")),
+            (None, Some(want)) => return Some(format!("run {want} is missing")),
+        }
+    }
+}
+
+/// The records of `spec` in `dir`, if its file is there, is for exactly this specification and
+/// holds exactly its runs `0..runs`. A file that is there but fails this is named on stderr.
+pub fn read_cache(dir: &Path, spec: &CellSpec) -> Option<Vec<RunRecord>> {
+    let path = cache_path(dir, &spec.digest());
+    let f = read_or_warn(&path)?;
+    match mismatch(&f, spec, 0..spec.runs) {
+        None => Some(f.records),
+        Some(why) => {
+            warn_mismatch(&path, &why);
+            None
+        }
+    }
+}
+
+/// The records of one shard file, if it holds exactly the shard's runs of `spec`. A file that
+/// is there but fails this is named on stderr.
 pub fn read_shard(dir: &Path, spec: &CellSpec, shard: Shard) -> Option<Vec<RunRecord>> {
-    let f = read_or_warn(&shard_path(dir, &spec.digest(), shard))?;
-    (f.spec == *spec && f.records.iter().map(|r| r.run).eq(shard.runs(spec.runs)))
-        .then_some(f.records)
+    let path = shard_path(dir, &spec.digest(), shard);
+    let f = read_or_warn(&path)?;
+    match mismatch(&f, spec, shard.runs(spec.runs)) {
+        None => Some(f.records),
+        Some(why) => {
+            warn_mismatch(&path, &why);
+            None
+        }
+    }
 }
 
 /// Assembles the whole cell's file from a complete set of its shard files (`i = 0..n` for one
@@ -196,14 +252,28 @@ pub fn assemble_shards(dir: &Path, label: &str, spec: &CellSpec) -> Result<Optio
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(None);
     };
-    let mut counts: Vec<u64> = entries
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter_map(|name| {
-            let rest = name.strip_prefix(&prefix)?.strip_suffix(".csv")?;
-            let (_, n) = rest.split_once("-of-")?;
-            n.parse().ok()
-        })
-        .collect();
+    let mut counts: Vec<u64> = Vec::new();
+    for name in entries.filter_map(|e| e.ok()?.file_name().into_string().ok()) {
+        let Some(rest) = name
+            .strip_prefix(&prefix)
+            .and_then(|r| r.strip_suffix(".csv"))
+        else {
+            continue;
+        };
+        // `<digest>.shard-<i>-of-<n>.csv` with `0 <= i < n`: anything else (`shard-0-of-0`, a
+        // stray name) is no shard of the cell; it is named, and left alone.
+        let shard = rest
+            .split_once("-of-")
+            .and_then(|(i, n)| Shard::new(i.parse().ok()?, n.parse().ok()?).ok());
+        match shard {
+            Some(s) => counts.push(s.count),
+            None => eprintln!(
+                "warning: {}: not a shard file name (`<digest>.shard-<i>-of-<n>.csv` with \
+                 0 <= i < n); ignored",
+                dir.join(&name).display()
+            ),
+        }
+    }
     counts.sort_unstable();
     counts.dedup();
     for n in counts {
@@ -257,8 +327,8 @@ pub struct Entry {
     pub spec: CellSpec,
 }
 
-/// The whole-cell files of `dir` (their headers only; shard files and other files are
-/// skipped), in file-name order.
+/// The whole-cell files of `dir` (their headers only; shard files, other files and anything
+/// that is not a regular file, such as a named pipe, are skipped), in file-name order.
 pub fn scan(dir: &Path) -> Vec<Entry> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
@@ -268,7 +338,7 @@ pub fn scan(dir: &Path) -> Vec<Entry> {
         .filter(|p| {
             p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
                 n.ends_with(".csv") && !n.contains(".shard-") && !n.starts_with('.')
-            })
+            }) && crate::files::is_regular(p)
         })
         .collect();
     paths.sort();

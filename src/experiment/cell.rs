@@ -162,6 +162,24 @@ pub fn engine_flags(step_by_step: bool, threshold: Option<&str>) -> Vec<String> 
 
 use crate::error::compact_number;
 
+/// A number in a cell key: as `Display` writes it (`0.01`, `0.0000000000000001`), unless that
+/// takes more than 24 characters (`1e-300` has 300 zeros there), then in exponent form (`1e-300`).
+/// The key seeds the cell, so the rule keeps every key whose numbers were short enough to store
+/// (the longest number of a stored key is `1e-16`, 18 characters) and shortens only the keys no
+/// result was stored under.
+///
+/// ```text
+/// key_number(0.01) = "0.01", key_number(1e-16) = "0.0000000000000001", key_number(1e-300) = "1e-300"
+/// ```
+fn key_number(x: f64) -> String {
+    let plain = x.to_string();
+    if plain.len() > 24 {
+        format!("{x:e}")
+    } else {
+        plain
+    }
+}
+
 impl Cell {
     /// A cell of `algo` with the paper's readings at `eps` (private algorithms) and `delta` on
     /// the named Bernoulli instance: what a study's `[[algorithm]]` naming only `algo` gives.
@@ -199,7 +217,7 @@ impl Cell {
         let s = &self.setting;
         let eps = s
             .eps_value()
-            .map(|e| format!("eps{e}"))
+            .map(|e| format!("eps{}", key_number(e)))
             .unwrap_or_else(|| "nonprivate".into());
         format!(
             "{}_{}{}_{}_delta{}_{}",
@@ -207,7 +225,7 @@ impl Cell {
             s.algo.as_str(),
             self.variant_suffix(),
             eps,
-            s.delta.get(),
+            key_number(s.delta.get()),
             rules_str(s.rules)
         )
     }
@@ -227,13 +245,13 @@ impl Cell {
         };
         let mut s = part(KeyPlace::BeforeParameters);
         if let Some(sigma) = self.sigma {
-            s.push_str(&format!("-gaussian-sigma{sigma}"));
+            s.push_str(&format!("-gaussian-sigma{}", key_number(sigma)));
         }
         if o.beta != d.beta {
-            s.push_str(&format!("-beta{}", o.beta.get()));
+            s.push_str(&format!("-beta{}", key_number(o.beta.get())));
         }
         if let Some(g) = o.gamma_value() {
-            s.push_str(&format!("-gamma{g}"));
+            s.push_str(&format!("-gamma{}", key_number(g)));
         }
         s.push_str(&part(KeyPlace::AfterParameters));
         if let Some(salt) = self.seed_salt {
@@ -406,6 +424,38 @@ mod tests {
         keys.sort();
         keys.dedup();
         assert_eq!(keys.len(), n, "every option gives its own key (and seed)");
+    }
+
+    /// Keys spell short numbers as before (stored cells keep their seeds and digests: the
+    /// delta-scaling example's `1e-16` and `gamma 1e-6` cells) and long ones in exponent form.
+    #[test]
+    fn keys_keep_short_numbers_and_shorten_long_ones() {
+        let cell = |delta: f64, gamma: Option<f64>| {
+            let mut c = Cell::paper(
+                "mu4",
+                &[0.75, 0.5],
+                AlgoName::GaussLdpTt,
+                Some(1.0),
+                0.01,
+                100,
+                30_000_000,
+            )
+            .expect("valid");
+            c.setting.delta = crate::params::Delta::new(delta).expect("valid");
+            c.setting.gamma = gamma.map(|g| crate::params::Gamma::new(g).expect("valid"));
+            c.key()
+        };
+        assert_eq!(
+            cell(1e-16, Some(1e-6)),
+            "mu4_gauss-ldp-tt-gamma0.000001_eps1_delta0.0000000000000001_paper"
+        );
+        assert_eq!(
+            cell(1e-300, Some(1e-300)),
+            "mu4_gauss-ldp-tt-gamma1e-300_eps1_delta1e-300_paper"
+        );
+        assert_eq!(key_number(1e-22), "0.0000000000000000000001");
+        assert_eq!(key_number(1e-23), "1e-23");
+        assert_eq!(key_number(1e300), "1e300");
     }
 
     /// The JSON of a cell keeps the layout of the struct it had before [`Setting`] (fields in

@@ -162,8 +162,9 @@ impl CellRunner {
         CellResult::new(cell, &spec, &records, false, elapsed_s)
     }
 
-    /// The cells among `cells` that the cache holds only at an older engine semantics: each
-    /// with the stale file's specification.
+    /// The cells among `cells` that the cache holds only at another engine semantics of their
+    /// algorithm (older: stale cells; or newer, written by a later dpbai): each with that file's
+    /// specification.
     pub fn stale_cells(&self, cells: &[Cell]) -> Vec<(Cell, CellSpec)> {
         let Some(dir) = &self.cache else {
             return Vec::new();
@@ -267,16 +268,11 @@ pub fn rederive(
             stored.push((c.key(), f));
         }
     }
-    // Partial Fisher–Yates with the project's generator: the same seed picks the same cells.
-    let mut rng = crate::rng::rng_for_run(seed, 0);
-    let take = n.min(stored.len());
-    for i in 0..take {
-        use rand::RngExt;
-        let j = rng.random_range(i..stored.len());
-        stored.swap(i, j);
-    }
+    // The same seed picks the same cells.
+    let picks = crate::rng::pick_without_replacement(stored.len() as u64, n as u64, seed);
+    let mut slots: Vec<Option<(String, CellFile)>> = stored.into_iter().map(Some).collect();
     let mut out = Vec::new();
-    for (label, f) in stored.into_iter().take(take) {
+    for (label, f) in picks.iter().filter_map(|&i| slots[i as usize].take()) {
         let (fresh, seconds) = simulate_spec(&f.spec, threads, None)?;
         if fresh != f.records {
             let first = fresh

@@ -10,10 +10,11 @@
 //! # Merge
 //! [`merge_shards`] refuses, naming the file and the field: a file of another format, a
 //! metadata field that does not follow from the specification, a specification that does not
-//! match the digest in its metadata, a content digest that fails, a non-finite or negative
-//! `elapsed_s`, impossible records or records outside the shard, shards whose specification or
-//! metadata disagree (the first differing field named), mixed shard counts, a shard given twice
-//! or missing. What it returns is exactly the record list of the unsharded run.
+//! match the digest in its metadata, a content digest that fails, an `elapsed_s` outside
+//! `[0, MAX_ELAPSED_S]`, impossible records or records outside the shard, shards whose
+//! specification or metadata disagree (the first differing field named), mixed shard counts, a
+//! shard given twice or missing; a file that is not a regular file of at most
+//! [`MAX_SHARD_FILE_BYTES`] is refused unread. What it returns is exactly the record list of the unsharded run.
 
 use super::meta::RunMeta;
 use super::spec::{canonical_json, first_difference, CellSpec};
@@ -24,6 +25,15 @@ use std::path::{Path, PathBuf};
 
 /// Format tag of shard files.
 pub const SHARD_FORMAT: &str = "dpbai-shard/2";
+
+/// Largest `elapsed_s` of a shard file (seconds; about 32 years): a larger one was not measured
+/// but edited, and the sum over the shards of a merge stays a finite number.
+pub const MAX_ELAPSED_S: f64 = 1e9;
+
+/// Largest shard file read (bytes): a shard holds at most
+/// [`MAX_RUNS`](crate::params::limits::MAX_RUNS) = 1e7 records of at most 128 bytes of JSON
+/// each, and its specification; a larger file is refused unread.
+pub const MAX_SHARD_FILE_BYTES: u64 = 2 << 30;
 
 /// The file written by `dpbai run --shard i/n --out FILE` (JSON) and read by `dpbai merge`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -94,7 +104,11 @@ impl ShardFile {
     /// [`Error::Io`] for an unreadable file; [`Error::Parse`] naming the file and what is wrong
     /// (the field, where one is to blame).
     pub fn read(path: &Path) -> Result<ShardFile> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io("read", path, e))?;
+        let text = crate::files::read_user_text(path, "dpbai shard file", MAX_SHARD_FILE_BYTES)
+            .map_err(|e| match e {
+                Error::Parse(why) => Error::Parse(format!("shard file {why}")),
+                e => e,
+            })?;
         let bad = |why: String| Error::Parse(format!("shard file {}: {why}", path.display()));
         let v: serde_json::Value =
             serde_json::from_str(&text).map_err(|e| bad(format!("not JSON ({e})")))?;
@@ -129,10 +143,11 @@ impl ShardFile {
                 "fails its blake3 digest (the file was edited or damaged; rerun this shard)".into(),
             ));
         }
-        if !(file.elapsed_s.is_finite() && file.elapsed_s >= 0.0) {
+        if !(0.0..=MAX_ELAPSED_S).contains(&file.elapsed_s) {
             return Err(bad(format!(
-                "elapsed_s = {}: must be a finite number >= 0",
-                file.elapsed_s
+                "elapsed_s = {}: must be a number of seconds in [0, {MAX_ELAPSED_S:e}] (the \
+                 file was edited; rerun this shard)",
+                crate::error::compact_number(file.elapsed_s)
             )));
         }
         mc::check_records(&file.records, file.spec.means.len(), file.spec.max_steps)

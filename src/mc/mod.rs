@@ -50,12 +50,30 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// A slice `index/count` of the run indices: run `r` belongs to it iff `r mod count == index`.
+/// Read from a file, it is checked as [`Shard::new`] checks it (`count >= 1`, `index < count`),
+/// so that no file can make a shard with `count = 0`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "ShardFields")]
 pub struct Shard {
     /// `i`, in `0..count`.
     pub index: u64,
     /// `n >= 1`, the number of shards.
     pub count: u64,
+}
+
+/// The fields of a [`Shard`] as a file holds them, before [`Shard::new`] checks them.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ShardFields {
+    index: u64,
+    count: u64,
+}
+
+impl TryFrom<ShardFields> for Shard {
+    type Error = Error;
+    fn try_from(f: ShardFields) -> Result<Self> {
+        Shard::new(f.index, f.count)
+    }
 }
 
 impl Shard {

@@ -99,6 +99,10 @@ pub fn erf(x: f64) -> f64 {
     v.copysign(x)
 }
 
+/// From here on `erfc(x)` rounds to `+0`: `erfc(28) < e^{−784}/(28√π) ≈ 2e-342`, below half
+/// the smallest subnormal `2^{−1074} ≈ 4.9e-324`.
+const ERFC_ZERO_FROM: f64 = 28.0;
+
 /// The complementary error function `erfc(x) = 1 − erf(x)`, accurate in the upper tail.
 ///
 /// # Definition
@@ -108,7 +112,9 @@ pub fn erf(x: f64) -> f64 {
 /// # Reference
 /// Standard (Abramowitz & Stegun 7.1.2; the continued fraction is A&S 6.5.31 for `Γ(1/2, x²)`).
 /// # Domain
-/// Every real `x`; `erfc(−∞) = 2`, `erfc(+∞) = 0`; NaN in, NaN out.
+/// Every real `x`; `erfc(−∞) = 2`, `erfc(+∞) = 0`; NaN in, NaN out. For `x >= 28` the value,
+/// below `e^{−784} < 2^{−1075}`, rounds to `+0` and is returned as `+0` (never `−0` or NaN,
+/// which the continued fraction would give once `x²` overflows, beyond `x ≈ 1.34e154`).
 /// # Accuracy
 /// Relative error <= 1e-14 for `x <= 26` (underflows to 0 beyond about 26.5): `1 − erf(x)`
 /// below 1.25, the continued fraction of `Γ(1/2, x²)` above (golden file
@@ -123,8 +129,9 @@ pub fn erfc(x: f64) -> f64 {
     if x.is_nan() {
         return f64::NAN;
     }
-    if x == f64::INFINITY {
-        // The continued fraction is ∞/∞ there.
+    if x >= ERFC_ZERO_FROM {
+        // erfc(x) < e^{−x²}/(x√π) < 2^{−1075} there: the correctly rounded value is +0 (the
+        // continued fraction would give −0, then ∞/∞ = NaN once x² overflows).
         return 0.0;
     }
     if x < 1.25 {
@@ -173,6 +180,18 @@ pub fn ln_erfc(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Far in the upper tail the value is `+0` (its sign bit clear), never NaN: the continued
+    /// fraction gave `−0` at `1e100` and NaN from `1.35e154` (`x²` overflows).
+    #[test]
+    fn erfc_far_in_the_tail_is_plus_zero() {
+        for x in [27.9, 28.0, 1e3, 1e100, 1.35e154, 1e300, f64::MAX] {
+            let v = erfc(x);
+            assert!(v == 0.0 && v.is_sign_positive(), "erfc({x}) = {v}");
+        }
+        // Just below the cut the continued fraction is in its subnormal range, above zero.
+        assert!(erfc(27.0) > 0.0 && erfc(27.0) < 1e-300);
+    }
 
     #[test]
     fn erfc_at_the_infinities_is_the_closed_form() {

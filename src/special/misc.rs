@@ -237,11 +237,14 @@ pub fn g2(y: f64) -> Result<f64> {
 /// # Reference
 /// READINGS.md §C.4; paper L. 41.
 /// # Domain
-/// `z > 0` finite, `y` finite, and `y/z + log z >= 1`.
+/// `z > 0` finite, `y` finite, and `y/z + log z >= 1` (also where `y/z` overflows: the value
+/// is then `y`, to the last bit).
 /// # Accuracy
 /// Relative error <= 1e-14 (golden file `tests/data/special_golden.toml`).
 /// # Errors
-/// [`Error::InvalidParameter`] if `z <= 0`, an argument is NaN/inf, or `y/z + log z < 1`.
+/// [`Error::InvalidParameter`] if `z <= 0`, an argument is NaN/inf, or `y/z + log z < 1`;
+/// [`Error::Overflow`] when the value exceeds the largest `f64` (only for `z` within a factor
+/// `W̄_{-1}(y/z + log z)` of it, e.g. `h1(1.7e308, y)`).
 /// # Example
 /// ```
 /// // x = 2 log x + 3: the largest root satisfies the equation.
@@ -257,6 +260,11 @@ pub fn h1(z: f64, y: f64) -> Result<f64> {
         return Err(Error::param("y", y, "a finite number (h1)"));
     }
     let arg = y / z + z.ln();
+    if arg == f64::INFINITY && y > 0.0 {
+        // y/z overflows (y > 1.8e308·z): the root of x = z·log x + y is y + z·log y·(1 + o(1)),
+        // and |z·log y| < y·2^-1000 there, so the value rounds to y.
+        return Ok(y);
+    }
     if !(arg >= 1.0 && arg.is_finite()) {
         return Err(Error::param(
             "y/z + log z",
@@ -264,12 +272,44 @@ pub fn h1(z: f64, y: f64) -> Result<f64> {
             "a finite number >= 1 (h1)",
         ));
     }
-    Ok(z * wbar_m1_unchecked(arg))
+    let w = wbar_m1_unchecked(arg);
+    let v = z * w;
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        // z·W̄ beyond the largest f64 (e.g. z = 1.7e308, where W̄ > 1): its exact value is
+        // finite; report its size.
+        Err(Error::Overflow {
+            what: format!(
+                "h1(z = {}, y = {})",
+                crate::error::compact_number(z),
+                crate::error::compact_number(y)
+            ),
+            log10: z.log10() + w.log10(),
+        })
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Beyond the largest f64 the value is an overflow error with its size, never `inf`:
+    /// `h1(1.7e308, 1.7e308) = 1.7e308·W̄(1 + log 1.7e308) ≈ 1.7e308·716.4`.
+    #[test]
+    fn h1_reports_an_overflow() {
+        match h1(1.7e308, 1.7e308) {
+            Err(Error::Overflow { log10, .. }) => {
+                let want = 1.7e308f64.log10() + wbar_m1_unchecked(1.0 + 1.7e308f64.ln()).log10();
+                assert!((log10 - want).abs() < 1e-12 && log10 > 310.0, "{log10}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(h1(1e300, 1e300).is_ok_and(f64::is_finite));
+        // y/z overflows: the root of x = z log x + y is y to the last bit.
+        assert_eq!(h1(5e-324, 1.0), Ok(1.0));
+        assert_eq!(h1(1e-300, 1e10), Ok(1e10));
+    }
 
     #[test]
     fn reference_values() {

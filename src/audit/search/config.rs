@@ -93,7 +93,10 @@ impl SearchConfig {
                 return Err(Error::param(
                     "delta-min",
                     lo,
-                    format!("in [{dlo:e}, delta = {}]", self.delta),
+                    format!(
+                        "in [{dlo:e}, delta = {}]",
+                        crate::error::compact_number(self.delta)
+                    ),
                 ));
             }
         }

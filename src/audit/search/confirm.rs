@@ -109,7 +109,8 @@ fn power_statement(
         };
         match violating_count(runs, aj, delta)? {
             Some(k) => format!(
-                "had the worst instance's error probability been 2*delta = {p1}, its confirmation (looks up to {runs} runs) would have declared violated with probability >= {:.3}",
+                "had the worst instance's error probability been 2*delta = {}, its confirmation (looks up to {runs} runs) would have declared violated with probability >= {:.3}",
+                crate::error::compact_number(p1),
                 (binom_sf(k, runs, p1)? - if sequential { alpha_m } else { 0.0 }).max(0.0)
             ),
             None => format!("the confirmation (looks up to {runs} runs) could not have declared violated"),
@@ -170,6 +171,15 @@ pub(super) fn confirm(s: Search<'_>, pool: Vec<Scored>, seeds_used: usize) -> Re
             .cmp(&b.verdict.severity_rank())
             .then((b.ci[0] - b.delta).total_cmp(&(a.ci[0] - a.delta)))
     });
+    // A search confirms violations only: a finalist whose upper end fell below its δ stopped
+    // early (as the plan intends) but reads `inconclusive`, never `holds`, which only a proof
+    // (`--dominates`) or the audit of a declared instance says (after the sort, which keeps
+    // ranking such a finalist after the undecided ones).
+    for r in &mut rows {
+        if r.verdict == Verdict::Holds {
+            r.verdict = Verdict::Inconclusive;
+        }
+    }
     let violated = rows.iter().any(|r| r.verdict == Verdict::Violated);
     let verdict = if violated {
         SearchVerdict::Violated
@@ -229,7 +239,7 @@ pub(super) fn confirm(s: Search<'_>, pool: Vec<Scored>, seeds_used: usize) -> Re
     let confirmation_statement = if violated {
         format!(
             "confirmed on fresh seeds (independent of the search data): {}/{} errors, Clopper-Pearson lower end {:.4e} > delta = {} at alpha/{m}/2^looks = {:.3e}; wrong with probability <= alpha = {}",
-            worst.errors, worst.runs, worst.ci[0], worst.delta, worst.alpha_look, cfg.audit.alpha
+            worst.errors, worst.runs, worst.ci[0], crate::error::compact_number(worst.delta), worst.alpha_look, cfg.audit.alpha
         )
     } else {
         format!(
@@ -272,7 +282,7 @@ pub(super) fn confirm(s: Search<'_>, pool: Vec<Scored>, seeds_used: usize) -> Re
 }
 
 /// One finalist's confirmation: the looks of the plan at `alpha·2^{−j}`, each batch capped by
-/// the meter; the last look that ran decides.
+/// the meter; the last look that ran decides (its `holds` reads `inconclusive` in the report).
 fn confirm_one(s: &Search<'_>, inst: &AuditInstance, seed: u64, alpha: f64) -> Result<DeltaRow> {
     let cfg = s.cfg;
     let mut row = DeltaRow {

@@ -173,7 +173,7 @@ pub fn report_rows(reports: &[SearchReport]) -> String {
             "| {} | {} | {} | {} | K={}; {} | {} | {:.4} [{:.2e}, {:.2e}] | {:.3e} | {} | {:.2e} |\n",
             r.threshold.as_deref().unwrap_or("(algorithm's own)"),
             r.algo,
-            r.delta,
+            crate::error::compact_number(r.delta),
             r.verdict,
             r.worst_means.len(),
             shown,

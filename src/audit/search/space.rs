@@ -91,6 +91,7 @@ impl SearchSpace {
     /// # Errors
     /// [`Error::InvalidParameter`] naming the first bad field.
     pub fn validate(&self) -> Result<()> {
+        use crate::error::compact_number;
         if self.k_min < 2 || self.k_max < self.k_min || self.k_max > 1000 {
             return Err(Error::param(
                 "K range",
@@ -112,7 +113,11 @@ impl SearchSpace {
         if !ok_means {
             return Err(Error::param(
                 "means range",
-                format!("[{}, {}]", self.mean_lo, self.mean_hi),
+                format!(
+                    "[{}, {}]",
+                    compact_number(self.mean_lo),
+                    compact_number(self.mean_hi)
+                ),
                 "lo < hi (within [0, 1] for Bernoulli arms)",
             ));
         }
@@ -120,8 +125,15 @@ impl SearchSpace {
         if !(self.min_gap > 0.0 && self.min_gap <= self.max_gap && self.max_gap < span) {
             return Err(Error::param(
                 "gap range",
-                format!("[{}, {}]", self.min_gap, self.max_gap),
-                format!("0 < min-gap <= max-gap < {span} (the means range)"),
+                format!(
+                    "[{}, {}]",
+                    compact_number(self.min_gap),
+                    compact_number(self.max_gap)
+                ),
+                format!(
+                    "0 < min-gap <= max-gap < {} (the means range)",
+                    compact_number(span)
+                ),
             ));
         }
         if let Some((lo, hi)) = self.eps {
@@ -129,7 +141,7 @@ impl SearchSpace {
             if !(a <= lo && lo <= hi && hi <= b) {
                 return Err(Error::param(
                     "eps range",
-                    format!("[{lo}, {hi}]"),
+                    format!("[{}, {}]", compact_number(lo), compact_number(hi)),
                     format!("{a:e} <= eps-lo <= eps-hi <= {b:e}"),
                 ));
             }
@@ -138,7 +150,7 @@ impl SearchSpace {
             if !(DELTA_RANGE.0 <= lo && lo <= hi && hi <= DELTA_RANGE.1) {
                 return Err(Error::param(
                     "delta range",
-                    format!("[{lo}, {hi}]"),
+                    format!("[{}, {}]", compact_number(lo), compact_number(hi)),
                     format!(
                         "{:e} <= delta-min <= delta <= {} (the confirmation needs about ln(4m/alpha)/delta runs)",
                         DELTA_RANGE.0, DELTA_RANGE.1

@@ -51,7 +51,8 @@ pub fn run_dominates(a: &SearchArgs, preset: &str, i: &DominanceInputs<'_>) -> a
         (ProofFamily::Bernoulli, None) => 0.5,
         (ProofFamily::Bernoulli, Some(s)) => {
             return Err(usage(format!(
-                "invalid sigma = {s} for --family bernoulli: Bernoulli arms have sigma = 1/2 (give --family gaussian for another sigma)"
+                "invalid sigma = {} for --family bernoulli: Bernoulli arms have sigma = 1/2 (give --family gaussian for another sigma)",
+                dpbai::error::compact_number(s)
             )))
         }
         (ProofFamily::Gaussian, s) => s.unwrap_or(1.0),
@@ -87,6 +88,7 @@ pub fn run_dominates(a: &SearchArgs, preset: &str, i: &DominanceInputs<'_>) -> a
         return Ok(());
     }
     let s = &r.assumptions;
+    let c = dpbai::error::compact_number;
     println!(
         "audit delta --dominates {preset}: threshold `{}`  ({} boxes, {:.2} s)",
         r.expr, r.boxes, r.seconds
@@ -104,11 +106,11 @@ pub fn run_dominates(a: &SearchArgs, preset: &str, i: &DominanceInputs<'_>) -> a
         ),
         Dominance::Counterexample { point, expr, preset: pv } => println!(
             "  counterexample: delta = {}, K = {}, na = {}, nb = {}, t = {}, ka = {}, kb = {}, gap = {}: threshold = {expr:.12} < {preset} = {pv:.12}",
-            point.delta, point.k, point.na, point.nb, point.t, point.ka, point.kb, point.gap
+            c(point.delta), point.k, point.na, point.nb, point.t, point.ka, point.kb, c(point.gap)
         ),
         Dominance::Undecided { reason, region } => {
             println!("  undecided: {reason}");
-            let parts: Vec<String> = region.iter().map(|(n, [l, h])| format!("{n} in [{l}, {h}]")).collect();
+            let parts: Vec<String> = region.iter().map(|(n, [l, h])| format!("{n} in [{}, {}]", c(*l), c(*h))).collect();
             println!("  at {}", parts.join(", "));
         }
     }
@@ -118,8 +120,14 @@ pub fn run_dominates(a: &SearchArgs, preset: &str, i: &DominanceInputs<'_>) -> a
 /// Runs `dpbai audit check-certificate FILE`: exit 0 when valid, 1 when rejected, 2 when the
 /// file cannot be read as a certificate.
 pub fn run_check(path: &str, json: bool) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| usage(format!("cannot read certificate file {path}: {e}")))?;
+    let text =
+        dpbai::files::read_user_text(std::path::Path::new(path), "certificate (JSON)", 1 << 28)
+            .map_err(|e| match e {
+                dpbai::Error::Io { cause, .. } => {
+                    usage(format!("cannot read certificate file {path}: {cause}"))
+                }
+                e => usage(e.to_string()),
+            })?;
     let v: serde_json::Value = serde_json::from_str(&text)
         .map_err(|e| usage(format!("certificate file {path} is not JSON: {e}")))?;
     // The report of `--dominates --json` carries it under `certificate`; a bare one is accepted.

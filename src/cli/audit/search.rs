@@ -146,7 +146,7 @@ fn catch_ctrl_c() -> &'static AtomicBool {
 #[allow(clippy::too_many_arguments)]
 pub fn run_search(
     a: &SearchArgs,
-    mut audit: DeltaAuditConfig,
+    audit: DeltaAuditConfig,
     delta: f64,
     family: &str,
     sigma: f64,
@@ -175,11 +175,6 @@ pub fn run_search(
         delta: a.delta_min.map(|lo| (lo, delta)),
     };
     space.validate().map_err(|e| usage(e.to_string()))?;
-    if !plan_given {
-        // Sized so that a correct rule is confirmed at the first look (holds_sized_plan).
-        audit.plan = holds_sized_plan(delta, audit.alpha, a.finalists.clamp(1, 16))
-            .map_err(|e| usage(e.to_string()))?;
-    }
     let mut cfg = SearchConfig::new(audit, delta, space);
     cfg.budget = parse_budget(&a.search_budget)?;
     cfg.screen_candidates = a.screen_candidates;
@@ -187,7 +182,13 @@ pub fn run_search(
     cfg.local_runs = a.local_runs;
     cfg.local_iters = a.local_iters;
     cfg.finalists = a.finalists;
+    // Every range (δ's among them) is checked before the confirmation plan is sized from it.
     cfg.validate().map_err(|e| usage(e.to_string()))?;
+    if !plan_given {
+        // Sized so that a correct rule is confirmed at the first look (holds_sized_plan).
+        cfg.audit.plan = holds_sized_plan(delta, cfg.audit.alpha, a.finalists.clamp(1, 16))
+            .map_err(|e| usage(e.to_string()))?;
+    }
     cfg.stop = Some(catch_ctrl_c());
     let r = search(&cfg)?;
     if let Some(p) = &a.trace {
@@ -285,7 +286,7 @@ fn print_search(r: &SearchReport) {
             .as_ref()
             .map(|t| format!(" with threshold `{t}`"))
             .unwrap_or_default(),
-        r.delta,
+        dpbai::error::compact_number(r.delta),
         r.verdict,
         if r.interrupted {
             "  (interrupted: partial result)"
@@ -315,15 +316,20 @@ fn print_search(r: &SearchReport) {
             r.worst_family,
             r.worst_means.len(),
             r.worst_shape,
-            r.worst_delta,
+            dpbai::error::compact_number(r.worst_delta),
             r.worst_eps
                 .map(|e| format!(", eps = {e}"))
                 .unwrap_or_default(),
             r.worst_means
         );
+        // A finalist the budget paid no confirmation run for has no error rate (never "NaN").
+        let or_dash = |x: f64, s: String| if x.is_finite() { s } else { "-".into() };
         println!(
-            "  error rate {:.5}  ci [{:.3e}, {:.3e}]  hardness {:.4e}",
-            r.worst_error_rate, r.worst_ci[0], r.worst_ci[1], r.worst_hardness
+            "  error rate {}  ci [{:.3e}, {:.3e}]  hardness {}",
+            or_dash(r.worst_error_rate, format!("{:.5}", r.worst_error_rate)),
+            r.worst_ci[0],
+            r.worst_ci[1],
+            or_dash(r.worst_hardness, format!("{:.4e}", r.worst_hardness))
         );
     }
     for row in &r.confirmation {
@@ -331,7 +337,7 @@ fn print_search(r: &SearchReport) {
             "  confirm {:<12} K={:<3} delta {:<8} runs {:>6} errors {:>5} unstopped {:>4} ci [{:.3e}, {:.3e}] {}",
             row.name,
             row.means.len(),
-            row.delta,
+            dpbai::error::compact_number(row.delta),
             row.runs,
             row.errors,
             row.unstopped,

@@ -49,7 +49,9 @@
 //! This file holds the clap arguments, [`run`] and `dpbai cluster slurm` (writing the plan);
 //! [`cost`] the cost model and the memory default, [`plan`] `plan.json` and the reading of the
 //! command after `--`, [`scripts`](mod@scripts) the text of the three scripts,
-//! [`status`](mod@status) `dpbai cluster status` and `dpbai cluster resubmit`.
+//! [`status`](mod@status) `dpbai cluster status` and `dpbai cluster resubmit` (a task is done
+//! only when its shard files carry the plan's specification), [`replan`] a plan written into a
+//! folder that holds another experiment's files (refused, or moved aside with `--force`).
 //!
 //! [`predicted_task_seconds`]: cost::predicted_task_seconds
 //! [`tau_over_bound`]: cost::tau_over_bound
@@ -58,6 +60,7 @@
 
 mod cost;
 mod plan;
+mod replan;
 mod scripts;
 mod status;
 
@@ -130,6 +133,10 @@ struct SlurmArgs {
     /// The dpbai binary as the jobs call it (default: `dpbai` from the cluster's PATH).
     #[arg(long)]
     bin: Option<String>,
+    /// Re-plan a folder that holds another experiment's plan, jobs or outputs: move them into
+    /// DIR/previous-N/ first (the cell caches stay; they are named by their cells' digests).
+    #[arg(long)]
+    force: bool,
     /// `verify ARGS…`, `run ARGS…` or `experiment STUDY.toml [--runs R]`, after `--`.
     #[arg(last = true, required = true, num_args = 1..)]
     command: Vec<String>,
@@ -267,9 +274,10 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
                 .clamp(1, min_runs.min(MAX_TASKS))
         }
     };
-    if mode == Mode::Run {
-        check_run_task(&args, tasks)?;
-    }
+    let run_spec = match mode {
+        Mode::Run => Some(check_run_task(&args, tasks)?),
+        Mode::Verify | Mode::Experiment => None,
+    };
     let predicted: Vec<f64> = predicted_task_seconds(&costs, tasks)
         .into_iter()
         .map(|s| s / cpus)
@@ -309,24 +317,14 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
         }
         Mode::Experiment => {}
     }
-    if dir.join("jobs.txt").exists() {
-        return Err(super::errors::usage(format!(
-            "{} already holds submitted jobs (jobs.txt): use a new --dir, or \
-             `dpbai cluster resubmit --dir {}`",
-            dir.display(),
-            dir.display()
-        )));
-    }
-    std::fs::create_dir_all(dir).map_err(|e| dpbai::Error::io("create", dir, e))?;
+    // The arguments as the jobs see them: the study file under its name in DIR.
     let mut args = args;
+    let mut study_copy = None;
     if let Some(given) = &study_file {
         let name = given
             .file_name()
             .ok_or_else(|| super::errors::usage(format!("{} names no file", given.display())))?;
-        let copy = dir.join(name);
-        if std::fs::canonicalize(given).ok() != std::fs::canonicalize(&copy).ok() {
-            std::fs::copy(given, &copy).map_err(|e| dpbai::Error::io("copy", given, e))?;
-        }
+        study_copy = Some(dir.join(name));
         let given = given.to_string_lossy();
         for a in args.iter_mut().filter(|a| **a == given) {
             *a = name.to_string_lossy().to_string();
@@ -350,6 +348,51 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
         predicted_task_s: predicted.clone(),
     };
     plan.validate(&dir.join("plan.json"))?;
+    let other = replan::other_experiment(dir, &plan, run_spec.as_ref());
+    if !a.force {
+        let shell_dir = sh_quote(&dir.to_string_lossy());
+        if dir.join("jobs.txt").exists() {
+            return Err(super::errors::usage(format!(
+                "{} already holds submitted jobs (jobs.txt): use a new --dir, \
+                 `dpbai cluster resubmit --dir {shell_dir}`, or --force to move the previous \
+                 plan and its outputs into {}/previous-N/",
+                dir.display(),
+                dir.display()
+            )));
+        }
+        if let Some(why) = &other {
+            return Err(super::errors::usage(format!(
+                "{} holds another experiment's files ({why}): use a new --dir, or --force to \
+                 move the previous plan and its outputs into {}/previous-N/",
+                dir.display(),
+                dir.display()
+            )));
+        }
+    } else if other.is_some() || dir.join("jobs.txt").exists() {
+        let had_jobs = dir.join("jobs.txt").exists();
+        if let Some((aside, moved)) = replan::move_aside(dir)? {
+            println!(
+                "moved the previous plan's {} into {} (the cell caches stay: their files are \
+                 named by their cells' digests)",
+                moved.join(", "),
+                aside.display()
+            );
+            if had_jobs {
+                eprintln!(
+                    "note: if the previous plan's jobs still run, cancel them (scancel the ids in \
+                     {}/jobs.txt): they write into {}",
+                    aside.display(),
+                    dir.display()
+                );
+            }
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(|e| dpbai::Error::io("create", dir, e))?;
+    if let (Some(given), Some(copy)) = (&study_file, &study_copy) {
+        if std::fs::canonicalize(given).ok() != std::fs::canonicalize(copy).ok() {
+            std::fs::copy(given, copy).map_err(|e| dpbai::Error::io("copy", given, e))?;
+        }
+    }
     let [task, assemble, submit] = scripts(&plan, merge_out.as_deref());
     write_file(&dir.join("task.sh"), &task, true)?;
     write_file(&dir.join("assemble.sh"), &assemble, true)?;

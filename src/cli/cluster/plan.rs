@@ -361,13 +361,17 @@ pub(super) fn run_cmd(args: &[String]) -> anyhow::Result<crate::cli::run::Args> 
 }
 
 /// Validates a `run` command as one task of `tasks` would run it (`dpbai run`'s own checks,
-/// with `--shard 0/tasks`: the runs of the largest task within the per-process limit).
-pub(super) fn check_run_task(args: &[String], tasks: u64) -> anyhow::Result<()> {
+/// with `--shard 0/tasks`: the runs of the largest task within the per-process limit); returns
+/// the specification every task's shard file must carry.
+pub(super) fn check_run_task(
+    args: &[String],
+    tasks: u64,
+) -> anyhow::Result<dpbai::experiment::CellSpec> {
     let mut r = run_cmd(args)?;
     r.shard = Some(format!("0/{tasks}"));
     r.out = Some(PathBuf::from("shards/run-0.json"));
     crate::cli::run::prepare(&r)
-        .map(|_| ())
+        .map(|p| p.spec)
         .map_err(|e| crate::cli::errors::usage(format!("in the `run` command after `--`: {e:#}")))
 }
 
@@ -442,20 +446,17 @@ pub(super) fn read_plan(dir: &Path) -> anyhow::Result<Plan> {
             dpbai::experiment::shell::shell_word(&dir.to_string_lossy())
         ))
     };
-    let meta = std::fs::metadata(&path).map_err(|e| none(e.to_string()))?;
-    if !meta.is_file() || meta.len() > MAX_PLAN_BYTES {
-        return Err(none(format!(
-            "{} is not a regular file of at most 16 MiB",
-            path.display()
-        )));
-    }
-    let text = std::fs::read_to_string(&path).map_err(|e| none(e.to_string()))?;
+    let text = match dpbai::files::read_user_text(&path, "plan (plan.json)", MAX_PLAN_BYTES) {
+        Ok(text) => text,
+        Err(dpbai::Error::Io { cause, .. }) => return Err(none(cause.to_string())),
+        Err(e) => return Err(crate::cli::errors::usage(e.to_string())),
+    };
     let plan: Plan = serde_json::from_str(&text).map_err(|e| {
         crate::cli::errors::usage(format!("{} is not a dpbai plan ({e})", path.display()))
     })?;
     plan.validate(&path)?;
     let checked = match plan.mode {
-        Mode::Run => check_run_task(&plan.args, plan.tasks),
+        Mode::Run => check_run_task(&plan.args, plan.tasks).map(|_| ()),
         Mode::Verify | Mode::Experiment => plan_cells(dir, &plan).map(|_| ()),
     };
     checked.map_err(|e| {

@@ -40,8 +40,9 @@ pub fn array_spec(tasks: &[u64]) -> String {
     parts.join(",")
 }
 
-/// The task indices of an array spec (`0-3,7`, optionally with a `%limit` or brackets).
-pub fn parse_array_spec(spec: &str) -> Option<Vec<u64>> {
+/// The task ranges `a..=b` of an array spec (`0-3,7`, optionally with a `%limit` or brackets),
+/// unexpanded: the work is linear in the length of the spec, whatever its ranges cover.
+pub fn parse_array_ranges(spec: &str) -> Option<Vec<(u64, u64)>> {
     let spec = spec.trim().trim_start_matches('[').trim_end_matches(']');
     let spec = spec.split('%').next()?;
     let mut out = Vec::new();
@@ -49,15 +50,29 @@ pub fn parse_array_spec(spec: &str) -> Option<Vec<u64>> {
         match part.split_once('-') {
             Some((a, b)) => {
                 let (a, b): (u64, u64) = (a.parse().ok()?, b.parse().ok()?);
-                if b < a || b - a > 1_000_000 {
+                if b < a {
                     return None;
                 }
-                out.extend(a..=b);
+                out.push((a, b));
             }
-            None => out.push(part.parse().ok()?),
+            None => {
+                let a = part.parse().ok()?;
+                out.push((a, a));
+            }
         }
     }
     Some(out)
+}
+
+/// The task indices below `tasks` of an array spec ([`parse_array_ranges`]), expanded: at most
+/// `tasks` per range.
+pub fn parse_array_spec(spec: &str, tasks: u64) -> Option<Vec<u64>> {
+    Some(
+        parse_array_ranges(spec)?
+            .into_iter()
+            .flat_map(|(a, b)| a..=b.min(tasks.saturating_sub(1)))
+            .collect(),
+    )
 }
 
 /// The text of the three scripts (task.sh, assemble.sh, submit.sh).
@@ -224,12 +239,17 @@ mod tests {
         assert_eq!(array_spec(&[7, 0, 1, 2, 3, 9, 10]), "0-3,7,9-10");
         assert_eq!(array_spec(&[2]), "2");
         assert_eq!(
-            parse_array_spec("0-3,7,9-10"),
+            parse_array_spec("0-3,7,9-10", 100),
             Some(vec![0, 1, 2, 3, 7, 9, 10])
         );
-        assert_eq!(parse_array_spec("[2-4%2]"), Some(vec![2, 3, 4]));
-        assert_eq!(parse_array_spec("4-2"), None);
-        assert_eq!(parse_array_spec("x"), None);
+        assert_eq!(parse_array_spec("[2-4%2]", 100), Some(vec![2, 3, 4]));
+        assert_eq!(parse_array_spec("[2-4%2]", 4), Some(vec![2, 3]));
+        assert_eq!(
+            parse_array_spec("0-18446744073709551615", 2),
+            Some(vec![0, 1])
+        );
+        assert_eq!(parse_array_spec("4-2", 100), None);
+        assert_eq!(parse_array_spec("x", 100), None);
     }
 
     #[test]

@@ -2,10 +2,10 @@
 //! outputs in the plan's folder, `jobs.txt` and the Slurm clients (`squeue`, `sacct`), and the
 //! resubmission of the tasks that failed or are missing.
 
-use super::plan::{plan_cells, read_plan, verify_cache, Mode, Plan};
-use super::scripts::{array_spec, parse_array_spec, sh_join};
+use super::plan::{check_run_task, plan_cells, read_plan, verify_cache, Mode, Plan};
+use super::scripts::{array_spec, parse_array_ranges, parse_array_spec, sh_join};
 use anyhow::Context as _;
-use dpbai::experiment::{shard_present, Cell};
+use dpbai::experiment::{shard_present, Cell, CellSpec};
 use dpbai::mc::Shard;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -66,9 +66,10 @@ pub fn classify(
 }
 
 /// Parses `JOBID_TASK STATE` lines (squeue `-o "%i %t"`, or sacct `-n -P -o JobID,State` with
-/// `|`) into `(job, task) → state`; pending ranges `JOBID_[2-5%4]` give one entry per task.
-/// Lines of other jobs, steps (`123_4.batch`) and non-array jobs are skipped.
-pub fn parse_job_states(text: &str) -> BTreeMap<(u64, u64), String> {
+/// `|`) into `(job, task) → state` for the tasks below `tasks`; pending ranges
+/// `JOBID_[2-5%4]` give one entry per task. Lines of other jobs, steps (`123_4.batch`) and
+/// non-array jobs are skipped.
+pub fn parse_job_states(text: &str, tasks: u64) -> BTreeMap<(u64, u64), String> {
     let mut out = BTreeMap::new();
     for line in text.lines() {
         let line = line.trim();
@@ -85,65 +86,146 @@ pub fn parse_job_states(text: &str) -> BTreeMap<(u64, u64), String> {
         if task.contains('.') {
             continue;
         }
-        let Some(tasks) = parse_array_spec(task) else {
+        let Some(ix) = parse_array_spec(task, tasks) else {
             continue;
         };
-        for t in tasks {
+        for t in ix {
             out.insert((job, t), state.to_string());
         }
     }
     out
 }
 
-/// The job ids in jobs.txt: the latest array job of every task, and the latest assembly job.
-pub(super) fn read_jobs(dir: &Path) -> (BTreeMap<u64, u64>, Option<u64>) {
-    let text = std::fs::read_to_string(dir.join("jobs.txt")).unwrap_or_default();
-    parse_jobs(&text)
+/// Largest `jobs.txt` read (bytes): `submit.sh` and `cluster resubmit` append one short line
+/// per submission, so 1 MiB is thousands of submissions.
+const MAX_JOBS_BYTES: u64 = 1 << 20;
+
+/// The text of `DIR/jobs.txt` (empty when there is none): a regular file of at most
+/// [`MAX_JOBS_BYTES`].
+fn jobs_text(dir: &Path) -> anyhow::Result<String> {
+    let path = dir.join("jobs.txt");
+    match dpbai::files::read_user_text(&path, "jobs.txt of a plan", MAX_JOBS_BYTES) {
+        Ok(text) => Ok(text),
+        Err(dpbai::Error::Io { cause, .. }) if cause.kind() == std::io::ErrorKind::NotFound => {
+            Ok(String::new())
+        }
+        Err(e) => Err(crate::cli::errors::usage(e.to_string())),
+    }
 }
 
-/// Parses jobs.txt (`tasks JOBID SPEC` and `assemble JOBID` lines, later lines win).
-pub fn parse_jobs(text: &str) -> (BTreeMap<u64, u64>, Option<u64>) {
-    let mut tasks = BTreeMap::new();
+/// The job ids in jobs.txt: the latest array job of every task below `tasks`, and the latest
+/// assembly job.
+pub(super) fn read_jobs(
+    dir: &Path,
+    tasks: u64,
+) -> anyhow::Result<(BTreeMap<u64, u64>, Option<u64>)> {
+    Ok(parse_jobs(&jobs_text(dir)?, tasks))
+}
+
+/// Parses jobs.txt (`tasks JOBID SPEC` and `assemble JOBID` lines, later lines win) for the
+/// tasks `0..tasks`. The work is linear in the text and `tasks`, whatever ranges the lines
+/// name: the lines are read last to first, and a task already given its (latest) job is
+/// skipped in `O(1)` amortised (a "next unassigned task" forest with path halving).
+pub fn parse_jobs(text: &str, tasks: u64) -> (BTreeMap<u64, u64>, Option<u64>) {
+    let n = tasks as usize;
+    // next[i]: a task >= i that may be unassigned; `n` means none.
+    let mut next: Vec<usize> = (0..=n).collect();
+    fn find(next: &mut [usize], mut i: usize) -> usize {
+        while next[i] != i {
+            next[i] = next[next[i]];
+            i = next[i];
+        }
+        i
+    }
+    let mut out = BTreeMap::new();
     let mut assemble = None;
-    for line in text.lines() {
+    for line in text.lines().rev() {
         let f: Vec<&str> = line.split_whitespace().collect();
         match f.as_slice() {
             ["tasks", id, spec] => {
-                if let (Ok(id), Some(ix)) = (id.parse::<u64>(), parse_array_spec(spec)) {
-                    for i in ix {
-                        tasks.insert(i, id);
+                let (Ok(id), Some(ranges)) = (id.parse::<u64>(), parse_array_ranges(spec)) else {
+                    continue;
+                };
+                for (a, b) in ranges {
+                    if a >= tasks {
+                        continue;
+                    }
+                    let b = b.min(tasks - 1) as usize;
+                    let mut i = find(&mut next, a as usize);
+                    while i <= b {
+                        out.insert(i as u64, id);
+                        next[i] = i + 1;
+                        i = find(&mut next, i + 1);
                     }
                 }
             }
-            ["assemble", id] => assemble = id.parse().ok().or(assemble),
+            ["assemble", id] if assemble.is_none() => assemble = id.parse().ok(),
             _ => {}
         }
     }
-    (tasks, assemble)
+    (out, assemble)
 }
 
 /// Whether every output of task `i` is in `dir` (read through the library's own readers).
-/// `cache` is the verify cache folder, `cells` the cells of a `verify` plan.
+/// `cache` is the verify cache folder, `cells` the cells of a `verify` plan, `spec` the
+/// specification of a `run` plan: a shard file counts only when it carries exactly that
+/// specification (its digest), so that the files of another experiment in the folder are
+/// never taken for this plan's. A shard file that is there but does not count is named on
+/// stderr with the reason.
 pub(super) fn task_done(
     dir: &Path,
     plan: &Plan,
     cache: &Path,
     cells: &[Cell],
+    spec: Option<&CellSpec>,
     i: u64,
 ) -> anyhow::Result<bool> {
     let shard = Shard::new(i, plan.tasks)?;
-    Ok(match plan.mode {
-        Mode::Verify | Mode::Experiment => cells.iter().all(|c| shard_present(c, cache, shard)),
-        Mode::Run => {
+    Ok(match (plan.mode, spec) {
+        (Mode::Verify | Mode::Experiment, _) => {
+            cells.iter().all(|c| shard_present(c, cache, shard))
+        }
+        (Mode::Run, None) => false,
+        (Mode::Run, Some(spec)) => {
             let path = dir.join("shards").join(format!("run-{i}.json"));
-            match dpbai::experiment::shard::ShardFile::read(&path) {
-                Ok(f) => {
-                    f.shard == shard && f.records.iter().map(|r| r.run).eq(shard.runs(f.spec.runs))
-                }
-                Err(_) => false,
+            if !path.exists() {
+                return Ok(false);
             }
+            let why = match dpbai::experiment::shard::ShardFile::read(&path) {
+                Ok(f) if f.spec.digest() != spec.digest() => format!(
+                    "shard file {}: its specification (cell {}) is not the plan's (cell {}): a \
+                     file of another experiment",
+                    path.display(),
+                    f.spec.digest(),
+                    spec.digest()
+                ),
+                Ok(f) if f.shard != shard => format!(
+                    "shard file {}: holds shard {}/{}, the plan's task {i} writes {}/{}",
+                    path.display(),
+                    f.shard.index,
+                    f.shard.count,
+                    shard.index,
+                    shard.count
+                ),
+                Ok(f) if !f.records.iter().map(|r| r.run).eq(shard.runs(f.spec.runs)) => format!(
+                    "shard file {}: does not hold exactly the runs of shard {i}/{}",
+                    path.display(),
+                    shard.count
+                ),
+                Ok(_) => return Ok(true),
+                Err(e) => e.to_string(),
+            };
+            eprintln!("warning: {why}; task {i} is not done");
+            false
         }
     })
+}
+
+/// The cell digest a `summary.json` names (`None`: not a summary dpbai can read).
+fn summary_cell(path: &Path) -> Option<String> {
+    let text = dpbai::files::read_user_text(path, "summary (JSON)", 1 << 20).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    v.get("cell")?.as_str().map(str::to_string)
 }
 
 /// Output of a Slurm client, if it is installed and succeeds.
@@ -169,12 +251,16 @@ pub(super) struct Progress {
 
 pub(super) fn task_states(dir: &Path, plan: &Plan) -> anyhow::Result<Progress> {
     let cells = plan_cells(dir, plan)?;
+    let spec = match plan.mode {
+        Mode::Run => Some(check_run_task(&plan.args, plan.tasks)?),
+        Mode::Verify | Mode::Experiment => None,
+    };
     let cache = match plan.mode {
         Mode::Verify => verify_cache(dir, plan)?,
         Mode::Experiment => dir.join("cache"),
         Mode::Run => dir.join("shards"),
     };
-    let (jobs, assemble) = read_jobs(dir);
+    let (jobs, assemble) = read_jobs(dir, plan.tasks)?;
     let mut ids: Vec<u64> = jobs.values().copied().collect();
     ids.extend(assemble);
     ids.sort_unstable();
@@ -203,8 +289,12 @@ pub(super) fn task_states(dir: &Path, plan: &Plan) -> anyhow::Result<Progress> {
             })
         });
         (
-            q.as_deref().map(parse_job_states).unwrap_or_default(),
-            a.as_deref().map(parse_job_states).unwrap_or_default(),
+            q.as_deref()
+                .map(|q| parse_job_states(q, plan.tasks))
+                .unwrap_or_default(),
+            a.as_deref()
+                .map(|a| parse_job_states(a, plan.tasks))
+                .unwrap_or_default(),
             assemble_queued,
         )
     };
@@ -216,7 +306,7 @@ pub(super) fn task_states(dir: &Path, plan: &Plan) -> anyhow::Result<Progress> {
         let s = key.and_then(|k| acct.get(&k)).map(String::as_str);
         let log = dir.join("logs").join(format!("task-{i}.out")).exists();
         states.push(classify(
-            task_done(dir, plan, &cache, &cells, i)?,
+            task_done(dir, plan, &cache, &cells, spec.as_ref(), i)?,
             q,
             s,
             log,
@@ -227,10 +317,25 @@ pub(super) fn task_states(dir: &Path, plan: &Plan) -> anyhow::Result<Progress> {
         Mode::Run => "summary.json",
         Mode::Experiment => "SUMMARY.md",
     };
-    let assembled = dir.join(output).exists();
+    // A summary.json counts only when it is the plan's experiment's (its cell digest).
+    let foreign = match (&spec, dir.join(output).exists()) {
+        (Some(spec), true) => summary_cell(&dir.join(output))
+            .filter(|c| *c == spec.digest().as_str())
+            .is_none(),
+        _ => false,
+    };
+    let assembled = dir.join(output).exists() && !foreign;
     let assembly_queued = assemble_queued.is_some();
     let line = if assembled {
         format!("{output} written")
+    } else if foreign {
+        format!(
+            "{output} is not this plan's (not a summary of cell {}): it is rewritten by the \
+             assembly",
+            spec.as_ref()
+                .map(|s| s.digest().to_string())
+                .unwrap_or_default()
+        )
     } else {
         match (assemble, assemble_queued) {
             (Some(j), Some(s)) => {
@@ -256,7 +361,7 @@ pub(super) fn status(dir: &Path) -> anyhow::Result<()> {
         line: assembled,
         ..
     } = task_states(dir, &plan)?;
-    let (jobs, _) = read_jobs(dir);
+    let (jobs, _) = read_jobs(dir, plan.tasks)?;
     println!(
         "plan: dpbai {} {} as {} tasks",
         plan.mode.as_str(),
@@ -308,7 +413,7 @@ pub(super) fn resubmit(dir: &Path, dry_run: bool) -> anyhow::Result<()> {
         );
         return Ok(());
     }
-    let (_, old_assemble) = read_jobs(dir);
+    let (_, old_assemble) = read_jobs(dir, plan.tasks)?;
     let mut cmds: Vec<Vec<String>> = Vec::new();
     if let Some(j) = old_assemble {
         // Its dependency can no longer be met; it may still wait (without
@@ -395,7 +500,7 @@ pub(super) fn resubmit(dir: &Path, dry_run: bool) -> anyhow::Result<()> {
     let id = run(&asm)?;
     let _ = writeln!(log, "assemble {id}");
     let jobs = dir.join("jobs.txt");
-    let mut text = std::fs::read_to_string(&jobs).unwrap_or_default();
+    let mut text = jobs_text(dir)?;
     text.push_str(&log);
     dpbai::files::write_atomic(&jobs, text.as_bytes())?;
     if redo.is_empty() {
@@ -417,14 +522,17 @@ mod tests {
     #[test]
     fn squeue_and_sacct_lines_parse() {
         let q = "41_0 R\n41_[2-3] PD\n42 PD\n41_1.batch R\n";
-        let m = parse_job_states(q);
+        let m = parse_job_states(q, 4);
         assert_eq!(m.get(&(41, 0)).map(String::as_str), Some("R"));
         assert_eq!(m.get(&(41, 3)).map(String::as_str), Some("PD"));
         assert!(!m.contains_key(&(41, 1)), "job steps are skipped");
         assert_eq!(m.len(), 3, "the non-array job 42 is skipped");
-        let a = parse_job_states("41_2|CANCELLED by 0\n41_0|COMPLETED\n");
+        let a = parse_job_states("41_2|CANCELLED by 0\n41_0|COMPLETED\n", 4);
         assert_eq!(a.get(&(41, 2)).map(String::as_str), Some("CANCELLED by 0"));
-        let (tasks, asm) = parse_jobs("tasks 41 0-3\nassemble 42\ntasks 50 2\nassemble 51\n");
+        let (tasks, asm) = parse_jobs(
+            "tasks 41 0-3\nassemble 42\ntasks 50 2\nassemble 51\ntasks 60 9-99\n",
+            4,
+        );
         assert_eq!(tasks.get(&2), Some(&50));
         assert_eq!(tasks.get(&3), Some(&41));
         assert_eq!(asm, Some(51));

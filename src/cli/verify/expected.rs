@@ -37,6 +37,9 @@ struct NotMet {
     why: String,
 }
 
+/// Largest expected file read (bytes).
+const MAX_EXPECTED_BYTES: u64 = 1 << 20;
+
 /// The expected file `given` (`--expected`), or the default of `profile`.
 pub(super) fn expected_path(given: Option<&std::path::Path>, profile: &str) -> PathBuf {
     given.map(PathBuf::from).unwrap_or_else(|| {
@@ -51,7 +54,7 @@ pub(super) fn expected_path(given: Option<&std::path::Path>, profile: &str) -> P
 /// Reads an expected file, with the `[independent]` table of its `independent_from` file.
 fn read_expected(path: &std::path::Path) -> anyhow::Result<Expected> {
     let parse = |path: &std::path::Path| -> anyhow::Result<Expected> {
-        let text = std::fs::read_to_string(path).map_err(|e| dpbai::Error::io("read", path, e))?;
+        let text = dpbai::files::read_user_text(path, "expected file (TOML)", MAX_EXPECTED_BYTES)?;
         toml::from_str(&text)
             .map_err(|e| crate::cli::errors::usage(format!("{}: {}", path.display(), e.message())))
     };
@@ -80,6 +83,19 @@ fn read_expected(path: &std::path::Path) -> anyhow::Result<Expected> {
     Ok(expected)
 }
 
+/// Reads and parses the expected file `path` before anything runs: a usage error naming it
+/// (with where it is looked for by default) when it cannot be read or parsed.
+pub(super) fn preflight(path: &std::path::Path) -> anyhow::Result<()> {
+    read_expected(path).map(|_| ()).map_err(|e| {
+        crate::cli::errors::usage(format!(
+            "{}; --check and --record-snapshot compare with this file (default: \
+             verify/expected.toml, relative to the folder dpbai runs in: run from the \
+             repository, or give --expected FILE)",
+            crate::cli::errors::one_line(&e)
+        ))
+    })
+}
+
 /// `--record-snapshot`: the expected file's lines up to `[snapshot]`, then this run's verdicts
 /// of the claims that ran and are not independent expectations.
 pub(super) fn record_snapshot(
@@ -95,7 +111,7 @@ pub(super) fn record_snapshot(
         );
     }
     let expected = read_expected(path)?;
-    let text = std::fs::read_to_string(path).map_err(|e| dpbai::Error::io("read", path, e))?;
+    let text = dpbai::files::read_user_text(path, "expected file (TOML)", MAX_EXPECTED_BYTES)?;
     let Some(head) = text
         .split_inclusive('\n')
         .position(|l| l.trim() == "[snapshot]")

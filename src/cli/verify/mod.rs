@@ -13,7 +13,7 @@ use std::path::PathBuf;
 mod expected;
 mod progress;
 
-use expected::{check, expected_path, record_snapshot};
+use expected::{check, expected_path, preflight, record_snapshot};
 use progress::{spinner, Progress};
 
 /// Arguments of `dpbai verify`.
@@ -157,16 +157,23 @@ fn stale_policy(
     if stale.is_empty() {
         return Ok(StalePolicy::Recompute);
     }
+    let current =
+        |c: &dpbai::experiment::CellSpec| dpbai::bandit::semantics::semantics(c.algo).version;
     let list: Vec<String> = stale
         .iter()
         .take(5)
         .map(|(c, old)| {
             format!(
-                "{} ({} at engine version {}, current {})",
+                "{} ({} at engine version {}, {} than the current {})",
                 c.key(),
                 old.algo.as_str(),
                 old.engine.version,
-                dpbai::bandit::semantics::semantics(old.algo).version
+                if old.engine.version > current(old) {
+                    "newer"
+                } else {
+                    "older"
+                },
+                current(old)
             )
         })
         .collect();
@@ -175,18 +182,28 @@ fn stale_policy(
     } else {
         String::new()
     };
+    let newer = stale
+        .iter()
+        .filter(|(_, old)| old.engine.version > current(old))
+        .count();
+    // Which engine semantics the cache holds them at: older (a stale cell, computed by an
+    // earlier dpbai), newer (computed by a later dpbai than this one), or both.
+    let which = match (newer, stale.len() - newer) {
+        (0, _) => "an older engine semantics of their algorithm (stale cells)",
+        (_, 0) => "a newer engine semantics of their algorithm (computed by a later dpbai)",
+        _ => "another engine semantics of their algorithm (older or newer)",
+    };
     if args.allow_stale {
         eprintln!(
-            "warning: {} stale cells used (--allow-stale): {}{more}",
+            "warning: {} cells used at {which} (--allow-stale): {}{more}",
             stale.len(),
             list.join("; ")
         );
         Ok(StalePolicy::Use)
     } else {
         Err(super::errors::usage(format!(
-            "{} cells of {} are stale (the cache holds them at an older engine semantics of their \
-             algorithm): {}{more}; run `dpbai verify` without --check to recompute them, or pass \
-             --allow-stale",
+            "{} cells of {} are held only at {which}: {}{more}; run `dpbai verify` without \
+             --check to recompute them, or pass --allow-stale",
             stale.len(),
             cache.display(),
             list.join("; ")
@@ -244,12 +261,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(sh) = &args.shard {
         return run_shard(&study, &args, sh, threads);
     }
+    // The expected file is read before any cell runs, so that a missing or malformed one fails
+    // at once (e.g. `verify --check` outside the repository), not after the whole profile.
     let expected = expected_path(args.expected.as_deref(), &args.profile);
-    if args.check && !expected.is_file() {
-        return Err(super::errors::usage(format!(
-            "--check needs the expected verdicts {}: run it in the repository, or give --expected",
-            expected.display()
-        )));
+    if args.check || args.record_snapshot {
+        preflight(&expected)?;
     }
     let cells = study_cells(&study);
     let cache = args.out_dir.join("verify-cache").join(&args.profile);

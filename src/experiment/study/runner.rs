@@ -23,7 +23,9 @@ pub fn cache_dir(out_dir: &Path) -> PathBuf {
 /// Reads and validates the study file `path`, with its `runs` replaced by `runs` when given.
 ///
 /// # Errors
-/// [`Error::Io`] for an unreadable file; [`Error::Config`] naming the file, the key and the line.
+/// [`Error::Io`] for an unreadable file; [`Error::Parse`] for one that is not a regular UTF-8 file
+/// within the size limit ([`read_study_file`]); [`Error::Config`] naming the file, the key and the
+/// line.
 pub fn load_study(path: &Path, runs: Option<u64>) -> Result<Study> {
     if let Some(r) = runs {
         if r == 0 {
@@ -36,32 +38,14 @@ pub fn load_study(path: &Path, runs: Option<u64>) -> Result<Study> {
 }
 
 /// The text of a study file: a regular file of at most
-/// [`MAX_FILE_BYTES`](super::validate::study_limits::MAX_FILE_BYTES), in UTF-8.
+/// [`MAX_FILE_BYTES`](super::validate::study_limits::MAX_FILE_BYTES), in UTF-8
+/// ([`crate::files::read_user_text`], the reader of every user file).
 ///
 /// # Errors
-/// [`Error::Io`] for an unreadable file; [`Error::Config`] for anything else.
+/// [`Error::Io`] for an unreadable file; [`Error::Parse`] for anything else.
 pub fn read_study_file(path: &Path) -> Result<String> {
     use super::validate::study_limits::MAX_FILE_BYTES;
-    let refuse = |message: String| Error::Config {
-        file: path.display().to_string(),
-        key: "(file)".into(),
-        line: None,
-        message,
-    };
-    let meta = std::fs::metadata(path).map_err(|e| Error::io("read", path, e))?;
-    if !meta.is_file() {
-        return Err(refuse(
-            "not a regular file: give a study file (TOML)".into(),
-        ));
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(refuse(format!(
-            "{} bytes: a study file has at most {MAX_FILE_BYTES} bytes",
-            meta.len()
-        )));
-    }
-    let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, e))?;
-    String::from_utf8(bytes).map_err(|_| refuse("not UTF-8 text".into()))
+    crate::files::read_user_text(path, "study file (TOML)", MAX_FILE_BYTES)
 }
 
 /// Runs (or loads from `cache`) every cell of `study` on `threads` threads, in the study's

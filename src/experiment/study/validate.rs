@@ -23,6 +23,10 @@ pub mod study_limits {
     pub const MAX_CELLS: usize = 100_000;
     /// Size of the study file, in bytes.
     pub const MAX_FILE_BYTES: u64 = 1 << 20;
+    /// Length of an instance name: it names figure files (`<name>_delta<δ>.png`, written
+    /// through a temporary `.<pid>-<n>-<file>`), which must stay below the 255 bytes a file
+    /// name may have.
+    pub const MAX_NAME: usize = 128;
 }
 use study_limits::*;
 
@@ -380,16 +384,26 @@ fn validate(f: StudyFile) -> Result<Study> {
     for (i, inst) in f.instances.iter().enumerate() {
         let p = format!("instance[{i}]");
         if inst.name.is_empty()
+            || inst.name.len() > MAX_NAME
             || !inst
                 .name
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
         {
+            let shown = if inst.name.chars().count() > 40 {
+                format!(
+                    "{:?}… ({} characters)",
+                    inst.name.chars().take(40).collect::<String>(),
+                    inst.name.chars().count()
+                )
+            } else {
+                format!("{:?}", inst.name)
+            };
             return Err(bad(
                 &format!("{p}.name"),
                 format!(
-                    "{:?}: must be non-empty letters, digits, '-', '_', '.'",
-                    inst.name
+                    "{shown}: must be 1 to {MAX_NAME} letters, digits, '-', '_', '.' (it names \
+                     the figure files)"
                 ),
             ));
         }

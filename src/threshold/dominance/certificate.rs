@@ -250,7 +250,7 @@ pub fn check_certificate(c: &Certificate) -> Result<CheckReport> {
                 };
                 if m.is_nan() || m < 0.0 {
                     return reject(
-                        format!("leaf {leaves}: recorded margin {m} is not >= 0"),
+                        format!("leaf {leaves}: recorded margin {m:e} is not >= 0"),
                         leaves,
                     );
                 }
@@ -294,7 +294,7 @@ pub fn check_certificate(c: &Certificate) -> Result<CheckReport> {
     if min_seen != c.min_margin && leaves > 0 {
         return reject(
             format!(
-                "min_margin {} is not the smallest recorded margin {min_seen}",
+                "min_margin {:e} is not the smallest recorded margin {min_seen:e}",
                 c.min_margin
             ),
             leaves,

@@ -48,7 +48,8 @@ fn function_names() -> impl Iterator<Item = (&'static str, usize)> {
         .chain(std::iter::once(*ifge))
 }
 
-/// Maximum nesting depth of the parser (parentheses, unary minus, powers, calls).
+/// Maximum nesting depth of an expression: nested parentheses, calls, unary signs and powers
+/// count one level each (every nesting passes through one unary operand).
 const MAX_NESTING: usize = 200;
 /// Maximum expression length in bytes.
 const MAX_LEN: usize = 10_000;
@@ -220,7 +221,8 @@ impl Parser {
     }
     fn enter(&mut self) -> Result<()> {
         self.depth += 1;
-        if self.depth > MAX_NESTING {
+        // The whole expression is the first operand; the levels below it are what nests.
+        if self.depth > MAX_NESTING + 1 {
             return Err(syntax(
                 self.peek().col,
                 format!("expression nested more than {MAX_NESTING} levels deep"),
@@ -230,7 +232,6 @@ impl Parser {
     }
 
     fn expr(&mut self) -> Result<Node> {
-        self.enter()?;
         let mut lhs = self.term()?;
         loop {
             let f = if self.is_op('+') {
@@ -244,7 +245,6 @@ impl Parser {
             let rhs = self.term()?;
             lhs = Node::Bin(f, Box::new(lhs), Box::new(rhs));
         }
-        self.depth -= 1;
         Ok(lhs)
     }
 
@@ -359,7 +359,6 @@ impl Parser {
                 known_fns()
             )));
         };
-        self.enter()?;
         self.bump(); // '('
         let mut args = vec![self.expr()?];
         while self.is_op(',') {
@@ -376,7 +375,6 @@ impl Parser {
                 ),
             ));
         }
-        self.depth -= 1;
         let n = args.len();
         let ok = if arity == usize::MAX {
             n >= 2
