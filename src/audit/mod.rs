@@ -27,7 +27,7 @@ use serde::Serialize;
 
 /// Outcome of an audit (δ-correctness or ε-DP). (A claim of the paper checked by `verify` has
 /// its own outcome: [`crate::claims::ClaimVerdict`].)
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// The guarantee is certified at the stated confidence.

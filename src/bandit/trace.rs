@@ -19,8 +19,12 @@ use crate::instance::Instance;
 use crate::rng::Rng;
 use serde::Serialize;
 
+/// The version of what a traced run records (cached traced runs carry it in their key,
+/// [`crate::experiment::evidence`]): bump it when a [`Trace`] of the same run changes.
+pub const TRACE_VERSION: u32 = 1;
+
 /// What one traced run recorded.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Trace {
     /// The run's outcome.
     pub outcome: RunOutcome,

@@ -80,12 +80,14 @@ pub struct Context {
     pub evidence: Evidence,
     /// Every group's cells of the study, in the study's order (the report's control tables).
     pub groups: BTreeMap<String, Vec<crate::experiment::run::CellResult>>,
+    /// The audits of F.59 and F.60 (gathered before the claims are judged).
+    pub audits: Option<super::dp_bai::audit::Audits>,
     /// The adversarial instance searches of REPORT.md's `audit-search` block.
     pub searches: Vec<super::dp_bai::searches::Searched>,
 }
 
 /// Traced runs per algorithm on μ4 (distinct means), and a starvation probe on μ2.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Traces {
     /// (algorithm, traces) on μ4.
     pub mu4: Vec<(AlgoName, Vec<Trace>)>,

@@ -8,8 +8,26 @@ use crate::error::Result;
 use crate::experiment::run::CellResult;
 use crate::experiment::study::Study;
 
-/// How a paper gathers the evidence beyond its study's cells (with a progress callback).
-pub type Gather = fn(&mut Context, &mut dyn FnMut(Step<'_>)) -> Result<()>;
+/// How a paper gathers the evidence beyond its study's cells (traced runs, audits, searches),
+/// each piece cached in the folder of [`Gathering::cache`] ([`crate::experiment::evidence`]).
+pub type Gather = fn(&mut Context, &Gathering, &mut dyn FnMut(Step<'_>)) -> Result<()>;
+
+/// Where a paper's evidence beyond its study's cells is cached, and which part a job computes.
+#[derive(Debug, Clone, Default)]
+pub struct Gathering {
+    /// The cache folder (none: compute everything, write nothing).
+    pub cache: Option<std::path::PathBuf>,
+    /// Compute only the pieces `k ≡ i (mod n)` of `verify --shard i/n` into the cache, and fill
+    /// nothing of the context.
+    pub shard: Option<crate::mc::Shard>,
+}
+
+impl Gathering {
+    /// Whether piece `k` is this job's.
+    pub fn mine(&self, k: usize) -> bool {
+        self.shard.is_none_or(|s| k as u64 % s.count == s.index)
+    }
+}
 
 /// A paper: a study file plus a claims module.
 #[derive(Clone, Copy)]

@@ -5,8 +5,8 @@
 
 use super::context::Context;
 use super::judge::run_claims;
-use super::paper::Paper;
 pub use super::paper::Step;
+use super::paper::{Gathering, Paper};
 use super::record::ClaimResult;
 use crate::error::Result;
 use crate::experiment::run::{CellResult, CellRunner};
@@ -23,6 +23,30 @@ pub struct Options {
     pub experiments: bool,
     /// The evidence area a fault is injected into (`DPBAI_INJECT_FAULT`).
     pub fault: Option<Area>,
+}
+
+/// `verify --shard i/n`'s part of the evidence beyond the study's cells, into `cache` (the
+/// cells themselves are sharded by their runs: [`crate::experiment::run_cell_shard`]).
+///
+/// # Errors
+/// The first computation that fails.
+pub fn gather_shard(
+    paper: &Paper,
+    full: bool,
+    cache: &std::path::Path,
+    shard: crate::mc::Shard,
+    progress: &mut dyn FnMut(Step<'_>),
+) -> Result<()> {
+    let mut ctx = Context {
+        full,
+        experiments: true,
+        ..Default::default()
+    };
+    let how = Gathering {
+        cache: Some(cache.to_path_buf()),
+        shard: Some(shard),
+    };
+    (paper.gather)(&mut ctx, &how, progress)
 }
 
 /// A finished verification.
@@ -49,6 +73,7 @@ pub fn verify(
     study: Study,
     runner: &CellRunner,
     opts: Options,
+    evidence_cache: Option<&std::path::Path>,
     progress: &mut dyn FnMut(Step<'_>),
 ) -> Result<Verification> {
     let mut cells = Vec::new();
@@ -72,7 +97,11 @@ pub fn verify(
     };
     if opts.experiments {
         (paper.evidence)(&study, &cells, &mut context);
-        (paper.gather)(&mut context, progress)?;
+        let how = Gathering {
+            cache: evidence_cache.map(std::path::Path::to_path_buf),
+            shard: None,
+        };
+        (paper.gather)(&mut context, &how, progress)?;
     }
     progress(Step::Phase("checking the claims"));
     let claims = run_claims(&(paper.claims)(), &mut context);

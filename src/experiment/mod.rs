@@ -27,6 +27,7 @@
 
 pub mod cache;
 pub mod cell;
+pub mod evidence;
 pub mod grid;
 pub mod meta;
 pub mod run;

@@ -591,36 +591,34 @@ pub fn issues_table(results: &[ClaimResult]) -> String {
     s
 }
 
-use crate::audit::search::report_rows;
-use crate::claims::dp_bai::searches::{Searched, ALPHA, DELTA, SEED};
+use crate::claims::dp_bai::searches::{table_header, Searched, ALPHA, DELTA, SEED};
 
 /// REPORT.md block `audit-search`: a table of the searches (one row each, with the expected verdict),
 /// then each search's power statement.
 pub fn audit_search_block(searches: &[Searched]) -> String {
-    let mut reports = Vec::new();
+    let mut table = table_header();
     let mut notes = Vec::new();
-    for Searched { row, report } in searches {
-        match report {
-            Ok(r) => {
-                let ok = if r.verdict.as_str() == row.expected {
+    for Searched {
+        algo,
+        threshold,
+        expected,
+        found,
+    } in searches
+    {
+        match found {
+            Ok(f) => {
+                let ok = if f.verdict == *expected {
                     "as expected"
                 } else {
                     "NOT as expected"
                 };
                 notes.push(format!(
-                    "- `{}` on {} (expected {}, {ok}): {}.",
-                    row.threshold,
-                    row.algo.as_str(),
-                    row.expected,
-                    r.power
+                    "- `{threshold}` on {algo} (expected {expected}, {ok}): {}.",
+                    f.power
                 ));
-                reports.push(r.clone());
+                table.push_str(&f.row);
             }
-            Err(e) => notes.push(format!(
-                "- `{}` on {}: error {e}.",
-                row.threshold,
-                row.algo.as_str()
-            )),
+            Err(e) => notes.push(format!("- `{threshold}` on {algo}: error {e}.")),
         }
     }
     format!(
@@ -629,7 +627,7 @@ pub fn audit_search_block(searches: &[Searched]) -> String {
          non-private rules, K ≤ 4, gaps in [0.1, 0.4] and the ε range shown by the worst instance for \
          AdaP-TT; 8 screened candidates × 16 runs, halving, 6 Nelder–Mead steps of 32 runs, 2 \
          finalists confirmed on fresh seeds at α/2 each):\n\n{}\n{}\n",
-        report_rows(&reports),
+        table,
         notes.join("\n")
     )
 }

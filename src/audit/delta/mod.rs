@@ -53,6 +53,11 @@ use crate::instance::Instance;
 use crate::threshold::expr::ThresholdExpr;
 use serde::Serialize;
 
+/// The version of the δ-auditor's results (cached audits carry it in their key,
+/// [`crate::experiment::evidence`]): bump it when an audit of the same configuration reports
+/// differently.
+pub const AUDIT_VERSION: u32 = 1;
+
 /// Default confidence parameter `α` (confidence `1 − α`).
 pub const DEFAULT_ALPHA: f64 = 1e-3;
 /// Default step cap of one run.

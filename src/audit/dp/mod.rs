@@ -86,6 +86,11 @@ use mechanisms::InputPair;
 use serde::Serialize;
 use tables::blackbox_algorithm;
 
+/// The version of the DP auditor's results (cached audits carry it in their key,
+/// [`crate::experiment::evidence`]): bump it when an audit of the same target and options
+/// reports differently.
+pub const AUDIT_VERSION: u32 = 1;
+
 /// What `audit dp` examines.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Target {
@@ -166,7 +171,7 @@ pub struct DpOptions {
 }
 
 /// Report of `audit dp`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct DpReport {
     /// What was audited (`mechanism rr`, `algo adap-tt`, `mutant laplace-half-scale`).
     pub target: String,

@@ -76,6 +76,11 @@ use crate::audit::delta::AlgoFactory;
 use crate::error::Result;
 use halving::Search;
 
+/// The version of the search's results (cached searches carry it in their key,
+/// [`crate::experiment::evidence`]): bump it when a search of the same configuration finds
+/// differently.
+pub const SEARCH_VERSION: u32 = 1;
+
 /// Runs the search (module docs for the protocol) on the algorithm built by `build`.
 ///
 /// # Errors

@@ -2,7 +2,7 @@
 //! δ-correctness of the provable thresholds (F.60), with the planted bugs as power checks.
 
 use crate::audit::delta::{audit_delta, default_battery, DeltaAuditConfig, RunPlan};
-use crate::audit::dp::{audit_dp, DpOptions, Mode, Target, MECHANISMS, MUTANTS};
+use crate::audit::dp::{audit_dp, DpOptions, DpReport, Mode, Target, MECHANISMS, MUTANTS};
 use crate::audit::Verdict as AuditVerdict;
 use crate::bandit::info::{pure_top_two, PrivacyModel};
 use crate::bandit::{AlgoName, Sampling, Setting};
@@ -63,18 +63,76 @@ pub static F59: Claim<F59Stats> = Claim {
     check: f59,
 };
 
+/// The privacy audits of F.59 (computed once by the evidence gathering, cached): every
+/// mechanism exactly, the algorithms as black boxes, and every planted mutant.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct DpAudits {
+    /// Per mechanism (pure ε-DP first): its report or the error.
+    pub mechanisms: Vec<(String, Result<DpReport, String>)>,
+    /// Per algorithm (CTB-TT, AdaP-TT, AdaP-TT*): its black-box report or the error.
+    pub algorithms: Vec<(String, Result<DpReport, String>)>,
+    /// Per planted mutant: whether the auditor reported it violated.
+    pub mutants: Vec<(String, bool)>,
+}
+
+/// The algorithms F.59 audits as black boxes.
+pub const AUDITED_ALGORITHMS: [AlgoName; 3] =
+    [AlgoName::CtbTt, AlgoName::AdapTt, AlgoName::AdapTtStar];
+
+/// What F.59's audits compute from, for the cache key of [`DpAudits`].
+pub fn dp_audit_inputs() -> serde_json::Value {
+    serde_json::json!({
+        "eps": EPS, "gamma": 1e-5, "alpha": 1e-3, "seed": SEED,
+        "mechanisms": MECHANISMS.iter().map(|m| m.name).collect::<Vec<_>>(),
+        "algorithms": AUDITED_ALGORITHMS.iter().map(|a| (a.as_str(), crate::bandit::semantics::semantics(*a).version)).collect::<Vec<_>>(),
+        "mutants": MUTANTS.iter().map(|m| m.name).collect::<Vec<_>>(),
+    })
+}
+
+/// Runs F.59's audits.
+pub fn dp_audits() -> DpAudits {
+    // The pure ε-DP mechanisms, then the approximate one.
+    let mut mechanisms: Vec<_> = MECHANISMS.iter().collect();
+    mechanisms.sort_by_key(|m| m.approximate);
+    DpAudits {
+        mechanisms: mechanisms
+            .into_iter()
+            .map(|m| (format!("{m:?}"), dp(Target::Mechanism(m), Mode::Exact)))
+            .collect(),
+        algorithms: AUDITED_ALGORITHMS
+            .iter()
+            .map(|&a| (a.as_str().to_string(), dp(Target::Algo(a), Mode::BlackBox)))
+            .collect(),
+        mutants: MUTANTS
+            .iter()
+            .map(|m| {
+                let caught = dp(Target::Mutant(*m), Mode::Auto)
+                    .map(|r| r.verdict == AuditVerdict::Violated)
+                    .unwrap_or(false);
+                (m.name.to_string(), caught)
+            })
+            .collect(),
+    }
+}
+
 fn f59(ctx: &mut Context) -> Checked<F59Stats> {
     if !ctx.experiments {
         return Checked::Skipped;
     }
+    // The audits are evidence of the `audit` area: a fault there reaches them here.
+    if let Err(e) = crate::fault::check(Area::Audit) {
+        ctx.evidence.record(e.to_string());
+        return Checked::Failed(e.to_string());
+    }
+    let Some(audits) = ctx.audits.as_ref().and_then(|a| a.dp.as_ref()) else {
+        ctx.evidence.record("the privacy audits were not gathered");
+        return Checked::Failed("the privacy audits were not gathered".into());
+    };
     let mut rows = Vec::new();
     // Counts of audit verdicts: mechanisms (exact) and algorithms (black box).
     let (mut mech_holds, mut algo_holds, mut violated) = (0u32, 0u32, 0u32);
-    // The pure ε-DP mechanisms, then the approximate one.
-    let mut mechanisms: Vec<_> = MECHANISMS.iter().collect();
-    mechanisms.sort_by_key(|m| m.approximate);
-    for m in mechanisms {
-        match dp(Target::Mechanism(m), Mode::Exact) {
+    for (m, r) in &audits.mechanisms {
+        match r {
             Ok(r) => {
                 mech_holds += u32::from(r.verdict == AuditVerdict::Holds);
                 violated += u32::from(r.verdict == AuditVerdict::Violated);
@@ -90,13 +148,13 @@ fn f59(ctx: &mut Context) -> Checked<F59Stats> {
                 ));
             }
             Err(e) => {
-                ctx.evidence.record(format!("audit of {m:?}: {e}"));
-                rows.push(format!("{m:?}: error {e}"));
+                ctx.evidence.record(format!("audit of {m}: {e}"));
+                rows.push(format!("{m}: error {e}"));
             }
         }
     }
-    for a in [AlgoName::CtbTt, AlgoName::AdapTt, AlgoName::AdapTtStar] {
-        match dp(Target::Algo(a), Mode::BlackBox) {
+    for (a, r) in &audits.algorithms {
+        match r {
             Ok(r) => {
                 algo_holds += u32::from(r.verdict == AuditVerdict::Holds);
                 violated += u32::from(r.verdict == AuditVerdict::Violated);
@@ -108,42 +166,66 @@ fn f59(ctx: &mut Context) -> Checked<F59Stats> {
                 ));
             }
             Err(e) => {
-                ctx.evidence.record(format!("audit of {}: {e}", a.as_str()));
-                rows.push(format!("{}: error {e}", a.as_str()));
+                ctx.evidence.record(format!("audit of {a}: {e}"));
+                rows.push(format!("{a}: error {e}"));
             }
         }
     }
-    let mut caught = 0;
-    for m in MUTANTS {
-        if dp(Target::Mutant(m), Mode::Auto)
-            .map(|r| r.verdict == AuditVerdict::Violated)
-            .unwrap_or(false)
-        {
-            caught += 1;
-        }
-    }
+    let caught = audits.mutants.iter().filter(|(_, c)| *c).count();
     Checked::done(
         format!(
             "claimed ε = {EPS}, confidence 1 − 1e-3: {}; the auditor's power: {caught} of {} planted bugs reported violated",
             rows.join("; "),
-            MUTANTS.len()
+            audits.mutants.len()
         ),
-        F59Stats { mechanisms_holds: f64::from(mech_holds), algorithms_holds: f64::from(algo_holds), violated: f64::from(violated), mutants_caught: caught as f64, mutants: MUTANTS.len() as f64 },
+        F59Stats { mechanisms_holds: f64::from(mech_holds), algorithms_holds: f64::from(algo_holds), violated: f64::from(violated), mutants_caught: caught as f64, mutants: audits.mutants.len() as f64 },
     )
 }
 
-/// The δ audits of F.60 under `sampling`: the default battery of each algorithm, `runs` runs per
-/// row, and the deliberately unsafe threshold on TTUCB as the power check.
-struct BatteryAudit {
+/// The δ audits of F.60 under a sampling rule (computed once by the evidence gathering, cached):
+/// the default battery of each algorithm, `runs` runs per row, and the deliberately unsafe
+/// threshold on TTUCB as the power check.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct BatteryAudit {
     rows: Vec<String>,
     holds: u32,
     violated: u32,
     total: u32,
     capped: u64,
     unsafe_caught: bool,
+    /// Audits that failed outright (recorded as evidence errors when judged).
+    errors: Vec<String>,
 }
 
-fn battery_audit(ctx: &Context, runs: u64, sampling: Sampling) -> BatteryAudit {
+/// The algorithms of F.60's battery, non-private, then local (at ε = 1), then global (at ε =
+/// 0.5), with their ε.
+fn battery_algorithms() -> Vec<(AlgoName, Option<f64>)> {
+    let mut algos: Vec<AlgoName> = pure_top_two().collect();
+    algos.sort_by_key(|a| a.info().privacy);
+    algos
+        .into_iter()
+        .map(|algo| {
+            let eps = match algo.info().privacy {
+                PrivacyModel::NonPrivate => None,
+                PrivacyModel::Local => Some(1.0),
+                PrivacyModel::Global => Some(0.5),
+            };
+            (algo, eps)
+        })
+        .collect()
+}
+
+/// What F.60's battery audit computes from, for the cache key of [`BatteryAudit`].
+pub fn battery_inputs(runs: u64, sampling: Sampling) -> serde_json::Value {
+    serde_json::json!({
+        "runs": runs, "sampling": format!("{sampling:?}"), "seed": 60, "alpha": 1e-3,
+        "max_steps": 10_000_000u64, "delta": BATTERY_DELTA, "unsafe": "log(1/delta)/20",
+        "algorithms": battery_algorithms().iter().map(|(a, e)| (a.as_str(), e, crate::bandit::semantics::semantics(*a).version)).collect::<Vec<_>>(),
+    })
+}
+
+/// Runs F.60's battery audit with `runs` runs per row under `sampling`.
+pub fn battery_audit(runs: u64, sampling: Sampling) -> BatteryAudit {
     let config = |algo: AlgoName, threshold| DeltaAuditConfig {
         setting: battery_setting(algo),
         threshold,
@@ -160,16 +242,9 @@ fn battery_audit(ctx: &Context, runs: u64, sampling: Sampling) -> BatteryAudit {
         total: 0,
         capped: 0,
         unsafe_caught: false,
+        errors: Vec::new(),
     };
-    // Non-private, then local (at ε = 1), then global (at ε = 0.5) algorithms.
-    let mut algos: Vec<AlgoName> = pure_top_two().collect();
-    algos.sort_by_key(|a| a.info().privacy);
-    for algo in algos {
-        let eps = match algo.info().privacy {
-            PrivacyModel::NonPrivate => None,
-            PrivacyModel::Local => Some(1.0),
-            PrivacyModel::Global => Some(0.5),
-        };
+    for (algo, eps) in battery_algorithms() {
         out.total += 1;
         let rep = default_battery(algo, BATTERY_DELTA, eps)
             .and_then(|b| audit_delta(&config(algo, None), &b))
@@ -189,8 +264,8 @@ fn battery_audit(ctx: &Context, runs: u64, sampling: Sampling) -> BatteryAudit {
                 ));
             }
             Err(e) => {
-                ctx.evidence
-                    .record(format!("δ audit of {}: {e}", algo.as_str()));
+                out.errors
+                    .push(format!("δ audit of {}: {e}", algo.as_str()));
                 out.rows.push(format!("{}: error {e}", algo.as_str()));
             }
         }
@@ -210,6 +285,44 @@ fn battery_audit(ctx: &Context, runs: u64, sampling: Sampling) -> BatteryAudit {
 crate::statistics! {
     /// The statistics of F.60 and F.60/uniform.
     pub struct F60Stats { rows_holds, rows_violated, rows, capped, unsafe_caught }
+}
+
+/// Runs per row of F.60's battery (the paper profile: 1000).
+pub fn battery_runs(full: bool) -> u64 {
+    if full {
+        1000
+    } else {
+        100
+    }
+}
+
+/// The gathered battery audit under `sampling`, its errors recorded; `None` (recorded) when it
+/// was not gathered or a fault is injected into the `audit` area.
+fn battery(ctx: &Context, sampling: Sampling) -> Option<BatteryAudit> {
+    if let Err(e) = crate::fault::check(Area::Audit) {
+        ctx.evidence.record(e.to_string());
+        return None;
+    }
+    let a = ctx.audits.as_ref().and_then(|a| match sampling {
+        Sampling::Algorithm => a.battery.clone(),
+        Sampling::Uniform => a.battery_uniform.clone(),
+    });
+    match &a {
+        Some(a) => a.errors.iter().for_each(|e| ctx.evidence.record(e.clone())),
+        None => ctx.evidence.record("the δ audits were not gathered"),
+    }
+    a
+}
+
+/// The audits F.59 and F.60 read, gathered before the claims are judged.
+#[derive(Debug, Clone, Default)]
+pub struct Audits {
+    /// F.59's privacy audits.
+    pub dp: Option<DpAudits>,
+    /// F.60's battery under the algorithms' own sampling.
+    pub battery: Option<BatteryAudit>,
+    /// F.60/uniform's battery under uniform sampling.
+    pub battery_uniform: Option<BatteryAudit>,
 }
 
 fn battery_stats(a: &BatteryAudit) -> F60Stats {
@@ -248,8 +361,10 @@ fn f60(ctx: &mut Context) -> Checked<F60Stats> {
     if !ctx.experiments {
         return Checked::Skipped;
     }
-    let runs = if ctx.full { 1000 } else { 100 };
-    let a = battery_audit(ctx, runs, Sampling::Algorithm);
+    let runs = battery_runs(ctx.full);
+    let Some(a) = battery(ctx, Sampling::Algorithm) else {
+        return Checked::Failed("the δ audits were not gathered".into());
+    };
     Checked::done(
         format!(
             "`audit delta` on the default battery (δ ∈ {{0.01, 0.1}}, near ties, means near 0 and 1, Gaussian arms), \
@@ -290,8 +405,10 @@ fn f60_uniform(ctx: &mut Context) -> Checked<F60Stats> {
     if !ctx.experiments {
         return Checked::Skipped;
     }
-    let runs = if ctx.full { 1000 } else { 100 };
-    let a = battery_audit(ctx, runs, Sampling::Uniform);
+    let runs = battery_runs(ctx.full);
+    let Some(a) = battery(ctx, Sampling::Uniform) else {
+        return Checked::Failed("the δ audits were not gathered".into());
+    };
     Checked::done(
         format!(
             "`audit delta --sampling uniform` (round robin, with each algorithm's estimator, statistic and \

@@ -13,7 +13,7 @@
 //! * `empirical`: the Monte Carlo grid (figures, δ-correctness, complexity);
 //! * `public`: the public code side by side.
 
-mod audit;
+pub mod audit;
 mod bounds;
 mod empirical;
 pub mod evidence;
@@ -26,7 +26,7 @@ mod upper;
 
 use crate::claims::context::Context;
 use crate::claims::declare::AnyClaim;
-use crate::claims::paper::{Paper, Step};
+use crate::claims::paper::{Gathering, Paper, Step};
 
 /// Every claim of the paper, in id order.
 pub fn claims() -> Vec<&'static dyn AnyClaim> {
@@ -136,12 +136,79 @@ fn sort_evidence(
     ctx.groups = s.groups;
 }
 
-/// The evidence beyond the study's cells: the traced runs (the trajectory claims and the
-/// allocation figure) and the adversarial searches of REPORT.md's `audit-search` block.
-fn gather(ctx: &mut Context, progress: &mut dyn FnMut(Step<'_>)) -> crate::error::Result<()> {
-    progress(Step::Phase("traced runs"));
-    ctx.traces = Some(trace::compute(ctx.full)?);
-    progress(Step::Phase("adversarial searches"));
-    ctx.searches = searches::run_all();
+/// The evidence beyond the study's cells, each piece cached as an evidence cell
+/// ([`crate::experiment::evidence`]): the traced runs (the trajectory claims and the
+/// allocation figure), the audits of F.59 and F.60, and the adversarial searches of REPORT.md's
+/// `audit-search` block. A `verify --shard i/n` job computes the pieces `k ≡ i (mod n)`.
+fn gather(
+    ctx: &mut Context,
+    how: &Gathering,
+    progress: &mut dyn FnMut(Step<'_>),
+) -> crate::error::Result<()> {
+    use crate::experiment::evidence::{cached, EvidenceSpec};
+    let cache = how.cache.as_deref();
+    let full = ctx.full;
+    let profile = if full { "paper" } else { "quick" };
+    let mut k = 0;
+    let mut mine = |what: &'static str, progress: &mut dyn FnMut(Step<'_>)| {
+        let m = how.mine(k);
+        k += 1;
+        if m {
+            progress(Step::Phase(what));
+        }
+        m
+    };
+    let mut audits = audit::Audits::default();
+    if mine("traced runs", progress) {
+        let spec = EvidenceSpec::new(
+            "traces",
+            &format!("traced runs ({profile})"),
+            crate::bandit::trace::TRACE_VERSION,
+            trace::inputs(full),
+        );
+        ctx.traces = Some(cached(cache, &spec, || trace::compute(full))?.0);
+    }
+    if mine("privacy audits (F.59)", progress) {
+        let spec = EvidenceSpec::new(
+            "dp-audits",
+            "privacy audits of F.59",
+            crate::audit::dp::AUDIT_VERSION,
+            audit::dp_audit_inputs(),
+        );
+        audits.dp = Some(cached(cache, &spec, || Ok(audit::dp_audits()))?.0);
+    }
+    for sampling in [
+        crate::bandit::Sampling::Algorithm,
+        crate::bandit::Sampling::Uniform,
+    ] {
+        if mine("δ audits (F.60)", progress) {
+            let runs = audit::battery_runs(full);
+            let spec = EvidenceSpec::new(
+                "delta-battery",
+                &format!("δ audits of F.60 ({sampling:?} sampling, {runs} runs)"),
+                crate::audit::delta::AUDIT_VERSION,
+                audit::battery_inputs(runs, sampling),
+            );
+            let a = cached(cache, &spec, || Ok(audit::battery_audit(runs, sampling)))?.0;
+            match sampling {
+                crate::bandit::Sampling::Algorithm => audits.battery = Some(a),
+                crate::bandit::Sampling::Uniform => audits.battery_uniform = Some(a),
+            }
+        }
+    }
+    ctx.audits = Some(audits);
+    let mut searched = Vec::new();
+    for row in searches::rows() {
+        if mine("adversarial searches", progress) {
+            let spec = EvidenceSpec::new(
+                "search",
+                &format!("search {} on {}", row.threshold, row.algo.as_str()),
+                crate::audit::search::SEARCH_VERSION,
+                row.inputs(),
+            );
+            searched.push(cached(cache, &spec, || Ok(row.search()))?.0);
+        }
+    }
+    ctx.searches = searched;
     Ok(())
 }

@@ -12,7 +12,7 @@
 
 use crate::audit::delta::DeltaAuditConfig;
 use crate::audit::search::{
-    holds_sized_plan, search, Budget, SearchConfig, SearchReport, SearchSpace,
+    holds_sized_plan, report_rows, search, Budget, SearchConfig, SearchReport, SearchSpace,
 };
 use crate::bandit::info::AlgoInfo;
 use crate::bandit::{AlgoName, Setting};
@@ -31,13 +31,67 @@ pub struct Row {
     samples: u64,
 }
 
-/// A search's row and its report (or error).
-#[derive(Debug, Clone)]
+/// What a search found, as the block shows it (cached as evidence).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Found {
+    /// The verdict.
+    pub verdict: String,
+    /// The power statement.
+    pub power: String,
+    /// The row of the block's table ([`report_rows`] without its header).
+    pub row: String,
+}
+
+/// A search of the block and what it found (or its error).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Searched {
-    /// The row.
-    pub row: Row,
+    /// The algorithm searched.
+    pub algo: String,
+    /// Its threshold (a preset).
+    pub threshold: String,
+    /// The verdict the row expects.
+    pub expected: String,
     /// What the search found.
-    pub report: std::result::Result<SearchReport, String>,
+    pub found: std::result::Result<Found, String>,
+}
+
+/// The header of the block's table.
+pub fn table_header() -> String {
+    report_rows(&[])
+}
+
+impl Row {
+    /// Everything the search's result depends on, for its cache key.
+    pub fn inputs(&self) -> serde_json::Value {
+        serde_json::json!({
+            "algo": self.algo.as_str(),
+            "engine": crate::bandit::semantics::semantics(self.algo).version,
+            "threshold": self.threshold,
+            "threshold_text": crate::threshold::expr::preset(self.threshold),
+            "space": self.space, "samples": self.samples,
+            "delta": DELTA, "alpha": ALPHA, "seed": SEED, "max_steps": 1_000_000u64,
+            "finalists": 2, "screen_candidates": 8, "screen_runs": 16, "local_runs": 32,
+            "local_iters": 6,
+        })
+    }
+
+    /// Runs the search.
+    pub fn search(&self) -> Searched {
+        Searched {
+            algo: self.algo.as_str().to_string(),
+            threshold: self.threshold.to_string(),
+            expected: self.expected.to_string(),
+            found: run(self).map_err(|e| e.to_string()).map(|r| Found {
+                verdict: r.verdict.as_str().to_string(),
+                power: r.power.clone(),
+                row: report_rows(std::slice::from_ref(&r))
+                    .lines()
+                    .skip(2)
+                    .map(|l| format!("{l}\n"))
+                    .collect(),
+            }),
+        }
+    }
 }
 
 /// Risk audited by every search of the block (module docs).
@@ -56,7 +110,8 @@ fn first_of(preset: &str) -> AlgoName {
         .expect("invariant: every provable preset of the block covers an algorithm")
 }
 
-fn rows() -> Vec<Row> {
+/// The searches of the block.
+pub fn rows() -> Vec<Row> {
     let small = SearchSpace {
         k_max: 8,
         min_gap: 0.05,
@@ -127,15 +182,4 @@ fn run(row: &Row) -> crate::error::Result<SearchReport> {
     cfg.local_iters = 6;
     cfg.finalists = finalists;
     search(&cfg)
-}
-
-/// Runs every search of the block.
-pub fn run_all() -> Vec<Searched> {
-    rows()
-        .into_iter()
-        .map(|row| Searched {
-            report: run(&row).map_err(|e| e.to_string()),
-            row,
-        })
-        .collect()
 }

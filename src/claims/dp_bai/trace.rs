@@ -38,9 +38,43 @@ fn spec(algo: AlgoName, delta: f64, eps: f64) -> AlgoSpec {
     )
 }
 
+/// Traced runs per algorithm (20 for `quick`, 100 for `paper`; the μ2 probe has twice as many).
+fn trace_runs(full: bool) -> u64 {
+    if full {
+        100
+    } else {
+        20
+    }
+}
+
+/// Everything the traces depend on, for their cache key: the runs, the instances, every
+/// algorithm with its ε, δ, cap, seed and engine semantics.
+pub fn inputs(full: bool) -> serde_json::Value {
+    let algos: Vec<serde_json::Value> = pure_top_two()
+        .map(|algo| {
+            serde_json::json!({
+                "algo": algo.as_str(),
+                "engine": crate::bandit::semantics::semantics(algo).version,
+                "eps": if algo.info().privacy == PrivacyModel::Local { 1.0 } else { TRACE_EPS },
+                "seed": format!("trace_mu4_{}", algo.as_str()),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "runs": trace_runs(full), "delta": TRACE_DELTA, "cap": CAP,
+        "mu4": mu(3).means(), "algorithms": algos,
+        "starvation": {
+            "algo": "adap-tt-star",
+            "engine": crate::bandit::semantics::semantics(AlgoName::AdapTtStar).version,
+            "mu2": mu(1).means(), "eps": 0.4, "delta": 0.01, "cap": STARVE_CAP,
+            "runs": 2 * trace_runs(full), "seed": "trace_mu2_starvation",
+        },
+    })
+}
+
 /// Computes the traces (20 runs per algorithm for `quick`, 100 for `paper`).
 pub fn compute(full: bool) -> Result<Traces> {
-    let runs = if full { 100 } else { 20 };
+    let runs = trace_runs(full);
     let nu = mu(3);
     let mut mu4 = Vec::new();
     for algo in pure_top_two() {

@@ -124,6 +124,18 @@ fn run_shard(study: &Study, args: &Args, shard: &str, threads: usize) -> anyhow:
             s.map_or("(cached)".to_string(), |s| format!("{s:.1} s"))
         );
     }
+    // This job's part of the evidence beyond the cells (traced runs, audits, searches).
+    dpbai::claims::verify::gather_shard(
+        &dpbai::claims::dp_bai::PAPER,
+        args.profile == "paper",
+        &cache,
+        shard,
+        &mut |step| {
+            if let dpbai::claims::verify::Step::Phase(name) = step {
+                eprintln!("evidence: {name}");
+            }
+        },
+    )?;
     println!(
         "shard {}/{} of profile {}: {} cells in {:.1} s, files in {}; run `dpbai verify --profile {}` \
          once every shard's files are in that folder",
@@ -289,6 +301,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         study,
         &runner,
         opts,
+        (!args.no_experiments).then_some(cache.as_path()),
         &mut |step| match step {
             Step::Cell {
                 done,
