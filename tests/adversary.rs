@@ -868,6 +868,9 @@ fn domain(name: &str) -> Option<BoxedStrategy<Vec<f64>>> {
             .prop_map(|(p, q, s)| vec![p, q, s])
             .boxed(),
         "rr_mean" => (unit(), positive()).prop_map(|(m, e)| vec![m, e]).boxed(),
+        "d_eps_plus" | "d_eps_minus" | "d_eps" => (unit(), unit(), positive())
+            .prop_map(|(m, x, e)| vec![m, x, e])
+            .boxed(),
         "kl_delta" => open_unit()
             .prop_filter("a risk: >= 1e-300", |d| *d >= 1e-300)
             .prop_map(|d| vec![d])
@@ -943,7 +946,21 @@ fn bounds_quantities_are_finite_on_random_instances_and_eps() {
         -3.0f64..5.0,
         1e-12f64..0.5,
     );
-    let undefined = ["relaxed_local", "ub_ctb_tt", "ub_ctb_tt_ids"];
+    // Undefined for Gaussian arms (NaN in the row): the relaxed local time and CTB-TT's bounds,
+    // and everything built on the Bernoulli divergence d_ε (T*_ε and DP-TT's bounds).
+    let undefined = [
+        "relaxed_local",
+        "ub_ctb_tt",
+        "ub_ctb_tt_ids",
+        "t_eps",
+        "t_eps_lower",
+        "t_eps_upper",
+        "t_eps_beta",
+        "t_eps_over_t_global",
+        "lb_t_eps",
+        "ub_dp_tt",
+        "ub_dp_tt_8t_eps",
+    ];
     let mut runner = proptest::test_runner::TestRunner::new(prop_config(300));
     let via_cli = std::sync::atomic::AtomicUsize::new(0);
     runner

@@ -15,7 +15,7 @@ use dpbai::experiment::grid::GridResults;
 use dpbai::experiment::run::CellResult;
 use dpbai::experiment::Cell;
 use dpbai::mc::{summarize, RunRecord};
-use dpbai::report::paper::figures::{render_all, FIGURES, THM24_SWITCH_LABEL};
+use dpbai::report::paper::figures::{render_all, THM24_SWITCH_LABEL};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -202,10 +202,15 @@ fn verify_figures_from_a_synthetic_grid_mark_every_point_beyond_their_axes() {
             .collect(),
     };
     let dir = TempDir::new("figure-sidecars");
-    let written = render_all(&grid, &profile, dir.path(), "test").expect("figures");
-    assert_eq!(written.len(), FIGURES.len());
+    let written = render_all(&grid, &study, &profile, dir.path(), "test").expect("figures");
+    assert_eq!(written.len(), study.figures.len());
+    assert_eq!(
+        study.figures.len(),
+        14,
+        "the paper's figures, medians, ratios and references"
+    );
     let mut marked_fig5 = 0;
-    for spec in &FIGURES {
+    for spec in &study.figures {
         let path = dir.path().join(format!("{}.json", spec.stem));
         for ext in ["png", "svg"] {
             assert!(dir.path().join(format!("{}.{ext}", spec.stem)).is_file());
@@ -293,7 +298,7 @@ fn committed_figures_mark_every_point_beyond_their_axes() {
             n += 1;
         }
     }
-    assert!(n >= FIGURES.len(), "only {n} sidecars");
+    assert!(n >= 14, "only {n} sidecars");
 }
 
 /// A small study with AdaP-TT* (both readings of its bound) whose ε grid spans the bound's

@@ -328,6 +328,7 @@ fn demo_eps_panel(
         upper_switches: vec![],
         theory_switch: Some(switch),
         paper_switch: Some(paper),
+        switches: vec![],
         note: None,
     }
 }

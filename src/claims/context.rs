@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 /// The errors met while gathering one check's evidence (a solver error, a missing cell, an
-/// injected fault), held by the [`Context`] the check reads: [`super::judge`] empties it before each
+/// injected fault), held by the [`Context`] the check reads: [`super::judge()`] empties it before each
 /// check and judges what the check recorded. Interior mutability lets a check record
 /// while it holds shared borrows of the context's other inputs (its grid, its traces).
 #[derive(Debug, Default)]

@@ -4,7 +4,7 @@
 //! A paper is a study file (`verify/*.toml`: its Monte Carlo grid and controls as data) plus a
 //! claims module ([`dp_bai`]: one [`Claim`] per claim id, listed by its `claims()`). A check
 //! gathers evidence with the library (never pasted numbers) and returns typed statistics
-//! ([`Statistics`]); the claim's [`Rule`] turns them into its [`ClaimVerdict`] ([`judge`]).
+//! ([`Statistics`]); the claim's [`Rule`] turns them into its [`ClaimVerdict`] ([`judge()`]).
 //! `verify/protocol.toml`, the published pre-registration, and the claims table of
 //! docs/CLAIMS.md are written from the declarations ([`protocol`]; a test fails when either
 //! file is stale).

@@ -1,134 +1,44 @@
-//! The generated blocks of REPORT.md besides the claims table: special-function accuracy,
-//! characteristic times against the independent prototype (READINGS.md §B.12), the Monte Carlo table, the figures, and the
-//! paper's issues that the numbers bear on.
-//!
-//! Length: the code stays under 600 lines; the file passes that only with its unit test (the
-//! case-2 windows of the paper's instances).
+//! The generated blocks of REPORT.md besides the claims table: special-function accuracy and
+//! characteristic times against the independent prototype (READINGS.md §B.12, computed by
+//! [`crate::claims::dp_bai::tables`]), the Monte Carlo tables, the controls of the Findings, the
+//! adversarial searches, the public code side by side, the figures, and the paper's issues that
+//! the numbers bear on.
 
 use super::markdown::cell;
 use super::paper::figures::algo_label;
 use crate::bandit::AlgoName;
 use crate::claims::dp_bai::evidence::paper_instances;
 use crate::claims::ClaimResult;
-use crate::complexity::{
-    eps_switch_global, eps_switch_local, t_global, t_kl, t_kl_beta, t_kl_gaussian,
-    t_kl_gaussian_beta, t_local, t_tv, t_tv2,
-};
 use crate::experiment::grid::GridResults;
 use crate::experiment::CellResult;
-use crate::instance::Instance;
 use crate::numbers::sig;
 use std::collections::BTreeMap;
 
-/// The mpmath golden values of the special functions (`tests/data/special_golden.toml`, made by
-/// `verify/golden_special.py`), compiled in so that an installed binary needs no source tree.
-pub const SPECIAL_GOLDEN: &str = include_str!("../../tests/data/special_golden.toml");
-
 /// Accuracy of the special functions against the mpmath golden file (`tests/data/special_golden.toml`).
 pub fn special_accuracy() -> String {
-    let Ok(doc) = toml::from_str::<toml::Table>(SPECIAL_GOLDEN) else {
-        return "golden file tests/data/special_golden.toml is not valid TOML".into();
+    let a = match crate::claims::dp_bai::tables::special_accuracy() {
+        Ok(a) => a,
+        Err(e) => return e,
     };
-    // Per function: points, worst relative error, failed evaluations and the first failure.
-    let mut worst: BTreeMap<String, (usize, f64, usize, String)> = BTreeMap::new();
-    let num = |v: &toml::Value| v.as_str().and_then(|s| s.parse::<f64>().ok());
-    for case in doc
-        .get("case")
-        .and_then(|c| c.as_array())
-        .into_iter()
-        .flatten()
-    {
-        let (Some(name), Some(args), Some(want)) = (
-            case.get("fn").and_then(|v| v.as_str()),
-            case.get("args").and_then(|v| v.as_array()),
-            case.get("value").and_then(num),
-        ) else {
-            continue;
-        };
-        let a: Vec<f64> = args.iter().filter_map(num).collect();
-        let e = worst
-            .entry(name.to_string())
-            .or_insert((0, 0.0, 0, String::new()));
-        e.0 += 1;
-        // A failed evaluation is shown as such, never as an accuracy.
-        let got = match crate::functions::lookup(name).map(|f| f.call(&a)) {
-            Some(Ok(v)) => v,
-            failed => {
-                e.2 += 1;
-                if e.3.is_empty() {
-                    e.3 = match failed {
-                        Some(Err(err)) => format!("{a:?}: {err}"),
-                        _ => "unknown function".to_string(),
-                    };
-                }
-                continue;
-            }
-        };
-        let rel = if want == 0.0 {
-            got.abs()
-        } else {
-            ((got - want) / want).abs()
-        };
-        e.1 = e.1.max(if rel.is_nan() { f64::INFINITY } else { rel });
-    }
-    let version = doc
-        .get("mpmath_version")
-        .and_then(|v| v.as_str())
-        .unwrap_or("?");
     let mut s = format!(
-        "Against `tests/data/special_golden.toml` (mpmath {version}, 50 digits, exact double inputs; \
-         made by `verify/golden_special.py`):\n\n| function | points | max relative error |\n|---|---|---|\n"
+        "Against `tests/data/special_golden.toml` (mpmath {}, 50 digits, exact double inputs; \
+         made by `verify/golden_special.py`):\n\n| function | points | max relative error |\n|---|---|---|\n",
+        a.mpmath_version
     );
-    for (name, (n, w, failed, first)) in &worst {
-        let acc = if *failed == 0 {
-            sig(*w, 2)
-        } else {
-            format!("error at {failed} point(s), first {first}")
+    for r in &a.rows {
+        let acc = match &r.first_failure {
+            None => sig(r.worst, 2),
+            Some(first) => format!("error at {} point(s), first {first}", r.failed),
         };
-        s.push_str(&format!("| `{name}` | {n} | {} |\n", cell(&acc)));
+        s.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            r.name,
+            r.points,
+            cell(&acc)
+        ));
     }
     s
 }
-
-/// READINGS.md §B.12 prototype values: (instance, T_KL^Ber, T_{KL,1/2}^Ber, T^G_KL(μ;1/2), T^G_{KL,1/2}, H, T_TV, T_TV2, ε_ℓ*, ε_g*).
-const B12: [(&str, [f64; 9]); 6] = [
-    (
-        "mu1",
-        [
-            395.5415, 414.442, 1495.301, 1603.72, 802.469, 82.2222, 2990.601, 0.8649, 0.2079,
-        ],
-    ),
-    (
-        "mu2",
-        [
-            1424.747, 1574.89, 1800.000, 2000.00, 1000.00, 100.000, 3600.000, 0.6186, 0.0702,
-        ],
-    ),
-    (
-        "mu3",
-        [
-            11.43016, 11.5545, 35.7418, 36.1200, 19.3889, 12.3333, 71.4836, 0.8111, 1.0790,
-        ],
-    ),
-    (
-        "mu4",
-        [
-            122.8431, 123.827, 142.967, 144.480, 77.5556, 24.6667, 285.934, 0.6057, 0.2008,
-        ],
-    ),
-    (
-        "mu5",
-        [
-            46.37677, 47.4459, 50.8337, 52.3349, 28.7291, 15.9429, 101.667, 0.5964, 0.3438,
-        ],
-    ),
-    (
-        "mu6",
-        [
-            1631.870, 1632.23, 2089.40, 2090.21, 1064.32, 77.5556, 4178.79, 0.6207, 0.0475,
-        ],
-    ),
-];
 
 /// Characteristic times of μ1–μ6 with the relative difference from the independent prototype (READINGS.md §B.12).
 pub fn bounds_table() -> String {
@@ -138,67 +48,36 @@ pub fn bounds_table() -> String {
          | inst | T_KL^Ber | T_KL,1/2^Ber | T^G_KL(μ;1/2) | T^G_KL,1/2 | H | T_TV | T_TV2 | ε_ℓ* | ε_g* |\n\
          |---|---|---|---|---|---|---|---|---|---|\n",
     );
-    let insts = paper_instances();
-    for (name, reference) in B12 {
-        let Some((_, means)) = insts.iter().find(|x| x.0 == name) else {
-            continue;
-        };
-        let Ok(nu) = Instance::bernoulli(means.clone()) else {
-            continue;
-        };
-        let v = |r: crate::Result<crate::complexity::Certified>| r.map(|c| c.value);
-        let ours = [
-            v(t_kl(&nu)),
-            v(t_kl_beta(&nu, 0.5)),
-            v(t_kl_gaussian(&nu, 0.5)),
-            v(t_kl_gaussian_beta(&nu, 0.5, 0.5)),
-            Ok(nu.hardness_h(0.5)),
-            v(t_tv(&nu)),
-            v(t_tv2(&nu)),
-            eps_switch_local(&nu),
-            eps_switch_global(&nu),
-        ];
+    let tables = crate::claims::dp_bai::tables::characteristic_times();
+    for (name, values) in &tables.times {
         // A solver error is shown in its cell, never as a number.
-        let cells: Vec<String> = ours
+        let cells: Vec<String> = values
             .iter()
-            .zip(reference)
-            .map(|(o, r)| match o {
-                Ok(o) => format!("{} ({})", sig(*o, 7), sig((o / r - 1.0).abs(), 1)),
+            .map(|v| match v {
+                Ok((o, r)) => format!("{} ({})", sig(*o, 7), sig((o / r - 1.0).abs(), 1)),
                 Err(e) => cell(&format!("error: {e}")),
             })
             .collect();
         s.push_str(&format!("| {name} | {} |\n", cells.join(" | ")));
     }
-    let nu = Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).expect("invariant: μ1 valid");
     s.push_str(
         "\nμ1, the private times (READINGS.md §B.12 prototype in brackets, ~5–6 digits) and the certificate \
          width (upper − lower)/value:\n\n| ε | T_ℓ(μ;ε) | T_g(μ;ε) | width T_ℓ | width T_g |\n|---|---|---|---|---|\n",
     );
-    for (e, tl_ref, tg_ref) in [
-        (0.01, 2.90219e7, 8222.22),
-        (0.1, 221365.0, 822.222),
-        (0.3, 13409.0, 401.72),
-        (0.5, 2614.25, 398.757),
-        (0.8, 498.199, 397.091),
-        (1.0, 395.542, 396.535),
-        (2.0, 395.542, 395.542),
-    ] {
-        let (tl, tg) = (t_local(&nu, e), t_global(&nu, e));
-        let f = |r: &crate::Result<crate::complexity::Certified>, reference: f64| match r {
-            Ok(c) => format!("{} ({})", sig(c.value, 7), sig(reference, 6)),
+    for (e, tl, tg) in &tables.private_mu1 {
+        let f = |r: &std::result::Result<(f64, f64, f64), String>| match r {
+            Ok((v, reference, _)) => format!("{} ({})", sig(*v, 7), sig(*reference, 6)),
             Err(e) => format!("error: {e}"),
         };
-        let w = |r: &crate::Result<crate::complexity::Certified>| {
-            r.as_ref()
-                .map(|c| sig(c.rel_width(), 2))
-                .unwrap_or_else(|_| "—".into())
+        let w = |r: &std::result::Result<(f64, f64, f64), String>| {
+            r.as_ref().map_or("—".into(), |(_, _, w)| sig(*w, 2))
         };
         s.push_str(&format!(
             "| {e} | {} | {} | {} | {} |\n",
-            f(&tl, tl_ref),
-            f(&tg, tg_ref),
-            w(&tl),
-            w(&tg)
+            f(tl),
+            f(tg),
+            w(tl),
+            w(tg)
         ));
     }
     s
@@ -512,69 +391,10 @@ pub fn control_table(cells: &[CellResult], command: &str) -> String {
     s
 }
 
-/// The figures written by `verify` ([`super::paper::figures::FIGURES`]).
-pub fn figures_list() -> String {
-    super::paper::figures::figures_list()
-}
-
-/// READINGS.md §R issues with numeric consequences, and the verdicts of their claims.
-const ISSUES: [(u32, &str, &[&str]); 14] = [
-    (
-        4,
-        "ν_{G,ε} has standard deviation 1/2 (not variance)",
-        &["F.21", "F.22"],
-    ),
-    (
-        12,
-        "Gaussian-mechanism TTUCB must use σ² = 1/4 + σ_{ε,γ}²",
-        &["F.15"],
-    ),
-    (16, "Eq. (14) second case needs k(ω)², not k(ω)", &["F.36"]),
-    (
-        19,
-        "Thm. 24 and L. 52 state different conditions and constants",
-        &["F.61", "F.32"],
-    ),
-    (
-        20,
-        "8·g1(4Δ_max/ε) ∈ [8, 80] is [8, 23.81) under Δ_max < ε/2",
-        &["F.32"],
-    ),
-    (
-        21,
-        "AdaP-TT* high-privacy factor: 16 (Sec. 4.4) vs 48 (Sec. 1.1.3)",
-        &["F.35"],
-    ),
-    (
-        22,
-        "'optimal up to 4' holds for AdaP-TT* only (AdaP-TT: 8)",
-        &["F.43", "F.53"],
-    ),
-    (23, "Δ_{ε,a}²/ε → 2Δ_a, not Δ_a", &["F.39"]),
-    (25, "DP-SE per-arm rate is Δ_a^{-2}", &["F.40"]),
-    (
-        31,
-        "μ1, μ2 have tied sub-optimal arms, μ3 boundary means (theorems assume otherwise)",
-        &["F.56"],
-    ),
-    (
-        32,
-        "the figures used unpublished empirical thresholds",
-        &["F.52", "F.53", "F.54", "F.56"],
-    ),
-    (
-        33,
-        "empirical regime switches differ from the theoretical ones",
-        &["F.50", "F.52", "F.55"],
-    ),
-    (35, "C_G(x) ≈ x + log x is rough", &["F.38"]),
-    (30, "T_TV ≥ 1/Δ_min is loose (2/Δ_min holds)", &["F.20"]),
-];
-
 /// The paper's issues (READINGS.md §R) and what the computed claims say about them.
 pub fn issues_table(results: &[ClaimResult]) -> String {
     let mut s = String::from("| reading | what | claims (verdict) |\n|---|---|---|\n");
-    for (n, what, ids) in ISSUES {
+    for (n, what, ids) in crate::claims::dp_bai::ISSUES {
         let v: Vec<String> = ids
             .iter()
             .map(|id| {

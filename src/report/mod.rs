@@ -4,7 +4,6 @@
 //! * [`plot`]: the data model of a figure, its style, axes, drawing and legend (PNG + SVG +
 //!   JSON sidecar); knows nothing about the paper;
 //! * [`paper`]: the builders of the paper's figures and their rendering from a grid of cells;
-//! * [`claims`]: the claim protocol (verify/protocol.toml) and one module per claim group;
 //! * [`markdown`], [`blocks`]: REPORT.md's generated blocks;
 //! * [`study`]: the figures and SUMMARY.md of users' own studies (`dpbai experiment`).
 //!

@@ -1,4 +1,4 @@
-//! REPORT.md and figures/ of a verification of the first paper ([`write`]): the figures drawn
+//! REPORT.md and figures/ of a verification of the first paper ([`write()`]): the figures drawn
 //! from its grid and traced runs, and every generated block of REPORT.md rewritten from its
 //! judged claims and evidence. Reads the verification; runs nothing.
 
@@ -26,7 +26,7 @@ pub fn figures(
 ) -> Result<Vec<Rendered>> {
     let mut out = Vec::new();
     if let Some(grid) = &v.context.grid {
-        out = super::paper::figures::render_all(grid, profile, dir, command)?;
+        out = super::paper::figures::render_all(grid, &v.study, profile, dir, command)?;
     }
     if let Some(t) = &v.context.traces {
         out.push(super::paper::allocation::render_allocation(
@@ -65,7 +65,11 @@ pub fn write(
     doc = replace_block(&doc, "claims", &claims_table(results));
     doc = replace_block(&doc, "special", &blocks::special_accuracy());
     doc = replace_block(&doc, "bounds", &blocks::bounds_table());
-    doc = replace_block(&doc, "figures", &blocks::figures_list());
+    doc = replace_block(
+        &doc,
+        "figures",
+        &super::paper::figures::figures_list(&v.study),
+    );
     doc = replace_block(&doc, "studies", &super::study::digest::report_block());
     doc = replace_block(&doc, "issues", &blocks::issues_table(results));
     if v.context.experiments {

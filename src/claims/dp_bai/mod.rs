@@ -20,6 +20,7 @@ pub mod evidence;
 mod numeric;
 pub mod public;
 pub mod searches;
+pub mod tables;
 mod thresholds;
 pub mod trace;
 mod upper;
@@ -212,3 +213,57 @@ fn gather(
     ctx.searches = searched;
     Ok(())
 }
+
+/// READINGS.md §R issues with numeric consequences, and the verdicts of their claims.
+pub const ISSUES: [(u32, &str, &[&str]); 14] = [
+    (
+        4,
+        "ν_{G,ε} has standard deviation 1/2 (not variance)",
+        &["F.21", "F.22"],
+    ),
+    (
+        12,
+        "Gaussian-mechanism TTUCB must use σ² = 1/4 + σ_{ε,γ}²",
+        &["F.15"],
+    ),
+    (16, "Eq. (14) second case needs k(ω)², not k(ω)", &["F.36"]),
+    (
+        19,
+        "Thm. 24 and L. 52 state different conditions and constants",
+        &["F.61", "F.32"],
+    ),
+    (
+        20,
+        "8·g1(4Δ_max/ε) ∈ [8, 80] is [8, 23.81) under Δ_max < ε/2",
+        &["F.32"],
+    ),
+    (
+        21,
+        "AdaP-TT* high-privacy factor: 16 (Sec. 4.4) vs 48 (Sec. 1.1.3)",
+        &["F.35"],
+    ),
+    (
+        22,
+        "'optimal up to 4' holds for AdaP-TT* only (AdaP-TT: 8)",
+        &["F.43", "F.53"],
+    ),
+    (23, "Δ_{ε,a}²/ε → 2Δ_a, not Δ_a", &["F.39"]),
+    (25, "DP-SE per-arm rate is Δ_a^{-2}", &["F.40"]),
+    (
+        31,
+        "μ1, μ2 have tied sub-optimal arms, μ3 boundary means (theorems assume otherwise)",
+        &["F.56"],
+    ),
+    (
+        32,
+        "the figures used unpublished empirical thresholds",
+        &["F.52", "F.53", "F.54", "F.56"],
+    ),
+    (
+        33,
+        "empirical regime switches differ from the theoretical ones",
+        &["F.50", "F.52", "F.55"],
+    ),
+    (35, "C_G(x) ≈ x + log x is rough", &["F.38"]),
+    (30, "T_TV ≥ 1/Δ_min is loose (2/Δ_min holds)", &["F.20"]),
+];

@@ -1,7 +1,7 @@
 //! The adversarial instance searches of REPORT.md's block `audit-search`: `dpbai audit delta
 //! --search` on the paper's provable thresholds (expected `no violation found`, with the power
 //! statement) and on the deliberately unsafe presets (expected `violated`), with the worst
-//! instance each search found. Run by [`super::gather`]; rendered by the report.
+//! instance each search found. Run by the claims module's gathering step; rendered by the report.
 //!
 //! Deterministic: the search budgets are in samples (not seconds), every run is seeded from
 //! `(seed, run index)`, and the confirmation plan is fixed in advance

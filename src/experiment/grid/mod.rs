@@ -11,7 +11,7 @@ pub const DPA_ALGO: AlgoName = AlgoName::DpaTt;
 /// Results of a grid.
 #[derive(Debug, Clone, Default)]
 pub struct GridResults {
-    /// One result per cell, in the order of [`Profile::cells`].
+    /// One result per cell, in the order of the study's grid groups ([`crate::claims::dp_bai::evidence::GRID_GROUPS`]).
     pub cells: Vec<CellResult>,
 }
 

@@ -46,6 +46,10 @@ pub struct StudyFile {
     /// How the figures are laid out.
     #[serde(default)]
     pub figures: FiguresFile,
+    /// Named figures drawn instead of the default one per instance and δ (`[[figure]]`): the
+    /// first paper's Figures 1–5 are the `[[figure]]` tables of `verify/quick.toml`.
+    #[serde(default, rename = "figure")]
+    pub figure_list: Vec<FigureFile>,
 }
 
 /// `[figures]`: the layout of the figures of τ against ε.
@@ -56,6 +60,103 @@ pub struct FiguresFile {
     /// `"algorithm"`: one panel per algorithm (`algo`) with its variants and its own bounds,
     /// for studies with many variants of a few algorithms.
     pub panels: Option<PanelSplit>,
+}
+
+/// One `[[figure]]`: a stopping-time figure (τ against ε, one panel per instance) or the ratio
+/// of τ to the lower bound, of the cells of one privacy model, drawn by the code that draws the
+/// paper's figures.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct FigureFile {
+    /// File stem in the figures folder (letters, digits, `-`, `_`).
+    pub stem: String,
+    /// Title drawn on the figure (δ appended).
+    pub title: String,
+    /// A description for lists of figures (default: the title).
+    pub description: Option<String>,
+    /// `eps` (default) or `ratio`.
+    #[serde(default)]
+    pub kind: FigureKind,
+    /// `local` or `global`: the algorithms, bounds and switches drawn.
+    pub model: FigureModel,
+    /// The instances, one panel each (default: every instance of the study).
+    pub instances: Option<Vec<String>>,
+    /// The rule set of the cells (default `paper`).
+    pub rules: Option<Rules>,
+    /// The statistic per point (default `mean_ci95`).
+    #[serde(default)]
+    pub statistic: PointStat,
+    /// Logarithmic τ axis (default true).
+    pub y_log: Option<bool>,
+}
+
+/// What a `[[figure]]` draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FigureKind {
+    /// Stopping time against ε.
+    #[default]
+    Eps,
+    /// Stopping time over the lower bound, against ε.
+    Ratio,
+}
+
+/// The privacy model a `[[figure]]` shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FigureModel {
+    /// Local DP (CTB-TT against TTUCB).
+    Local,
+    /// Global DP (AdaP-TT, AdaP-TT*, DP-SE against TTUCB).
+    Global,
+}
+
+/// A validated `[[figure]]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StudyFigure {
+    /// File stem.
+    pub stem: String,
+    /// Title.
+    pub title: String,
+    /// Description.
+    pub description: String,
+    /// What it draws.
+    pub kind: FigureKind,
+    /// The privacy model.
+    pub model: FigureModel,
+    /// The instances (indices into [`Study::instances`]), one panel each.
+    pub instances: Vec<usize>,
+    /// The rule set of its cells.
+    pub rules: Rules,
+    /// The statistic per point.
+    pub statistic: PointStat,
+    /// Logarithmic τ axis.
+    pub y_log: bool,
+}
+
+/// Which statistic of `τ` a stopping-time figure plots per point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PointStat {
+    /// The mean with its 95% confidence interval as error bars.
+    #[default]
+    MeanCi95,
+    /// The mean ± one standard deviation of `τ` as error bars (as the paper's figures plot it).
+    MeanStd,
+    /// The Kaplan–Meier median with the interquartile range as a band, and the mean as `×`
+    /// beside it (a mean far above the median shows a skewed or bimodal `τ`).
+    MedianIqr,
+}
+
+impl PointStat {
+    /// The panel note saying what the points and their errors are.
+    pub fn note(self) -> &'static str {
+        match self {
+            PointStat::MeanCi95 => "bars: 95% CI of the mean",
+            PointStat::MeanStd => "bars: ± 1 std of τ",
+            PointStat::MedianIqr => "line: median, band: q25–q75, ×: mean",
+        }
+    }
 }
 
 /// How a figure splits into panels (`[figures] panels`).
@@ -243,6 +344,8 @@ pub struct Study {
     pub switches: bool,
     /// Panel layout of the figures.
     pub panels: PanelSplit,
+    /// The named figures (`[[figure]]`), drawn instead of one per instance and δ.
+    pub figures: Vec<StudyFigure>,
 }
 
 /// The privacy setting of an algorithm, hence its lower bound.

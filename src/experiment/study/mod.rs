@@ -8,6 +8,7 @@
 //! Every row of `results.csv` carries its cell's digest and seed; [`Cell::run_args`] gives the
 //! `dpbai run` arguments that reproduce its runs exactly (column `run_command`).
 
+pub mod analysis;
 pub mod config;
 pub mod results;
 pub mod runner;

@@ -120,7 +120,10 @@ fn line_of(text: &str, path: &str) -> Option<usize> {
     let heads = tables(text);
     let is_table = |t: &str| {
         let name = t.split('[').next().unwrap_or("");
-        matches!(name, "instance" | "algorithm" | "bounds" | "figures")
+        matches!(
+            name,
+            "instance" | "algorithm" | "bounds" | "figures" | "figure"
+        )
     };
     let (table, rest) = match path.split_once('.') {
         Some((t, r)) if is_table(t) => (t, r),
@@ -741,6 +744,7 @@ fn validate(f: StudyFile) -> Result<Study> {
             u
         }
     };
+    let figures = figures(&f.figure_list, &instances)?;
     Ok(Study {
         title: f.title.unwrap_or_else(|| "dpbai experiment".into()),
         runs: f.runs,
@@ -752,5 +756,61 @@ fn validate(f: StudyFile) -> Result<Study> {
         upper,
         switches: f.bounds.switches.unwrap_or(true),
         panels: f.figures.panels.unwrap_or_default(),
+        figures,
     })
+}
+
+/// The validated `[[figure]]` tables: distinct stems of safe characters, known instances.
+fn figures(
+    list: &[super::config::FigureFile],
+    instances: &[StudyInstance],
+) -> Result<Vec<super::config::StudyFigure>> {
+    let mut out: Vec<super::config::StudyFigure> = Vec::new();
+    for (k, f) in list.iter().enumerate() {
+        let p = format!("figure[{k}]");
+        if f.stem.is_empty()
+            || !f
+                .stem
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_".contains(c))
+        {
+            return Err(bad(
+                &format!("{p}.stem"),
+                format!("{:?}: must be non-empty letters, digits, '-', '_'", f.stem),
+            ));
+        }
+        if out.iter().any(|g| g.stem == f.stem) {
+            return Err(bad(
+                &format!("{p}.stem"),
+                format!("{:?} is used twice", f.stem),
+            ));
+        }
+        let chosen = match &f.instances {
+            None => (0..instances.len()).collect(),
+            Some(names) => names
+                .iter()
+                .enumerate()
+                .map(|(j, n)| {
+                    instances.iter().position(|x| &x.name == n).ok_or_else(|| {
+                        bad(
+                            &format!("{p}.instances[{j}]"),
+                            format!("{n:?} is not an instance of the study"),
+                        )
+                    })
+                })
+                .collect::<Result<Vec<usize>>>()?,
+        };
+        out.push(super::config::StudyFigure {
+            stem: f.stem.clone(),
+            title: f.title.clone(),
+            description: f.description.clone().unwrap_or_else(|| f.title.clone()),
+            kind: f.kind,
+            model: f.model,
+            instances: chosen,
+            rules: f.rules.unwrap_or_default(),
+            statistic: f.statistic,
+            y_log: f.y_log.unwrap_or(true),
+        });
+    }
+    Ok(out)
 }

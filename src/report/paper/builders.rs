@@ -13,7 +13,9 @@
 //! across panels, layout, shape checks, missing cells, ratios and ε labels).
 
 pub use super::allocation::{allocation_figure, AllocationPanelData};
-pub use super::data::{BranchSwitch, Curve, Empirical, EpsPanelData, PointStat, RatioPanelData};
+pub use super::data::{
+    BranchSwitch, Curve, Empirical, EpsPanelData, PointStat, RatioPanelData, Switch,
+};
 use super::series::{
     algorithm_colors, check_empirical, color_of, empirical_pair, masked_mean, mean_err,
     median_series, runs_note,
@@ -116,6 +118,7 @@ pub(super) fn fmt_eps(v: f64) -> String {
 ///     upper_switches: vec![],
 ///     theory_switch: Some(0.03),
 ///     paper_switch: Some(0.1),
+///     switches: vec![],
 ///     note: None,
 /// };
 /// let fig = paper_eps_figure("Figure 2", vec![panel.clone(), panel], true).unwrap();
@@ -161,6 +164,7 @@ pub fn paper_eps_figure(
 ///     upper_switches: vec![],
 ///     theory_switch: None,
 ///     paper_switch: None,
+///     switches: vec![],
 ///     note: None,
 /// };
 /// let fig = paper_eps_figure_with("median", vec![panel], true, PointStat::MedianIqr).unwrap();
@@ -237,6 +241,22 @@ pub fn paper_eps_figure_with(
                 color: GREY_INDEX,
             });
             notes.push(format!("paper ≈ {}", fmt_eps(x)));
+        }
+        for sw in &p.switches {
+            panel.vlines.push(VLine {
+                x: sw.x,
+                x_hi: None,
+                label: sw.label.clone(),
+                style: if sw.dashed {
+                    RefStyle::Dashed
+                } else {
+                    RefStyle::Dotted
+                },
+                color: GREY_INDEX,
+            });
+            if !sw.note.is_empty() {
+                notes.push(sw.note.clone());
+            }
         }
         for sw in &p.upper_switches {
             panel.vlines.push(VLine {
@@ -377,6 +397,7 @@ mod tests {
             upper_switches: vec![],
             theory_switch: Some(0.58224),
             paper_switch: Some(4.0),
+            switches: vec![],
             note: None,
         }
     }

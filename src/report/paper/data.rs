@@ -76,6 +76,25 @@ impl Empirical {
         }
     }
 
+    /// Appends one point: its statistics (`None`: no cell there) and its cell's cap.
+    pub fn push(&mut self, p: Option<PointStats>, cap: u64) {
+        self.mean.push(p.as_ref().map_or(f64::NAN, |p| p.mean));
+        self.ci95.push(
+            p.as_ref()
+                .and_then(|p| Some(p.ci95?[1] - p.mean))
+                .unwrap_or(f64::NAN),
+        );
+        self.std
+            .push(p.as_ref().and_then(|p| p.std).unwrap_or(f64::NAN));
+        self.runs.push(p.as_ref().map_or(0, |p| p.runs));
+        self.capped.push(p.as_ref().map_or(0, |p| p.capped));
+        self.cap.push(cap);
+        self.median.push(p.as_ref().and_then(|p| p.median));
+        self.q25.push(p.as_ref().and_then(|p| p.q25));
+        self.q75.push(p.as_ref().and_then(|p| p.q75));
+        self.cells.push(p.and_then(|p| p.cell));
+    }
+
     /// The sidecar statistics of point `i` (`None` without a cell or runs).
     pub fn point(&self, i: usize) -> Option<PointStats> {
         let runs = self.runs.get(i).copied()?;
@@ -124,30 +143,7 @@ impl Empirical {
     }
 }
 
-/// Which statistic of `τ` a stopping-time figure plots per point.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PointStat {
-    /// The mean with its 95% confidence interval as error bars.
-    #[default]
-    MeanCi95,
-    /// The mean ± one standard deviation of `τ` as error bars (as the paper's figures plot it).
-    MeanStd,
-    /// The Kaplan–Meier median with the interquartile range as a band, and the mean as `×`
-    /// beside it (a mean far above the median shows a skewed or bimodal `τ`).
-    MedianIqr,
-}
-
-impl PointStat {
-    /// The panel note saying what the points and their errors are.
-    pub fn note(self) -> &'static str {
-        match self {
-            PointStat::MeanCi95 => "bars: 95% CI of the mean",
-            PointStat::MeanStd => "bars: ± 1 std of τ",
-            PointStat::MedianIqr => "line: median, band: q25–q75, ×: mean",
-        }
-    }
-}
+pub use crate::experiment::study::config::PointStat;
 
 /// One panel (one instance) of a stopping-time-versus-ε figure.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -174,9 +170,25 @@ pub struct EpsPanelData {
     /// The paper's empirical switch read off its figure (shaded vertical line).
     #[serde(default)]
     pub paper_switch: Option<f64>,
+    /// Other vertical lines (e.g. a study's regime switches `ε_g*`, `ε_l*`), after those above.
+    #[serde(default)]
+    pub switches: Vec<Switch>,
     /// A note for the panel's subtitle (e.g. that the panel has no cells).
     #[serde(default)]
     pub note: Option<String>,
+}
+
+/// A vertical line of a panel with its subtitle note.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Switch {
+    /// Legend label.
+    pub label: String,
+    /// Position.
+    pub x: f64,
+    /// `true`: dashed; `false`: dotted.
+    pub dashed: bool,
+    /// Subtitle note (empty: none).
+    pub note: String,
 }
 
 /// A point where an upper-bound curve changes branch (and jumps).

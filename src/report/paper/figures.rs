@@ -2,7 +2,8 @@
 //! (the panels: module `panels`): once from the cells under the paper's rules, once from the cells
 //! under the public code's empirical rules (`--rules reference`, which the paper's figures used,
 //! Rem. 53), Figure 2 as medians with their interquartile band, and the ratio empirical /
-//! lower bound. [`FIGURES`] lists them (stem, REPORT.md's description, what is drawn).
+//! lower bound. They are the `[[figure]]` tables of the study files `verify/quick.toml` and
+//! `verify/paper.toml` (stem, REPORT.md's description, what is drawn).
 //!
 //! Points under the paper's rules are the mean of `τ` with its 95% confidence interval; under
 //! the public code's rules the mean ± one standard deviation of `τ`, as the paper plots it.
@@ -20,158 +21,20 @@ pub use super::panels::{
     Model, SWITCH_SIDES, THM24_SWITCH_LABEL,
 };
 use crate::bandit::Rules;
-use crate::claims::dp_bai::evidence::paper_instances;
 use crate::claims::dp_bai::evidence::Profile;
 use crate::error::{Error, Result};
 use crate::experiment::grid::GridResults;
+use crate::experiment::study::config::{FigureKind, Study};
 use crate::report::plot::{count_off_scale, render_with_sidecar, Figure, Rendered};
 use std::path::Path;
 
-/// What a figure of [`FIGURES`] draws.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Kind {
-    /// Stopping time versus ε.
-    Eps {
-        /// Panels on μ1, μ2 only (Figures 1–2), else μ1–μ6.
-        two: bool,
-        /// Privacy model.
-        model: Model,
-        /// Logarithmic τ axis (Figure 5's is linear).
-        y_log: bool,
-        /// The rule set of the cells.
-        rules: Rules,
-        /// The statistic per point.
-        stat: PointStat,
-    },
-    /// Empirical τ / lower bound on μ1–μ6 (paper rules, mean with its 95% CI).
-    Ratio(Model),
-}
-
-/// One figure written by `verify`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct FigureSpec {
-    /// File stem in `figures/` (`.png`, `.svg`, `.json`).
-    pub stem: &'static str,
-    /// Title drawn on the figure (δ appended).
-    pub title: &'static str,
-    /// REPORT.md's description in its list of figures.
-    pub description: &'static str,
-    /// What it draws.
-    pub kind: Kind,
-}
-
-const fn eps(two: bool, model: Model, y_log: bool, rules: Rules, stat: PointStat) -> Kind {
-    Kind::Eps {
-        two,
-        model,
-        y_log,
-        rules,
-        stat,
-    }
-}
-
-const P: Rules = Rules::Paper;
-const R: Rules = Rules::Reference;
-const CI: PointStat = PointStat::MeanCi95;
-const SD: PointStat = PointStat::MeanStd;
-const MED: PointStat = PointStat::MedianIqr;
-const L: Model = Model::Local;
-const G: Model = Model::Global;
-
-/// The figures `verify` writes, in REPORT.md's order.
-pub const FIGURES: [FigureSpec; 14] = [
-    FigureSpec {
-        stem: "fig1_local_mu1_mu2",
-        title: "Figure 1: local DP, CTB-TT vs TTUCB",
-        description: "Figure 1: local DP, CTB-TT vs TTUCB on μ1, μ2",
-        kind: eps(true, L, true, P, CI),
-    },
-    FigureSpec {
-        stem: "fig2_global_mu1_mu2",
-        title: "Figure 2: global DP",
-        description: "Figure 2: global DP, AdaP-TT, AdaP-TT*, DP-SE, TTUCB on μ1, μ2",
-        kind: eps(true, G, true, P, CI),
-    },
-    FigureSpec {
-        stem: "fig3_local_all",
-        title: "Figure 3: local DP on μ1–μ6",
-        description: "Figure 3: local DP on μ1–μ6",
-        kind: eps(false, L, true, P, CI),
-    },
-    FigureSpec {
-        stem: "fig4_global_all_loglog",
-        title: "Figure 4: global DP on μ1–μ6, log–log",
-        description: "Figure 4: global DP on μ1–μ6, log–log",
-        kind: eps(false, G, true, P, CI),
-    },
-    FigureSpec {
-        stem: "fig5_global_all",
-        title: "Figure 5: global DP on μ1–μ6, linear τ axis",
-        description: "Figure 5: global DP on μ1–μ6, linear τ axis",
-        kind: eps(false, G, false, P, CI),
-    },
-    FigureSpec {
-        stem: "fig2_global_mu1_mu2_median",
-        title: "Figure 2 as medians: global DP, median and interquartile band, mean as ×",
-        description: "Figure 2 as medians: median of τ with its interquartile band, mean as × (a skewed or bimodal τ shows as mean ≫ median)",
-        kind: eps(true, G, true, P, MED),
-    },
-    FigureSpec {
-        stem: "fig6_ratio_global",
-        title: "Empirical τ / lower bound T_global(μ, ε) × log(1/(2.4δ)), global DP",
-        description: "new: empirical τ / lower bound, global DP",
-        kind: Kind::Ratio(G),
-    },
-    FigureSpec {
-        stem: "fig7_ratio_local",
-        title: "Empirical τ / lower bound T_local(μ, ε) × log(1/(2.4δ)), local DP",
-        description: "new: empirical τ / lower bound, local DP",
-        kind: Kind::Ratio(L),
-    },
-    FigureSpec {
-        stem: "fig1_local_mu1_mu2_ref",
-        title: "Figure 1, public code's rules: local DP, CTB-TT vs TTUCB, mean ± std",
-        description: "Figure 1 under the public code's rules (mean ± std, as the paper plots it)",
-        kind: eps(true, L, true, R, SD),
-    },
-    FigureSpec {
-        stem: "fig2_global_mu1_mu2_ref",
-        title: "Figure 2, public code's rules: global DP, mean ± std",
-        description: "Figure 2 under the public code's rules (mean ± std)",
-        kind: eps(true, G, true, R, SD),
-    },
-    FigureSpec {
-        stem: "fig3_local_all_ref",
-        title: "Figure 3, public code's rules: local DP on μ1–μ6, mean ± std",
-        description: "Figure 3 under the public code's rules (mean ± std; cells on μ1, μ2 only)",
-        kind: eps(false, L, true, R, SD),
-    },
-    FigureSpec {
-        stem: "fig4_global_all_loglog_ref",
-        title: "Figure 4, public code's rules: global DP on μ1–μ6, log–log, mean ± std",
-        description: "Figure 4 under the public code's rules (mean ± std; cells on μ1, μ2 only)",
-        kind: eps(false, G, true, R, SD),
-    },
-    FigureSpec {
-        stem: "fig5_global_all_ref",
-        title: "Figure 5, public code's rules: global DP on μ1–μ6, linear τ axis, mean ± std",
-        description: "Figure 5 under the public code's rules (mean ± std; cells on μ1, μ2 only)",
-        kind: eps(false, G, false, R, SD),
-    },
-    FigureSpec {
-        stem: "fig2_global_mu1_mu2_median_ref",
-        title: "Figure 2 as medians, public code's rules: median and interquartile band, mean as ×",
-        description: "Figure 2 as medians under the public code's rules",
-        kind: eps(true, G, true, R, MED),
-    },
-];
-
-/// REPORT.md's list of the figures `verify` writes (PNG, with links to the SVG and the data).
-pub fn figures_list() -> String {
-    FIGURES
+/// REPORT.md's list of the figures of `study` (PNG, with links to the SVG and the data).
+pub fn figures_list(study: &Study) -> String {
+    study
+        .figures
         .iter()
         .map(|f| {
-            let (d, s) = (f.description, f.stem);
+            let (d, s) = (&f.description, &f.stem);
             format!("- [{d}](figures/{s}.png) ([SVG](figures/{s}.svg), [data](figures/{s}.json))")
         })
         .collect::<Vec<_>>()
@@ -279,17 +142,18 @@ fn eps_caption(
     s.join(" ")
 }
 
-/// Renders the figures of [`FIGURES`] into `dir`; returns the files written.
+/// Renders the `[[figure]]` tables of `study` from the cells of `grid` into `dir`; returns the
+/// files written.
 ///
 /// # Errors
-/// Solver or rendering failures.
+/// Solver or rendering failures; a figure whose model has no ε in the study.
 pub fn render_all(
     grid: &GridResults,
+    study: &Study,
     profile: &Profile,
     dir: &Path,
     command: &str,
 ) -> Result<Vec<Rendered>> {
-    let inst = paper_instances();
     let seeds: Vec<serde_json::Value> = grid
         .cells
         .iter()
@@ -311,27 +175,41 @@ pub fn render_all(
         })
     };
     let mut out = Vec::new();
-    for spec in &FIGURES {
+    for spec in &study.figures {
         let title = format!("{} (δ = {})", spec.title, profile.delta);
-        let path = dir.join(spec.stem);
+        let path = dir.join(&spec.stem);
+        let eps = match spec.model {
+            Model::Local => &profile.local_eps,
+            Model::Global => &profile.global_eps,
+        };
+        if eps.is_empty() {
+            return Err(Error::Parse(format!(
+                "figure {}: the study has no ε of its {:?} model's algorithms",
+                spec.stem, spec.model
+            )));
+        }
+        let set: Vec<(&str, &[f64])> = spec
+            .instances
+            .iter()
+            .map(|&i| {
+                (
+                    study.instances[i].name.as_str(),
+                    study.instances[i].instance.means(),
+                )
+            })
+            .collect();
+        let (model, rules, stat) = (spec.model, spec.rules, spec.statistic);
         let (fig, rules, stat) = match spec.kind {
-            Kind::Eps {
-                two,
-                model,
-                y_log,
-                rules,
-                stat,
-            } => {
-                let set = if two { &inst[..2] } else { &inst[..] };
+            FigureKind::Eps => {
                 let panels: Vec<EpsPanelData> = set
                     .iter()
                     .map(|(n, m)| eps_panel_rules(grid, profile, n, m, model, rules))
                     .collect::<Result<_>>()?;
-                let fig = eps_figure(&title, panels, y_log, model, rules, stat)?;
+                let fig = eps_figure(&title, panels, spec.y_log, model, rules, stat)?;
                 (fig, rules, stat)
             }
-            Kind::Ratio(model) => {
-                let p = inst
+            FigureKind::Ratio => {
+                let p = set
                     .iter()
                     .map(|(n, m)| ratio_panel(grid, profile, n, m, model))
                     .collect::<Result<Vec<_>>>()?;
@@ -342,7 +220,7 @@ pub fn render_all(
                 let fig = ratio_figure(&title, p).map_err(fig_err)?;
                 let caption: Vec<String> = [PAPER_RULES.to_string()]
                     .into_iter()
-                    .chain([stat_sentence(CI).to_string()])
+                    .chain([stat_sentence(PointStat::MeanCi95).to_string()])
                     .chain(cap_sentence(&caps))
                     .chain(off_scale_sentence(count_off_scale(&fig)))
                     .chain([
@@ -351,10 +229,14 @@ pub fn render_all(
                             .to_string(),
                     ])
                     .collect();
-                (fig.with_caption(caption.join(" ")), P, CI)
+                (
+                    fig.with_caption(caption.join(" ")),
+                    Rules::Paper,
+                    PointStat::MeanCi95,
+                )
             }
         };
-        out.push(render_with_sidecar(&fig, &path, meta(spec.stem, rules, stat)).map_err(fig_err)?);
+        out.push(render_with_sidecar(&fig, &path, meta(&spec.stem, rules, stat)).map_err(fig_err)?);
     }
     Ok(out)
 }

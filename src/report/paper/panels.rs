@@ -17,6 +17,7 @@ use crate::experiment::grid::GridResults;
 use crate::instance::Instance;
 use crate::numbers::log_grid;
 use crate::params::Delta;
+use crate::report::plot::PointStats;
 
 /// Display name of an instance (`mu1` → `μ1 = (…)`).
 pub fn instance_label(name: &str, means: &[f64]) -> String {
@@ -56,36 +57,31 @@ fn empirical(
     for &x in eps {
         let key = (algo != AlgoName::Ttucb).then_some(x);
         let cell = grid.get_rules(instance, algo, key, rules);
-        let cs = cell.map(|c| &c.summary.censored);
         // Mean over all runs, capped runs at the cap (a lower bound when any is capped); the
-        // 95% Student-t interval only where no run is capped (NaN otherwise: no bar, `null` in
-        // the sidecar; figures feed no verdict).
-        e.mean.push(cs.map_or(f64::NAN, |s| s.mean));
-        e.ci95.push(
-            cs.and_then(|s| Some(s.mean_ci95_hi? - s.mean))
-                .unwrap_or(f64::NAN),
-        );
-        e.std
-            .push(cell.and_then(|c| c.summary.std_tau).unwrap_or(f64::NAN));
-        e.runs.push(cs.map_or(0, |s| s.runs));
-        e.capped.push(cs.map_or(0, |s| s.capped));
-        e.cap.push(cell.map_or(0, |c| c.cell.max_steps));
-        e.median.push(cs.and_then(|s| s.km_median));
-        e.q25.push(cs.and_then(|s| s.km_q25));
-        e.q75.push(cs.and_then(|s| s.km_q75));
-        e.cells.push(cell.map(|c| c.digest.to_string()));
+        // 95% Student-t interval only where no run is capped (no bar, `null` in the sidecar;
+        // figures feed no verdict).
+        let point = cell.map(|c| {
+            let s = &c.summary.censored;
+            PointStats {
+                runs: s.runs,
+                capped: s.capped,
+                mean: s.mean,
+                mean_is_lower_bound: s.capped > 0,
+                ci95: s.mean_ci95_lo.zip(s.mean_ci95_hi).map(|(lo, hi)| [lo, hi]),
+                std: c.summary.std_tau,
+                median: s.km_median,
+                q25: s.km_q25,
+                q75: s.km_q75,
+                cell: Some(c.digest.to_string()),
+            }
+        });
+        e.push(point, cell.map_or(0, |c| c.cell.max_steps));
     }
     e
 }
 
-/// Which privacy model a figure shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Model {
-    /// Local DP (CTB-TT vs TTUCB).
-    Local,
-    /// Global DP (AdaP-TT, AdaP-TT*, DP-SE vs TTUCB).
-    Global,
-}
+/// Which privacy model a figure shows (a `[[figure]]`'s `model`).
+pub use crate::experiment::study::config::FigureModel as Model;
 
 /// The algorithms of a model's figures, in legend order.
 pub fn algos(model: Model) -> Vec<AlgoName> {
@@ -222,6 +218,7 @@ pub fn eps_panel_rules(
         upper_switches,
         theory_switch: Some(switch),
         paper_switch: paper_switch(name, model == Model::Local),
+        switches: vec![],
         note: none.then(|| "no cells under these rules in this profile".to_string()),
     })
 }

@@ -1,14 +1,14 @@
 //! The REPORT.md block that cites the studies shipped beyond the paper's grid:
 //! `examples/delta-scaling.toml` and `examples/sensitivity.toml`. Their committed outputs
 //! (`examples/results/<name>/results.csv`, made by `dpbai experiment`) are read back, checked
-//! against the study file cell by cell ([`read_results`]), and summarised: the slope of `E[τ]`
+//! against the study file cell by cell ([`crate::experiment::study::results::read_results`]), and summarised: the slope of `E[τ]`
 //! in `log(1/δ)` against `T*` and the upper bound, and which readings change the stopping
 //! times of the algorithms REPORT.md's conclusions rest on.
 
-use super::analysis::{delta_slopes, readings};
 use super::output::read_results_text;
 use crate::bandit::AlgoName;
 use crate::error::{compact_number, Error, Result};
+use crate::experiment::study::analysis::{delta_slopes, readings};
 use crate::experiment::study::config::Study;
 use crate::experiment::study::{parse_study, Row};
 use crate::numbers::sig;

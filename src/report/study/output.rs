@@ -13,13 +13,16 @@ use crate::experiment::study::config::{
 use crate::experiment::study::{upper_per_log, BoundCache, Row};
 use crate::instance::Instance;
 use crate::params::Delta;
+use crate::report::paper::builders::{
+    paper_eps_figure_with, BranchSwitch, Curve, Empirical, EpsPanelData, PointStat, Switch,
+};
 use crate::report::paper::captions::{
     asymptotic_sentence, cap_sentence, off_scale_sentence, THM24_SENTENCE,
 };
 use crate::report::paper::figures::{SWITCH_SIDES, THM24_SWITCH_LABEL};
 use crate::report::plot::{
-    count_off_scale, render_with_sidecar, ErrStyle, Figure, HLine, Panel, PointStats, RefStyle,
-    Series, SeriesStyle, VLine, BLACK_INDEX, GREY_INDEX,
+    count_off_scale, render_with_sidecar, ErrStyle, Figure, Panel, PointStats, Series, SeriesStyle,
+    BLACK_INDEX, GREY_INDEX,
 };
 use std::path::Path;
 
@@ -52,7 +55,7 @@ pub(super) fn num(x: f64) -> String {
 ///
 /// # Errors
 /// Solver failures.
-pub fn switches(study: &Study, i: usize) -> Result<(f64, f64)> {
+pub fn switches_of(study: &Study, i: usize) -> Result<(f64, f64)> {
     let nu = &study.instances[i].instance;
     let t_kl = complexity::t_kl(nu)?.value;
     let g = complexity::t_tv(nu)?.value / t_kl;
@@ -68,7 +71,8 @@ pub(super) fn short(x: f64) -> String {
     }
 }
 
-/// Draws one figure per instance and δ into `dir` (PNG, SVG, sidecar JSON); `command` goes into
+/// Draws one figure per instance and δ into `dir` (PNG, SVG, sidecar JSON) with the builder of
+/// the paper's figures ([`paper_eps_figure_with`]: one figure pipeline); `command` goes into
 /// the sidecars. Returns the stems written.
 ///
 /// # Errors
@@ -93,10 +97,17 @@ pub fn render_figures(
             }
             let stem = figure_stem(&inst.name, delta);
             let title = format!("{}: {}", study.title, inst.name);
-            let fig = match study.panels {
+            let panels = match study.panels {
                 PanelSplit::Instance => {
-                    let p = panel(study, i, delta, &here, &study.lower, &study.upper, bounds)?;
-                    Figure::grid(title, vec![p], 1)
+                    vec![panel(
+                        study,
+                        i,
+                        delta,
+                        &here,
+                        &study.lower,
+                        &study.upper,
+                        bounds,
+                    )?]
                 }
                 PanelSplit::Algorithm => {
                     // One panel per `algo`, in the study's order, with its own bounds (and the
@@ -131,13 +142,14 @@ pub fn render_figures(
                             })
                             .collect();
                         let mut p = panel(study, i, delta, &mine, &lower, &upper, bounds)?;
-                        p.title = format!("{}: {}", a.as_str(), p.title);
+                        p.instance = format!("{}: {}", a.as_str(), p.instance);
                         panels.push(p);
                     }
-                    let ncols = panels.len().min(2);
-                    Figure::grid(title, panels, ncols)
+                    panels
                 }
             };
+            let fig = paper_eps_figure_with(&title, panels, true, PointStat::MeanCi95)
+                .map_err(|e| Error::Parse(format!("figure {stem}: {e}")))?;
             let caps: Vec<u64> = here.iter().map(|(_, r)| r.max_steps).collect();
             let fig = {
                 let c = caption(&fig, &caps);
@@ -152,7 +164,7 @@ pub fn render_figures(
                 "version": env!("CARGO_PKG_VERSION"),
                 "instance": inst.name, "means": inst.instance.means(), "sigma": inst.sigma,
                 "delta": delta,
-                "empirical": "per point: mean of tau over all runs with capped runs at the cap (open marker, '>=': a lower bound when capped > 0), error bar = 95% Student-t CI of the mean (absent when capped); non-private algorithms as horizontal lines",
+                "empirical": "per point: mean of tau over all runs with capped runs at the cap (open marker, '>=': a lower bound when capped > 0), error bar = 95% Student-t CI of the mean (absent when capped); a non-private algorithm's one cell is drawn at every ε of the panel",
                 "bounds": "lower: T*·log(1/(2.4δ)) of the privacy setting; upper: dpbai bounds' asymptotic value (beta 1/2) times log(1/δ): asymptotic, δ → 0; not a finite-δ bound",
                 "cells": cells,
             });
@@ -164,8 +176,9 @@ pub fn render_figures(
     Ok(out)
 }
 
-/// The panel of the rows `here` (cells of instance `i` at `delta`) with the bound curves
-/// `lower` and `upper`.
+/// The panel data of the rows `here` (cells of instance `i` at `delta`) with the bound curves
+/// `lower` and `upper`: one [`Empirical`] per algorithm entry (a non-private entry's one cell at
+/// every ε of the panel), the bounds on a fine grid, the regime switches.
 fn panel(
     study: &Study,
     i: usize,
@@ -174,139 +187,108 @@ fn panel(
     lower: &[LowerKind],
     upper: &[UpperKind],
     bounds: &mut BoundCache,
-) -> Result<Panel> {
+) -> Result<EpsPanelData> {
     let nu = &study.instances[i].instance;
-    let mut p = Panel::new(
-        format!(
-            "{} (means {:?}), δ = {delta}",
-            study.instances[i].name,
-            nu.means()
-        ),
-        "ε (privacy budget)",
-        "τ (samples to stop)",
-    );
-    p.x_log = true;
-    p.y_log = true;
-    let eps: Vec<f64> = here.iter().filter_map(|(_, r)| r.eps).collect();
-    let (lo, hi) = if eps.is_empty() {
-        (0.1, 10.0)
-    } else {
-        (
-            eps.iter().copied().fold(f64::INFINITY, f64::min),
-            eps.iter().copied().fold(0.0, f64::max),
-        )
+    let mut eps: Vec<f64> = here.iter().filter_map(|(_, r)| r.eps).collect();
+    eps.sort_by(f64::total_cmp);
+    eps.dedup();
+    let (lo, hi) = match (eps.first(), eps.last()) {
+        (Some(&lo), Some(&hi)) if hi > lo => (lo, hi),
+        (Some(&x), _) => (x / 2.0, x * 2.0),
+        _ => (0.1, 10.0),
     };
-    let (lo, hi) = if hi > lo {
-        (lo, hi)
-    } else {
-        (lo / 2.0, hi * 2.0)
-    };
-    p.x_range = Some([lo / 1.3, hi * 1.3]);
-    let dense = crate::numbers::log_grid(lo / 1.3, hi * 1.3, 48);
-    let lf = complexity::log_factor(Delta::new(delta)?);
-    // Lower bounds (black): dashed curves, the non-private one a horizontal line.
-    for &k in lower {
-        let name = format!("lower bound, {}", k.as_str());
-        if k == LowerKind::NonPrivate {
-            p.hlines.push(HLine {
-                stats: None,
-                y: bounds.time(study, i, k, None)? * lf,
-                label: name,
-                style: RefStyle::Dotted,
-                color: BLACK_INDEX,
-            });
-            continue;
-        }
-        let y = dense
-            .iter()
-            .map(|&e| Ok(bounds.time(study, i, k, Some(e))? * lf))
-            .collect::<Result<Vec<f64>>>()?;
-        let color = if k == LowerKind::Global {
-            BLACK_INDEX
-        } else {
-            GREY_INDEX
-        };
-        p.series.push(Series::new(
-            name,
-            dense.clone(),
-            y,
-            SeriesStyle::Dashed,
-            color,
-        ));
+    if eps.is_empty() {
+        eps = vec![lo, hi];
     }
-    // Upper bounds (dotted, the colour of their algorithm), Bernoulli arms only.
+    let fine = crate::numbers::log_grid(lo / 1.3, hi * 1.3, 48);
+    let lf = complexity::log_factor(Delta::new(delta)?);
+    // Lower bounds: the privacy settings' first (black), the non-private one last.
+    let mut kinds: Vec<LowerKind> = lower.to_vec();
+    kinds.sort_by_key(|&k| k == LowerKind::NonPrivate);
+    let mut lower_bounds = Vec::new();
+    for k in kinds {
+        let y = fine
+            .iter()
+            .map(|&e| {
+                let at = (k != LowerKind::NonPrivate).then_some(e);
+                Ok(bounds.time(study, i, k, at)? * lf)
+            })
+            .collect::<Result<Vec<f64>>>()?;
+        lower_bounds.push(Curve {
+            label: format!("lower bound, {}", k.as_str()),
+            x: fine.clone(),
+            y,
+            algorithm: None,
+        });
+    }
+    // Upper bounds (the colour of their algorithm), Bernoulli arms only; a bound that changes
+    // branch inside the range breaks there and its switch is marked.
+    let (mut upper_bounds, mut upper_switches) = (Vec::new(), Vec::new());
     if study.instances[i].sigma.is_none() {
+        let l1d = (1.0 / delta).ln();
         for &k in upper {
-            let color = study
+            let algorithm = study
                 .cells
                 .iter()
-                .find(|c| crate::experiment::study::config::upper_kind(&c.cell) == Some(k))
-                .map_or(GREY_INDEX, |c| algo_color(c.algorithm));
-            let name = format!("upper bound × log(1/δ), {} ({ASYMPTOTIC})", k.as_str());
-            let l1d = (1.0 / delta).ln();
-            if k == UpperKind::DpaTt {
-                p.hlines.push(HLine {
-                    stats: None,
-                    y: upper_per_log(nu, k, None, 0.5)? * l1d,
-                    label: name,
-                    style: RefStyle::Dotted,
-                    color,
-                });
-                continue;
-            }
-            // A bound that changes branch inside the range breaks there (no line across the
-            // jump) and gets a dotted vertical line at the switch.
+                .find(|c| upper_kind(&c.cell) == Some(k))
+                .map(|c| study.algorithms[c.algorithm].label.clone());
             let switch =
-                branch_switch(k, nu).filter(|(s, _)| *s > dense[0] && *s < dense[dense.len() - 1]);
-            let mut x = dense.clone();
-            if let Some((s, label)) = switch {
+                branch_switch(k, nu).filter(|(s, _)| *s > fine[0] && *s < fine[fine.len() - 1]);
+            let mut x = fine.clone();
+            if let Some((s, _)) = switch {
                 x.extend(SWITCH_SIDES.map(|f| s * f));
                 x.sort_by(f64::total_cmp);
-                p.vlines.push(VLine {
-                    x: s,
-                    x_hi: None,
-                    label: label.to_string(),
-                    style: RefStyle::Dotted,
-                    color,
-                });
             }
             let mut y = x
                 .iter()
-                .map(|&e| Ok(upper_per_log(nu, k, Some(e), 0.5)? * l1d))
+                .map(|&e| {
+                    let at = (k != UpperKind::DpaTt).then_some(e);
+                    Ok(upper_per_log(nu, k, at, 0.5)? * l1d)
+                })
                 .collect::<Result<Vec<f64>>>()?;
-            if let Some((s, _)) = switch {
+            if let Some((s, label)) = switch {
                 let at = x.partition_point(|&e| e <= s);
                 x.insert(at, s);
                 y.insert(at, f64::NAN);
+                upper_switches.push(BranchSwitch {
+                    label: label.to_string(),
+                    x: s,
+                    algorithm: algorithm.clone().unwrap_or_default(),
+                    note: format!("{} switch {}", k.as_str(), short(s)),
+                });
             }
-            p.series
-                .push(Series::new(name, x, y, SeriesStyle::Dotted, color));
+            upper_bounds.push(Curve {
+                label: format!("upper bound × log(1/δ), {} ({ASYMPTOTIC})", k.as_str()),
+                x,
+                y,
+                algorithm,
+            });
         }
     }
     // Regime switches.
+    let mut switches = Vec::new();
     if study.switches {
-        let (g, l) = switches(study, i)?;
+        let (g, l) = switches_of(study, i)?;
         let has = |k: LowerKind| here.iter().any(|(_, r)| r.lower_bound_kind == k);
         if has(LowerKind::Global) {
-            p.vlines.push(VLine {
-                x: g,
-                x_hi: None,
+            switches.push(Switch {
                 label: format!("global switch ε_g* = {}", short(g)),
-                style: RefStyle::Dashed,
-                color: GREY_INDEX,
+                x: g,
+                dashed: true,
+                note: String::new(),
             });
         }
         if has(LowerKind::Local) {
-            p.vlines.push(VLine {
-                x: l,
-                x_hi: None,
+            switches.push(Switch {
                 label: format!("local switch ε_l* = {}", short(l)),
-                style: RefStyle::Dotted,
-                color: GREY_INDEX,
+                x: l,
+                dashed: false,
+                note: String::new(),
             });
         }
     }
-    // Empirical points, one colour per algorithm entry.
+    // One summary per algorithm entry present, in the study's order.
+    let mut empirical = Vec::new();
     for (a, alg) in study.algorithms.iter().enumerate() {
         let mine: Vec<&Row> = here
             .iter()
@@ -316,55 +298,29 @@ fn panel(
         if mine.is_empty() {
             continue;
         }
-        if mine[0].eps.is_none() {
-            let r = mine[0];
-            p.hlines.push(HLine {
-                stats: Some(row_stats(r)),
-                y: r.mean_tau,
-                label: format!(
-                    "{} (non-private){} τ = {}",
-                    alg.label,
-                    if r.mean_is_lower_bound { " ≥" } else { "" },
-                    short(r.mean_tau)
-                ),
-                style: RefStyle::Solid,
-                color: algo_color(a),
-            });
-            continue;
+        let mut e = Empirical::named(alg.label.clone());
+        for &x in &eps {
+            let r = mine.iter().find(|r| r.eps.is_none_or(|re| re == x));
+            e.push(r.map(|r| row_stats(r)), r.map_or(0, |r| r.max_steps));
         }
-        let (open, closed): (Vec<&Row>, Vec<&Row>) =
-            mine.iter().partition(|r| r.mean_is_lower_bound);
-        if !closed.is_empty() {
-            let err: Vec<f64> = closed
-                .iter()
-                .map(|r| r.ci95.map_or(f64::NAN, |c| (c[1] - r.mean_tau).max(0.0)))
-                .collect();
-            p.series.push(
-                Series::new(
-                    alg.label.clone(),
-                    closed.iter().filter_map(|r| r.eps).collect(),
-                    closed.iter().map(|r| r.mean_tau).collect(),
-                    SeriesStyle::LineAndPoints,
-                    algo_color(a),
-                )
-                .with_err(err, ErrStyle::Bars)
-                .with_points(closed.iter().map(|r| Some(row_stats(r))).collect()),
-            );
-        }
-        if !open.is_empty() {
-            p.series.push(
-                Series::new(
-                    format!("{} ≥ (capped runs)", alg.label),
-                    open.iter().filter_map(|r| r.eps).collect(),
-                    open.iter().map(|r| r.mean_tau).collect(),
-                    SeriesStyle::OpenPoints,
-                    algo_color(a),
-                )
-                .with_points(open.iter().map(|r| Some(row_stats(r))).collect()),
-            );
-        }
+        empirical.push(e);
     }
-    Ok(p)
+    Ok(EpsPanelData {
+        instance: format!(
+            "{} (means {:?}), δ = {delta}",
+            study.instances[i].name,
+            nu.means()
+        ),
+        eps,
+        empirical,
+        lower_bounds,
+        upper_bounds,
+        upper_switches,
+        theory_switch: None,
+        paper_switch: None,
+        switches,
+        note: None,
+    })
 }
 
 /// Legend label of the L. 52 branch switch of the AdaP-TT* upper bound (`adap-tt-star-lemma52`).
@@ -439,10 +395,10 @@ pub fn render_delta_figures(
     dir: &Path,
     command: &str,
 ) -> Result<Vec<String>> {
-    let slopes = super::analysis::delta_slopes(study, rows)?;
+    let slopes = crate::experiment::study::analysis::delta_slopes(study, rows)?;
     let mut out = Vec::new();
     for (i, inst) in study.instances.iter().enumerate() {
-        let mine: Vec<&super::analysis::Slope> = slopes
+        let mine: Vec<&crate::experiment::study::analysis::Slope> = slopes
             .iter()
             .filter(|s| study.cells[s.rows[0]].instance == i)
             .collect();

@@ -2,7 +2,7 @@
 //! exceeds δ, the ratio ranges to the lower bound and the capped cells; then each reading
 //! against its default reading and the slopes of `E[τ]` in `log(1/δ)`.
 
-use super::output::{num, short, switches};
+use super::output::{num, short, switches_of};
 use crate::complexity::upper;
 use crate::error::Result;
 use crate::experiment::study::config::{Study, UpperKind};
@@ -46,7 +46,7 @@ pub fn write_summary(study: &Study, rows: &[Row], path: &Path, command: &str) ->
             .sigma
             .map_or("Bernoulli".to_string(), |x| format!("Gaussian, σ = {x}"));
         let _ = writeln!(s, "Means {:?} ({fam}).\n", inst.instance.means());
-        let (g, l) = switches(study, i)?;
+        let (g, l) = switches_of(study, i)?;
         let per_arm: Vec<String> = (0..inst.instance.k())
             .filter(|&a| a != inst.instance.best())
             .map(|a| short(2.0 * (inst.instance.best_mean() - inst.instance.means()[a])))
@@ -180,7 +180,7 @@ fn upper_lines(study: &Study, i: usize, s: &mut String) {
 
 /// `SUMMARY.md`'s table of readings against the default reading.
 fn summary_readings(study: &Study, rows: &[Row], s: &mut String) -> Result<()> {
-    let cmp = super::analysis::readings(study, rows)?;
+    let cmp = crate::experiment::study::analysis::readings(study, rows)?;
     if cmp.is_empty() {
         return Ok(());
     }
@@ -232,7 +232,7 @@ fn summary_readings(study: &Study, rows: &[Row], s: &mut String) -> Result<()> {
 
 /// `SUMMARY.md`'s table of slopes in `log(1/δ)`.
 fn summary_slopes(study: &Study, rows: &[Row], s: &mut String) -> Result<()> {
-    let slopes = super::analysis::delta_slopes(study, rows)?;
+    let slopes = crate::experiment::study::analysis::delta_slopes(study, rows)?;
     if slopes.is_empty() {
         return Ok(());
     }

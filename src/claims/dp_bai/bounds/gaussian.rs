@@ -94,7 +94,7 @@ crate::statistics! {
     pub struct F65Stats { violations }
 }
 
-/// F.65: T^G_{KL,1/2} ≤ 2H [derived].
+/// F.65: T^G_{KL,1/2} ≤ 2H \[derived\].
 pub static F65: Claim<F65Stats> = Claim {
     id: "F.65",
     title: "T^G_{KL,1/2} ≤ 2H [derived]",

@@ -317,7 +317,7 @@ crate::statistics! {
     pub struct F64Stats { violations }
 }
 
-/// F.64: T_g exact regimes [derived].
+/// F.64: T_g exact regimes \[derived\].
 pub static F64: Claim<F64Stats> = Claim {
     id: "F.64",
     title: "T_g exact regimes [derived]",

@@ -291,7 +291,7 @@ crate::statistics! {
     pub struct F63Stats { max_rel_diff }
 }
 
-/// F.63: T_ℓ exact for small ε [derived].
+/// F.63: T_ℓ exact for small ε \[derived\].
 pub static F63: Claim<F63Stats> = Claim {
     id: "F.63",
     title: "T_ℓ exact for small ε [derived]",

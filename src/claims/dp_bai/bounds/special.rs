@@ -218,7 +218,7 @@ crate::statistics! {
     pub struct F66Stats { min_g_g, min_c_g_minus_x }
 }
 
-/// F.66: C_G(x) ≥ x + 1.2706 [derived].
+/// F.66: C_G(x) ≥ x + 1.2706 \[derived\].
 pub static F66: Claim<F66Stats> = Claim {
     id: "F.66",
     title: "C_G(x) ≥ x + 1.2706 [derived]",
