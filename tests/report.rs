@@ -642,3 +642,58 @@ fn expected_files_share_independent_tables_and_record_snapshots() {
     .expect("written");
     assert_eq!(verify(&both, &["--check"]).status.code(), Some(2));
 }
+
+/// Every relative link of both reports (`[text](target)`, external and in-page links aside)
+/// resolves, from the report's own folder, to a file or folder that git tracks: a link into a
+/// git-ignored cache or a path written for another folder fails here.
+#[test]
+fn every_relative_link_of_the_reports_resolves_to_a_tracked_file() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new("git")
+        .args(["ls-files", "-z"])
+        .current_dir(root)
+        .output()
+        .expect("git ls-files");
+    assert!(out.status.success(), "git ls-files failed");
+    let tracked: std::collections::BTreeSet<String> = String::from_utf8_lossy(&out.stdout)
+        .split('\0')
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect();
+    let resolves =
+        |p: &str| tracked.contains(p) || tracked.iter().any(|t| t.starts_with(&format!("{p}/")));
+    let mut checked = 0;
+    for report in ["REPORT.md", "paper-profile/REPORT.md"] {
+        let text = std::fs::read_to_string(root.join(report)).expect("report");
+        let base: Vec<&str> = report.rsplit_once('/').map_or(vec![], |(d, _)| vec![d]);
+        for (i, _) in text.match_indices("](") {
+            let rest = &text[i + 2..];
+            let Some(end) = rest.find(')') else { continue };
+            let target = rest[..end].split('#').next().unwrap_or("");
+            if target.is_empty() || target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            // Normalise `dir/../x` against the report's folder.
+            let mut parts: Vec<&str> = base.clone();
+            for c in target.split('/') {
+                match c {
+                    "." | "" => {}
+                    ".." => {
+                        assert!(
+                            parts.pop().is_some(),
+                            "{report}: {target} leaves the repository"
+                        );
+                    }
+                    c => parts.push(c),
+                }
+            }
+            let path = parts.join("/");
+            assert!(
+                resolves(&path),
+                "{report}: the link {target} ({path}) is not a tracked file"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 50, "only {checked} links checked");
+}

@@ -39,6 +39,26 @@ pub fn figures(
     Ok(out)
 }
 
+/// The path from a report folder to the repository it is written in, for the report's links:
+/// one `../` per component of a relative `out_dir` (`.` and `paper-profile` give `""` and
+/// `"../"`); an absolute folder lies outside any checkout's layout, so its links stay as for
+/// the repository root.
+fn repo_root(out_dir: &Path) -> String {
+    use std::path::Component;
+    if out_dir.is_absolute() {
+        return String::new();
+    }
+    let mut depth: usize = 0;
+    for c in out_dir.components() {
+        match c {
+            Component::Normal(_) => depth += 1,
+            Component::ParentDir => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    "../".repeat(depth)
+}
+
 /// The cells of the groups `names`, in that order.
 fn groups(v: &Verification, names: &[&str]) -> Vec<crate::experiment::CellResult> {
     names
@@ -68,9 +88,13 @@ pub fn write(
     doc = replace_block(
         &doc,
         "figures",
-        &super::paper::figures::figures_list(&v.study),
+        &super::paper::figures::figures_list(&v.study, v.context.traces.is_some()),
     );
-    doc = replace_block(&doc, "studies", &super::study::digest::report_block());
+    doc = replace_block(
+        &doc,
+        "studies",
+        &super::study::digest::report_block(&repo_root(out_dir)),
+    );
     doc = replace_block(&doc, "issues", &blocks::issues_table(results));
     if v.context.experiments {
         doc = replace_block(
@@ -107,4 +131,19 @@ pub fn write(
     }
     crate::files::write_atomic(&path, doc.as_bytes())?;
     Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::repo_root;
+    use std::path::Path;
+
+    #[test]
+    fn report_links_climb_out_of_their_folder() {
+        assert_eq!(repo_root(Path::new(".")), "");
+        assert_eq!(repo_root(Path::new("paper-profile")), "../");
+        assert_eq!(repo_root(Path::new("./out/nested")), "../../");
+        assert_eq!(repo_root(Path::new("a/../b")), "../");
+        assert_eq!(repo_root(Path::new("/tmp/anywhere")), "");
+    }
 }

@@ -122,6 +122,12 @@ pub fn allocation_figure(title: &str, panels: Vec<AllocationPanelData>) -> Figur
     Ok(Figure::grid(title, out, ncols))
 }
 
+/// File stem of the allocation figure in `figures/`.
+pub const ALLOCATION_STEM: &str = "fig8_allocation";
+/// REPORT.md's description of the allocation figure in its list of figures.
+pub const ALLOCATION_DESCRIPTION: &str =
+    "Figure 8 (new): the empirical allocation N_n/n on μ4 converging to the β-optimal allocation";
+
 /// The allocation-convergence figure: mean `N_{n,a}/n` versus `n` on μ4, with the β-optimal
 /// allocations (Gaussian `ω*_{KL,1/2}(μ)` for TTUCB, CTB-TT, AdaP-TT; `ω*_{KL,1/2}(ν_{G,ε})` for
 /// AdaP-TT*, L. 47–50).
@@ -182,11 +188,11 @@ pub fn render_allocation(t: &Traces, full: bool, dir: &Path, command: &str) -> R
     )
     .map_err(|e| Error::Parse(format!("figure: {e}")))?;
     let meta = serde_json::json!({
-        "figure": "fig8_allocation", "command": command, "version": env!("CARGO_PKG_VERSION"),
+        "figure": ALLOCATION_STEM, "command": command, "version": env!("CARGO_PKG_VERSION"),
         "runs_per_algorithm": if full { 100 } else { 20 }, "delta": TRACE_DELTA, "eps": TRACE_EPS,
         "seeds": "fnv1a(\"trace_mu4_<algo>\"), run r from rng_for_run(seed, r)",
         "mean": "mean over the runs that reached n (at least half of them)",
     });
-    render_with_sidecar(&fig, &dir.join("fig8_allocation"), meta)
+    render_with_sidecar(&fig, &dir.join(ALLOCATION_STEM), meta)
         .map_err(|e| Error::Parse(format!("figure: {e}")))
 }

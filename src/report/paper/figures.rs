@@ -29,14 +29,17 @@ use crate::report::plot::{count_off_scale, render_with_sidecar, Figure, Rendered
 use std::path::Path;
 
 /// REPORT.md's list of the figures of `study` (PNG, with links to the SVG and the data).
-pub fn figures_list(study: &Study) -> String {
+/// With `allocation`, the allocation figure (drawn from the traced runs) closes the list.
+pub fn figures_list(study: &Study, allocation: bool) -> String {
+    let entry = |d: &str, s: &str| {
+        format!("- [{d}](figures/{s}.png) ([SVG](figures/{s}.svg), [data](figures/{s}.json))")
+    };
+    let alloc = super::allocation::ALLOCATION_STEM;
     study
         .figures
         .iter()
-        .map(|f| {
-            let (d, s) = (&f.description, &f.stem);
-            format!("- [{d}](figures/{s}.png) ([SVG](figures/{s}.svg), [data](figures/{s}.json))")
-        })
+        .map(|f| entry(&f.description, &f.stem))
+        .chain(allocation.then(|| entry(super::allocation::ALLOCATION_DESCRIPTION, alloc)))
         .collect::<Vec<_>>()
         .join("\n")
 }
