@@ -5,11 +5,11 @@ use crate::bandit::{AlgoName, DpaEpisodes, Rules};
 use crate::claims::prelude::*;
 use crate::fault::Area;
 use crate::numbers::sig;
-use crate::stats::cp_upper;
+use crate::stats::{cp_lower, cp_upper};
 
 crate::statistics! {
     /// The statistics of F.56, F.56/ref.
-    pub struct F56Stats { cells, cells_error_above, cells_formal_above, pooled_error_upper, pooled_formal_upper }
+    pub struct F56Stats { cells, cells_error_above, cells_formal_above, cells_error_uncertified, cells_formal_uncertified, pooled_error_lower }
 }
 
 /// F.56: empirical δ-correctness.
@@ -20,14 +20,14 @@ pub static F56: Claim<F56Stats> = Claim {
     statement: "error frequency ≤ δ = 0.01 over 1000 runs for every algorithm",
     row: Some(Row { claim: "empirical δ-correctness", formula: "error rate ≤ 0.01 over 1000 runs", source: "App. I" }),
     wording: None,
-    statistic: "cells: δ = 0.01 cells of this rule set (no duplicate algorithm); cells_error_above / pooled_error_upper: cells whose 95% Clopper–Pearson interval of P(τ < ∞, â ≠ a*) lies above δ, and the pooled 95% upper bound (the error definition); cells_formal_above / pooled_formal_upper: the same for P(τ = ∞ or â ≠ a*), the complement of the paper's formal definition P(τ < ∞, â = a*) ≥ 1 − δ, with capped runs counted as τ = ∞",
+    statistic: "cells: δ = 0.01 cells of this rule set (no duplicate algorithm); cells_error_above: cells whose 95% Clopper–Pearson interval of the error rate P(τ < ∞, â ≠ a*) lies above δ; cells_error_uncertified: cells whose one-sided Clopper–Pearson upper bound at level 0.05/cells (Bonferroni over the cells) exceeds δ; cells_formal_above, cells_formal_uncertified: the same for P(τ = ∞ or â ≠ a*), the complement of the paper's formal definition P(τ < ∞, â = a*) ≥ 1 − δ, with capped runs counted as τ = ∞; pooled_error_lower: the 95% lower bound of the pooled error rate, shown (a pool never confirms)",
     rule: Rule {
-        confirm: Some("cells > 0 and cells_error_above == 0 and pooled_error_upper <= 0.01 and cells_formal_above == 0 and pooled_formal_upper <= 0.01"),
+        confirm: Some("cells > 0 and cells_error_uncertified == 0 and cells_formal_uncertified == 0"),
         refute: Some("cells_error_above > 0"),
-        decide: Some("runs that stop (a higher cap) so that the formal definition's rate agrees with the error definition's"),
+        decide: Some("more runs per cell, so that every cell's Bonferroni upper bound falls below δ, and runs that stop (a higher cap) where capped runs make the formal definition fail"),
         ..Rule::NONE
     },
-    fair: "both definitions of δ-correctness are computed and named: the paper's formal one P(τ < ∞, â = a*) ≥ 1 − δ and the error rate P(τ < ∞, â ≠ a*) ≤ δ; confirmed when both hold, refuted when a cell is certified above δ in errors (which violates both), inconclusive when only capped runs (which may still stop correctly) make the formal one fail; judged per rule set, never pooled",
+    fair: "both definitions of δ-correctness are computed and named: the paper's formal one P(τ < ∞, â = a*) ≥ 1 − δ and the error rate P(τ < ∞, â ≠ a*) ≤ δ; a claim about every algorithm on every instance is judged per cell: confirmed only when every cell is certified below δ under both definitions (Bonferroni over the cells), refuted when a cell is certified above δ in errors (which violates both); a pool never confirms; judged per rule set",
     rule_sets: &[RuleSet::Paper],
     areas: &[Area::Mc],
     regime: Regime::Finite,
@@ -42,14 +42,14 @@ pub static F56_REF: Claim<F56Stats> = Claim {
     statement: "error frequency ≤ δ = 0.01 over 1000 runs for every algorithm",
     row: None,
     wording: None,
-    statistic: "cells: δ = 0.01 cells of this rule set (no duplicate algorithm); cells_error_above / pooled_error_upper: cells whose 95% Clopper–Pearson interval of P(τ < ∞, â ≠ a*) lies above δ, and the pooled 95% upper bound (the error definition); cells_formal_above / pooled_formal_upper: the same for P(τ = ∞ or â ≠ a*), the complement of the paper's formal definition P(τ < ∞, â = a*) ≥ 1 − δ, with capped runs counted as τ = ∞ — under the public code's empirical rules (--rules reference), μ1 and μ2",
+    statistic: "cells: δ = 0.01 cells of this rule set (no duplicate algorithm); cells_error_above: cells whose 95% Clopper–Pearson interval of the error rate P(τ < ∞, â ≠ a*) lies above δ; cells_error_uncertified: cells whose one-sided Clopper–Pearson upper bound at level 0.05/cells (Bonferroni over the cells) exceeds δ; cells_formal_above, cells_formal_uncertified: the same for P(τ = ∞ or â ≠ a*), the complement of the paper's formal definition P(τ < ∞, â = a*) ≥ 1 − δ, with capped runs counted as τ = ∞; pooled_error_lower: the 95% lower bound of the pooled error rate, shown (a pool never confirms) — under the public code's empirical rules (--rules reference), μ1 and μ2",
     rule: Rule {
-        confirm: Some("cells > 0 and cells_error_above == 0 and pooled_error_upper <= 0.01 and cells_formal_above == 0 and pooled_formal_upper <= 0.01"),
+        confirm: Some("cells > 0 and cells_error_uncertified == 0 and cells_formal_uncertified == 0"),
         refute: Some("cells_error_above > 0"),
-        decide: Some("runs that stop (a higher cap) so that the formal definition's rate agrees with the error definition's"),
+        decide: Some("more runs per cell, so that every cell's Bonferroni upper bound falls below δ, and runs that stop (a higher cap) where capped runs make the formal definition fail"),
         ..Rule::NONE
     },
-    fair: "both definitions of δ-correctness are computed and named: the paper's formal one P(τ < ∞, â = a*) ≥ 1 − δ and the error rate P(τ < ∞, â ≠ a*) ≤ δ; confirmed when both hold, refuted when a cell is certified above δ in errors (which violates both), inconclusive when only capped runs (which may still stop correctly) make the formal one fail; judged per rule set, never pooled; the paper's figures used these rules (Rem. 53)",
+    fair: "both definitions of δ-correctness are computed and named: the paper's formal one P(τ < ∞, â = a*) ≥ 1 − δ and the error rate P(τ < ∞, â ≠ a*) ≤ δ; a claim about every algorithm on every instance is judged per cell: confirmed only when every cell is certified below δ under both definitions (Bonferroni over the cells), refuted when a cell is certified above δ in errors (which violates both); a pool never confirms; judged per rule set; the paper's figures used these rules (Rem. 53)",
     rule_sets: &[RuleSet::Reference],
     areas: &[Area::Mc],
     regime: Regime::Finite,
@@ -73,6 +73,7 @@ fn f56_with(ctx: &mut Context, rules: Rules) -> Checked<F56Stats> {
     };
     let (mut errors, mut runs, mut unstopped, mut n_cells) = (0u64, 0u64, 0u64, 0u32);
     let (mut above, mut formal_above) = (Vec::new(), Vec::new());
+    let (mut uncertified, mut formal_uncertified) = (Vec::new(), Vec::new());
     // The paper's algorithms at δ = 0.01 under `rules` (not the D.8 variant, which F.41 covers;
     // no duplicate of another algorithm under the public code's rules).
     let distinct = super::estimates::distinct_algos(rules, &AlgoName::ALL);
@@ -82,8 +83,27 @@ fn f56_with(ctx: &mut Context, rules: Rules) -> Checked<F56Stats> {
             && c.cell.setting.dpa_episodes == DpaEpisodes::PerArm
             && distinct.contains(&c.cell.setting.algo)
     });
+    let cells: Vec<_> = cells.collect();
+    // Bonferroni over the cells: each cell's one-sided upper bound at level 0.05/m.
+    let alpha = 0.05 / cells.len().max(1) as f64;
     for c in cells {
         let sm = &c.summary;
+        let delta = c.cell.setting.delta.get();
+        if ctx
+            .evidence
+            .value(Area::Mc, cp_upper(sm.errors, sm.runs, alpha))
+            > delta
+        {
+            uncertified.push(c.cell.key());
+        }
+        let failures = sm.errors + sm.unstopped;
+        if ctx
+            .evidence
+            .value(Area::Mc, cp_upper(failures, sm.runs, alpha))
+            > delta
+        {
+            formal_uncertified.push(c.cell.key());
+        }
         n_cells += 1;
         errors += sm.errors;
         runs += sm.runs;
@@ -96,6 +116,7 @@ fn f56_with(ctx: &mut Context, rules: Rules) -> Checked<F56Stats> {
         }
     }
     let up = ctx.evidence.value(Area::Mc, cp_upper(errors, runs, 0.05));
+    let low = ctx.evidence.value(Area::Mc, cp_lower(errors, runs, 0.05));
     let up_formal = ctx
         .evidence
         .value(Area::Mc, cp_upper(errors + unstopped, runs, 0.05));
@@ -112,16 +133,20 @@ fn f56_with(ctx: &mut Context, rules: Rules) -> Checked<F56Stats> {
         format!(
             "{} cells at δ = 0.01 under {}: error definition P(τ < ∞, â ≠ a*) = {errors}/{runs} (pooled 95% upper \
              bound {}), cells whose interval lies above δ: {}; formal definition P(τ < ∞, â = a*) ≥ 1 − δ, with the \
-             {unstopped} capped runs counted against it: failures {}/{runs} (upper bound {}), cells above δ: {}",
+             {unstopped} capped runs counted against it: failures {}/{runs} (upper bound {}), cells above δ: {}; \
+             per cell (Bonferroni, one-sided level {}): cells not certified below δ: {} (errors), {} (formal)",
             n_cells,
             super::estimates::rules_tag(rules),
             sig(up, 3),
             list(&above),
             errors + unstopped,
             sig(up_formal, 3),
-            list(&formal_above)
+            list(&formal_above),
+            sig(alpha, 2),
+            uncertified.len(),
+            formal_uncertified.len(),
         ),
-        F56Stats { cells: f64::from(n_cells), cells_error_above: above.len() as f64, cells_formal_above: formal_above.len() as f64, pooled_error_upper: up, pooled_formal_upper: up_formal },
+        F56Stats { cells: f64::from(n_cells), cells_error_above: above.len() as f64, cells_formal_above: formal_above.len() as f64, cells_error_uncertified: uncertified.len() as f64, cells_formal_uncertified: formal_uncertified.len() as f64, pooled_error_lower: low },
     )
 }
 
