@@ -1,7 +1,7 @@
 //! Every input is validated where it enters: one test per defect found by the adversarial
-//! rounds on plans, studies, merges and messages (README "Errors and exit codes"). Each case
-//! runs the binary as a user would and checks the exit code, that the message is one line, and
-//! that it names the offending value, key or path.
+//! rounds on plans, studies, merges and messages (docs/GUIDE.md, "Commands"; docs/PROVENANCE.md,
+//! "Domains, limits and integrity"). Each case runs the binary as a user would and checks the
+//! exit code, that the message is one line, and that it names the offending value, key or path.
 
 use crate::common::{dpbai_bin, refused, run_cli, run_in, TempDir};
 use std::path::Path;

@@ -20,6 +20,7 @@ mod inputs;
 mod layers;
 mod mc;
 mod proof_domains;
+mod readme;
 mod report;
 mod soundness;
 mod special;

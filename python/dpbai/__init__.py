@@ -503,7 +503,7 @@ def experiment(
     Parameters
     ----------
     config_or_path : a study file (a path) or its TOML text (``[[instance]]``,
-        ``[[algorithm]]``, ``eps``, ``delta``, ``runs``, ... as in the README's study format).
+        ``[[algorithm]]``, ``eps``, ``delta``, ``runs``, ... as in docs/GUIDE.md's study format).
     out_dir : the folder of ``results.csv`` and the content-addressed cell cache (a rerun
         loads unchanged cells from it); default: a temporary folder, removed on return.
     runs : replaces the study's ``runs``.

@@ -91,7 +91,7 @@ def test_d_eps_goldens_vectorised():
 
 
 def test_known_values():
-    assert round(dpbai.special.c_g(2.995732), 6) == 4.643836  # README / dpbai fn cg
+    assert round(dpbai.special.c_g(2.995732), 6) == 4.643836  # docs/GUIDE.md / dpbai fn cg
     assert dpbai.special.wbar_m1(1.0) == 1.0
     assert dpbai.special.k(4.0) == 4.0
 

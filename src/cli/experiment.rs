@@ -1,7 +1,7 @@
 //! `dpbai experiment CONFIG.toml`: a user's study (instances, algorithms, ε and δ grids) run as
 //! verify's experiment cells and reported as `results.csv`, `figures/` and `SUMMARY.md` in
-//! `--out-dir` (see [`dpbai::experiment::study`], [`dpbai::report::study`] and the README section
-//! "Your own study").
+//! `--out-dir` (see [`dpbai::experiment::study`], [`dpbai::report::study`] and the section
+//! "Your own study" of docs/GUIDE.md).
 
 use dpbai::experiment::study::runner::{cache_dir, load_study, rows, run_study, run_study_shard};
 use dpbai::experiment::study::{self, BoundCache};

@@ -3,8 +3,8 @@
 //!
 //! Keys are spelled as `dpbai run`'s flags (`max-steps`, `tie-break`, …). Unknown keys, values
 //! of the wrong type, misspelled names and values outside their domain are refused with one line
-//! naming the key's path (`algorithm[2].algo`) and the allowed values. The README section
-//! "Your own study" documents every key; `examples/study.toml` is a complete example.
+//! naming the key's path (`algorithm[2].algo`) and the allowed values. The section
+//! "Your own study" of docs/GUIDE.md documents every key; `examples/study.toml` is a complete example.
 
 use crate::bandit::info::PrivacyModel;
 use crate::bandit::{AlgoName, Rules};
