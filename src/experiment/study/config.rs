@@ -394,6 +394,16 @@ impl UpperKind {
     }
 }
 
+/// A bad value at key path `path` (the file and the line are added by [`super::parse_study_with`]).
+pub(super) fn bad(path: &str, msg: impl std::fmt::Display) -> crate::error::Error {
+    crate::error::Error::Config {
+        file: String::new(),
+        key: path.to_string(),
+        line: None,
+        message: msg.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

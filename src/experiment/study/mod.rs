@@ -10,6 +10,7 @@
 
 pub mod analysis;
 pub mod config;
+mod figures;
 pub mod results;
 pub mod runner;
 pub mod validate;

@@ -2,6 +2,7 @@
 //! and the expansion of every `[[algorithm]]` into its cells (each [`Setting`] built once and
 //! checked as `dpbai run` would, before anything runs).
 
+use super::config::bad;
 use super::config::{
     lower_kind, upper_kind, LowerKind, Study, StudyAlgorithm, StudyCell, StudyFile, StudyInstance,
     UpperKind, DEFAULT_GROUP, DEFAULT_MAX_STEPS,
@@ -29,16 +30,6 @@ pub mod study_limits {
     pub const MAX_NAME: usize = 128;
 }
 use study_limits::*;
-
-/// A bad value at key path `path` (the file and the line are added by [`parse_study_with`]).
-fn bad(path: &str, msg: impl std::fmt::Display) -> Error {
-    Error::Config {
-        file: String::new(),
-        key: path.to_string(),
-        line: None,
-        message: msg.to_string(),
-    }
-}
 
 /// The readings of the `[[algorithm]]` table at `p` ([`super::config::AlgorithmFile::readings`]), each with
 /// its checked flag value (a switch's `true`/`false` as the text `set` reads).
@@ -744,7 +735,7 @@ fn validate(f: StudyFile) -> Result<Study> {
             u
         }
     };
-    let figures = figures(&f.figure_list, &instances)?;
+    let figures = super::figures::validate(&f.figure_list, &instances)?;
     Ok(Study {
         title: f.title.unwrap_or_else(|| "dpbai experiment".into()),
         runs: f.runs,
@@ -758,59 +749,4 @@ fn validate(f: StudyFile) -> Result<Study> {
         panels: f.figures.panels.unwrap_or_default(),
         figures,
     })
-}
-
-/// The validated `[[figure]]` tables: distinct stems of safe characters, known instances.
-fn figures(
-    list: &[super::config::FigureFile],
-    instances: &[StudyInstance],
-) -> Result<Vec<super::config::StudyFigure>> {
-    let mut out: Vec<super::config::StudyFigure> = Vec::new();
-    for (k, f) in list.iter().enumerate() {
-        let p = format!("figure[{k}]");
-        if f.stem.is_empty()
-            || !f
-                .stem
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-_".contains(c))
-        {
-            return Err(bad(
-                &format!("{p}.stem"),
-                format!("{:?}: must be non-empty letters, digits, '-', '_'", f.stem),
-            ));
-        }
-        if out.iter().any(|g| g.stem == f.stem) {
-            return Err(bad(
-                &format!("{p}.stem"),
-                format!("{:?} is used twice", f.stem),
-            ));
-        }
-        let chosen = match &f.instances {
-            None => (0..instances.len()).collect(),
-            Some(names) => names
-                .iter()
-                .enumerate()
-                .map(|(j, n)| {
-                    instances.iter().position(|x| &x.name == n).ok_or_else(|| {
-                        bad(
-                            &format!("{p}.instances[{j}]"),
-                            format!("{n:?} is not an instance of the study"),
-                        )
-                    })
-                })
-                .collect::<Result<Vec<usize>>>()?,
-        };
-        out.push(super::config::StudyFigure {
-            stem: f.stem.clone(),
-            title: f.title.clone(),
-            description: f.description.clone().unwrap_or_else(|| f.title.clone()),
-            kind: f.kind,
-            model: f.model,
-            instances: chosen,
-            rules: f.rules.unwrap_or_default(),
-            statistic: f.statistic,
-            y_log: f.y_log.unwrap_or(true),
-        });
-    }
-    Ok(out)
 }

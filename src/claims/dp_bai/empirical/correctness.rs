@@ -89,19 +89,12 @@ fn f56_with(ctx: &mut Context, rules: Rules) -> Checked<F56Stats> {
     for c in cells {
         let sm = &c.summary;
         let delta = c.cell.setting.delta.get();
-        if ctx
-            .evidence
-            .value(Area::Mc, cp_upper(sm.errors, sm.runs, alpha))
-            > delta
-        {
+        // A bound that is not a number (an error, recorded) certifies nothing.
+        let certified = |k: u64| ctx.evidence.value(Area::Mc, cp_upper(k, sm.runs, alpha)) <= delta;
+        if !certified(sm.errors) {
             uncertified.push(c.cell.key());
         }
-        let failures = sm.errors + sm.unstopped;
-        if ctx
-            .evidence
-            .value(Area::Mc, cp_upper(failures, sm.runs, alpha))
-            > delta
-        {
+        if !certified(sm.errors + sm.unstopped) {
             formal_uncertified.push(c.cell.key());
         }
         n_cells += 1;
