@@ -33,8 +33,9 @@ import subprocess
 import sys
 import tempfile
 
-ALGOS = ["ttucb", "ctb-tt", "gauss-ldp-tt", "adap-tt", "adap-tt-star", "dp-se", "dpa-tt"]
-PRIVATE = {"ctb-tt", "gauss-ldp-tt", "adap-tt", "adap-tt-star", "dp-se"}
+ALGOS = ["ttucb", "ctb-tt", "gauss-ldp-tt", "adap-tt", "adap-tt-star", "dp-se", "dpa-tt", "dp-tt",
+         "eb-tci"]
+PRIVATE = {"ctb-tt", "gauss-ldp-tt", "adap-tt", "adap-tt-star", "dp-se", "dp-tt"}
 COLLECTED = re.compile(r"==\d+== Collected : (\d+)")
 
 

@@ -385,11 +385,12 @@ pub(crate) fn build_any_with<E: Estimator + 'static>(
     inst: &Instance,
     adap_estimator: impl FnOnce(Phased) -> E,
 ) -> Result<AnyTopTwo> {
-    if spec.setting.algo == AlgoName::DpSe {
+    if !spec.setting.algo.info().top_two {
         return Err(Error::param(
             "algo",
-            "dp-se",
-            "a Top Two algorithm (dp-se is built by bandit::dp_se)",
+            spec.setting.algo.as_str(),
+            "a Top Two algorithm of the seed's Alg. 1 (dp-se is built by bandit::dp_se, dp-tt \
+             and eb-tci by bandit::dp_tt)",
         ));
     }
     // δ and β are validated newtypes; copied out once into the engine's own numbers.
@@ -452,7 +453,9 @@ pub(crate) fn build_any_with<E: Estimator + 'static>(
         A::AdapTt => StoppingThreshold::eq12(delta, k, eps, sigma),
         A::AdapTtStar => StoppingThreshold::eq14(delta, k, eps, sigma, spec.setting.eq14_form),
         A::DpaTt => StoppingThreshold::l34(delta, k),
-        A::DpSe => unreachable!("invariant: dp-se rejected at the top of build_any"),
+        A::DpSe | A::DpTt | A::EbTci => {
+            unreachable!("invariant: rejected at the top of build_any")
+        }
     };
     // Reference rules of the public code (READINGS.md §P): the statistic `0.5·d²/(1/n_a + 1/n_b)`;
     // AdaP-TT tests the leader right after a switch.
@@ -560,6 +563,8 @@ pub(crate) fn build_any_with<E: Estimator + 'static>(
                 parts.paper_ucb(est, ucb_c, live, tc, paper_beta)
             }
         }
-        A::DpSe => unreachable!("invariant: dp-se rejected at the top of build_any"),
+        A::DpSe | A::DpTt | A::EbTci => {
+            unreachable!("invariant: rejected at the top of build_any")
+        }
     })
 }

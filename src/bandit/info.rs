@@ -91,7 +91,9 @@ pub struct AlgoInfo {
     pub reference: &'static str,
     /// Privacy model (hence whether it needs `ε`, and which lower bound binds it).
     pub privacy: PrivacyModel,
-    /// A Top Two algorithm (Alg. 1): leader, challenger, tracking, GLR stopping.
+    /// A Top Two algorithm of the seed paper's Alg. 1 (leader, challenger, tracking, GLR
+    /// stopping), run by its engine and taking its readings. \[BAI25\]'s DP-TT and EB-TCI are
+    /// Top Two algorithms too, but of their own engine ([`super::dp_tt`]): `false` for them.
     pub top_two: bool,
     /// Its estimates are released in phases (DAF or DPA): `rounds` is defined.
     pub phased: bool,
@@ -138,7 +140,7 @@ pub struct CostFacts {
 }
 
 /// One entry per algorithm, in the order of the paper.
-pub const ALGORITHMS: [AlgoInfo; 7] = [
+pub const ALGORITHMS: [AlgoInfo; 9] = [
     AlgoInfo {
         algo: AlgoName::Ttucb,
         name: "ttucb",
@@ -284,6 +286,48 @@ pub const ALGORITHMS: [AlgoInfo; 7] = [
             tau_over_bound: 16.0,
             ns_per_sample: 50.0,
             global_episodes_ns_per_sample: Some(0.02),
+        },
+    },
+    AlgoInfo {
+        algo: AlgoName::DpTt,
+        name: "dp-tt",
+        label: "DP-TT",
+        reference: "[BAI25] poster",
+        privacy: PrivacyModel::Global,
+        top_two: false,
+        phased: true,
+        batches: None,
+        options: &["beta", "eps"],
+        paper_preset: None,
+        upper_bound: Some("dp-tt"),
+        claims: "B.6, B.7, B.8, B.9, B.10, B.12",
+        estimates: Estimates::Noisy,
+        rule_sigma: RuleSigma::Rewards,
+        cost: CostFacts {
+            tau_over_bound: 3.0,
+            ns_per_sample: 60.0,
+            global_episodes_ns_per_sample: None,
+        },
+    },
+    AlgoInfo {
+        algo: AlgoName::EbTci,
+        name: "eb-tci",
+        label: "EB-TCI",
+        reference: "[BAI25] (Jourdan et al. 2022)",
+        privacy: PrivacyModel::NonPrivate,
+        top_two: false,
+        phased: false,
+        batches: None,
+        options: &["beta"],
+        paper_preset: Some("gk16-bernoulli"),
+        upper_bound: None,
+        claims: "B.9, B.12",
+        estimates: Estimates::RewardMeans,
+        rule_sigma: RuleSigma::Rewards,
+        cost: CostFacts {
+            tau_over_bound: 2.0,
+            ns_per_sample: 60.0,
+            global_episodes_ns_per_sample: None,
         },
     },
 ];
@@ -461,6 +505,9 @@ pub enum ReferenceRules {
     Construction,
     /// Under the reference rules it is this other algorithm, reseeded (a duplicate).
     SameAs(AlgoName),
+    /// It has no reference rules: `--rules reference` is refused (\[BAI25\]'s algorithms have
+    /// no public code).
+    None,
 }
 
 impl AlgoName {
@@ -472,6 +519,7 @@ impl AlgoName {
             AlgoName::CtbTt | AlgoName::GaussLdpTt | AlgoName::DpaTt => {
                 ReferenceRules::Construction
             }
+            AlgoName::DpTt | AlgoName::EbTci => ReferenceRules::None,
         }
     }
 }

@@ -54,6 +54,7 @@
 
 pub mod algos;
 pub mod dp_se;
+pub mod dp_tt;
 pub mod info;
 mod options;
 mod outcome;
@@ -141,6 +142,11 @@ pub fn build(
     }
     match s.algo {
         AlgoName::DpSe => Ok(Box::new(dp_se::DpSe::new(spec, instance)?)),
+        AlgoName::DpTt | AlgoName::EbTci => Ok(Box::new(dp_tt::DpTt::new(
+            spec,
+            instance,
+            dp_tt::DEFAULT_ETA,
+        )?)),
         _ => algos::build_top_two(spec, instance),
     }
 }

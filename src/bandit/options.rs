@@ -23,11 +23,17 @@ pub enum AlgoName {
     DpSe,
     /// TTUCB with Doubling-Per-Arm batching, non-private (Alg. 11).
     DpaTt,
+    /// DP-TT, ε-global DP Top Two with geometric per-arm phases, cumulative Laplace noise and the
+    /// d_ε transport cost (\[BAI25\] poster).
+    DpTt,
+    /// EB-TCI, the non-private empirical-best Top Two with the TCI challenger and the Bernoulli
+    /// KL cost (\[BAI25\]'s non-private reference; Jourdan et al. 2022).
+    EbTci,
 }
 
 impl AlgoName {
     /// All names, in the order of the paper.
-    pub const ALL: [AlgoName; 7] = [
+    pub const ALL: [AlgoName; 9] = [
         AlgoName::Ttucb,
         AlgoName::CtbTt,
         AlgoName::GaussLdpTt,
@@ -35,6 +41,8 @@ impl AlgoName {
         AlgoName::AdapTtStar,
         AlgoName::DpSe,
         AlgoName::DpaTt,
+        AlgoName::DpTt,
+        AlgoName::EbTci,
     ];
 }
 

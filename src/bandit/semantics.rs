@@ -41,7 +41,7 @@ pub struct Semantics {
 }
 
 /// Per algorithm: its semantics version and the fingerprint of its trajectories at that version.
-pub const SEMANTICS: [(AlgoName, Semantics); 7] = [
+pub const SEMANTICS: [(AlgoName, Semantics); 9] = [
     (AlgoName::Ttucb, at(1, "3c7cd55c620f333a")),
     (AlgoName::CtbTt, at(1, "92c33d6c6252d5d0")),
     (AlgoName::GaussLdpTt, at(1, "7ef397c77c7b6229")),
@@ -49,6 +49,8 @@ pub const SEMANTICS: [(AlgoName, Semantics); 7] = [
     (AlgoName::AdapTtStar, at(1, "ab96232ba685eda3")),
     (AlgoName::DpSe, at(1, "a2da215b65dda893")),
     (AlgoName::DpaTt, at(1, "3e5809c7d42ba247")),
+    (AlgoName::DpTt, at(1, "fdcb9ebbd0d23cb9")),
+    (AlgoName::EbTci, at(1, "820638cd6f77cf06")),
 ];
 
 /// A table entry.
@@ -121,6 +123,14 @@ fn variants(algo: AlgoName) -> Vec<Variant> {
             }));
             v.push(("leader-counts global", |s| {
                 s.setting.leader_counts = LeaderCounts::Global
+            }));
+        }
+        AlgoName::DpTt | AlgoName::EbTci => {
+            v.push(("sampling uniform", |s| {
+                s.sampling = super::spec::Sampling::Uniform
+            }));
+            v.push(("beta 0.25", |s| {
+                s.setting.beta = crate::params::Beta::new(0.25).expect("in (0, 1)")
             }));
         }
         _ => {}
@@ -228,7 +238,13 @@ mod tests {
             assert_eq!(SEMANTICS.iter().filter(|(a, _)| *a == algo).count(), 1);
             let (_, cases) = fingerprint(algo).expect("valid");
             assert!(cases.len() >= 4, "{}: {cases:?}", algo.as_str());
-            for rules in ["Paper", "Reference"] {
+            let rule_sets: &[&str] =
+                if algo.reference_rules() == crate::bandit::info::ReferenceRules::None {
+                    &["Paper"]
+                } else {
+                    &["Paper", "Reference"]
+                };
+            for rules in rule_sets {
                 assert!(cases
                     .iter()
                     .any(|c| c.contains(&format!(" {rules} bernoulli "))));

@@ -50,7 +50,7 @@ use challengers::{BranchCh, GlobalCh, QuadCh, TvCh};
 use gauss_local::GaussLocalCh;
 pub use global_eps::{
     eps_switch_low_privacy, log_factor_bai25, sample_lower_bound_bai25, t_eps, t_eps_beta,
-    transport_cost_eps, transport_cost_eps_unchecked, LowPrivacySwitch,
+    transport_cost_eps, transport_cost_eps_unchecked, transport_cost_eps_with, LowPrivacySwitch,
 };
 use serde::Serialize;
 use solver::{Challenger, Piece};

@@ -73,6 +73,15 @@ fn eq14_text(kmax: &str) -> String {
     format!("ifge(gap, eps/2, {case2}, {case1})")
 }
 
+/// The \[BAI25\] poster's threshold shape with its `log(1/δ)` term multiplied by `m` (an
+/// expression): `Σ_{n ∈ {na, nb}} m·log(1/δ) + log(n)·log(1 + εn/log n)`, with `log n` in the
+/// denominator read as `max(log n, log 2)` so that the term is its limit `0` at `n = 1` (for
+/// every other count `log n >= log 2`).
+pub fn dp_tt_poster_text(m: &str) -> String {
+    let term = |n: &str| format!("log({n})*log(1+eps*{n}/max(log({n}),log(2)))");
+    format!("2*({m})*log(1/delta) + {} + {}", term("na"), term("nb"))
+}
+
 /// Every preset, provable ones first.
 ///
 /// # Definition
@@ -116,6 +125,18 @@ pub const PRESETS: &[Preset] = &[
         description: "Eq. (14) as printed (max_c k, not k^2, in the 2nd case; not covered by L. 23)",
         proof: None,
         text: || eq14_text("max(k(na),k(nb))"),
+    },
+    Preset {
+        name: "gk16-bernoulli",
+        description: "log(2t(K-1)/delta) on the Bernoulli GLR statistic (EB-TCI; Garivier & Kaufmann 2016)",
+        proof: Some("Garivier & Kaufmann (2016), the Bernoulli threshold log(2t(K−1)/δ) of the GLR (Chernoff) stopping rule, proven with Krichevsky–Trofimov mixtures for any sampling rule: δ-correct for EB-TCI"),
+        text: || "log(2*t*(K-1)/delta)".to_string(),
+    },
+    Preset {
+        name: "dp-tt-poster",
+        description: "APPROXIMATE, NOT PROVEN: the shape printed on the [BAI25] poster, c(n) = log(1/delta) + log(n) log(1 + eps n/log n) per arm, summed over both arms (DP-TT)",
+        proof: None,
+        text: || dp_tt_poster_text("1"),
     },
     Preset {
         name: "ref-ttucb",
@@ -199,7 +220,15 @@ mod tests {
 
     /// Every preset that spells a paper threshold, with the lemma it comes from and the function
     /// of the engine ([`crate::threshold::paper`], the single source) that it must equal.
-    const ENGINE_FORMS: [(&str, &str, EngineFn); 6] = [
+    const ENGINE_FORMS: [(&str, &str, EngineFn); 8] = [
+        ("gk16-bernoulli", "Garivier & Kaufmann 2016", |v| {
+            (2.0 * v.t * (v.k - 1.0) / v.delta).ln()
+        }),
+        ("dp-tt-poster", "the [BAI25] poster's shape", |v| {
+            let l = (1.0 / v.delta).ln();
+            crate::bandit::dp_tt::poster_term(v.na, v.eps, l, 1.0)
+                + crate::bandit::dp_tt::poster_term(v.nb, v.eps, l, 1.0)
+        }),
         ("paper-cg", "Eq. (4), L. 35", |v| {
             threshold_glr(v.na, v.nb, v.delta, v.k as usize)
         }),
