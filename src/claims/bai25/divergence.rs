@@ -23,7 +23,7 @@ pub static B1: Claim<B1Stats> = Claim {
         source: "[BAI25] poster; [REG25]",
     }),
     wording: None,
-    statistic: "on the grid μ, x ∈ {0, 0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 1} (paper profile: also every multiple of 0.05) × ε ∈ logspace(1e-4, 1e3, 15) (paper: 36): max_err_definition, max_err_dual: max of |closed form − X|/max(|X|, 1e-300) with X the infimum over z between μ and x of ε|z − μ| + kl(z, x) (golden section, 200 steps, and both ends), resp. the supremum over t = h(1) − h(0) ∈ [−1, 1] of εμt − log(1 + x(e^{εt} − 1)) (golden section and both ends); c1_gap: max over interior μ and ε ≤ 10 of the relative differences between the kl branch and the third branch (value and slope) at g⁻_ε(μ), and between g⁻_ε computed here and the library's; violations: points breaking 0 ≤ d_ε ≤ min{kl, ε|x − μ|}·(1 + 1e-12), d_ε = kl (1e-12 relative) at ε ≥ (1 + 1e-9)·|logit x − logit μ|, d_ε < kl at ε ≤ |logit x − logit μ|/2, d_ε non-decreasing, d_ε/ε non-increasing or the slopes between grid points non-increasing (concavity) in ε (1e-12 relative slack, 1e-15 absolute on slopes); small_eps_dev: max over x ≠ μ of |d_ε/(ε|x − μ|) − 1| at ε = 1e-9",
+    statistic: "on the grid μ, x ∈ {0, 0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 1} (paper profile: also every multiple of 0.05) × ε ∈ logspace(1e-4, 1e3, 15) (paper: 36): max_err_definition, max_err_dual: max over x ≠ μ of |closed form − X|/max(|X|, |closed form|) with X the infimum over z between μ and x of ε|z − μ| + kl(z, x) (kl term by term with log1p and the exact difference p − q; golden section, 200 steps, and both ends), resp. the supremum over t = h(1) − h(0) ∈ [−1, 1] of εμt − log(x·e^{εt} + 1 − x) (as a log-sum-exp; golden section and both ends); c1_gap: max over interior μ and ε ≤ 10 of the relative differences between the kl branch and the third branch (value and slope) at g⁻_ε(μ), and between g⁻_ε computed here and the library's; violations: points breaking d_ε = 0 with |X| ≤ 1e-15 for both X at x = μ, 0 ≤ d_ε ≤ min{kl, ε|x − μ|}·(1 + 1e-12), d_ε = kl (1e-12 relative) at ε ≥ (1 + 1e-9)·|logit x − logit μ|, d_ε < kl at ε ≤ |logit x − logit μ|/2 where that threshold is finite (for μ ∈ {0, 1} the gap kl − d_ε is of order e^{−ε}, below double precision from ε ≈ 37), d_ε non-decreasing, d_ε/ε non-increasing or the slopes between grid points non-increasing (concavity) in ε (1e-12 relative slack, 1e-15 absolute on slopes); small_eps_dev: max over x ≠ μ of |d_ε/(ε|x − μ|) − 1| at ε = 1e-9",
     rule: Rule::confirm(
         "max_err_definition < 1e-9 and max_err_dual < 1e-9 and c1_gap < 1e-9 and violations == 0 and small_eps_dev < 1e-6",
     ),
@@ -34,21 +34,29 @@ pub static B1: Claim<B1Stats> = Claim {
     check: b1,
 };
 
-/// The textbook Bernoulli `kl(p, q)` with `0·log 0 = 0` (`+∞` where it is infinite).
+/// The textbook Bernoulli `kl(p, q) = p·log(p/q) + (1 − p)·log((1 − p)/(1 − q))` with
+/// `0·log 0 = 0` (`+∞` where it is infinite), each term as `a·log1p(diff/b)` with the exact
+/// difference `p − q` (never `(1 − p) − (1 − q)`, which rounds): near the diagonal the two terms
+/// cancel, and neither may carry an absolute error larger than its own rounding.
 pub(super) fn kl(p: f64, q: f64) -> f64 {
-    let term = |a: f64, b: f64| {
-        if a == 0.0 {
-            0.0
-        } else if b == 0.0 {
-            f64::INFINITY
-        } else {
-            a * (a / b).ln()
-        }
-    };
     if p == q {
         return 0.0;
     }
-    term(p, q) + term(1.0 - p, 1.0 - q)
+    let first = if p == 0.0 {
+        0.0
+    } else if q == 0.0 {
+        f64::INFINITY
+    } else {
+        p * ((p - q) / q).ln_1p()
+    };
+    let second = if p == 1.0 {
+        0.0
+    } else if q == 1.0 {
+        f64::INFINITY
+    } else {
+        (1.0 - p) * ((q - p) / (1.0 - q)).ln_1p()
+    };
+    first + second
 }
 
 /// `logit x − logit μ` in absolute value (`+∞` when exactly one of them is 0 or 1).
@@ -73,16 +81,25 @@ fn by_definition(mu: f64, x: f64, eps: f64) -> f64 {
     min_on(|z| eps * (z - mu).abs() + kl(z, x), lo, hi)
 }
 
-/// The dual form on {0, 1}: `sup_{t ∈ [−1, 1]} εμt − log(1 + x(e^{εt} − 1))` (a test function
-/// `h` matters only through `t = h(1) − h(0)`).
-fn by_dual(mu: f64, x: f64, eps: f64) -> f64 {
-    -min_on(
-        |t| -(eps * mu * t - (x * (eps * t).exp_m1()).ln_1p()),
-        -1.0,
-        1.0,
-    )
+/// `log(x·e^{s} + (1 − x))` as a log-sum-exp of `log x + s` and `log(1 − x)` (no `e^{s}`
+/// overflows, no `1 − e^{−s}` cancels).
+fn log_mgf(x: f64, s: f64) -> f64 {
+    let (a, b) = (x.ln() + s, (1.0 - x).ln());
+    let (hi, lo) = if a >= b { (a, b) } else { (b, a) };
+    if lo == f64::NEG_INFINITY {
+        hi
+    } else {
+        hi + (lo - hi).exp().ln_1p()
+    }
 }
 
+/// The dual form on {0, 1}: `sup_{t ∈ [−1, 1]} εμt − log(x·e^{εt} + 1 − x)` (a test function
+/// `h` matters only through `t = h(1) − h(0)`).
+fn by_dual(mu: f64, x: f64, eps: f64) -> f64 {
+    -min_on(|t| -(eps * mu * t - log_mgf(x, eps * t)), -1.0, 1.0)
+}
+
+/// `|a − b|` relative to the larger of the two.
 fn rel(a: f64, b: f64) -> f64 {
     if a == b {
         0.0
@@ -123,19 +140,23 @@ pub(super) fn b1(ctx: &mut Context) -> Checked<B1Stats> {
                 let d = ctx.evidence.value(Area::Special, d_eps(mu, x, e));
                 let (def, dual) = (by_definition(mu, x, e), by_dual(mu, x, e));
                 n += 1;
-                if rel(d, def) > err_def {
-                    err_def = rel(d, def);
-                    worst_def = (mu, x, e);
+                // x = μ: every form is 0 (the searches' optima to rounding noise, 1e-15)
+                let zero = d == 0.0 && def.abs() <= 1e-15 && dual.abs() <= 1e-15;
+                if x != mu {
+                    if rel(d, def) > err_def {
+                        err_def = rel(d, def);
+                        worst_def = (mu, x, e);
+                    }
+                    err_dual = err_dual.max(rel(d, dual));
                 }
-                err_dual = err_dual.max(rel(d, dual));
                 let k = kl(mu, x);
                 let tv = e * (x - mu).abs();
-                let mut ok = d >= 0.0 && d <= k.min(tv) * (1.0 + 1e-12);
+                let mut ok = (x != mu || zero) && d >= 0.0 && d <= k.min(tv) * (1.0 + 1e-12);
                 let thr = logit_gap(mu, x);
                 if k.is_finite() && e >= thr * (1.0 + 1e-9) {
                     ok &= rel(d, k) <= 1e-12;
                 }
-                if e <= thr / 2.0 {
+                if thr.is_finite() && e <= thr / 2.0 {
                     ok &= d < k;
                 }
                 if let Some((pe, pd, ps)) = prev {
