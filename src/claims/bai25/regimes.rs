@@ -53,7 +53,7 @@ pub fn poster_figure() -> Result<Vec<PosterPoint>> {
         .enumerate()
         .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty());
     match lines.next() {
-        Some((_, h)) if h == "panel,instance,algorithm,eps,mean_tau" => {}
+        Some((_, "panel,instance,algorithm,eps,mean_tau")) => {}
         _ => return Err(bad(0, "the header panel,instance,algorithm,eps,mean_tau")),
     }
     lines
