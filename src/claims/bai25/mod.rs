@@ -16,15 +16,17 @@
 //!   bound, one regime split for two instances), read from `verify/bai25-poster-figure.csv`.
 
 mod divergence;
+mod instances;
 pub mod regimes;
 mod times;
+
+pub use instances::DELTA;
 
 use crate::claims::context::Context;
 use crate::claims::declare::AnyClaim;
 use crate::claims::paper::{Gathering, Paper, Step};
 use crate::experiment::run::CellResult;
 use crate::experiment::study::Study;
-use crate::instance::Instance;
 
 /// Every claim of the paper, in id order.
 pub fn claims() -> Vec<&'static dyn AnyClaim> {
@@ -84,9 +86,6 @@ pub fn study(name: &str) -> crate::error::Result<Study> {
     })
 }
 
-/// The risk of the poster's experiment (δ = 0.01, docs/CLAIMS-BAI25.md).
-pub const DELTA: f64 = 0.01;
-
 fn no_cells(_: &Study, _: &[CellResult], _: &mut Context) {}
 
 fn nothing_to_gather(
@@ -95,26 +94,4 @@ fn nothing_to_gather(
     _: &mut dyn FnMut(Step<'_>),
 ) -> crate::error::Result<()> {
     Ok(())
-}
-
-/// The declared instances of B.2 to B.5: the first paper's μ1–μ6 (its study file; μ1 and μ2
-/// are also \[BAI25\]'s figure's instances, μ3 has means 0 and 1).
-pub(crate) fn instances() -> Vec<(&'static str, Instance)> {
-    crate::claims::dp_bai::evidence::paper_instances()
-        .into_iter()
-        .map(|(n, m)| {
-            (
-                n,
-                Instance::bernoulli(m).expect("invariant: paper instances are valid"),
-            )
-        })
-        .collect()
-}
-
-/// μ1 and μ2, the instances of \[BAI25\]'s figure.
-pub(crate) fn figure_instances() -> Vec<(&'static str, Instance)> {
-    instances()
-        .into_iter()
-        .filter(|(n, _)| *n == "mu1" || *n == "mu2")
-        .collect()
 }

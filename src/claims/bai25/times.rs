@@ -2,7 +2,7 @@
 //! paper's times `T_g`, `T*_KL`, `T*_TV`, its low-privacy switch and its Top Two form
 //! `T*_{ε,1/2}`, on the declared instances (the first paper's μ1–μ6) over declared ε grids.
 
-use super::instances;
+use super::instances::instances;
 use crate::claims::prelude::*;
 use crate::complexity::{eps_switch_low_privacy, t_eps, t_eps_beta, t_global, t_kl, t_tv};
 use crate::numbers::{log_grid, sig};
