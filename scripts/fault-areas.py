@@ -18,6 +18,7 @@ Usage: scripts/fault-areas.py [--bin target/release/dpbai] [--profile quick]
 """
 
 import argparse
+import glob
 import json
 import os
 import re
@@ -58,7 +59,9 @@ def main():
     ap.add_argument("--bin", default="target/release/dpbai")
     ap.add_argument("--profile", default="quick")
     a = ap.parse_args()
-    areas = declared_areas("verify/protocol.toml")
+    areas = {}
+    for path in sorted(glob.glob("verify/protocol*.toml")):  # every paper's protocol
+        areas.update(declared_areas(path))
     base = verdicts(a.bin, a.profile, None)
     clean = {c for c, (_, err) in base.items() if not err}
     if len(clean) != len(base):

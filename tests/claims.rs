@@ -3,7 +3,7 @@
 //! the ones the declarations write.
 
 use dpbai::claims::protocol::{claims_table, protocol_toml, Paper};
-use dpbai::claims::{dp_bai, run_all, ClaimResult, Context};
+use dpbai::claims::{bai25, dp_bai, run_all, run_paper, ClaimResult, ClaimVerdict, Context};
 use dpbai::fault::Area;
 use std::path::PathBuf;
 
@@ -29,6 +29,31 @@ fn claims_without_experiments_have_no_errors() {
     // The claims that need no experiments are decided, not skipped.
     let decided = r.iter().filter(|c| c.ran).count();
     assert!(decided >= 45, "only {decided} claims ran");
+}
+
+/// The second paper's claims ([BAI25]) run without experiments, meet no error, and are all
+/// decided (they need no Monte Carlo cell); their ids are `B.n` with n in its list of twelve.
+#[test]
+fn second_paper_claims_are_decided_without_errors() {
+    let r = run_paper(
+        &bai25::PAPER,
+        &mut Context {
+            experiments: false,
+            ..Default::default()
+        },
+    );
+    assert_eq!(r.len(), bai25::claims().len());
+    for c in &r {
+        assert!(c.ran, "{} skipped", c.id);
+        assert!(!c.note.starts_with("error:"), "{}: {}", c.id, c.note);
+        assert_ne!(c.verdict, ClaimVerdict::NotCheckable, "{}", c.id);
+        let n: u32 =
+            c.id.strip_prefix("B.")
+                .expect("B.n")
+                .parse()
+                .expect("number");
+        assert!((1..=12).contains(&n), "{}", c.id);
+    }
 }
 
 fn repo(path: &str) -> PathBuf {
@@ -68,13 +93,20 @@ fn published_protocols_are_the_declarations() {
     }
 }
 
-/// The protocol file parses as TOML, with one entry per declared claim, each carrying its rule.
+/// Every paper's protocol file parses as TOML, with one entry per declared claim, each carrying
+/// its rule.
 #[test]
 fn the_protocol_file_is_toml_with_every_claim() {
-    let text = protocol_toml(&dp_bai::PAPER);
+    for paper in dpbai::claims::PAPERS {
+        the_protocol_of(paper);
+    }
+}
+
+fn the_protocol_of(paper: &Paper) {
+    let text = protocol_toml(paper);
     let v: toml::Value = toml::from_str(&text).expect("valid TOML");
     let entries = v["claim"].as_array().expect("claims");
-    assert_eq!(entries.len(), dp_bai::claims().len());
+    assert_eq!(entries.len(), (paper.claims)().len());
     for e in entries {
         assert!(e.get("confirm").is_some() || e.get("not_checkable").is_some());
         assert!(
@@ -109,16 +141,35 @@ fn no_hand_written_range_of_every_claim() {
     }
 }
 
-/// Matches `F.1–F.<n>` or `F.1-F.<n>` (the range of every claim from the first).
+/// Matches `F.1–F.<n>`, `B.1-B.<n>` and the like (the range of every claim of a paper from
+/// its first).
 fn regex_lite_range() -> impl Fn(&str) -> bool {
     |line: &str| {
-        ["F.1–F.", "F.1-F.", "F.1–", "F.1 – F."].iter().any(|p| {
-            line.match_indices(p).any(|(i, _)| {
-                let rest = &line[i + p.len()..];
-                let rest = rest.trim_start_matches("F.");
-                rest.starts_with(|c: char| c.is_ascii_digit())
-                    && !line[..i].ends_with(|c: char| c.is_ascii_digit())
+        ["F", "B"].iter().any(|l| {
+            let pats = [
+                format!("{l}.1–{l}."),
+                format!("{l}.1-{l}."),
+                format!("{l}.1–"),
+                format!("{l}.1 – {l}."),
+            ];
+            pats.iter().any(|p| {
+                line.match_indices(p.as_str()).any(|(i, _)| {
+                    let rest = &line[i + p.len()..];
+                    let rest = rest.trim_start_matches(&format!("{l}."));
+                    rest.starts_with(|c: char| c.is_ascii_digit())
+                        && !line[..i].ends_with(|c: char| c.is_ascii_digit())
+                })
             })
         })
     }
+}
+
+#[test]
+fn the_range_pattern_catches_both_papers() {
+    let m = regex_lite_range();
+    // built from pieces: this file is scanned too
+    let range = |a: &str, sep: &str, b: &str| [a, sep, b].concat();
+    assert!(m(&range("claims F.1", "–", "F.68 here")) && m(&range("see B.1", "–", "B.12")));
+    assert!(m(&range("B.1", "-", "B.5")));
+    assert!(!m("F.50–F.55") && !m("B.2, B.3") && !m("F.11–F.13"));
 }

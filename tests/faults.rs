@@ -29,6 +29,7 @@ fn injected_faults_move_exactly_their_claims() {
     injected_solver_and_special_faults_leave_nothing_decided();
     injected_mc_and_audit_faults_leave_nothing_decided();
     a_missing_grid_is_an_error_not_a_skip();
+    second_paper_solver_fault_moves_exactly_its_solver_claims();
     // After the guards: nothing is injected any more.
     assert!(Area::ALL.iter().all(|&a| !dpbai::fault::injected(a)));
 }
@@ -81,4 +82,33 @@ fn a_missing_grid_is_an_error_not_a_skip() {
     });
     let c = r.iter().find(|c| c.id == "F.54").expect("checked");
     assert!(c.ran && c.note.starts_with("error:"), "{}", c.note);
+}
+
+/// The second paper ([BAI25]): under a solver fault exactly the claims that declare `solver`
+/// are `not checkable` with the injected fault named; the others still decide.
+fn second_paper_solver_fault_moves_exactly_its_solver_claims() {
+    let paper = &dpbai::claims::bai25::PAPER;
+    let r = dpbai::claims::run_paper(
+        paper,
+        &mut Context {
+            experiments: false,
+            fault: Some(Area::Solver),
+            ..Default::default()
+        },
+    );
+    for c in (paper.claims)() {
+        let m = c.meta();
+        let got = r.iter().find(|x| x.id == m.id).expect("checked");
+        if m.areas.contains(&Area::Solver) {
+            assert_eq!(got.verdict, ClaimVerdict::NotCheckable, "{}", m.id);
+            assert!(
+                got.note.contains("injected fault"),
+                "{}: {}",
+                m.id,
+                got.note
+            );
+        } else {
+            assert!(!got.note.starts_with("error:"), "{}: {}", m.id, got.note);
+        }
+    }
 }

@@ -2,7 +2,7 @@
 //! evidence, and how they are judged.
 //!
 //! A paper is a study file (`verify/*.toml`: its Monte Carlo grid and controls as data) plus a
-//! claims module ([`dp_bai`]: one [`Claim`] per claim id, listed by its `claims()`). A check
+//! claims module ([`dp_bai`], [`bai25`]: one [`Claim`] per claim id, listed by its `claims()`). A check
 //! gathers evidence with the library (never pasted numbers) and returns typed statistics
 //! ([`Statistics`]); the claim's [`Rule`] turns them into its [`ClaimVerdict`] ([`judge()`]).
 //! `verify/protocol.toml`, the published pre-registration, and the claims table of
@@ -23,6 +23,7 @@
 //! declares the areas it uses ([`Claim::areas`]); `scripts/fault-areas.py` checks that the claims
 //! a fault moves are exactly those that declare its area.
 
+pub mod bai25;
 mod context;
 mod declare;
 pub mod dp_bai;
@@ -42,12 +43,18 @@ pub use paper::{Paper, Step};
 pub use record::{flag, ClaimResult, ClaimVerdict};
 pub use rule::{Borderline, Equivalence, Regime, Rule};
 
-/// Every paper whose claims `dpbai verify` checks.
-pub const PAPERS: &[protocol::Paper] = &[dp_bai::PAPER];
+/// Every paper whose claims `dpbai verify` checks: the first paper ([`dp_bai`]) and
+/// \[BAI25\] ([`bai25`]).
+pub const PAPERS: &[protocol::Paper] = &[dp_bai::PAPER, bai25::PAPER];
 
 /// Runs and judges every claim of the first paper ([`dp_bai::claims`]).
 pub fn run_all(ctx: &mut Context) -> Vec<ClaimResult> {
-    run_claims(&dp_bai::claims(), ctx)
+    run_paper(&dp_bai::PAPER, ctx)
+}
+
+/// Runs and judges every claim of `paper`.
+pub fn run_paper(paper: &Paper, ctx: &mut Context) -> Vec<ClaimResult> {
+    run_claims(&(paper.claims)(), ctx)
 }
 
 #[cfg(test)]
@@ -74,13 +81,13 @@ mod tests {
         assert!(id_key("F.68") < id_key("S.1"));
     }
 
-    /// Every declared claim's rule is consistent and names only statistics its check returns
-    /// (its typed statistics' fields): a rule that names an absent statistic fails here.
+    /// Every declared claim of every paper has a unique id and a consistent rule that names only
+    /// statistics its check returns (its typed statistics' fields): a rule that names an absent
+    /// statistic fails here.
     #[test]
     fn every_rule_names_its_checks_statistics() {
-        let claims = dp_bai::claims();
         let mut ids = std::collections::BTreeSet::new();
-        for c in &claims {
+        for c in PAPERS.iter().flat_map(|p| (p.claims)()) {
             let m = c.meta();
             assert!(ids.insert(m.id), "{} is declared twice", m.id);
             m.rule

@@ -42,7 +42,11 @@ pub struct Paper {
     pub claims_doc: &'static str,
     /// The report file `dpbai verify` writes, relative to its output folder.
     pub report: &'static str,
-    /// The built-in study files by profile name (`quick`, `paper`), compiled in.
+    /// The expected verdicts `verify --check` compares with, by profile name (`quick`,
+    /// `paper`), relative to the folder `dpbai` runs in.
+    pub expected: &'static [(&'static str, &'static str)],
+    /// The built-in study files by profile name (`quick`, `paper`), compiled in (none for a
+    /// paper whose claims need no Monte Carlo cells).
     pub studies: &'static [(&'static str, &'static str)],
     /// The declarations.
     pub claims: fn() -> Vec<&'static dyn AnyClaim>,
@@ -51,6 +55,16 @@ pub struct Paper {
     pub evidence: fn(&Study, &[CellResult], &mut Context),
     /// Gathers the evidence beyond the study's cells (traced runs, audit searches).
     pub gather: Gather,
+}
+
+impl Paper {
+    /// The expected file of `profile`, if the paper has one.
+    pub fn expected_file(&self, profile: &str) -> Option<&'static str> {
+        self.expected
+            .iter()
+            .find(|(p, _)| *p == profile)
+            .map(|(_, f)| *f)
+    }
 }
 
 impl std::fmt::Debug for Paper {

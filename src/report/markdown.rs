@@ -59,9 +59,15 @@ pub fn cell(s: &str) -> String {
 
 /// The claims table, in ID order: the rule (from verify/protocol.toml) beside the verdict.
 pub fn claims_table(results: &[ClaimResult]) -> String {
-    let mut s = String::from(
-        "| ID | claim | source | the paper says | we computed | rule (verify/protocol.toml) | verdict |\n\
-         |---|---|---|---|---|---|---|\n",
+    claims_table_of(results, "verify/protocol.toml")
+}
+
+/// The claims table of a paper whose protocol file is `protocol`, in ID order: the rule beside
+/// the verdict.
+pub fn claims_table_of(results: &[ClaimResult], protocol: &str) -> String {
+    let mut s = format!(
+        "| ID | claim | source | the paper says | we computed | rule ({protocol}) | verdict |\n\
+         |---|---|---|---|---|---|---|\n"
     );
     for r in results {
         s.push_str(&format!(

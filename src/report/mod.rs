@@ -5,11 +5,13 @@
 //!   JSON sidecar); knows nothing about the paper;
 //! * [`paper`]: the builders of the paper's figures and their rendering from a grid of cells;
 //! * [`markdown`], [`blocks`]: REPORT.md's generated blocks;
+//! * [`bai25`]: REPORT-BAI25.md, the second paper's report;
 //! * [`study`]: the figures and SUMMARY.md of users' own studies (`dpbai experiment`).
 //!
 //! The report reads cells; it never defines, caches or seeds them: that is the experiment layer
 //! ([`crate::experiment`]).
 
+pub mod bai25;
 pub mod blocks;
 pub mod markdown;
 pub mod paper;

@@ -119,6 +119,10 @@ pub const PAPER: Paper = Paper {
     protocol: "verify/protocol.toml",
     claims_doc: "docs/CLAIMS.md",
     report: "REPORT.md",
+    expected: &[
+        ("quick", "verify/expected.toml"),
+        ("paper", "verify/expected-paper.toml"),
+    ],
     studies: &evidence::STUDIES,
     claims,
     evidence: sort_evidence,

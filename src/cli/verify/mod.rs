@@ -1,5 +1,6 @@
-//! `dpbai verify`: check every numeric claim of the paper, regenerate REPORT.md's generated
-//! blocks and figures/, and compare verdicts with `verify/expected.toml`.
+//! `dpbai verify`: check every numeric claim of the papers, regenerate the generated blocks of
+//! REPORT.md (the first paper) and REPORT-BAI25.md (\[BAI25\]) and figures/, and compare
+//! verdicts with `verify/expected.toml` and `verify/expected-bai25.toml`.
 
 use dpbai::claims::dp_bai::evidence::{self, Profile};
 use dpbai::claims::verify::{verify, Options, Step};
@@ -50,6 +51,11 @@ pub struct Args {
     /// the paper profile (whose snapshots differ: more runs, the full grid).
     #[arg(long)]
     pub(crate) expected: Option<PathBuf>,
+    /// File of expected verdicts of the second paper's claims (\[BAI25\], REPORT-BAI25.md), in
+    /// the format of --expected. Default: `verify/expected-bai25.toml` (both profiles: its
+    /// claims are exact and need no Monte Carlo cells).
+    #[arg(long)]
+    pub(crate) expected_bai25: Option<PathBuf>,
     /// Rewrite the `[snapshot]` table of the expected file with this run's verdicts of every
     /// claim that ran and is not in `[independent]` (refused when a claim is `not checkable`
     /// because of an error); the lines above `[snapshot]` are kept.
@@ -276,8 +282,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     // The expected file is read before any cell runs, so that a missing or malformed one fails
     // at once (e.g. `verify --check` outside the repository), not after the whole profile.
     let expected = expected_path(args.expected.as_deref(), &args.profile);
+    let second = &dpbai::claims::bai25::PAPER;
+    let expected_second = args.expected_bai25.clone().unwrap_or_else(|| {
+        PathBuf::from(
+            second
+                .expected_file(&args.profile)
+                .unwrap_or("verify/expected-bai25.toml"),
+        )
+    });
     if args.check || args.record_snapshot {
         preflight(&expected)?;
+        preflight(&expected_second)?;
     }
     let cells = study_cells(&study);
     let cache = args.out_dir.join("verify-cache").join(&args.profile);
@@ -332,16 +347,33 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let report_path = dpbai::report::verify::write(&v, &profile, &args.out_dir, &command)?;
     let results = &v.claims;
+    // The second paper: exact claims, no study cells (dpbai::claims::bai25).
+    let v2 = verify(
+        second,
+        dpbai::claims::bai25::study(&args.profile)?,
+        &runner,
+        opts,
+        None,
+        &mut |_| {},
+    )?;
+    let report_second = dpbai::report::bai25::write(&v2, &args.out_dir)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(results)?);
+        let all: Vec<&dpbai::claims::ClaimResult> = results.iter().chain(&v2.claims).collect();
+        println!("{}", serde_json::to_string_pretty(&all)?);
     } else {
-        for r in results {
+        for r in results.iter().chain(&v2.claims) {
             println!("{:<8} {:<24} {}", r.id, r.verdict.as_str(), r.title);
         }
         println!("{}", verdict_summary(results));
         println!(
-            "wrote {} in {:.1} s (profile {})",
+            "{}: {}",
+            second.name,
+            dpbai::report::bai25::summary(&v2.claims)
+        );
+        println!(
+            "wrote {} and {} in {:.1} s (profile {})",
             report_path.display(),
+            report_second.display(),
             started.elapsed().as_secs_f64(),
             args.profile
         );
@@ -376,9 +408,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     if args.record_snapshot {
         record_snapshot(results, &expected, &args.profile)?;
+        record_snapshot(&v2.claims, &expected_second, &args.profile)?;
     }
     if args.check {
-        check(results, &expected)?;
+        // Both papers are compared (and reported) before either failure is returned.
+        let first = check(results, &expected);
+        let second = check(&v2.claims, &expected_second);
+        first?;
+        second?;
     }
     Ok(())
 }
