@@ -236,7 +236,7 @@ def run(
     Parameters
     ----------
     algo : ``ttucb``, ``ctb-tt``, ``gauss-ldp-tt``, ``adap-tt``, ``adap-tt-star``, ``dp-se``,
-        ``dpa-tt``.
+        ``dpa-tt``, ``dp-tt``, ``eb-tci`` (the last two: [BAI25], Bernoulli arms only).
     means : arm means; ``family``/``sigma`` as in :func:`bounds`.
     delta : risk ``δ ∈ (0, 1)``; ``eps``: privacy budget (required by private algorithms).
     runs, seed : number of runs (>= 1) and master seed (an integer in ``[0, 2^64 - 1]``).

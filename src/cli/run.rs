@@ -44,7 +44,7 @@ undefined). Run r uses rng_for_run(seed, r): output is identical for any --threa
 `dpbai merge` of the --shard files equals the unsharded run."
 )]
 pub struct Args {
-    /// Algorithm: ttucb, ctb-tt, gauss-ldp-tt, adap-tt, adap-tt-star, dp-se, dpa-tt.
+    /// Algorithm: ttucb, ctb-tt, gauss-ldp-tt, adap-tt, adap-tt-star, dp-se, dpa-tt, dp-tt, eb-tci.
     #[arg(long, value_parser = parse_algo_value)]
     pub algo: AlgoName,
     /// Arm means, comma-separated (e.g. 0.95,0.9,0.9,0.9,0.5).
