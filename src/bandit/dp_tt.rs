@@ -23,7 +23,7 @@
 //! `Lap(1/ε)` noise (sensitivity 1 for rewards in `[0, 1]`: the Laplace mechanism, Thm. 3 of
 //! the seed paper); the increments of an arm use disjoint rewards (parallel composition), and
 //! every decision is post-processing of the released sums and the counts: DP-TT is ε-global DP
-//! (\[BAI25\] poster: "for observations in `[0, 1]`, DP-TT is ε-global DP"). `audit dp --algo
+//! (\[BAI25\] poster: "for observations in `[0, 1]`, DP-TT is ε-global DP"). `audit dp --mechanism
 //! dp-tt` audits exactly this release ([`crate::privacy::dp_tt_release_plan`]).
 //!
 //! # EB-TCI (non-private)

@@ -38,11 +38,13 @@ use crate::rng::Rng;
 use rand::Rng as _;
 
 pub mod daf;
+pub mod dp_tt;
 pub mod gaussian;
 pub mod laplace;
 pub mod randomised_response;
 
 pub use daf::{daf_phase_bounds, daf_release_plan, daf_sample_release, DafArm, DafRelease};
+pub use dp_tt::dp_tt_release_plan;
 pub use gaussian::GaussianMechanism;
 pub use laplace::{laplace_noise, Laplace};
 pub use randomised_response::RandomisedResponse;

@@ -56,7 +56,7 @@ impl std::fmt::Display for MechanismInfo {
 }
 
 /// Every mechanism `audit dp --mechanism` knows.
-pub const MECHANISMS: [MechanismInfo; 4] = [
+pub const MECHANISMS: [MechanismInfo; 5] = [
     MechanismInfo {
         name: "rr",
         description: "randomised response on [0, 1] (Alg. 4; eps-LDP by L. 12)",
@@ -85,6 +85,13 @@ pub const MECHANISMS: [MechanismInfo; 4] = [
         approximate: false,
         default_runs: 1_000_000,
         build: |eps, _| Ok(Box::new(DafSchedule::new(eps, true)?)),
+    },
+    MechanismInfo {
+        name: "dp-tt",
+        description: "DP-TT's noisy phase increments on a fixed schedule ([BAI25] poster; eps-DP by the Laplace mechanism, Thm. 3, under parallel composition)",
+        approximate: false,
+        default_runs: 1_000_000,
+        build: |eps, _| Ok(Box::new(DpTtSchedule::new(eps, 1.0, None)?)),
     },
 ];
 
@@ -283,6 +290,129 @@ impl Audited for DafSchedule {
     }
 }
 
+/// DP-TT on one arm's fixed schedule of [`DAF_SEQUENCE_LEN`] rewards: the vector of its noisy
+/// phase increments ([`privacy::dp_tt_release_plan`]). Faithful at `scale_factor = 1` and no
+/// noiseless phase; the mutants `dp-tt-half-scale` (`scale_factor = 1/2`) and
+/// `dp-tt-noiseless-phase` (phase 1 released without noise) keep the faithful claim.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DpTtSchedule {
+    eps: f64,
+    scale_factor: f64,
+    noiseless_phase: Option<usize>,
+}
+
+impl DpTtSchedule {
+    /// DP-TT's release at `ε` with its noise scales times `scale_factor`, and the phase
+    /// `noiseless_phase` (0-based) released without noise.
+    ///
+    /// # Errors
+    /// [`crate::Error::InvalidParameter`] unless `ε > 0` finite and `scale_factor > 0`.
+    pub fn new(eps: f64, scale_factor: f64, noiseless_phase: Option<usize>) -> Result<Self> {
+        check_above("eps", eps, 0.0)?;
+        check_above("scale factor", scale_factor, 0.0)?;
+        Ok(DpTtSchedule {
+            eps,
+            scale_factor,
+            noiseless_phase,
+        })
+    }
+
+    /// The plan: per phase its increment and its noise scale (`None`: no noise).
+    fn plan(&self, r: &[f64]) -> Result<Vec<(f64, Option<f64>)>> {
+        Ok(privacy::dp_tt_release_plan(r, self.eps)?
+            .into_iter()
+            .enumerate()
+            .map(|(j, (m, b))| {
+                (
+                    m,
+                    (self.noiseless_phase != Some(j)).then_some(b * self.scale_factor),
+                )
+            })
+            .collect())
+    }
+}
+
+impl ExactLoss for DpTtSchedule {
+    /// Every neighbour pair of the schedule (one reward 0 vs 1, the others 1/2): a noiseless
+    /// increment that differs is an infinite loss; the noisy ones are a Laplace vector.
+    fn exact_loss(&self, claim: Claim) -> Result<ExactFinding> {
+        let mut worst = (f64::NEG_INFINITY, 1usize);
+        let mut verdict = Verdict::Holds;
+        let mut r = vec![0.5; DAF_SEQUENCE_LEN];
+        for i in 0..DAF_SEQUENCE_LEN {
+            r[i] = 1.0;
+            let p1 = self.plan(&r)?;
+            r[i] = 0.0;
+            let p0 = self.plan(&r)?;
+            r[i] = 0.5;
+            let leak = p1.iter().zip(&p0).any(|(a, b)| a.1.is_none() && a.0 != b.0);
+            let (v, l) = if leak {
+                (Verdict::Violated, f64::INFINITY)
+            } else {
+                let noisy = |p: &[(f64, Option<f64>)]| -> Vec<(f64, f64)> {
+                    p.iter().filter_map(|&(m, b)| b.map(|b| (m, b))).collect()
+                };
+                laplace_vector_verdict(&noisy(&p1), &noisy(&p0), claim.eps())?
+            };
+            if v.severity_rank() < verdict.severity_rank() {
+                verdict = v;
+            }
+            if l > worst.0 {
+                worst = (l, i + 1);
+            }
+        }
+        Ok(ExactFinding {
+            verdict,
+            loss: worst.0,
+            gamma: None,
+            note: format!(
+                "one arm's sequence of {DAF_SEQUENCE_LEN} rewards (6 noisy phase increments); worst neighbour: entry {} changed 0 <-> 1",
+                worst.1
+            ),
+        })
+    }
+}
+
+impl Audited for DpTtSchedule {
+    fn claim(&self) -> PrivacyClaim {
+        PrivacyClaim {
+            eps: self.eps,
+            gamma: 0.0,
+            lemma: "Thm. 3 with parallel composition ([BAI25] poster)",
+        }
+    }
+    /// Neighbours: the first reward 1 vs 0, the others 1/2. The released vector is projected on
+    /// `T = Σ_j y_j / b_j` over the noisy increments plus `10³·y_j` over a noiseless one.
+    fn blackbox(&self, n: u64, seed: u64, alpha: f64, claim: Claim) -> Result<BlackBox> {
+        let mut r1 = vec![0.5; DAF_SEQUENCE_LEN];
+        r1[0] = 1.0;
+        let mut r0 = r1.clone();
+        r0[0] = 0.0;
+        let (p1, p0) = (self.plan(&r1)?, self.plan(&r0)?);
+        let stat = |plan: &[(f64, Option<f64>)], rng: &mut Rng| -> f64 {
+            plan.iter()
+                .map(|&(m, b)| match b {
+                    Some(b) => (m + privacy::laplace_noise(b, rng)) / b,
+                    None => 1e3 * m,
+                })
+                .sum()
+        };
+        let (x, y) = sample_pair(n, seed, |i, rng| {
+            if i == 0 {
+                stat(&p1, rng)
+            } else {
+                stat(&p0, rng)
+            }
+        });
+        let mut bb = sniper_real(&x, &y, alpha, claim)?;
+        bb.event = format!("{} with Y = sum_j y_j/b_j", bb.event);
+        Ok(bb)
+    }
+    fn local(&self) -> Option<&dyn privacy::Mechanism> {
+        None
+    }
+}
+
 /// A mechanism with a planted bug: the broken `inner` mechanism, still claiming the statement
 /// of the faithful one (`audit dp --mutant`).
 #[derive(Debug)]
@@ -363,4 +493,28 @@ pub(super) fn neighbour_search(
         },
     )?;
     Ok((r, cands))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// DP-TT's release: one reward moves one increment by 1 at scale `1/ε` (loss exactly `ε`,
+    /// by the closed form `|Δ|/b`); half the scale doubles it; a noiseless increment leaks.
+    #[test]
+    fn dp_tt_schedule_exact_losses() {
+        let claim = Claim::Pure { eps: 0.7 };
+        let f = DpTtSchedule::new(0.7, 1.0, None).expect("valid");
+        let r = f.exact_loss(claim).expect("exact");
+        assert_eq!(r.verdict, Verdict::Holds);
+        assert!((r.loss - 0.7).abs() <= 1e-15, "{}", r.loss);
+        let h = DpTtSchedule::new(0.7, 0.5, None).expect("valid");
+        let r = h.exact_loss(claim).expect("exact");
+        assert_eq!(r.verdict, Verdict::Violated);
+        assert!((r.loss - 1.4).abs() <= 1e-14, "{}", r.loss);
+        let n = DpTtSchedule::new(0.7, 1.0, Some(2)).expect("valid");
+        let r = n.exact_loss(claim).expect("exact");
+        assert_eq!((r.verdict, r.loss), (Verdict::Violated, f64::INFINITY));
+        assert!(DpTtSchedule::new(0.0, 1.0, None).is_err());
+    }
 }

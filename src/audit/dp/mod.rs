@@ -45,7 +45,7 @@
 //! set of its values on the selection half and certifies it on the held-out half.
 //!
 //! # Mutants
-//! [`MUTANTS`]: four mechanism bugs (caught instantly in exact mode, and by the black box) and
+//! [`MUTANTS`]: six mechanism bugs (two of them in DP-TT's release) (caught instantly in exact mode, and by the black box) and
 //! two whole-algorithm bugs (AdaP-TT and CTB-TT run at `4ε` while claiming `ε`; black box only).
 //! A mechanism bug is a [`Mutation`]: the broken mechanism, [`Mutated`] to keep the claim of
 //! the faithful one of [`MECHANISMS`], so exact and black-box modes treat both alike.

@@ -1,7 +1,9 @@
 //! Planted bugs (`audit dp --mutant`): four mechanism bugs, caught exactly and by the black
 //! box, and whole-algorithm bugs (black box on reward tables only).
 
-use super::mechanisms::{mechanism_info, mutated, Audited, DafSchedule, MechanismInfo};
+use super::mechanisms::{
+    mechanism_info, mutated, Audited, DafSchedule, DpTtSchedule, MechanismInfo,
+};
 use crate::bandit::AlgoName;
 use crate::error::Result;
 use crate::privacy::{GaussianMechanism, Laplace, RandomisedResponse};
@@ -73,7 +75,7 @@ pub enum MutantBase {
 }
 
 /// Every built-in mutant.
-pub const MUTANTS: [Mutant; 6] = [
+pub const MUTANTS: [Mutant; 8] = [
     Mutant {
         name: "laplace-half-scale",
         description: "Laplace mechanism with noise scale 1/(2 eps) instead of 1/eps (true loss 2 eps)",
@@ -113,6 +115,22 @@ pub const MUTANTS: [Mutant; 6] = [
                 let sigma = GaussianMechanism::new(eps, gamma)?.sigma() / 2.0;
                 broken("gaussian", GaussianMechanism::with_sigma(sigma, gamma)?, eps, gamma)
             },
+        }),
+    },
+    Mutant {
+        name: "dp-tt-half-scale",
+        description: "DP-TT's phase increments with Laplace scale 1/(2 eps) instead of 1/eps (true loss 2 eps)",
+        base: MutantBase::Mechanism(Mutation {
+            base: "dp-tt",
+            build: |eps, gamma| broken("dp-tt", DpTtSchedule::new(eps, 0.5, None)?, eps, gamma),
+        }),
+    },
+    Mutant {
+        name: "dp-tt-noiseless-phase",
+        description: "DP-TT releasing its first phase increment without noise (infinite loss)",
+        base: MutantBase::Mechanism(Mutation {
+            base: "dp-tt",
+            build: |eps, gamma| broken("dp-tt", DpTtSchedule::new(eps, 1.0, Some(0))?, eps, gamma),
         }),
     },
     Mutant {
