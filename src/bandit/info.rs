@@ -299,7 +299,9 @@ pub const ALGORITHMS: [AlgoInfo; 9] = [
         batches: None,
         options: &["beta", "eps"],
         paper_preset: None,
-        upper_bound: Some("dp-tt"),
+        // [BAI25]'s asymptotic bound 2(1 + η)·T*_{ε,β} is computed by
+        // `complexity::upper::dp_tt`, but it is not yet a study's upper-bound kind.
+        upper_bound: None,
         claims: "none yet ([BAI25]'s algorithm claims are not declared)",
         estimates: Estimates::Noisy,
         rule_sigma: RuleSigma::Rewards,
