@@ -678,6 +678,7 @@ fn a_cell_at_a_newer_engine_version_is_called_newer() {
     let cache = tmp.path().join("verify-cache").join("quick");
     write_cell_file(&cache_path(&cache, &spec.digest()), &cell.key(), &spec, &[]).expect("write");
     let expected = Path::new(env!("CARGO_MANIFEST_DIR")).join("verify/expected.toml");
+    let expected2 = Path::new(env!("CARGO_MANIFEST_DIR")).join("verify/expected-bai25.toml");
     let e = refused(
         run_in(
             tmp.path(),
@@ -688,6 +689,8 @@ fn a_cell_at_a_newer_engine_version_is_called_newer() {
                 s(tmp.path()),
                 "--expected",
                 s(&expected),
+                "--expected-bai25",
+                s(&expected2),
             ],
             NO_HANG,
         ),

@@ -83,7 +83,7 @@ fn a_mechanism_mutant_keeps_its_base_claim() {
             m.name
         );
     }
-    assert_eq!(seen, 4);
+    assert_eq!(seen, 6);
 }
 
 /// Black box: each mutant (mechanisms, and whole algorithms run at 4ε while claiming ε) is
