@@ -55,25 +55,32 @@ pub fn daf_phase_bounds(k: u32) -> (u64, u64) {
 /// ```
 pub fn daf_release_plan(rewards: &[f64], eps: f64, forgetting: bool) -> Result<Vec<(f64, f64)>> {
     check_above("eps", eps, 0.0)?;
+    Ok(complete_phases(rewards)?
+        .into_iter()
+        .map(|(lo, hi)| {
+            let first = if forgetting { lo } else { 1 };
+            let slice = &rewards[(first - 1) as usize..hi as usize];
+            let mean = slice.iter().sum::<f64>() / slice.len() as f64;
+            let size = (hi - lo + 1) as f64;
+            (mean, ulp_up(1.0 / (eps * size)))
+        })
+        .collect())
+}
+
+/// The bounds ([`daf_phase_bounds`]) of every phase complete within `rewards`, after checking
+/// that every reward is finite: the phase walk of the schedule audits (DAF, DP-TT).
+///
+/// # Errors
+/// [`Error::InvalidParameter`] for a reward that is not finite.
+pub(crate) fn complete_phases(rewards: &[f64]) -> Result<Vec<(u64, u64)>> {
     if let Some(r) = rewards.iter().find(|r| !r.is_finite()) {
         return Err(Error::param("reward", r, "a finite number"));
     }
     let n = rewards.len() as u64;
-    let mut plan = Vec::new();
-    let mut k = 1u32;
-    loop {
-        let (lo, hi) = daf_phase_bounds(k);
-        if hi > n {
-            break;
-        }
-        let first = if forgetting { lo } else { 1 };
-        let slice = &rewards[(first - 1) as usize..hi as usize];
-        let mean = slice.iter().sum::<f64>() / slice.len() as f64;
-        let size = (hi - lo + 1) as f64;
-        plan.push((mean, ulp_up(1.0 / (eps * size))));
-        k += 1;
-    }
-    Ok(plan)
+    Ok((1u32..)
+        .map(daf_phase_bounds)
+        .take_while(|&(_, hi)| hi <= n)
+        .collect())
 }
 
 /// One draw of the DAF release vector: `mean_k + Lap(scale_k)` for every entry of

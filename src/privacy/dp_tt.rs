@@ -8,7 +8,8 @@
 //! under parallel composition: ε-DP. (The bandit algorithm runs the same rule inline:
 //! `bandit::dp_tt`.)
 
-use super::{daf_phase_bounds, ulp_up};
+use super::daf::complete_phases;
+use super::ulp_up;
 use crate::error::{check_above, Error, Result};
 
 /// DP-TT's release plan on `rewards` (one arm, `η = 1`): per complete phase, the sum of its
@@ -29,20 +30,11 @@ pub fn dp_tt_release_plan(rewards: &[f64], eps: f64) -> Result<Vec<(f64, f64)>> 
     if !eps.is_finite() {
         return Err(Error::param("eps", eps, "a finite number > 0"));
     }
-    if let Some(r) = rewards.iter().find(|r| !r.is_finite()) {
-        return Err(Error::param("reward", r, "a finite number"));
-    }
-    let n = rewards.len() as u64;
-    let mut plan = Vec::new();
-    let mut k = 1u32;
-    loop {
-        let (lo, hi) = daf_phase_bounds(k);
-        if hi > n {
-            break;
-        }
-        let sum = rewards[(lo - 1) as usize..hi as usize].iter().sum::<f64>();
-        plan.push((sum, ulp_up(1.0 / eps)));
-        k += 1;
-    }
-    Ok(plan)
+    Ok(complete_phases(rewards)?
+        .into_iter()
+        .map(|(lo, hi)| {
+            let sum = rewards[(lo - 1) as usize..hi as usize].iter().sum::<f64>();
+            (sum, ulp_up(1.0 / eps))
+        })
+        .collect())
 }

@@ -5,7 +5,7 @@
 use super::markdown::{claims_table_of, replace_block};
 use crate::claims::bai25::{regimes, PAPER};
 use crate::claims::verify::Verification;
-use crate::claims::{ClaimResult, ClaimVerdict};
+use crate::claims::ClaimResult;
 use crate::error::Result;
 use std::path::{Path, PathBuf};
 
@@ -13,15 +13,10 @@ const TEMPLATE: &str = "# REPORT-BAI25: the claims of [BAI25], checked\n\nRegene
 
 /// One-line counts per verdict.
 pub fn summary(results: &[ClaimResult]) -> String {
-    let count = |v: ClaimVerdict| results.iter().filter(|r| r.verdict == v).count();
     format!(
-        "{} claims checked: {} confirmed, {} confirmed as corrected, {} refuted, {} inconclusive, {} not checkable.",
+        "{} claims checked: {}",
         results.len(),
-        count(ClaimVerdict::Confirmed),
-        count(ClaimVerdict::ConfirmedAsCorrected),
-        count(ClaimVerdict::Refuted),
-        count(ClaimVerdict::Inconclusive),
-        count(ClaimVerdict::NotCheckable)
+        super::markdown::verdict_counts(results)
     )
 }
 

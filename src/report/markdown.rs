@@ -91,7 +91,6 @@ pub fn claims_table_of(results: &[ClaimResult], protocol: &str) -> String {
 
 /// One-line counts per verdict.
 pub fn verdict_summary(results: &[ClaimResult]) -> String {
-    let count = |v: ClaimVerdict| results.iter().filter(|r| r.verdict == v).count();
     let variants = |suffix: &str| {
         results
             .iter()
@@ -107,10 +106,19 @@ pub fn verdict_summary(results: &[ClaimResult]) -> String {
     );
     format!(
         "{} claims checked ({refs} of them also under the public code's rules, {other} also under uniform \
-         sampling: {} verdicts): {} confirmed, {} confirmed as corrected, {} refuted, {} inconclusive, {} not \
-         checkable.",
+         sampling: {} verdicts): {}",
         results.len() - twice,
         results.len(),
+        verdict_counts(results)
+    )
+}
+
+/// `N confirmed, N confirmed as corrected, N refuted, N inconclusive, N not checkable.` (every
+/// report's summary line ends so).
+pub fn verdict_counts(results: &[ClaimResult]) -> String {
+    let count = |v: ClaimVerdict| results.iter().filter(|r| r.verdict == v).count();
+    format!(
+        "{} confirmed, {} confirmed as corrected, {} refuted, {} inconclusive, {} not checkable.",
         count(ClaimVerdict::Confirmed),
         count(ClaimVerdict::ConfirmedAsCorrected),
         count(ClaimVerdict::Refuted),

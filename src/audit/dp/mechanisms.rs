@@ -261,33 +261,56 @@ impl Audited for DafSchedule {
             lemma: "L. 31",
         }
     }
-    /// Neighbours: the first reward 1 vs 0, the others 1/2. The released vector is projected
-    /// on `T = Σ_j y_j / b_j` (the scales `b_j` are public).
+    /// Neighbours and projection of [`schedule_blackbox`] (every phase noisy).
     fn blackbox(&self, n: u64, seed: u64, alpha: f64, claim: Claim) -> Result<BlackBox> {
-        let mut r1 = vec![0.5; DAF_SEQUENCE_LEN];
-        r1[0] = 1.0;
-        let mut r0 = r1.clone();
-        r0[0] = 0.0;
-        let (p1, p0) = (self.plan(&r1)?, self.plan(&r0)?);
-        let stat = |plan: &[(f64, f64)], rng: &mut Rng| -> f64 {
-            plan.iter()
-                .map(|&(mean, b)| (mean + privacy::laplace_noise(b, rng)) / b)
-                .sum()
+        let plan = |r: &[f64]| -> Result<Vec<(f64, Option<f64>)>> {
+            Ok(self
+                .plan(r)?
+                .into_iter()
+                .map(|(m, b)| (m, Some(b)))
+                .collect())
         };
-        let (x, y) = sample_pair(n, seed, |i, rng| {
-            if i == 0 {
-                stat(&p1, rng)
-            } else {
-                stat(&p0, rng)
-            }
-        });
-        let mut bb = sniper_real(&x, &y, alpha, claim)?;
-        bb.event = format!("{} with Y = sum_j y_j/b_j", bb.event);
-        Ok(bb)
+        schedule_blackbox(plan, n, seed, alpha, claim)
     }
     fn local(&self) -> Option<&dyn privacy::Mechanism> {
         None
     }
+}
+
+/// The black box of a release plan on one arm's schedule of [`DAF_SEQUENCE_LEN`] rewards
+/// (DAF's phase means, DP-TT's increments): neighbours are the first reward 1 vs 0, the others
+/// 1/2, and the released vector is projected on `T = Σ_j y_j / b_j` over the noisy entries
+/// (the scales `b_j` are public) plus `10³·y_j` over a noiseless one (`None`).
+fn schedule_blackbox(
+    plan: impl Fn(&[f64]) -> Result<Vec<(f64, Option<f64>)>>,
+    n: u64,
+    seed: u64,
+    alpha: f64,
+    claim: Claim,
+) -> Result<BlackBox> {
+    let mut r1 = vec![0.5; DAF_SEQUENCE_LEN];
+    r1[0] = 1.0;
+    let mut r0 = r1.clone();
+    r0[0] = 0.0;
+    let (p1, p0) = (plan(&r1)?, plan(&r0)?);
+    let stat = |plan: &[(f64, Option<f64>)], rng: &mut Rng| -> f64 {
+        plan.iter()
+            .map(|&(m, b)| match b {
+                Some(b) => (m + privacy::laplace_noise(b, rng)) / b,
+                None => 1e3 * m,
+            })
+            .sum()
+    };
+    let (x, y) = sample_pair(n, seed, |i, rng| {
+        if i == 0 {
+            stat(&p1, rng)
+        } else {
+            stat(&p0, rng)
+        }
+    });
+    let mut bb = sniper_real(&x, &y, alpha, claim)?;
+    bb.event = format!("{} with Y = sum_j y_j/b_j", bb.event);
+    Ok(bb)
 }
 
 /// DP-TT on one arm's fixed schedule of [`DAF_SEQUENCE_LEN`] rewards: the vector of its noisy
@@ -381,32 +404,9 @@ impl Audited for DpTtSchedule {
             lemma: "Thm. 3 with parallel composition ([BAI25] poster)",
         }
     }
-    /// Neighbours: the first reward 1 vs 0, the others 1/2. The released vector is projected on
-    /// `T = Σ_j y_j / b_j` over the noisy increments plus `10³·y_j` over a noiseless one.
+    /// Neighbours and projection of [`schedule_blackbox`].
     fn blackbox(&self, n: u64, seed: u64, alpha: f64, claim: Claim) -> Result<BlackBox> {
-        let mut r1 = vec![0.5; DAF_SEQUENCE_LEN];
-        r1[0] = 1.0;
-        let mut r0 = r1.clone();
-        r0[0] = 0.0;
-        let (p1, p0) = (self.plan(&r1)?, self.plan(&r0)?);
-        let stat = |plan: &[(f64, Option<f64>)], rng: &mut Rng| -> f64 {
-            plan.iter()
-                .map(|&(m, b)| match b {
-                    Some(b) => (m + privacy::laplace_noise(b, rng)) / b,
-                    None => 1e3 * m,
-                })
-                .sum()
-        };
-        let (x, y) = sample_pair(n, seed, |i, rng| {
-            if i == 0 {
-                stat(&p1, rng)
-            } else {
-                stat(&p0, rng)
-            }
-        });
-        let mut bb = sniper_real(&x, &y, alpha, claim)?;
-        bb.event = format!("{} with Y = sum_j y_j/b_j", bb.event);
-        Ok(bb)
+        schedule_blackbox(|r| self.plan(r), n, seed, alpha, claim)
     }
     fn local(&self) -> Option<&dyn privacy::Mechanism> {
         None
