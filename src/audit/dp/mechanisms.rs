@@ -261,7 +261,8 @@ impl Audited for DafSchedule {
             lemma: "L. 31",
         }
     }
-    /// Neighbours and projection of [`schedule_blackbox`] (every phase noisy).
+    /// Neighbours: the first reward 1 vs 0, the others 1/2; the release projected on
+    /// `T = Σ_j y_j / b_j` (every phase noisy; the scales `b_j` are public).
     fn blackbox(&self, n: u64, seed: u64, alpha: f64, claim: Claim) -> Result<BlackBox> {
         let plan = |r: &[f64]| -> Result<Vec<(f64, Option<f64>)>> {
             Ok(self
@@ -404,7 +405,8 @@ impl Audited for DpTtSchedule {
             lemma: "Thm. 3 with parallel composition ([BAI25] poster)",
         }
     }
-    /// Neighbours and projection of [`schedule_blackbox`].
+    /// Neighbours: the first reward 1 vs 0, the others 1/2; the release projected on
+    /// `T = Σ_j y_j / b_j` over the noisy increments plus `10³·y_j` over a noiseless one.
     fn blackbox(&self, n: u64, seed: u64, alpha: f64, claim: Claim) -> Result<BlackBox> {
         schedule_blackbox(|r| self.plan(r), n, seed, alpha, claim)
     }
