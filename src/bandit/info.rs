@@ -299,10 +299,9 @@ pub const ALGORITHMS: [AlgoInfo; 9] = [
         batches: None,
         options: &["beta", "eps"],
         paper_preset: None,
-        // [BAI25]'s asymptotic bound 2(1 + η)·T*_{ε,β} is computed by
-        // `complexity::upper::dp_tt`, but it is not yet a study's upper-bound kind.
-        upper_bound: None,
-        claims: "none yet ([BAI25]'s algorithm claims are not declared)",
+        // [BAI25]'s asymptotic bound 2(1 + η)·T*_{ε,β} (`complexity::upper::dp_tt`).
+        upper_bound: Some("dp-tt"),
+        claims: "B.6, B.7, B.8, B.9, B.10, B.12 (docs/CLAIMS-BAI25.md)",
         estimates: Estimates::Noisy,
         rule_sigma: RuleSigma::Rewards,
         // μ1, ε = 1: mean τ 141,017 over 100 runs against T*_ε·log(1/(2.4δ)) = 1480;
@@ -325,7 +324,7 @@ pub const ALGORITHMS: [AlgoInfo; 9] = [
         options: &["beta"],
         paper_preset: Some("gk16-bernoulli"),
         upper_bound: None,
-        claims: "none yet ([BAI25]'s algorithm claims are not declared)",
+        claims: "B.9, B.12 (docs/CLAIMS-BAI25.md)",
         estimates: Estimates::RewardMeans,
         rule_sigma: RuleSigma::Rewards,
         // μ1: mean τ 6131 over 100 runs against T*_KL·log(1/(2.4δ)) = 1476; 5.4e6 samples/s.

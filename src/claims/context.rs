@@ -84,6 +84,8 @@ pub struct Context {
     pub audits: Option<super::dp_bai::audit::Audits>,
     /// The adversarial instance searches of REPORT.md's `audit-search` block.
     pub searches: Vec<super::dp_bai::searches::Searched>,
+    /// The audits of \[BAI25\]'s B.6 and B.7 (gathered before its claims are judged).
+    pub bai25: Option<super::bai25::algorithms::Audits>,
 }
 
 /// Traced runs per algorithm on μ4 (distinct means), and a starvation probe on μ2.

@@ -3,7 +3,7 @@
 //! prose around them stays by hand. Reads the verification; runs no Monte Carlo.
 
 use super::markdown::{claims_table_of, replace_block};
-use crate::claims::bai25::{regimes, PAPER};
+use crate::claims::bai25::{empirical, evidence, regimes, PAPER};
 use crate::claims::verify::Verification;
 use crate::claims::ClaimResult;
 use crate::error::Result;
@@ -26,6 +26,77 @@ fn or_error(r: Result<String>) -> String {
     r.unwrap_or_else(|e| format!("**not computed (error: {e})**"))
 }
 
+/// The folder of the figures, under the report's `figures/`.
+pub const FIGURES: &str = "bai25";
+
+/// The figure of \[BAI25\] (τ against ε, one per instance of its grid group, with the lower
+/// bounds `T_global`, `T*_ε` and the asymptotic `8·T*_ε`) into `dir/bai25/` (PNG, SVG and
+/// sidecar JSON; none without experiments). Returns the stems written.
+///
+/// # Errors
+/// A rendering or solver failure.
+pub fn figures(v: &Verification, dir: &Path, command: &str) -> Result<Vec<String>> {
+    use crate::experiment::study::{row, BoundCache};
+    if v.cells.is_empty() {
+        return Ok(Vec::new());
+    }
+    // The grid group only: the slope cells are B.8's evidence, not the figure's.
+    let mut study = v.study.clone();
+    let keep: Vec<bool> = study
+        .cells
+        .iter()
+        .map(|c| study.algorithms[c.algorithm].group == evidence::GRID)
+        .collect();
+    let results: Vec<_> = v
+        .cells
+        .iter()
+        .zip(&keep)
+        .filter(|(_, k)| **k)
+        .map(|(r, _)| r.clone())
+        .collect();
+    let mut i = 0;
+    study.cells.retain(|_| {
+        i += 1;
+        keep[i - 1]
+    });
+    study
+        .deltas
+        .retain(|d| study.cells.iter().any(|c| c.cell.setting.delta.get() == *d));
+    let mut bounds = BoundCache::default();
+    let rows = (0..study.cells.len())
+        .map(|k| row(&study, k, &results[k], &mut bounds))
+        .collect::<Result<Vec<_>>>()?;
+    let out = dir.join(FIGURES);
+    crate::files::create_parent(&out.join("x"))?;
+    super::study::output::render_figures(&study, &rows, &out, command, &mut bounds)
+}
+
+/// The figures' list of REPORT-BAI25.md.
+fn figures_block(v: &Verification) -> String {
+    let mut names: Vec<String> = v
+        .study
+        .instances
+        .iter()
+        .filter(|i| {
+            v.study.cells.iter().any(|c| {
+                v.study.instances[c.instance].name == i.name
+                    && v.study.algorithms[c.algorithm].group == evidence::GRID
+            })
+        })
+        .map(|i| {
+            let stem = super::study::output::figure_stem(&i.name, crate::claims::bai25::DELTA);
+            format!(
+                "* [{}](figures/{FIGURES}/{stem}.svg): τ against ε on {} (mean ± 95% interval), with T_global·log(1/(2.4δ)), T*_ε·log(1/(3δ)), T*_KL·log(1/(2.4δ)) and DP-TT's asymptotic 8·T*_ε·log(1/δ)",
+                stem, i.name
+            )
+        })
+        .collect();
+    if names.is_empty() {
+        names.push("* none (no experiments were run)".into());
+    }
+    names.join("\n")
+}
+
 /// Rewrites the generated blocks of `out_dir/REPORT-BAI25.md` (a template when it does not
 /// exist) from `v`, and returns its path.
 ///
@@ -46,6 +117,17 @@ pub fn write(v: &Verification, out_dir: &Path) -> Result<PathBuf> {
         &doc,
         "regime-split",
         &or_error(regimes::regime_split_block()),
+    );
+    doc = replace_block(&doc, "figures", &figures_block(v));
+    doc = replace_block(
+        &doc,
+        "threshold-gap",
+        &or_error(empirical::threshold_gap_block(
+            v.context
+                .groups
+                .get(evidence::GRID)
+                .map_or(&[], Vec::as_slice),
+        )),
     );
     crate::files::write_atomic(&path, doc.as_bytes())?;
     Ok(path)

@@ -3,19 +3,26 @@
 //! numbered B.1 … as in docs/CLAIMS-BAI25.md, one declaration each beside its check, its
 //! protocol written to `verify/protocol-bai25.toml` and its report to REPORT-BAI25.md.
 //!
-//! Only the exactly computable claims are declared: the divergence `d_ε` (B.1), the
-//! characteristic time `T*_ε` against the first paper's times (B.2, B.4, B.5), its low-privacy
-//! switch (B.3) and the poster's regime split (B.11). The claims on the algorithms DP-TT and
-//! EB-TCI (their privacy, δ-correctness, asymptotics and the figure) need Monte Carlo evidence
-//! and are not declared yet; the paper has no study file (its [`PAPER`] lists none) until they are.
+//! Every claim of FOLLOWUP's list is declared: the exactly computable ones (the divergence
+//! `d_ε`, `T*_ε` against the first paper's times, its low-privacy switch, the poster's regime
+//! split), the audits of DP-TT (its privacy, the δ-correctness of the printed threshold shape)
+//! and the claims on the experiment, judged on the cells of the paper's study files
+//! (`verify/bai25-quick.toml`, `verify/bai25-paper.toml`).
 //!
 //! # Modules
 //! * `divergence`: B.1, the closed form of `d_ε` against its definition and its dual form;
 //! * `times`: B.2 to B.5, `T*_ε` against `T_g`, `T*_KL`, `T*_TV` and `T*_{ε,1/2}`;
+//! * [`algorithms`]: B.6 and B.7, the audits of DP-TT (gathered and cached);
+//! * `empirical`: B.8, B.9, B.10, B.12, on the study's cells, and the Finding that compares
+//!   DP-TT under the printed threshold with the poster's plotted times;
+//! * [`evidence`]: the study files and how their cells are sorted by group;
 //! * `regimes`: B.11 and the Findings of REPORT-BAI25.md (the poster's figure against the lower
 //!   bound, one regime split for two instances), read from `verify/bai25-poster-figure.csv`.
 
+pub mod algorithms;
 mod divergence;
+pub mod empirical;
+pub mod evidence;
 mod instances;
 pub mod regimes;
 mod times;
@@ -25,7 +32,6 @@ pub use instances::DELTA;
 use crate::claims::context::Context;
 use crate::claims::declare::AnyClaim;
 use crate::claims::paper::{Gathering, Paper, Step};
-use crate::experiment::run::CellResult;
 use crate::experiment::study::Study;
 
 /// Every claim of the paper, in id order.
@@ -36,12 +42,17 @@ pub fn claims() -> Vec<&'static dyn AnyClaim> {
         &times::B3,
         &times::B4,
         &times::B5,
+        &algorithms::B6,
+        &algorithms::B7,
+        &empirical::B8,
+        &empirical::B9,
+        &empirical::B10,
         &regimes::B11,
+        &empirical::B12,
     ]
 }
 
-/// The second paper: its declarations and where their published forms live. It has no study
-/// file yet: its claims need no Monte Carlo cells ([`study`]).
+/// The second paper: its declarations, its study files and where their published forms live.
 pub const PAPER: Paper = Paper {
     name: "bai25",
     title: "Optimal Best Arm Identification under Differential Privacy",
@@ -50,12 +61,12 @@ pub const PAPER: Paper = Paper {
     report: "REPORT-BAI25.md",
     expected: &[
         ("quick", "verify/expected-bai25.toml"),
-        ("paper", "verify/expected-bai25.toml"),
+        ("paper", "verify/expected-bai25-paper.toml"),
     ],
-    studies: &[],
+    studies: &evidence::STUDIES,
     claims,
-    evidence: no_cells,
-    gather: nothing_to_gather,
+    evidence: evidence::sort_evidence,
+    gather,
 };
 
 /// The study of profile `name`: the paper's built-in study file when it has one, else a study
@@ -86,12 +97,43 @@ pub fn study(name: &str) -> crate::error::Result<Study> {
     })
 }
 
-fn no_cells(_: &Study, _: &[CellResult], _: &mut Context) {}
-
-fn nothing_to_gather(
-    _: &mut Context,
-    _: &Gathering,
-    _: &mut dyn FnMut(Step<'_>),
+/// Gathers the evidence beyond the study's cells, each piece cached in the folder of `how`:
+/// B.6's privacy audit and B.7's δ audit. A `verify --shard i/n` job computes the pieces
+/// `k ≡ i (mod n)`.
+fn gather(
+    ctx: &mut Context,
+    how: &Gathering,
+    progress: &mut dyn FnMut(Step<'_>),
 ) -> crate::error::Result<()> {
+    use crate::experiment::evidence::{cached, EvidenceSpec};
+    let cache = how.cache.as_deref();
+    let full = ctx.full;
+    let mut audits = algorithms::Audits::default();
+    if how.mine(0) {
+        progress(Step::Phase("privacy audit of DP-TT (B.6)"));
+        let spec = EvidenceSpec::new(
+            "bai25-dp-audit",
+            "privacy audit of DP-TT (B.6)",
+            crate::audit::dp::AUDIT_VERSION,
+            algorithms::dp_audit_inputs(),
+        );
+        audits.dp = Some(cached(cache, &spec, || Ok(algorithms::dp_audit()))?.0);
+    }
+    if how.mine(1) {
+        progress(Step::Phase("δ audit of DP-TT's printed threshold (B.7)"));
+        let spec = EvidenceSpec::new(
+            "bai25-delta-audit",
+            &format!(
+                "δ audit of dp-tt-poster (B.7, {})",
+                if full { "paper" } else { "quick" }
+            ),
+            crate::audit::delta::AUDIT_VERSION,
+            algorithms::delta_audit_inputs(full),
+        );
+        audits.delta = Some(cached(cache, &spec, || Ok(algorithms::delta_audit(full)))?.0);
+    }
+    if how.shard.is_none() {
+        ctx.bai25 = Some(audits);
+    }
     Ok(())
 }

@@ -15,7 +15,7 @@
 
 pub mod audit;
 mod bounds;
-mod empirical;
+pub(crate) mod empirical;
 pub mod evidence;
 mod numeric;
 pub mod public;

@@ -40,15 +40,25 @@ struct NotMet {
 /// Largest expected file read (bytes).
 const MAX_EXPECTED_BYTES: u64 = 1 << 20;
 
-/// The expected file `given` (`--expected`), or the default of `profile`.
-pub(super) fn expected_path(given: Option<&std::path::Path>, profile: &str) -> PathBuf {
-    given.map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(if profile == "paper" {
-            "verify/expected-paper.toml"
-        } else {
-            "verify/expected.toml"
-        })
-    })
+/// The expected file `given` (`--expected`, `--expected-bai25`), or `paper`'s default for
+/// `profile` (the table [`dpbai::claims::Paper::expected`]).
+pub(super) fn expected_path(
+    given: Option<&std::path::Path>,
+    paper: &dpbai::claims::Paper,
+    profile: &str,
+) -> anyhow::Result<PathBuf> {
+    match given {
+        Some(p) => Ok(PathBuf::from(p)),
+        None => paper
+            .expected_file(profile)
+            .map(PathBuf::from)
+            .ok_or_else(|| {
+                crate::cli::errors::usage(format!(
+                    "no expected file of paper {} for profile {profile}",
+                    paper.name
+                ))
+            }),
+    }
 }
 
 /// Reads an expected file, with the `[independent]` table of its `independent_from` file.

@@ -52,8 +52,8 @@ pub struct Args {
     #[arg(long)]
     pub(crate) expected: Option<PathBuf>,
     /// File of expected verdicts of the second paper's claims (\[BAI25\], REPORT-BAI25.md), in
-    /// the format of --expected. Default: `verify/expected-bai25.toml` (both profiles: its
-    /// claims are exact and need no Monte Carlo cells).
+    /// the format of --expected. Default: `verify/expected-bai25.toml` for the quick profile,
+    /// `verify/expected-bai25-paper.toml` for the paper profile.
     #[arg(long)]
     pub(crate) expected_bai25: Option<PathBuf>,
     /// Rewrite the `[snapshot]` table of the expected file with this run's verdicts of every
@@ -115,7 +115,13 @@ fn run_shard(study: &Study, args: &Args, shard: &str, threads: usize) -> anyhow:
     }
     let shard = dpbai::mc::Shard::parse(shard)?;
     let cache = args.out_dir.join("verify-cache").join(&args.profile);
-    let cells = study_cells(study);
+    // Both papers' cells (a cell both name is one specification, computed once).
+    let mut cells = study_cells(study);
+    for c in study_cells(&dpbai::claims::bai25::study(&args.profile)?) {
+        if !cells.iter().any(|x| x.digest() == c.digest()) {
+            cells.push(c);
+        }
+    }
     let started = std::time::Instant::now();
     for (i, cell) in cells.iter().enumerate() {
         let s = run_cell_shard(cell, &cache, threads, shard)?;
@@ -130,18 +136,21 @@ fn run_shard(study: &Study, args: &Args, shard: &str, threads: usize) -> anyhow:
             s.map_or("(cached)".to_string(), |s| format!("{s:.1} s"))
         );
     }
-    // This job's part of the evidence beyond the cells (traced runs, audits, searches).
-    dpbai::claims::verify::gather_shard(
-        &dpbai::claims::dp_bai::PAPER,
-        args.profile == "paper",
-        &cache,
-        shard,
-        &mut |step| {
-            if let dpbai::claims::verify::Step::Phase(name) = step {
-                eprintln!("evidence: {name}");
-            }
-        },
-    )?;
+    // This job's part of the evidence beyond the cells (traced runs, audits, searches), of
+    // every paper.
+    for paper in dpbai::claims::PAPERS {
+        dpbai::claims::verify::gather_shard(
+            paper,
+            args.profile == "paper",
+            &cache,
+            shard,
+            &mut |step| {
+                if let dpbai::claims::verify::Step::Phase(name) = step {
+                    eprintln!("evidence: {name}");
+                }
+            },
+        )?;
+    }
     println!(
         "shard {}/{} of profile {}: {} cells in {:.1} s, files in {}; run `dpbai verify --profile {}` \
          once every shard's files are in that folder",
@@ -249,6 +258,47 @@ fn write_protocol(root: &std::path::Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// [`verify`] of `paper` on `study` with its progress shown: a bar over the study's cells (each
+/// line prefixed with `tag`) and a spinner per evidence phase. `cells` are the runner, the cell
+/// cache folder and the evidence cache (none with `--no-experiments`).
+fn verify_shown(
+    paper: &dpbai::claims::Paper,
+    study: Study,
+    cells: (&CellRunner, &std::path::Path, Option<&std::path::Path>),
+    opts: Options,
+    tag: &str,
+) -> anyhow::Result<dpbai::claims::verify::Verification> {
+    let (runner, cache, evidence_cache) = cells;
+    let mut bar = Progress::new(&study_cells(&study), cache);
+    let mut phase: Option<indicatif::ProgressBar> = None;
+    let v = verify(
+        paper,
+        study,
+        runner,
+        opts,
+        evidence_cache,
+        &mut |step| match step {
+            Step::Cell {
+                done,
+                total,
+                result,
+            } => bar.cell(&format!("[{tag}{done:>3}/{total}]"), result),
+            Step::Phase(name) => {
+                if let Some(p) = phase.take() {
+                    p.finish_and_clear();
+                }
+                bar.line(&format!("{name} …"));
+                phase = Some(spinner(name));
+            }
+        },
+    )?;
+    if let Some(p) = phase.take() {
+        p.finish_and_clear();
+    }
+    bar.finish();
+    Ok(v)
+}
+
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
     if args.write_protocol {
@@ -281,15 +331,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     // The expected file is read before any cell runs, so that a missing or malformed one fails
     // at once (e.g. `verify --check` outside the repository), not after the whole profile.
-    let expected = expected_path(args.expected.as_deref(), &args.profile);
-    let second = &dpbai::claims::bai25::PAPER;
-    let expected_second = args.expected_bai25.clone().unwrap_or_else(|| {
-        PathBuf::from(
-            second
-                .expected_file(&args.profile)
-                .unwrap_or("verify/expected-bai25.toml"),
-        )
-    });
+    let expected = expected_path(
+        args.expected.as_deref(),
+        &dpbai::claims::dp_bai::PAPER,
+        &args.profile,
+    )?;
+    let expected_second = expected_path(
+        args.expected_bai25.as_deref(),
+        &dpbai::claims::bai25::PAPER,
+        &args.profile,
+    )?;
     if args.check || args.record_snapshot {
         preflight(&expected)?;
         preflight(&expected_second)?;
@@ -309,33 +360,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         experiments: !args.no_experiments,
         fault,
     };
-    let mut bar = Progress::new(&cells, &cache);
-    let mut phase: Option<indicatif::ProgressBar> = None;
-    let v = verify(
+    let evidence_cache = (!args.no_experiments).then_some(cache.as_path());
+    let v = verify_shown(
         &dpbai::claims::dp_bai::PAPER,
         study,
-        &runner,
+        (&runner, &cache, evidence_cache),
         opts,
-        (!args.no_experiments).then_some(cache.as_path()),
-        &mut |step| match step {
-            Step::Cell {
-                done,
-                total,
-                result,
-            } => bar.cell(&format!("[{done:>3}/{total}]"), result),
-            Step::Phase(name) => {
-                if let Some(p) = phase.take() {
-                    p.finish_and_clear();
-                }
-                bar.line(&format!("{name} …"));
-                phase = Some(spinner(name));
-            }
-        },
+        "",
     )?;
-    if let Some(p) = phase.take() {
-        p.finish_and_clear();
-    }
-    bar.finish();
     let figs =
         dpbai::report::verify::figures(&v, &profile, &args.out_dir.join("figures"), &command)?;
     if !figs.is_empty() {
@@ -347,15 +379,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let report_path = dpbai::report::verify::write(&v, &profile, &args.out_dir, &command)?;
     let results = &v.claims;
-    // The second paper: exact claims, no study cells (dpbai::claims::bai25).
-    let v2 = verify(
+    // The second paper (dpbai::claims::bai25): its study's cells (those the first paper's
+    // study also names come from the cache), its audits, its claims.
+    let second = &dpbai::claims::bai25::PAPER;
+    let v2 = verify_shown(
         second,
         dpbai::claims::bai25::study(&args.profile)?,
-        &runner,
+        (&runner, &cache, evidence_cache),
         opts,
-        None,
-        &mut |_| {},
+        &format!("{}: ", second.name),
     )?;
+    let figs_second = dpbai::report::bai25::figures(&v2, &args.out_dir.join("figures"), &command)?;
+    if !figs_second.is_empty() {
+        eprintln!(
+            "wrote {} figures of {} to {}",
+            figs_second.len(),
+            second.name,
+            args.out_dir.join("figures").display()
+        );
+    }
     let report_second = dpbai::report::bai25::write(&v2, &args.out_dir)?;
     if args.json {
         let all: Vec<&dpbai::claims::ClaimResult> = results.iter().chain(&v2.claims).collect();

@@ -239,7 +239,8 @@ pub struct AlgorithmFile {
     pub readings: std::collections::BTreeMap<String, toml::Value>,
 }
 
-/// A lower-bound curve: `T*·log(1/(2.4δ))` of one privacy setting (READINGS.md §B).
+/// A lower-bound curve: `T*·log(1/(2.4δ))` of one privacy setting (READINGS.md §B), or
+/// \[BAI25\]'s `T*_ε·log(1/(3δ))` (each kind with its own factor, [`LowerKind::log_factor`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LowerKind {
@@ -249,6 +250,10 @@ pub enum LowerKind {
     Local,
     /// `T_global(ε)` (ε-global DP).
     Global,
+    /// `T*_ε` (ε-global DP, the tight time of \[BAI25\], with its factor `log(1/(3δ))`); drawn
+    /// when `[bounds] lower` names it, never a cell's own lower bound (a global-DP cell's row
+    /// keeps `T_global`).
+    GlobalTight,
 }
 
 /// An asymptotic upper bound (`dpbai bounds`, READINGS.md §E.4), times `log(1/δ)`: a δ → 0
@@ -268,6 +273,12 @@ pub enum UpperKind {
     AdapTtStarLemma52,
     /// DPA-TT (App. H).
     DpaTt,
+    /// DP-TT, `2(1 + η)·T*_{ε,β}` at the cell's β and `η = 1` (\[BAI25\] poster).
+    DpTt,
+    /// DP-TT's looser form `8·T*_ε` (\[BAI25\] poster, the curve of its figure's comparison;
+    /// never a cell's own kind, drawn when `[bounds] upper` names it).
+    #[serde(rename = "dp-tt-8t-eps")]
+    DpTt8TEps,
 }
 
 /// `[bounds]`: which curves the figures draw.
@@ -381,6 +392,26 @@ impl LowerKind {
             LowerKind::NonPrivate => "non-private",
             LowerKind::Local => "local",
             LowerKind::Global => "global",
+            LowerKind::GlobalTight => "global-tight",
+        }
+    }
+
+    /// The factor of `T*` in the bound at risk `delta`: `log(1/(2.4δ))` (the first paper's
+    /// Thm. 17, READINGS.md §B) or, for [`LowerKind::GlobalTight`], `log(1/(3δ))` (\[BAI25\]).
+    pub fn log_factor(self, delta: crate::params::Delta) -> f64 {
+        match self {
+            LowerKind::GlobalTight => crate::complexity::log_factor_bai25(delta),
+            _ => crate::complexity::log_factor(delta),
+        }
+    }
+
+    /// The legend label of the curve, naming its factor.
+    pub fn label(self) -> String {
+        match self {
+            LowerKind::GlobalTight => {
+                "lower bound, global-tight T*_eps [BAI25] × log(1/(3δ))".to_string()
+            }
+            k => format!("lower bound, {}", k.as_str()),
         }
     }
 }
@@ -433,7 +464,10 @@ algo = "dp-se"
             .iter()
             .filter_map(|a| a.info().upper_bound)
             .collect();
-        assert_eq!(named, ["ctb-tt", "adap-tt", "adap-tt-star", "dpa-tt"]);
+        assert_eq!(
+            named,
+            ["ctb-tt", "adap-tt", "adap-tt-star", "dpa-tt", "dp-tt"]
+        );
         for n in named {
             assert_eq!(UpperKind::parse(n).map(UpperKind::as_str), Ok(n));
         }

@@ -98,6 +98,7 @@ pub struct Row {
 pub struct BoundCache {
     t_kl: HashMap<usize, f64>,
     private: HashMap<(usize, u64), (f64, f64)>,
+    t_eps: HashMap<(usize, u64), f64>,
 }
 
 impl BoundCache {
@@ -144,6 +145,14 @@ impl BoundCache {
             (LowerKind::NonPrivate, _) => self.t_kl(study, i),
             (LowerKind::Local, Some(e)) => Ok(self.private(study, i, e)?.0),
             (LowerKind::Global, Some(e)) => Ok(self.private(study, i, e)?.1),
+            (LowerKind::GlobalTight, Some(e)) => {
+                if let Some(v) = self.t_eps.get(&(i, e.to_bits())) {
+                    return Ok(*v);
+                }
+                let v = complexity::t_eps(&study.instances[i].instance, e)?.value;
+                self.t_eps.insert((i, e.to_bits()), v);
+                Ok(v)
+            }
             (_, None) => Err(Error::param(
                 "eps",
                 "none",
@@ -167,6 +176,15 @@ pub fn upper_per_log(
         return Ok(upper::dpa(nu, beta)?.value);
     }
     let eps = eps.ok_or_else(|| Error::param("eps", "none", "an ε for a private upper bound"))?;
+    match kind {
+        UpperKind::DpTt => return Ok(upper::dp_tt(nu, eps, beta, upper::DP_TT_ETA)?.dp_tt.value),
+        UpperKind::DpTt8TEps => {
+            return Ok(upper::dp_tt(nu, eps, beta, upper::DP_TT_ETA)?
+                .dp_tt_8t_eps
+                .value)
+        }
+        _ => {}
+    }
     let u = upper::upper_bounds(nu, eps, beta)?;
     Ok(match kind {
         UpperKind::CtbTt => u.ctb_tt.value,
@@ -174,7 +192,9 @@ pub fn upper_per_log(
         UpperKind::AdapTt => u.adap_tt.value,
         UpperKind::AdapTtStar => u.adap_tt_star.thm24_main,
         UpperKind::AdapTtStarLemma52 => u.adap_tt_star.lemma52_app,
-        UpperKind::DpaTt => unreachable!("handled above"),
+        UpperKind::DpaTt | UpperKind::DpTt | UpperKind::DpTt8TEps => {
+            unreachable!("handled above")
+        }
     })
 }
 
@@ -239,7 +259,7 @@ pub fn row(study: &Study, index: usize, r: &CellResult, bounds: &mut BoundCache)
     let s = &r.summary;
     let cs = &s.censored;
     let kind = lower_kind(c.setting.algo);
-    let lf = complexity::log_factor(c.setting.delta);
+    let lf = kind.log_factor(c.setting.delta);
     let lower_bound = bounds.time(study, sc.instance, kind, c.setting.eps_value())? * lf;
     let uk = upper_kind(c);
     // Upper bounds are for Bernoulli arms under the paper's thresholds (READINGS.md §E.4); a Gaussian

@@ -130,7 +130,12 @@ pub fn render_figures(
                             .lower
                             .iter()
                             .copied()
-                            .filter(|&l| l == LowerKind::NonPrivate || l == lower_kind(a))
+                            .filter(|&l| {
+                                l == LowerKind::NonPrivate
+                                    || l == lower_kind(a)
+                                    || (l == LowerKind::GlobalTight
+                                        && lower_kind(a) == LowerKind::Global)
+                            })
                             .collect();
                         let upper: Vec<UpperKind> = study
                             .upper
@@ -201,7 +206,7 @@ fn panel(
         eps = vec![lo, hi];
     }
     let fine = crate::numbers::log_grid(lo / 1.3, hi * 1.3, 48);
-    let lf = complexity::log_factor(Delta::new(delta)?);
+    let d = Delta::new(delta)?;
     // Lower bounds: the privacy settings' first (black), the non-private one last.
     let mut kinds: Vec<LowerKind> = lower.to_vec();
     kinds.sort_by_key(|&k| k == LowerKind::NonPrivate);
@@ -211,11 +216,11 @@ fn panel(
             .iter()
             .map(|&e| {
                 let at = (k != LowerKind::NonPrivate).then_some(e);
-                Ok(bounds.time(study, i, k, at)? * lf)
+                Ok(bounds.time(study, i, k, at)? * k.log_factor(d))
             })
             .collect::<Result<Vec<f64>>>()?;
         lower_bounds.push(Curve {
-            label: format!("lower bound, {}", k.as_str()),
+            label: k.label(),
             x: fine.clone(),
             y,
             algorithm: None,

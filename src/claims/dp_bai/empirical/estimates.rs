@@ -8,7 +8,7 @@ pub(super) use crate::experiment::CellResult;
 pub(super) use crate::numbers::sig;
 
 /// z of a two-sided 95% normal interval.
-pub(super) const Z95: f64 = 1.959_963_984_540_054;
+pub(crate) const Z95: f64 = 1.959_963_984_540_054;
 
 /// The check's result when the grid is absent: skipped under `--no-experiments`, otherwise an
 /// error (the grid should be there).
@@ -137,7 +137,7 @@ pub fn ratio(ev: &Evidence, a: &CellResult, b: &CellResult) -> RatioEst {
 /// A ratio as REPORT prints it: `r [lo, hi]`; `≥ r [lo, ∞]` when only the numerator is capped
 /// (a lower bound), `≤ r [0, hi]` when only the denominator is (an upper bound), and
 /// `undetermined (KM-median ratio m)` when both are.
-pub(super) fn fmt_ratio(r: RatioEst) -> String {
+pub(crate) fn fmt_ratio(r: RatioEst) -> String {
     let end = |x: f64| {
         if x.is_finite() {
             sig(x, 3)
@@ -158,7 +158,7 @@ pub(super) fn fmt_ratio(r: RatioEst) -> String {
 }
 
 /// The mean of a cell as text: `≥ m` when runs are capped.
-pub(super) fn fmt_mean(c: &CellResult) -> String {
+pub(crate) fn fmt_mean(c: &CellResult) -> String {
     let e = est(c);
     if e.capped > 0 {
         format!("≥ {} ({} capped)", sig(e.mean, 4), e.capped)
@@ -177,7 +177,7 @@ pub(super) fn rules_tag(rules: Rules) -> &'static str {
 /// The secant slope of mean τ in `log(1/δ)` between two cells of one (instance, algorithm, ε)
 /// and its standard error; `None` when a cell is missing, `Some(Err(()))` when a cell has
 /// capped runs or fewer than two runs (the slope is then undetermined).
-pub(super) fn secant(
+pub(crate) fn secant(
     a: Option<&crate::experiment::CellResult>,
     b: Option<&crate::experiment::CellResult>,
 ) -> Option<Result<(f64, f64), ()>> {

@@ -22,6 +22,6 @@
 
 pub(super) mod complexity;
 pub(super) mod correctness;
-pub(super) mod estimates;
+pub(crate) mod estimates;
 pub(super) mod figures;
 pub(super) mod high_privacy;
