@@ -44,13 +44,18 @@
 //!   `na = Ñ_â`, `nb = Ñ_a`, `ka`, `kb` their phase indices, `t` and `gap = (μ̃_â − μ̃_a)_+`.
 //!
 //! # Engine
-//! Between releases the means do not move, the costs are non-decreasing in both counts and
-//! `log N_a` increases, so a cost computed earlier is a lower bound of its current value. The
-//! challenger is found lazily: only the costs that may be the minimum are recomputed (a
-//! relative slack of [`LAZY_SLACK`] covers the last-ulp non-monotonicity of the floating-point
-//! cost). [`AlgoSpec::step_by_step`] recomputes every cost at every step instead (the plain
-//! reference the tests compare with, run for run). Rewards are drawn one per pull; the
-//! stopping statistics change only at releases and are cached.
+//! Between releases the means do not move and only the counts grow, so the challenger is
+//! decided from certified bounds of each transport cost (module `challenger`): an upper bound
+//! from the minimiser `x*` of the arm's last exact evaluation (a feasible point: `C(N) <=
+//! N_â·d⁻_ε(μ̃_â, x*) + N_a·d⁺_ε(μ̃_a, x*)`, no logarithm), a lower bound from concavity
+//! (`C(N) >= C(N₀) + ΔN_â·d⁻_ε(μ̃_â, x') + ΔN_a·d⁺_ε(μ̃_a, x')` at the new minimiser `x'`,
+//! located by derivative signs at kept probes), both with the relative slack [`BOUND_SLACK`];
+//! only the arms these bounds leave open are evaluated exactly, so the choice is the plain
+//! loop's, ties included. [`AlgoSpec::step_by_step`] recomputes every cost at every step
+//! instead (the plain reference the tests compare with, run for run). EB-TCI releases at every
+//! pull, so its challenger costs are its stopping costs, reused. `log N_a` is recomputed only
+//! when read after a pull. Rewards are drawn one per pull; the stopping statistics change only
+//! at releases and are cached.
 
 use super::options::{AlgoName, Rules, TieBreak};
 use super::outcome::{BaiAlgorithm, RunOutcome};
@@ -65,9 +70,10 @@ use crate::rng::Rng;
 use crate::threshold::{CustomThreshold, ThresholdVars};
 use std::sync::Arc;
 
-/// Relative slack of a stale cost used as a lower bound of its current value (the cost grows by
-/// a relative `>= 1/N` per pull, far above the rounding of its closed form).
-pub const LAZY_SLACK: f64 = 1e-12;
+/// Relative slack of the certified bounds of a DP-TT challenger cost, and margin of the
+/// derivative signs that locate its minimiser: far above the few-ulp relative rounding of the
+/// closed form and its divergences.
+pub const BOUND_SLACK: f64 = 1e-9;
 
 /// DP-TT's phase growth `η` by default (`(1 + η)^k = 2^k`: doubling).
 pub const DEFAULT_ETA: f64 = 1.0;
@@ -148,11 +154,14 @@ pub(crate) struct ArmState {
     lead: u64,
     /// `N^lead_a`: pulls of `a` while leader.
     nlead: u64,
-    /// `log N_a`.
+    /// `log N_a`, computed at `N_a = log_at` (read through `ArmState::log_n`).
     log_n: f64,
-    /// Cached challenger cost `C(â, a, μ̃, N)` and whether it is current.
-    cost: f64,
-    exact: bool,
+    log_at: u64,
+    /// DP-TT's kept challenger cost `C(â, a, μ̃, ·)` (module `challenger`).
+    cache: challenger::CostCache,
+    /// The interval `[lo, hi]` of the challenger value `C + log N_a` (module `challenger`).
+    lo: f64,
+    hi: f64,
     /// Cached stopping cost `C(â, a, μ̃, Ñ)` (valid for the cached leader).
     stop_cost: f64,
 }
@@ -331,7 +340,6 @@ impl DpTt {
             s.n = 1;
             s.phase_sum = bernoulli_draw(self.thr[a], rng) as u64;
             s.power = 1.0;
-            s.log_n = 0.0;
             self.release(s, rng);
             rounds += 1;
         }
@@ -389,13 +397,6 @@ impl DpTt {
             let s = &mut st[pull];
             s.n += 1;
             s.phase_sum += r;
-            s.log_n = (s.n as f64).ln();
-            s.exact = false;
-            if pull == leader {
-                for o in st.iter_mut() {
-                    o.exact = false;
-                }
-            }
             let released = match self.eta {
                 Some(_) => st[pull].n >= st[pull].next,
                 None => true,
@@ -407,8 +408,7 @@ impl DpTt {
                 if new_leader != leader || pull == leader {
                     leader = new_leader;
                     for o in st.iter_mut() {
-                        o.exact = false;
-                        o.cost = 0.0;
+                        o.cache.valid = false;
                     }
                     self.refresh_stop_costs(e, &mut st, leader);
                 } else {
@@ -416,23 +416,10 @@ impl DpTt {
                     let (ml, nl) = (st[leader].mu, st[leader].nt);
                     let p = &mut st[pull];
                     p.stop_cost = self.cost(e, ml, p.mu, nl, p.nt);
-                    self.share_stop_cost(p);
+                    p.cache.valid = false;
                 }
             }
             check = released || every_step;
-        }
-    }
-
-    /// EB-TCI's challenger cost is its stopping cost (`Ñ = N`): reuse it; DP-TT's is unknown
-    /// until recomputed (`0` is a lower bound).
-    #[inline]
-    fn share_stop_cost(&self, s: &mut ArmState) {
-        if self.eta.is_none() {
-            s.cost = s.stop_cost;
-            s.exact = true;
-        } else {
-            s.cost = 0.0;
-            s.exact = false;
         }
     }
 
@@ -444,7 +431,6 @@ impl DpTt {
                 s.stop_cost = f64::INFINITY;
             } else {
                 s.stop_cost = self.cost(e, ml, s.mu, nl, s.nt);
-                self.share_stop_cost(s);
             }
         }
     }
@@ -462,71 +448,35 @@ impl DpTt {
 
     /// (C): the TCI challenger `argmin_{a ≠ l} C(l, a, μ̃, N) + log N_a`, lowest index on ties.
     fn challenger(&self, e: DEps, st: &mut [ArmState], l: usize) -> usize {
+        if !self.plain {
+            if self.eta.is_some() {
+                return self.certified_challenger(e, st, l);
+            }
+            // EB-TCI releases at every pull (`Ñ = N`): its challenger cost is its stopping cost,
+            // the same call on the same numbers
+            return argmin_value(st, l, |s| s.stop_cost);
+        }
         let (ml, nl) = (st[l].mu, st[l].n as f64);
-        if self.plain {
-            let mut best = usize::MAX;
-            let mut best_v = f64::INFINITY;
-            for (a, s) in st.iter_mut().enumerate() {
-                if a == l {
-                    continue;
-                }
-                s.cost = self.cost(e, ml, s.mu, nl, s.n as f64);
-                s.exact = true;
-                let v = s.cost + s.log_n;
-                if best == usize::MAX || v < best_v {
-                    best = a;
-                    best_v = v;
-                }
-            }
-            return best;
-        }
-        loop {
-            // the arm of least lower bound (lowest index on ties)
-            let mut m = usize::MAX;
-            for (a, s) in st.iter().enumerate() {
-                if a != l && (m == usize::MAX || lower_value(s) < lower_value(&st[m])) {
-                    m = a;
-                }
-            }
-            let vm = lower_value(&st[m]);
-            // an inexact arm that may still be below or tie with the least value
-            let open = if st[m].exact {
-                (0..st.len()).find(|&a| a != l && !st[a].exact && lower_value(&st[a]) <= vm)
-            } else {
-                Some(m)
-            };
-            match open {
-                Some(a) => {
-                    let s = &mut st[a];
-                    s.cost = self.cost(e, ml, s.mu, nl, s.n as f64);
-                    s.exact = true;
-                }
-                // every inexact value exceeds vm: the lowest-index exact arm at vm
-                None => {
-                    return (0..st.len())
-                        .find(|&a| a != l && st[a].exact && exact_value(&st[a]) == vm)
-                        .unwrap_or(m)
-                }
-            }
-        }
+        argmin_value(st, l, |s| self.cost(e, ml, s.mu, nl, s.n as f64))
     }
 }
 
-/// The value `C + log N` of a current cost.
+/// `argmin_{a ≠ l} cost(a) + log N_a`, lowest index on ties.
 #[inline]
-fn exact_value(s: &ArmState) -> f64 {
-    s.cost + s.log_n
-}
-
-/// A lower bound of an arm's current value: exact if current, else its stale cost less the
-/// slack plus the current `log N`.
-#[inline]
-fn lower_value(s: &ArmState) -> f64 {
-    if s.exact {
-        s.cost + s.log_n
-    } else {
-        s.cost * (1.0 - LAZY_SLACK) + s.log_n
+fn argmin_value(st: &mut [ArmState], l: usize, cost: impl Fn(&ArmState) -> f64) -> usize {
+    let mut best = usize::MAX;
+    let mut best_v = f64::INFINITY;
+    for (a, s) in st.iter_mut().enumerate() {
+        if a == l {
+            continue;
+        }
+        let v = cost(s) + s.log_n();
+        if best == usize::MAX || v < best_v {
+            best = a;
+            best_v = v;
+        }
     }
+    best
 }
 
 /// `argmax_a μ̃_a`, lowest index on ties.
@@ -580,5 +530,6 @@ impl BaiAlgorithm for DpTt {
     }
 }
 
+mod challenger;
 #[cfg(test)]
 mod tests;

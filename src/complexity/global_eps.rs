@@ -101,6 +101,27 @@ pub fn transport_cost_eps_with(e: DEps, mu_best: f64, mu_a: f64, w_best: f64, w_
     w_best * e.minus(top, x) + w_a * e.plus(low, x)
 }
 
+/// The point `x*` at which [`transport_cost_eps_with`] evaluates its cost, `None` where that cost
+/// is `0` without one (`μ_a >= μ_best` after clipping, or both weights `0`): with
+/// `top = clip01(mu_best)`, `low = clip01(mu_a)`, the cost is exactly
+/// `w_best * e.minus(top, x*) + w_a * e.plus(low, x*)`, the same operations in the same order, so
+/// a caller that keeps the two divergences gets the cost bit for bit (DP-TT's challenger bounds).
+#[inline]
+pub(crate) fn transport_argmin_eps(
+    e: DEps,
+    mu_best: f64,
+    mu_a: f64,
+    w_best: f64,
+    w_a: f64,
+) -> Option<f64> {
+    let top = mu_best.clamp(0.0, 1.0);
+    let low = mu_a.clamp(0.0, 1.0);
+    if low >= top || (w_best <= 0.0 && w_a <= 0.0) {
+        return None;
+    }
+    Some(argmin_closed_form(e, top, low, w_best, w_a))
+}
+
 /// The minimiser of `u·d⁻_ε(top, x) + w·d⁺_ε(low, x)` on `[low, top]` (`low < top`, `u, w > 0`)
 /// in closed form, piece by piece. The derivative `F(x) = w·D⁺(x) − u·D⁻(x)` is increasing,
 /// with `D⁺ = ∂d⁺_ε(low, ·) = (x − low)/(x(1 − x))` up to `B⁺ = g⁻_ε(low)` and `a/(b + a(1 − x))`

@@ -48,6 +48,7 @@ use crate::error::{check_above, check_open, Error, Result};
 use crate::instance::{Family, Instance};
 use challengers::{BranchCh, GlobalCh, QuadCh, TvCh};
 use gauss_local::GaussLocalCh;
+pub(crate) use global_eps::transport_argmin_eps;
 pub use global_eps::{
     eps_switch_low_privacy, log_factor_bai25, sample_lower_bound_bai25, t_eps, t_eps_beta,
     transport_cost_eps, transport_cost_eps_unchecked, transport_cost_eps_with, LowPrivacySwitch,

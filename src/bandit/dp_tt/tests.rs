@@ -15,12 +15,26 @@ fn bern(m: &[f64]) -> Instance {
     Instance::bernoulli(m.to_vec()).expect("instance")
 }
 
-/// The lazy challenger (stale costs as lower bounds) gives the plain loop's trajectories run
-/// for run: same stopping time, recommendation, rounds and final counts.
+/// The certified challenger (DP-TT: bounds of the costs, exact evaluations of the open arms;
+/// EB-TCI: its stopping costs reused) gives the plain loop's trajectories run for run: same
+/// stopping time, recommendation, rounds and final counts. Cases: K = 2, 4, 5, 20, near ties,
+/// ε from 0.01 to 100.
 #[test]
 fn the_lazy_challenger_is_the_plain_one() {
-    let cases: [(AlgoName, Option<f64>, f64, &[f64]); 6] = [
+    let k20: Vec<f64> = (0..20).map(|i| 0.9 - 0.02 * i as f64).collect();
+    let cases: [(AlgoName, Option<f64>, f64, &[f64]); 13] = [
         (AlgoName::DpTt, Some(1.0), 0.5, &[0.7, 0.6, 0.6, 0.5]),
+        (AlgoName::DpTt, Some(1.0), 0.5, &[0.95, 0.9, 0.9, 0.9, 0.5]),
+        (AlgoName::DpTt, Some(1.0), 0.5, &[0.6, 0.5]),
+        (AlgoName::DpTt, Some(5.0), 0.5, &k20),
+        (
+            AlgoName::DpTt,
+            Some(100.0),
+            0.5,
+            &[0.51, 0.5, 0.5, 0.5, 0.5],
+        ),
+        (AlgoName::DpTt, Some(0.01), 0.5, &[0.9, 0.89, 0.89, 0.1]),
+        (AlgoName::DpTt, Some(2.0), 0.8, &[0.501, 0.5, 0.5, 0.499]),
         (AlgoName::DpTt, Some(0.1), 0.5, &[0.9, 0.5, 0.2]),
         (
             AlgoName::DpTt,
@@ -31,14 +45,16 @@ fn the_lazy_challenger_is_the_plain_one() {
         (AlgoName::DpTt, Some(1.0), 0.5, &[1.0, 0.0, 0.99]),
         (AlgoName::EbTci, None, 0.5, &[0.7, 0.6, 0.6, 0.5]),
         (AlgoName::EbTci, None, 0.7, &[0.95, 0.9, 0.9, 0.9, 0.5]),
+        (AlgoName::EbTci, None, 0.5, &[0.6, 0.5]),
     ];
     for (algo, eps, beta, means) in cases {
         let nu = bern(means);
+        let runs = if means.len() > 5 { 3 } else { 8 };
         let lazy = DpTt::new(&spec(algo, eps, beta), &nu, DEFAULT_ETA).expect("builds");
         let mut sp = spec(algo, eps, beta);
         sp.step_by_step = true;
         let plain = DpTt::new(&sp, &nu, DEFAULT_ETA).expect("builds");
-        for r in 0..8 {
+        for r in 0..runs {
             let (a, sa) = lazy.run_impl(&mut rng_for_run(7, r), 200_000);
             let (b, sb) = plain.run_impl(&mut rng_for_run(7, r), 200_000);
             assert_eq!(a, b, "{algo:?} {means:?} run {r}");
@@ -161,4 +177,42 @@ fn a_capped_run_is_unstopped_at_the_cap() {
     let alg = DpTt::new(&spec(AlgoName::DpTt, Some(0.5), 0.5), &nu, 1.0).expect("builds");
     let o = alg.run(&mut rng_for_run(1, 0), 1000);
     assert_eq!((o.tau, o.stopped), (1000, false));
+}
+
+/// The certified bounds of a challenger cost hold at every later count, and are the cost itself
+/// at the counts of the evaluation (module `challenger`).
+#[test]
+fn challenger_bounds_enclose_the_cost() {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut unif = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    };
+    for i in 0..20_000 {
+        let eps = [0.01, 0.3, 1.0, 5.0, 200.0][i % 5];
+        let e = DEps::new_unchecked(eps);
+        let (p, q) = (unif(), unif());
+        let (top, low) = if i % 7 == 0 {
+            (p, p)
+        } else {
+            (p.max(q), p.min(q))
+        };
+        let u0 = (1.0 + 1e4 * unif() * unif()).floor();
+        let w0 = (1.0 + 1e4 * unif() * unif()).floor();
+        let c = challenger::CostCache::evaluate(e, top, low, u0, w0);
+        let exact = transport_cost_eps_with(e, top, low, u0, w0);
+        assert_eq!(c.bounds(u0, w0), (exact, exact), "{top} {low} {u0} {w0}");
+        for _ in 0..4 {
+            let u = u0 + (u0 * 0.05 * unif()).floor();
+            let w = w0 + (w0 * 0.05 * unif()).floor();
+            let (lo, hi) = c.bounds(u, w);
+            let v = transport_cost_eps_with(e, top, low, u, w);
+            assert!(
+                lo <= v && v <= hi,
+                "{eps} {top} {low} {u0} {w0} {u} {w}: {lo} {v} {hi}"
+            );
+        }
+    }
 }
