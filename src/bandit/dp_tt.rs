@@ -65,6 +65,9 @@ use crate::rng::Rng;
 use crate::threshold::{CustomThreshold, ThresholdVars};
 use std::sync::Arc;
 
+mod table;
+pub use table::DpTtFault;
+
 /// Relative slack of a stale cost used as a lower bound of its current value (the cost grows by
 /// a relative `>= 1/N` per pull, far above the rounding of its closed form).
 pub const LAZY_SLACK: f64 = 1e-12;
@@ -577,6 +580,14 @@ impl BaiAlgorithm for DpTt {
     }
     fn run(&self, rng: &mut Rng, max_steps: u64) -> RunOutcome {
         self.run_impl(rng, max_steps).0
+    }
+    /// The step-by-step loop on the table ([`DpTt::run_on_table_with`], no fault).
+    fn run_on_table(
+        &self,
+        table: &crate::bandit::RewardTable,
+        rng: &mut Rng,
+    ) -> Option<crate::bandit::TableOutput> {
+        self.run_on_table_with(table, rng, DpTtFault::NONE)
     }
 }
 
