@@ -95,6 +95,23 @@ fn dpa_tt(b: divan::Bencher) {
     bench_one(b, AlgoName::DpaTt, 1.0, Rules::Paper, false);
 }
 
+/// \[BAI25\]'s DP-TT (η = 1, its poster threshold).
+#[divan::bench]
+fn dp_tt_eps1(b: divan::Bencher) {
+    bench_one(b, AlgoName::DpTt, 1.0, Rules::Paper, false);
+}
+
+#[divan::bench]
+fn dp_tt_eps1_step_by_step(b: divan::Bencher) {
+    bench_one(b, AlgoName::DpTt, 1.0, Rules::Paper, true);
+}
+
+/// DP-TT's non-private reference (the GLR stopping rule with `gk16-bernoulli`).
+#[divan::bench]
+fn eb_tci(b: divan::Bencher) {
+    bench_one(b, AlgoName::EbTci, 1.0, Rules::Paper, false);
+}
+
 /// Run 36 of seed 1 starves the best arm (READINGS.md / REPORT.md finding) and hits the 1e8 cap:
 /// with phase skipping it costs O(K log τ), not 1e8 steps.
 #[divan::bench]
@@ -132,7 +149,9 @@ fn adap_tt_eps0001_rotating_step_by_step(b: divan::Bencher) {
 /// `scripts/callgrind-per-sample.py` (ε = 1 for the private algorithms, γ = 0.1, δ = 0.01, paper
 /// rules, run 1 of seed 1). With the caps of the callgrind table in `benches/README.md`, so that a
 /// sample stays short: TTUCB, CTB-TT and Gauss-LDP-TT runs are capped at 1e6 samples for K = 20
-/// and 5e5 for K = 100; the phased algorithms (AdaP-TT, AdaP-TT\*, DPA-TT, DP-SE) run uncapped.
+/// and 5e5 for K = 100, DP-TT and EB-TCI (\[BAI25\]) at 2e5 for K >= 20 (the cap of their
+/// callgrind rows: a challenger cost or more at every step); the phased algorithms of the seed
+/// paper (AdaP-TT, AdaP-TT\*, DPA-TT, DP-SE) run uncapped.
 #[divan::bench_group]
 mod by_k {
     use super::*;
@@ -144,8 +163,10 @@ mod by_k {
             name,
             AlgoName::AdapTt | AlgoName::AdapTtStar | AlgoName::DpaTt | AlgoName::DpSe
         );
+        let bai25 = matches!(name, AlgoName::DpTt | AlgoName::EbTci);
         match k {
             _ if phased => CAP,
+            6.. if bai25 => 200_000,
             0..=5 => CAP,
             6..=20 => 1_000_000,
             _ => 500_000,
@@ -204,5 +225,15 @@ mod by_k {
     #[divan::bench(args = ARMS)]
     fn dpa_tt(b: divan::Bencher, k: usize) {
         bench_k(b, AlgoName::DpaTt, k);
+    }
+
+    #[divan::bench(args = ARMS)]
+    fn dp_tt(b: divan::Bencher, k: usize) {
+        bench_k(b, AlgoName::DpTt, k);
+    }
+
+    #[divan::bench(args = ARMS)]
+    fn eb_tci(b: divan::Bencher, k: usize) {
+        bench_k(b, AlgoName::EbTci, k);
     }
 }

@@ -158,6 +158,30 @@ newtype!(
     /// Leader proportion `β ∈ (0, 1)`.
     Beta, "beta", |n, x| check_open(n, x, 0.0, 1.0)
 );
+/// The range of DP-TT's phase growth `η` (\[BAI25\]: phases end at `⌈(1 + η)^k⌉` pulls).
+pub const ETA_RANGE: (f64, f64) = (0.01, 100.0);
+
+/// Checks DP-TT's phase growth `η` ([`ETA_RANGE`]).
+///
+/// # Errors
+/// [`crate::Error::InvalidParameter`] naming the value and the range.
+pub fn check_eta(name: &str, x: f64) -> Result<f64> {
+    let (lo, hi) = ETA_RANGE;
+    if (lo..=hi).contains(&x) {
+        Ok(x)
+    } else {
+        Err(crate::Error::param(
+            name,
+            x,
+            format!("a number in [{lo}, {hi}] (DP-TT's phase growth)"),
+        ))
+    }
+}
+
+newtype!(
+    /// DP-TT's phase growth `η ∈ [0.01, 100]` ([`ETA_RANGE`]; default 1, doubling phases).
+    Eta, "eta", check_eta
+);
 newtype!(
     /// A probability `p ∈ [0, 1]`.
     Probability, "p", |n, x| check_closed(n, x, 0.0, 1.0)

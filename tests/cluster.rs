@@ -335,3 +335,40 @@ fn experiment_plan_assembles_the_unsharded_outputs() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// \[BAI25\]'s algorithms pass through a plan with their options (`--eta` for dp-tt); an
+/// option the algorithm does not take is refused before any file is written (exit 2).
+#[test]
+fn slurm_plans_take_dp_tt_and_eb_tci() {
+    let dir = temp_dir("bai25");
+    let run = |algo: &'static str, extra: &[&'static str]| {
+        let mut c = vec![
+            "run", "--algo", algo, "--means", "0.9,0.5", "--delta", "0.1", "--runs", "10",
+            "--seed", "1",
+        ];
+        c.extend(extra);
+        c.extend(["--out", "runs.csv"]);
+        c
+    };
+    for (algo, extra) in [
+        ("dp-tt", &["--eps", "1", "--eta", "0.5"][..]),
+        ("eb-tci", &[][..]),
+    ] {
+        let plan = dir.join(algo);
+        let (code, _, err) = plan_cli(&plan, &["--tasks", "2"], &run(algo, extra));
+        assert_eq!(code, 0, "{algo}: {err}");
+        let task = read(&plan.join("task.sh"));
+        let want = format!("run --algo {algo} --means 0.9,0.5 ");
+        assert!(task.contains(&want), "{task}");
+        assert!(task.contains(&extra.join(" ")), "{task}");
+    }
+    let plan = dir.join("refused");
+    let (code, _, err) = plan_cli(&plan, &["--tasks", "2"], &run("eb-tci", &["--eta", "2"]));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("invalid eta = 2") && err.contains("dp-tt"),
+        "{err}"
+    );
+    assert!(!plan.join("task.sh").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -247,7 +247,8 @@ def run(
     options : the readings the code adopts and the findings' controls, by their
         ``dpbai run`` flag names (``_`` or ``-``): ``tie_break``, ``challenger_counts``,
         ``ids_beta`` (a bool), ``gauss_sigma``, ``eq14_form``, ``dpa_episodes``,
-        ``adap_leader_bonus``, ``leader_counts``, each with a value that flag accepts, e.g.
+        ``adap_leader_bonus``, ``leader_counts``, ``eta`` (a number: DP-TT's phase growth,
+        ``dp-tt`` only), each with a value that flag accepts, e.g.
         ``{"adap_leader_bonus": "eq11-log-n"}``; recorded in ``summary.options``.
     threshold : a stopping threshold replacing the algorithm's: a preset name
         (:func:`threshold_presets`) or an expression (as ``dpbai run --threshold``), or a

@@ -130,16 +130,27 @@ pub(crate) fn run<'py>(
             let key: String = k
                 .extract()
                 .map_err(|_| value_error("invalid options: keys must be strings"))?;
-            // `ids_beta=True` as a Python bool; every other reading as its flag value.
+            // `ids_beta=True` as a Python bool, `eta=0.5` as a number; every reading also as
+            // its flag value.
             let value = match v.extract::<bool>() {
                 Ok(b) => b.to_string(),
-                Err(_) => v.extract::<String>().map_err(|_| {
-                    value_error(format!(
-                        "invalid options[{key:?}]: must be a string (a `dpbai run --{}` value) \
-                         or a bool (ids_beta)",
-                        key.replace('_', "-")
-                    ))
-                })?,
+                Err(_) => match v.extract::<String>() {
+                    Ok(text) => text,
+                    Err(_) => {
+                        let number =
+                            dpbai::bandit::readings::reading(&key).is_some_and(|r| r.number);
+                        match v.extract::<f64>() {
+                            Ok(x) if number => x.to_string(),
+                            _ => {
+                                return Err(value_error(format!(
+                                    "invalid options[{key:?}]: must be a string (a `dpbai run \
+                                     --{}` value), a bool (ids_beta) or a number (eta)",
+                                    key.replace('_', "-")
+                                )))
+                            }
+                        }
+                    }
+                },
             };
             setting.set_reading(&key, &value).map_err(py_err)?;
         }

@@ -100,11 +100,11 @@ impl DpSearchTarget {
     fn build(&self, means: &[f64], eps: f64) -> Result<Box<dyn BaiAlgorithm>> {
         match *self {
             DpSearchTarget::Algo(a) => {
-                if !matches!(a, AlgoName::CtbTt | AlgoName::AdapTt | AlgoName::AdapTtStar) {
+                if !crate::audit::dp::TABLE_DP_ALGORITHMS.contains(&a) {
                     return Err(Error::param(
                         "algo",
                         a.as_str(),
-                        "ctb-tt, adap-tt or adap-tt-star",
+                        crate::audit::dp::table_dp_names(),
                     ));
                 }
                 let spec = AlgoSpec::new(Setting::paper(a, 0.1)?.with_eps(eps)?);

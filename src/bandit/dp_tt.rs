@@ -70,6 +70,9 @@ use crate::rng::Rng;
 use crate::threshold::{CustomThreshold, ThresholdVars};
 use std::sync::Arc;
 
+mod table;
+pub use table::DpTtFault;
+
 /// Relative slack of the certified bounds of a DP-TT challenger cost, and margin of the
 /// derivative signs that locate its minimiser: far above the few-ulp relative rounding of the
 /// closed form and its divergences.
@@ -527,6 +530,14 @@ impl BaiAlgorithm for DpTt {
     }
     fn run(&self, rng: &mut Rng, max_steps: u64) -> RunOutcome {
         self.run_impl(rng, max_steps).0
+    }
+    /// The step-by-step loop on the table ([`DpTt::run_on_table_with`], no fault).
+    fn run_on_table(
+        &self,
+        table: &crate::bandit::RewardTable,
+        rng: &mut Rng,
+    ) -> Option<crate::bandit::TableOutput> {
+        self.run_on_table_with(table, rng, DpTtFault::NONE)
     }
 }
 

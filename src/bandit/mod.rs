@@ -142,11 +142,9 @@ pub fn build(
     }
     match s.algo {
         AlgoName::DpSe => Ok(Box::new(dp_se::DpSe::new(spec, instance)?)),
-        AlgoName::DpTt | AlgoName::EbTci => Ok(Box::new(dp_tt::DpTt::new(
-            spec,
-            instance,
-            dp_tt::DEFAULT_ETA,
-        )?)),
+        AlgoName::DpTt | AlgoName::EbTci => {
+            Ok(Box::new(dp_tt::DpTt::new(spec, instance, s.eta.get())?))
+        }
         _ => algos::build_top_two(spec, instance),
     }
 }

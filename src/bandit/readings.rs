@@ -39,13 +39,20 @@ pub struct Reading {
     pub set: fn(&mut Setting, &str) -> crate::Result<()>,
     /// A switch (`--ids-beta`, no value) rather than `--name VALUE`.
     pub switch: bool,
+    /// A number (`--eta 0.5`, checked by `set`) rather than one of `values`.
+    pub number: bool,
+    /// Whether a cell's specification ([`crate::experiment::CellSpec`]) lists it at its
+    /// default. `false` for the readings added after specifications were first recorded
+    /// (`eta`): a specification lists them only when they differ from the default, so the
+    /// digest of every earlier cell stays what it was.
+    pub recorded_at_default: bool,
     /// Where its key part goes.
     pub key_place: KeyPlace,
     /// Its key part for a non-default value (spelled as `get` spells it).
     pub key_part: fn(&str) -> String,
     /// What it reads, for `dpbai run --help`.
     pub help: &'static str,
-    /// The values it accepts (empty for a switch).
+    /// The values it accepts (empty for a switch and a number).
     pub values: fn() -> &'static [&'static str],
     /// Its default value (the paper's reading).
     pub default: fn() -> &'static str,
@@ -71,6 +78,8 @@ macro_rules! spelled_reading {
                 Ok(())
             },
             switch: false,
+            number: false,
+            recorded_at_default: true,
             key_place: KeyPlace::$place,
             key_part: $key,
             help: $help,
@@ -111,6 +120,8 @@ pub const READING_TABLE: &[Reading] = &[
             Ok(())
         },
         switch: true,
+        number: false,
+        recorded_at_default: true,
         key_place: KeyPlace::AfterParameters,
         key_part: |_| "-ids".into(),
         help:
@@ -159,6 +170,31 @@ pub const READING_TABLE: &[Reading] = &[
         |i| i.top_two && i.phased,
         "Counts of the UCB leader of dpa-tt (and of adap-tt(-star) with --adap-leader-bonus eq3): local Ñ, frozen between releases (Alg. 1), or global N, live (a control of Finding 3)"
     ),
+    Reading {
+        name: "eta",
+        get: |s| s.eta.get().to_string(),
+        set: |s, v| {
+            let x: f64 = v.trim().parse().map_err(|_| {
+                let (lo, hi) = crate::params::ETA_RANGE;
+                crate::Error::param(
+                    "eta",
+                    v,
+                    format!("a number in [{lo}, {hi}] (DP-TT's phase growth)"),
+                )
+            })?;
+            s.eta = crate::params::Eta::new(x)?;
+            Ok(())
+        },
+        switch: false,
+        number: true,
+        recorded_at_default: false,
+        key_place: KeyPlace::AfterParameters,
+        key_part: |v| format!("-eta{v}"),
+        help: "Phase growth η of dp-tt, a number in [0.01, 100]: a phase ends at ⌈(1 + η)^k⌉ pulls of its arm ([BAI25]; READINGS.md §D.11; default 1, doubling)",
+        values: || &[],
+        default: || "1",
+        accepts: |i| i.algo == AlgoName::DpTt,
+    },
 ];
 
 /// The names of [`READING_TABLE`], in its order.
@@ -342,6 +378,38 @@ mod tests {
         assert!(reading("leader_counts").is_some() && reading("nope").is_none());
     }
 
+    /// `eta` reads numbers in its range only, each refusal one line naming the value and the
+    /// range; only dp-tt takes a value other than the default.
+    #[test]
+    fn eta_reads_numbers_in_its_range_for_dp_tt_only() {
+        let mut s = Setting::paper(AlgoName::DpTt, 0.1).expect("valid");
+        assert_eq!(s.eta.get(), 1.0);
+        s.set_reading("eta", "0.5").expect("in range");
+        assert_eq!(s.eta.get(), 0.5);
+        assert_eq!(s.non_default_flags(), ["--eta 0.5"]);
+        check_options(&s).expect("dp-tt takes eta");
+        for bad in ["0", "-1", "100.5", "nan", "inf", "two", ""] {
+            let e = s.set_reading("eta", bad).expect_err(bad).to_string();
+            assert!(
+                e.contains("eta") && e.contains("[0.01, 100]") && !e.contains('\n'),
+                "{bad}: {e}"
+            );
+        }
+        assert_eq!(s.eta.get(), 0.5, "a refused value leaves the setting");
+        for algo in [AlgoName::EbTci, AlgoName::AdapTt, AlgoName::Ttucb] {
+            let mut s = Setting::paper(algo, 0.1).expect("valid");
+            check_options(&s).expect("the default is not a choice");
+            s.set_reading("eta", "2").expect("in range");
+            let e = check_options(&s)
+                .expect_err("eta for another algorithm")
+                .to_string();
+            assert!(
+                e.contains("eta") && e.contains("dp-tt") && !e.contains('\n'),
+                "{e}"
+            );
+        }
+    }
+
     #[test]
     fn options_that_do_not_apply_are_refused_naming_them() {
         let base = |a| Setting::paper(a, 0.1).expect("valid");
@@ -412,6 +480,7 @@ mod tests {
                 assert_eq!(info.takes(o), expected, "{} takes {o}", info.name);
             }
         }
+        assert!(AlgoName::DpTt.info().takes("eta") && !AlgoName::EbTci.info().takes("eta"));
     }
 
     #[test]
@@ -426,6 +495,7 @@ mod tests {
             ("dpa-episodes", "global"),
             ("adap-leader-bonus", "eq11-log-n"),
             ("leader-counts", "global"),
+            ("eta", "0.5"),
         ] {
             s.set_reading(k, v).expect("a valid reading");
         }

@@ -13,7 +13,7 @@ use super::options::{
     AdapLeaderBonus, AlgoName, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, Rules,
     TieBreak,
 };
-use crate::params::{Beta, Delta, Epsilon, Gamma};
+use crate::params::{Beta, Delta, Epsilon, Eta, Gamma};
 use crate::threshold::Eq14Form;
 
 /// The parameters of one algorithm: what a run, a cell, an audit and a summary all record.
@@ -64,7 +64,12 @@ pub struct Setting {
     /// Counts of the UCB leader of the phased algorithms (paper rules): the frozen local counts
     /// `Ñ` of Alg. 1 (default) or the live global counts `N` (a control).
     pub leader_counts: LeaderCounts,
+    /// DP-TT's phase growth `η` (\[BAI25\]; READINGS.md §D.11): default 1 (doubling phases).
+    pub eta: Eta,
 }
+
+/// DP-TT's default phase growth (`η = 1`, doubling).
+const DEFAULT_ETA: f64 = super::dp_tt::DEFAULT_ETA;
 
 /// The leader proportion of the paper (`β = 1/2`).
 const PAPER_BETA: f64 = 0.5;
@@ -88,6 +93,7 @@ impl Setting {
             dpa_episodes: DpaEpisodes::default(),
             adap_leader_bonus: AdapLeaderBonus::default(),
             leader_counts: LeaderCounts::default(),
+            eta: Eta::new(DEFAULT_ETA).expect("invariant: 1 is in ETA_RANGE"),
         }
     }
 

@@ -127,7 +127,7 @@ struct DpArgs {
     /// Mechanism: rr, laplace, gaussian, daf.
     #[arg(long, conflicts_with_all = ["algo", "mutant"])]
     mechanism: Option<String>,
-    /// Whole algorithm on neighbouring reward tables: ctb-tt, adap-tt, adap-tt-star.
+    /// Whole algorithm on neighbouring reward tables: ctb-tt, adap-tt, adap-tt-star, dp-tt.
     #[arg(long, value_enum, conflicts_with = "mutant")]
     algo: Option<AlgoName>,
     /// A planted bug (see --list-mutants).

@@ -15,7 +15,8 @@ impl ReadingFlags {
     /// Sets every given reading on `s`.
     ///
     /// # Errors
-    /// A value the reading refuses (clap has already checked it against the reading's values).
+    /// A value the reading refuses (clap has already checked it against the reading's values;
+    /// a number is checked here).
     pub fn apply(&self, s: &mut Setting) -> dpbai::Result<()> {
         for (r, v) in &self.given {
             (r.set)(s, v)?;
@@ -51,6 +52,9 @@ impl clap::Args for ReadingFlags {
             let arg = Arg::new(r.name).long(r.name).help(r.help);
             cmd.arg(if r.switch {
                 arg.action(ArgAction::SetTrue)
+            } else if r.number {
+                // checked by the reading's `set` (one line naming the value and the range)
+                arg.allow_hyphen_values(true).default_value((r.default)())
             } else {
                 arg.value_parser(PossibleValuesParser::new((r.values)()))
                     .default_value((r.default)())

@@ -72,7 +72,9 @@ pub struct CellSpec {
     /// Leader proportion `β`.
     pub beta: f64,
     /// Every reading and control option by its `dpbai run` flag name, with its value
-    /// ([`Setting::readings`]), defaults included.
+    /// ([`Setting::readings`]), defaults included, except those added later (`eta`), listed
+    /// only when they differ from their default (`recorded_at_default` of
+    /// [`crate::bandit::Reading`]), so that earlier digests hold.
     pub readings: BTreeMap<String, String>,
     /// The user threshold replacing the algorithm's.
     pub threshold: Option<ThresholdSpec>,
@@ -253,7 +255,9 @@ impl CellSpec {
             readings: setting
                 .readings()
                 .into_iter()
-                .map(|(k, v)| (k.to_string(), v))
+                .zip(crate::bandit::READING_TABLE)
+                .filter(|((_, v), r)| r.recorded_at_default || *v != (r.default)())
+                .map(|((k, v), _)| (k.to_string(), v))
                 .collect(),
             threshold: threshold.map(ThresholdSpec::new),
             step_by_step,
@@ -470,6 +474,31 @@ mod tests {
             ("paper-cg", normal_threshold("paper-cg"))
         );
         assert!(spec.build().is_ok());
+    }
+
+    /// `eta` (a reading added after specifications were recorded) is left out of a
+    /// specification at its default, so the canonical text of a DP-TT cell at `η = 1` is the one
+    /// without the reading, and any other `η` is recorded, changes the digest and reads back.
+    #[test]
+    fn eta_is_recorded_only_when_it_is_not_the_default() {
+        let nu = Instance::bernoulli(vec![0.9, 0.5]).expect("valid");
+        let set = Setting::paper(AlgoName::DpTt, 0.01)
+            .and_then(|s| s.with_eps(0.5))
+            .expect("valid");
+        let at_default = CellSpec::new(&set, &nu, None, false, 100, 7, 1_000_000);
+        assert!(!at_default.readings.contains_key("eta"));
+        assert!(!at_default.canonical().contains(r#""eta""#));
+        // every other reading is recorded, defaults included
+        assert_eq!(at_default.readings.len(), crate::bandit::READINGS.len() - 1);
+        assert_eq!(at_default.setting().expect("valid"), set);
+        let mut other = set;
+        other.set_reading("eta", "0.5").expect("in range");
+        let spec = CellSpec::new(&other, &nu, None, false, 100, 7, 1_000_000);
+        assert_eq!(spec.readings.get("eta").map(String::as_str), Some("0.5"));
+        assert_ne!(spec.digest(), at_default.digest());
+        assert_eq!(spec.setting().expect("valid"), other);
+        let back = CellSpec::from_json(&spec.canonical()).expect("parses");
+        assert_eq!(back.digest(), spec.digest());
     }
 
     #[test]

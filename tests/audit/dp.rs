@@ -84,10 +84,24 @@ fn a_mechanism_mutant_keeps_its_base_claim() {
         );
     }
     assert_eq!(seen, 6);
+    let algo_mutants: Vec<&str> = MUTANTS
+        .iter()
+        .filter(|m| !matches!(m.base, MutantBase::Mechanism(_)))
+        .map(|m| m.name)
+        .collect();
+    assert_eq!(
+        algo_mutants,
+        [
+            "adap-tt-eps-x4",
+            "ctb-tt-eps-x4",
+            "dp-tt-algo-half-scale",
+            "dp-tt-algo-noiseless-phase"
+        ]
+    );
 }
 
-/// Black box: each mutant (mechanisms, and whole algorithms run at 4ε while claiming ε) is
-/// caught from samples alone (pre-registered α = 1e-3, fixed seed), and no faithful mechanism
+/// Black box: each mutant (mechanisms, whole algorithms run at 4ε while claiming ε, and DP-TT
+/// with its release bugs planted in the whole run) is caught from samples alone (pre-registered α = 1e-3, fixed seed), and no faithful mechanism
 /// is flagged.
 #[test]
 fn black_box_catches_every_mutant_and_spares_faithful_mechanisms() {
@@ -104,7 +118,12 @@ fn black_box_catches_every_mutant_and_spares_faithful_mechanisms() {
 
 #[test]
 fn whole_algorithms_are_not_flagged() {
-    for algo in [AlgoName::CtbTt, AlgoName::AdapTt, AlgoName::AdapTtStar] {
+    for algo in [
+        AlgoName::CtbTt,
+        AlgoName::AdapTt,
+        AlgoName::AdapTtStar,
+        AlgoName::DpTt,
+    ] {
         let r = audit_dp(&Target::Algo(algo), &dp_opts(Mode::Auto, Some(4000))).expect("runs");
         assert_eq!(r.mode, "blackbox");
         assert_ne!(r.verdict, Verdict::Violated, "{algo:?}: {r:?}");
@@ -115,6 +134,14 @@ fn whole_algorithms_are_not_flagged() {
         &dp_opts(Mode::Auto, Some(10))
     )
     .is_err());
+    // EB-TCI is DP-TT's non-private reference: no claim to audit
+    let e = audit_dp(
+        &Target::Algo(AlgoName::EbTci),
+        &dp_opts(Mode::Auto, Some(10)),
+    )
+    .expect_err("no privacy claim")
+    .to_string();
+    assert!(e.contains("ctb-tt, adap-tt, adap-tt-star or dp-tt"), "{e}");
 }
 
 #[test]

@@ -38,15 +38,18 @@
 //! privacy): no violation found is `inconclusive`.
 //!
 //! # Whole algorithms (Definition 8)
-//! `ctb-tt`, `adap-tt`, `adap-tt-star` run on two fixed neighbouring reward tables (`K = 2`,
+//! `ctb-tt`, `adap-tt`, `adap-tt-star` and \[BAI25\]'s `dp-tt` ([`TABLE_DP_ALGORITHMS`]) run on
+//! two fixed neighbouring reward tables (`K = 2`,
 //! 400 rows drawn once from `Ber(0.7) × Ber(0.3)`, the neighbour flips row 1). Each run's output
 //! `(a_1..a_τ, â, stopped)` is reduced to four discrete features (hash of the whole output,
 //! recommendation, `τ`, hash of the first 16 actions); [`sniper_discrete`] picks a feature and a
 //! set of its values on the selection half and certifies it on the held-out half.
 //!
 //! # Mutants
-//! [`MUTANTS`]: six mechanism bugs (two of them in DP-TT's release) (caught instantly in exact mode, and by the black box) and
-//! two whole-algorithm bugs (AdaP-TT and CTB-TT run at `4ε` while claiming `ε`; black box only).
+//! [`MUTANTS`]: six mechanism bugs (two of them in DP-TT's release) (caught instantly in exact
+//! mode, and by the black box) and four whole-algorithm bugs (black box only): AdaP-TT and CTB-TT
+//! run at `4ε` while claiming `ε`, and DP-TT's two release bugs planted in its whole run
+//! ([`MutantBase::DpTtRun`]).
 //! A mechanism bug is a [`Mutation`]: the broken mechanism, [`Mutated`] to keep the claim of
 //! the faithful one of [`MECHANISMS`], so exact and black-box modes treat both alike.
 //!
@@ -78,6 +81,7 @@ pub use mechanisms::{
 };
 pub use mutants::{mutant, Mutant, MutantBase, Mutation, MUTANTS};
 pub(crate) use tables::{neighbouring_tables, table_features, TABLE_FEATURES};
+pub use tables::{table_dp_names, TABLE_DP_ALGORITHMS};
 
 use crate::audit::Verdict;
 use crate::bandit::AlgoName;
@@ -225,7 +229,7 @@ fn default_runs(target: &Target) -> u64 {
     match target {
         Target::Algo(_) => 20_000,
         Target::Mutant(Mutant {
-            base: MutantBase::Algo { .. },
+            base: MutantBase::Algo { .. } | MutantBase::DpTtRun(_),
             ..
         }) => 40_000,
         Target::Mechanism(m) => m.default_runs,
@@ -316,7 +320,7 @@ pub fn audit_dp(target: &Target, o: &DpOptions) -> Result<DpReport> {
         let bb = match (&mech, target) {
             (Some(m), _) => m.blackbox(n, o.seed, o.alpha, claim)?,
             (None, Target::Algo(a)) => {
-                let (bb, note) = blackbox_algorithm(*a, o.eps, o.eps, n, o.seed, o.alpha)?;
+                let (bb, note) = blackbox_algorithm(*a, o.eps, o.eps, None, n, o.seed, o.alpha)?;
                 rep.note = note;
                 bb
             }
@@ -328,8 +332,33 @@ pub fn audit_dp(target: &Target, o: &DpOptions) -> Result<DpReport> {
                 }),
             ) => {
                 let (bb, note) =
-                    blackbox_algorithm(*algo, factor * o.eps, o.eps, n, o.seed, o.alpha)?;
+                    blackbox_algorithm(*algo, factor * o.eps, o.eps, None, n, o.seed, o.alpha)?;
                 rep.note = format!("{note}; runs at eps = {}", factor * o.eps);
+                bb
+            }
+            (
+                None,
+                Target::Mutant(Mutant {
+                    base: MutantBase::DpTtRun(fault),
+                    ..
+                }),
+            ) => {
+                let (bb, note) = blackbox_algorithm(
+                    AlgoName::DpTt,
+                    o.eps,
+                    o.eps,
+                    Some(*fault),
+                    n,
+                    o.seed,
+                    o.alpha,
+                )?;
+                rep.note = format!(
+                    "{note}; Laplace scales x{}, release {} noiseless",
+                    fault.scale_factor,
+                    fault
+                        .noiseless_release
+                        .map_or("none".to_string(), |j| format!("{j} of every arm"))
+                );
                 bb
             }
             (None, _) => unreachable!("invariant: only algorithms lack a mechanism"),

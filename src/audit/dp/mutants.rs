@@ -1,9 +1,10 @@
-//! Planted bugs (`audit dp --mutant`): four mechanism bugs, caught exactly and by the black
-//! box, and whole-algorithm bugs (black box on reward tables only).
+//! Planted bugs (`audit dp --mutant`): six mechanism bugs, caught exactly and by the black
+//! box, and four whole-algorithm bugs (black box on reward tables only).
 
 use super::mechanisms::{
     mechanism_info, mutated, Audited, DafSchedule, DpTtSchedule, MechanismInfo,
 };
+use crate::bandit::dp_tt::DpTtFault;
 use crate::bandit::AlgoName;
 use crate::error::Result;
 use crate::privacy::{GaussianMechanism, Laplace, RandomisedResponse};
@@ -60,7 +61,7 @@ fn broken<M: Audited + 'static>(
     mutated(inner, (info.build)(eps, gamma)?.as_ref())
 }
 
-/// What a mutant corrupts: a mechanism, or a whole algorithm (black-box only).
+/// What a mutant corrupts: a mechanism, or a whole algorithm (black-box on reward tables only).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum MutantBase {
     /// A mechanism (exact and black-box modes).
@@ -72,10 +73,13 @@ pub enum MutantBase {
         /// Factor applied to the privacy budget actually used.
         factor: f64,
     },
+    /// A whole DP-TT run with a bug in its releases, claiming `ε` (black-box on reward tables):
+    /// the release mechanism's mutants planted in the algorithm.
+    DpTtRun(DpTtFault),
 }
 
 /// Every built-in mutant.
-pub const MUTANTS: [Mutant; 8] = [
+pub const MUTANTS: [Mutant; 10] = [
     Mutant {
         name: "laplace-half-scale",
         description: "Laplace mechanism with noise scale 1/(2 eps) instead of 1/eps (true loss 2 eps)",
@@ -148,6 +152,22 @@ pub const MUTANTS: [Mutant; 8] = [
             algo: AlgoName::CtbTt,
             factor: 4.0,
         },
+    },
+    Mutant {
+        name: "dp-tt-algo-half-scale",
+        description: "DP-TT whose releases use Laplace scale 1/(2 eps) instead of 1/eps (dp-tt-half-scale in the whole run; black-box on reward tables)",
+        base: MutantBase::DpTtRun(DpTtFault {
+            scale_factor: 0.5,
+            noiseless_release: None,
+        }),
+    },
+    Mutant {
+        name: "dp-tt-algo-noiseless-phase",
+        description: "DP-TT releasing each arm's first phase increment (its initial sample) without noise (dp-tt-noiseless-phase in the whole run; black-box on reward tables)",
+        base: MutantBase::DpTtRun(DpTtFault {
+            scale_factor: 1.0,
+            noiseless_release: Some(0),
+        }),
     },
 ];
 

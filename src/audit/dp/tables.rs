@@ -2,9 +2,44 @@
 //! discrete features of a run, and the black-box test of an algorithm.
 
 use super::blackbox::{sample_pair, sniper_discrete, BlackBox, Claim};
-use crate::bandit::{self, AlgoName, AlgoSpec, RewardTable, Setting};
+use crate::bandit::dp_tt::{DpTt, DpTtFault};
+use crate::bandit::{self, AlgoName, AlgoSpec, BaiAlgorithm, RewardTable, Setting, TableOutput};
 use crate::error::{Error, Result};
-use crate::rng::rng_for_run;
+use crate::rng::{rng_for_run, Rng};
+
+/// The algorithms with an ε-DP claim on reward tables, which `audit dp --algo` and
+/// `audit dp --algo … --search` take: the seed paper's CTB-TT, AdaP-TT and AdaP-TT*, and
+/// \[BAI25\]'s DP-TT (ε-global DP for rewards in `[0, 1]`, `bandit::dp_tt`'s module docs).
+pub const TABLE_DP_ALGORITHMS: [AlgoName; 4] = [
+    AlgoName::CtbTt,
+    AlgoName::AdapTt,
+    AlgoName::AdapTtStar,
+    AlgoName::DpTt,
+];
+
+/// The names of [`TABLE_DP_ALGORITHMS`] for messages (`ctb-tt, adap-tt, adap-tt-star or dp-tt`).
+pub fn table_dp_names() -> String {
+    let n: Vec<&str> = TABLE_DP_ALGORITHMS.iter().map(|a| a.as_str()).collect();
+    format!("{} or {}", n[..n.len() - 1].join(", "), n[n.len() - 1])
+}
+
+/// DP-TT with a planted release bug ([`DpTtFault`]), for the whole-algorithm mutants.
+struct FaultyDpTt {
+    inner: DpTt,
+    fault: DpTtFault,
+}
+
+impl BaiAlgorithm for FaultyDpTt {
+    fn name(&self) -> &str {
+        "dp-tt-faulty"
+    }
+    fn run(&self, rng: &mut Rng, max_steps: u64) -> bandit::RunOutcome {
+        self.inner.run(rng, max_steps)
+    }
+    fn run_on_table(&self, table: &RewardTable, rng: &mut Rng) -> Option<TableOutput> {
+        self.inner.run_on_table_with(table, rng, self.fault)
+    }
+}
 
 /// Neighbouring reward tables for the whole-algorithm audit (Definition 8): `K = 2`, rows drawn
 /// once from `Ber(0.7) × Ber(0.3)` with a fixed seed; the neighbour flips row 1 (the first
@@ -52,29 +87,45 @@ pub(crate) fn table_features(o: Option<bandit::TableOutput>) -> Vec<u64> {
     }
 }
 
+/// The black-box test of `algo` run at `eps_run` (with the DP-TT release bug `fault`, if any)
+/// against the claim `ε = eps` on [`neighbouring_tables`].
 pub(super) fn blackbox_algorithm(
     algo: AlgoName,
     eps_run: f64,
     eps: f64,
+    fault: Option<DpTtFault>,
     n: u64,
     seed: u64,
     alpha: f64,
 ) -> Result<(BlackBox, String)> {
-    if !matches!(
-        algo,
-        AlgoName::CtbTt | AlgoName::AdapTt | AlgoName::AdapTtStar
-    ) {
+    if !TABLE_DP_ALGORITHMS.contains(&algo) {
         return Err(Error::param(
             "algo",
             algo.as_str(),
-            "ctb-tt, adap-tt or adap-tt-star (the algorithms with an epsilon-DP claim on reward tables)",
+            format!(
+                "{} (the algorithms with an epsilon-DP claim on reward tables)",
+                table_dp_names()
+            ),
         ));
     }
     let rows = 400;
     let delta = 0.1;
     let instance = crate::instance::Instance::bernoulli(vec![0.7, 0.3])?;
     let spec = AlgoSpec::new(Setting::paper(algo, delta)?.with_eps(eps_run)?);
-    let alg = bandit::build(&spec, &instance)?;
+    let alg: Box<dyn BaiAlgorithm> = match fault {
+        Some(fault) if algo == AlgoName::DpTt => Box::new(FaultyDpTt {
+            inner: DpTt::new(&spec, &instance, spec.setting.eta.get())?,
+            fault,
+        }),
+        Some(_) => {
+            return Err(Error::param(
+                "algo",
+                algo.as_str(),
+                "dp-tt for a release fault",
+            ))
+        }
+        None => bandit::build(&spec, &instance)?,
+    };
     let (d, d2) = neighbouring_tables(rows);
     let probe = alg.run_on_table(&d, &mut rng_for_run(seed, u64::MAX));
     if probe.is_none() {

@@ -31,11 +31,13 @@ const ALPHA: f64 = 1e-3;
 /// The step cap of one δ-audit run.
 const MAX_STEPS: u64 = 10_000_000;
 
-/// The planted mutants of DP-TT: those whose base is its release mechanism or the algorithm.
+/// The planted mutants of DP-TT: those whose base is its release mechanism, the algorithm, or a
+/// whole run with a bug in its releases.
 fn dp_tt_mutants() -> impl Iterator<Item = &'static crate::audit::dp::Mutant> {
     MUTANTS.iter().filter(|m| match m.base {
         MutantBase::Mechanism(mu) => mu.base == MECHANISM,
         MutantBase::Algo { algo, .. } => algo == AlgoName::DpTt,
+        MutantBase::DpTtRun(_) => true,
     })
 }
 

@@ -95,6 +95,7 @@ fn seed_mutants() -> impl Iterator<Item = &'static crate::audit::dp::Mutant> {
     MUTANTS.iter().filter(|m| match m.base {
         crate::audit::dp::MutantBase::Mechanism(mu) => mu.base != SECOND_PAPER_MECHANISM,
         crate::audit::dp::MutantBase::Algo { .. } => true,
+        crate::audit::dp::MutantBase::DpTtRun(_) => false,
     })
 }
 

@@ -377,15 +377,15 @@ pub fn run_dp_search(
     json: bool,
 ) -> anyhow::Result<()> {
     use dpbai::audit::dp_search::{dp_search, fixed_tables, DpSearchConfig, DpSearchTarget};
-    use dpbai::bandit::AlgoName;
     let target = match (algo, mutant) {
-        (Some(a @ (AlgoName::CtbTt | AlgoName::AdapTt | AlgoName::AdapTtStar)), None) => {
+        (Some(a), None) if dpbai::audit::dp::TABLE_DP_ALGORITHMS.contains(&a) => {
             DpSearchTarget::Algo(a)
         }
         (Some(a), None) => {
             return Err(usage(format!(
-                "invalid algo = {} for --search: must be ctb-tt, adap-tt or adap-tt-star",
-                a.as_str()
+                "invalid algo = {} for --search: must be {}",
+                a.as_str(),
+                dpbai::audit::dp::table_dp_names()
             )))
         }
         (None, Some("adap-tt-late-leak")) => DpSearchTarget::AdapTtLateLeak { leak_from: 3 },
@@ -393,7 +393,7 @@ pub fn run_dp_search(
         (None, Some("rr-daf")) => DpSearchTarget::RrDaf { leak_from: None },
         _ => {
             return Err(usage(
-                "--search needs --algo ctb-tt|adap-tt|adap-tt-star, or --mutant adap-tt-late-leak|rr-daf-late-leak (or rr-daf, the toy's faithful version)",
+                "--search needs --algo ctb-tt|adap-tt|adap-tt-star|dp-tt, or --mutant adap-tt-late-leak|rr-daf-late-leak (or rr-daf, the toy's faithful version)",
             ))
         }
     };

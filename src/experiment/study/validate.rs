@@ -60,9 +60,13 @@ fn study_readings(
             let text = match (value, r.switch) {
                 (toml::Value::Boolean(b), true) => b.to_string(),
                 (toml::Value::String(v), false) => v.clone(),
+                (toml::Value::Float(x), false) if r.number => x.to_string(),
+                (toml::Value::Integer(x), false) if r.number => x.to_string(),
                 _ => {
                     let want = if r.switch {
                         "true or false"
+                    } else if r.number {
+                        "a number"
                     } else {
                         "a string"
                     };
