@@ -400,3 +400,40 @@ fn run_refuses_bad_and_non_finite_thresholds() {
         assert!(out.is_empty(), "no report for a refused threshold: {out}");
     }
 }
+
+/// `--max-steps` takes a count as an integer or in exact scientific notation (as the help's
+/// defaults are written); anything else is a one-line usage error with exit code 2.
+#[test]
+fn max_steps_accepts_scientific_notation() {
+    let base = [
+        "run",
+        "--algo",
+        "eb-tci",
+        "--means",
+        "0.9,0.1",
+        "--delta",
+        "0.1",
+        "--runs",
+        "2",
+        "--seed",
+        "0",
+        "--json",
+        "--max-steps",
+    ];
+    for (v, want) in [("1e3", 1000), ("2_000", 2000), ("1500", 1500)] {
+        let args: Vec<&str> = base.iter().copied().chain([v]).collect();
+        let (code, out, err) = run_cli(&args);
+        assert_eq!(code, 0, "{v}: {err}");
+        let j: serde_json::Value = serde_json::from_str(&out).expect("json");
+        assert_eq!(j["max_steps"], want, "{v}");
+    }
+    for v in ["1.5", "-3", "1e30", "abc"] {
+        let args: Vec<&str> = base.iter().copied().chain([v]).collect();
+        let (code, _, err) = run_cli(&args);
+        assert_eq!(code, 2, "{v}");
+        assert!(
+            err.contains("is not a count") && err.lines().count() == 1,
+            "{v}: {err}"
+        );
+    }
+}

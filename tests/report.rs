@@ -587,7 +587,8 @@ fn verify_check_fails_under_an_injected_fault() {
 
 /// `--expected` conventions: a file may share another's `[independent]` table with
 /// `independent_from` (the paper profile's file does), may not have both, and
-/// `--record-snapshot` fills its `[snapshot]` table so that `--check` then passes.
+/// `--record-snapshot` fills its `[snapshot]` table so that `--check` then passes (keeping the
+/// comment of a line whose verdict is unchanged).
 #[test]
 fn expected_files_share_independent_tables_and_record_snapshots() {
     let dir = temp_dir("verify-expected");
@@ -607,7 +608,7 @@ fn expected_files_share_independent_tables_and_record_snapshots() {
     std::fs::write(
         &shared,
         format!(
-            "independent_from = {:?}\n\n# snapshots\n[snapshot]\n\"F.999\" = \"confirmed\"\n",
+            "independent_from = {:?}\n\n# snapshots\n[snapshot]\n\"F.999\" = \"confirmed\"\n\"F.38\" = \"refuted\"  # kept: unchanged\n\"F.39\" = \"confirmed\"  # dropped: changed\n",
             quick.display().to_string()
         ),
     )
@@ -631,6 +632,13 @@ fn expected_files_share_independent_tables_and_record_snapshots() {
     );
     // The shared table is used: an independent claim is not recorded as a snapshot.
     assert!(!text.contains("\"F.1\" ="), "{text}");
+    // An unchanged verdict keeps its line and comment; a changed one is recorded afresh.
+    assert!(
+        text.contains("\"F.38\" = \"refuted\"  # kept: unchanged\n")
+            && !text.contains("# dropped: changed")
+            && text.contains("\"F.39\" = \"refuted\"  # recorded by"),
+        "{text}"
+    );
     let both = dir.join("both.toml");
     std::fs::write(
         &both,

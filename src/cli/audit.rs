@@ -108,8 +108,8 @@ struct DeltaArgs {
     alpha: f64,
     /// Step cap of one run (unstopped runs are reported and counted conservatively; default
     /// 1e7). With --dominates: the cap of the runs the proof covers (default 1e8, `dpbai
-    /// run`'s), since t ranges up to it.
-    #[arg(long)]
+    /// run`'s), since t ranges up to it. An integer, also written as 1e7.
+    #[arg(long, value_parser = crate::cli::run::parse_count)]
     max_steps: Option<u64>,
     /// Master seed.
     #[arg(long, default_value_t = 1)]

@@ -95,8 +95,9 @@ pub struct Args {
     pub threads: Option<usize>,
     /// Cap on the samples of one run; a capped run is reported as unstopped, never dropped
     /// (default 1e8: AdaP-TT and AdaP-TT* can starve an arm and never stop on instances with
-    /// tied sub-optimal arms, see REPORT.md "Findings"; raise it for very small ε).
-    #[arg(long)]
+    /// tied sub-optimal arms, see REPORT.md "Findings"; raise it for very small ε). An integer,
+    /// also written as 1e8 or 3_000_000.
+    #[arg(long, value_parser = parse_count)]
     pub max_steps: Option<u64>,
     /// Run only the slice i/n of the run indices (runs r with r mod n = i; 0 <= i < n).
     #[arg(long)]
@@ -120,6 +121,23 @@ fn parse_algo_value(name: &str) -> Result<AlgoName, String> {
             let names: Vec<&str> = AlgoName::ALL.iter().map(|a| a.as_str()).collect();
             format!("unknown algorithm, must be one of {}", names.join(", "))
         })
+}
+
+/// A count written as an integer (`100000000`, `100_000_000`) or in exact scientific notation
+/// (`1e8`, `2.5e6`): the one-line error names the value and the allowed form.
+pub(crate) fn parse_count(s: &str) -> Result<u64, String> {
+    let t = s.trim().replace('_', "");
+    if let Ok(n) = t.parse::<u64>() {
+        return Ok(n);
+    }
+    match t.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x <= 9.007_199_254_740_992e15 => {
+            Ok(x as u64)
+        }
+        _ => Err(format!(
+            "{s:?} is not a count: give a non-negative integer up to 2^53 (e.g. 100000000 or 1e8)"
+        )),
+    }
 }
 
 fn parse_family(s: &str) -> Result<FamilyName, String> {

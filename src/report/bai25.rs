@@ -129,6 +129,11 @@ pub fn write(v: &Verification, out_dir: &Path) -> Result<PathBuf> {
                 .map_or(&[], Vec::as_slice),
         )),
     );
+    doc = replace_block(
+        &doc,
+        "tail",
+        &empirical::tail_block(evidence::group(&v.context, evidence::TAIL)),
+    );
     crate::files::write_atomic(&path, doc.as_bytes())?;
     Ok(path)
 }

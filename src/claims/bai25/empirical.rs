@@ -487,3 +487,38 @@ pub fn threshold_gap_block(cells: &[CellResult]) -> crate::Result<String> {
     }
     Ok(s)
 }
+
+/// The Findings block on DP-TT's tail: per cell of the `tail` group (DP-TT at small ε on tied
+/// rivals and on distinct means), its median, mean (a lower bound when runs are capped), largest
+/// τ, capped runs (and how many of them recommended a wrong arm at the cap) and wrong stops.
+pub fn tail_block(cells: &[CellResult]) -> String {
+    let mut s = String::from(
+        "| instance (means) | ε | runs (seed) | cap | median τ | mean τ | max τ | capped (wrong at the cap) | wrong stops |\n|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for c in cells {
+        let m = &c.summary;
+        let means: Vec<String> = c.cell.means.iter().map(|x| x.to_string()).collect();
+        s.push_str(&format!(
+            "| {} ({}) | {} | {} ({}) | {} | {} | {} | {} | {} ({}) | {} |\n",
+            c.cell.instance,
+            means.join(", "),
+            c.cell
+                .setting
+                .eps_value()
+                .map_or_else(|| "–".into(), |e| e.to_string()),
+            m.runs,
+            c.seed,
+            sig(c.cell.max_steps as f64, 3),
+            sig(m.median_tau, 6),
+            fmt_mean(c),
+            m.max_tau,
+            m.unstopped,
+            m.unstopped_wrong,
+            m.errors
+        ));
+    }
+    if cells.is_empty() {
+        s.push_str("| – | – | – | – | the study has no tail cells | – | – | – | – |\n");
+    }
+    s
+}

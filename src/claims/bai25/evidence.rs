@@ -1,7 +1,8 @@
 //! \[BAI25\]'s Monte Carlo evidence, read from its study files: `verify/bai25-quick.toml` (the
 //! default profile) and `verify/bai25-paper.toml` (the paper's size), compiled in. Their
 //! `[[algorithm]]` groups say what each cell is evidence for: `grid` (the figure's cells: B.9,
-//! B.10, B.12 and the Findings of REPORT-BAI25.md) and `slope` (the δ-slope of B.8), read by the
+//! B.10, B.12 and the Findings of REPORT-BAI25.md), `slope` (the δ-slope of B.8) and `tail` (the
+//! Finding on DP-TT's heavy tail), read by the
 //! checks by group ([`crate::claims::Context::groups`]).
 
 use crate::bandit::AlgoName;
@@ -20,6 +21,9 @@ pub const GRID: &str = "grid";
 
 /// The group of the δ-slope cells.
 pub const SLOPE: &str = "slope";
+
+/// The group of DP-TT's tail cells (REPORT-BAI25.md, Findings).
+pub const TAIL: &str = "tail";
 
 /// The algorithms of the figure, in its legend's order.
 pub const FIGURE_ALGORITHMS: [AlgoName; 5] = [

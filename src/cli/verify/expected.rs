@@ -132,17 +132,33 @@ pub(super) fn record_snapshot(
             path.display()
         )));
     };
+    // A line whose verdict is unchanged keeps its comment (which often says why).
+    let old_lines: BTreeMap<&str, &str> = text[head.len()..]
+        .lines()
+        .filter_map(|l| {
+            let id = l.strip_prefix('"')?.split('"').next()?;
+            Some((id, l))
+        })
+        .collect();
     let mut out = head;
     let mut n = 0;
     for r in results.iter().filter(|r| r.ran) {
         if expected.independent.contains_key(r.id) {
             continue;
         }
-        let v = serde_json::to_value(r.verdict)?;
-        out.push_str(&format!(
-            "\"{}\" = {v}  # recorded by `dpbai verify --profile {profile} --record-snapshot`\n",
-            r.id
-        ));
+        match old_lines.get(r.id) {
+            Some(line) if expected.snapshot.get(r.id) == Some(&r.verdict) => {
+                out.push_str(line);
+                out.push('\n');
+            }
+            _ => {
+                let v = serde_json::to_value(r.verdict)?;
+                out.push_str(&format!(
+                    "\"{}\" = {v}  # recorded by `dpbai verify --profile {profile} --record-snapshot`\n",
+                    r.id
+                ));
+            }
+        }
         n += 1;
     }
     dpbai::files::write_atomic(path, out.as_bytes())?;
