@@ -671,3 +671,31 @@ fn experiment_on_the_quick_study_is_verifys_cells() {
     assert!(b.cached && a.summary == b.summary && a.digest == b.digest);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `examples/followup.toml` is the figure of [BAI25] as `verify --profile paper` computes it:
+/// the same instances, algorithms and settings (ε, δ, thresholds) as the paper study's `grid`
+/// group, at its own size (runs, cap).
+#[test]
+fn followup_example_is_the_papers_figure_grid() {
+    use dpbai::claims::bai25;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/followup.toml");
+    let text = std::fs::read_to_string(&path).expect("example");
+    let study = dpbai::experiment::study::parse_study(&text, "followup.toml").expect("valid");
+    let paper = bai25::study("paper").expect("built-in study");
+    let key = |c: &dpbai::experiment::Cell| format!("{} {:?} {:?}", c.instance, c.means, c.setting);
+    let mut want: Vec<String> = paper
+        .cells
+        .iter()
+        .filter(|c| paper.algorithms[c.algorithm].group == bai25::evidence::GRID)
+        .map(|c| key(&c.cell))
+        .collect();
+    let mut got: Vec<String> = study.cells.iter().map(|c| key(&c.cell)).collect();
+    want.sort();
+    got.sort();
+    assert_eq!(
+        got.len(),
+        2 * (1 + 4 * 9),
+        "two instances: EB-TCI once, four private × nine ε"
+    );
+    assert_eq!(got, want);
+}
