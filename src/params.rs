@@ -158,6 +158,9 @@ newtype!(
     /// Leader proportion `β ∈ (0, 1)`.
     Beta, "beta", |n, x| check_open(n, x, 0.0, 1.0)
 );
+/// DP-TT's phase growth `η` by default (`(1 + η)^k = 2^k`: doubling).
+pub const DEFAULT_ETA: f64 = 1.0;
+
 /// The range of DP-TT's phase growth `η` (\[BAI25\]: phases end at `⌈(1 + η)^k⌉` pulls).
 pub const ETA_RANGE: (f64, f64) = (0.01, 100.0);
 

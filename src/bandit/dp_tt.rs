@@ -73,13 +73,10 @@ use std::sync::Arc;
 mod table;
 pub use table::DpTtFault;
 
-/// Relative slack of the certified bounds of a DP-TT challenger cost, and margin of the
-/// derivative signs that locate its minimiser: far above the few-ulp relative rounding of the
-/// closed form and its divergences.
-pub const BOUND_SLACK: f64 = 1e-9;
+use challenger::ArmState;
+pub use challenger::BOUND_SLACK;
 
-/// DP-TT's phase growth `η` by default (`(1 + η)^k = 2^k`: doubling).
-pub const DEFAULT_ETA: f64 = 1.0;
+pub use crate::params::DEFAULT_ETA;
 
 /// The stopping threshold of a DP-TT or EB-TCI run.
 #[derive(Debug, Clone)]
@@ -132,41 +129,6 @@ pub struct DpTt {
     threshold: DpTtThreshold,
     uniform: bool,
     plain: bool,
-}
-
-/// Per-arm state of a run.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct ArmState {
-    /// Pulls `N_a`.
-    n: u64,
-    /// Phase index `k_a`.
-    k: u64,
-    /// `(1 + η)^{k_a}` (unrounded, multiplied up once per phase).
-    power: f64,
-    /// The count that ends the current phase.
-    next: u64,
-    /// Successes since the last release.
-    phase_sum: u64,
-    /// Released sum `S̃_a` (noisy for DP-TT).
-    released: f64,
-    /// `Ñ_a`.
-    nt: f64,
-    /// `clip01(S̃_a/Ñ_a)`.
-    mu: f64,
-    /// `L_a`: steps with `a` as leader.
-    lead: u64,
-    /// `N^lead_a`: pulls of `a` while leader.
-    nlead: u64,
-    /// `log N_a`, computed at `N_a = log_at` (read through `ArmState::log_n`).
-    log_n: f64,
-    log_at: u64,
-    /// DP-TT's kept challenger cost `C(â, a, μ̃, ·)` (module `challenger`).
-    cache: challenger::CostCache,
-    /// The interval `[lo, hi]` of the challenger value `C + log N_a` (module `challenger`).
-    lo: f64,
-    hi: f64,
-    /// Cached stopping cost `C(â, a, μ̃, Ñ)` (valid for the cached leader).
-    stop_cost: f64,
 }
 
 impl DpTt {
@@ -453,7 +415,7 @@ impl DpTt {
     fn challenger(&self, e: DEps, st: &mut [ArmState], l: usize) -> usize {
         if !self.plain {
             if self.eta.is_some() {
-                return self.certified_challenger(e, st, l);
+                return challenger::certified_challenger(e, st, l);
             }
             // EB-TCI releases at every pull (`Ñ = N`): its challenger cost is its stopping cost,
             // the same call on the same numbers
@@ -537,7 +499,7 @@ impl BaiAlgorithm for DpTt {
         table: &crate::bandit::RewardTable,
         rng: &mut Rng,
     ) -> Option<crate::bandit::TableOutput> {
-        self.run_on_table_with(table, rng, DpTtFault::NONE)
+        self.run_on_table_faithful(table, rng)
     }
 }
 

@@ -13,7 +13,7 @@ use super::options::{
     AdapLeaderBonus, AlgoName, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, Rules,
     TieBreak,
 };
-use crate::params::{Beta, Delta, Epsilon, Eta, Gamma};
+use crate::params::{Beta, Delta, Epsilon, Eta, Gamma, DEFAULT_ETA};
 use crate::threshold::Eq14Form;
 
 /// The parameters of one algorithm: what a run, a cell, an audit and a summary all record.
@@ -67,9 +67,6 @@ pub struct Setting {
     /// DP-TT's phase growth `η` (\[BAI25\]; READINGS.md §D.11): default 1 (doubling phases).
     pub eta: Eta,
 }
-
-/// DP-TT's default phase growth (`η = 1`, doubling).
-const DEFAULT_ETA: f64 = super::dp_tt::DEFAULT_ETA;
 
 /// The leader proportion of the paper (`β = 1/2`).
 const PAPER_BETA: f64 = 0.5;

@@ -28,9 +28,48 @@
 //! lowest-index one of least value, as the plain loop resolves ties; otherwise one arm left is
 //! evaluated exactly (the one of least `lo`) and the test is repeated.
 
-use super::{ArmState, DpTt, BOUND_SLACK};
 use crate::complexity::transport_argmin_eps;
 use crate::divergence::DEps;
+
+/// Relative slack of the certified bounds of a DP-TT challenger cost, and margin of the
+/// derivative signs that locate its minimiser: far above the few-ulp relative rounding of the
+/// closed form and its divergences.
+pub const BOUND_SLACK: f64 = 1e-9;
+
+/// Per-arm state of a run.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ArmState {
+    /// Pulls `N_a`.
+    pub(super) n: u64,
+    /// Phase index `k_a`.
+    pub(super) k: u64,
+    /// `(1 + η)^{k_a}` (unrounded, multiplied up once per phase).
+    pub(super) power: f64,
+    /// The count that ends the current phase.
+    pub(super) next: u64,
+    /// Successes since the last release.
+    pub(super) phase_sum: u64,
+    /// Released sum `S̃_a` (noisy for DP-TT).
+    pub(super) released: f64,
+    /// `Ñ_a`.
+    pub(super) nt: f64,
+    /// `clip01(S̃_a/Ñ_a)`.
+    pub(super) mu: f64,
+    /// `L_a`: steps with `a` as leader.
+    pub(super) lead: u64,
+    /// `N^lead_a`: pulls of `a` while leader.
+    pub(super) nlead: u64,
+    /// `log N_a`, computed at `N_a = log_at` (read through `ArmState::log_n`).
+    pub(super) log_n: f64,
+    pub(super) log_at: u64,
+    /// DP-TT's kept challenger cost `C(â, a, μ̃, ·)` (module `challenger`).
+    pub(super) cache: CostCache,
+    /// The interval `[lo, hi]` of the challenger value `C + log N_a` (module `challenger`).
+    pub(super) lo: f64,
+    pub(super) hi: f64,
+    /// Cached stopping cost `C(â, a, μ̃, Ñ)` (valid for the cached leader).
+    pub(super) stop_cost: f64,
+}
 
 /// The probes sit at `x* ± PROBE_STEP/√min(u₀, w₀)` of the way to the ends `top`, `low`: the
 /// minimiser moves by `O(1/N)` per pull, so they bracket it for many pulls while keeping the
@@ -162,46 +201,44 @@ impl ArmState {
     }
 }
 
-impl DpTt {
-    /// (C) for DP-TT: the plain loop's `argmin_{a ≠ l} C(l, a, μ̃, N) + log N_a` (lowest index on
-    /// ties), decided from certified bounds and exact evaluations of the arms left open
-    /// (module docs).
-    pub(super) fn certified_challenger(&self, e: DEps, st: &mut [ArmState], l: usize) -> usize {
-        let (ml, nl) = (st[l].mu, st[l].n as f64);
-        let mut least_hi = f64::INFINITY;
-        for (a, s) in st.iter_mut().enumerate() {
-            if a != l {
-                s.bound_value(nl);
-                least_hi = least_hi.min(s.hi);
-            }
-        }
-        loop {
-            // the arms that may be the minimum: `open` inexact (least lo), `exact` known exactly
-            // (least value, lowest index)
-            let (mut left, mut open, mut exact) = (0usize, usize::MAX, usize::MAX);
-            for (a, s) in st.iter().enumerate() {
-                if a == l || s.lo > least_hi {
-                    continue;
-                }
-                left += 1;
-                if s.lo < s.hi {
-                    if open == usize::MAX || s.lo < st[open].lo {
-                        open = a;
-                    }
-                } else if exact == usize::MAX || s.lo < st[exact].lo {
-                    exact = a;
-                }
-            }
-            if open == usize::MAX {
-                return exact;
-            }
-            if left == 1 {
-                return open;
-            }
-            let s = &mut st[open];
-            s.cache = CostCache::evaluate(e, ml, s.mu, nl, s.n as f64);
+/// (C) for DP-TT: the plain loop's `argmin_{a ≠ l} C(l, a, μ̃, N) + log N_a` (lowest index on
+/// ties), decided from certified bounds and exact evaluations of the arms left open
+/// (module docs).
+pub(super) fn certified_challenger(e: DEps, st: &mut [ArmState], l: usize) -> usize {
+    let (ml, nl) = (st[l].mu, st[l].n as f64);
+    let mut least_hi = f64::INFINITY;
+    for (a, s) in st.iter_mut().enumerate() {
+        if a != l {
             s.bound_value(nl);
             least_hi = least_hi.min(s.hi);
         }
+    }
+    loop {
+        // the arms that may be the minimum: `open` inexact (least lo), `exact` known exactly
+        // (least value, lowest index)
+        let (mut left, mut open, mut exact) = (0usize, usize::MAX, usize::MAX);
+        for (a, s) in st.iter().enumerate() {
+            if a == l || s.lo > least_hi {
+                continue;
+            }
+            left += 1;
+            if s.lo < s.hi {
+                if open == usize::MAX || s.lo < st[open].lo {
+                    open = a;
+                }
+            } else if exact == usize::MAX || s.lo < st[exact].lo {
+                exact = a;
+            }
+        }
+        if open == usize::MAX {
+            return exact;
+        }
+        if left == 1 {
+            return open;
+        }
+        let s = &mut st[open];
+        s.cache = CostCache::evaluate(e, ml, s.mu, nl, s.n as f64);
+        s.bound_value(nl);
+        least_hi = least_hi.min(s.hi);
     }
 }

@@ -63,6 +63,15 @@ struct Arm {
 }
 
 impl DpTt {
+    /// [`DpTt::run_on_table_with`] without a fault: the faithful run on `table`.
+    pub(super) fn run_on_table_faithful(
+        &self,
+        table: &RewardTable,
+        rng: &mut Rng,
+    ) -> Option<TableOutput> {
+        self.run_on_table_with(table, rng, DpTtFault::NONE)
+    }
+
     /// One run on `table` with the release bug `fault` ([`DpTtFault::NONE`]: the faithful
     /// algorithm, as [`crate::bandit::BaiAlgorithm::run_on_table`]); `None` if a row does not
     /// hold `K` rewards in `[0, 1]` (the domain of the privacy claim). The run stops by its rule
