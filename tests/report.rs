@@ -594,12 +594,18 @@ fn expected_files_share_independent_tables_and_record_snapshots() {
     let dir = temp_dir("verify-expected");
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let quick = repo.join("verify/expected.toml");
+    // The second paper's expected file is a copy: --record-snapshot must not touch the
+    // repository's.
+    let second = dir.join("second.toml");
+    std::fs::copy(repo.join("verify/expected-bai25.toml"), &second).expect("copied");
     let verify = |expected: &std::path::Path, extra: &[&str]| {
         std::process::Command::new(env!("CARGO_BIN_EXE_dpbai"))
             .args(["verify", "--no-experiments", "--out-dir"])
             .arg(&dir)
             .arg("--expected")
             .arg(expected)
+            .arg("--expected-bai25")
+            .arg(&second)
             .args(extra)
             .output()
             .expect("runs")
@@ -608,7 +614,7 @@ fn expected_files_share_independent_tables_and_record_snapshots() {
     std::fs::write(
         &shared,
         format!(
-            "independent_from = {:?}\n\n# snapshots\n[snapshot]\n\"F.999\" = \"confirmed\"\n\"F.38\" = \"refuted\"  # kept: unchanged\n\"F.39\" = \"confirmed\"  # dropped: changed\n",
+            "independent_from = {:?}\n\n# snapshots\n[snapshot]\n\"F.999\" = \"confirmed\"\n\"F.38\" = \"refuted\"  # kept: unchanged\n\"F.39\" = \"confirmed\"  # dropped: changed\n\"F.56\" = \"inconclusive\"  # not run here\n",
             quick.display().to_string()
         ),
     )
@@ -637,6 +643,11 @@ fn expected_files_share_independent_tables_and_record_snapshots() {
         text.contains("\"F.38\" = \"refuted\"  # kept: unchanged\n")
             && !text.contains("# dropped: changed")
             && text.contains("\"F.39\" = \"refuted\"  # recorded by"),
+        "{text}"
+    );
+    // A claim that did not run (no experiments) keeps its recorded line.
+    assert!(
+        text.contains("\"F.56\" = \"inconclusive\"  # not run here\n"),
         "{text}"
     );
     let both = dir.join("both.toml");

@@ -107,7 +107,8 @@ pub(super) fn preflight(path: &std::path::Path) -> anyhow::Result<()> {
 }
 
 /// `--record-snapshot`: the expected file's lines up to `[snapshot]`, then this run's verdicts
-/// of the claims that ran and are not independent expectations.
+/// of the claims that ran and are not independent expectations (a line whose verdict did not
+/// change keeps its comment; the line of a claim that did not run stays as it was).
 pub(super) fn record_snapshot(
     results: &[ClaimResult],
     path: &std::path::Path,
@@ -142,8 +143,16 @@ pub(super) fn record_snapshot(
         .collect();
     let mut out = head;
     let mut n = 0;
-    for r in results.iter().filter(|r| r.ran) {
+    for r in results {
         if expected.independent.contains_key(r.id) {
+            continue;
+        }
+        if !r.ran {
+            // Not run (e.g. `--no-experiments`): its recorded line, if any, stays.
+            if let Some(line) = old_lines.get(r.id) {
+                out.push_str(line);
+                out.push('\n');
+            }
             continue;
         }
         match old_lines.get(r.id) {
