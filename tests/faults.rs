@@ -30,6 +30,7 @@ fn injected_faults_move_exactly_their_claims() {
     injected_mc_and_audit_faults_leave_nothing_decided();
     a_missing_grid_is_an_error_not_a_skip();
     second_paper_solver_fault_moves_exactly_its_solver_claims();
+    second_paper_mc_and_audit_faults_name_the_fault();
     // After the guards: nothing is injected any more.
     assert!(Area::ALL.iter().all(|&a| !dpbai::fault::injected(a)));
 }
@@ -114,5 +115,43 @@ fn second_paper_solver_fault_moves_exactly_its_solver_claims() {
         } else {
             assert!(!got.note.starts_with("error:"), "{}: {}", m.id, got.note);
         }
+    }
+}
+
+/// The second paper under an `mc` or `audit` fault, with experiments on: every claim that
+/// declares the area is `not checkable` and names the injected fault (not a missing cell).
+fn second_paper_mc_and_audit_faults_name_the_fault() {
+    let paper = &dpbai::claims::bai25::PAPER;
+    for area in [Area::Mc, Area::Audit] {
+        let r = dpbai::claims::run_paper(
+            paper,
+            &mut Context {
+                experiments: true,
+                fault: Some(area),
+                ..Default::default()
+            },
+        );
+        let mut moved = 0;
+        for c in (paper.claims)() {
+            let m = c.meta();
+            if !m.areas.contains(&area) {
+                continue;
+            }
+            let got = r.iter().find(|x| x.id == m.id).expect("checked");
+            assert_eq!(
+                got.verdict,
+                ClaimVerdict::NotCheckable,
+                "{} under {area:?}",
+                m.id
+            );
+            assert!(
+                got.note.contains("injected fault"),
+                "{} under {area:?}: {}",
+                m.id,
+                got.note
+            );
+            moved += 1;
+        }
+        assert!(moved >= 2, "{area:?}: {moved} claims declare it");
     }
 }

@@ -401,7 +401,7 @@ pub static B7: Claim<B7Stats> = Claim {
     },
     fair: "a finite audit can certify δ-correctness only on the space it covers and only up to its power: confirmed when every row of the declared space is certified to hold (upper bound below δ, no capped run); refuted when a row is certified violated; the power says how large an error rate could have been missed",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Audit, Area::Mc],
+    areas: &[Area::Audit],
     regime: Regime::Finite,
     check: b7,
 };

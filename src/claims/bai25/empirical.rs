@@ -30,6 +30,10 @@ fn no_cells<S>(ctx: &Context, what: &str) -> Checked<S> {
     if !ctx.experiments {
         return Checked::Skipped;
     }
+    if let Err(e) = crate::fault::check(crate::fault::Area::Mc) {
+        ctx.evidence.record(e.to_string());
+        return Checked::Failed(e.to_string());
+    }
     let m = format!("the study's {what} cells are missing");
     ctx.evidence.record(m.clone());
     Checked::Failed(m)
