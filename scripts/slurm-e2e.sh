@@ -5,8 +5,9 @@
 # from a slurm.conf generated in a temporary folder (the node's real CPU count); writes a plan for
 # the quick profile with a reduced --runs as a job array of TASKS tasks; submits it and cancels
 # task 2 on purpose; checks that `dpbai cluster status` reports it and recovers it with
-# `dpbai cluster resubmit`; compares the assembled REPORT.md and figures/ byte for byte with a
-# local run; stops the daemons it started, by pid, whatever happens.
+# `dpbai cluster resubmit`; compares the assembled REPORT.md, REPORT-BAI25.md and figures/ (with
+# its folder per paper) byte for byte with a local run; stops the daemons it started, by pid,
+# whatever happens.
 #
 # Environment: SLURM_E2E_RUNS (default 8), SLURM_E2E_TASKS (default 4, at least 3),
 # SLURM_E2E_KEEP=1 keeps the temporary folder.
@@ -85,13 +86,13 @@ local_dir=$work/local
 mkdir -p "$local_dir"
 dpbai verify --profile quick --runs "$runs" --out-dir "$local_dir" >"$work/local.out" 2>&1 ||
   { tail -n 20 "$work/local.out"; fail "local run failed"; }
-cmp "$local_dir/REPORT.md" "$plan/REPORT.md" || fail "REPORT.md differs from the local run"
-grep -q "| $runs |" "$plan/REPORT.md" || fail "REPORT.md does not record --runs $runs"
-n=0
-for f in "$local_dir"/figures/*; do
-  cmp "$f" "$plan/figures/$(basename "$f")" || fail "figures/$(basename "$f") differs"
-  n=$((n + 1))
+for r in REPORT.md REPORT-BAI25.md; do
+  cmp "$local_dir/$r" "$plan/$r" || fail "$r differs from the local run"
 done
-[ "$(ls "$plan/figures" | wc -l)" = "$n" ] || fail "figures/ holds other files than the local run's"
+grep -q "| $runs |" "$plan/REPORT.md" || fail "REPORT.md does not record --runs $runs"
+# figures/ holds a folder per paper (figures/bai25/): compared file by file, both ways.
+diff -r -q "$local_dir/figures" "$plan/figures" || fail "figures/ differs from the local run"
+n=$(find "$local_dir/figures" -type f | wc -l)
+[ "$n" -gt 0 ] || fail "the local run wrote no figures"
 say "done"
-echo "slurm-e2e: the assembled REPORT.md and figures/ ($n files) equal the local run byte for byte (quick profile, --runs $runs, $tasks tasks, task 2 cancelled and resubmitted)"
+echo "slurm-e2e: the assembled REPORT.md, REPORT-BAI25.md and figures/ ($n files) equal the local run byte for byte (quick profile, --runs $runs, $tasks tasks, task 2 cancelled and resubmitted)"
