@@ -108,6 +108,33 @@ newtype!(
     Gamma, "gamma", check_gamma
 );
 
+/// The privacy model of an algorithm and of its lower bound: the one declaration, read by the
+/// algorithm table ([`crate::bandit::info`]), the upper bounds ([`crate::complexity::upper`]) and
+/// the studies. The privacy theorems assume rewards in `[0, 1]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub enum PrivacyModel {
+    /// No privacy (`ε = ∞`).
+    #[serde(rename = "non-private")]
+    NonPrivate,
+    /// ε-local DP (Def. 4): each reward is privatised before the learner sees it.
+    #[serde(rename = "eps-local DP")]
+    Local,
+    /// ε-global DP (Def. 8): the sequence of actions and the recommendation are private.
+    #[serde(rename = "eps-global DP")]
+    Global,
+}
+
+impl PrivacyModel {
+    /// Display name, as serialised (`non-private`, `eps-local DP`, `eps-global DP`).
+    pub fn label(self) -> &'static str {
+        match self {
+            PrivacyModel::NonPrivate => "non-private",
+            PrivacyModel::Local => "eps-local DP",
+            PrivacyModel::Global => "eps-global DP",
+        }
+    }
+}
+
 /// The range of `ε` accepted by the private BAI algorithms: their thresholds divide by `ε²σ²`
 /// and their estimates carry Laplace noise of scale `1/ε`, which must stay normal and finite.
 pub const ALGO_EPS_RANGE: (f64, f64) = (1e-100, 1e100);

@@ -614,7 +614,7 @@ fn upper_bound_formulas() {
     }
     // labels: privacy model, regime, the time of the model's lower bound
     let u = upper::upper_bounds(&nu, 0.1, 0.5).unwrap();
-    assert_eq!(u.ctb_tt.model, upper::PrivacyModel::LocalDp);
+    assert_eq!(u.ctb_tt.model, upper::PrivacyModel::Local);
     assert_eq!(u.ctb_tt.lower_time, upper::LowerTime::Local);
     assert_eq!(u.adap_tt.lower_time, upper::LowerTime::Global);
     assert_eq!(u.adap_tt_star.regime, upper::ASYMPTOTIC);

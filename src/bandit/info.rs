@@ -7,16 +7,7 @@ use super::options::{AlgoName, GaussLdpSigma};
 use crate::error::{Error, Result};
 use crate::threshold::dominance::{ProofFamily, RunDomain, RunParameters};
 
-/// The privacy model of an algorithm (and of its lower bound).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum PrivacyModel {
-    /// No privacy (`ε = ∞`).
-    NonPrivate,
-    /// ε-local DP: each reward is privatised before the learner sees it.
-    Local,
-    /// ε-global DP: the sequence of actions and the recommendation are private.
-    Global,
-}
+pub use crate::params::PrivacyModel;
 
 /// What an algorithm's estimates are, which bounds the `gap = (μ̃_a − μ̃_b)_+` its stopping
 /// threshold reads at run time.

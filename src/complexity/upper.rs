@@ -29,31 +29,7 @@ use serde::Serialize;
 /// The regime of every bound of this module.
 pub const ASYMPTOTIC: &str = "asymptotic, δ → 0; not a finite-δ bound";
 
-/// The privacy model an algorithm is designed for (its privacy theorem assumes rewards in
-/// `[0, 1]`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum PrivacyModel {
-    /// No privacy (ε = ∞): DPA-TT, the batched non-private algorithm of App. H.
-    #[serde(rename = "non-private")]
-    NonPrivate,
-    /// ε-local DP (Def. 4): CTB-TT.
-    #[serde(rename = "eps-local DP")]
-    LocalDp,
-    /// ε-global DP (Def. 8): AdaP-TT, AdaP-TT*.
-    #[serde(rename = "eps-global DP")]
-    GlobalDp,
-}
-
-impl PrivacyModel {
-    /// Display name, as serialised (`non-private`, `eps-local DP`, `eps-global DP`).
-    pub fn label(self) -> &'static str {
-        match self {
-            PrivacyModel::NonPrivate => "non-private",
-            PrivacyModel::LocalDp => "eps-local DP",
-            PrivacyModel::GlobalDp => "eps-global DP",
-        }
-    }
-}
+pub use crate::params::PrivacyModel;
 
 /// The characteristic time `T` whose sample-complexity lower bound `T·log(1/(2.4δ))` binds an
 /// algorithm on the instance (L. 5, Thm. 10, Thm. 17): its privacy model's time when the
@@ -161,7 +137,7 @@ pub struct AdaPTTStar {
     pub proof_max: f64,
     /// Caveat (as [`UpperBound::note`]).
     pub note: Option<String>,
-    /// [`PrivacyModel::GlobalDp`].
+    /// [`PrivacyModel::Global`].
     pub model: PrivacyModel,
     /// As [`UpperBound::lower_time`].
     pub lower_time: LowerTime,
@@ -397,7 +373,7 @@ pub fn upper_bounds_from(
                 value
             },
             note: note.clone(),
-            model: PrivacyModel::LocalDp,
+            model: PrivacyModel::Local,
             lower_time: local_time,
             regime: ASYMPTOTIC,
             refused,
@@ -409,7 +385,7 @@ pub fn upper_bounds_from(
         adap_tt: UpperBound {
             value: adap,
             note: adap_note.clone(),
-            model: PrivacyModel::GlobalDp,
+            model: PrivacyModel::Global,
             lower_time: global_time,
             regime: ASYMPTOTIC,
             refused: None,
@@ -419,7 +395,7 @@ pub fn upper_bounds_from(
             lemma52_app: lemma,
             proof_max: proof,
             note: adap_note,
-            model: PrivacyModel::GlobalDp,
+            model: PrivacyModel::Global,
             lower_time: global_time,
             regime: ASYMPTOTIC,
             thm24_main_branch: main_branch,
@@ -500,7 +476,7 @@ pub fn dp_tt(nu: &Instance, eps: f64, beta: f64, eta: f64) -> Result<DpTtBounds>
                 value
             },
             note: dp_tt_note(nu),
-            model: PrivacyModel::GlobalDp,
+            model: PrivacyModel::Global,
             lower_time: LowerTime::Eps,
             regime: ASYMPTOTIC,
             refused,
