@@ -36,32 +36,12 @@ pub const FIGURES: &str = "bai25";
 /// # Errors
 /// A rendering or solver failure.
 pub fn figures(v: &Verification, dir: &Path, command: &str) -> Result<Vec<String>> {
-    use crate::experiment::study::{row, BoundCache};
+    use crate::experiment::study::{group_only, row, BoundCache};
     if v.cells.is_empty() {
         return Ok(Vec::new());
     }
     // The grid group only: the slope cells are B.8's evidence, not the figure's.
-    let mut study = v.study.clone();
-    let keep: Vec<bool> = study
-        .cells
-        .iter()
-        .map(|c| study.algorithms[c.algorithm].group == evidence::GRID)
-        .collect();
-    let results: Vec<_> = v
-        .cells
-        .iter()
-        .zip(&keep)
-        .filter(|(_, k)| **k)
-        .map(|(r, _)| r.clone())
-        .collect();
-    let mut i = 0;
-    study.cells.retain(|_| {
-        i += 1;
-        keep[i - 1]
-    });
-    study
-        .deltas
-        .retain(|d| study.cells.iter().any(|c| c.cell.setting.delta.get() == *d));
+    let (study, results) = group_only(&v.study, &v.cells, evidence::GRID);
     let mut bounds = BoundCache::default();
     let rows = (0..study.cells.len())
         .map(|k| row(&study, k, &results[k], &mut bounds))
@@ -73,17 +53,13 @@ pub fn figures(v: &Verification, dir: &Path, command: &str) -> Result<Vec<String
 
 /// The figures' list of REPORT-BAI25.md.
 fn figures_block(v: &Verification) -> String {
-    let mut names: Vec<String> = v
-        .study
+    let (grid, _) = crate::experiment::study::group_only(&v.study, &[], evidence::GRID);
+    let mut names: Vec<String> = grid
         .instances
         .iter()
-        .filter(|i| {
-            v.study.cells.iter().any(|c| {
-                v.study.instances[c.instance].name == i.name
-                    && v.study.algorithms[c.algorithm].group == evidence::GRID
-            })
-        })
-        .map(|i| {
+        .enumerate()
+        .filter(|(k, _)| grid.cells.iter().any(|c| c.instance == *k))
+        .map(|(_, i)| {
             let stem = super::study::output::figure_stem(&i.name, crate::claims::bai25::DELTA);
             format!(
                 "* [{}](figures/{FIGURES}/{stem}.svg): τ against ε on {} (mean ± 95% interval), with T_global·log(1/(2.4δ)), T*_ε·log(1/(3δ)), T*_KL·log(1/(2.4δ)) and DP-TT's asymptotic 8·T*_ε·log(1/δ)",
@@ -122,12 +98,10 @@ pub fn write(v: &Verification, out_dir: &Path) -> Result<PathBuf> {
     doc = replace_block(
         &doc,
         "threshold-gap",
-        &or_error(empirical::threshold_gap_block(
-            v.context
-                .groups
-                .get(evidence::GRID)
-                .map_or(&[], Vec::as_slice),
-        )),
+        &or_error(empirical::threshold_gap_block(evidence::group(
+            &v.context,
+            evidence::GRID,
+        ))),
     );
     doc = replace_block(
         &doc,

@@ -302,3 +302,27 @@ pub fn row(study: &Study, index: usize, r: &CellResult, bounds: &mut BoundCache)
         ..cell_row(study, index)
     })
 }
+
+/// The cells of one `group` of `study` alone, with their results (`results[i]` is cell `i`;
+/// `results` may be empty): the study restricted to those cells, its δ list to the risks they
+/// use. A figure of one group (\[BAI25\]'s, beside its δ-slope cells) is drawn from it.
+pub fn group_only(study: &Study, results: &[CellResult], group: &str) -> (Study, Vec<CellResult>) {
+    let keep: Vec<bool> = study
+        .cells
+        .iter()
+        .map(|c| study.algorithms[c.algorithm].group == group)
+        .collect();
+    let kept = results
+        .iter()
+        .zip(&keep)
+        .filter(|(_, k)| **k)
+        .map(|(r, _)| r.clone())
+        .collect();
+    let mut s = study.clone();
+    let mut k = keep.iter();
+    s.cells.retain(|_| k.next().copied().unwrap_or(false));
+    let cells = &s.cells;
+    s.deltas
+        .retain(|d| cells.iter().any(|c| c.cell.setting.delta.get() == *d));
+    (s, kept)
+}

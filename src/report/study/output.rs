@@ -57,10 +57,10 @@ pub(super) fn num(x: f64) -> String {
 /// Solver failures.
 pub fn switches_of(study: &Study, i: usize) -> Result<(f64, f64)> {
     let nu = &study.instances[i].instance;
-    let t_kl = complexity::t_kl(nu)?.value;
-    let g = complexity::t_tv(nu)?.value / t_kl;
-    let l = complexity::c_local_inverse(complexity::t_tv2(nu)?.value / t_kl)?;
-    Ok((g, l))
+    Ok((
+        complexity::eps_switch_global(nu)?,
+        complexity::eps_switch_local(nu)?,
+    ))
 }
 
 pub(super) fn short(x: f64) -> String {
@@ -154,7 +154,7 @@ pub fn render_figures(
                 }
             };
             let fig = paper_eps_figure_with(&title, panels, true, PointStat::MeanCi95)
-                .map_err(|e| Error::Parse(format!("figure {stem}: {e}")))?;
+                .map_err(|e| Error::figure(&stem, e))?;
             let caps: Vec<u64> = here.iter().map(|(_, r)| r.max_steps).collect();
             let fig = {
                 let c = caption(&fig, &caps);
@@ -174,7 +174,7 @@ pub fn render_figures(
                 "cells": cells,
             });
             render_with_sidecar(&fig, &dir.join(&stem), meta)
-                .map_err(|e| Error::Parse(format!("figure {stem}: {e}")))?;
+                .map_err(|e| Error::figure(&stem, e))?;
             out.push(stem);
         }
     }
@@ -516,8 +516,7 @@ pub fn render_delta_figures(
                 })).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
         });
-        render_with_sidecar(&fig, &dir.join(&stem), meta)
-            .map_err(|e| Error::Parse(format!("figure {stem}: {e}")))?;
+        render_with_sidecar(&fig, &dir.join(&stem), meta).map_err(|e| Error::figure(&stem, e))?;
         out.push(stem);
     }
     Ok(out)
