@@ -48,6 +48,17 @@ pub enum Error {
     /// A user-supplied expression or configuration could not be parsed.
     #[error("{0}")]
     Parse(String),
+    /// A user threshold (`--threshold`) is not finite at a point where a run evaluates it
+    /// ([`crate::threshold::probe`]): the expression, its value and the point.
+    #[error("threshold `{expr}` is {value} at {point}: it must be finite everywhere")]
+    Threshold {
+        /// The expression, as typed.
+        expr: String,
+        /// Its value there (NaN or ±∞).
+        value: f64,
+        /// The point: `t, na, nb, ka, kb, gap` and the constants `delta, K, eps, sigma`.
+        point: String,
+    },
     /// A configuration file (a study) holds a bad value: the file, the key and, where known,
     /// its line.
     #[error("{file}: {key}{}: {message}", line.map_or(String::new(), |l| format!(" (line {l})")))]
@@ -67,6 +78,15 @@ pub enum Error {
         /// The area's name (`solver`, `special`, `mc`, `audit`).
         area: &'static str,
     },
+    /// A figure could not be built, drawn or written ([`crate::report::plot`]).
+    #[error("figure {name}: {source}")]
+    Figure {
+        /// The figure (its file stem or title).
+        name: String,
+        /// What went wrong in the figure layer.
+        #[source]
+        source: FigureError,
+    },
     /// Reading or writing a file or folder failed.
     #[error("cannot {op} {}: {cause}", path.display())]
     Io {
@@ -75,6 +95,29 @@ pub enum Error {
         /// The file or folder.
         path: std::path::PathBuf,
         /// The operating system's error (part of the message, so it is not also a `source`).
+        cause: IoError,
+    },
+}
+
+/// Errors of the figure layer ([`crate::report::plot`]), carried by [`Error::Figure`].
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FigureError {
+    /// The figure description is not drawable (mismatched lengths, bad size, ...).
+    #[error("invalid figure: {0}")]
+    Invalid(String),
+    /// The bundled font could not be registered.
+    #[error("cannot register the bundled font DejaVu Sans: {0}")]
+    Font(String),
+    /// plotters reported an error while drawing.
+    #[error("drawing failed: {0}")]
+    Draw(String),
+    /// Writing an output file failed.
+    #[error("cannot write {}: {cause}", path.display())]
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The operating system's error.
         cause: IoError,
     },
 }
@@ -109,7 +152,21 @@ impl std::error::Error for IoError {
     }
 }
 
+impl From<std::io::Error> for IoError {
+    fn from(e: std::io::Error) -> Self {
+        IoError(std::sync::Arc::new(e))
+    }
+}
+
 impl Error {
+    /// Builds [`Error::Figure`]: the figure `name` failed with `source`.
+    pub fn figure(name: impl Into<String>, source: FigureError) -> Self {
+        Error::Figure {
+            name: name.into(),
+            source,
+        }
+    }
+
     /// Builds [`Error::Io`]: `op` (`read`, `write`, ...) on `path` failed with `source`.
     pub fn io(op: &str, path: impl AsRef<std::path::Path>, cause: std::io::Error) -> Self {
         Error::Io {

@@ -54,6 +54,7 @@ fn py_err(e: dpbai::Error) -> PyErr {
         dpbai::Error::InvalidParameter { .. }
         | dpbai::Error::InvalidInstance { .. }
         | dpbai::Error::Parse(_)
+        | dpbai::Error::Threshold { .. }
         | dpbai::Error::Config { .. } => PyValueError::new_err(e.to_string()),
         other => PyRuntimeError::new_err(other.to_string()),
     }

@@ -176,7 +176,9 @@ pub(crate) fn run<'py>(
             (bandit::build(&engine, &inst).map_err(py_err)?, None)
         }
         None => spec.build().map_err(|e| match (&text_threshold, &e) {
-            (Some(_), dpbai::Error::Parse(_)) => value_error(format!("invalid threshold: {e}")),
+            (Some(_), dpbai::Error::Parse(_) | dpbai::Error::Threshold { .. }) => {
+                value_error(format!("invalid threshold: {e}"))
+            }
             _ => py_err(e),
         })?,
     };

@@ -26,7 +26,8 @@ pub fn parse_list(name: &str, s: &str) -> anyhow::Result<Vec<f64>> {
         .collect()
 }
 
-/// Exit code for an error: 2 for usage/input errors, 1 otherwise.
+/// Exit code for an error: 2 for usage/input errors, 1 otherwise (a solver that did not
+/// converge, a figure that could not be drawn).
 pub fn exit_code(e: &anyhow::Error) -> i32 {
     for cause in e.chain() {
         if cause.downcast_ref::<UsageError>().is_some() {
@@ -34,7 +35,7 @@ pub fn exit_code(e: &anyhow::Error) -> i32 {
         }
         if let Some(err) = cause.downcast_ref::<dpbai::Error>() {
             return match err {
-                dpbai::Error::NoConvergence { .. } => 1,
+                dpbai::Error::NoConvergence { .. } | dpbai::Error::Figure { .. } => 1,
                 _ => 2,
             };
         }

@@ -268,7 +268,7 @@ fn build(
     Option<dpbai::threshold::probe::CheckedThreshold>,
 )> {
     spec.build().map_err(|e| match &args.threshold {
-        Some(_) if matches!(e, dpbai::Error::Parse(_)) => {
+        Some(_) if matches!(e, dpbai::Error::Parse(_) | dpbai::Error::Threshold { .. }) => {
             super::errors::usage(format!("invalid --threshold: {e}"))
         }
         _ => e.into(),

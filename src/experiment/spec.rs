@@ -158,8 +158,8 @@ pub fn normal_threshold(text: &str) -> String {
 /// [`crate::threshold::probe::bind_checked`] (probed, checked during the runs).
 ///
 /// # Errors
-/// [`Error::Parse`] naming the expression: a syntax error, or a non-finite value at a probe
-/// point (named).
+/// [`Error::Parse`] naming the expression for a syntax error; [`Error::Threshold`] for a
+/// non-finite value at a probe point (named).
 pub fn checked_threshold(
     text: &str,
     instance: &Instance,

@@ -13,11 +13,15 @@ use crate::threshold::{CustomThreshold, ThresholdVars};
 use std::sync::{Arc, OnceLock};
 
 pub(crate) fn describe(src: &str, v: &ThresholdVars, value: f64) -> Error {
-    Error::Parse(format!(
-        "threshold `{src}` is {value} at t = {}, na = {}, nb = {}, ka = {}, kb = {}, gap = {} \
-         (delta = {}, K = {}, eps = {}, sigma = {}): it must be finite everywhere",
-        v.t, v.na, v.nb, v.ka, v.kb, v.gap, v.delta, v.k, v.eps, v.sigma
-    ))
+    Error::Threshold {
+        expr: src.to_string(),
+        value,
+        point: format!(
+            "t = {}, na = {}, nb = {}, ka = {}, kb = {}, gap = {} (delta = {}, K = {}, eps = {}, \
+             sigma = {})",
+            v.t, v.na, v.nb, v.ka, v.kb, v.gap, v.delta, v.k, v.eps, v.sigma
+        ),
+    }
 }
 
 /// The start-up probe points `(t, na, nb, gap)` (`ka`, `kb` = `k(na)`, `k(nb)` and 1).
@@ -28,7 +32,7 @@ pub const PROBE_GAPS: [f64; 4] = [0.0, 1e-3, 0.25, 1.0];
 /// Evaluates `f` on the probe set with the constants of `base` (`δ, K, ε, σ`).
 ///
 /// # Errors
-/// [`Error::Parse`] naming the expression `src` and the first point with a non-finite value.
+/// [`Error::Threshold`] naming the expression `src` and the first point with a non-finite value.
 pub fn probe(src: &str, f: &dyn CustomThreshold, base: &ThresholdVars) -> Result<()> {
     for &na in &PROBE_COUNTS {
         for &nb in &PROBE_COUNTS {
@@ -120,7 +124,7 @@ pub type CheckedThreshold = Arc<Checked<ThresholdExpr>>;
 /// `dpbai experiment` and `dpbai audit delta --threshold`.
 ///
 /// # Errors
-/// Those of [`ThresholdExpr::bind`], and [`Error::Parse`] naming the expression and the first
+/// Those of [`ThresholdExpr::bind`], and [`Error::Threshold`] naming the expression and the first
 /// probe point with a non-finite value (with the constants the runs use).
 pub fn bind_checked(expr: &ThresholdExpr, base: &ThresholdVars) -> Result<CheckedThreshold> {
     let bound = expr.bind(base.delta, base.k, base.eps, base.sigma)?;
@@ -154,7 +158,17 @@ mod tests {
     fn probe_rejects_non_finite_and_names_the_point() {
         for src in ["1/0", "sqrt(-1)", "zeta(1)", "k(0)", "log(t - 5)", "1/gap"] {
             let e = parse_threshold(src).expect("parses");
-            let err = probe(src, &e, &base()).expect_err(src).to_string();
+            let err = probe(src, &e, &base()).expect_err(src);
+            // Its own variant (not a parse error): the expression, the value and the point.
+            match &err {
+                Error::Threshold { expr, value, point } => {
+                    assert_eq!(expr, src);
+                    assert!(!value.is_finite(), "{value}");
+                    assert!(point.starts_with("t = ") && point.contains("delta = 0.1"));
+                }
+                other => panic!("{src}: {other:?}"),
+            }
+            let err = err.to_string();
             assert!(err.contains(src) && err.contains("at t = "), "{err}");
         }
         let ok = parse_threshold("log(1/delta) + 2*log(4 + log(na))").expect("parses");

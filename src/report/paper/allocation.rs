@@ -186,7 +186,7 @@ pub fn render_allocation(t: &Traces, full: bool, dir: &Path, command: &str) -> R
         &format!("Empirical allocation N_n/n versus the β-optimal allocation (β = 1/2, δ = {TRACE_DELTA:e})"),
         panels,
     )
-    .map_err(|e| Error::Parse(format!("figure: {e}")))?;
+    .map_err(|e| Error::figure(ALLOCATION_STEM, e))?;
     let meta = serde_json::json!({
         "figure": ALLOCATION_STEM, "command": command, "version": env!("CARGO_PKG_VERSION"),
         "runs_per_algorithm": if full { 100 } else { 20 }, "delta": TRACE_DELTA, "eps": TRACE_EPS,
@@ -194,5 +194,5 @@ pub fn render_allocation(t: &Traces, full: bool, dir: &Path, command: &str) -> R
         "mean": "mean over the runs that reached n (at least half of them)",
     });
     render_with_sidecar(&fig, &dir.join(ALLOCATION_STEM), meta)
-        .map_err(|e| Error::Parse(format!("figure: {e}")))
+        .map_err(|e| Error::figure(ALLOCATION_STEM, e))
 }

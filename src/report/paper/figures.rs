@@ -44,10 +44,6 @@ pub fn figures_list(study: &Study, allocation: bool) -> String {
         .join("\n")
 }
 
-fn fig_err(e: crate::report::plot::FigureError) -> Error {
-    Error::Parse(format!("figure: {e}"))
-}
-
 /// The statistic's sentence of a caption.
 fn stat_sentence(stat: PointStat) -> &'static str {
     match stat {
@@ -220,7 +216,7 @@ pub fn render_all(
                     .iter()
                     .flat_map(|p| p.empirical.iter().flat_map(|e| e.cap.iter().copied()))
                     .collect();
-                let fig = ratio_figure(&title, p).map_err(fig_err)?;
+                let fig = ratio_figure(&title, p).map_err(|e| Error::figure(&title, e))?;
                 let caption: Vec<String> = [PAPER_RULES.to_string()]
                     .into_iter()
                     .chain([stat_sentence(PointStat::MeanCi95).to_string()])
@@ -239,7 +235,10 @@ pub fn render_all(
                 )
             }
         };
-        out.push(render_with_sidecar(&fig, &path, meta(&spec.stem, rules, stat)).map_err(fig_err)?);
+        out.push(
+            render_with_sidecar(&fig, &path, meta(&spec.stem, rules, stat))
+                .map_err(|e| Error::figure(&spec.stem, e))?,
+        );
     }
     Ok(out)
 }
@@ -279,7 +278,8 @@ fn eps_figure(
                 .fold(0.0, f64::max)
         })
         .collect();
-    let mut fig = paper_eps_figure_with(title, panels.clone(), y_log, stat).map_err(fig_err)?;
+    let mut fig = paper_eps_figure_with(title, panels.clone(), y_log, stat)
+        .map_err(|e| Error::figure(title, e))?;
     if !y_log {
         // Linear τ axis: frame the data; the (indicative) bound curves are clipped.
         for (panel, top) in fig.panels.iter_mut().zip(tops) {

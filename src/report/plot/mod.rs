@@ -143,6 +143,24 @@ mod tests {
     }
 
     #[test]
+    fn an_unwritable_figure_is_an_error_of_the_one_error_type() {
+        // The figure's folder is a file: writing fails with the path, and the library's error
+        // names the figure.
+        let dir = std::env::temp_dir().join(format!("dpbai-plot-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let blocker = dir.join("blocker");
+        std::fs::write(&blocker, b"a file").expect("file");
+        let e = render_with_sidecar(&small_figure(), &blocker.join("fig"), serde_json::json!({}))
+            .expect_err("a file is not a folder");
+        assert!(matches!(e, FigureError::Io { .. }), "{e:?}");
+        let err = crate::Error::figure("fig", e.clone());
+        assert_eq!(err.clone(), crate::Error::figure("fig", e));
+        let msg = err.to_string();
+        assert!(msg.starts_with("figure fig: cannot write "), "{msg}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn font_registration_is_idempotent() {
         assert!(ensure_font().is_ok());
         assert!(ensure_font().is_ok());

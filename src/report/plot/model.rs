@@ -1,34 +1,9 @@
 //! The figure model: plain data (a [`Figure`] of [`Panel`]s holding [`Series`] and reference
 //! lines), the layer's errors, and the validation every renderer runs first.
 
-use std::io;
-use std::path::PathBuf;
-
 use serde::{Deserialize, Serialize};
 
-/// Errors of the figure layer.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum FigureError {
-    /// The figure description is not drawable (mismatched lengths, bad size, ...).
-    #[error("invalid figure: {0}")]
-    Invalid(String),
-    /// The bundled font could not be registered.
-    #[error("cannot register the bundled font DejaVu Sans: {0}")]
-    Font(String),
-    /// plotters reported an error while drawing.
-    #[error("drawing failed: {0}")]
-    Draw(String),
-    /// Writing an output file failed.
-    #[error("cannot write {path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        #[source]
-        source: io::Error,
-    },
-}
+pub use crate::error::FigureError;
 
 /// Result alias of the figure layer.
 pub type FigureResult<T> = std::result::Result<T, FigureError>;

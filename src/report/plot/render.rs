@@ -31,9 +31,9 @@ pub fn with_suffix(stem: &Path, ext: &str) -> PathBuf {
 fn create_parent(path: &Path) -> FigureResult<()> {
     match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => {
-            std::fs::create_dir_all(dir).map_err(|source| FigureError::Io {
+            std::fs::create_dir_all(dir).map_err(|e| FigureError::Io {
                 path: dir.to_path_buf(),
-                source,
+                cause: e.into(),
             })
         }
         _ => Ok(()),
@@ -120,14 +120,14 @@ pub fn render_png(fig: &Figure, path: &Path) -> FigureResult<()> {
     }
     root.present().map_err(|e| FigureError::Io {
         path: path.to_path_buf(),
-        source: io::Error::other(e.to_string()),
+        cause: io::Error::other(e.to_string()).into(),
     })?;
     drop(root);
-    std::fs::rename(&tmp, path).map_err(|source| {
+    std::fs::rename(&tmp, path).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         FigureError::Io {
             path: path.to_path_buf(),
-            source,
+            cause: e.into(),
         }
     })
 }
@@ -136,9 +136,9 @@ pub fn render_png(fig: &Figure, path: &Path) -> FigureResult<()> {
 fn write_file(path: &Path, bytes: &[u8]) -> FigureResult<()> {
     crate::files::write_atomic(path, bytes).map_err(|e| FigureError::Io {
         path: path.to_path_buf(),
-        source: match e {
-            crate::Error::Io { cause, .. } => io::Error::new(cause.kind(), cause.to_string()),
-            other => io::Error::other(other.to_string()),
+        cause: match e {
+            crate::Error::Io { cause, .. } => cause,
+            other => io::Error::other(other.to_string()).into(),
         },
     })
 }

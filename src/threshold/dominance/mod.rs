@@ -24,7 +24,7 @@
 //! 1. **Finiteness first.** Interval branch and bound on `E` alone: a box is done when the
 //!    outward-rounded enclosure of `E` is finite and NaN-free; at each box the midpoint and the
 //!    two extreme corners are evaluated as the engine would (floating point), and a NaN or ±∞
-//!    there is an error naming the point ([`crate::Error::Parse`], as `dpbai run --threshold`).
+//!    there is an error naming the point ([`crate::Error::Threshold`], as `dpbai run --threshold`).
 //! 2. **Dominance.** Branch and bound on boxes, worst bound first: a box is proven when `E`
 //!    and `P` have finite enclosures and a certified lower bound of `E − P` is `>= 0`
 //!    (`domain::leaf_margin`: the simplified difference of `simplify`, which cancels the
@@ -173,7 +173,7 @@ impl Ord for Cell {
 /// `[1e-300, 1)` or `δ_min > δ`, `K` outside `[2, 10⁵]`, `max_steps < 2`, `σ` outside
 /// `[1e-50, 1e50]` (or `≠ 1/2` for Bernoulli arms), `ε` outside `[1e-100, 1e100]` (or absent
 /// for a preset that reads `ε`), an algorithm the preset's lemma does not cover, or a budget
-/// out of range; [`crate::Error::Parse`] naming a point where the threshold is NaN or ±∞.
+/// out of range; [`crate::Error::Threshold`] naming a point where the threshold is NaN or ±∞.
 ///
 /// # Example
 /// ```
