@@ -212,7 +212,9 @@ impl Cell {
         })
     }
 
-    /// Key without the run count (names the cache file and seeds the cell).
+    /// The human-readable key, without the run count: it labels the cell in progress lines and
+    /// tables and seeds it ([`Cell::seed`]); the cache file is named by the digest of the cell's
+    /// specification ([`CellDigest`]), not by the key.
     pub fn key(&self) -> String {
         let s = &self.setting;
         let eps = s

@@ -8,9 +8,6 @@
 //! with capped runs), lower bounds dashed (black, then grey), upper bounds dotted in the
 //! colour of their algorithm, the theoretical regime switch a thin black vertical line and the
 //! paper's empirical switch a shaded grey one.
-//!
-//! Length: the code stays under 600 lines; the file passes that only with its unit tests (colours
-//! across panels, layout, shape checks, missing cells, ratios and ε labels).
 
 pub use super::allocation::{allocation_figure, AllocationPanelData};
 pub use super::data::{
