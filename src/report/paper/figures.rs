@@ -17,10 +17,11 @@ use super::captions::{
 };
 use super::panels::ratio_panel;
 pub use super::panels::{
-    algo_label, algos, eps_panel, eps_panel_rules, instance_label, lower_bound_curve, paper_switch,
-    Model, SWITCH_SIDES, THM24_SWITCH_LABEL,
+    algo_label, algos, eps_panel, eps_panel_rules, instance_label, lower_bound_curve, Model,
+    SWITCH_SIDES, THM24_SWITCH_LABEL,
 };
 use crate::bandit::Rules;
+pub use crate::claims::dp_bai::empirical::figures::paper_switch;
 use crate::claims::dp_bai::evidence::Profile;
 use crate::error::{Error, Result};
 use crate::experiment::grid::GridResults;

@@ -6,6 +6,7 @@
 
 use super::data::{BranchSwitch, Curve, Empirical, EpsPanelData, RatioPanelData};
 use crate::bandit::{AlgoName, Rules};
+use crate::claims::dp_bai::empirical::figures::paper_switch;
 use crate::claims::dp_bai::evidence::Profile;
 use crate::complexity::upper::{upper_bounds_from, UpperBounds, ASYMPTOTIC};
 use crate::complexity::{
@@ -28,17 +29,6 @@ pub fn instance_label(name: &str, means: &[f64]) -> String {
 /// Display name of an algorithm.
 pub fn algo_label(a: AlgoName) -> &'static str {
     a.info().label
-}
-
-/// The paper's empirical regime switches read off Figures 1–2 (Sec. 5.1, 5.2; F.50, F.52).
-pub fn paper_switch(instance: &str, local: bool) -> Option<f64> {
-    match (instance, local) {
-        ("mu1", true) => Some(4.0),
-        ("mu2", true) => Some(2.0),
-        ("mu1", false) => Some(0.1),
-        ("mu2", false) => Some(0.4),
-        _ => None,
-    }
 }
 
 /// Legend label of the Thm. 24 branch switch of the AdaP-TT* upper bound.

@@ -23,5 +23,5 @@
 pub(super) mod complexity;
 pub(super) mod correctness;
 pub(crate) mod estimates;
-pub(super) mod figures;
+pub(crate) mod figures;
 pub(super) mod high_privacy;
