@@ -11,7 +11,7 @@
 //! * `solver`: the characteristic-time solvers of [`crate::complexity`] and the regime
 //!   switches;
 //! * `mc`: the accessors of Monte Carlo results ([`crate::experiment::grid::GridResults`] and
-//!   the cell groups of [`crate::claims::bai25`]) and the traced runs;
+//!   the study's cell groups, [`crate::claims::Context::group`]) and the traced runs;
 //! * `audit`: [`crate::audit::delta::audit_delta`] and the ε-DP audits.
 //!
 //! An injection is process-wide (an atomic, seen by every worker thread, unlike a thread-local)

@@ -88,6 +88,18 @@ pub struct Context {
     pub bai25: Option<super::bai25::algorithms::Audits>,
 }
 
+impl Context {
+    /// The cells of the study group `name` (none when it has none), in the study's order: the
+    /// entry point of the groups' Monte Carlo evidence, empty while a fault is injected into
+    /// `mc` ([`crate::fault`]).
+    pub fn group(&self, name: &str) -> &[crate::experiment::run::CellResult] {
+        if crate::fault::injected(Area::Mc) {
+            return &[];
+        }
+        self.groups.get(name).map_or(&[], Vec::as_slice)
+    }
+}
+
 /// Traced runs per algorithm on μ4 (distinct means), and a starvation probe on μ2.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Traces {

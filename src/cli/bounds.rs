@@ -689,7 +689,6 @@ fn print_upper(
 /// Where the Thm. 24 curve changes branch, and why it is not monotone in eps.
 fn print_thm24(nu: &Instance, p: &Private) {
     let s = &p.ub.adap_tt_star;
-    let dmax = nu.delta_max();
     let kinks: Vec<String> = nu
         .suboptimal_gaps()
         .iter()
@@ -716,7 +715,7 @@ fn print_thm24(nu: &Instance, p: &Private) {
          T_KL,beta(nu_G,eps) stops falling, so the curve can rise with eps before it drops at the \
          switch: this is Thm. 24 as printed (its proof's max{{D^(1), 1{{Delta_max >= eps/2}} D^(2)}} \
          jumps the same way), not a property of the algorithm",
-        2.0 * dmax
+        s.switch_eps_main
     );
 }
 

@@ -401,10 +401,33 @@ pub fn upper_bounds_from(
             thm24_main_branch: main_branch,
             lemma52_app_branch: lemma_branch,
             proof_max_branch: proof_branch,
-            switch_eps_main: 2.0 * dmax,
-            switch_eps_lemma52: dmax / 3.0,
+            switch_eps_main: adap_tt_star_switches(nu).0,
+            switch_eps_lemma52: adap_tt_star_switches(nu).1,
         },
     })
+}
+
+/// Where AdaP-TT*'s upper bound changes branch and jumps (the figures mark them).
+///
+/// # Definition
+/// `(2Δ_max, Δ_max/3)`: the main text and the proof of Thm. 24 take the `g1` branch iff
+/// `Δ_max < ε/2`, L. 52 iff `Δ_max < 3ε` ([`AdaPTTStar::switch_eps_main`],
+/// [`AdaPTTStar::switch_eps_lemma52`]).
+/// # Reference
+/// Thm. 24, App. G L. 52; READINGS.md §E.4.
+/// # Domain
+/// Any valid [`Instance`].
+/// # Accuracy
+/// Exact up to one rounding of `Δ_max/3` (closed form); checked by its doc test.
+/// # Example
+/// ```
+/// let nu = dpbai::instance::Instance::bernoulli(vec![0.95, 0.9, 0.9, 0.9, 0.5]).unwrap();
+/// let (main, l52) = dpbai::complexity::upper::adap_tt_star_switches(&nu);
+/// assert!((main - 0.9).abs() < 1e-12 && (l52 - 0.15).abs() < 1e-12);
+/// ```
+pub fn adap_tt_star_switches(nu: &Instance) -> (f64, f64) {
+    let dmax = nu.delta_max();
+    (2.0 * dmax, dmax / 3.0)
 }
 
 /// DP-TT's readings in its upper bound: `η` (geometric phases, `η = 1` doubles) and the leader

@@ -98,15 +98,14 @@ pub fn write(v: &Verification, out_dir: &Path) -> Result<PathBuf> {
     doc = replace_block(
         &doc,
         "threshold-gap",
-        &or_error(empirical::threshold_gap_block(evidence::group(
-            &v.context,
-            evidence::GRID,
-        ))),
+        &or_error(empirical::threshold_gap_block(
+            v.context.group(evidence::GRID),
+        )),
     );
     doc = replace_block(
         &doc,
         "tail",
-        &empirical::tail_block(evidence::group(&v.context, evidence::TAIL)),
+        &empirical::tail_block(v.context.group(evidence::TAIL)),
     );
     crate::files::write_atomic(&path, doc.as_bytes())?;
     Ok(path)

@@ -8,6 +8,7 @@ use super::markdown::cell;
 use super::paper::figures::algo_label;
 use crate::bandit::AlgoName;
 use crate::claims::dp_bai::evidence::paper_instances;
+use crate::claims::dp_bai::thresholds::{case2_window, window_eps};
 use crate::claims::ClaimResult;
 use crate::experiment::grid::GridResults;
 use crate::experiment::CellResult;
@@ -218,31 +219,6 @@ pub fn threshold_control_table(grid: &GridResults, controls: &[CellResult]) -> S
         ));
     }
     s
-}
-
-/// `(2Δ_min, 2Δ_max)`: for ε strictly inside, some sub-optimal arm has gap `>= ε/2` (case 2 of
-/// Eq. (14)) and some has gap `< ε/2`; from `2Δ_max` on every gap is below `ε/2` up to noise.
-pub fn case2_window(means: &[f64]) -> (f64, f64) {
-    let best = means.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-    let gaps = means.iter().map(|m| best - m).filter(|&g| g > 0.0);
-    let lo = gaps.clone().fold(f64::INFINITY, f64::min);
-    let hi = gaps.fold(0.0, f64::max);
-    (2.0 * lo, 2.0 * hi)
-}
-
-/// The largest grid ε strictly inside `(lo, hi)` and the smallest grid ε `>= hi`.
-pub fn window_eps(grid_eps: &[f64], (lo, hi): (f64, f64)) -> (Option<f64>, Option<f64>) {
-    let inside = grid_eps
-        .iter()
-        .cloned()
-        .filter(|&e| e > lo && e < hi)
-        .reduce(f64::max);
-    let after = grid_eps
-        .iter()
-        .cloned()
-        .filter(|&e| e >= hi)
-        .reduce(f64::min);
-    (inside, after)
 }
 
 /// A cell's mean τ over all runs with capped runs at the cap: `≥ m` when any run is capped.
@@ -514,32 +490,4 @@ pub fn public_code_table(g: &GridResults) -> String {
         ));
     }
     s
-}
-
-#[cfg(test)]
-mod case2_tests {
-    use super::*;
-
-    #[test]
-    fn case2_windows_of_the_paper_instances() {
-        // μ1: gaps 0.05 (×3) and 0.45; μ2: all gaps 0.05 (empty window); μ4: 0.125 … 0.5.
-        let w1 = case2_window(&[0.95, 0.9, 0.9, 0.9, 0.5]);
-        assert!((w1.0 - 0.1).abs() < 1e-12 && (w1.1 - 0.9).abs() < 1e-12);
-        let w2 = case2_window(&[0.75, 0.7, 0.7, 0.7, 0.7]);
-        assert_eq!(w2.0, w2.1);
-        assert_eq!(case2_window(&[0.75, 0.625, 0.5, 0.375, 0.25]), (0.25, 1.0));
-        let quick = [0.1, 0.2, 0.4, 1.0, 10.0, 1000.0];
-        assert_eq!(window_eps(&quick, w1), (Some(0.4), Some(1.0)));
-        assert_eq!(window_eps(&quick, w2), (None, Some(0.2)));
-        assert_eq!(window_eps(&quick, (0.25, 1.0)), (Some(0.4), Some(1.0)));
-        // μ5: (0.4375, 1): no quick ε inside.
-        assert_eq!(window_eps(&quick, (0.4375, 1.0)), (None, Some(1.0)));
-        // μ1's 2Δ_max is 0.8999… in f64: the paper grid's 0.9 is already past it.
-        let paper = crate::claims::dp_bai::evidence::Profile::of(
-            "paper",
-            &crate::claims::dp_bai::evidence::study("paper", None).expect("built-in"),
-        )
-        .global_eps;
-        assert_eq!(window_eps(&paper, w1), (Some(0.8), Some(0.9)));
-    }
 }

@@ -57,11 +57,6 @@ pub fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
 
-/// The claims table, in ID order: the rule (from verify/protocol.toml) beside the verdict.
-pub fn claims_table(results: &[ClaimResult]) -> String {
-    claims_table_of(results, "verify/protocol.toml")
-}
-
 /// The claims table of a paper whose protocol file is `protocol`, in ID order: the rule beside
 /// the verdict.
 pub fn claims_table_of(results: &[ClaimResult], protocol: &str) -> String {

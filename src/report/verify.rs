@@ -3,7 +3,7 @@
 //! judged claims and evidence. Reads the verification; runs nothing.
 
 use super::blocks;
-use super::markdown::{claims_table, replace_block, verdict_summary};
+use super::markdown::{claims_table_of, replace_block, verdict_summary};
 use super::plot::Rendered;
 use crate::claims::dp_bai::evidence::Profile;
 use crate::claims::verify::Verification;
@@ -63,7 +63,7 @@ fn repo_root(out_dir: &Path) -> String {
 fn groups(v: &Verification, names: &[&str]) -> Vec<crate::experiment::CellResult> {
     names
         .iter()
-        .flat_map(|g| v.context.groups.get(*g).cloned().unwrap_or_default())
+        .flat_map(|g| v.context.group(g).iter().cloned())
         .collect()
 }
 
@@ -82,7 +82,11 @@ pub fn write(
     let results = &v.claims;
     let doc = std::fs::read_to_string(&path).unwrap_or_else(|_| TEMPLATE.to_string());
     let mut doc = replace_block(&doc, "summary", &verdict_summary(results));
-    doc = replace_block(&doc, "claims", &claims_table(results));
+    doc = replace_block(
+        &doc,
+        "claims",
+        &claims_table_of(results, crate::claims::dp_bai::PAPER.protocol),
+    );
     doc = replace_block(&doc, "special", &blocks::special_accuracy());
     doc = replace_block(&doc, "bounds", &blocks::bounds_table());
     doc = replace_block(

@@ -3,7 +3,7 @@
 //! Finding of REPORT-BAI25.md that compares DP-TT under the printed threshold with the poster's
 //! plotted times ([`threshold_gap_block`]).
 
-use super::evidence::{cell, eps_grid, group, FIGURE_ALGORITHMS, GRID, SLOPE};
+use super::evidence::{cell, eps_grid, FIGURE_ALGORITHMS, GRID, SLOPE};
 use super::regimes::{poster_figure, DIGITISED_REL};
 use crate::bandit::AlgoName;
 use crate::claims::dp_bai::empirical::estimates::{fmt_mean, fmt_ratio, ratio, secant, Z95};
@@ -41,7 +41,7 @@ fn no_cells<S>(ctx: &Context, what: &str) -> Checked<S> {
 
 /// The cells of `name`, or `None` when there are none (recorded by the caller).
 fn cells_of<'a>(ctx: &'a Context, name: &str) -> Option<&'a [CellResult]> {
-    let c = group(ctx, name);
+    let c = ctx.group(name);
     (!c.is_empty()).then_some(c)
 }
 

@@ -43,15 +43,6 @@ pub fn sort_evidence(study: &Study, results: &[CellResult], ctx: &mut Context) {
     }
 }
 
-/// The cells of `group`: the entry point of \[BAI25\]'s Monte Carlo evidence, empty while a
-/// fault is injected into `mc` ([`crate::fault`]).
-pub fn group<'a>(ctx: &'a Context, group: &str) -> &'a [CellResult] {
-    if crate::fault::injected(crate::fault::Area::Mc) {
-        return &[];
-    }
-    ctx.groups.get(group).map_or(&[], Vec::as_slice)
-}
-
 /// The cell of `group` on `instance` for `algo` at `eps` (ignored for a non-private algorithm)
 /// and `delta`.
 pub fn cell<'a>(

@@ -21,7 +21,7 @@ mod numeric;
 pub mod public;
 pub mod searches;
 pub mod tables;
-mod thresholds;
+pub(crate) mod thresholds;
 pub mod trace;
 mod upper;
 

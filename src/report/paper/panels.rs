@@ -236,7 +236,7 @@ fn upper_curves(
     let l = (1.0 / delta).ln();
     let tgb = t_kl_gaussian_beta(nu, 0.5, 0.5)?.value;
     let tg = t_kl_gaussian(nu, 0.5)?.value;
-    let switch = 2.0 * nu.delta_max();
+    let switch = crate::complexity::upper::adap_tt_star_switches(nu).0;
     let (lo, hi) = (eps[0], eps[eps.len() - 1]);
     let split = model == Model::Global && switch > lo && switch < hi;
     // The grid, with a point just before the switch (g2 branch) and one just past it (g1).

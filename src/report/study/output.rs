@@ -5,7 +5,7 @@
 
 use crate::bandit::AlgoName;
 use crate::complexity;
-use crate::complexity::upper::ASYMPTOTIC;
+use crate::complexity::upper::{adap_tt_star_switches, ASYMPTOTIC};
 use crate::error::{Error, Result};
 use crate::experiment::study::config::{
     lower_kind, upper_kind, LowerKind, PanelSplit, Study, UpperKind,
@@ -335,8 +335,8 @@ pub const L52_SWITCH_LABEL: &str = "AdaP-TT* bound (L. 52) changes branch at ε 
 /// Thm. 24 (main text) at `ε = 2Δ_max`, L. 52 at `ε = Δ_max/3` (`dpbai bounds` prints both).
 fn branch_switch(k: UpperKind, nu: &Instance) -> Option<(f64, &'static str)> {
     match k {
-        UpperKind::AdapTtStar => Some((2.0 * nu.delta_max(), THM24_SWITCH_LABEL)),
-        UpperKind::AdapTtStarLemma52 => Some((nu.delta_max() / 3.0, L52_SWITCH_LABEL)),
+        UpperKind::AdapTtStar => Some((adap_tt_star_switches(nu).0, THM24_SWITCH_LABEL)),
+        UpperKind::AdapTtStarLemma52 => Some((adap_tt_star_switches(nu).1, L52_SWITCH_LABEL)),
         _ => None,
     }
 }
