@@ -319,6 +319,7 @@ pub fn upper_bounds_from(
     let tge_beta = t_kl_beta_g_eps(nu, eps, beta)?.value;
     let coth2 = 1.0 / (0.5 * eps).tanh().powi(2);
     let dmax = nu.delta_max();
+    let (switch_eps_main, switch_eps_lemma52) = adap_tt_star_switches(nu);
     let mb = beta.max(1.0 - beta);
 
     let adap =
@@ -401,8 +402,8 @@ pub fn upper_bounds_from(
             thm24_main_branch: main_branch,
             lemma52_app_branch: lemma_branch,
             proof_max_branch: proof_branch,
-            switch_eps_main: adap_tt_star_switches(nu).0,
-            switch_eps_lemma52: adap_tt_star_switches(nu).1,
+            switch_eps_main,
+            switch_eps_lemma52,
         },
     })
 }
