@@ -5,6 +5,8 @@
 //!
 //! # Modules
 //! * `numeric`: closed forms, divergences and instance transforms;
+//! * `mechanisms`: the privacy mechanisms' closed forms (LDP contraction, randomised response,
+//!   Gaussian and Laplace mechanisms, the DP batch KL bound);
 //! * `bounds`: characteristic times and special functions;
 //! * `thresholds`: the stopping thresholds' asymptotics;
 //! * `upper`: the asymptotic upper bounds;
@@ -17,6 +19,7 @@ pub mod audit;
 mod bounds;
 pub(crate) mod empirical;
 pub mod evidence;
+mod mechanisms;
 mod numeric;
 pub mod public;
 pub mod searches;
@@ -33,21 +36,21 @@ use crate::claims::paper::{Gathering, Paper, Step};
 pub fn claims() -> Vec<&'static dyn AnyClaim> {
     vec![
         &numeric::F1,
-        &numeric::F2,
+        &mechanisms::F2,
         &bounds::local::F3,
         &bounds::local::F4,
         &bounds::local::F5,
         &numeric::F6,
         &numeric::F7,
         &numeric::F8,
-        &numeric::F9,
+        &mechanisms::F9,
         &bounds::local::F10,
         &bounds::local::F11,
         &numeric::F12,
         &bounds::local::F13,
         &numeric::F14,
-        &numeric::F15,
-        &numeric::F16,
+        &mechanisms::F15,
+        &mechanisms::F16,
         &trace::F17,
         &bounds::global::F18,
         &bounds::global::F19,
@@ -80,7 +83,7 @@ pub fn claims() -> Vec<&'static dyn AnyClaim> {
         &numeric::F46,
         &numeric::F47,
         &bounds::special::F48,
-        &numeric::F49,
+        &mechanisms::F49,
         &empirical::figures::F50,
         &empirical::figures::F50_REF,
         &empirical::figures::F51,
@@ -96,7 +99,7 @@ pub fn claims() -> Vec<&'static dyn AnyClaim> {
         &empirical::correctness::F56,
         &empirical::correctness::F56_REF,
         &empirical::correctness::F57,
-        &numeric::F58,
+        &mechanisms::F58,
         &audit::F59,
         &audit::F60,
         &audit::F60_UNIFORM,
