@@ -164,7 +164,7 @@ fn reproducer_t_beyond_the_audit_cap_is_not_proven() {
 fn thresholds_that_differ_only_outside_the_old_domain_are_not_proven() {
     let mut checked = 0;
     for info in ALGORITHMS.iter() {
-        let Some(pname) = info.paper_preset else {
+        let Some(pname) = info.paper_preset.map(|p| p.name) else {
             continue;
         };
         if !info.algo.needs_eps() {

@@ -36,8 +36,9 @@
 //! after a phase switch against the leader. `adap-tt-star`: the `adap-tt` reference rules (the
 //! public code has no AdaP-TT*).
 
+use super::info::AlgoName;
 use super::options::{
-    AdapLeaderBonus, AlgoName, ChallengerCounts, DpaEpisodes, LeaderCounts, Rules, TieBreak,
+    AdapLeaderBonus, ChallengerCounts, DpaEpisodes, LeaderCounts, Rules, TieBreak,
 };
 use super::outcome::{BaiAlgorithm, RewardTable, RunOutcome, TableOutput};
 use super::rules::{Cost, UCB_ALPHA, UCB_S};

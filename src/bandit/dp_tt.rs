@@ -57,7 +57,8 @@
 //! when read after a pull. Rewards are drawn one per pull; the stopping statistics change only
 //! at releases and are cached.
 
-use super::options::{AlgoName, Rules, TieBreak};
+use super::info::AlgoName;
+use super::options::{Rules, TieBreak};
 use super::outcome::{BaiAlgorithm, RunOutcome};
 use super::spec::{AlgoSpec, Sampling};
 use crate::complexity::transport_cost_eps_with;

@@ -1,11 +1,62 @@
-//! What is known about each algorithm, declared once: [`AlgoName::info`] gives its
-//! [`AlgoInfo`] (name, label, privacy model, which options apply), so that the CLI, studies,
-//! the Python package, figures and the cost model read one table instead of matching on the
-//! algorithm.
+//! The algorithms, each declared once: its [`AlgoName`] variant and its [`AlgoInfo`] entry of
+//! [`ALGORITHMS`] (name, label, privacy model, which options apply, its provable threshold
+//! preset, its upper bound, its rules under `--rules reference`), so that the CLI, studies, the
+//! Python package, figures and the cost model read one table instead of matching on the
+//! algorithm. [`AlgoName::ALL`] is derived from the table.
+//!
+//! Adding an algorithm takes three files: its variant and entry here, its implementation (its
+//! arm of `super::algos` or its own module) and its fingerprint
+//! ([`super::semantics::SEMANTICS`]).
 
-use super::options::{AlgoName, GaussLdpSigma};
+use super::options::GaussLdpSigma;
+use crate::complexity::upper::UpperKind;
 use crate::error::{Error, Result};
 use crate::threshold::dominance::{ProofFamily, RunDomain, RunParameters};
+use crate::threshold::expr::presets::{self, Preset};
+use serde::{Deserialize, Serialize};
+
+/// Algorithms known to `dpbai run` (Table 1, D.3–D.10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[cfg_attr(feature = "cli", value(rename_all = "kebab-case"))]
+pub enum AlgoName {
+    /// TTUCB, non-private (Alg. 6).
+    Ttucb,
+    /// CTB-TT, ε-local DP by randomised response (Alg. 7).
+    CtbTt,
+    /// TTUCB with the Gaussian mechanism, (ε, γ)-local DP (Alg. 8).
+    GaussLdpTt,
+    /// AdaP-TT, ε-global DP with the DAF estimator (Alg. 9).
+    AdapTt,
+    /// AdaP-TT*, ε-global DP, privacy-aware cost and threshold (Alg. 10).
+    AdapTtStar,
+    /// DP-SE, ε-global DP successive elimination (Sec. 4.4, READINGS.md §D.10, §P).
+    DpSe,
+    /// TTUCB with Doubling-Per-Arm batching, non-private (Alg. 11).
+    DpaTt,
+    /// DP-TT, ε-global DP Top Two with geometric per-arm phases, cumulative Laplace noise and the
+    /// d_ε transport cost (\[BAI25\] poster).
+    DpTt,
+    /// EB-TCI, the non-private empirical-best Top Two with the TCI challenger and the Bernoulli
+    /// KL cost (\[BAI25\]'s non-private reference; Jourdan et al. 2022).
+    EbTci,
+}
+
+crate::spelled!(AlgoName => "algo");
+
+impl AlgoName {
+    /// All names, in the order of the paper (the order of [`ALGORITHMS`]).
+    pub const ALL: [AlgoName; ALGORITHMS.len()] = {
+        let mut all = [AlgoName::Ttucb; ALGORITHMS.len()];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = ALGORITHMS[i].algo;
+            i += 1;
+        }
+        all
+    };
+}
 
 pub use crate::params::PrivacyModel;
 
@@ -97,11 +148,12 @@ pub struct AlgoInfo {
     pub options: &'static [OptionName],
     /// The provable threshold preset (`audit delta --threshold`) whose lemma gives its
     /// δ-correctness; `None` when no preset states its own threshold.
-    pub paper_preset: Option<&'static str>,
-    /// The asymptotic upper bound the paper proves for it with its own thresholds, by its
-    /// `bounds.upper` name in a study (`ctb-tt`, …); `None` without one. CTB-TT with IDS has
-    /// its own (`ctb-tt-ids`).
-    pub upper_bound: Option<&'static str>,
+    pub paper_preset: Option<Preset>,
+    /// The asymptotic upper bound the paper proves for it with its own thresholds; `None`
+    /// without one. CTB-TT with IDS has its own ([`UpperKind::CtbTtIds`]).
+    pub upper_bound: Option<UpperKind>,
+    /// What it is under `--rules reference` (see [`ReferenceRules`]).
+    pub reference_rules: ReferenceRules,
     /// The claims (docs/CLAIMS.md) and findings whose statistics use its stopping times under
     /// its default reading, so that a reading that changes those times may move them.
     pub claims: &'static str,
@@ -131,7 +183,7 @@ pub struct CostFacts {
 }
 
 /// One entry per algorithm, in the order of the paper.
-pub const ALGORITHMS: [AlgoInfo; 9] = [
+pub const ALGORITHMS: &[AlgoInfo] = &[
     AlgoInfo {
         algo: AlgoName::Ttucb,
         name: "ttucb",
@@ -142,8 +194,9 @@ pub const ALGORITHMS: [AlgoInfo; 9] = [
         phased: false,
         batches: None,
         options: &["beta"],
-        paper_preset: Some("paper-cg"),
+        paper_preset: Some(presets::PAPER_CG),
         upper_bound: None,
+        reference_rules: ReferenceRules::PublicCode,
         claims: "F.50, F.51, F.53 (TTUCB is the non-private reference)",
         estimates: Estimates::RewardMeans,
         rule_sigma: RuleSigma::Rewards,
@@ -163,8 +216,9 @@ pub const ALGORITHMS: [AlgoInfo; 9] = [
         phased: false,
         batches: None,
         options: &["beta", "eps"],
-        paper_preset: Some("paper-cg"),
-        upper_bound: Some("ctb-tt"),
+        paper_preset: Some(presets::PAPER_CG),
+        upper_bound: Some(UpperKind::CtbTt),
+        reference_rules: ReferenceRules::Construction,
         claims: "F.50, F.51, F.55, F.57",
         estimates: Estimates::RewardMeans,
         rule_sigma: RuleSigma::Rewards,
@@ -184,8 +238,9 @@ pub const ALGORITHMS: [AlgoInfo; 9] = [
         phased: false,
         batches: None,
         options: &["beta", "eps", "gamma"],
-        paper_preset: Some("paper-cg"),
+        paper_preset: Some(presets::PAPER_CG),
         upper_bound: None,
+        reference_rules: ReferenceRules::Construction,
         claims: "F.15 (σ of the Gaussian-mechanism variant)",
         estimates: Estimates::Noisy,
         rule_sigma: RuleSigma::RewardsAndGaussianMechanism,
@@ -205,8 +260,9 @@ pub const ALGORITHMS: [AlgoInfo; 9] = [
         phased: true,
         batches: None,
         options: &["beta", "eps"],
-        paper_preset: Some("paper-adap-tt"),
-        upper_bound: Some("adap-tt"),
+        paper_preset: Some(presets::PAPER_ADAP_TT),
+        upper_bound: Some(UpperKind::AdapTt),
+        reference_rules: ReferenceRules::PublicCode,
         claims: "F.52, F.53, F.54, F.55, Finding 1",
         estimates: Estimates::Noisy,
         rule_sigma: RuleSigma::Rewards,
@@ -226,8 +282,9 @@ pub const ALGORITHMS: [AlgoInfo; 9] = [
         phased: true,
         batches: None,
         options: &["beta", "eps"],
-        paper_preset: Some("paper-adap-tt-star"),
-        upper_bound: Some("adap-tt-star"),
+        paper_preset: Some(presets::PAPER_ADAP_TT_STAR),
+        upper_bound: Some(UpperKind::AdapTtStar),
+        reference_rules: ReferenceRules::SameAs(AlgoName::AdapTt),
         claims: "F.52, F.53, F.54, F.55, Finding 1",
         estimates: Estimates::Noisy,
         rule_sigma: RuleSigma::Rewards,
@@ -249,6 +306,7 @@ pub const ALGORITHMS: [AlgoInfo; 9] = [
         options: &["eps"],
         paper_preset: None,
         upper_bound: None,
+        reference_rules: ReferenceRules::PublicCode,
         claims: "F.52, F.54",
         estimates: Estimates::Noisy,
         rule_sigma: RuleSigma::Rewards,
@@ -268,8 +326,9 @@ pub const ALGORITHMS: [AlgoInfo; 9] = [
         phased: true,
         batches: Some(AlgoName::Ttucb),
         options: &["beta"],
-        paper_preset: Some("paper-daf-inf"),
-        upper_bound: Some("dpa-tt"),
+        paper_preset: Some(presets::PAPER_DAF_INF),
+        upper_bound: Some(UpperKind::DpaTt),
+        reference_rules: ReferenceRules::Construction,
         claims: "F.42, Finding 3",
         estimates: Estimates::RewardMeans,
         rule_sigma: RuleSigma::Rewards,
@@ -291,7 +350,8 @@ pub const ALGORITHMS: [AlgoInfo; 9] = [
         options: &["beta", "eps"],
         paper_preset: None,
         // [BAI25]'s asymptotic bound 2(1 + η)·T*_{ε,β} (`complexity::upper::dp_tt`).
-        upper_bound: Some("dp-tt"),
+        upper_bound: Some(UpperKind::DpTt),
+        reference_rules: ReferenceRules::None,
         claims: "B.6, B.7, B.8, B.9, B.10, B.12 (docs/CLAIMS-BAI25.md)",
         estimates: Estimates::Noisy,
         rule_sigma: RuleSigma::Rewards,
@@ -314,8 +374,9 @@ pub const ALGORITHMS: [AlgoInfo; 9] = [
         phased: false,
         batches: None,
         options: &["beta"],
-        paper_preset: Some("gk16-bernoulli"),
+        paper_preset: Some(presets::GK16_BERNOULLI),
         upper_bound: None,
+        reference_rules: ReferenceRules::None,
         claims: "B.9, B.12 (docs/CLAIMS-BAI25.md)",
         estimates: Estimates::RewardMeans,
         rule_sigma: RuleSigma::Rewards,
@@ -431,7 +492,7 @@ impl AlgoInfo {
     pub fn of_preset(preset: &str) -> Vec<AlgoName> {
         ALGORITHMS
             .iter()
-            .filter(|i| i.paper_preset == Some(preset))
+            .filter(|i| i.paper_preset.is_some_and(|p| p.name == preset))
             .map(|i| i.algo)
             .collect()
     }
@@ -454,7 +515,7 @@ mod tests {
 
     #[test]
     fn the_table_lists_every_algorithm_once_in_order() {
-        assert_eq!(ALGORITHMS.map(|i| i.algo), AlgoName::ALL);
+        assert!(ALGORITHMS.iter().map(|i| i.algo).eq(AlgoName::ALL));
         for a in AlgoName::ALL {
             assert_eq!(a.info().name, a.as_str());
             assert_eq!(a.info().name, crate::spelling::Spelling::spelling(&a));
@@ -479,7 +540,7 @@ mod tests {
 
     #[test]
     fn a_batched_algorithm_batches_a_non_private_unphased_one_of_its_privacy() {
-        for i in &ALGORITHMS {
+        for i in ALGORITHMS {
             if let Some(b) = i.batches {
                 let inner = b.info();
                 assert!(i.phased && !inner.phased, "{}", i.name);
@@ -507,15 +568,8 @@ pub enum ReferenceRules {
 }
 
 impl AlgoName {
-    /// What the algorithm is under `--rules reference` (see [`ReferenceRules`]).
+    /// What the algorithm is under `--rules reference` ([`AlgoInfo::reference_rules`]).
     pub fn reference_rules(self) -> ReferenceRules {
-        match self {
-            AlgoName::Ttucb | AlgoName::AdapTt | AlgoName::DpSe => ReferenceRules::PublicCode,
-            AlgoName::AdapTtStar => ReferenceRules::SameAs(AlgoName::AdapTt),
-            AlgoName::CtbTt | AlgoName::GaussLdpTt | AlgoName::DpaTt => {
-                ReferenceRules::Construction
-            }
-            AlgoName::DpTt | AlgoName::EbTci => ReferenceRules::None,
-        }
+        self.info().reference_rules
     }
 }

@@ -67,9 +67,9 @@ pub(crate) mod top_two;
 pub mod trace;
 
 pub use crate::threshold::{CustomThreshold, ThresholdVars};
+pub use info::AlgoName;
 pub use options::{
-    AdapLeaderBonus, AlgoName, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, Rules,
-    TieBreak,
+    AdapLeaderBonus, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, Rules, TieBreak,
 };
 pub use outcome::{BaiAlgorithm, RewardTable, RunOutcome, TableOutput};
 pub use readings::{Reading, READINGS, READING_TABLE};

@@ -1,50 +1,8 @@
-//! The algorithms' names ([`AlgoName`]) and the options that select their rules and readings
-//! ([`Rules`], the leader, challenger, episode, tie-break and σ readings).
+//! The options that select the algorithms' rules and readings ([`Rules`], the leader,
+//! challenger, episode, tie-break and σ readings); the algorithms themselves are declared in
+//! [`super::info`].
 
 use serde::{Deserialize, Serialize};
-
-/// Algorithms known to `dpbai run` (Table 1, D.3–D.10).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[cfg_attr(feature = "cli", value(rename_all = "kebab-case"))]
-pub enum AlgoName {
-    /// TTUCB, non-private (Alg. 6).
-    Ttucb,
-    /// CTB-TT, ε-local DP by randomised response (Alg. 7).
-    CtbTt,
-    /// TTUCB with the Gaussian mechanism, (ε, γ)-local DP (Alg. 8).
-    GaussLdpTt,
-    /// AdaP-TT, ε-global DP with the DAF estimator (Alg. 9).
-    AdapTt,
-    /// AdaP-TT*, ε-global DP, privacy-aware cost and threshold (Alg. 10).
-    AdapTtStar,
-    /// DP-SE, ε-global DP successive elimination (Sec. 4.4, READINGS.md §D.10, §P).
-    DpSe,
-    /// TTUCB with Doubling-Per-Arm batching, non-private (Alg. 11).
-    DpaTt,
-    /// DP-TT, ε-global DP Top Two with geometric per-arm phases, cumulative Laplace noise and the
-    /// d_ε transport cost (\[BAI25\] poster).
-    DpTt,
-    /// EB-TCI, the non-private empirical-best Top Two with the TCI challenger and the Bernoulli
-    /// KL cost (\[BAI25\]'s non-private reference; Jourdan et al. 2022).
-    EbTci,
-}
-
-impl AlgoName {
-    /// All names, in the order of the paper.
-    pub const ALL: [AlgoName; 9] = [
-        AlgoName::Ttucb,
-        AlgoName::CtbTt,
-        AlgoName::GaussLdpTt,
-        AlgoName::AdapTt,
-        AlgoName::AdapTtStar,
-        AlgoName::DpSe,
-        AlgoName::DpaTt,
-        AlgoName::DpTt,
-        AlgoName::EbTci,
-    ];
-}
 
 /// Which family of stopping rules / sampling details to use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -163,7 +121,6 @@ pub enum GaussLdpSigma {
 }
 
 crate::spelled!(
-    AlgoName => "algo",
     Rules => "rules",
     AdapLeaderBonus => "adap-leader-bonus",
     LeaderCounts => "leader-counts",

@@ -7,8 +7,8 @@
 //! cell ([`crate::experiment::Cell::run_args`]) and the per-algorithm check
 //! ([`check_options`]) all read this table.
 
+use super::info::AlgoName;
 use super::info::{AlgoInfo, OptionName, PrivacyModel, ALGORITHMS};
-use super::options::AlgoName;
 use super::options::{
     AdapLeaderBonus, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, TieBreak,
 };

@@ -9,9 +9,9 @@
 //! `ε` of a private algorithm in [`crate::params::ALGO_EPS_RANGE`], `γ` required by
 //! `gauss-ldp-tt`).
 
+use super::info::AlgoName;
 use super::options::{
-    AdapLeaderBonus, AlgoName, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, Rules,
-    TieBreak,
+    AdapLeaderBonus, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, Rules, TieBreak,
 };
 use crate::params::{Beta, Delta, Epsilon, Eta, Gamma, DEFAULT_ETA};
 use crate::threshold::Eq14Form;

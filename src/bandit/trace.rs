@@ -10,7 +10,7 @@
 //! * F.17 (L. 16): the counts `N_{τ,a}`; and the allocation `N_{n,a}/n` at geometric times.
 
 use super::algos::build_any;
-use super::options::AlgoName;
+use super::info::AlgoName;
 use super::outcome::RunOutcome;
 use super::spec::AlgoSpec;
 use super::top_two::{Counters, Estimates, Observer};

@@ -24,12 +24,47 @@ use super::{t_eps, t_eps_beta, t_kl_beta_g_eps, t_kl_gaussian, t_kl_gaussian_bet
 use crate::error::{check_above, check_open, Result};
 use crate::instance::{Family, Instance};
 use crate::special::{g1, g2};
+use crate::spelling::Spelling;
 use serde::Serialize;
 
 /// The regime of every bound of this module.
 pub const ASYMPTOTIC: &str = "asymptotic, δ → 0; not a finite-δ bound";
 
 pub use crate::params::PrivacyModel;
+
+/// An asymptotic upper bound (`dpbai bounds`, READINGS.md §E.4), times `log(1/δ)`: a δ → 0
+/// statement, not a finite-δ bound (a study's figures and SUMMARY.md say so).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UpperKind {
+    /// CTB-TT (Thm. 19).
+    CtbTt,
+    /// CTB-TT with IDS.
+    CtbTtIds,
+    /// AdaP-TT (Thm. 22).
+    AdapTt,
+    /// AdaP-TT* (Thm. 24, main-text form).
+    AdapTtStar,
+    /// AdaP-TT* (Lemma 52, appendix form).
+    AdapTtStarLemma52,
+    /// DPA-TT (App. H).
+    DpaTt,
+    /// DP-TT, `2(1 + η)·T*_{ε,β}` at the cell's β and `η = 1` (\[BAI25\] poster).
+    DpTt,
+    /// DP-TT's looser form `8·T*_ε` (\[BAI25\] poster, the curve of its figure's comparison;
+    /// never a cell's own kind, drawn when `[bounds] upper` names it).
+    #[serde(rename = "dp-tt-8t-eps")]
+    DpTt8TEps,
+}
+
+crate::spelled!(UpperKind => "bounds.upper");
+
+impl UpperKind {
+    /// Name in results.csv and legends (its serde spelling).
+    pub fn as_str(self) -> &'static str {
+        self.spelling()
+    }
+}
 
 /// The characteristic time `T` whose sample-complexity lower bound `T·log(1/(2.4δ))` binds an
 /// algorithm on the instance (L. 5, Thm. 10, Thm. 17): its privacy model's time when the

@@ -25,7 +25,7 @@ use crate::threshold::expr::{parse_threshold, ThresholdExpr};
 const SEED_BOXES: u64 = 2_000;
 
 fn preset_of(algo: AlgoName) -> Option<&'static str> {
-    algo.info().paper_preset
+    algo.info().paper_preset.map(|p| p.name)
 }
 
 /// A seed point of the space's coordinates.

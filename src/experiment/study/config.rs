@@ -10,11 +10,11 @@ use crate::bandit::info::PrivacyModel;
 use crate::bandit::{AlgoName, Rules};
 use crate::experiment::Cell;
 use crate::instance::Instance;
-use crate::spelling::Spelling;
 use serde::Deserialize;
 
 pub use super::validate::{log_grid, parse_study};
 
+pub use crate::complexity::upper::UpperKind;
 pub use crate::mc::DEFAULT_MAX_STEPS;
 
 /// The study file, as written.
@@ -256,31 +256,6 @@ pub enum LowerKind {
     GlobalTight,
 }
 
-/// An asymptotic upper bound (`dpbai bounds`, READINGS.md §E.4), times `log(1/δ)`: a δ → 0
-/// statement, not a finite-δ bound (a study's figures and SUMMARY.md say so).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum UpperKind {
-    /// CTB-TT (Thm. 19).
-    CtbTt,
-    /// CTB-TT with IDS.
-    CtbTtIds,
-    /// AdaP-TT (Thm. 22).
-    AdapTt,
-    /// AdaP-TT* (Thm. 24, main-text form).
-    AdapTtStar,
-    /// AdaP-TT* (Lemma 52, appendix form).
-    AdapTtStarLemma52,
-    /// DPA-TT (App. H).
-    DpaTt,
-    /// DP-TT, `2(1 + η)·T*_{ε,β}` at the cell's β and `η = 1` (\[BAI25\] poster).
-    DpTt,
-    /// DP-TT's looser form `8·T*_ε` (\[BAI25\] poster, the curve of its figure's comparison;
-    /// never a cell's own kind, drawn when `[bounds] upper` names it).
-    #[serde(rename = "dp-tt-8t-eps")]
-    DpTt8TEps,
-}
-
 /// `[bounds]`: which curves the figures draw.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -381,8 +356,7 @@ pub fn upper_kind(cell: &Cell) -> Option<UpperKind> {
     if cell.setting.algo == AlgoName::CtbTt && cell.setting.ids_beta {
         return Some(UpperKind::CtbTtIds);
     }
-    let name = cell.setting.algo.info().upper_bound?;
-    Some(UpperKind::parse(name).expect("invariant: AlgoInfo::upper_bound names an UpperKind"))
+    cell.setting.algo.info().upper_bound
 }
 
 impl LowerKind {
@@ -416,15 +390,6 @@ impl LowerKind {
     }
 }
 
-crate::spelled!(UpperKind => "bounds.upper");
-
-impl UpperKind {
-    /// Name in results.csv and legends (its serde spelling).
-    pub fn as_str(self) -> &'static str {
-        self.spelling()
-    }
-}
-
 /// A bad value at key path `path` (the file and the line are added by [`super::parse_study_with`]).
 pub(super) fn bad(path: &str, msg: impl std::fmt::Display) -> crate::error::Error {
     crate::error::Error::Config {
@@ -455,21 +420,6 @@ algo = "dp-se"
         match parse_study(text, "t.toml") {
             Err(e @ Error::Config { .. }) => e.to_string(),
             other => panic!("expected a configuration error, got {other:?}"),
-        }
-    }
-
-    #[test]
-    fn every_upper_bound_of_the_algorithm_table_is_an_upper_kind() {
-        let named: Vec<&str> = AlgoName::ALL
-            .iter()
-            .filter_map(|a| a.info().upper_bound)
-            .collect();
-        assert_eq!(
-            named,
-            ["ctb-tt", "adap-tt", "adap-tt-star", "dpa-tt", "dp-tt"]
-        );
-        for n in named {
-            assert_eq!(UpperKind::parse(n).map(UpperKind::as_str), Ok(n));
         }
     }
 

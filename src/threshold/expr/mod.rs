@@ -43,7 +43,7 @@ mod eval;
 mod functions;
 mod lexer;
 mod parser;
-mod presets;
+pub mod presets;
 mod split;
 #[cfg(test)]
 mod tests;

@@ -82,6 +82,47 @@ pub fn dp_tt_poster_text(m: &str) -> String {
     format!("2*({m})*log(1/delta) + {} + {}", term("na"), term("nb"))
 }
 
+/// The preset `paper-cg` (an entry of [`PRESETS`]).
+pub const PAPER_CG: Preset = Preset {
+    name: "paper-cg",
+    description: "Eq. (4) c^G (TTUCB, CTB-TT, Gaussian-mechanism TTUCB; Sec. 2.2.3)",
+    proof: Some("Eq. (4) with Lemma 35 (Kaufmann & Koolen 2021, Thm. 9): δ-correct for TTUCB, CTB-TT, Gaussian-mechanism TTUCB"),
+    text: || c_g_text("delta"),
+};
+
+/// The preset `paper-daf-inf` (an entry of [`PRESETS`]).
+pub const PAPER_DAF_INF: Preset = Preset {
+    name: "paper-daf-inf",
+    description:
+        "L. 34 c^G(w, delta/(zeta(2)^2 k(na)^2 k(nb)^2)) (DAF with eps = inf, DPA-TT; s = 2)",
+    proof: Some("Lemma 34: δ-correct for DAF(ε = ∞) / DPA-TT"),
+    text: || c_g_text("delta/(zeta(2)^2*k(na)^2*k(nb)^2)"),
+};
+
+/// The preset `paper-adap-tt` (an entry of [`PRESETS`]).
+pub const PAPER_ADAP_TT: Preset = Preset {
+    name: "paper-adap-tt",
+    description: "Eq. (12) c^{G,eps} (AdaP-TT, L. 21; s = 2)",
+    proof: Some("Lemma 21 (Eq. (12)): δ-correct for AdaP-TT"),
+    text: || c_g_eps_text("delta"),
+};
+
+/// The preset `paper-adap-tt-star` (an entry of [`PRESETS`]).
+pub const PAPER_ADAP_TT_STAR: Preset = Preset {
+    name: "paper-adap-tt-star",
+    description: "Eq. (14) c~^{G,eps} with k^2 in the 2nd case (AdaP-TT*, L. 23; READINGS.md R.16)",
+    proof: Some("Lemma 23 (Eq. (14), k² form, READINGS.md R.16): δ-correct for AdaP-TT*"),
+    text: || eq14_text("max(k(na),k(nb))^2"),
+};
+
+/// The preset `gk16-bernoulli` (an entry of [`PRESETS`]).
+pub const GK16_BERNOULLI: Preset = Preset {
+    name: "gk16-bernoulli",
+    description: "log(2t(K-1)/delta) on the Bernoulli GLR statistic (EB-TCI; Garivier & Kaufmann 2016)",
+    proof: Some("Garivier & Kaufmann (2016), the Bernoulli threshold log(2t(K−1)/δ) of the GLR (Chernoff) stopping rule, proven with Krichevsky–Trofimov mixtures for any sampling rule: δ-correct for EB-TCI"),
+    text: || "log(2*t*(K-1)/delta)".to_string(),
+};
+
 /// Every preset, provable ones first.
 ///
 /// # Definition
@@ -96,42 +137,17 @@ pub fn dp_tt_poster_text(m: &str) -> String {
 /// # Reference
 /// Eq. (4), (12), (14), L. 34 (READINGS.md §D.1); READINGS.md §P.
 pub const PRESETS: &[Preset] = &[
-    Preset {
-        name: "paper-cg",
-        description: "Eq. (4) c^G (TTUCB, CTB-TT, Gaussian-mechanism TTUCB; Sec. 2.2.3)",
-        proof: Some("Eq. (4) with Lemma 35 (Kaufmann & Koolen 2021, Thm. 9): δ-correct for TTUCB, CTB-TT, Gaussian-mechanism TTUCB"),
-        text: || c_g_text("delta"),
-    },
-    Preset {
-        name: "paper-daf-inf",
-        description: "L. 34 c^G(w, delta/(zeta(2)^2 k(na)^2 k(nb)^2)) (DAF with eps = inf, DPA-TT; s = 2)",
-        proof: Some("Lemma 34: δ-correct for DAF(ε = ∞) / DPA-TT"),
-        text: || c_g_text("delta/(zeta(2)^2*k(na)^2*k(nb)^2)"),
-    },
-    Preset {
-        name: "paper-adap-tt",
-        description: "Eq. (12) c^{G,eps} (AdaP-TT, L. 21; s = 2)",
-        proof: Some("Lemma 21 (Eq. (12)): δ-correct for AdaP-TT"),
-        text: || c_g_eps_text("delta"),
-    },
-    Preset {
-        name: "paper-adap-tt-star",
-        description: "Eq. (14) c~^{G,eps} with k^2 in the 2nd case (AdaP-TT*, L. 23; READINGS.md R.16)",
-        proof: Some("Lemma 23 (Eq. (14), k² form, READINGS.md R.16): δ-correct for AdaP-TT*"),
-        text: || eq14_text("max(k(na),k(nb))^2"),
-    },
+    PAPER_CG,
+    PAPER_DAF_INF,
+    PAPER_ADAP_TT,
+    PAPER_ADAP_TT_STAR,
     Preset {
         name: "paper-adap-tt-star-printed",
         description: "Eq. (14) as printed (max_c k, not k^2, in the 2nd case; not covered by L. 23)",
         proof: None,
         text: || eq14_text("max(k(na),k(nb))"),
     },
-    Preset {
-        name: "gk16-bernoulli",
-        description: "log(2t(K-1)/delta) on the Bernoulli GLR statistic (EB-TCI; Garivier & Kaufmann 2016)",
-        proof: Some("Garivier & Kaufmann (2016), the Bernoulli threshold log(2t(K−1)/δ) of the GLR (Chernoff) stopping rule, proven with Krichevsky–Trofimov mixtures for any sampling rule: δ-correct for EB-TCI"),
-        text: || "log(2*t*(K-1)/delta)".to_string(),
-    },
+    GK16_BERNOULLI,
     Preset {
         name: "dp-tt-poster",
         description: "APPROXIMATE, NOT PROVEN: the shape printed on the [BAI25] poster, c(n) = log(1/delta) + log(n) log(1 + eps n/log n) per arm, summed over both arms (DP-TT)",
