@@ -123,7 +123,7 @@ fn ub_json(u: &upper::UpperBound, t_kl: f64, p: Option<&Private>) -> Value {
         "note": u.note,
         "model": u.model,
         "regime": u.regime,
-        "lower_time": u.lower_time,
+        "lower_time": u.lower_time.name(),
         "lower_time_value": lower_value(u.lower_time, t_kl, p),
         "refused": u.refused,
     })
@@ -137,7 +137,7 @@ fn star_json(s: &upper::AdaPTTStar, t_kl: f64, p: Option<&Private>) -> Value {
         "note": s.note,
         "model": s.model,
         "regime": s.regime,
-        "lower_time": s.lower_time,
+        "lower_time": s.lower_time.name(),
         "lower_time_value": lower_value(s.lower_time, t_kl, p),
         "thm24_main_branch": s.thm24_main_branch,
         "lemma52_app_branch": s.lemma52_app_branch,

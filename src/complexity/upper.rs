@@ -68,21 +68,21 @@ impl UpperKind {
 
 /// The characteristic time `T` whose sample-complexity lower bound `T·log(1/(2.4δ))` binds an
 /// algorithm on the instance (L. 5, Thm. 10, Thm. 17): its privacy model's time when the
-/// privacy guarantee holds, else the non-private `T_KL`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// privacy guarantee holds, else the non-private `T_KL`; or \[BAI25\]'s `T*_ε` with its own
+/// factor `log(1/(3δ))`. The one declaration of the lower-bound kinds: `dpbai bounds` names
+/// them by [`LowerTime::name`] (`t_kl`, …), studies and results.csv by [`LowerTime::as_str`]
+/// (`non-private`, `local`, `global`, `global-tight`, the spelling a study file's
+/// `[bounds] lower` reads).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum LowerTime {
     /// `T_KL` (L. 5): every δ-correct algorithm.
-    #[serde(rename = "t_kl")]
     Kl,
     /// `T_ℓ(ν; ε)` (Thm. 10): every δ-correct ε-local DP algorithm.
-    #[serde(rename = "t_local")]
     Local,
     /// `T_g(ν; ε)` (Thm. 17): every δ-correct ε-global DP algorithm.
-    #[serde(rename = "t_global")]
     Global,
     /// `T*_ε(ν)` (\[BAI25\] poster, with the factor `log(1/(3δ))`): every δ-correct ε-global
     /// DP algorithm, tighter than `T_g` (`T*_ε >= T_g`).
-    #[serde(rename = "t_eps")]
     Eps,
 }
 
@@ -95,6 +95,77 @@ impl LowerTime {
             LowerTime::Global => "t_global",
             LowerTime::Eps => "t_eps",
         }
+    }
+
+    /// The name in study files (`[bounds] lower`), results.csv and legends.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            LowerTime::Kl => "non-private",
+            LowerTime::Local => "local",
+            LowerTime::Global => "global",
+            LowerTime::Eps => "global-tight",
+        }
+    }
+
+    /// The factor of `T*` in the bound at risk `delta`: `log(1/(2.4δ))` (the first paper's
+    /// Thm. 17, READINGS.md §B) or, for [`LowerTime::Eps`], `log(1/(3δ))` (\[BAI25\]).
+    pub fn log_factor(self, delta: crate::params::Delta) -> f64 {
+        match self {
+            LowerTime::Eps => super::log_factor_bai25(delta),
+            _ => super::log_factor(delta),
+        }
+    }
+
+    /// The legend label of the curve, naming its factor.
+    pub fn label(self) -> String {
+        match self {
+            LowerTime::Eps => "lower bound, global-tight T*_eps [BAI25] × log(1/(3δ))".to_string(),
+            k => format!("lower bound, {}", k.as_str()),
+        }
+    }
+}
+
+/// Every kind, in order.
+const LOWER_TIMES: [LowerTime; 4] = [
+    LowerTime::Kl,
+    LowerTime::Local,
+    LowerTime::Global,
+    LowerTime::Eps,
+];
+
+/// The kinds by their study spelling ([`LowerTime::as_str`]), in order.
+const LOWER_STUDY_NAMES: [&str; 4] = [
+    LOWER_TIMES[0].as_str(),
+    LOWER_TIMES[1].as_str(),
+    LOWER_TIMES[2].as_str(),
+    LOWER_TIMES[3].as_str(),
+];
+
+impl Serialize for LowerTime {
+    /// Writes the study spelling ([`LowerTime::as_str`]).
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl LowerTime {
+    /// Writes [`LowerTime::name`] (`t_kl`, …): the spelling of `dpbai bounds --json`.
+    fn serialize_name<S: serde::Serializer>(
+        t: &LowerTime,
+        s: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(t.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for LowerTime {
+    /// Reads the study spelling ([`LowerTime::as_str`]).
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        LOWER_TIMES
+            .into_iter()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| serde::de::Error::unknown_variant(&s, &LOWER_STUDY_NAMES))
     }
 }
 
@@ -109,6 +180,7 @@ pub struct UpperBound {
     /// The privacy model of the algorithm.
     pub model: PrivacyModel,
     /// The characteristic time of the lower bound that binds the algorithm on this instance.
+    #[serde(serialize_with = "LowerTime::serialize_name")]
     pub lower_time: LowerTime,
     /// Always [`ASYMPTOTIC`].
     pub regime: &'static str,
@@ -175,6 +247,7 @@ pub struct AdaPTTStar {
     /// [`PrivacyModel::Global`].
     pub model: PrivacyModel,
     /// As [`UpperBound::lower_time`].
+    #[serde(serialize_with = "LowerTime::serialize_name")]
     pub lower_time: LowerTime,
     /// Always [`ASYMPTOTIC`].
     pub regime: &'static str,

@@ -14,7 +14,7 @@ use serde::Deserialize;
 
 pub use super::validate::{log_grid, parse_study};
 
-pub use crate::complexity::upper::UpperKind;
+pub use crate::complexity::upper::{LowerTime, UpperKind};
 pub use crate::mc::DEFAULT_MAX_STEPS;
 
 /// The study file, as written.
@@ -239,29 +239,12 @@ pub struct AlgorithmFile {
     pub readings: std::collections::BTreeMap<String, toml::Value>,
 }
 
-/// A lower-bound curve: `T*·log(1/(2.4δ))` of one privacy setting (READINGS.md §B), or
-/// \[BAI25\]'s `T*_ε·log(1/(3δ))` (each kind with its own factor, [`LowerKind::log_factor`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum LowerKind {
-    /// `T_KL` (non-private).
-    NonPrivate,
-    /// `T_local(ε)` (ε-local DP).
-    Local,
-    /// `T_global(ε)` (ε-global DP).
-    Global,
-    /// `T*_ε` (ε-global DP, the tight time of \[BAI25\], with its factor `log(1/(3δ))`); drawn
-    /// when `[bounds] lower` names it, never a cell's own lower bound (a global-DP cell's row
-    /// keeps `T_global`).
-    GlobalTight,
-}
-
 /// `[bounds]`: which curves the figures draw.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct BoundsFile {
     /// Lower-bound curves (default: the privacy settings of the algorithms).
-    pub lower: Option<Vec<LowerKind>>,
+    pub lower: Option<Vec<LowerTime>>,
     /// Upper-bound curves (default: those of the algorithms that have one).
     pub upper: Option<Vec<UpperKind>>,
     /// Draw the regime switches ε_g*, ε_l* as vertical lines (default true).
@@ -323,7 +306,7 @@ pub struct Study {
     /// The cells.
     pub cells: Vec<StudyCell>,
     /// Lower-bound curves to draw.
-    pub lower: Vec<LowerKind>,
+    pub lower: Vec<LowerTime>,
     /// Upper-bound curves to draw.
     pub upper: Vec<UpperKind>,
     /// Draw the regime switches.
@@ -335,11 +318,11 @@ pub struct Study {
 }
 
 /// The privacy setting of an algorithm, hence its lower bound.
-pub fn lower_kind(algo: AlgoName) -> LowerKind {
+pub fn lower_kind(algo: AlgoName) -> LowerTime {
     match algo.info().privacy {
-        PrivacyModel::NonPrivate => LowerKind::NonPrivate,
-        PrivacyModel::Local => LowerKind::Local,
-        PrivacyModel::Global => LowerKind::Global,
+        PrivacyModel::NonPrivate => LowerTime::Kl,
+        PrivacyModel::Local => LowerTime::Local,
+        PrivacyModel::Global => LowerTime::Global,
     }
 }
 
@@ -357,37 +340,6 @@ pub fn upper_kind(cell: &Cell) -> Option<UpperKind> {
         return Some(UpperKind::CtbTtIds);
     }
     cell.setting.algo.info().upper_bound
-}
-
-impl LowerKind {
-    /// Name in results.csv and legends.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            LowerKind::NonPrivate => "non-private",
-            LowerKind::Local => "local",
-            LowerKind::Global => "global",
-            LowerKind::GlobalTight => "global-tight",
-        }
-    }
-
-    /// The factor of `T*` in the bound at risk `delta`: `log(1/(2.4δ))` (the first paper's
-    /// Thm. 17, READINGS.md §B) or, for [`LowerKind::GlobalTight`], `log(1/(3δ))` (\[BAI25\]).
-    pub fn log_factor(self, delta: crate::params::Delta) -> f64 {
-        match self {
-            LowerKind::GlobalTight => crate::complexity::log_factor_bai25(delta),
-            _ => crate::complexity::log_factor(delta),
-        }
-    }
-
-    /// The legend label of the curve, naming its factor.
-    pub fn label(self) -> String {
-        match self {
-            LowerKind::GlobalTight => {
-                "lower bound, global-tight T*_eps [BAI25] × log(1/(3δ))".to_string()
-            }
-            k => format!("lower bound, {}", k.as_str()),
-        }
-    }
 }
 
 /// A bad value at key path `path` (the file and the line are added by [`super::parse_study_with`]).
@@ -427,7 +379,7 @@ algo = "dp-se"
     fn a_valid_file_gives_its_cells() {
         let s = parse_study(BASE, "t.toml").expect("valid");
         assert_eq!(s.cells.len(), 2);
-        assert_eq!(s.lower, vec![LowerKind::Global]);
+        assert_eq!(s.lower, vec![LowerTime::Global]);
     }
 
     /// Only cells under the paper's own thresholds carry the theorems' upper bounds: a user

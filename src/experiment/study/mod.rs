@@ -23,7 +23,7 @@ use crate::instance::FamilyName;
 use crate::spelling::Spelling;
 use crate::stats::clopper_pearson;
 pub use config::Study;
-use config::{lower_kind, upper_kind, LowerKind, UpperKind};
+use config::{lower_kind, upper_kind, LowerTime, UpperKind};
 use std::collections::HashMap;
 
 pub use validate::{parse_study, parse_study_with};
@@ -72,7 +72,7 @@ pub struct Row {
     /// Exact 95% Clopper–Pearson interval of the error probability.
     pub error_ci: [f64; 2],
     /// The lower bound's privacy setting.
-    pub lower_bound_kind: LowerKind,
+    pub lower_bound_kind: LowerTime,
     /// `T*·log(1/(2.4δ))` of that setting (as `dpbai bounds`).
     pub lower_bound: f64,
     /// The algorithm's asymptotic upper bound, if it has one.
@@ -138,14 +138,14 @@ impl BoundCache {
         &mut self,
         study: &Study,
         i: usize,
-        kind: LowerKind,
+        kind: LowerTime,
         eps: Option<f64>,
     ) -> Result<f64> {
         match (kind, eps) {
-            (LowerKind::NonPrivate, _) => self.t_kl(study, i),
-            (LowerKind::Local, Some(e)) => Ok(self.private(study, i, e)?.0),
-            (LowerKind::Global, Some(e)) => Ok(self.private(study, i, e)?.1),
-            (LowerKind::GlobalTight, Some(e)) => {
+            (LowerTime::Kl, _) => self.t_kl(study, i),
+            (LowerTime::Local, Some(e)) => Ok(self.private(study, i, e)?.0),
+            (LowerTime::Global, Some(e)) => Ok(self.private(study, i, e)?.1),
+            (LowerTime::Eps, Some(e)) => {
                 if let Some(v) = self.t_eps.get(&(i, e.to_bits())) {
                     return Ok(*v);
                 }

@@ -4,7 +4,7 @@
 
 use super::config::bad;
 use super::config::{
-    lower_kind, upper_kind, LowerKind, Study, StudyAlgorithm, StudyCell, StudyFile, StudyInstance,
+    lower_kind, upper_kind, LowerTime, Study, StudyAlgorithm, StudyCell, StudyFile, StudyInstance,
     UpperKind, DEFAULT_GROUP, DEFAULT_MAX_STEPS,
 };
 use crate::bandit::{build, Reading, Rules, Setting, READINGS, READING_TABLE};
@@ -724,7 +724,7 @@ fn validate(f: StudyFile) -> Result<Study> {
     let lower = match &f.bounds.lower {
         Some(l) => l.clone(),
         None => {
-            let mut l: Vec<LowerKind> = algorithms.iter().map(|a| lower_kind(a.algo)).collect();
+            let mut l: Vec<LowerTime> = algorithms.iter().map(|a| lower_kind(a.algo)).collect();
             l.sort();
             l.dedup();
             l

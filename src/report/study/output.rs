@@ -8,7 +8,7 @@ use crate::complexity;
 use crate::complexity::upper::{adap_tt_star_switches, ASYMPTOTIC};
 use crate::error::{Error, Result};
 use crate::experiment::study::config::{
-    lower_kind, upper_kind, LowerKind, PanelSplit, Study, UpperKind,
+    lower_kind, upper_kind, LowerTime, PanelSplit, Study, UpperKind,
 };
 use crate::experiment::study::{upper_per_log, BoundCache, Row};
 use crate::instance::Instance;
@@ -126,15 +126,14 @@ pub fn render_figures(
                             .filter(|(k, _)| study.cells[*k].cell.setting.algo == a)
                             .copied()
                             .collect();
-                        let lower: Vec<LowerKind> = study
+                        let lower: Vec<LowerTime> = study
                             .lower
                             .iter()
                             .copied()
                             .filter(|&l| {
-                                l == LowerKind::NonPrivate
+                                l == LowerTime::Kl
                                     || l == lower_kind(a)
-                                    || (l == LowerKind::GlobalTight
-                                        && lower_kind(a) == LowerKind::Global)
+                                    || (l == LowerTime::Eps && lower_kind(a) == LowerTime::Global)
                             })
                             .collect();
                         let upper: Vec<UpperKind> = study
@@ -189,7 +188,7 @@ fn panel(
     i: usize,
     delta: f64,
     here: &[(usize, &Row)],
-    lower: &[LowerKind],
+    lower: &[LowerTime],
     upper: &[UpperKind],
     bounds: &mut BoundCache,
 ) -> Result<EpsPanelData> {
@@ -208,14 +207,14 @@ fn panel(
     let fine = crate::numbers::log_grid(lo / 1.3, hi * 1.3, 48);
     let d = Delta::new(delta)?;
     // Lower bounds: the privacy settings' first (black), the non-private one last.
-    let mut kinds: Vec<LowerKind> = lower.to_vec();
-    kinds.sort_by_key(|&k| k == LowerKind::NonPrivate);
+    let mut kinds: Vec<LowerTime> = lower.to_vec();
+    kinds.sort_by_key(|&k| k == LowerTime::Kl);
     let mut lower_bounds = Vec::new();
     for k in kinds {
         let y = fine
             .iter()
             .map(|&e| {
-                let at = (k != LowerKind::NonPrivate).then_some(e);
+                let at = (k != LowerTime::Kl).then_some(e);
                 Ok(bounds.time(study, i, k, at)? * k.log_factor(d))
             })
             .collect::<Result<Vec<f64>>>()?;
@@ -274,8 +273,8 @@ fn panel(
     let mut switches = Vec::new();
     if study.switches {
         let (g, l) = switches_of(study, i)?;
-        let has = |k: LowerKind| here.iter().any(|(_, r)| r.lower_bound_kind == k);
-        if has(LowerKind::Global) {
+        let has = |k: LowerTime| here.iter().any(|(_, r)| r.lower_bound_kind == k);
+        if has(LowerTime::Global) {
             switches.push(Switch {
                 label: format!("global switch ε_g* = {}", short(g)),
                 x: g,
@@ -283,7 +282,7 @@ fn panel(
                 note: String::new(),
             });
         }
-        if has(LowerKind::Local) {
+        if has(LowerTime::Local) {
             switches.push(Switch {
                 label: format!("local switch ε_l* = {}", short(l)),
                 x: l,
