@@ -11,7 +11,8 @@ use crate::experiment::run::CellResult;
 use crate::experiment::study::Study;
 
 /// The built-in study files, by profile name.
-pub const STUDIES: [(&str, &str); 2] = [
+pub const STUDIES: [(&str, &str); 3] = [
+    ("smoke", include_str!("../../../verify/bai25-smoke.toml")),
     ("quick", include_str!("../../../verify/bai25-quick.toml")),
     ("paper", include_str!("../../../verify/bai25-paper.toml")),
 ];

@@ -337,7 +337,7 @@ pub(super) fn verify_cells(args: &[String]) -> anyhow::Result<Vec<Cell>> {
     let v = VerifyCmd::try_parse_from(args)
         .map_err(|e| clap_usage("verify", e))?
         .args;
-    if v.shard.is_some() || v.out_dir != Path::new(".") || v.threads.is_some() {
+    if v.shard.is_some() || v.out_dir.is_some() || v.threads.is_some() {
         return Err(crate::cli::errors::usage(
             "the `verify` command after `--` must not set --shard, --out-dir or --threads: the \
              plan sets them (--dir, --tasks, --cpus-per-task)",

@@ -21,13 +21,17 @@ use progress::{spinner, Progress};
 #[derive(clap::Args, Debug)]
 #[command(allow_negative_numbers = true)]
 pub struct Args {
-    /// `quick` (default; minutes on 2 cores) or `paper` (the full grid of Section 5 / App. I):
-    /// the study files `verify/quick.toml` and `verify/paper.toml`, compiled in.
-    #[arg(long, default_value = "quick", value_parser = ["quick", "paper"])]
+    /// `quick` (default; minutes on 2 cores), `paper` (the full grid of Section 5 / App. I) or
+    /// `smoke` (about a minute: a slice of the quick grid at 20 runs per cell, every numeric
+    /// claim and audit; the claims whose cells it lacks are not checkable, and its verdicts are
+    /// compared with no snapshot): the study files `verify/quick.toml`, `verify/paper.toml`,
+    /// `verify/smoke.toml` (and the second paper's `verify/bai25-*.toml`), compiled in.
+    #[arg(long, default_value = "quick", value_parser = ["quick", "paper", "smoke"])]
     pub(crate) profile: String,
-    /// Folder that holds REPORT.md and figures/ (default: the current directory).
-    #[arg(long, default_value = ".")]
-    pub(crate) out_dir: PathBuf,
+    /// Folder that holds REPORT.md and figures/ (default: the current directory; for the smoke
+    /// profile `smoke-profile/`, so that it never overwrites the committed reports).
+    #[arg(long)]
+    pub(crate) out_dir: Option<PathBuf>,
     /// Compare the verdicts with the expected ones and exit non-zero on any change. A cell
     /// that the cache holds only at an older engine semantics of its algorithm (a stale cell)
     /// fails the check before anything runs, unless --allow-stale.
@@ -85,6 +89,20 @@ pub struct Args {
     pub(crate) shard: Option<String>,
 }
 
+impl Args {
+    /// The output folder: `--out-dir`, else `smoke-profile/` for the smoke profile and the
+    /// current directory for the others.
+    pub(crate) fn out_dir(&self) -> PathBuf {
+        self.out_dir.clone().unwrap_or_else(|| {
+            PathBuf::from(if self.profile == "smoke" {
+                "smoke-profile"
+            } else {
+                "."
+            })
+        })
+    }
+}
+
 /// The distinct cells of a study (a cell in two groups is one cell).
 pub(crate) fn study_cells(study: &Study) -> Vec<Cell> {
     let mut seen = std::collections::HashSet::new();
@@ -114,7 +132,7 @@ fn run_shard(study: &Study, args: &Args, shard: &str, threads: usize) -> anyhow:
         ));
     }
     let shard = dpbai::mc::Shard::parse(shard)?;
-    let cache = args.out_dir.join("verify-cache").join(&args.profile);
+    let cache = args.out_dir().join("verify-cache").join(&args.profile);
     // Both papers' cells (a cell both name is one specification, computed once).
     let mut cells = study_cells(study);
     for c in study_cells(&dpbai::claims::bai25::study(&args.profile)?) {
@@ -302,7 +320,7 @@ fn verify_shown(
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
     if args.write_protocol {
-        return write_protocol(&args.out_dir);
+        return write_protocol(&args.out_dir());
     }
     let started = std::time::Instant::now();
     // Fault injection into the evidence gathering (documented in dpbai::claims).
@@ -329,24 +347,28 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(sh) = &args.shard {
         return run_shard(&study, &args, sh, threads);
     }
-    // The expected file is read before any cell runs, so that a missing or malformed one fails
-    // at once (e.g. `verify --check` outside the repository), not after the whole profile.
-    let expected = expected_path(
-        args.expected.as_deref(),
-        &dpbai::claims::dp_bai::PAPER,
-        &args.profile,
-    )?;
-    let expected_second = expected_path(
-        args.expected_bai25.as_deref(),
-        &dpbai::claims::bai25::PAPER,
-        &args.profile,
-    )?;
-    if args.check || args.record_snapshot {
-        preflight(&expected)?;
-        preflight(&expected_second)?;
-    }
+    // The expected files are read before any cell runs, so that a missing or malformed one
+    // fails at once (e.g. `verify --check` outside the repository), not after the whole
+    // profile. Only --check and --record-snapshot read them.
+    let expected_files = if args.check || args.record_snapshot {
+        let first = expected_path(
+            args.expected.as_deref(),
+            &dpbai::claims::dp_bai::PAPER,
+            &args.profile,
+        )?;
+        let second = expected_path(
+            args.expected_bai25.as_deref(),
+            &dpbai::claims::bai25::PAPER,
+            &args.profile,
+        )?;
+        preflight(&first)?;
+        preflight(&second)?;
+        Some((first, second))
+    } else {
+        None
+    };
     let cells = study_cells(&study);
-    let cache = args.out_dir.join("verify-cache").join(&args.profile);
+    let cache = args.out_dir().join("verify-cache").join(&args.profile);
     let policy = if args.no_experiments {
         StalePolicy::Recompute
     } else {
@@ -369,15 +391,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "",
     )?;
     let figs =
-        dpbai::report::verify::figures(&v, &profile, &args.out_dir.join("figures"), &command)?;
+        dpbai::report::verify::figures(&v, &profile, &args.out_dir().join("figures"), &command)?;
     if !figs.is_empty() {
         eprintln!(
             "wrote {} figures (PNG + SVG + JSON) to {}",
             figs.len(),
-            args.out_dir.join("figures").display()
+            args.out_dir().join("figures").display()
         );
     }
-    let report_path = dpbai::report::verify::write(&v, &profile, &args.out_dir, &command)?;
+    let report_path = dpbai::report::verify::write(&v, &profile, &args.out_dir(), &command)?;
     let results = &v.claims;
     // The second paper (dpbai::claims::bai25): its study's cells (those the first paper's
     // study also names come from the cache), its audits, its claims.
@@ -389,16 +411,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         opts,
         &format!("{}: ", second.name),
     )?;
-    let figs_second = dpbai::report::bai25::figures(&v2, &args.out_dir.join("figures"), &command)?;
+    let figs_second =
+        dpbai::report::bai25::figures(&v2, &args.out_dir().join("figures"), &command)?;
     if !figs_second.is_empty() {
         eprintln!(
             "wrote {} figures of {} to {}",
             figs_second.len(),
             second.name,
-            args.out_dir.join("figures").display()
+            args.out_dir().join("figures").display()
         );
     }
-    let report_second = dpbai::report::bai25::write(&v2, &args.out_dir)?;
+    let report_second = dpbai::report::bai25::write(&v2, &args.out_dir())?;
     if args.json {
         let all: Vec<&dpbai::claims::ClaimResult> = results.iter().chain(&v2.claims).collect();
         println!("{}", serde_json::to_string_pretty(&all)?);
@@ -419,6 +442,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             started.elapsed().as_secs_f64(),
             args.profile
         );
+        if args.profile == "smoke" {
+            println!(
+                "the smoke profile is a slice of the quick grid at 20 runs per cell: its verdicts \
+                 rest on less evidence than `dpbai verify` (the reference), so some are \
+                 inconclusive or not checkable there, never the opposite of the quick profile's"
+            );
+        }
     }
     if args.rederive > 0 {
         if args.no_experiments {
@@ -448,6 +478,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             list.join("; ")
         );
     }
+    let Some((expected, expected_second)) = expected_files else {
+        return Ok(());
+    };
     if args.record_snapshot {
         record_snapshot(results, &expected, &args.profile)?;
         record_snapshot(&v2.claims, &expected_second, &args.profile)?;
