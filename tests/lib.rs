@@ -16,6 +16,7 @@ mod doc_sections;
 mod experiment;
 mod figures;
 mod file_props;
+mod glossary;
 mod inputs;
 mod layers;
 mod mc;

@@ -364,7 +364,12 @@ impl RunResult {
         crate::record::to_dict(slf.as_any(), &RUN_FIELDS)
     }
     /// One row per run: `run` (0-based run index `r`, seeded by `rng_for_run(seed, r)`),
-    /// `tau`, `recommendation`, `stopped`, `rounds`; the summary in `df.attrs["summary"]`.
+    /// `tau` (uint64), `recommendation` (int64), `stopped`, `rounds` (nullable `Int64`: `<NA>`
+    /// where the algorithm has no phases), then the configuration on every row (
+    /// `algo`, `family`, `means` as `"0.9,0.5"`, `delta`, `eps` and `gamma` (NaN when absent),
+    /// `beta`, `rules`, `seed`, `max_steps`), so that the frames of several calls concatenate
+    /// without `.assign`; the summary in `df.attrs["summary"]`. docs/GLOSSARY.md defines every
+    /// column.
     fn to_pandas<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
         let pd = pandas(py)?;
@@ -373,8 +378,28 @@ impl RunResult {
         let n = me.tau.bind(py).len()?;
         let runs: Vec<u64> = (0..n as u64).collect();
         cols.set_item("run", numpy::PyArray1::from_vec(py, runs))?;
-        for k in &RUN_FIELDS[..4] {
+        for k in &RUN_FIELDS[..3] {
             cols.set_item(*k, slf.getattr(*k)?)?;
+        }
+        cols.set_item(
+            "rounds",
+            pd.call_method1("array", (slf.getattr("rounds")?, "Int64"))?,
+        )?;
+        let s = me.summary.get();
+        let or_nan = |v: Option<f64>| v.unwrap_or(f64::NAN);
+        let means: Vec<String> = s.means.iter().map(|m| m.to_string()).collect();
+        cols.set_item("algo", s.algo.as_str())?;
+        cols.set_item("family", s.family.as_str())?;
+        cols.set_item("means", means.join(","))?;
+        cols.set_item("delta", s.delta)?;
+        cols.set_item("eps", or_nan(s.eps))?;
+        cols.set_item("gamma", or_nan(s.gamma))?;
+        cols.set_item("beta", s.beta)?;
+        cols.set_item("rules", s.rules.as_str())?;
+        cols.set_item("seed", s.seed)?;
+        match s.max_steps {
+            Some(m) => cols.set_item("max_steps", m)?,
+            None => cols.set_item("max_steps", f64::NAN)?,
         }
         let df = pd.getattr("DataFrame")?.call1((cols,))?;
         df.getattr("attrs")?

@@ -331,12 +331,45 @@ def test_expression_threshold_audit_is_unchanged_by_progress():
     assert strip(a) == strip(b) and a.verdict == b.verdict == "violated"
 
 
+def glossary_section(title):
+    """The backticked names of the first column of docs/GLOSSARY.md's section `title`."""
+    import pathlib
+    import re
+
+    text = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "GLOSSARY.md").read_text()
+    names, inside = set(), False
+    for line in text.splitlines():
+        if line.startswith("## "):
+            inside = line[3:].strip().startswith(title)
+        elif inside:
+            m = re.match(r"^\|\s*`([^`]+)`\s*\|", line)
+            if m:
+                names.add(m.group(1))
+    return names
+
+
 def test_to_pandas_of_every_result():
     r = dpbai.run("ttucb", MU, delta=0.1, runs=30, seed=2)
     df = r.to_pandas()
-    assert list(df.columns) == ["run", "tau", "recommendation", "stopped", "rounds"]
+    assert list(df.columns) == [
+        "run", "tau", "recommendation", "stopped", "rounds",
+        "algo", "family", "means", "delta", "eps", "gamma", "beta", "rules", "seed", "max_steps",
+    ]
     assert len(df) == 30 and df["tau"].mean() == r.summary.mean_tau
     assert df.attrs["summary"]["seed"] == 2
+    # Counts are integers (rounds nullable: TTUCB has no phases), the configuration is on every
+    # row, so frames of two calls concatenate without .assign.
+    assert str(df["tau"].dtype) == "uint64" and str(df["rounds"].dtype) == "Int64"
+    assert df["rounds"].isna().all() and str(df["seed"].dtype) == "int64"
+    assert set(df["algo"]) == {"ttucb"} and set(df["means"]) == {",".join(str(m) for m in MU)}
+    assert df["eps"].isna().all() and (df["delta"] == 0.1).all()
+    p = dpbai.run("adap-tt", MU, delta=0.1, eps=1.0, runs=5, seed=3).to_pandas()
+    both = __import__("pandas").concat([df, p], ignore_index=True)
+    assert len(both) == 35 and list(both.groupby("algo").size()) == [5, 30]
+    assert str(p["rounds"].dtype) == "Int64" and p["rounds"].notna().all()
+    assert set(p["eps"]) == {1.0}
+    # docs/GLOSSARY.md defines every column.
+    assert set(df.columns) <= glossary_section("RunResult.to_pandas()")
 
     a = dpbai.audit_delta("ttucb", [MU, [0.8, 0.5]], delta=0.1, runs=40)
     adf = a.to_pandas()

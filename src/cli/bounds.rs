@@ -37,6 +37,10 @@ pub struct Args {
     /// (HI at most 354.198..., as --eps).
     #[arg(long, allow_hyphen_values = true)]
     eps_grid: Option<String>,
+    /// Also print the docs/GLOSSARY.md entries of what was printed (symbol, where the paper
+    /// defines it, units, meaning); on stderr with --json or --eps-grid.
+    #[arg(long)]
+    explain: bool,
 }
 
 fn instance(a: &Args) -> Result<Instance> {
@@ -105,6 +109,18 @@ fn parse_grid(s: &str) -> Result<Vec<f64>> {
 
 fn cert_json(c: &Certified) -> Value {
     json!({"value": c.value, "lower": c.lower, "upper": c.upper, "allocation": c.allocation})
+}
+
+/// A gap of the instance at 12 significant digits, trailing zeros dropped: a difference of two
+/// means carries their rounding (`0.95 − 0.9 = 0.04999999999999993`), which 12 digits hide
+/// while keeping every gap a user types distinct.
+fn gap_text(x: f64) -> String {
+    let s = dpbai::numbers::sig(x, 12);
+    if s.contains('.') && !s.contains('e') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
 }
 
 /// The value of the characteristic time `lt` (`None` when it is not computed: no ε).
@@ -392,13 +408,20 @@ fn run_checked(a: Args) -> Result<()> {
         if let Some(&hi) = grid.last() {
             check_c_eps("--eps-grid HI", hi)?;
         }
-        return print_grid(&nu, &grid, delta, a.beta);
+        print_grid(&nu, &grid, delta, a.beta)?;
+        if a.explain {
+            super::glossary::explain("dpbai bounds --eps-grid", true);
+        }
+        return Ok(());
     }
     if a.json {
         println!(
             "{}",
             serde_json::to_string(&bounds_json(&nu, a.eps, delta, a.beta)?)?
         );
+        if a.explain {
+            super::glossary::explain("dpbai bounds (text output)", true);
+        }
         return Ok(());
     }
     let Quantities {
@@ -431,8 +454,8 @@ fn run_checked(a: Args) -> Result<()> {
         nu.k(),
         nu.best() + 1,
         nu.best_mean(),
-        nu.delta_min(),
-        nu.delta_max()
+        gap_text(nu.delta_min()),
+        gap_text(nu.delta_max())
     );
     println!("delta = {}, beta = {}", a.delta, a.beta);
     println!();
@@ -570,6 +593,9 @@ fn run_checked(a: Args) -> Result<()> {
     }
     println!();
     print_upper(&nu, (a.delta, a.beta), t_kl.value, &dpa, private.as_ref());
+    if a.explain {
+        super::glossary::explain("dpbai bounds (text output)", false);
+    }
     Ok(())
 }
 

@@ -13,6 +13,7 @@ pub mod cluster;
 pub mod errors;
 pub mod experiment;
 pub mod fn_cmd;
+pub mod glossary;
 pub mod merge;
 pub mod readings;
 pub mod run;
