@@ -254,7 +254,8 @@ fn audit_table_writes_tiny_delta_compactly() {
         "--max-steps",
         "100000",
     ]);
-    assert_eq!(code, 0, "{err}");
+    // Two runs cannot certify a rate against δ = 1e-300: `inconclusive`, exit code 3.
+    assert_eq!(code, 3, "{err}");
     assert!(out.contains(" 1e-300 "), "{out}");
     assert!(out.lines().all(|l| l.len() < 200), "{out}");
 }

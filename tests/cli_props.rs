@@ -569,6 +569,21 @@ fn check(args: &[String], o: &Outcome) -> Option<String> {
             }
             None
         }
+        // An audit's verdict: 1 violated, 3 inconclusive or undecided (docs/GUIDE.md), with its
+        // report on stdout and no error on stderr.
+        Some(1 | 3) if args[0] == "audit" => {
+            if o.stdout.trim().is_empty() || o.stderr.contains("error:") {
+                return Some(format!(
+                    "audit exit {:?} without its report, or with an error: {}",
+                    o.code,
+                    o.stderr.trim()
+                ));
+            }
+            if has_token(&o.stdout, "nan") {
+                return Some(format!("NaN in the output:\n{}", o.stdout));
+            }
+            None
+        }
         other => Some(format!(
             "exit {other:?} (panic/abort?), stderr: {}",
             o.stderr.lines().take(3).collect::<Vec<_>>().join(" | ")

@@ -112,6 +112,20 @@ pub fn dpbai_bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_dpbai"))
 }
 
+/// The exit code `dpbai audit` gives a verdict (docs/GUIDE.md, "Auditing before deployment"):
+/// 0 `holds`/`proven`/`no violation found`, 1 `violated`/`counterexample`, 3
+/// `inconclusive`/`undecided`; `privacy` audits (`audit dp`) read `inconclusive` as no
+/// violation found (0).
+pub fn verdict_code(verdict: &str, privacy: bool) -> i32 {
+    match verdict {
+        "holds" | "proven" | "no violation found" => 0,
+        "violated" | "counterexample" => 1,
+        "inconclusive" if privacy => 0,
+        "inconclusive" | "undecided" => 3,
+        other => panic!("not an audit verdict: {other:?}"),
+    }
+}
+
 /// Runs the binary with `args`; returns (exit code, stdout, stderr).
 pub fn run_cli(args: &[&str]) -> (i32, String, String) {
     let out = std::process::Command::new(dpbai_bin())

@@ -34,9 +34,17 @@ def cli_path():
 
 
 def cli(*args, json_out=True):
-    """Runs the CLI; returns parsed JSON (or stdout text)."""
-    r = subprocess.run([cli_path(), *args], capture_output=True, text=True, check=True)
-    return json.loads(r.stdout) if json_out else r.stdout
+    """Runs the CLI; returns parsed JSON (or stdout text). An audit exits with its verdict (1
+    violated, 3 inconclusive or undecided: docs/GUIDE.md), which is checked against the JSON."""
+    r = subprocess.run([cli_path(), *args], capture_output=True, text=True)
+    ok = {0, 1, 3} if args and args[0] == "audit" else {0}
+    if r.returncode not in ok:
+        raise subprocess.CalledProcessError(r.returncode, [cli_path(), *args], r.stdout, r.stderr)
+    out = json.loads(r.stdout) if json_out else r.stdout
+    if json_out and args[0] == "audit" and args[1] == "delta" and "verdict" in out:
+        code = {"holds": 0, "no violation found": 0, "violated": 1, "inconclusive": 3}
+        assert r.returncode == code[out["verdict"]], (r.returncode, out["verdict"])
+    return out
 
 
 def as_json(value):

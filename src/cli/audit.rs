@@ -1,10 +1,13 @@
 //! `dpbai audit delta` and `dpbai audit dp`: δ-correctness of stopping rules and ε-DP of
 //! mechanisms and algorithms (library: `dpbai::audit`).
 //!
-//! Exit code 0 whatever the verdict; 2 for bad input (malformed expression, unknown variable or
-//! mutant, zero budget, ...), with a one-line message.
+//! Exit codes ([`super::errors::VerdictExit`]): 0 for `holds`, `proven` and `no violation
+//! found` (a search, or a black-box privacy audit, which never certifies privacy); 1 for
+//! `violated` (or a counterexample, a rejected certificate); 2 for bad input (malformed
+//! expression, unknown variable or mutant, zero budget, ...), with a one-line message; 3 for
+//! `inconclusive` δ-audits and `undecided` proofs, which decide nothing.
 
-use super::errors::usage;
+use super::errors::{audit_exit, privacy_exit, usage, verdict_exit};
 use dpbai::error::compact_number;
 
 mod dominance;
@@ -378,7 +381,7 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
     } else {
         print_delta(&report);
     }
-    Ok(())
+    verdict_exit(audit_exit(report.verdict))
 }
 
 fn fmt_means(m: &[f64]) -> String {
@@ -536,7 +539,7 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
                 x[0], y[0], r.result.eps_lower, r.result.runs, r.result.certify_runs, r.result.event
             );
         }
-        return Ok(());
+        return verdict_exit(privacy_exit(r.result.verdict));
     }
     if a.search {
         check_unit("futility-beta", a.futility_beta)?;
@@ -617,7 +620,7 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
     } else {
         print_dp(&report);
     }
-    Ok(())
+    verdict_exit(privacy_exit(report.verdict))
 }
 
 fn print_dp(r: &DpReport) {

@@ -6,6 +6,51 @@
 #[error("{0}")]
 pub struct UsageError(pub String);
 
+/// The exit code of an audit's verdict (the verdict itself is already printed): the one
+/// mapping of every `dpbai audit` command, so that `dpbai audit … && deploy` gates a deployment.
+///
+/// * 0: `holds`, `proven`, `no violation found` (a search, or a black-box privacy audit, which
+///   can never certify privacy), a valid certificate;
+/// * 1: `violated`, a counterexample, a rejected certificate;
+/// * 2: bad input (a [`UsageError`]);
+/// * 3: `inconclusive` (a δ-audit whose interval straddles δ), `undecided` (a proof by
+///   dominance that neither proved nor refuted): the evidence decides nothing.
+#[derive(Debug, thiserror::Error)]
+#[error("audit verdict (exit code {0})")]
+pub struct VerdictExit(pub i32);
+
+/// Exit code 1: the audited guarantee is violated.
+pub const EXIT_VIOLATED: i32 = 1;
+/// Exit code 3: the audit decided nothing.
+pub const EXIT_UNDECIDED: i32 = 3;
+
+/// `Ok` for exit code 0, else the [`VerdictExit`] that sets the code without another message.
+pub fn verdict_exit(code: i32) -> anyhow::Result<()> {
+    if code == 0 {
+        Ok(())
+    } else {
+        Err(anyhow::Error::new(VerdictExit(code)))
+    }
+}
+
+/// The exit code of a δ-audit's or an exact privacy audit's verdict (see [`VerdictExit`]).
+pub fn audit_exit(v: dpbai::audit::Verdict) -> i32 {
+    match v {
+        dpbai::audit::Verdict::Holds => 0,
+        dpbai::audit::Verdict::Violated => EXIT_VIOLATED,
+        dpbai::audit::Verdict::Inconclusive => EXIT_UNDECIDED,
+    }
+}
+
+/// The exit code of a privacy audit's verdict: a black-box audit that finds no violation says
+/// `inconclusive` (it can never certify privacy), which is `no violation found`: code 0.
+pub fn privacy_exit(v: dpbai::audit::Verdict) -> i32 {
+    match v {
+        dpbai::audit::Verdict::Violated => EXIT_VIOLATED,
+        dpbai::audit::Verdict::Holds | dpbai::audit::Verdict::Inconclusive => 0,
+    }
+}
+
 /// Shorthand to build an `anyhow::Error` carrying a [`UsageError`].
 pub fn usage(msg: impl Into<String>) -> anyhow::Error {
     anyhow::Error::new(UsageError(msg.into()))

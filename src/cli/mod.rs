@@ -95,10 +95,14 @@ where
     };
     match result {
         Ok(()) => 0,
-        Err(e) => {
-            eprintln!("error: {}", one_line(&e));
-            exit_code(&e)
-        }
+        Err(e) => match e.downcast_ref::<errors::VerdictExit>() {
+            // An audit's verdict, already printed, sets the code alone.
+            Some(v) => v.0,
+            None => {
+                eprintln!("error: {}", one_line(&e));
+                exit_code(&e)
+            }
+        },
     }
 }
 

@@ -172,7 +172,8 @@ fn cli_dp_lists_mutants_and_rejects_unknown_ones() {
     assert_usage_error(&["audit", "dp"], "exactly one of");
     let (code, out, _) =
         crate::common::run_cli(&["audit", "dp", "--mutant", "laplace-half-scale", "--json"]);
-    assert_eq!(code, 0);
+    // Exit code 1: the verdict, so that `audit dp … && deploy` gates.
+    assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert_eq!(v["verdict"], "violated");
     for key in ["eps_lower", "eps_claimed", "confidence", "seed", "runs"] {

@@ -257,7 +257,7 @@ fn cli_dominates_proves_and_refutes() {
         "--delta",
         "0.01",
     ]);
-    assert_eq!(code, 0);
+    assert_eq!(code, 1, "a counterexample exits 1");
     assert!(out.contains("counterexample"), "{out}");
     let (code, _, err) = crate::common::run_cli(&[
         "audit",

@@ -2,7 +2,7 @@
 //! `dpbai audit check-certificate FILE` (its re-verification): the command-line side of
 //! `dpbai::threshold::dominance`.
 
-use super::super::errors::usage;
+use super::super::errors::{usage, verdict_exit};
 use super::search::SearchArgs;
 use dpbai::audit::proof::{check_certificate, dominates, ProofRequest};
 use dpbai::bandit::{AlgoName, Rules};
@@ -85,7 +85,7 @@ pub fn run_dominates(a: &SearchArgs, preset: &str, i: &DominanceInputs<'_>) -> a
     let r = dominates(expr, preset, &req)?;
     if i.json {
         println!("{}", serde_json::to_string_pretty(&r)?);
-        return Ok(());
+        return verdict_exit(dominance_exit(&r.result));
     }
     let s = &r.assumptions;
     let c = dpbai::error::compact_number;
@@ -114,7 +114,16 @@ pub fn run_dominates(a: &SearchArgs, preset: &str, i: &DominanceInputs<'_>) -> a
             println!("  at {}", parts.join(", "));
         }
     }
-    Ok(())
+    verdict_exit(dominance_exit(&r.result))
+}
+
+/// The exit code of a proof by dominance: 0 proven, 1 counterexample, 3 undecided.
+fn dominance_exit(d: &Dominance) -> i32 {
+    match d {
+        Dominance::Proven { .. } => 0,
+        Dominance::Counterexample { .. } => crate::cli::errors::EXIT_VIOLATED,
+        Dominance::Undecided { .. } => crate::cli::errors::EXIT_UNDECIDED,
+    }
 }
 
 /// Runs `dpbai audit check-certificate FILE`: exit 0 when valid, 1 when rejected, 2 when the

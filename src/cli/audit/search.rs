@@ -205,7 +205,10 @@ pub fn run_search(
             print!("{}", report_rows(std::slice::from_ref(&r)));
         }
     }
-    Ok(())
+    crate::cli::errors::verdict_exit(match r.verdict {
+        dpbai::audit::search::SearchVerdict::Violated => crate::cli::errors::EXIT_VIOLATED,
+        dpbai::audit::search::SearchVerdict::NoViolationFound => 0,
+    })
 }
 
 fn write_trace(r: &SearchReport, path: &PathBuf) -> anyhow::Result<()> {
@@ -418,7 +421,7 @@ pub fn run_dp_search(
                 &serde_json::json!({ "search": r, "fixed_tables": fixed })
             )?
         );
-        return Ok(());
+        return crate::cli::errors::verdict_exit(crate::cli::errors::privacy_exit(r.verdict));
     }
     println!(
         "audit dp --search: {}  claim {eps}-DP  verdict: {}  ({} evaluations, {} screening samples{}, {:.1} s)",
@@ -464,5 +467,5 @@ pub fn run_dp_search(
         "    total {}",
         r.samples + r.confirm_samples + fixed.samples
     );
-    Ok(())
+    crate::cli::errors::verdict_exit(crate::cli::errors::privacy_exit(r.verdict))
 }
