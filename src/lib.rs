@@ -42,7 +42,7 @@
 //! `special → divergence → functions → instance → complexity → threshold → privacy/bandit → mc →
 //! audit → experiment → claims → report → cli`; `error`, `params`, `rng`, `roots`, `spelling` and `stats` are shared by all.
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod error;
@@ -58,6 +58,8 @@ pub mod stats;
 pub mod audit;
 pub mod bandit;
 pub mod claims;
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod complexity;
 pub mod divergence;
 pub mod experiment;

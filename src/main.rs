@@ -1,11 +1,10 @@
-//! The `dpbai` command line. All logic lives in the library and in `src/cli/`.
-
-mod cli;
+//! The `dpbai` command line: [`dpbai::cli`] (the library's `cli` feature) does the work; this
+//! binary only sets up the process (SIGPIPE, the standard-output panic hook).
 
 fn main() {
     restore_default_sigpipe();
     stdout_failure_is_an_input_error();
-    std::process::exit(cli::main_with_args(std::env::args_os()));
+    std::process::exit(dpbai::cli::main_with_args(std::env::args_os()));
 }
 
 /// Rust ignores `SIGPIPE`, so a write to a closed pipe (`dpbai bounds … | head`) is an error

@@ -7,12 +7,13 @@
 //! broadcasting. Long computations release the GIL ([`Python::detach`]); `runs::run` checks for Ctrl-C
 //! between batches of runs. A user's callable (mechanism, threshold) that raises or returns
 //! NaN, ±∞ or a non-float becomes a `ValueError` naming it, never a panic. `study::cli_main` runs
-//! the command line (`src/cli/`, compiled in) for the package's `dpbai` console command.
+//! the library's command line ([`dpbai::cli`]) for the package's `dpbai` console command.
 
 #![deny(unsafe_code)]
 
 use dpbai::audit::{delta as adelta, dp as adp};
 use dpbai::bandit::{self, AlgoName, CustomThreshold, Rules, ThresholdVars};
+use dpbai::cli;
 use dpbai::complexity;
 use dpbai::functions::{self, Eval};
 use dpbai::instance::{Family, FamilyName, Instance};
@@ -26,14 +27,6 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
-
-/// The command line of the `dpbai` binary (`src/cli/`), compiled into the extension: the
-/// wheel's `dpbai` console command (`study::cli_main`) runs the same code as the binary.
-/// Its one `unsafe` block installs the audit search's Ctrl-C handler (documented there); the
-/// extension's own code has none.
-#[path = "../../src/cli/mod.rs"]
-#[allow(unsafe_code)]
-mod cli;
 
 mod audits;
 mod bounds;

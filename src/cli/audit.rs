@@ -1,5 +1,5 @@
 //! `dpbai audit delta` and `dpbai audit dp`: δ-correctness of stopping rules and ε-DP of
-//! mechanisms and algorithms (library: `dpbai::audit`).
+//! mechanisms and algorithms (library: `crate::audit`).
 //!
 //! Exit codes ([`super::errors::VerdictExit`]): 0 for `holds`, `proven` and `no violation
 //! found` (a search, or a black-box privacy audit, which never certifies privacy); 1 for
@@ -8,19 +8,19 @@
 //! `inconclusive` δ-audits and `undecided` proofs, which decide nothing.
 
 use super::errors::{audit_exit, privacy_exit, usage, verdict_exit};
-use dpbai::error::compact_number;
+use crate::error::compact_number;
 
 mod dominance;
 mod search;
-use dpbai::audit::delta::{
+use crate::audit::delta::{
     audit_delta, default_battery, parse_battery, AuditInstance, DeltaAuditConfig, DeltaReport,
     RunPlan, DEFAULT_ALPHA, DEFAULT_MAX_STEPS,
 };
-use dpbai::audit::dp::{self as dpa, DpOptions, DpReport, Target};
-use dpbai::bandit::{AlgoName, Rules, Setting};
-use dpbai::instance::Instance;
-use dpbai::params::limits;
-use dpbai::threshold::expr::{parse_threshold, preset, PRESETS};
+use crate::audit::dp::{self as dpa, DpOptions, DpReport, Target};
+use crate::bandit::{AlgoName, Rules, Setting};
+use crate::instance::Instance;
+use crate::params::limits;
+use crate::threshold::expr::{parse_threshold, preset, PRESETS};
 
 /// Arguments of `dpbai audit`.
 #[derive(clap::Args, Debug)]
@@ -90,7 +90,7 @@ struct DeltaArgs {
     /// algorithm's estimator, statistic and threshold: a threshold is δ-correct for any
     /// sampling rule (Top Two algorithms only).
     #[arg(long, value_enum, default_value = "algorithm")]
-    sampling: dpbai::bandit::Sampling,
+    sampling: crate::bandit::Sampling,
     /// Runs per instance (single look).
     #[arg(long, conflicts_with = "until_decided")]
     runs: Option<u64>,
@@ -193,7 +193,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// Largest `--battery` file read (bytes), as a study file.
-const MAX_BATTERY_BYTES: u64 = dpbai::experiment::study::validate::study_limits::MAX_FILE_BYTES;
+const MAX_BATTERY_BYTES: u64 = crate::experiment::study::validate::study_limits::MAX_FILE_BYTES;
 
 /// How to do more audit runs than one process may.
 const AUDIT_SPLIT: &str = "run several audits with different --seed instead";
@@ -260,7 +260,7 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         .algo
         .ok_or_else(|| usage("--algo NAME is required (see `dpbai audit delta --help`)"))?;
     let delta = a.delta.ok_or_else(|| usage("--delta D is required"))?;
-    dpbai::params::check_delta("delta", delta)?;
+    crate::params::check_delta("delta", delta)?;
     check_unit("alpha", a.alpha)?;
     if let Some(e) = a.eps {
         if !(e > 0.0 && e.is_finite()) {
@@ -343,13 +343,13 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         (None, true) => return Err(usage("give --means LIST or --battery default|FILE")),
         (Some(b), true) if b == "default" => default_battery(algo, delta, a.eps)?,
         (Some(path), true) => {
-            let text = dpbai::files::read_user_text(
+            let text = crate::files::read_user_text(
                 std::path::Path::new(path),
                 "battery file (TOML)",
                 MAX_BATTERY_BYTES,
             )
             .map_err(|e| match e {
-                dpbai::Error::Io { cause, .. } => {
+                crate::Error::Io { cause, .. } => {
                     usage(format!("cannot read battery file {path}: {cause}"))
                 }
                 e => usage(e.to_string()),
@@ -359,14 +359,14 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
         (None, false) => {
             let name = a
                 .family
-                .parse::<dpbai::instance::FamilyName>()
+                .parse::<crate::instance::FamilyName>()
                 .map_err(|_| {
                     usage(format!(
                         "invalid family = {}: must be bernoulli or gaussian",
                         a.family
                     ))
                 })?;
-            let inst = Instance::new(dpbai::instance::Family::of(name, a.sigma)?, means)?;
+            let inst = Instance::new(crate::instance::Family::of(name, a.sigma)?, means)?;
             vec![AuditInstance {
                 name: "instance".into(),
                 instance: inst,
@@ -403,8 +403,8 @@ fn print_delta(r: &DeltaReport) {
             .map(|t| format!(" with threshold `{t}`"))
             .unwrap_or_default(),
         match r.sampling {
-            dpbai::bandit::Sampling::Algorithm => "",
-            dpbai::bandit::Sampling::Uniform => " under uniform sampling",
+            crate::bandit::Sampling::Algorithm => "",
+            crate::bandit::Sampling::Uniform => " under uniform sampling",
         },
         r.verdict,
         r.confidence,
@@ -486,7 +486,7 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
         for m in dpa::MUTANTS {
             println!("{:<24} {}", m.name, m.description);
         }
-        for (name, what) in dpbai::audit::dp::late_leak::SEARCH_MUTANTS {
+        for (name, what) in crate::audit::dp::late_leak::SEARCH_MUTANTS {
             println!("{name:<24} {what}");
         }
         return Ok(());
@@ -499,7 +499,7 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
             a.eps
         )));
     }
-    dpbai::params::check_gamma("gamma", a.gamma)?;
+    crate::params::check_gamma("gamma", a.gamma)?;
     if let Some(r) = a.runs {
         limits::check_runs_or("runs", r, AUDIT_SPLIT)?;
     }
@@ -577,7 +577,7 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
         (Some(m), None, None) => mechanism_target(m)?,
         (None, Some(algo), None) => Target::Algo(algo),
         (None, None, Some(m))
-            if dpbai::audit::dp::late_leak::SEARCH_MUTANTS
+            if crate::audit::dp::late_leak::SEARCH_MUTANTS
                 .iter()
                 .any(|(name, _)| *name == m.as_str()) =>
         {

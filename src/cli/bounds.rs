@@ -1,10 +1,10 @@
 //! `dpbai bounds`: characteristic times with certificates, optimal allocations, regime switches,
 //! sample-complexity lower bounds and the asymptotic upper-bound formulas (READINGS.md §B, §E.3, §E.4).
 
+use crate::complexity::{self, upper, Certified};
+use crate::error::fixed;
+use crate::instance::{Family, FamilyName, Instance};
 use anyhow::Result;
-use dpbai::complexity::{self, upper, Certified};
-use dpbai::error::fixed;
-use dpbai::instance::{Family, FamilyName, Instance};
 use serde_json::{json, Value};
 
 /// Arguments of `dpbai bounds`.
@@ -45,7 +45,7 @@ pub struct Args {
 
 fn instance(a: &Args) -> Result<Instance> {
     let means = super::errors::parse_list("means", &a.means)?;
-    dpbai::params::limits::check_arms(means.len())?;
+    crate::params::limits::check_arms(means.len())?;
     let name = a.family.parse::<FamilyName>().map_err(|_| {
         super::errors::usage(format!(
             "invalid family = {:?}: must be bernoulli or gaussian",
@@ -57,18 +57,18 @@ fn instance(a: &Args) -> Result<Instance> {
 }
 
 /// The ε range of `bounds` (table, `--json` and `--eps-grid` alike): every quantity it prints
-/// is finite up to [`C_LOCAL_EPS_MAX`](dpbai::divergence::C_LOCAL_EPS_MAX), where the local
+/// is finite up to [`C_LOCAL_EPS_MAX`](crate::divergence::C_LOCAL_EPS_MAX), where the local
 /// contraction constant `c(ε) = 4(e^ε − 1)²` reaches the largest `f64`; beyond, `--eps` and the
 /// grid's HI are refused, naming the option.
 fn check_c_eps(option: &str, eps: f64) -> Result<()> {
-    let max = dpbai::divergence::C_LOCAL_EPS_MAX;
+    let max = crate::divergence::C_LOCAL_EPS_MAX;
     if eps <= max {
         Ok(())
     } else {
         Err(super::errors::usage(format!(
             "invalid {option} {}: must be at most {max} for bounds (c(eps) = 4(e^eps - 1)^2, \
              which the local times use, exceeds the largest double beyond)",
-            dpbai::error::compact_number(eps)
+            crate::error::compact_number(eps)
         )))
     }
 }
@@ -89,7 +89,7 @@ fn parse_grid(s: &str) -> Result<Vec<f64>> {
     if !(lo > 0.0 && hi >= lo && hi.is_finite() && n >= 1) {
         return Err(bad());
     }
-    let n = dpbai::params::limits::check_grid_points("eps-grid points", n)? as usize;
+    let n = crate::params::limits::check_grid_points("eps-grid points", n)? as usize;
     if n == 1 {
         return Ok(vec![lo]);
     }
@@ -115,7 +115,7 @@ fn cert_json(c: &Certified) -> Value {
 /// means carries their rounding (`0.95 − 0.9 = 0.04999999999999993`), which 12 digits hide
 /// while keeping every gap a user types distinct.
 fn gap_text(x: f64) -> String {
-    let s = dpbai::numbers::sig(x, 12);
+    let s = crate::numbers::sig(x, 12);
     if s.contains('.') && !s.contains('e') {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
@@ -205,7 +205,7 @@ impl Quantities {
     fn new(
         nu: &Instance,
         eps: Option<f64>,
-        delta: dpbai::params::Delta,
+        delta: crate::params::Delta,
         beta: f64,
     ) -> Result<Self> {
         let sigma = nu.sigma();
@@ -275,7 +275,7 @@ impl Quantities {
 pub fn bounds_json(
     nu: &Instance,
     eps: Option<f64>,
-    delta: dpbai::params::Delta,
+    delta: crate::params::Delta,
     beta: f64,
 ) -> Result<Value> {
     let Quantities {
@@ -331,7 +331,7 @@ pub fn bounds_json(
         m.insert("t_global".into(), cert_json(&p.global));
         m.insert("t_kl_g_eps".into(), cert_json(&p.kl_g_eps));
         m.insert("t_kl_beta_g_eps".into(), cert_json(&p.kl_beta_g_eps));
-        m.insert("c_eps".into(), json!(dpbai::divergence::c_local(p.eps)?));
+        m.insert("c_eps".into(), json!(crate::divergence::c_local(p.eps)?));
         m.insert(
             "two_h_g_eps".into(),
             json!(complexity::two_h_g_eps(nu, p.eps)?),
@@ -373,14 +373,14 @@ pub fn run(a: Args) -> Result<()> {
         })
     );
     const OPTIONS: [&str; 6] = ["delta", "beta", "eps", "sigma", "eps-grid points", "K"];
-    run_checked(a).map_err(|e| match e.downcast_ref::<dpbai::Error>() {
-        Some(dpbai::Error::NoConvergence { .. }) => super::errors::usage(format!(
+    run_checked(a).map_err(|e| match e.downcast_ref::<crate::Error>() {
+        Some(crate::Error::NoConvergence { .. }) => super::errors::usage(format!(
             "{what}: a characteristic time cannot be certified in double precision here \
              ({e}); use less extreme means, gaps, --beta or --eps"
         )),
         // An inner quantity out of its domain (e.g. an argument of g2 underflowing at
         // ε = 1e-300): refused, naming the user's options.
-        Some(dpbai::Error::InvalidParameter { name, .. })
+        Some(crate::Error::InvalidParameter { name, .. })
             if !OPTIONS.contains(&name.as_str()) && !name.starts_with("mean") =>
         {
             super::errors::usage(format!(
@@ -395,12 +395,12 @@ pub fn run(a: Args) -> Result<()> {
 fn run_checked(a: Args) -> Result<()> {
     let nu = instance(&a)?;
     if nu.family() != Family::Bernoulli {
-        dpbai::params::check_gaussian_arms(nu.sigma(), nu.means())?;
+        crate::params::check_gaussian_arms(nu.sigma(), nu.means())?;
     }
-    let delta = dpbai::params::Delta::new(a.delta)?;
-    dpbai::params::Beta::new(a.beta)?;
+    let delta = crate::params::Delta::new(a.delta)?;
+    crate::params::Beta::new(a.beta)?;
     if let Some(e) = a.eps {
-        dpbai::params::check_eps("eps", e)?;
+        crate::params::check_eps("eps", e)?;
         check_c_eps("--eps", e)?;
     }
     if let Some(g) = &a.eps_grid {
@@ -745,7 +745,7 @@ fn print_thm24(nu: &Instance, p: &Private) {
     );
 }
 
-fn print_grid(nu: &Instance, grid: &[f64], delta: dpbai::params::Delta, beta: f64) -> Result<()> {
+fn print_grid(nu: &Instance, grid: &[f64], delta: crate::params::Delta, beta: f64) -> Result<()> {
     use complexity::curves::{eps_curves, EPS_CURVE_COLUMNS};
     let rows = eps_curves(nu, grid, delta, beta)?;
     let mut w = csv::Writer::from_writer(std::io::stdout().lock());

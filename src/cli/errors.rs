@@ -34,20 +34,20 @@ pub fn verdict_exit(code: i32) -> anyhow::Result<()> {
 }
 
 /// The exit code of a δ-audit's or an exact privacy audit's verdict (see [`VerdictExit`]).
-pub fn audit_exit(v: dpbai::audit::Verdict) -> i32 {
+pub fn audit_exit(v: crate::audit::Verdict) -> i32 {
     match v {
-        dpbai::audit::Verdict::Holds => 0,
-        dpbai::audit::Verdict::Violated => EXIT_VIOLATED,
-        dpbai::audit::Verdict::Inconclusive => EXIT_UNDECIDED,
+        crate::audit::Verdict::Holds => 0,
+        crate::audit::Verdict::Violated => EXIT_VIOLATED,
+        crate::audit::Verdict::Inconclusive => EXIT_UNDECIDED,
     }
 }
 
 /// The exit code of a privacy audit's verdict: a black-box audit that finds no violation says
 /// `inconclusive` (it can never certify privacy), which is `no violation found`: code 0.
-pub fn privacy_exit(v: dpbai::audit::Verdict) -> i32 {
+pub fn privacy_exit(v: crate::audit::Verdict) -> i32 {
     match v {
-        dpbai::audit::Verdict::Violated => EXIT_VIOLATED,
-        dpbai::audit::Verdict::Holds | dpbai::audit::Verdict::Inconclusive => 0,
+        crate::audit::Verdict::Violated => EXIT_VIOLATED,
+        crate::audit::Verdict::Holds | crate::audit::Verdict::Inconclusive => 0,
     }
 }
 
@@ -78,9 +78,9 @@ pub fn exit_code(e: &anyhow::Error) -> i32 {
         if cause.downcast_ref::<UsageError>().is_some() {
             return 2;
         }
-        if let Some(err) = cause.downcast_ref::<dpbai::Error>() {
+        if let Some(err) = cause.downcast_ref::<crate::Error>() {
             return match err {
-                dpbai::Error::NoConvergence { .. } | dpbai::Error::Figure { .. } => 1,
+                crate::Error::NoConvergence { .. } | crate::Error::Figure { .. } => 1,
                 _ => 2,
             };
         }

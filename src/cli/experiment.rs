@@ -1,11 +1,11 @@
 //! `dpbai experiment CONFIG.toml`: a user's study (instances, algorithms, ε and δ grids) run as
 //! verify's experiment cells and reported as `results.csv`, `figures/` and `SUMMARY.md` in
-//! `--out-dir` (see [`dpbai::experiment::study`], [`dpbai::report::study`] and the section
+//! `--out-dir` (see [`crate::experiment::study`], [`crate::report::study`] and the section
 //! "Your own study" of docs/GUIDE.md).
 
-use dpbai::experiment::study::runner::{cache_dir, load_study, rows, run_study, run_study_shard};
-use dpbai::experiment::study::{self, BoundCache};
-use dpbai::report::study::output;
+use crate::experiment::study::runner::{cache_dir, load_study, rows, run_study, run_study_shard};
+use crate::experiment::study::{self, BoundCache};
+use crate::report::study::output;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -93,8 +93,8 @@ fn bar(n: u64) -> indicatif::ProgressBar {
 /// the study file, as `bounds` does for its `--means`.
 fn uncertified(args: &Args, e: impl Into<anyhow::Error>) -> anyhow::Error {
     let e = e.into();
-    match e.downcast_ref::<dpbai::Error>() {
-        Some(inner @ dpbai::Error::NoConvergence { .. }) => super::errors::usage(format!(
+    match e.downcast_ref::<crate::Error>() {
+        Some(inner @ crate::Error::NoConvergence { .. }) => super::errors::usage(format!(
             "{}: a characteristic time of one of its instances cannot be certified in double \
              precision ({inner}); use less extreme means or gaps",
             args.config.display()
@@ -103,14 +103,15 @@ fn uncertified(args: &Args, e: impl Into<anyhow::Error>) -> anyhow::Error {
     }
 }
 
+/// Runs `dpbai experiment`: the study's cells (cached by content), then its tables and figures.
 pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(t) = args.threads {
-        dpbai::params::limits::check_threads(t)?;
+        crate::params::limits::check_threads(t)?;
     }
     let shard = args
         .shard
         .as_deref()
-        .map(dpbai::mc::Shard::parse)
+        .map(crate::mc::Shard::parse)
         .transpose()?;
     if shard.is_some() && args.rederive > 0 {
         return Err(super::errors::usage(
@@ -142,7 +143,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let started = std::time::Instant::now();
     let pb = bar(study.cells.len() as u64);
-    let progress = |i: usize, c: &dpbai::experiment::Cell| {
+    let progress = |i: usize, c: &crate::experiment::Cell| {
         pb.set_position(i as u64);
         pb.set_message(c.key());
     };
@@ -176,7 +177,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
     if args.rederive > 0 {
         let cells: Vec<_> = study.cells.iter().map(|c| c.cell.clone()).collect();
-        let done = dpbai::experiment::rederive(
+        let done = crate::experiment::rederive(
             &cells,
             &cache,
             args.rederive,
@@ -198,7 +199,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// results.csv, figures/ and SUMMARY.md of finished cells.
 fn write_outputs(
     study: &study::config::Study,
-    results: &[dpbai::experiment::CellResult],
+    results: &[crate::experiment::CellResult],
     dir: &Path,
     command: &str,
 ) -> anyhow::Result<()> {
@@ -206,7 +207,7 @@ fn write_outputs(
     let rows = rows(study, results, &mut bounds)?;
     output::write_results(&rows, &dir.join("results.csv"))?;
     let figs = dir.join("figures");
-    dpbai::files::create_parent(&figs.join("x"))?;
+    crate::files::create_parent(&figs.join("x"))?;
     output::render_figures(study, &rows, &figs, command, &mut bounds)?;
     output::render_delta_figures(study, &rows, &figs, command)?;
     output::write_summary(study, &rows, &dir.join("SUMMARY.md"), command)?;

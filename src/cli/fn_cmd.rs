@@ -8,7 +8,7 @@
 //! largest `f64` ("value overflows f64 (≈ 10^…)") are a one-line message on stderr and exit
 //! code 2.
 
-use dpbai::functions::{lookup, FUNCTIONS};
+use crate::functions::{lookup, FUNCTIONS};
 
 /// Arguments of `dpbai fn`.
 #[derive(clap::Args, Debug)]
@@ -113,7 +113,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let obj = serde_json::json!({ "name": name, "args": shown, "value": v });
         println!("{obj}");
     } else {
-        println!("{}", dpbai::error::compact_number(value));
+        println!("{}", crate::error::compact_number(value));
     }
     Ok(())
 }

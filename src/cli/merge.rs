@@ -2,7 +2,7 @@
 //! exactly the summary of the unsharded run (same JSON except the timing fields `elapsed_s`, the
 //! sum of the shards' wall-clock times, and `samples_per_s`).
 //!
-//! The checks are [`dpbai::experiment::shard::merge_shards`]'s: every file is a shard file of
+//! The checks are [`crate::experiment::shard::merge_shards`]'s: every file is a shard file of
 //! one experiment (identical specification and metadata, the field that differs named), its
 //! metadata follows from its specification, its content digest holds, `elapsed_s` is finite and
 //! `>= 0`, all files have the same shard count `n`, each index `0..n` once, and the runs cover
@@ -11,8 +11,8 @@
 //! bit-identical to the merged records.
 
 use super::run::{print_report, write_csv};
-use dpbai::experiment::meta::Report;
-use dpbai::experiment::shard::merge_shards;
+use crate::experiment::meta::Report;
+use crate::experiment::shard::merge_shards;
 use std::path::PathBuf;
 
 /// Arguments of `dpbai merge`.
@@ -39,14 +39,14 @@ pub struct Args {
 }
 
 /// Recomputes `n` runs of the merged experiment, chosen without replacement by `seed` (all of
-/// them when `n` >= the run count: [`dpbai::rng::pick_without_replacement`], as `experiment
+/// them when `n` >= the run count: [`crate::rng::pick_without_replacement`], as `experiment
 /// --rederive` picks cells), and compares them with the stored records.
-fn rederive_runs(m: &dpbai::experiment::shard::Merged, n: u64, seed: u64) -> anyhow::Result<()> {
+fn rederive_runs(m: &crate::experiment::shard::Merged, n: u64, seed: u64) -> anyhow::Result<()> {
     let (alg, _) = m.spec.build()?;
     let total = m.records.len() as u64;
-    let picks = dpbai::rng::pick_without_replacement(total, n, seed);
+    let picks = crate::rng::pick_without_replacement(total, n, seed);
     let fresh =
-        dpbai::mc::simulate_runs(alg.as_ref(), m.spec.seed, m.spec.max_steps, &picks, &|| {});
+        crate::mc::simulate_runs(alg.as_ref(), m.spec.seed, m.spec.max_steps, &picks, &|| {});
     for (f, &r) in fresh.iter().zip(&picks) {
         let stored = &m.records[r as usize];
         if f != stored {
@@ -76,7 +76,7 @@ fn shard_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     for p in paths {
         if p.is_dir() {
             let mut files: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|e| dpbai::Error::io("read", p, e))?
+                .map_err(|e| crate::Error::io("read", p, e))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|f| f.extension().is_some_and(|x| x == "json") && f.is_file())
                 .collect();

@@ -112,12 +112,12 @@ mod tests {
     use clap::CommandFactory;
 
     /// clap's `ValueEnum` spelling of every value equals its serde spelling (the library's
-    /// `FromStr`/`Display`, [`dpbai::spelling::Spelling`]).
+    /// `FromStr`/`Display`, [`crate::spelling::Spelling`]).
     #[test]
     fn clap_and_serde_spell_every_option_value_alike() {
-        use dpbai::bandit as b;
-        use dpbai::spelling::Spelling;
-        use dpbai::threshold::Eq14Form;
+        use crate::bandit as b;
+        use crate::spelling::Spelling;
+        use crate::threshold::Eq14Form;
         fn same<T: Spelling + clap::ValueEnum + std::fmt::Debug>() {
             let clap_names: Vec<String> = T::value_variants()
                 .iter()

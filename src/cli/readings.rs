@@ -1,9 +1,9 @@
 //! The reading flags of `dpbai run` (`--tie-break`, `--ids-beta`, …), one per entry of
-//! [`dpbai::bandit::READING_TABLE`]: a reading added there is a flag here with no other change.
+//! [`crate::bandit::READING_TABLE`]: a reading added there is a flag here with no other change.
 
+use crate::bandit::{Reading, Setting, READING_TABLE};
 use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use dpbai::bandit::{Reading, Setting, READING_TABLE};
 
 /// The reading flags given on the command line, with their values.
 #[derive(Debug, Clone, Default)]
@@ -17,7 +17,7 @@ impl ReadingFlags {
     /// # Errors
     /// A value the reading refuses (clap has already checked it against the reading's values;
     /// a number is checked here).
-    pub fn apply(&self, s: &mut Setting) -> dpbai::Result<()> {
+    pub fn apply(&self, s: &mut Setting) -> crate::Result<()> {
         for (r, v) in &self.given {
             (r.set)(s, v)?;
         }

@@ -1,7 +1,7 @@
 //! `dpbai run`: many seeded Monte Carlo runs of one algorithm on one instance.
 //!
 //! Output: a human table (default) or one JSON object (`--json`, see
-//! [`dpbai::experiment::meta::Report`]);
+//! [`crate::experiment::meta::Report`]);
 //! `--out FILE` writes one CSV row per run, `run,tau,recommendation,correct,stopped,rounds`, with
 //! `run` 0-based (its generator is `rng_for_run(seed, run)`), `recommendation` **1-based** (as
 //! arms are numbered on the command line), `correct` = recommendation is the best arm (also for
@@ -10,19 +10,19 @@
 //! as bool).
 //!
 //! With `--shard i/n` only the runs `r ≡ i (mod n)` are simulated and `--out FILE` is required:
-//! it receives the shard file (JSON, [`dpbai::experiment::shard::ShardFile`]) for `dpbai merge`;
+//! it receives the shard file (JSON, [`crate::experiment::shard::ShardFile`]) for `dpbai merge`;
 //! stdout gets the summary of the shard's runs alone.
 //!
 //! The experiment is one [`CellSpec`] (its digest is the output's `cell`); the algorithm is built
 //! from it, so what runs is exactly what the specification says.
 
+use crate::bandit::{AlgoName, Rules, Setting};
+use crate::experiment::meta::{Report, RunMeta};
+use crate::experiment::shard::ShardFile;
+use crate::experiment::CellSpec;
+use crate::instance::{Family, FamilyName, Instance};
+use crate::mc::{self, EngineConfig, RunRecord, Shard};
 use anyhow::Context;
-use dpbai::bandit::{AlgoName, Rules, Setting};
-use dpbai::experiment::meta::{Report, RunMeta};
-use dpbai::experiment::shard::ShardFile;
-use dpbai::experiment::CellSpec;
-use dpbai::instance::{Family, FamilyName, Instance};
-use dpbai::mc::{self, EngineConfig, RunRecord, Shard};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -150,7 +150,7 @@ fn parse_rules(s: &str) -> Result<Rules, String> {
         .map_err(|_| "must be paper or reference".to_string())
 }
 
-pub use dpbai::mc::DEFAULT_MAX_STEPS;
+pub use crate::mc::DEFAULT_MAX_STEPS;
 
 /// A `dpbai run` command, validated: everything a run needs, checked before anything runs or is
 /// written (also by `dpbai cluster slurm -- run …`, which plans it without running it).
@@ -173,7 +173,7 @@ pub(crate) struct Prepared {
 /// # Errors
 /// A usage error naming the option and its allowed range.
 pub(crate) fn prepare(args: &Args) -> anyhow::Result<Prepared> {
-    use dpbai::params::limits;
+    use crate::params::limits;
     let algo = args.algo;
     // Resource limits first: nothing is allocated or started before they pass.
     if let Some(t) = args.threads {
@@ -213,9 +213,9 @@ pub(crate) fn prepare(args: &Args) -> anyhow::Result<Prepared> {
     limits::check_arms(means.len())?;
     let family = Family::of(args.family, args.sigma)?;
     let instance = Instance::new(family, means)?;
-    let delta = dpbai::params::Delta::new(args.delta)?;
-    let beta = dpbai::params::Beta::new(args.beta)?;
-    let eps = args.eps.map(dpbai::params::Epsilon::new).transpose()?;
+    let delta = crate::params::Delta::new(args.delta)?;
+    let beta = crate::params::Beta::new(args.beta)?;
+    let eps = args.eps.map(crate::params::Epsilon::new).transpose()?;
     if args.eps.is_none() && algo.needs_eps() {
         return Err(super::errors::usage(format!(
             "--eps is required by {} (a private algorithm): pass --eps E with E > 0",
@@ -264,11 +264,11 @@ fn build(
     spec: &CellSpec,
     args: &Args,
 ) -> anyhow::Result<(
-    Box<dyn dpbai::bandit::BaiAlgorithm>,
-    Option<dpbai::threshold::probe::CheckedThreshold>,
+    Box<dyn crate::bandit::BaiAlgorithm>,
+    Option<crate::threshold::probe::CheckedThreshold>,
 )> {
     spec.build().map_err(|e| match &args.threshold {
-        Some(_) if matches!(e, dpbai::Error::Parse(_) | dpbai::Error::Threshold { .. }) => {
+        Some(_) if matches!(e, crate::Error::Parse(_) | crate::Error::Threshold { .. }) => {
             super::errors::usage(format!("invalid --threshold: {e}"))
         }
         _ => e.into(),
@@ -322,7 +322,7 @@ pub(crate) fn progress_bar(n: u64) -> indicatif::ProgressBar {
 pub(crate) fn write_csv(path: &Path, records: &[RunRecord], best: usize) -> anyhow::Result<()> {
     let ctx = |e: csv::Error| -> anyhow::Error {
         match e.into_kind() {
-            csv::ErrorKind::Io(e) => dpbai::Error::io("write", path, e).into(),
+            csv::ErrorKind::Io(e) => crate::Error::io("write", path, e).into(),
             other => anyhow::anyhow!("writing {}: {other:?}", path.display()),
         }
     };
@@ -348,17 +348,17 @@ pub(crate) fn write_csv(path: &Path, records: &[RunRecord], best: usize) -> anyh
         ])
         .map_err(ctx)?;
     }
-    w.flush().map_err(|e| dpbai::Error::io("write", path, e))?;
+    w.flush().map_err(|e| crate::Error::io("write", path, e))?;
     Ok(())
 }
 
 fn opt(x: Option<f64>) -> String {
-    x.map_or("-".to_string(), dpbai::error::compact_number)
+    x.map_or("-".to_string(), crate::error::compact_number)
 }
 
 /// The censoring-aware line of the table: Kaplan–Meier quartiles ("> cap" where the curve does
 /// not fall that far) and the mean, "≥" when runs were capped, else with its 95% interval.
-fn censored_row(c: &dpbai::mc::CensoredStats) -> String {
+fn censored_row(c: &crate::mc::CensoredStats) -> String {
     let q = |x: Option<u64>| match (x, c.cap) {
         (Some(v), _) => v.to_string(),
         (None, Some(cap)) => format!("> {cap}"),
@@ -388,7 +388,7 @@ pub(crate) fn print_report(r: &Report, json: bool) -> anyhow::Result<()> {
     }
     let m = &r.meta;
     let s = &r.summary;
-    let c = dpbai::error::compact_number;
+    let c = crate::error::compact_number;
     let means: Vec<String> = m.means.iter().map(|&x| c(x)).collect();
     let mut rows: Vec<(&str, String)> = vec![
         ("algorithm", format!("{} (rules = {})", m.algo, m.rules)),
@@ -465,7 +465,7 @@ pub(crate) fn print_report(r: &Report, json: bool) -> anyhow::Result<()> {
             "time",
             format!(
                 "{} s, {:.4e} samples/s",
-                dpbai::error::fixed(r.elapsed_s, 3),
+                crate::error::fixed(r.elapsed_s, 3),
                 r.samples_per_s
             ),
         ),

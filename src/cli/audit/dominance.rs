@@ -1,13 +1,13 @@
 //! `dpbai audit delta --dominates PRESET` (proof by dominance, with a certificate) and
 //! `dpbai audit check-certificate FILE` (its re-verification): the command-line side of
-//! `dpbai::threshold::dominance`.
+//! `crate::threshold::dominance`.
 
 use super::super::errors::{usage, verdict_exit};
 use super::search::SearchArgs;
-use dpbai::audit::proof::{check_certificate, dominates, ProofRequest};
-use dpbai::bandit::{AlgoName, Rules};
-use dpbai::threshold::dominance::{Certificate, Dominance, ProofFamily, RunParameters};
-use dpbai::threshold::expr::ThresholdExpr;
+use crate::audit::proof::{check_certificate, dominates, ProofRequest};
+use crate::bandit::{AlgoName, Rules};
+use crate::threshold::dominance::{Certificate, Dominance, ProofFamily, RunParameters};
+use crate::threshold::expr::ThresholdExpr;
 
 /// The settings of `--dominates` besides the search options.
 pub struct DominanceInputs<'a> {
@@ -52,7 +52,7 @@ pub fn run_dominates(a: &SearchArgs, preset: &str, i: &DominanceInputs<'_>) -> a
         (ProofFamily::Bernoulli, Some(s)) => {
             return Err(usage(format!(
                 "invalid sigma = {} for --family bernoulli: Bernoulli arms have sigma = 1/2 (give --family gaussian for another sigma)",
-                dpbai::error::compact_number(s)
+                crate::error::compact_number(s)
             )))
         }
         (ProofFamily::Gaussian, s) => s.unwrap_or(1.0),
@@ -64,7 +64,7 @@ pub fn run_dominates(a: &SearchArgs, preset: &str, i: &DominanceInputs<'_>) -> a
         }
         None => (a.k_min, a.k_max),
     };
-    let max_steps = i.max_steps.unwrap_or(dpbai::mc::DEFAULT_MAX_STEPS);
+    let max_steps = i.max_steps.unwrap_or(crate::mc::DEFAULT_MAX_STEPS);
     let req = ProofRequest {
         delta: i.delta,
         delta_min: a.delta_min.unwrap_or(i.delta),
@@ -88,7 +88,7 @@ pub fn run_dominates(a: &SearchArgs, preset: &str, i: &DominanceInputs<'_>) -> a
         return verdict_exit(dominance_exit(&r.result));
     }
     let s = &r.assumptions;
-    let c = dpbai::error::compact_number;
+    let c = crate::error::compact_number;
     println!(
         "audit delta --dominates {preset}: threshold `{}`  ({} boxes, {:.2} s)",
         r.expr, r.boxes, r.seconds
@@ -130,9 +130,9 @@ fn dominance_exit(d: &Dominance) -> i32 {
 /// file cannot be read as a certificate.
 pub fn run_check(path: &str, json: bool) -> anyhow::Result<()> {
     let text =
-        dpbai::files::read_user_text(std::path::Path::new(path), "certificate (JSON)", 1 << 28)
+        crate::files::read_user_text(std::path::Path::new(path), "certificate (JSON)", 1 << 28)
             .map_err(|e| match e {
-                dpbai::Error::Io { cause, .. } => {
+                crate::Error::Io { cause, .. } => {
                     usage(format!("cannot read certificate file {path}: {cause}"))
                 }
                 e => usage(e.to_string()),

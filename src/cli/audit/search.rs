@@ -1,13 +1,13 @@
 //! `dpbai audit delta --search` (adversarial instance search) and `--dominates PRESET` (proof
-//! by dominance): the command-line side of `dpbai::audit::search` and `dpbai::threshold::dominance`.
+//! by dominance): the command-line side of `crate::audit::search` and `crate::threshold::dominance`.
 
 use super::super::errors::usage;
-use dpbai::audit::delta::DeltaAuditConfig;
-use dpbai::audit::search::{
+use crate::audit::delta::DeltaAuditConfig;
+use crate::audit::search::{
     holds_sized_plan, report_rows, search, Budget, SearchConfig, SearchReport, SearchSpace,
     SpaceFamily,
 };
-use dpbai::report::plot::{self as figure, Figure, HLine, Panel, RefStyle, Series, SeriesStyle};
+use crate::report::plot::{self as figure, Figure, HLine, Panel, RefStyle, Series, SeriesStyle};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -91,7 +91,7 @@ pub struct SearchArgs {
     pub delta_min: Option<f64>,
     /// Boxes at most for --dominates, in [1, 2e6] (memory about 250 bytes per box); the
     /// default budget: the answer does not depend on the machine.
-    #[arg(long, default_value_t = dpbai::threshold::dominance::DEFAULT_BOXES)]
+    #[arg(long, default_value_t = crate::threshold::dominance::DEFAULT_BOXES)]
     pub dominance_boxes: u64,
     /// Seconds at most for --dominates as well (machine-dependent; default: none).
     #[arg(long)]
@@ -128,7 +128,9 @@ extern "C" fn on_sigint(_: libc::c_int) {
 }
 
 /// Installs the Ctrl-C handler of the search (a second Ctrl-C after the first ends the process
-/// as usual, since the handler is reset to the default after the first).
+/// as usual, since the handler is reset to the default after the first). The library's one
+/// `unsafe` block (the crate denies `unsafe_code`; the library without the `cli` feature has none).
+#[allow(unsafe_code)]
 fn catch_ctrl_c() -> &'static AtomicBool {
     #[cfg(unix)]
     // SAFETY: the handler only stores to an atomic (async-signal-safe); `signal` replaces the
@@ -206,14 +208,14 @@ pub fn run_search(
         }
     }
     crate::cli::errors::verdict_exit(match r.verdict {
-        dpbai::audit::search::SearchVerdict::Violated => crate::cli::errors::EXIT_VIOLATED,
-        dpbai::audit::search::SearchVerdict::NoViolationFound => 0,
+        crate::audit::search::SearchVerdict::Violated => crate::cli::errors::EXIT_VIOLATED,
+        crate::audit::search::SearchVerdict::NoViolationFound => 0,
     })
 }
 
 fn write_trace(r: &SearchReport, path: &PathBuf) -> anyhow::Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| dpbai::Error::io("create", dir, e))?;
+        std::fs::create_dir_all(dir).map_err(|e| crate::Error::io("create", dir, e))?;
     }
     let mut w = csv::Writer::from_path(path)?;
     for row in &r.trace {
@@ -289,7 +291,7 @@ fn print_search(r: &SearchReport) {
             .as_ref()
             .map(|t| format!(" with threshold `{t}`"))
             .unwrap_or_default(),
-        dpbai::error::compact_number(r.delta),
+        crate::error::compact_number(r.delta),
         r.verdict,
         if r.interrupted {
             "  (interrupted: partial result)"
@@ -319,7 +321,7 @@ fn print_search(r: &SearchReport) {
             r.worst_family,
             r.worst_means.len(),
             r.worst_shape,
-            dpbai::error::compact_number(r.worst_delta),
+            crate::error::compact_number(r.worst_delta),
             r.worst_eps
                 .map(|e| format!(", eps = {e}"))
                 .unwrap_or_default(),
@@ -340,7 +342,7 @@ fn print_search(r: &SearchReport) {
             "  confirm {:<12} K={:<3} delta {:<8} runs {:>6} errors {:>5} unstopped {:>4} ci [{:.3e}, {:.3e}] {}",
             row.name,
             row.means.len(),
-            dpbai::error::compact_number(row.delta),
+            crate::error::compact_number(row.delta),
             row.runs,
             row.errors,
             row.unstopped,
@@ -351,7 +353,7 @@ fn print_search(r: &SearchReport) {
     }
     println!("  {}", r.confirmation_statement);
     println!("  correction: {}", r.correction);
-    if r.verdict == dpbai::audit::search::SearchVerdict::Violated {
+    if r.verdict == crate::audit::search::SearchVerdict::Violated {
         println!("  power: {}", r.power);
     }
 }
@@ -370,7 +372,7 @@ pub struct DpConfirm {
 /// Runs `audit dp --search`.
 #[allow(clippy::too_many_arguments)]
 pub fn run_dp_search(
-    algo: Option<dpbai::bandit::AlgoName>,
+    algo: Option<crate::bandit::AlgoName>,
     mutant: Option<&str>,
     eps: f64,
     alpha: f64,
@@ -379,16 +381,16 @@ pub fn run_dp_search(
     budget: &str,
     json: bool,
 ) -> anyhow::Result<()> {
-    use dpbai::audit::dp_search::{dp_search, fixed_tables, DpSearchConfig, DpSearchTarget};
+    use crate::audit::dp_search::{dp_search, fixed_tables, DpSearchConfig, DpSearchTarget};
     let target = match (algo, mutant) {
-        (Some(a), None) if dpbai::audit::dp::TABLE_DP_ALGORITHMS.contains(&a) => {
+        (Some(a), None) if crate::audit::dp::TABLE_DP_ALGORITHMS.contains(&a) => {
             DpSearchTarget::Algo(a)
         }
         (Some(a), None) => {
             return Err(usage(format!(
                 "invalid algo = {} for --search: must be {}",
                 a.as_str(),
-                dpbai::audit::dp::table_dp_names()
+                crate::audit::dp::table_dp_names()
             )))
         }
         (None, Some("adap-tt-late-leak")) => DpSearchTarget::AdapTtLateLeak { leak_from: 3 },
@@ -452,7 +454,7 @@ pub fn run_dp_search(
         "  fixed tables (user 1 flipped), same tester at alpha: {}  eps_lower {:.4}",
         fixed.result.verdict, fixed.result.eps_lower
     );
-    let stage = |c: &dpbai::audit::dp_search::Confirmation| {
+    let stage = |c: &crate::audit::dp_search::Confirmation| {
         format!(
             "{} runs per table in {} look(s), stopped by {}, {} samples",
             c.result.runs, c.looks, c.stopped_by, c.samples

@@ -1,11 +1,11 @@
 //! The cost model of a plan: predicted seconds per run, cell and task (balance by cost, see the
 //! parent module), and the default `--mem` from measured footprints.
 
-use dpbai::bandit::info::PrivacyModel;
-use dpbai::bandit::{AlgoName, DpaEpisodes};
-use dpbai::complexity::{characteristic_time, log_factor, TimeKind};
-use dpbai::experiment::Cell;
-use dpbai::instance::Instance;
+use crate::bandit::info::PrivacyModel;
+use crate::bandit::{AlgoName, DpaEpisodes};
+use crate::complexity::{characteristic_time, log_factor, TimeKind};
+use crate::experiment::Cell;
+use crate::instance::Instance;
 
 /// Mean stopping time (capped runs at the cap) over the sample-complexity lower bound
 /// `T* · log(1/(2.4δ))`, the algorithm's [`CostFacts::tau_over_bound`]: the median ratio over
@@ -14,7 +14,7 @@ use dpbai::instance::Instance;
 /// times: starvation). The provable thresholds are far from their asymptotic forms at δ = 0.01
 /// (F.30).
 ///
-/// [`CostFacts::tau_over_bound`]: dpbai::bandit::info::CostFacts::tau_over_bound
+/// [`CostFacts::tau_over_bound`]: crate::bandit::info::CostFacts::tau_over_bound
 pub fn tau_over_bound(algo: AlgoName) -> f64 {
     algo.info().cost.tau_over_bound
 }
@@ -25,7 +25,7 @@ pub fn tau_over_bound(algo: AlgoName) -> f64 {
 /// to 127 on μ1; DP-SE 0.7 to 2.5 and AdaP-TT(*) 8 to 29 on μ1 and μ6 at ε from 0.001 to 0.5,
 /// because they skip the samples between two releases at once; DPA-TT 50 on μ4).
 ///
-/// [`CostFacts::ns_per_sample`]: dpbai::bandit::info::CostFacts::ns_per_sample
+/// [`CostFacts::ns_per_sample`]: crate::bandit::info::CostFacts::ns_per_sample
 pub fn ns_per_sample(algo: AlgoName) -> f64 {
     algo.info().cost.ns_per_sample
 }
@@ -44,7 +44,7 @@ pub fn run_seconds(
     delta: f64,
     max_steps: u64,
     episodes: DpaEpisodes,
-) -> dpbai::Result<f64> {
+) -> crate::Result<f64> {
     let cap = max_steps as f64;
     let info = algo.info();
     if episodes == DpaEpisodes::Global {
@@ -59,7 +59,7 @@ pub fn run_seconds(
             _ => TimeKind::Kl,
         };
         let t = characteristic_time(kind, nu)?.value;
-        (tau_over_bound(algo) * t * log_factor(dpbai::params::Delta::new(delta)?)).clamp(1.0, cap)
+        (tau_over_bound(algo) * t * log_factor(crate::params::Delta::new(delta)?)).clamp(1.0, cap)
     };
     Ok(samples * ns_per_sample(algo) * 1e-9)
 }
@@ -197,7 +197,7 @@ mod tests {
             .map(|c| cell_cost(c).expect("cost"))
             .collect();
         // Every cell a `verify --shard` job runs (grid of both rule sets and the controls).
-        let study = dpbai::claims::dp_bai::evidence::study("paper", None).expect("paper study");
+        let study = crate::claims::dp_bai::evidence::study("paper", None).expect("paper study");
         assert_eq!(cells.len(), crate::cli::verify::study_cells(&study).len());
         // F.57's direct local points run 20 runs each; the rest of the grid runs 1000 or 10 000.
         let small = study

@@ -263,7 +263,7 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
         None => {
             // About an hour of predicted work per task, and few enough runs per task for one
             // process (a run command is then checked with that task count below).
-            let per_process = dpbai::params::limits::MAX_RUNS;
+            let per_process = crate::params::limits::MAX_RUNS;
             let by_runs = costs
                 .iter()
                 .map(|c| c.runs.div_ceil(per_process))
@@ -387,10 +387,10 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
             }
         }
     }
-    std::fs::create_dir_all(dir).map_err(|e| dpbai::Error::io("create", dir, e))?;
+    std::fs::create_dir_all(dir).map_err(|e| crate::Error::io("create", dir, e))?;
     if let (Some(given), Some(copy)) = (&study_file, &study_copy) {
         if std::fs::canonicalize(given).ok() != std::fs::canonicalize(copy).ok() {
-            std::fs::copy(given, copy).map_err(|e| dpbai::Error::io("copy", given, e))?;
+            std::fs::copy(given, copy).map_err(|e| crate::Error::io("copy", given, e))?;
         }
     }
     let [task, assemble, submit] = scripts(&plan, merge_out.as_deref());

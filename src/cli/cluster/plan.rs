@@ -2,8 +2,8 @@
 //! reading of the `verify`, `run` or `experiment` command after `--` into its cells and costs.
 
 use super::cost::{run_seconds, CellCost};
-use dpbai::experiment::Cell;
-use dpbai::instance::{Family, Instance};
+use crate::experiment::Cell;
+use crate::instance::{Family, Instance};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -366,7 +366,7 @@ pub(super) fn run_cmd(args: &[String]) -> anyhow::Result<crate::cli::run::Args> 
 pub(super) fn check_run_task(
     args: &[String],
     tasks: u64,
-) -> anyhow::Result<dpbai::experiment::CellSpec> {
+) -> anyhow::Result<crate::experiment::CellSpec> {
     let mut r = run_cmd(args)?;
     r.shard = Some(format!("0/{tasks}"));
     r.out = Some(PathBuf::from("shards/run-0.json"));
@@ -397,14 +397,14 @@ pub(super) fn run_cost(args: &[String]) -> anyhow::Result<(CellCost, Option<Path
         .map_err(|_| crate::cli::errors::usage(format!("invalid --means `{}`", r.means)))?;
     let family = match r.sigma {
         Some(sigma) => Family::Gaussian { sigma },
-        None if r.family == dpbai::instance::FamilyName::Gaussian => {
+        None if r.family == crate::instance::FamilyName::Gaussian => {
             Family::Gaussian { sigma: 1.0 }
         }
         None => Family::Bernoulli,
     };
     let nu = Instance::new(family, means)?;
     let max_steps = r.max_steps.unwrap_or(crate::cli::run::DEFAULT_MAX_STEPS);
-    let mut setting = dpbai::bandit::Setting::paper(r.algo, r.delta)?;
+    let mut setting = crate::bandit::Setting::paper(r.algo, r.delta)?;
     r.readings.apply(&mut setting)?;
     let run_s = run_seconds(r.algo, &nu, r.eps, r.delta, max_steps, setting.dpa_episodes)?;
     Ok((
@@ -443,12 +443,12 @@ pub(super) fn read_plan(dir: &Path) -> anyhow::Result<Plan> {
         crate::cli::errors::usage(format!(
             "no plan in {} ({e}): write one with `dpbai cluster slurm --dir {}`",
             dir.display(),
-            dpbai::experiment::shell::shell_word(&dir.to_string_lossy())
+            crate::experiment::shell::shell_word(&dir.to_string_lossy())
         ))
     };
-    let text = match dpbai::files::read_user_text(&path, "plan (plan.json)", MAX_PLAN_BYTES) {
+    let text = match crate::files::read_user_text(&path, "plan (plan.json)", MAX_PLAN_BYTES) {
         Ok(text) => text,
-        Err(dpbai::Error::Io { cause, .. }) => return Err(none(cause.to_string())),
+        Err(crate::Error::Io { cause, .. }) => return Err(none(cause.to_string())),
         Err(e) => return Err(crate::cli::errors::usage(e.to_string())),
     };
     let plan: Plan = serde_json::from_str(&text).map_err(|e| {

@@ -11,7 +11,7 @@
 //! of its specification, so no other experiment can take it for its own.
 
 use super::plan::{run_cmd, Mode, Plan, PLAN_FILES};
-use dpbai::experiment::CellSpec;
+use crate::experiment::CellSpec;
 use std::path::{Path, PathBuf};
 
 /// What the jobs of a plan write into its folder, beside the plan's own files and the caches.
@@ -30,7 +30,7 @@ const MAX_JSON_BYTES: u64 = 16 << 20;
 
 /// A JSON file of the folder, if it is a readable one.
 fn json(path: &Path) -> Option<serde_json::Value> {
-    let text = dpbai::files::read_user_text(path, "JSON file", MAX_JSON_BYTES).ok()?;
+    let text = crate::files::read_user_text(path, "JSON file", MAX_JSON_BYTES).ok()?;
     serde_json::from_str(&text).ok()
 }
 
@@ -81,7 +81,7 @@ pub(super) fn other_experiment(dir: &Path, new: &Plan, spec: Option<&CellSpec>) 
             .collect();
         files.sort();
         for f in files {
-            match dpbai::experiment::shard::ShardFile::read(&f) {
+            match crate::experiment::shard::ShardFile::read(&f) {
                 Ok(s) if s.spec.digest() == digest => {}
                 Ok(s) => {
                     return Some(format!(
@@ -145,10 +145,10 @@ pub(super) fn move_aside(dir: &Path) -> anyhow::Result<Option<(PathBuf, Vec<Stri
         return Ok(None);
     }
     let aside = free_aside(dir);
-    std::fs::create_dir_all(&aside).map_err(|e| dpbai::Error::io("create", &aside, e))?;
+    std::fs::create_dir_all(&aside).map_err(|e| crate::Error::io("create", &aside, e))?;
     for n in &present {
         std::fs::rename(dir.join(n), aside.join(n))
-            .map_err(|e| dpbai::Error::io("move", dir.join(n), e))?;
+            .map_err(|e| crate::Error::io("move", dir.join(n), e))?;
     }
     Ok(Some((
         aside,

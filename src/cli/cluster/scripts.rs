@@ -4,7 +4,7 @@
 use super::plan::{task_run_args, Mode, Plan};
 /// Shell quoting of one word and of a command line: the library's (`dpbai experiment` writes
 /// the same command lines).
-pub(super) use dpbai::experiment::shell::{shell_word as sh_quote, shell_words as sh_join};
+pub(super) use crate::experiment::shell::{shell_word as sh_quote, shell_words as sh_join};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -186,12 +186,12 @@ pub(super) fn scripts(plan: &Plan, merge_out: Option<&Path>) -> [String; 3] {
 }
 
 pub(super) fn write_file(path: &Path, text: &str, executable: bool) -> anyhow::Result<()> {
-    dpbai::files::write_atomic(path, text.as_bytes())?;
+    crate::files::write_atomic(path, text.as_bytes())?;
     #[cfg(unix)]
     if executable {
         use std::os::unix::fs::PermissionsExt as _;
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
-            .map_err(|e| dpbai::Error::io("make executable", path, e))?;
+            .map_err(|e| crate::Error::io("make executable", path, e))?;
     }
     #[cfg(not(unix))]
     let _ = executable;

@@ -4,9 +4,9 @@
 
 use super::plan::{check_run_task, plan_cells, read_plan, verify_cache, Mode, Plan};
 use super::scripts::{array_spec, parse_array_ranges, parse_array_spec, sh_join};
+use crate::experiment::{shard_present, Cell, CellSpec};
+use crate::mc::Shard;
 use anyhow::Context as _;
-use dpbai::experiment::{shard_present, Cell, CellSpec};
-use dpbai::mc::Shard;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -104,9 +104,9 @@ const MAX_JOBS_BYTES: u64 = 1 << 20;
 /// [`MAX_JOBS_BYTES`].
 fn jobs_text(dir: &Path) -> anyhow::Result<String> {
     let path = dir.join("jobs.txt");
-    match dpbai::files::read_user_text(&path, "jobs.txt of a plan", MAX_JOBS_BYTES) {
+    match crate::files::read_user_text(&path, "jobs.txt of a plan", MAX_JOBS_BYTES) {
         Ok(text) => Ok(text),
-        Err(dpbai::Error::Io { cause, .. }) if cause.kind() == std::io::ErrorKind::NotFound => {
+        Err(crate::Error::Io { cause, .. }) if cause.kind() == std::io::ErrorKind::NotFound => {
             Ok(String::new())
         }
         Err(e) => Err(crate::cli::errors::usage(e.to_string())),
@@ -191,7 +191,7 @@ pub(super) fn task_done(
             if !path.exists() {
                 return Ok(false);
             }
-            let why = match dpbai::experiment::shard::ShardFile::read(&path) {
+            let why = match crate::experiment::shard::ShardFile::read(&path) {
                 Ok(f) if f.spec.digest() != spec.digest() => format!(
                     "shard file {}: its specification (cell {}) is not the plan's (cell {}): a \
                      file of another experiment",
@@ -223,7 +223,7 @@ pub(super) fn task_done(
 
 /// The cell digest a `summary.json` names (`None`: not a summary dpbai can read).
 fn summary_cell(path: &Path) -> Option<String> {
-    let text = dpbai::files::read_user_text(path, "summary (JSON)", 1 << 20).ok()?;
+    let text = crate::files::read_user_text(path, "summary (JSON)", 1 << 20).ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
     v.get("cell")?.as_str().map(str::to_string)
 }
@@ -460,10 +460,10 @@ pub(super) fn resubmit(dir: &Path, dry_run: bool) -> anyhow::Result<()> {
         return Ok(());
     }
     std::fs::create_dir_all(dir.join("logs"))
-        .map_err(|e| dpbai::Error::io("create", dir.join("logs"), e))?;
+        .map_err(|e| crate::Error::io("create", dir.join("logs"), e))?;
     if plan.mode == Mode::Run {
         std::fs::create_dir_all(dir.join("shards"))
-            .map_err(|e| dpbai::Error::io("create", dir.join("shards"), e))?;
+            .map_err(|e| crate::Error::io("create", dir.join("shards"), e))?;
     }
     let run = |args: &[String]| -> anyhow::Result<String> {
         let out = std::process::Command::new(&args[0])
@@ -502,7 +502,7 @@ pub(super) fn resubmit(dir: &Path, dry_run: bool) -> anyhow::Result<()> {
     let jobs = dir.join("jobs.txt");
     let mut text = jobs_text(dir)?;
     text.push_str(&log);
-    dpbai::files::write_atomic(&jobs, text.as_bytes())?;
+    crate::files::write_atomic(&jobs, text.as_bytes())?;
     if redo.is_empty() {
         println!("no task to resubmit; assembly job {id} submitted");
     } else {

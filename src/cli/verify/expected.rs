@@ -1,7 +1,7 @@
 //! `verify --check` and `--record-snapshot`: the expected verdicts of `verify/expected.toml`
 //! (independent expectations and recorded snapshots), read, compared and recorded.
 
-use dpbai::claims::{ClaimResult, ClaimVerdict};
+use crate::claims::{ClaimResult, ClaimVerdict};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -41,10 +41,10 @@ struct NotMet {
 const MAX_EXPECTED_BYTES: u64 = 1 << 20;
 
 /// The expected file `given` (`--expected`, `--expected-bai25`), or `paper`'s default for
-/// `profile` (the table [`dpbai::claims::Paper::expected`]).
+/// `profile` (the table [`crate::claims::Paper::expected`]).
 pub(super) fn expected_path(
     given: Option<&std::path::Path>,
-    paper: &dpbai::claims::Paper,
+    paper: &crate::claims::Paper,
     profile: &str,
 ) -> anyhow::Result<PathBuf> {
     match given {
@@ -64,7 +64,7 @@ pub(super) fn expected_path(
 /// Reads an expected file, with the `[independent]` table of its `independent_from` file.
 fn read_expected(path: &std::path::Path) -> anyhow::Result<Expected> {
     let parse = |path: &std::path::Path| -> anyhow::Result<Expected> {
-        let text = dpbai::files::read_user_text(path, "expected file (TOML)", MAX_EXPECTED_BYTES)?;
+        let text = crate::files::read_user_text(path, "expected file (TOML)", MAX_EXPECTED_BYTES)?;
         toml::from_str(&text)
             .map_err(|e| crate::cli::errors::usage(format!("{}: {}", path.display(), e.message())))
     };
@@ -122,7 +122,7 @@ pub(super) fn record_snapshot(
         );
     }
     let expected = read_expected(path)?;
-    let text = dpbai::files::read_user_text(path, "expected file (TOML)", MAX_EXPECTED_BYTES)?;
+    let text = crate::files::read_user_text(path, "expected file (TOML)", MAX_EXPECTED_BYTES)?;
     let Some(head) = text
         .split_inclusive('\n')
         .position(|l| l.trim() == "[snapshot]")
@@ -170,7 +170,7 @@ pub(super) fn record_snapshot(
         }
         n += 1;
     }
-    dpbai::files::write_atomic(path, out.as_bytes())?;
+    crate::files::write_atomic(path, out.as_bytes())?;
     println!("recorded {n} snapshot verdicts in {}", path.display());
     Ok(())
 }

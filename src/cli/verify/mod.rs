@@ -2,13 +2,13 @@
 //! REPORT.md (the first paper) and REPORT-BAI25.md (\[BAI25\]) and figures/, and compare
 //! verdicts with `verify/expected.toml` and `verify/expected-bai25.toml`.
 
-use dpbai::claims::dp_bai::evidence::{self, Profile};
-use dpbai::claims::verify::{verify, Options, Step};
-use dpbai::experiment::run::{CellRunner, StalePolicy};
-use dpbai::experiment::study::Study;
-use dpbai::experiment::{run_cell_shard, Cell};
-use dpbai::fault::Area;
-use dpbai::report::markdown::{replace_block, verdict_summary};
+use crate::claims::dp_bai::evidence::{self, Profile};
+use crate::claims::verify::{verify, Options, Step};
+use crate::experiment::run::{CellRunner, StalePolicy};
+use crate::experiment::study::Study;
+use crate::experiment::{run_cell_shard, Cell};
+use crate::fault::Area;
+use crate::report::markdown::{replace_block, verdict_summary};
 use std::path::PathBuf;
 
 mod expected;
@@ -131,11 +131,11 @@ fn run_shard(study: &Study, args: &Args, shard: &str, threads: usize) -> anyhow:
             "--shard runs experiments only: it cannot be combined with --no-experiments or --check",
         ));
     }
-    let shard = dpbai::mc::Shard::parse(shard)?;
+    let shard = crate::mc::Shard::parse(shard)?;
     let cache = args.out_dir().join("verify-cache").join(&args.profile);
     // Both papers' cells (a cell both name is one specification, computed once).
     let mut cells = study_cells(study);
-    for c in study_cells(&dpbai::claims::bai25::study(&args.profile)?) {
+    for c in study_cells(&crate::claims::bai25::study(&args.profile)?) {
         if !cells.iter().any(|x| x.digest() == c.digest()) {
             cells.push(c);
         }
@@ -156,14 +156,14 @@ fn run_shard(study: &Study, args: &Args, shard: &str, threads: usize) -> anyhow:
     }
     // This job's part of the evidence beyond the cells (traced runs, audits, searches), of
     // every paper.
-    for paper in dpbai::claims::PAPERS {
-        dpbai::claims::verify::gather_shard(
+    for paper in crate::claims::PAPERS {
+        crate::claims::verify::gather_shard(
             paper,
             args.profile == "paper",
             &cache,
             shard,
             &mut |step| {
-                if let dpbai::claims::verify::Step::Phase(name) = step {
+                if let crate::claims::verify::Step::Phase(name) = step {
                     eprintln!("evidence: {name}");
                 }
             },
@@ -203,7 +203,7 @@ fn stale_policy(
         return Ok(StalePolicy::Recompute);
     }
     let current =
-        |c: &dpbai::experiment::CellSpec| dpbai::bandit::semantics::semantics(c.algo).version;
+        |c: &crate::experiment::CellSpec| crate::bandit::semantics::semantics(c.algo).version;
     let list: Vec<String> = stale
         .iter()
         .take(5)
@@ -258,15 +258,15 @@ fn stale_policy(
 
 /// `verify --write-protocol`: every paper's protocol file and claims table, from the declarations.
 fn write_protocol(root: &std::path::Path) -> anyhow::Result<()> {
-    use dpbai::claims::protocol::{claims_table, protocol_toml};
-    for paper in dpbai::claims::PAPERS {
+    use crate::claims::protocol::{claims_table, protocol_toml};
+    for paper in crate::claims::PAPERS {
         let toml = root.join(paper.protocol);
-        dpbai::files::write_atomic(&toml, protocol_toml(paper).as_bytes())?;
+        crate::files::write_atomic(&toml, protocol_toml(paper).as_bytes())?;
         let doc_path = root.join(paper.claims_doc);
         let doc = std::fs::read_to_string(&doc_path)
             .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", doc_path.display()))?;
         let doc = replace_block(&doc, "claims", &claims_table(paper));
-        dpbai::files::write_atomic(&doc_path, doc.as_bytes())?;
+        crate::files::write_atomic(&doc_path, doc.as_bytes())?;
         println!(
             "wrote {} and the claims table of {}",
             toml.display(),
@@ -280,12 +280,12 @@ fn write_protocol(root: &std::path::Path) -> anyhow::Result<()> {
 /// line prefixed with `tag`) and a spinner per evidence phase. `cells` are the runner, the cell
 /// cache folder and the evidence cache (none with `--no-experiments`).
 fn verify_shown(
-    paper: &dpbai::claims::Paper,
+    paper: &crate::claims::Paper,
     study: Study,
     cells: (&CellRunner, &std::path::Path, Option<&std::path::Path>),
     opts: Options,
     tag: &str,
-) -> anyhow::Result<dpbai::claims::verify::Verification> {
+) -> anyhow::Result<crate::claims::verify::Verification> {
     let (runner, cache, evidence_cache) = cells;
     let mut bar = Progress::new(&study_cells(&study), cache);
     let mut phase: Option<indicatif::ProgressBar> = None;
@@ -323,12 +323,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return write_protocol(&args.out_dir());
     }
     let started = std::time::Instant::now();
-    // Fault injection into the evidence gathering (documented in dpbai::claims).
+    // Fault injection into the evidence gathering (documented in crate::claims).
     let fault = match std::env::var("DPBAI_INJECT_FAULT") {
         Ok(v) => Some(v.parse::<Area>().map_err(|_| {
             super::errors::usage(format!(
                 "invalid DPBAI_INJECT_FAULT = {v}: must be one of {}",
-                <Area as dpbai::spelling::Spelling>::spellings().join(", ")
+                <Area as crate::spelling::Spelling>::spellings().join(", ")
             ))
         })?),
         Err(_) => None,
@@ -343,7 +343,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(t) => t,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    dpbai::params::limits::check_threads(threads)?;
+    crate::params::limits::check_threads(threads)?;
     if let Some(sh) = &args.shard {
         return run_shard(&study, &args, sh, threads);
     }
@@ -353,12 +353,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let expected_files = if args.check || args.record_snapshot {
         let first = expected_path(
             args.expected.as_deref(),
-            &dpbai::claims::dp_bai::PAPER,
+            &crate::claims::dp_bai::PAPER,
             &args.profile,
         )?;
         let second = expected_path(
             args.expected_bai25.as_deref(),
-            &dpbai::claims::bai25::PAPER,
+            &crate::claims::bai25::PAPER,
             &args.profile,
         )?;
         preflight(&first)?;
@@ -384,14 +384,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let evidence_cache = (!args.no_experiments).then_some(cache.as_path());
     let v = verify_shown(
-        &dpbai::claims::dp_bai::PAPER,
+        &crate::claims::dp_bai::PAPER,
         study,
         (&runner, &cache, evidence_cache),
         opts,
         "",
     )?;
     let figs =
-        dpbai::report::verify::figures(&v, &profile, &args.out_dir().join("figures"), &command)?;
+        crate::report::verify::figures(&v, &profile, &args.out_dir().join("figures"), &command)?;
     if !figs.is_empty() {
         eprintln!(
             "wrote {} figures (PNG + SVG + JSON) to {}",
@@ -399,20 +399,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             args.out_dir().join("figures").display()
         );
     }
-    let report_path = dpbai::report::verify::write(&v, &profile, &args.out_dir(), &command)?;
+    let report_path = crate::report::verify::write(&v, &profile, &args.out_dir(), &command)?;
     let results = &v.claims;
-    // The second paper (dpbai::claims::bai25): its study's cells (those the first paper's
+    // The second paper (crate::claims::bai25): its study's cells (those the first paper's
     // study also names come from the cache), its audits, its claims.
-    let second = &dpbai::claims::bai25::PAPER;
+    let second = &crate::claims::bai25::PAPER;
     let v2 = verify_shown(
         second,
-        dpbai::claims::bai25::study(&args.profile)?,
+        crate::claims::bai25::study(&args.profile)?,
         (&runner, &cache, evidence_cache),
         opts,
         &format!("{}: ", second.name),
     )?;
     let figs_second =
-        dpbai::report::bai25::figures(&v2, &args.out_dir().join("figures"), &command)?;
+        crate::report::bai25::figures(&v2, &args.out_dir().join("figures"), &command)?;
     if !figs_second.is_empty() {
         eprintln!(
             "wrote {} figures of {} to {}",
@@ -421,9 +421,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             args.out_dir().join("figures").display()
         );
     }
-    let report_second = dpbai::report::bai25::write(&v2, &args.out_dir())?;
+    let report_second = crate::report::bai25::write(&v2, &args.out_dir())?;
     if args.json {
-        let all: Vec<&dpbai::claims::ClaimResult> = results.iter().chain(&v2.claims).collect();
+        let all: Vec<&crate::claims::ClaimResult> = results.iter().chain(&v2.claims).collect();
         println!("{}", serde_json::to_string_pretty(&all)?);
     } else {
         for r in results.iter().chain(&v2.claims) {
@@ -433,7 +433,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!(
             "{}: {}",
             second.name,
-            dpbai::report::bai25::summary(&v2.claims)
+            crate::report::bai25::summary(&v2.claims)
         );
         println!(
             "wrote {} and {} in {:.1} s (profile {})",
@@ -456,7 +456,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 "--rederive needs the experiments (not --no-experiments)",
             ));
         }
-        let done = dpbai::experiment::rederive(
+        let done = crate::experiment::rederive(
             &cells,
             &cache,
             args.rederive,

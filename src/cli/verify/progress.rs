@@ -1,7 +1,7 @@
 //! What `verify` shows while it runs: one line per finished cell, a bar over the run's cells
 //! with the compute time left, and spinners for the long steps.
 
-use dpbai::experiment::{Cell, CellResult};
+use crate::experiment::{Cell, CellResult};
 
 /// One progress line for a finished cell.
 pub(super) fn cell_status(r: &CellResult) -> String {
@@ -66,7 +66,7 @@ impl Progress {
         use std::io::IsTerminal;
         let to_compute = cells
             .iter()
-            .filter(|c| !dpbai::experiment::cache::cache_path(cache, &c.spec().digest()).exists())
+            .filter(|c| !crate::experiment::cache::cache_path(cache, &c.spec().digest()).exists())
             .count();
         let tty = std::io::stderr().is_terminal();
         let bar = if tty {
