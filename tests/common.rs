@@ -114,13 +114,11 @@ pub fn dpbai_bin() -> PathBuf {
 
 /// The exit code `dpbai audit` gives a verdict (docs/GUIDE.md, "Auditing before deployment"):
 /// 0 `holds`/`proven`/`no violation found`, 1 `violated`/`counterexample`, 3
-/// `inconclusive`/`undecided`; `privacy` audits (`audit dp`) read `inconclusive` as no
-/// violation found (0).
-pub fn verdict_code(verdict: &str, privacy: bool) -> i32 {
+/// `inconclusive`/`undecided`, the same for every auditor.
+pub fn verdict_code(verdict: &str) -> i32 {
     match verdict {
         "holds" | "proven" | "no violation found" => 0,
         "violated" | "counterexample" => 1,
-        "inconclusive" if privacy => 0,
         "inconclusive" | "undecided" => 3,
         other => panic!("not an audit verdict: {other:?}"),
     }

@@ -64,7 +64,7 @@ fn cli_dominates(threshold: &str, preset_name: &str, extra: &[&str]) -> (i32, St
         // The exit code is the verdict (0 proven, 1 counterexample, 3 undecided).
         assert_eq!(
             code,
-            crate::common::verdict_code(answer(&out), false),
+            crate::common::verdict_code(answer(&out)),
             "{out}{err}"
         );
     }

@@ -346,7 +346,7 @@ fn direct(threshold: &str, delta: &str, means: &str, runs: &str) -> (String, u64
     ]);
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     let verdict = v["verdict"].as_str().expect("verdict");
-    assert_eq!(code, crate::common::verdict_code(verdict, false), "{err}");
+    assert_eq!(code, crate::common::verdict_code(verdict), "{err}");
     (
         v["verdict"].as_str().expect("verdict").to_string(),
         v["errors"].as_u64().expect("errors"),
@@ -373,7 +373,7 @@ fn search(threshold: &str, delta: &str, declared: &[&str]) -> serde_json::Value 
     let (code, out, err) = run_cli(&args);
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     let verdict = v["verdict"].as_str().expect("verdict");
-    assert_eq!(code, crate::common::verdict_code(verdict, false), "{err}");
+    assert_eq!(code, crate::common::verdict_code(verdict), "{err}");
     assert!(v["samples"].as_u64().expect("samples") <= 50_000_000);
     v
 }

@@ -483,7 +483,7 @@ record! {
         certify_runs: u64,
         counts: (u64, u64),
         event: String,
-        /// "violated" or "inconclusive" (a black box never proves privacy).
+        /// "violated" or "no violation found" (a black box never proves privacy; `eps_lower` is what it certified).
         verdict: String,
         eps_claimed: f64,
         gamma_claimed: Option<f64>,

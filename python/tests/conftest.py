@@ -41,8 +41,10 @@ def cli(*args, json_out=True):
     if r.returncode not in ok:
         raise subprocess.CalledProcessError(r.returncode, [cli_path(), *args], r.stdout, r.stderr)
     out = json.loads(r.stdout) if json_out else r.stdout
-    if json_out and args[0] == "audit" and args[1] == "delta" and "verdict" in out:
-        code = {"holds": 0, "no violation found": 0, "violated": 1, "inconclusive": 3}
+    if json_out and args[0] == "audit" and "verdict" in out:
+        code = {"holds": 0, "proven": 0, "no violation found": 0, "violated": 1,
+                "counterexample": 1, "inconclusive": 3, "undecided": 3}
+        assert isinstance(out["verdict"], str), out["verdict"]
         assert r.returncode == code[out["verdict"]], (r.returncode, out["verdict"])
     return out
 

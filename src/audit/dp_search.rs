@@ -21,7 +21,7 @@
 //!    `audit dp` ([`crate::audit::dp::sniper_discrete`]) at `α/m` — **Bonferroni over the `m`
 //!    finalists**; the search data only choose the finalists, so the certified lower bounds
 //!    hold jointly with probability `>= 1 − α`. Verdict `violated` if a certified bound exceeds
-//!    the claimed `ε`, else `inconclusive` (a black-box test cannot certify privacy).
+//!    the claimed `ε`, else `no violation found` (a black-box test cannot certify privacy).
 //!    **Group-sequential** by default, with the error control of the δ search's plan
 //!    ([`RunPlan::UntilDecided`]): looks after `first·2^{j−1}` runs per table (capped at the
 //!    budget `confirm_runs`), look `j` at `α/m·2^{−j}`, so the looks together spend at most

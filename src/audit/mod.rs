@@ -36,6 +36,11 @@ pub enum Verdict {
     Violated,
     /// Neither could be certified.
     Inconclusive,
+    /// A black-box privacy audit found no violation: it never certifies privacy, only a lower
+    /// bound on the loss (printed with it, e.g. "ε ≥ 0.945 certified"). The same words as a
+    /// worst-case search that finds nothing ([`search::SearchVerdict::NoViolationFound`]).
+    #[serde(rename = "no violation found")]
+    NoViolationFound,
 }
 
 impl Verdict {
@@ -45,14 +50,24 @@ impl Verdict {
             Verdict::Holds => "holds",
             Verdict::Violated => "violated",
             Verdict::Inconclusive => "inconclusive",
+            Verdict::NoViolationFound => "no violation found",
         }
     }
-    /// Sort key, worst first (violated < inconclusive < holds).
+    /// Sort key, worst first (violated < inconclusive < no violation found < holds).
     pub fn severity_rank(&self) -> u8 {
         match self {
             Verdict::Violated => 0,
             Verdict::Inconclusive => 1,
-            Verdict::Holds => 2,
+            Verdict::NoViolationFound => 2,
+            Verdict::Holds => 3,
+        }
+    }
+    /// The verdict as printed, with what a black-box privacy audit certified: `no violation
+    /// found (ε ≥ 0.945 certified)`; any other verdict alone.
+    pub fn with_certified(&self, eps_lower: f64) -> String {
+        match self {
+            Verdict::NoViolationFound => format!("{self} (ε ≥ {eps_lower:.3} certified)"),
+            _ => self.to_string(),
         }
     }
 }

@@ -532,7 +532,7 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
                 "audit dp --search: neighbour search over inputs in [0, 1] ({} pairs screened with {} runs each)  verdict: {}",
                 pairs.len(),
                 (runs / 10).max(8),
-                r.result.verdict
+                r.result.verdict.with_certified(r.result.eps_lower)
             );
             println!(
                 "  worst pair: x = {:.6}, x' = {:.6}; eps_lower {:.6} certified on {} fresh runs per input ({} held out); event {}",
@@ -626,7 +626,12 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
 fn print_dp(r: &DpReport) {
     println!(
         "audit dp: {}  mode: {}  verdict: {}  confidence {}  seed {}  ({:.2} s)",
-        r.target, r.mode, r.verdict, r.confidence, r.seed, r.seconds
+        r.target,
+        r.mode,
+        r.verdict.with_certified(r.eps_lower),
+        r.confidence,
+        r.seed,
+        r.seconds
     );
     println!("  claim:      {}", r.claim);
     if let Some(l) = r.loss_exact {

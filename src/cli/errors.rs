@@ -39,15 +39,17 @@ pub fn audit_exit(v: crate::audit::Verdict) -> i32 {
         crate::audit::Verdict::Holds => 0,
         crate::audit::Verdict::Violated => EXIT_VIOLATED,
         crate::audit::Verdict::Inconclusive => EXIT_UNDECIDED,
+        crate::audit::Verdict::NoViolationFound => 0,
     }
 }
 
-/// The exit code of a privacy audit's verdict: a black-box audit that finds no violation says
-/// `inconclusive` (it can never certify privacy), which is `no violation found`: code 0.
+/// The exit code of a privacy audit's verdict: a black-box audit that finds no violation
+/// (`no violation found`: it can never certify privacy) exits 0, an exact audit's tie 3.
 pub fn privacy_exit(v: crate::audit::Verdict) -> i32 {
     match v {
         crate::audit::Verdict::Violated => EXIT_VIOLATED,
-        crate::audit::Verdict::Holds | crate::audit::Verdict::Inconclusive => 0,
+        crate::audit::Verdict::Holds | crate::audit::Verdict::NoViolationFound => 0,
+        crate::audit::Verdict::Inconclusive => EXIT_UNDECIDED,
     }
 }
 

@@ -70,7 +70,7 @@ pub struct BlackBox {
     pub counts: [u64; 2],
     /// Human description of the chosen event.
     pub event: String,
-    /// `violated` or `inconclusive`.
+    /// `violated` or `no violation found`.
     pub verdict: Verdict,
 }
 
@@ -103,7 +103,7 @@ fn bb_verdict(score: f64, claim: Claim) -> Verdict {
     if violated {
         Verdict::Violated
     } else {
-        Verdict::Inconclusive
+        Verdict::NoViolationFound
     }
 }
 
@@ -476,7 +476,7 @@ pub fn candidate_pairs(
 /// let xs: Vec<Vec<u64>> = (0..4000).map(|i| vec![(i % 2) as u64]).collect();
 /// let ys: Vec<Vec<u64>> = (0..4000).map(|i| vec![(i % 2) as u64]).collect();
 /// let r = sniper_discrete(&xs, &ys, &["bit"], 1e-3, Claim::Pure { eps: 0.1 }).unwrap();
-/// assert_eq!(r.verdict, dpbai::audit::Verdict::Inconclusive);
+/// assert_eq!(r.verdict, dpbai::audit::Verdict::NoViolationFound);
 /// ```
 pub fn sniper_discrete(
     xs: &[Vec<u64>],

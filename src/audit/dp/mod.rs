@@ -35,7 +35,7 @@
 //! `violated` (`eps_lower > ε`) with probability at most `α`. For `(ε, γ)` claims the certified
 //! quantity is `gamma_lower = cp_lower(k, m, α/2) − e^ε cp_upper(k', m, α/2)`, and
 //! `violated` means `gamma_lower > γ`. Black-box mode never reports `holds` (it cannot prove
-//! privacy): no violation found is `inconclusive`.
+//! privacy): it reports `no violation found`, printed with what it certified (`ε ≥ eps_lower`).
 //!
 //! # Whole algorithms (Definition 8)
 //! `ctb-tt`, `adap-tt`, `adap-tt-star` and \[BAI25\]'s `dp-tt` ([`TABLE_DP_ALGORITHMS`]) run on
@@ -93,7 +93,7 @@ use tables::blackbox_algorithm;
 /// The version of the DP auditor's results (cached audits carry it in their key,
 /// [`crate::experiment::evidence`]): bump it when an audit of the same target and options
 /// reports differently.
-pub const AUDIT_VERSION: u32 = 1;
+pub const AUDIT_VERSION: u32 = 2;
 
 /// What `audit dp` examines.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -372,7 +372,7 @@ pub fn audit_dp(target: &Target, o: &DpOptions) -> Result<DpReport> {
         rep.verdict = bb.verdict;
         if rep.note.is_empty() {
             rep.note =
-                "black-box mode never certifies privacy: no violation found is 'inconclusive'"
+                "black-box mode never certifies privacy: it finds a violation or certifies a lower bound on the loss"
                     .into();
         }
     }

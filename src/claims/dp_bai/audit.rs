@@ -56,7 +56,7 @@ pub static F59: Claim<F59Stats> = Claim {
         decide: Some("an audit that certifies the algorithms themselves (white-box, or black-box with enough runs), with an auditor that catches every planted bug"),
         ..Rule::NONE
     },
-    fair: "the claim is about mechanisms and algorithms: both halves must be certified; an inconclusive black-box audit certifies nothing, and an auditor that misses a planted bug has no power",
+    fair: "the claim is about mechanisms and algorithms: both halves must be certified; a black-box audit that finds no violation certifies nothing, and an auditor that misses a planted bug has no power",
     rule_sets: &[RuleSet::Paper],
     areas: &[Area::Audit],
     regime: Regime::Exact,

@@ -428,7 +428,7 @@ pub fn run_dp_search(
     println!(
         "audit dp --search: {}  claim {eps}-DP  verdict: {}  ({} evaluations, {} screening samples{}, {:.1} s)",
         r.target,
-        r.verdict,
+        r.verdict.with_certified(r.eps_lower),
         r.trace.len(),
         r.samples,
         if r.budget_exhausted {
@@ -452,7 +452,8 @@ pub fn run_dp_search(
     println!("  correction: {}", r.correction);
     println!(
         "  fixed tables (user 1 flipped), same tester at alpha: {}  eps_lower {:.4}",
-        fixed.result.verdict, fixed.result.eps_lower
+        fixed.result.verdict.with_certified(fixed.result.eps_lower),
+        fixed.result.eps_lower
     );
     let stage = |c: &crate::audit::dp_search::Confirmation| {
         format!(
