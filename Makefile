@@ -17,7 +17,7 @@ $(PY):
 	$(PYTHON) -m venv $(PYENV)
 
 pyenv: $(PY)
-	$(PY) -m pip install --quiet --disable-pip-version-check "maturin>=1.7,<2" numpy pytest pandas tqdm "mypy>=1.10"
+	$(PY) -m pip install --quiet --disable-pip-version-check "maturin>=1.7,<2" numpy pytest pandas tqdm matplotlib "mypy>=1.10"
 
 # Builds the extension (release, into the workspace's target/) and installs it in the venv.
 develop: pyenv

@@ -226,6 +226,28 @@ newtype!(
 pub mod limits {
     use crate::error::{Error, Result};
 
+    /// The resolution of a figure's PNG by default: a figure `width` pixels wide is
+    /// `width/100` inches wide (`[figures] dpi`, `experiment --dpi`).
+    pub const DEFAULT_DPI: u32 = 100;
+    /// The accepted PNG resolutions (dots per inch).
+    pub const DPI_RANGE: std::ops::RangeInclusive<u32> = 50..=600;
+
+    /// `dpi` if it lies in [`DPI_RANGE`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming `name` and the range.
+    pub fn check_dpi(name: &str, dpi: u32) -> Result<u32> {
+        if DPI_RANGE.contains(&dpi) {
+            Ok(dpi)
+        } else {
+            Err(Error::param(
+                name,
+                dpi,
+                format!("in [{}, {}]", DPI_RANGE.start(), DPI_RANGE.end()),
+            ))
+        }
+    }
+
     /// Most runs one process simulates (its records take ~40 bytes each); more runs go into
     /// shards (`--shard i/n`, merged by `dpbai merge`).
     pub const MAX_RUNS: u64 = 10_000_000;

@@ -99,6 +99,49 @@ fn two_panel_figure() -> Figure {
     fig
 }
 
+/// `--dpi`: the PNG is `dpi/100` times the figure's pixel size, the SVG is the same bytes, and
+/// a resolution outside 50–600 is refused with a message naming it.
+#[test]
+fn a_png_at_a_higher_dpi_is_scaled_and_the_svg_is_unchanged() {
+    use dpbai::report::plot::render_at;
+    let dir = temp_dir("dpi");
+    let fig = two_panel_figure();
+    let a = render_at(&fig, &dir.join("a"), 100).expect("rendered at 100 dpi");
+    let b = render_at(&fig, &dir.join("b"), 300).expect("rendered at 300 dpi");
+    assert_eq!(png_size(&std::fs::read(&a.png).expect("png")), (1000, 420));
+    assert_eq!(png_size(&std::fs::read(&b.png).expect("png")), (3000, 1260));
+    assert_eq!(
+        std::fs::read(&a.svg).expect("svg"),
+        std::fs::read(&b.svg).expect("svg")
+    );
+    for bad in [0, 49, 601] {
+        let e = render_at(&fig, &dir.join("c"), bad).expect_err("refused");
+        assert!(e.to_string().contains(&format!("dpi = {bad}")), "{e}");
+    }
+}
+
+/// A title wider than the figure is drawn smaller (or cut with '…'), never clipped at the
+/// left edge: the SVG's title text starts with the title's first word.
+#[test]
+fn a_long_title_is_shrunk_not_clipped() {
+    let dir = temp_dir("long-title");
+    let mut fig = two_panel_figure();
+    fig.title = format!(
+        "Newcomer study {}",
+        "of a very long title that goes on ".repeat(6)
+    );
+    let out = render(&fig, &dir.join("fig")).expect("rendered");
+    let svg = std::fs::read_to_string(&out.svg).expect("svg written");
+    let texts = svg_texts(&svg);
+    let title = texts
+        .iter()
+        .find(|t| t.contains("very long title"))
+        .expect("the title is drawn");
+    assert!(title.starts_with("Newcomer study"), "{title}");
+    assert!(title.chars().count() < fig.title.chars().count(), "{title}");
+    assert!(title.ends_with('…'), "{title}");
+}
+
 #[test]
 fn two_panel_figure_writes_png_and_svg_with_text_and_size() {
     let dir = temp_dir("two-panel");

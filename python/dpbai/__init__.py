@@ -75,6 +75,7 @@ __all__ = [
     "audit_dp",
     "threshold_presets",
     "experiment",
+    "run_grid",
     "AdapTtStarBound",
     "Bounds",
     "Censored",
@@ -430,7 +431,8 @@ def audit_dp(
     classifier over histogram bins, as in DP-Sniper), the second half certifies a
     Clopper–Pearson lower bound ``eps_lower`` on the privacy loss at confidence ``1 - α``.
     ``verdict`` is ``"violated"`` when ``eps_lower > eps`` (or, with ``gamma``, the certified
-    ``γ`` exceeds it), else ``"inconclusive"``: a black box never proves privacy.
+    ``γ`` exceeds it), else ``"no violation found"`` (the words of every search that finds
+    nothing): a black box never proves privacy, it certifies ``eps >= eps_lower``.
 
     With ``space = (lo, hi)`` (floats, or equal-length lists: a box of inputs where neighbours
     differ in one coordinate) the pair is searched: the box's extremes, ``pairs`` seeded random
@@ -555,6 +557,94 @@ def experiment(
         with tempfile.TemporaryDirectory(prefix="dpbai-experiment-") as tmp:
             return go(tmp, True)
     return go(os.fspath(out_dir), False)
+
+
+def _toml_float(x: float) -> str:
+    """A float as TOML reads it back exactly (``repr`` round-trips; ``inf`` is TOML's too)."""
+    return repr(float(x))
+
+
+def run_grid(
+    algos: Sequence[str],
+    instances: Union[Sequence[Sequence[float]], Mapping[str, Sequence[float]]],
+    eps: Sequence[float],
+    delta: Union[float, Sequence[float]] = 0.01,
+    runs: int = 100,
+    seed: Optional[int] = None,
+    *,
+    family: str = "bernoulli",
+    sigma: Optional[float] = None,
+    rules: str = "paper",
+    max_steps: Optional[int] = None,
+    out_dir: Union[None, str, "os.PathLike[str]"] = None,
+    threads: Optional[int] = None,
+    progress: ProgressArg = None,
+) -> Any:
+    """Runs every algorithm on every instance at every ε and δ and returns one tidy pandas
+    DataFrame, one row per cell (the columns of ``experiment(...).to_pandas()``: ``instance``,
+    ``algo``, ``eps``, ``delta``, ``runs``, ``seed``, ``mean_tau``, ``capped``, ...; docs/GLOSSARY.md).
+
+    It is ``experiment`` on a study written from the arguments, so the cells are the same
+    content-addressed cells as ``dpbai experiment``'s: with ``out_dir`` a rerun loads the
+    unchanged cells from its cache, and frames of several calls concatenate with ``pd.concat``.
+    A non-private algorithm (``ttucb``) runs once per instance and δ (its ``eps`` is missing).
+
+    Parameters
+    ----------
+    algos : algorithm names (``dpbai run --help``), e.g. ``["ttucb", "adap-tt-star", "dp-se"]``.
+    instances : a list of mean vectors (named ``i0``, ``i1``, ...) or a dict name -> means.
+    eps : the ε grid of the private algorithms.
+    delta : one risk or several.
+    runs : runs per cell. seed : salts the cells' seeds (default: ``dpbai verify``'s seeds).
+    family, sigma : ``"bernoulli"`` (default) or ``"gaussian"`` with ``sigma``.
+    rules : ``"paper"`` (the provable thresholds) or ``"reference"`` (the public code's).
+    max_steps : the cap on one run's samples (capped runs are censored, counted in ``capped``).
+
+    Example
+    -------
+    >>> df = run_grid(["ttucb", "adap-tt-star"], {"two": [0.9, 0.5]}, eps=[1.0, 10.0],
+    ...               delta=0.1, runs=10, seed=3)  # doctest: +SKIP
+    >>> sorted(df["algo"].unique())  # doctest: +SKIP
+    ['adap-tt-star', 'ttucb']
+    """
+    import json
+
+    if isinstance(algos, str) or not algos:
+        raise ValueError(f"invalid algos = {algos!r}: must be a non-empty list of names")
+    named = (
+        list(instances.items())
+        if isinstance(instances, Mapping)
+        else [(f"i{i}", m) for i, m in enumerate(instances)]
+    )
+    if not named:
+        raise ValueError("invalid instances = []: must name at least one instance")
+    eps_list = [float(e) for e in eps]
+    if not eps_list:
+        raise ValueError("invalid eps = []: must hold at least one ε")
+    deltas = [float(delta)] if isinstance(delta, (int, float)) else [float(d) for d in delta]
+    runs = _args.integer("runs", runs, 1)
+    lines = [
+        'title = "run_grid"',
+        f"runs = {runs}",
+        f"delta = [{', '.join(_toml_float(d) for d in deltas)}]",
+        f"eps = [{', '.join(_toml_float(e) for e in eps_list)}]",
+    ]
+    if seed is not None:
+        lines.append(f"seed = {_args.integer('seed', seed, 0)}")
+    if max_steps is not None:
+        lines.append(f"max-steps = {_args.integer('max_steps', max_steps, 1)}")
+    for name, means in named:
+        lines += ["", "[[instance]]", f"name = {json.dumps(str(name))}",
+                  f"family = {json.dumps(family)}",
+                  f"means = [{', '.join(_toml_float(m) for m in means)}]"]
+        if sigma is not None:
+            lines.append(f"sigma = {_toml_float(sigma)}")
+    for a in algos:
+        lines += ["", "[[algorithm]]", f"algo = {json.dumps(str(a))}",
+                  f"rules = {json.dumps(rules)}"]
+    rows = experiment("\n".join(lines) + "\n", out_dir=out_dir, threads=threads,
+                      progress=progress)
+    return rows.to_pandas()
 
 
 def threshold_presets() -> dict[str, str]:

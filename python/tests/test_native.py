@@ -493,3 +493,30 @@ def test_console_command_quits_quietly_on_a_closed_pipe():
 def test_huge_counts_are_value_errors_not_panics(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_run_grid_returns_one_tidy_frame_that_concatenates_and_reuses_its_cells(tmp_path):
+    pd = pytest.importorskip("pandas")
+    inst = {"two": [0.9, 0.5], "three": [0.8, 0.5, 0.4]}
+    df = dpbai.run_grid(["ttucb", "adap-tt-star"], inst, eps=[1.0, 10.0], delta=0.1, runs=8,
+                        seed=5, out_dir=tmp_path)
+    # One row per cell: the non-private algorithm once per instance, the private one per ε.
+    assert len(df) == 2 * (1 + 2)
+    assert set(df["instance"]) == {"two", "three"}
+    assert set(df["algo"]) == {"ttucb", "adap-tt-star"}
+    assert df[df["algo"] == "ttucb"]["eps"].isna().all()
+    assert sorted(df[df["algo"] == "adap-tt-star"]["eps"].unique()) == [1.0, 10.0]
+    assert (df["runs"] == 8).all() and (df["delta"] == 0.1).all()
+    # The same cells as `dpbai experiment`: a second call reads them from the cache.
+    again = dpbai.run_grid(["ttucb", "adap-tt-star"], inst, eps=[1.0, 10.0], delta=0.1, runs=8,
+                           seed=5, out_dir=tmp_path)
+    assert list(again["mean_tau"]) == list(df["mean_tau"])
+    assert list(again["seed"]) == list(df["seed"])
+    # Frames of several calls concatenate without `.assign`.
+    other = dpbai.run_grid(["dp-se"], [[0.9, 0.5]], eps=[1.0], delta=0.1, runs=8, seed=5)
+    both = pd.concat([df, other], ignore_index=True)
+    assert len(both) == len(df) + 1 and set(both["instance"]) == {"two", "three", "i0"}
+    with pytest.raises(ValueError, match="algos"):
+        dpbai.run_grid([], inst, eps=[1.0])
+    with pytest.raises(ValueError, match="eps"):
+        dpbai.run_grid(["ttucb"], inst, eps=[])

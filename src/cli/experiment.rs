@@ -42,11 +42,19 @@ pub struct Args {
     /// Seed of the choice of --rederive's cells.
     #[arg(long, default_value_t = 0)]
     pub rederive_seed: u64,
+    /// PNG resolution of the figures in dots per inch (50–600; default: the study's `[figures]
+    /// dpi`, else 100, the figure's pixel size). The SVG is the same at any value.
+    #[arg(long)]
+    pub dpi: Option<u32>,
 }
 
 /// The study of `args` (with its `--runs` override).
 pub(crate) fn load(args: &Args) -> anyhow::Result<study::config::Study> {
-    Ok(load_study(&args.config, args.runs)?)
+    let mut study = load_study(&args.config, args.runs)?;
+    if let Some(d) = args.dpi {
+        study.dpi = crate::params::limits::check_dpi("dpi", d)?;
+    }
+    Ok(study)
 }
 
 /// The default output folder.

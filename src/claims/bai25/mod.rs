@@ -93,6 +93,7 @@ pub fn study(name: &str) -> crate::error::Result<Study> {
         upper: Vec::new(),
         switches: false,
         panels: Default::default(),
+        dpi: crate::params::limits::DEFAULT_DPI,
         figures: Vec::new(),
     })
 }

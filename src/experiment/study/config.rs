@@ -60,6 +60,9 @@ pub struct FiguresFile {
     /// `"algorithm"`: one panel per algorithm (`algo`) with its variants and its own bounds,
     /// for studies with many variants of a few algorithms.
     pub panels: Option<PanelSplit>,
+    /// The PNG resolution in dots per inch (default 100, the figure's pixel size; 50–600): the
+    /// SVG is the same at any value. `experiment --dpi` overrides it.
+    pub dpi: Option<u32>,
 }
 
 /// One `[[figure]]`: a stopping-time figure (τ against ε, one panel per instance) or the ratio
@@ -313,6 +316,8 @@ pub struct Study {
     pub switches: bool,
     /// Panel layout of the figures.
     pub panels: PanelSplit,
+    /// The PNG resolution of the figures (dots per inch; `[figures] dpi`, `experiment --dpi`).
+    pub dpi: u32,
     /// The named figures (`[[figure]]`), drawn instead of one per instance and δ.
     pub figures: Vec<StudyFigure>,
 }

@@ -751,6 +751,10 @@ fn validate(f: StudyFile) -> Result<Study> {
         upper,
         switches: f.bounds.switches.unwrap_or(true),
         panels: f.figures.panels.unwrap_or_default(),
+        dpi: match f.figures.dpi {
+            Some(d) => crate::params::limits::check_dpi("figures.dpi", d)?,
+            None => crate::params::limits::DEFAULT_DPI,
+        },
         figures,
     })
 }

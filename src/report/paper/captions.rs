@@ -47,7 +47,8 @@ pub fn cap_sentence(caps: &[u64]) -> Option<String> {
     };
     Some(format!(
         "{cap}; a run that reaches it is capped, and a cell with capped runs has only a lower \
-         bound on its mean (open marker \"≥\", no bar)."
+         bound on its mean (open marker \"≥\", no bar). Markers are the measured ε; the faint \
+         lines between them only guide the eye."
     ))
 }
 

@@ -26,7 +26,7 @@ use crate::claims::dp_bai::evidence::Profile;
 use crate::error::{Error, Result};
 use crate::experiment::grid::GridResults;
 use crate::experiment::study::config::{FigureKind, Study};
-use crate::report::plot::{count_off_scale, render_with_sidecar, Figure, Rendered};
+use crate::report::plot::{count_off_scale, render_with_sidecar_at, Figure, Rendered};
 use std::path::Path;
 
 /// REPORT.md's list of the figures of `study` (PNG, with links to the SVG and the data).
@@ -237,7 +237,7 @@ pub fn render_all(
             }
         };
         out.push(
-            render_with_sidecar(&fig, &path, meta(&spec.stem, rules, stat))
+            render_with_sidecar_at(&fig, &path, meta(&spec.stem, rules, stat), study.dpi)
                 .map_err(|e| Error::figure(&spec.stem, e))?,
         );
     }

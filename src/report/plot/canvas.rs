@@ -150,7 +150,14 @@ impl<DB: DrawingBackend> Canvas<'_, DB> {
         let w = self.sc.width(2.0);
         let style = color(c).stroke_width(w);
         match st {
-            SeriesStyle::Line | SeriesStyle::LineAndPoints => self.path(pts, style, None),
+            SeriesStyle::Line => self.path(pts, style, None),
+            // Measured points joined to guide the eye: a thin, faded line, so that it does not
+            // read as a measurement between the markers.
+            SeriesStyle::LineAndPoints => self.path(
+                pts,
+                color(c).mix(0.45).stroke_width(self.sc.width(1.0)),
+                None,
+            ),
             SeriesStyle::Dashed => self.path(pts, style, Some((9.0, 5.0))),
             SeriesStyle::Dotted => self.path(pts, style, Some((2.0, 4.0))),
             SeriesStyle::Points | SeriesStyle::OpenPoints | SeriesStyle::Crosses => Ok(()),

@@ -15,9 +15,12 @@ use super::offscale::{hline_side, panel_axes, series_sides, OffScale};
 use super::style::{color, Scale};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+/// Draws `fig` on `root`, whose size is the figure's times `k` (1 for the SVG and the default
+/// PNG; [`super::render::DEFAULT_DPI`]-relative for a `--dpi` PNG): every length scales by `k`.
 pub(super) fn draw_figure<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     fig: &Figure,
+    k: f64,
 ) -> FigureResult<()> {
     root.fill(&WHITE).map_err(draw_err)?;
     let n = fig.panels.len();
@@ -27,14 +30,36 @@ pub(super) fn draw_figure<DB: DrawingBackend>(
     let panel_w = w / ncols as f64;
     let panel_h = (h - 110.0) / nrows as f64;
     let sc = Scale {
-        s: (panel_w / 600.0).min(panel_h / 420.0).clamp(0.8, 2.0),
+        s: (panel_w / 600.0).min(panel_h / 420.0).clamp(0.8, 2.0) * k,
     };
     let outer = sc.px(10.0) as i32;
     let body = root.margin(outer, outer, outer, outer);
     let body = if fig.title.is_empty() {
         body
     } else {
-        body.titled(&fig.title, sc.font(24.0)).map_err(draw_err)?
+        // A title wider than the figure is drawn smaller (never below 60%, then cut with
+        // '…'), never clipped at both edges.
+        let avail = f64::from(body.dim_in_pixel().0) - 2.0 * f64::from(outer);
+        let wide = |t: &str, size: f64| -> FigureResult<f64> {
+            Ok(f64::from(
+                body.estimate_text_size(t, &sc.font(size))
+                    .map_err(draw_err)?
+                    .0,
+            ))
+        };
+        let full = wide(&fig.title, 24.0)?;
+        let size = if full > avail {
+            (24.0 * avail / full).max(14.4)
+        } else {
+            24.0
+        };
+        let mut title = fig.title.clone();
+        while title.chars().count() > 1 && wide(&title, size)? > avail {
+            title.pop();
+            title.pop();
+            title.push('…');
+        }
+        body.titled(&title, sc.font(size)).map_err(draw_err)?
     };
 
     // Legend strip below the panels.
@@ -54,8 +79,8 @@ pub(super) fn draw_figure<DB: DrawingBackend>(
         caption.len() as i32 * caption_line + sc.px(6.0) as i32
     };
     let grid_h = bh as i32 - legend_h - caption_h;
-    let min_panel_h = 150;
-    if grid_h / (nrows as i32) < min_panel_h || (bw as i32) / (ncols as i32) < 180 {
+    let min_panel_h = (150.0 * k) as i32;
+    if grid_h / (nrows as i32) < min_panel_h || (bw as i32) / (ncols as i32) < (180.0 * k) as i32 {
         return Err(FigureError::Invalid(format!(
             "figure '{}' of {}x{} pixels is too small for {} panel(s) in {} column(s) and a \
              legend of {} row(s)",

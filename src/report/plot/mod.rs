@@ -66,7 +66,8 @@ pub use self::model::{
 };
 pub use self::offscale::{count_off_scale, OffScale};
 pub use self::render::{
-    render, render_png, render_svg, render_with_sidecar, with_suffix, write_sidecar, Rendered,
+    render, render_at, render_png, render_svg, render_with_sidecar, render_with_sidecar_at,
+    with_suffix, write_sidecar, Rendered, DEFAULT_DPI, DPI_RANGE,
 };
 pub use self::style::{ensure_font, BLACK_INDEX, FONT_FAMILY, GREY_INDEX, PALETTE};
 

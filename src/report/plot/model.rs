@@ -20,7 +20,8 @@ pub enum SeriesStyle {
     Dotted,
     /// Markers only (used for empirical means).
     Points,
-    /// Solid line with markers.
+    /// Markers joined by a thin, faded line that only guides the eye (nothing was measured
+    /// between the markers).
     LineAndPoints,
     /// Open (outlined) markers only: values that are only lower bounds (e.g. means of cells with
     /// capped runs, labelled "≥").

@@ -46,11 +46,24 @@ fn create_parent(path: &Path) -> FigureResult<()> {
 /// [`FigureError::Invalid`] (see [`Figure::validate`]), [`FigureError::Font`],
 /// [`FigureError::Draw`], [`FigureError::Io`]. Never panics on data (NaN, empty series, ...).
 pub fn render(fig: &Figure, out_stem: &Path) -> FigureResult<Rendered> {
+    render_at(fig, out_stem, DEFAULT_DPI)
+}
+
+pub use crate::params::limits::{DEFAULT_DPI, DPI_RANGE};
+
+/// [`render`] with the PNG at `dpi` ([`DEFAULT_DPI`]-relative: every length, text included,
+/// scales by `dpi/100`, so the layout is the same at any resolution); the SVG is unchanged.
+///
+/// # Errors
+/// As [`render`]; [`FigureError::Invalid`] for a `dpi` outside [`DPI_RANGE`].
+pub fn render_at(fig: &Figure, out_stem: &Path, dpi: u32) -> FigureResult<Rendered> {
+    crate::params::limits::check_dpi("dpi", dpi)
+        .map_err(|e| FigureError::Invalid(e.to_string()))?;
     let svg_path = with_suffix(out_stem, "svg");
     let png_path = with_suffix(out_stem, "png");
     let svg = render_svg(fig)?;
     write_file(&svg_path, svg.as_bytes())?;
-    render_png(fig, &png_path)?;
+    render_png_at(fig, &png_path, dpi)?;
     Ok(Rendered {
         png: png_path,
         svg: svg_path,
@@ -71,7 +84,20 @@ pub fn render_with_sidecar(
     out_stem: &Path,
     meta: serde_json::Value,
 ) -> FigureResult<Rendered> {
-    let mut out = render(fig, out_stem)?;
+    render_with_sidecar_at(fig, out_stem, meta, DEFAULT_DPI)
+}
+
+/// [`render_with_sidecar`] with the PNG at `dpi` ([`render_at`]).
+///
+/// # Errors
+/// As [`render_at`] and [`write_sidecar`].
+pub fn render_with_sidecar_at(
+    fig: &Figure,
+    out_stem: &Path,
+    meta: serde_json::Value,
+    dpi: u32,
+) -> FigureResult<Rendered> {
+    let mut out = render_at(fig, out_stem, dpi)?;
     let mut data = serde_json::to_value(fig)
         .map_err(|e| FigureError::Invalid(format!("figure not serialisable: {e}")))?;
     super::offscale::annotate(fig, &mut data);
@@ -96,7 +122,7 @@ pub fn render_svg(fig: &Figure) -> FigureResult<String> {
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (fig.width, fig.height)).into_drawing_area();
-        draw_figure(&root, fig)?;
+        draw_figure(&root, fig, 1.0)?;
         root.present().map_err(draw_err)?;
     }
     Ok(out)
@@ -107,13 +133,20 @@ pub fn render_svg(fig: &Figure) -> FigureResult<String> {
 /// # Errors
 /// As [`render`].
 pub fn render_png(fig: &Figure, path: &Path) -> FigureResult<()> {
+    render_png_at(fig, path, DEFAULT_DPI)
+}
+
+/// [`render_png`] at `dpi` ([`render_at`]): `width·dpi/100 × height·dpi/100` pixels.
+fn render_png_at(fig: &Figure, path: &Path, dpi: u32) -> FigureResult<()> {
     fig.validate()?;
+    let k = f64::from(dpi) / f64::from(DEFAULT_DPI);
+    let px = |v: u32| (f64::from(v) * k).round() as u32;
     ensure_font()?;
     create_parent(path)?;
     // Drawn into a temporary file beside `path`, then renamed: never a half-written PNG.
     let tmp = crate::files::temp_beside(path);
-    let root = BitMapBackend::new(&tmp, (fig.width, fig.height)).into_drawing_area();
-    if let Err(e) = draw_figure(&root, fig) {
+    let root = BitMapBackend::new(&tmp, (px(fig.width), px(fig.height))).into_drawing_area();
+    if let Err(e) = draw_figure(&root, fig, k) {
         drop(root);
         let _ = std::fs::remove_file(&tmp);
         return Err(e);

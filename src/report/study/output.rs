@@ -21,8 +21,8 @@ use crate::report::paper::captions::{
 };
 use crate::report::paper::figures::{SWITCH_SIDES, THM24_SWITCH_LABEL};
 use crate::report::plot::{
-    count_off_scale, render_with_sidecar, ErrStyle, Figure, Panel, PointStats, Series, SeriesStyle,
-    BLACK_INDEX, GREY_INDEX,
+    count_off_scale, render_with_sidecar_at, ErrStyle, Figure, Panel, PointStats, Series,
+    SeriesStyle, BLACK_INDEX, GREY_INDEX,
 };
 use std::path::Path;
 
@@ -172,7 +172,7 @@ pub fn render_figures(
                 "bounds": "lower: T*·log(1/(2.4δ)) of the privacy setting; upper: dpbai bounds' asymptotic value (beta 1/2) times log(1/δ): asymptotic, δ → 0; not a finite-δ bound",
                 "cells": cells,
             });
-            render_with_sidecar(&fig, &dir.join(&stem), meta)
+            render_with_sidecar_at(&fig, &dir.join(&stem), meta, study.dpi)
                 .map_err(|e| Error::figure(&stem, e))?;
             out.push(stem);
         }
@@ -515,7 +515,8 @@ pub fn render_delta_figures(
                 })).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
         });
-        render_with_sidecar(&fig, &dir.join(&stem), meta).map_err(|e| Error::figure(&stem, e))?;
+        render_with_sidecar_at(&fig, &dir.join(&stem), meta, study.dpi)
+            .map_err(|e| Error::figure(&stem, e))?;
         out.push(stem);
     }
     Ok(out)

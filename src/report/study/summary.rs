@@ -8,6 +8,7 @@ use crate::error::Result;
 use crate::experiment::study::config::{Study, UpperKind};
 use crate::experiment::study::results::opt;
 use crate::experiment::study::Row;
+use crate::numbers::sig;
 use crate::report::markdown::inline;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -136,6 +137,7 @@ pub fn write_summary(study: &Study, rows: &[Row], path: &Path, command: &str) ->
                 );
             }
         }
+        surprising(study, &mine, &mut s);
         let _ = writeln!(s);
     }
     summary_readings(study, rows, &mut s)?;
@@ -284,5 +286,87 @@ mod tests {
     fn non_private_cells_have_no_empty_epsilon_in_the_summary() {
         assert_eq!(eps_part(None), "");
         assert_eq!(eps_part(Some(0.5)), "ε = 0.5, ");
+    }
+}
+
+/// The flags of what a reader would not expect, with the cells: a private algorithm whose mean
+/// τ rises significantly with ε between adjacent grid points (Welch difference of the means
+/// with its 95% interval above 0; capped cells decide nothing), and cells whose runs all
+/// stopped at the same τ (zero variance: a deterministic schedule, drawn without a bar).
+fn surprising(study: &Study, mine: &[&Row], s: &mut String) {
+    let mut rises = Vec::new();
+    for alg in &study.algorithms {
+        for &delta in &study.deltas {
+            let mut c: Vec<&&Row> = mine
+                .iter()
+                .filter(|r| r.label == alg.label && r.delta == delta && r.eps.is_some())
+                .collect();
+            c.sort_by(|a, b| {
+                a.eps
+                    .partial_cmp(&b.eps)
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+            for w in c.windows(2) {
+                let (a, b) = (w[0], w[1]);
+                let (Some(sa), Some(sb)) = (a.std_tau, b.std_tau) else {
+                    continue;
+                };
+                if a.capped > 0 || b.capped > 0 || a.runs < 2 || b.runs < 2 {
+                    continue;
+                }
+                let d = b.mean_tau - a.mean_tau;
+                let se = (sa * sa / a.runs as f64 + sb * sb / b.runs as f64).sqrt();
+                let lo = d - 1.96 * se;
+                if lo > 0.0 {
+                    rises.push(format!(
+                        "  - {} δ = {}: ε = {} → {}: mean τ {} → {}, difference {} [{}, {}]",
+                        inline(&a.label),
+                        num(delta),
+                        a.eps.map_or_else(String::new, num),
+                        b.eps.map_or_else(String::new, num),
+                        sig(a.mean_tau, 4),
+                        sig(b.mean_tau, 4),
+                        sig(d, 4),
+                        sig(lo, 4),
+                        sig(d + 1.96 * se, 4),
+                    ));
+                }
+            }
+        }
+    }
+    if rises.is_empty() {
+        let _ = writeln!(
+            s,
+            "- τ rising with ε (more privacy budget, more samples): none."
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "- τ rising with ε (more privacy budget, more samples; the 95% interval of the \
+             difference of the means lies above 0) between adjacent ε:"
+        );
+        for r in rises {
+            let _ = writeln!(s, "{r}");
+        }
+    }
+    let flat: Vec<String> = mine
+        .iter()
+        .filter(|r| r.runs > 1 && r.capped == 0 && r.std_tau == Some(0.0))
+        .map(|r| {
+            format!(
+                "{} {}δ = {}",
+                inline(&r.label),
+                eps_part(r.eps),
+                num(r.delta)
+            )
+        })
+        .collect();
+    if !flat.is_empty() {
+        let _ = writeln!(
+            s,
+            "- Zero-variance cells (every run stopped at the same τ: a schedule that does not \
+             depend on the rewards before it stops, e.g. DP-SE's phases; drawn without a bar): {}.",
+            flat.join("; ")
+        );
     }
 }
