@@ -3,6 +3,11 @@
 //! Exit codes: 0 success; 2 bad usage or input (one line on stderr naming the value, key or
 //! path and the allowed range; a file that cannot be read or written is input too); 1 any
 //! other failure (a solver that does not converge).
+//!
+//! The library's public face is [`main_with_args`] (the binary and the Python package's console
+//! command call it); the modules' docs describe their private structure for maintainers
+//! (`cargo doc --document-private-items` checks those links).
+#![allow(rustdoc::private_intra_doc_links)]
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;

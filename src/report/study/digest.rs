@@ -242,7 +242,7 @@ fn branch(out: &mut String, study: &Study, rows: &[Row]) -> Result<()> {
         format!("{} → {}", e(curves[0][k]), e(curves[0][k + 1]))
     };
     let rising: Vec<usize> = (0..m14.len()).filter(|&k| m14[k] == Some(true)).collect();
-    let falls = m14.iter().any(|m| *m == Some(false));
+    let falls = m14.contains(&Some(false));
     let explained = rising
         .iter()
         .all(|&k| m2.get(k) == Some(&Some(true)) && m1.get(k) != Some(&Some(true)));

@@ -278,17 +278,6 @@ fn summary_slopes(study: &Study, rows: &[Row], s: &mut String) -> Result<()> {
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::eps_part;
-
-    #[test]
-    fn non_private_cells_have_no_empty_epsilon_in_the_summary() {
-        assert_eq!(eps_part(None), "");
-        assert_eq!(eps_part(Some(0.5)), "ε = 0.5, ");
-    }
-}
-
 /// The flags of what a reader would not expect, with the cells: a private algorithm whose mean
 /// τ rises significantly with ε between adjacent grid points (Welch difference of the means
 /// with its 95% interval above 0; capped cells decide nothing), and cells whose runs all
@@ -368,5 +357,16 @@ fn surprising(study: &Study, mine: &[&Row], s: &mut String) {
              depend on the rewards before it stops, e.g. DP-SE's phases; drawn without a bar): {}.",
             flat.join("; ")
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::eps_part;
+
+    #[test]
+    fn non_private_cells_have_no_empty_epsilon_in_the_summary() {
+        assert_eq!(eps_part(None), "");
+        assert_eq!(eps_part(Some(0.5)), "ε = 0.5, ");
     }
 }
