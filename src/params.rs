@@ -188,7 +188,7 @@ newtype!(
 /// DP-TT's phase growth `η` by default (`(1 + η)^k = 2^k`: doubling).
 pub const DEFAULT_ETA: f64 = 1.0;
 
-/// The range of DP-TT's phase growth `η` (\[BAI25\]: phases end at `⌈(1 + η)^k⌉` pulls).
+/// The range of DP-TT's phase growth `η` (BAI25: phases end at `⌈(1 + η)^k⌉` pulls).
 pub const ETA_RANGE: (f64, f64) = (0.01, 100.0);
 
 /// Checks DP-TT's phase growth `η` ([`ETA_RANGE`]).

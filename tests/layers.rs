@@ -116,7 +116,7 @@ fn no_module_uses_a_later_layer() {
 
 /// The functions that run something: Monte Carlo cells and runs, traced runs, audits, searches,
 /// claim checks. The report layer reads their results and may call none of them.
-const RUNNERS: [&str; 27] = [
+const RUNNERS: [&str; 28] = [
     "simulate",
     "simulate_runs",
     "simulate_spec",
@@ -138,6 +138,7 @@ const RUNNERS: [&str; 27] = [
     "build",
     "run_all",
     "run_claims",
+    "run_claims_counted",
     "judge",
     "verify",
     "compute",

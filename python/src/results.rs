@@ -66,7 +66,7 @@ record! {
 
 record! {
     /// The upper-bound formulas, per unit of `log(1/δ)` (the private ones need ε). `dp_tt` is
-    /// DP-TT's `2(1 + η)·T*_{ε,β}` (η = 1) and `dp_tt_8t_eps` its `8·T*_ε` (\[BAI25\] poster;
+    /// DP-TT's `2(1 + η)·T*_{ε,β}` (η = 1) and `dp_tt_8t_eps` its `8·T*_ε` (BAI25 poster;
     /// `lower_time` "t_eps"; refused for Gaussian arms).
     UpperBounds {
         dpa: Py<UpperBound>,
@@ -81,7 +81,7 @@ record! {
 
 record! {
     /// The factor of each sample-complexity lower bound: "log(1/(2.4 delta))" (the first
-    /// paper's L. 5, Thm. 10, 17) or "log(1/(3 delta))" (\[BAI25\]'s `T*_ε` bound).
+    /// paper's L. 5, Thm. 10, 17) or "log(1/(3 delta))" (BAI25's `T*_ε` bound).
     LowerBoundFactors {
         non_private: String,
         local: String,
@@ -93,7 +93,7 @@ record! {
 record! {
     /// Sample-complexity lower bounds per privacy setting, each with its factor (`factors`):
     /// `T·log(1/(2.4δ))` for `non_private`, `local`, `global_` (the key `global` of
-    /// `to_dict()`), and \[BAI25\]'s `T*_ε·log(1/(3δ))` for `t_eps` (Bernoulli arms, with ε).
+    /// `to_dict()`), and BAI25's `T*_ε·log(1/(3δ))` for `t_eps` (Bernoulli arms, with ε).
     SampleLowerBounds {
         non_private: f64,
         local: Option<f64>,
@@ -104,7 +104,7 @@ record! {
 }
 
 record! {
-    /// Where \[BAI25\]'s `T*_ε` meets `T*_KL`: `exact` (the smallest ε with `C*_ε = C*_KL` at the
+    /// Where BAI25's `T*_ε` meets `T*_KL`: `exact` (the smallest ε with `C*_ε = C*_KL` at the
     /// KL-optimal allocation; `T*_ε = T*_KL` iff ε >= it) and the poster's `sufficient`
     /// condition; `None` when infinite (a mean at 0 or 1).
     LowPrivacySwitch {
@@ -133,10 +133,10 @@ record! {
     ///
     /// Characteristic times (`Certified`; the ε-dependent ones `None` when `eps` is not given):
     /// `t_kl`, `t_kl_gaussian`, `t_kl_beta`, `t_tv`, `t_tv2`, `t_local` (Thm. 10, for Bernoulli
-    /// and Gaussian arms alike), `t_global`, `t_kl_g_eps`, `t_kl_beta_g_eps`, and \[BAI25\]'s tight
+    /// and Gaussian arms alike), `t_global`, `t_kl_g_eps`, `t_kl_beta_g_eps`, and BAI25's tight
     /// global-DP times `t_eps` (`T*_ε`) and `t_eps_beta` (`T*_{ε,β}`), Bernoulli arms only.
     /// Switches: `eps_switch_local`, `eps_switch_global`, `eps_switch_per_arm` (ndarray, `2Δ_a`,
-    /// NaN for the best arm), `eps_switch_low_privacy` (\[BAI25\]; Bernoulli arms).
+    /// NaN for the best arm), `eps_switch_low_privacy` (BAI25; Bernoulli arms).
     /// Bound formulas: `log_factor` (`log(1/(2.4δ))`), `log_factor_bai25` (`log(1/(3δ))`),
     /// `sample_lower_bounds` (each with its factor) and `upper_bounds` (per unit of
     /// `log(1/δ)`).
@@ -531,6 +531,7 @@ record! {
         upper_bound_kind: Option<String>,
         upper_bound: Option<f64>,
         ratio_to_lower: f64,
+        ratio_to_upper: Option<f64>,
         seed: u64,
         max_steps: u64,
         key: String,

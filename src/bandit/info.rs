@@ -36,10 +36,10 @@ pub enum AlgoName {
     /// TTUCB with Doubling-Per-Arm batching, non-private (Alg. 11).
     DpaTt,
     /// DP-TT, ε-global DP Top Two with geometric per-arm phases, cumulative Laplace noise and the
-    /// d_ε transport cost (\[BAI25\] poster).
+    /// d_ε transport cost (BAI25 poster).
     DpTt,
     /// EB-TCI, the non-private empirical-best Top Two with the TCI challenger and the Bernoulli
-    /// KL cost (\[BAI25\]'s non-private reference; Jourdan et al. 2022).
+    /// KL cost (BAI25's non-private reference; Jourdan et al. 2022).
     EbTci,
 }
 
@@ -134,7 +134,7 @@ pub struct AlgoInfo {
     /// Privacy model (hence whether it needs `ε`, and which lower bound binds it).
     pub privacy: PrivacyModel,
     /// A Top Two algorithm of the seed paper's Alg. 1 (leader, challenger, tracking, GLR
-    /// stopping), run by its engine and taking its readings. \[BAI25\]'s DP-TT and EB-TCI are
+    /// stopping), run by its engine and taking its readings. BAI25's DP-TT and EB-TCI are
     /// Top Two algorithms too, but of their own engine ([`super::dp_tt`]): `false` for them.
     pub top_two: bool,
     /// Its estimates are released in phases (DAF or DPA): `rounds` is defined.
@@ -562,7 +562,7 @@ pub enum ReferenceRules {
     Construction,
     /// Under the reference rules it is this other algorithm, reseeded (a duplicate).
     SameAs(AlgoName),
-    /// It has no reference rules: `--rules reference` is refused (\[BAI25\]'s algorithms have
+    /// It has no reference rules: `--rules reference` is refused (BAI25's algorithms have
     /// no public code).
     None,
 }

@@ -64,7 +64,7 @@ pub struct Setting {
     /// Counts of the UCB leader of the phased algorithms (paper rules): the frozen local counts
     /// `Ñ` of Alg. 1 (default) or the live global counts `N` (a control).
     pub leader_counts: LeaderCounts,
-    /// DP-TT's phase growth `η` (\[BAI25\]; READINGS.md §D.11): default 1 (doubling phases).
+    /// DP-TT's phase growth `η` (BAI25; READINGS.md §D.11): default 1 (doubling phases).
     pub eta: Eta,
 }
 

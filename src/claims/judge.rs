@@ -57,8 +57,25 @@ pub fn judge(claim: &dyn AnyClaim, ctx: &mut Context) -> ClaimResult {
 
 /// Runs and judges every claim of `claims` with `ctx`'s fault injected, in id order.
 pub fn run_claims(claims: &[&'static dyn AnyClaim], ctx: &mut Context) -> Vec<ClaimResult> {
+    run_claims_counted(claims, ctx, &mut |_, _| {})
+}
+
+/// [`run_claims`], telling `before(done, total)` before each claim is judged (`done` of the
+/// `total` claims are judged by then).
+pub fn run_claims_counted(
+    claims: &[&'static dyn AnyClaim],
+    ctx: &mut Context,
+    before: &mut dyn FnMut(usize, usize),
+) -> Vec<ClaimResult> {
     let _fault = crate::fault::inject(ctx.fault);
-    let mut out: Vec<ClaimResult> = claims.iter().map(|c| judge(*c, ctx)).collect();
+    let mut out: Vec<ClaimResult> = claims
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            before(i, claims.len());
+            judge(*c, ctx)
+        })
+        .collect();
     out.sort_by_key(|r| id_key(r.id));
     out
 }

@@ -85,6 +85,14 @@ pub enum Step<'a> {
         /// The cell's result.
         result: &'a CellResult,
     },
-    /// A phase of unknown length starts (its name, e.g. "traced runs").
-    Phase(&'static str),
+    /// Step `done + 1` of `total` of a phase starts: a piece of the evidence beyond the cells
+    /// (`name` is the piece, e.g. "traced runs"), or a claim to judge ("checking the claims").
+    Phase {
+        /// What runs now.
+        name: &'static str,
+        /// Steps of the phase finished so far.
+        done: usize,
+        /// Steps of the phase in all.
+        total: usize,
+    },
 }

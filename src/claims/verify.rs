@@ -4,7 +4,7 @@
 //! compares the verdicts with its expected files.
 
 use super::context::Context;
-use super::judge::run_claims;
+use super::judge::run_claims_counted;
 pub use super::paper::Step;
 use super::paper::{Gathering, Paper};
 use super::record::ClaimResult;
@@ -103,8 +103,13 @@ pub fn verify(
         };
         (paper.gather)(&mut context, &how, progress)?;
     }
-    progress(Step::Phase("checking the claims"));
-    let claims = run_claims(&(paper.claims)(), &mut context);
+    let claims = run_claims_counted(&(paper.claims)(), &mut context, &mut |done, total| {
+        progress(Step::Phase {
+            name: "checking the claims",
+            done,
+            total,
+        })
+    });
     Ok(Verification {
         study,
         cells,

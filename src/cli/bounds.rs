@@ -171,15 +171,15 @@ struct Private {
     kl_g_eps: Certified,
     kl_beta_g_eps: Certified,
     ub: upper::UpperBounds,
-    /// \[BAI25\]'s `T*_ε` and `T*_{ε,β}` (Bernoulli arms only).
+    /// BAI25's `T*_ε` and `T*_{ε,β}` (Bernoulli arms only).
     t_eps: Option<Certified>,
     t_eps_beta: Option<Certified>,
-    /// DP-TT's upper bounds (\[BAI25\]; refused for Gaussian arms).
+    /// DP-TT's upper bounds (BAI25; refused for Gaussian arms).
     dp_tt: upper::DpTtBounds,
 }
 
 /// The sample-complexity lower bounds' factors: the first paper's (L. 5, Thm. 10, 17) and
-/// \[BAI25\]'s (its `T*_ε` bound).
+/// BAI25's (its `T*_ε` bound).
 const FACTOR_SEED: &str = "log(1/(2.4 delta))";
 const FACTOR_BAI25: &str = "log(1/(3 delta))";
 

@@ -111,7 +111,11 @@ fn gather(
     let full = ctx.full;
     let mut audits = algorithms::Audits::default();
     if how.mine(0) {
-        progress(Step::Phase("privacy audit of DP-TT (B.6)"));
+        progress(Step::Phase {
+            name: "privacy audit of DP-TT (B.6)",
+            done: 0,
+            total: 2,
+        });
         let spec = EvidenceSpec::new(
             "bai25-dp-audit",
             "privacy audit of DP-TT (B.6)",
@@ -121,7 +125,11 @@ fn gather(
         audits.dp = Some(cached(cache, &spec, || Ok(algorithms::dp_audit()))?.0);
     }
     if how.mine(1) {
-        progress(Step::Phase("δ audit of DP-TT's printed threshold (B.7)"));
+        progress(Step::Phase {
+            name: "δ audit of DP-TT's printed threshold (B.7)",
+            done: 1,
+            total: 2,
+        });
         let spec = EvidenceSpec::new(
             "bai25-delta-audit",
             &format!(

@@ -157,13 +157,20 @@ fn gather(
     let cache = how.cache.as_deref();
     let full = ctx.full;
     let profile = if full { "paper" } else { "quick" };
+    let rows = searches::rows();
+    // The pieces: the traced runs, F.59's audits, F.60's two batteries, one per search.
+    let total = 4 + rows.len();
     let mut k = 0;
-    let mut mine = |what: &'static str, progress: &mut dyn FnMut(Step<'_>)| {
+    let mut mine = |name: &'static str, progress: &mut dyn FnMut(Step<'_>)| {
         let m = how.mine(k);
-        k += 1;
         if m {
-            progress(Step::Phase(what));
+            progress(Step::Phase {
+                name,
+                done: k,
+                total,
+            });
         }
+        k += 1;
         m
     };
     let mut audits = audit::Audits::default();
@@ -206,7 +213,7 @@ fn gather(
     }
     ctx.audits = Some(audits);
     let mut searched = Vec::new();
-    for row in searches::rows() {
+    for row in rows {
         if mine("adversarial searches", progress) {
             let spec = EvidenceSpec::new(
                 "search",
@@ -217,6 +224,7 @@ fn gather(
             searched.push(cached(cache, &spec, || Ok(row.search()))?.0);
         }
     }
+    debug_assert_eq!(k, total, "the count of evidence pieces");
     ctx.searches = searched;
     Ok(())
 }

@@ -1,5 +1,5 @@
 //! `dpbai verify`: check every numeric claim of the papers, regenerate the generated blocks of
-//! REPORT.md (the first paper) and REPORT-BAI25.md (\[BAI25\]) and figures/, and compare
+//! REPORT.md (the first paper) and REPORT-BAI25.md (BAI25) and figures/, and compare
 //! verdicts with `verify/expected.toml` and `verify/expected-bai25.toml`.
 
 use crate::claims::dp_bai::evidence::{self, Profile};
@@ -15,7 +15,7 @@ mod expected;
 mod progress;
 
 use expected::{check, expected_path, preflight, record_snapshot};
-use progress::{spinner, Progress};
+use progress::Progress;
 
 /// Arguments of `dpbai verify`.
 #[derive(clap::Args, Debug)]
@@ -55,7 +55,7 @@ pub struct Args {
     /// the paper profile (whose snapshots differ: more runs, the full grid).
     #[arg(long)]
     pub(crate) expected: Option<PathBuf>,
-    /// File of expected verdicts of the second paper's claims (\[BAI25\], REPORT-BAI25.md), in
+    /// File of expected verdicts of the second paper's claims (BAI25, REPORT-BAI25.md), in
     /// the format of --expected. Default: `verify/expected-bai25.toml` for the quick profile,
     /// `verify/expected-bai25-paper.toml` for the paper profile.
     #[arg(long)]
@@ -163,8 +163,8 @@ fn run_shard(study: &Study, args: &Args, shard: &str, threads: usize) -> anyhow:
             &cache,
             shard,
             &mut |step| {
-                if let crate::claims::verify::Step::Phase(name) = step {
-                    eprintln!("evidence: {name}");
+                if let crate::claims::verify::Step::Phase { name, done, total } = step {
+                    eprintln!("evidence [{}/{total}]: {name}", done + 1);
                 }
             },
         )?;
@@ -277,7 +277,7 @@ fn write_protocol(root: &std::path::Path) -> anyhow::Result<()> {
 }
 
 /// [`verify`] of `paper` on `study` with its progress shown: a bar over the study's cells (each
-/// line prefixed with `tag`) and a spinner per evidence phase. `cells` are the runner, the cell
+/// line prefixed with `tag`) and a bar over the steps of each later phase. `cells` are the runner, the cell
 /// cache folder and the evidence cache (none with `--no-experiments`).
 fn verify_shown(
     paper: &crate::claims::Paper,
@@ -288,7 +288,6 @@ fn verify_shown(
 ) -> anyhow::Result<crate::claims::verify::Verification> {
     let (runner, cache, evidence_cache) = cells;
     let mut bar = Progress::new(&study_cells(&study), cache);
-    let mut phase: Option<indicatif::ProgressBar> = None;
     let v = verify(
         paper,
         study,
@@ -301,18 +300,9 @@ fn verify_shown(
                 total,
                 result,
             } => bar.cell(&format!("[{tag}{done:>3}/{total}]"), result),
-            Step::Phase(name) => {
-                if let Some(p) = phase.take() {
-                    p.finish_and_clear();
-                }
-                bar.line(&format!("{name} …"));
-                phase = Some(spinner(name));
-            }
+            Step::Phase { name, done, total } => bar.phase(name, done, total),
         },
     )?;
-    if let Some(p) = phase.take() {
-        p.finish_and_clear();
-    }
     bar.finish();
     Ok(v)
 }

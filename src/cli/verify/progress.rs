@@ -1,5 +1,6 @@
 //! What `verify` shows while it runs: one line per finished cell, a bar over the run's cells
-//! with the compute time left, and spinners for the long steps.
+//! with the compute time left, and a bar over the steps of each later phase (the pieces of
+//! evidence, the claims).
 
 use crate::experiment::{Cell, CellResult};
 
@@ -22,29 +23,22 @@ pub(super) fn cell_status(r: &CellResult) -> String {
     )
 }
 
-/// A spinner with `msg` on a terminal (hidden elsewhere).
-pub(super) fn spinner(msg: &str) -> indicatif::ProgressBar {
-    use std::io::IsTerminal;
-    if !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new_spinner();
-    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg} {elapsed}") {
-        bar.set_style(style);
-    }
-    bar.set_message(msg.to_string());
-    bar.enable_steady_tick(std::time::Duration::from_millis(200));
-    bar
-}
-
 /// The progress of `verify`'s cells. On a terminal: one bar over every distinct cell of the run
 /// (grid and controls), with the cells done, how many came from the cache, how many of those to
 /// compute are finished, and the compute time left (the mean compute time of the cells computed
 /// so far times the cells left to compute); each cell's line is printed above the bar. Elsewhere
 /// (a log, CI): the plain line per cell only.
+///
+/// The later phases ([`Progress::phase`]) get a second bar: the step running, `done/total` of
+/// the phase, the elapsed time redrawn five times a second (so that a long step, e.g. a cold
+/// audit, never looks hung) and indicatif's estimate of the time left.
 pub(super) struct Progress {
+    /// Draws the bars together (hidden when stderr is not a terminal).
+    multi: indicatif::MultiProgress,
     /// Hidden when stderr is not a terminal.
     bar: indicatif::ProgressBar,
+    /// The bar of the current later phase and the step it shows.
+    phase: Option<(indicatif::ProgressBar, &'static str)>,
     /// Whether stderr is a terminal.
     tty: bool,
     /// Cell keys finished (a control that is also a grid cell counts once).
@@ -69,6 +63,11 @@ impl Progress {
             .filter(|c| !crate::experiment::cache::cache_path(cache, &c.spec().digest()).exists())
             .count();
         let tty = std::io::stderr().is_terminal();
+        let multi = if tty {
+            indicatif::MultiProgress::new()
+        } else {
+            indicatif::MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::hidden())
+        };
         let bar = if tty {
             let bar = indicatif::ProgressBar::new(cells.len() as u64);
             if let Ok(style) = indicatif::ProgressStyle::with_template(
@@ -76,12 +75,14 @@ impl Progress {
             ) {
                 bar.set_style(style);
             }
-            bar
+            multi.add(bar)
         } else {
             indicatif::ProgressBar::hidden()
         };
         let p = Progress {
+            multi,
             bar,
+            phase: None,
             tty,
             seen: std::collections::BTreeSet::new(),
             cached: 0,
@@ -113,12 +114,45 @@ impl Progress {
         )
     }
 
-    /// A line above the bar (on a terminal) or on stderr.
+    /// A line above the bars (on a terminal) or on stderr.
     pub(super) fn line(&self, text: &str) {
-        if self.tty {
-            self.bar.println(text);
-        } else {
+        if !self.tty || self.multi.println(text).is_err() {
             eprintln!("{text}");
+        }
+    }
+
+    /// Step `done + 1` of `total` of a later phase starts, named `name`: a new bar when the
+    /// phase starts (`done == 0`), and a line above the bars (or on stderr) whenever the step's
+    /// name changes, e.g. `evidence [3/9] δ audits (F.60) …` but one line for all the claims.
+    pub(super) fn phase(&mut self, name: &'static str, done: usize, total: usize) {
+        let changed = self.phase.as_ref().is_none_or(|(_, n)| *n != name);
+        if changed {
+            self.line(&format!("[{}/{total}] {name} …", done + 1));
+        }
+        if done == 0 || self.phase.is_none() {
+            if let Some((old, _)) = self.phase.take() {
+                old.finish_and_clear();
+            }
+            let bar = if self.tty {
+                let bar = indicatif::ProgressBar::new(total as u64);
+                if let Ok(style) = indicatif::ProgressStyle::with_template(
+                    "{spinner} {elapsed_precise} [{bar:20}] {pos}/{len} done, left ~{eta}: {msg}",
+                ) {
+                    bar.set_style(style);
+                }
+                let bar = self.multi.add(bar);
+                bar.enable_steady_tick(std::time::Duration::from_millis(200));
+                bar
+            } else {
+                indicatif::ProgressBar::hidden()
+            };
+            self.phase = Some((bar, name));
+        }
+        if let Some((bar, shown)) = self.phase.as_mut() {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+            bar.set_message(name);
+            *shown = name;
         }
     }
 
@@ -138,7 +172,10 @@ impl Progress {
     }
 
     /// Removes the bar and says what ran.
-    pub(super) fn finish(&self) {
+    pub(super) fn finish(&mut self) {
+        if let Some((bar, _)) = self.phase.take() {
+            bar.finish_and_clear();
+        }
         self.bar.finish_and_clear();
         if self.tty {
             eprintln!(

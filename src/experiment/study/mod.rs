@@ -81,6 +81,9 @@ pub struct Row {
     pub upper_bound: Option<f64>,
     /// `mean_tau / lower_bound` (a lower bound itself when capped).
     pub ratio_to_lower: f64,
+    /// `mean_tau / upper_bound`, when there is an upper bound (a lower bound itself when
+    /// capped). Above 1 at a finite δ is allowed: the upper bound is asymptotic, δ → 0.
+    pub ratio_to_upper: Option<f64>,
     /// Master seed of the cell.
     pub seed: u64,
     /// Cap on the samples of one run.
@@ -241,6 +244,7 @@ pub(crate) fn cell_row(study: &Study, index: usize) -> Row {
         upper_bound_kind: None,
         upper_bound: None,
         ratio_to_lower: 0.0,
+        ratio_to_upper: None,
         seed: 0,
         max_steps: c.max_steps,
         key: c.key(),
@@ -296,6 +300,7 @@ pub fn row(study: &Study, index: usize, r: &CellResult, bounds: &mut BoundCache)
         upper_bound_kind: upper_bound.and(uk),
         upper_bound,
         ratio_to_lower: cs.mean / lower_bound,
+        ratio_to_upper: upper_bound.map(|u| cs.mean / u),
         seed: r.seed,
         cell: r.digest.clone(),
         run_command: format!("dpbai run {}", shell_words(&c.run_args())),

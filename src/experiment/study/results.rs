@@ -8,10 +8,11 @@ use std::path::Path;
 
 /// Columns of `results.csv` (no comment lines: `pandas.read_csv` reads it as is). Empty
 /// fields: `sigma` (Bernoulli), `eps` (non-private), `ci95_*` (capped runs or one run),
-/// `km_*` (the Kaplan–Meier curve does not fall that far: beyond the cap), `upper_*` (no
+/// `km_*` (the Kaplan–Meier curve does not fall that far: beyond the cap), `upper_*` and
+/// `ratio_to_upper` (no
 /// asymptotic upper bound for this algorithm, rules or family; `upper_bound` is asymptotic,
 /// δ → 0, not a finite-δ bound).
-pub const COLUMNS: [&str; 32] = [
+pub const COLUMNS: [&str; 33] = [
     "instance",
     "family",
     "sigma",
@@ -39,6 +40,7 @@ pub const COLUMNS: [&str; 32] = [
     "upper_bound_kind",
     "upper_bound",
     "ratio_to_lower",
+    "ratio_to_upper",
     "seed",
     "max_steps",
     "key",
@@ -98,6 +100,7 @@ pub fn write_results(rows: &[Row], path: &Path) -> Result<()> {
             opt(r.upper_bound_kind.map(UpperKind::as_str)),
             opt(r.upper_bound.map(num)),
             num(r.ratio_to_lower),
+            opt(r.ratio_to_upper.map(num)),
             r.seed.to_string(),
             r.max_steps.to_string(),
             r.key.clone(),
@@ -213,6 +216,7 @@ pub fn read_results_text(study: &Study, text: &str, source: &str) -> Result<Vec<
             upper_bound_kind: upper_bound.and(super::config::upper_kind(c)),
             upper_bound,
             ratio_to_lower: num("ratio_to_lower")?,
+            ratio_to_upper: opt_num("ratio_to_upper")?,
             seed: count("seed")?,
             run_command: field("run_command").to_string(),
             ..super::cell_row(study, i)

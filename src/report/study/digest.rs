@@ -339,6 +339,23 @@ mod tests {
         );
     }
 
+    /// paper-profile/REPORT.md is assembled from stored shards (scripts/paper-profile.sh), not
+    /// at every build; its studies block must still be what the generator makes of the
+    /// committed study outputs, links climbing out of its folder.
+    #[test]
+    fn the_paper_profile_report_carries_the_generated_studies_block() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let doc = std::fs::read_to_string(repo.join("paper-profile/REPORT.md"))
+            .expect("committed paper-profile report");
+        let regenerated =
+            crate::report::markdown::replace_block(&doc, "studies", &report_block("../"));
+        assert!(
+            regenerated == doc,
+            "paper-profile/REPORT.md's studies block is not the generated one: run \
+             `scripts/paper-profile.sh assemble`"
+        );
+    }
+
     #[test]
     fn outputs_out_of_step_with_the_study_file_are_refused() {
         let repo = Path::new(env!("CARGO_MANIFEST_DIR"));

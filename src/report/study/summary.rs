@@ -281,7 +281,8 @@ fn summary_slopes(study: &Study, rows: &[Row], s: &mut String) -> Result<()> {
 /// The flags of what a reader would not expect, with the cells: a private algorithm whose mean
 /// τ rises significantly with ε between adjacent grid points (Welch difference of the means
 /// with its 95% interval above 0; capped cells decide nothing), and cells whose runs all
-/// stopped at the same τ (zero variance: a deterministic schedule, drawn without a bar).
+/// stopped at the same τ (zero variance: a deterministic schedule, drawn without a bar), and
+/// cells whose mean lies above the algorithm's asymptotic upper bound (`ratio_to_upper > 1`).
 fn surprising(study: &Study, mine: &[&Row], s: &mut String) {
     let mut rises = Vec::new();
     for alg in &study.algorithms {
@@ -350,6 +351,28 @@ fn surprising(study: &Study, mine: &[&Row], s: &mut String) {
             )
         })
         .collect();
+    let above: Vec<String> = mine
+        .iter()
+        .filter_map(|r| {
+            let q = r.ratio_to_upper.filter(|q| *q > 1.0)?;
+            Some(format!(
+                "{} {}δ = {}: {}{}",
+                inline(&r.label),
+                eps_part(r.eps),
+                num(r.delta),
+                if r.mean_is_lower_bound { "≥ " } else { "" },
+                sig(q, 3)
+            ))
+        })
+        .collect();
+    if !above.is_empty() {
+        let _ = writeln!(
+            s,
+            "- Mean τ above the asymptotic upper bound (`ratio_to_upper` in results.csv; the \
+             bound is a δ → 0 statement, so a ratio above 1 at a finite δ breaks no theorem): {}.",
+            above.join("; ")
+        );
+    }
     if !flat.is_empty() {
         let _ = writeln!(
             s,
@@ -362,7 +385,64 @@ fn surprising(study: &Study, mine: &[&Row], s: &mut String) {
 
 #[cfg(test)]
 mod tests {
-    use super::eps_part;
+    use super::{eps_part, surprising};
+    use crate::experiment::study::{cell_row, parse_study, Row};
+
+    /// One algorithm at ε = 0.5 and 1 on one instance, with the given (mean, std, ratio to the
+    /// upper bound) per cell, 100 runs each.
+    fn flags(cells: [(f64, f64, Option<f64>); 2]) -> String {
+        let study = parse_study(
+            "runs = 100\ndelta = [0.01]\neps = [0.5, 1.0]\n[[instance]]\nname = \"a\"\n\
+             means = [0.9, 0.1]\n[[algorithm]]\nalgo = \"adap-tt-star\"\n",
+            "t",
+        )
+        .expect("valid study");
+        assert_eq!(study.cells.len(), 2);
+        let rows: Vec<Row> = cells
+            .iter()
+            .enumerate()
+            .map(|(k, &(mean, std, up))| Row {
+                runs: 100,
+                mean_tau: mean,
+                std_tau: Some(std),
+                ratio_to_upper: up,
+                ..cell_row(&study, k)
+            })
+            .collect();
+        let mine: Vec<&Row> = rows.iter().collect();
+        let mut s = String::new();
+        surprising(&study, &mine, &mut s);
+        s
+    }
+
+    #[test]
+    fn a_significant_rise_with_eps_is_flagged_with_its_interval() {
+        // Difference 100, standard error sqrt(2·100²/100) = 14.14: interval [72.3, 127.7].
+        let s = flags([(1000.0, 100.0, None), (1100.0, 100.0, None)]);
+        assert!(s.contains("difference 100.0 [72.28, 127.7]"), "{s}");
+        // Difference 20: its interval [-7.7, 47.7] contains 0, so no flag.
+        let s = flags([(1000.0, 100.0, None), (1020.0, 100.0, None)]);
+        assert!(
+            s.contains("τ rising with ε (more privacy budget, more samples): none."),
+            "{s}"
+        );
+        // Falling with ε is what privacy predicts: no flag.
+        let s = flags([(1100.0, 100.0, None), (1000.0, 100.0, None)]);
+        assert!(s.contains(": none."), "{s}");
+    }
+
+    #[test]
+    fn zero_variance_and_means_above_the_upper_bound_are_flagged() {
+        let s = flags([(1000.0, 0.0, Some(1.8)), (900.0, 10.0, Some(0.9))]);
+        assert!(s.contains("Zero-variance cells"), "{s}");
+        assert!(s.contains("ε = 0.5, δ = 0.01: 1.80"), "{s}");
+        assert!(!s.contains("0.900"), "a ratio below 1 is not listed: {s}");
+        let s = flags([(1000.0, 5.0, Some(0.7)), (900.0, 10.0, None)]);
+        assert!(
+            !s.contains("Zero-variance") && !s.contains("above the asymptotic"),
+            "{s}"
+        );
+    }
 
     #[test]
     fn non_private_cells_have_no_empty_epsilon_in_the_summary() {
