@@ -89,6 +89,8 @@ fn bar(n: u64) -> indicatif::ProgressBar {
         ) {
             bar.set_style(style);
         }
+        // Redrawn every second, so that a long cell shows its elapsed time moving.
+        bar.enable_steady_tick(std::time::Duration::from_secs(1));
         bar
     } else {
         indicatif::ProgressBar::hidden()

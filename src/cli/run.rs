@@ -312,6 +312,8 @@ pub(crate) fn progress_bar(n: u64) -> indicatif::ProgressBar {
         ) {
             bar.set_style(style);
         }
+        // Redrawn every second, so that a long run shows its elapsed time moving.
+        bar.enable_steady_tick(std::time::Duration::from_secs(1));
         bar
     } else {
         indicatif::ProgressBar::hidden()

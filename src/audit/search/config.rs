@@ -39,6 +39,9 @@ pub struct SearchConfig {
     pub finalists: usize,
     /// Set (by a signal handler) to end the search between batches with the partial result.
     pub stop: Option<&'static std::sync::atomic::AtomicBool>,
+    /// Where the search stores the samples drawn so far, after every batch (read by a
+    /// progress display; the search's results do not depend on it).
+    pub progress: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
 }
 
 /// Largest `screen_candidates`.
@@ -71,6 +74,7 @@ impl SearchConfig {
             local_iters: 40,
             finalists: 2,
             stop: None,
+            progress: None,
         }
     }
 

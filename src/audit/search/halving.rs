@@ -235,7 +235,7 @@ impl<'a> Search<'a> {
             cfg,
             build,
             crn_seed: mix64(cfg.audit.seed ^ 0x5EA2_C4C2_0000_0017),
-            meter: Meter::new(cfg.budget, cfg.stop),
+            meter: Meter::new(cfg.budget, cfg.stop, cfg.progress.clone()),
             trace: Mutex::new(Vec::new()),
             uniform_points: Mutex::new(0),
             stages: Mutex::new(Vec::new()),

@@ -20,16 +20,23 @@ pub(crate) struct Meter {
     /// deadline in seconds since the start).
     stage_end: Mutex<f64>,
     stop: Option<&'static AtomicBool>,
+    /// Given the samples drawn so far after every charge (a progress display's).
+    progress: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
 }
 
 impl Meter {
-    pub(crate) fn new(budget: Budget, stop: Option<&'static AtomicBool>) -> Self {
+    pub(crate) fn new(
+        budget: Budget,
+        stop: Option<&'static AtomicBool>,
+        progress: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
+    ) -> Self {
         Meter {
             budget,
             start: Instant::now(),
             used: Mutex::new(0),
             stage_end: Mutex::new(0.0),
             stop,
+            progress,
         }
     }
 
@@ -100,5 +107,8 @@ impl Meter {
     pub(crate) fn charge(&self, drawn: u64) {
         let mut u = self.used.lock().expect("invariant: no poisoning");
         *u = u.saturating_add(drawn);
+        if let Some(p) = &self.progress {
+            p.store(*u, Ordering::Relaxed);
+        }
     }
 }

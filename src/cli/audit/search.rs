@@ -144,6 +144,64 @@ fn catch_ctrl_c() -> &'static AtomicBool {
     &INTERRUPTED
 }
 
+/// Runs `f` (a search) with a bar of its budget on stderr when stderr is a terminal: the
+/// samples `drawn` so far out of a budget in samples, or the seconds spent out of a budget in
+/// seconds (with the samples drawn), redrawn four times a second, with indicatif's estimate of
+/// the time left. Nothing is drawn elsewhere (a log, a pipe).
+fn with_budget_bar<T>(
+    budget: Budget,
+    drawn: &std::sync::atomic::AtomicU64,
+    f: impl FnOnce() -> T,
+) -> T {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return f();
+    }
+    let len = match budget {
+        Budget::Samples(n) => n,
+        Budget::Seconds(s) => (s * 1000.0).ceil() as u64,
+    };
+    let bar = indicatif::ProgressBar::new(len);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{elapsed_precise} [{wide_bar}] {msg} (eta {eta})")
+    {
+        bar.set_style(style);
+    }
+    let done = AtomicBool::new(false);
+    let r = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let start = std::time::Instant::now();
+            while !done.load(Ordering::Relaxed) {
+                let used = drawn.load(Ordering::Relaxed);
+                match budget {
+                    Budget::Samples(n) => {
+                        bar.set_message(format!(
+                            "{}/{} samples of the search budget",
+                            indicatif::HumanCount(used),
+                            indicatif::HumanCount(n)
+                        ));
+                        bar.set_position(used.min(n));
+                    }
+                    Budget::Seconds(s) => {
+                        let t = start.elapsed().as_secs_f64();
+                        bar.set_message(format!(
+                            "{t:.0}/{s} s of the search budget, {} samples",
+                            indicatif::HumanCount(used)
+                        ));
+                        bar.set_position(((t * 1000.0) as u64).min(len));
+                    }
+                }
+                std::thread::sleep(std::time::Duration::from_millis(250));
+            }
+        });
+        let r = f();
+        done.store(true, Ordering::Relaxed);
+        r
+    });
+    bar.finish_and_clear();
+    r
+}
+
 /// Runs `--search` with the audit settings already parsed by `audit delta`.
 #[allow(clippy::too_many_arguments)]
 pub fn run_search(
@@ -192,7 +250,9 @@ pub fn run_search(
             .map_err(|e| usage(e.to_string()))?;
     }
     cfg.stop = Some(catch_ctrl_c());
-    let r = search(&cfg)?;
+    let drawn = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    cfg.progress = Some(drawn.clone());
+    let r = with_budget_bar(cfg.budget, &drawn, || search(&cfg))?;
     if let Some(p) = &a.trace {
         write_trace(&r, p)?;
     }

@@ -75,7 +75,10 @@ impl Progress {
             ) {
                 bar.set_style(style);
             }
-            multi.add(bar)
+            let bar = multi.add(bar);
+            // Redrawn every second, so that a long cell shows its elapsed time moving.
+            bar.enable_steady_tick(std::time::Duration::from_secs(1));
+            bar
         } else {
             indicatif::ProgressBar::hidden()
         };
