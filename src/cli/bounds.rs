@@ -460,13 +460,13 @@ fn run_checked(a: Args) -> Result<()> {
     println!("delta = {}, beta = {}", a.delta, a.beta);
     println!();
     println!(
-        "{:<26} {:>18}  {:<44} {:>9}  allocation",
+        "{:<30} {:>18}  {:<44} {:>9}  allocation",
         "characteristic time", "value", "[certified lower, upper]", "rel width"
     );
     let row = |name: &str, c: &Certified| {
         let alloc: Vec<String> = c.allocation.iter().map(|w| format!("{w:.4}")).collect();
         println!(
-            "{:<26} {:>18}  [{:.14e}, {:.14e}] {:>9.1e}  ({})",
+            "{:<30} {:>18}  [{:.14e}, {:.14e}] {:>9.1e}  ({})",
             name,
             fixed(c.value, 10),
             c.lower,
