@@ -126,7 +126,7 @@ impl Progress {
 
     /// Step `done + 1` of `total` of a later phase starts, named `name`: a new bar when the
     /// phase starts (`done == 0`), and a line above the bars (or on stderr) whenever the step's
-    /// name changes, e.g. `evidence [3/9] δ audits (F.60) …` but one line for all the claims.
+    /// name changes, e.g. `[3/9] δ audits (F.60) …`, but one line for all the claims.
     pub(super) fn phase(&mut self, name: &'static str, done: usize, total: usize) {
         let changed = self.phase.as_ref().is_none_or(|(_, n)| *n != name);
         if changed {
@@ -143,6 +143,9 @@ impl Progress {
                 ) {
                     bar.set_style(style);
                 }
+                // Its step before its first draw (no empty message).
+                bar.set_position(done as u64);
+                bar.set_message(name);
                 let bar = self.multi.add(bar);
                 bar.enable_steady_tick(std::time::Duration::from_millis(200));
                 bar
