@@ -85,7 +85,7 @@ fn bar(n: u64) -> indicatif::ProgressBar {
     if std::io::stderr().is_terminal() {
         let bar = indicatif::ProgressBar::new(n);
         if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {pos}/{len} cells (eta {eta}) {msg}",
+            "{elapsed_precise} [{bar:20}] {pos}/{len} cells (eta {eta}) {wide_msg}",
         ) {
             bar.set_style(style);
         }

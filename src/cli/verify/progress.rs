@@ -139,7 +139,7 @@ impl Progress {
             let bar = if self.tty {
                 let bar = indicatif::ProgressBar::new(total as u64);
                 if let Ok(style) = indicatif::ProgressStyle::with_template(
-                    "{spinner} {elapsed_precise} [{bar:20}] {pos}/{len} done, left ~{eta}: {msg}",
+                    "{spinner} {elapsed_precise} [{bar:20}] {pos}/{len} done, left ~{eta}: {wide_msg}",
                 ) {
                     bar.set_style(style);
                 }
