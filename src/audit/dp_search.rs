@@ -281,6 +281,20 @@ fn tv(x: &[Vec<u64>], y: &[Vec<u64>]) -> f64 {
 /// [`Error::InvalidParameter`] for `ε <= 0`, `α ∉ (0, 1)`, fewer than 4 runs, zero rows,
 /// finalists or candidates, or an algorithm without an ε-DP claim on reward tables.
 pub fn dp_search(target: DpSearchTarget, cfg: &DpSearchConfig) -> Result<DpSearchReport> {
+    dp_search_counted(target, cfg, &std::sync::atomic::AtomicU64::new(0))
+}
+
+/// [`dp_search`], storing in `progress` the samples drawn so far (screening, then each
+/// finalist's confirmation) for a progress display; the result does not depend on it.
+///
+/// # Errors
+/// As [`dp_search`].
+pub fn dp_search_counted(
+    target: DpSearchTarget,
+    cfg: &DpSearchConfig,
+    progress: &std::sync::atomic::AtomicU64,
+) -> Result<DpSearchReport> {
+    let shown = |samples: u64| progress.store(samples, std::sync::atomic::Ordering::Relaxed);
     check_open("alpha", cfg.alpha, 0.0, 1.0)?;
     if !(cfg.eps > 0.0 && cfg.eps.is_finite()) {
         return Err(Error::param("eps", cfg.eps, "a finite number > 0"));
@@ -359,6 +373,7 @@ pub fn dp_search(target: DpSearchTarget, cfg: &DpSearchConfig) -> Result<DpSearc
         let (d, d2) = table_pair(cfg.rows, means, user, table_seed);
         let (x, y) = outputs(alg.as_ref(), &d, &d2, crn, 0..cfg.screen_runs);
         samples += drawn(&x) + drawn(&y);
+        shown(samples);
         let c = Cand { user, means, x, y };
         let s = score(&c);
         trace.push(PairRow {
@@ -392,6 +407,7 @@ pub fn dp_search(target: DpSearchTarget, cfg: &DpSearchConfig) -> Result<DpSearc
             let (d, d2) = table_pair(cfg.rows, c.means, c.user, table_seed);
             let (x, y) = outputs(alg.as_ref(), &d, &d2, crn, n..2 * n);
             samples += drawn(&x) + drawn(&y);
+            shown(samples);
             c.x.extend(x);
             c.y.extend(y);
             *s = score(c);
@@ -411,6 +427,7 @@ pub fn dp_search(target: DpSearchTarget, cfg: &DpSearchConfig) -> Result<DpSearc
     let mut best: Option<(usize, [f64; 2], BlackBox)> = None;
     let fresh = mix64(cfg.seed ^ 0xF2E5_4000_0017);
     let mut confirmations = Vec::new();
+    let mut confirmed = 0u64;
     for (j, (_, c)) in pool.iter().enumerate() {
         let alg = target.build(&c.means, cfg.eps)?;
         let (d, d2) = table_pair(cfg.rows, c.means, c.user, table_seed);
@@ -425,6 +442,8 @@ pub fn dp_search(target: DpSearchTarget, cfg: &DpSearchConfig) -> Result<DpSearc
             cfg.futility_beta,
         )?;
         let bb = conf.result.clone();
+        confirmed = confirmed.saturating_add(conf.samples);
+        shown(samples.saturating_add(confirmed));
         trace.push(PairRow {
             stage: "confirm".into(),
             user: c.user,

@@ -147,9 +147,11 @@ fn catch_ctrl_c() -> &'static AtomicBool {
 /// Runs `f` (a search) with a bar of its budget on stderr when stderr is a terminal: the
 /// samples `drawn` so far out of a budget in samples, or the seconds spent out of a budget in
 /// seconds (with the samples drawn), redrawn four times a second, with indicatif's estimate of
-/// the time left. Nothing is drawn elsewhere (a log, a pipe).
+/// the time left. Without a budget that bounds the whole search (`None`: the neighbour search,
+/// whose budget bounds its screening only), a spinner with the samples drawn so far. Nothing is
+/// drawn elsewhere (a log, a pipe).
 fn with_budget_bar<T>(
-    budget: Budget,
+    budget: Option<Budget>,
     drawn: &std::sync::atomic::AtomicU64,
     f: impl FnOnce() -> T,
 ) -> T {
@@ -158,13 +160,21 @@ fn with_budget_bar<T>(
         return f();
     }
     let len = match budget {
-        Budget::Samples(n) => n,
-        Budget::Seconds(s) => (s * 1000.0).ceil() as u64,
+        Some(Budget::Samples(n)) => n,
+        Some(Budget::Seconds(s)) => (s * 1000.0).ceil() as u64,
+        None => 0,
     };
-    let bar = indicatif::ProgressBar::new(len);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{elapsed_precise} [{wide_bar}] {msg} (eta {eta})")
-    {
+    let (bar, template) = match budget {
+        Some(_) => (
+            indicatif::ProgressBar::new(len),
+            "{elapsed_precise} [{bar:20}] (eta {eta}) {wide_msg}",
+        ),
+        None => (
+            indicatif::ProgressBar::new_spinner(),
+            "{spinner} {elapsed_precise} {wide_msg}",
+        ),
+    };
+    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
         bar.set_style(style);
     }
     let done = AtomicBool::new(false);
@@ -174,18 +184,25 @@ fn with_budget_bar<T>(
             while !done.load(Ordering::Relaxed) {
                 let used = drawn.load(Ordering::Relaxed);
                 match budget {
-                    Budget::Samples(n) => {
+                    None => {
                         bar.set_message(format!(
-                            "{}/{} samples of the search budget",
+                            "{} samples drawn (screening, then confirmation)",
+                            indicatif::HumanCount(used)
+                        ));
+                        bar.tick();
+                    }
+                    Some(Budget::Samples(n)) => {
+                        bar.set_message(format!(
+                            "{}/{} samples of the budget",
                             indicatif::HumanCount(used),
                             indicatif::HumanCount(n)
                         ));
                         bar.set_position(used.min(n));
                     }
-                    Budget::Seconds(s) => {
+                    Some(Budget::Seconds(s)) => {
                         let t = start.elapsed().as_secs_f64();
                         bar.set_message(format!(
-                            "{t:.0}/{s} s of the search budget, {} samples",
+                            "{t:.0}/{s} s of the budget, {} samples",
                             indicatif::HumanCount(used)
                         ));
                         bar.set_position(((t * 1000.0) as u64).min(len));
@@ -252,7 +269,7 @@ pub fn run_search(
     cfg.stop = Some(catch_ctrl_c());
     let drawn = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
     cfg.progress = Some(drawn.clone());
-    let r = with_budget_bar(cfg.budget, &drawn, || search(&cfg))?;
+    let r = with_budget_bar(Some(cfg.budget), &drawn, || search(&cfg))?;
     if let Some(p) = &a.trace {
         write_trace(&r, p)?;
     }
@@ -441,7 +458,9 @@ pub fn run_dp_search(
     budget: &str,
     json: bool,
 ) -> anyhow::Result<()> {
-    use crate::audit::dp_search::{dp_search, fixed_tables, DpSearchConfig, DpSearchTarget};
+    use crate::audit::dp_search::{
+        dp_search_counted, fixed_tables, DpSearchConfig, DpSearchTarget,
+    };
     let target = match (algo, mutant) {
         (Some(a), None) if crate::audit::dp::TABLE_DP_ALGORITHMS.contains(&a) => {
             DpSearchTarget::Algo(a)
@@ -474,7 +493,8 @@ pub fn run_dp_search(
     }
     cfg.confirm_first = confirm.first;
     cfg.futility_beta = confirm.futility_beta;
-    let r = dp_search(target, &cfg)?;
+    let drawn = std::sync::atomic::AtomicU64::new(0);
+    let r = with_budget_bar(None, &drawn, || dp_search_counted(target, &cfg, &drawn))?;
     let fixed = fixed_tables(target, &cfg)?;
     if json {
         println!(
