@@ -543,8 +543,9 @@ fn merge_refuses_elapsed_times_no_run_could_take() {
 }
 
 /// `audit delta --search` prints no `NaN` for a finalist the budget paid no confirmation run
-/// for, and no confirmation row reads `holds` (a search's words are `violated` and `no
-/// violation found`).
+/// for; a search that made no confirmation run at all is `undecided` with exit code 3, never a
+/// pass; and no confirmation row reads `holds` (a search's words are `violated`, `no violation
+/// found` and `undecided`).
 #[test]
 fn search_output_has_no_nan_and_never_holds() {
     let search = [
@@ -553,9 +554,11 @@ fn search_output_has_no_nan_and_never_holds() {
     let mut tiny = search.to_vec();
     tiny.extend(["--search-budget", "10000"]);
     let (code, out, err) = run_cli(&tiny);
-    assert_eq!(code, 0, "{err}");
+    assert_eq!(code, 3, "{out}{err}");
     assert!(
-        out.contains("no confirmation run") && !out.contains("NaN"),
+        out.contains("verdict: undecided")
+            && out.contains("no confirmation run")
+            && !out.contains("NaN"),
         "{out}"
     );
     let mut easy = search.to_vec();

@@ -181,8 +181,11 @@ pub(super) fn confirm(s: Search<'_>, pool: Vec<Scored>, seeds_used: usize) -> Re
         }
     }
     let violated = rows.iter().any(|r| r.verdict == Verdict::Violated);
+    let confirmed_runs: u64 = rows.iter().map(|r| r.runs).sum();
     let verdict = if violated {
         SearchVerdict::Violated
+    } else if confirmed_runs == 0 {
+        SearchVerdict::Undecided
     } else {
         SearchVerdict::NoViolationFound
     };
@@ -236,7 +239,11 @@ pub(super) fn confirm(s: Search<'_>, pool: Vec<Scored>, seeds_used: usize) -> Re
         .count();
     let uniform = *s.uniform_points.lock().expect("invariant: no poisoning");
     let power = power_statement(cfg, m, worst.runs, uniform, evals)?;
-    let confirmation_statement = if violated {
+    let confirmation_statement = if verdict == SearchVerdict::Undecided {
+        "undecided: not one confirmation run was made (the budget ran out or the search was \
+         interrupted before any), so the search says nothing; give a larger --search-budget"
+            .to_string()
+    } else if violated {
         format!(
             "confirmed on fresh seeds (independent of the search data): {}/{} errors, Clopper-Pearson lower end {:.4e} > delta = {} at alpha/{m}/2^looks = {:.3e}; wrong with probability <= alpha = {}",
             worst.errors, worst.runs, worst.ci[0], crate::error::compact_number(worst.delta), worst.alpha_look, cfg.audit.alpha

@@ -86,14 +86,18 @@ impl Meter {
             Budget::Samples(_) => end - self.used() as f64,
             Budget::Seconds(_) => {
                 let secs = end - self.seconds();
-                // Samples per second so far (a first batch of small runs measures it).
                 let used = self.used() as f64;
-                let rate = if used > 0.0 {
-                    used / self.seconds().max(1e-3)
+                if secs <= 0.0 {
+                    0.0
+                } else if used > 0.0 {
+                    // Samples per second so far.
+                    secs * used / self.seconds().max(1e-3)
                 } else {
-                    (MIN_CAP * runs) as f64 / secs.max(1e-9)
-                };
-                secs * rate
+                    // No rate yet: a first batch of runs capped at MIN_CAP measures it
+                    // (exactly MIN_CAP·runs, not a product through `secs` that can round
+                    // below it and refuse the batch).
+                    (MIN_CAP * runs) as f64
+                }
             }
         };
         if left.is_nan() || left <= 0.0 {
@@ -110,5 +114,29 @@ impl Meter {
         if let Some(p) = &self.progress {
             p.store(*u, Ordering::Relaxed);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A budget in seconds pays for a first batch before any rate is measured, at any time
+    /// left (the product `secs · MIN_CAP·runs / secs` used to round below `MIN_CAP·runs` for
+    /// some `secs` and refuse every batch: a search of 0 evaluations).
+    #[test]
+    fn a_budget_in_seconds_pays_for_the_first_batch() {
+        for s in [0.3, 3.0, 7.0, 30.0, 77.7, 604_800.0] {
+            let m = Meter::new(Budget::Seconds(s), None, None);
+            m.begin_stage(0.5);
+            for runs in [1, 3, 16, 32, 100, 1000] {
+                assert_eq!(m.cap(runs, 1_000_000), Some(MIN_CAP), "{s} s, {runs} runs");
+            }
+        }
+        // Nothing left: no batch.
+        let m = Meter::new(Budget::Seconds(1e-9), None, None);
+        m.begin_stage(0.5);
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        assert_eq!(m.cap(32, 1_000_000), None);
     }
 }

@@ -27,7 +27,8 @@
 //! # Verdicts
 //! `violated` (a finalist's lower confidence end exceeds its `δ`, with the instance and the
 //! confirmation's counts), or `no violation found`, with the space searched, the points
-//! screened and the power against the declared space ([`SearchReport::power`]). A search never
+//! screened and the power against the declared space ([`SearchReport::power`]), or
+//! `undecided` when the budget paid for no confirmation run at all. A search never
 //! says `holds`: that is reserved for a proof (`audit delta --dominates`).
 //!
 //! # Budget
@@ -78,8 +79,9 @@ use halving::Search;
 
 /// The version of the search's results (cached searches carry it in their key,
 /// [`crate::experiment::evidence`]): bump it when a search of the same configuration finds
-/// differently.
-pub const SEARCH_VERSION: u32 = 1;
+/// differently. 2: a search that made no confirmation run says `undecided` (it said `no
+/// violation found`), and a budget in seconds always pays for the first batch.
+pub const SEARCH_VERSION: u32 = 2;
 
 /// Runs the search (module docs for the protocol) on the algorithm built by `build`.
 ///

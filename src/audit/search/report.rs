@@ -15,6 +15,10 @@ pub enum SearchVerdict {
     /// No confirmed violation; see the report's power statement for what was searched.
     #[serde(rename = "no violation found")]
     NoViolationFound,
+    /// Not one confirmation run was made (the budget ran out or the search was interrupted
+    /// first): the search says nothing, and is not a pass.
+    #[serde(rename = "undecided")]
+    Undecided,
 }
 
 impl SearchVerdict {
@@ -23,6 +27,7 @@ impl SearchVerdict {
         match self {
             SearchVerdict::Violated => "violated",
             SearchVerdict::NoViolationFound => "no violation found",
+            SearchVerdict::Undecided => "undecided",
         }
     }
 }

@@ -159,14 +159,14 @@ fn with_budget_bar<T>(
     if !std::io::stderr().is_terminal() {
         return f();
     }
-    let len = match budget {
-        Some(Budget::Samples(n)) => n,
-        Some(Budget::Seconds(s)) => (s * 1000.0).ceil() as u64,
-        None => 0,
-    };
+    // A budget in seconds is drawn in milliseconds.
     let (bar, template) = match budget {
-        Some(_) => (
-            indicatif::ProgressBar::new(len),
+        Some(Budget::Samples(n)) => (
+            indicatif::ProgressBar::new(n),
+            "{elapsed_precise} [{bar:20}] (eta {eta}) {wide_msg}",
+        ),
+        Some(Budget::Seconds(s)) => (
+            indicatif::ProgressBar::new((s * 1000.0).ceil() as u64),
             "{elapsed_precise} [{bar:20}] (eta {eta}) {wide_msg}",
         ),
         None => (
@@ -179,7 +179,7 @@ fn with_budget_bar<T>(
     }
     let done = AtomicBool::new(false);
     let r = std::thread::scope(|scope| {
-        scope.spawn(|| {
+        let painter = scope.spawn(|| {
             let start = std::time::Instant::now();
             while !done.load(Ordering::Relaxed) {
                 let used = drawn.load(Ordering::Relaxed);
@@ -205,14 +205,17 @@ fn with_budget_bar<T>(
                             "{t:.0}/{s} s of the budget, {} samples",
                             indicatif::HumanCount(used)
                         ));
-                        bar.set_position(((t * 1000.0) as u64).min(len));
+                        let ms = (t * 1000.0) as u64;
+                        bar.set_position(ms.min(bar.length().unwrap_or(ms)));
                     }
                 }
-                std::thread::sleep(std::time::Duration::from_millis(250));
+                // Woken at once when the search ends (no quarter-second wait at the end).
+                std::thread::park_timeout(std::time::Duration::from_millis(250));
             }
         });
         let r = f();
         done.store(true, Ordering::Relaxed);
+        painter.thread().unpark();
         r
     });
     bar.finish_and_clear();
@@ -287,6 +290,7 @@ pub fn run_search(
     crate::cli::errors::verdict_exit(match r.verdict {
         crate::audit::search::SearchVerdict::Violated => crate::cli::errors::EXIT_VIOLATED,
         crate::audit::search::SearchVerdict::NoViolationFound => 0,
+        crate::audit::search::SearchVerdict::Undecided => crate::cli::errors::EXIT_UNDECIDED,
     })
 }
 
