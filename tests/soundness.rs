@@ -311,6 +311,82 @@ fn search_bank_gaussian_only_corner_is_violated() {
         .starts_with("gaussian"));
 }
 
+/// Search bank, small σ: `ifge(sigma, 0.3, P, log(1/δ)/20)` is the paper's threshold for
+/// σ >= 0.3 and `≈ 0.23` below, so only Gaussian arms with a small σ are at risk. Independent
+/// evidence (direct Monte Carlo): on `[0.5, 0.45]` with σ = 0.1 at δ = 0.1, 400 runs are
+/// `violated` (the statistic after one sample of each arm is about `gap²/(4σ²)`, so the rule
+/// stops at once, wrong with probability `Φ(−gap/(σ√2))`). Declared: Gaussian arms with σ in
+/// [0.1, 1] (`--sigma-min/--sigma-max`), K in [2, 4]. Expected: `violated` on an instance
+/// with σ < 0.3; without the σ range (σ = 1 alone) the threshold is the paper's, and `--sigma-min`
+/// without `--search` or on Bernoulli arms is refused.
+#[test]
+fn search_bank_small_sigma_corner_is_violated() {
+    let cg = preset("paper-cg").expect("preset");
+    let t = format!("ifge(sigma, 0.3, {cg}, log(1/delta)/20)");
+    let (code, out, err) = run_cli(&[
+        "audit",
+        "delta",
+        "--algo",
+        "ttucb",
+        "--delta",
+        "0.1",
+        "--threshold",
+        &t,
+        "--means",
+        "0.5,0.45",
+        "--family",
+        "gaussian",
+        "--sigma",
+        "0.1",
+        "--runs",
+        "400",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["verdict"], "violated", "{code} {err}");
+    let v = search(
+        &t,
+        "0.1",
+        &[
+            "--family",
+            "gaussian",
+            "--sigma-min",
+            "0.1",
+            "--sigma-max",
+            "1",
+            "--k-max",
+            "4",
+        ],
+    );
+    assert_eq!(v["verdict"], "violated", "{}", v["confirmation_statement"]);
+    let family = v["worst_family"].as_str().expect("family");
+    let sigma: f64 = family
+        .trim_start_matches("gaussian(")
+        .trim_end_matches(')')
+        .parse()
+        .expect("gaussian(σ)");
+    assert!((0.1..0.3).contains(&sigma), "{family}");
+    for bad in [
+        vec!["--sigma-min", "0.1"],
+        vec!["--search", "--sigma-min", "0.1"],
+        vec![
+            "--search",
+            "--family",
+            "gaussian",
+            "--sigma-min",
+            "2",
+            "--sigma-max",
+            "1",
+        ],
+    ] {
+        let mut args = vec!["audit", "delta", "--algo", "ttucb", "--delta", "0.1"];
+        args.extend(bad);
+        let (code, _, err) = run_cli(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("sigma"), "{err}");
+    }
+}
+
 /// Search bank, safe by a small margin: `P + 1e-9` dominates the paper threshold (a proof:
 /// `audit delta --dominates` proves it, see the certificate bank), so its error probability is
 /// at most δ by Eq. (4)/Lemma 35; the search must never answer `violated` (a small budget).
@@ -355,7 +431,7 @@ fn direct(threshold: &str, delta: &str, means: &str, runs: &str) -> (String, u64
 }
 
 /// `audit delta --search --json` on TTUCB with default options besides `declared` (every
-/// stage within the default budget of 5e7 samples).
+/// stage within the default budget, `DEFAULT_BUDGET`).
 fn search(threshold: &str, delta: &str, declared: &[&str]) -> serde_json::Value {
     let mut args = vec![
         "audit",
@@ -374,7 +450,10 @@ fn search(threshold: &str, delta: &str, declared: &[&str]) -> serde_json::Value 
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     let verdict = v["verdict"].as_str().expect("verdict");
     assert_eq!(code, crate::common::verdict_code(verdict), "{err}");
-    assert!(v["samples"].as_u64().expect("samples") <= 50_000_000);
+    let dpbai::audit::search::Budget::Samples(budget) = dpbai::audit::search::DEFAULT_BUDGET else {
+        panic!("the default budget is in samples")
+    };
+    assert!(v["samples"].as_u64().expect("samples") <= budget);
     v
 }
 

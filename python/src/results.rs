@@ -437,6 +437,8 @@ record! {
         /// Mean τ over the stopped runs (NaN when none stopped).
         mean_tau: f64,
         max_tau: u64,
+        /// The step cap of its runs.
+        step_cap: u64,
         skipped: Option<String>,
     }
 }

@@ -227,6 +227,12 @@ fn run_delta(a: DeltaArgs) -> anyhow::Result<()> {
             "invalid family = both: only --search searches both families (give bernoulli or gaussian)",
         ));
     }
+    if !a.search.search && (a.search.sigma_min.is_some() || a.search.sigma_max.is_some()) {
+        return Err(usage(
+            "--sigma-min and --sigma-max declare the sigma range of --search (give --search, \
+             or --sigma alone)",
+        ));
+    }
     if a.search.dominates.is_some() && a.search.search {
         return Err(usage(
             "--search and --dominates are two audits (a search for a violating instance, a \

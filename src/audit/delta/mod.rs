@@ -174,6 +174,10 @@ pub struct DeltaRow {
     pub mean_tau: f64,
     /// Largest `τ` over all runs.
     pub max_tau: u64,
+    /// The step cap of its runs (a run reaching it is unstopped): the audit's `max_steps`, or
+    /// for a search's confirmation the instance's own cap from `T*(ν)·log(1/δ)`
+    /// ([`crate::audit::search::rank::step_cap`]).
+    pub step_cap: u64,
     /// Why the instance was skipped (the algorithm rejected it), if it was.
     pub skipped: Option<String>,
 }

@@ -132,6 +132,7 @@ fn audit_one(
         more_runs: None,
         mean_tau: f64::NAN,
         max_tau: 0,
+        step_cap: cfg.max_steps,
         skipped: None,
     };
     let (alg, checked) = match build(inst) {

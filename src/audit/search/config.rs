@@ -57,7 +57,7 @@ pub const ALPHA_RANGE: (f64, f64) = (1e-12, 0.5);
 /// Largest budget in samples (`10^12`) and in seconds (a week).
 pub const MAX_BUDGET: (u64, f64) = (1_000_000_000_000, 604_800.0);
 /// Default budget: samples, so that one command gives one answer on any machine.
-pub const DEFAULT_BUDGET: Budget = Budget::Samples(50_000_000);
+pub const DEFAULT_BUDGET: Budget = Budget::Samples(2_000_000_000);
 
 impl SearchConfig {
     /// Defaults: 64 screened candidates × 32 runs, halving to 2 finalists, 40 Nelder–Mead

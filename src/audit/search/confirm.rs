@@ -2,6 +2,7 @@
 
 use super::config::SearchConfig;
 use super::halving::{Scored, Search};
+use super::rank::step_cap;
 use super::report::SearchReport;
 use super::report::{SearchVerdict, Stage};
 use crate::audit::delta::{decide, run_batch, AuditInstance, DeltaRow, RunPlan, Tally};
@@ -132,32 +133,46 @@ fn power_statement(
     ))
 }
 
+/// How many candidates the confirmation considers per finalist slot at most (the finalist
+/// and the reserve that replaces it when its confirmation is unaffordable).
+const ATTEMPTS_PER_SLOT: usize = 4;
+
 /// Confirms the finalists on fresh seeds (Bonferroni over them, each with the run plan's looks
 /// at `α/m·2^{−j}`), each within its share of what is left of the budget, and assembles the
-/// report.
+/// report. A finalist whose first look the share cannot pay for (its runs' expected length
+/// from the search, times the look's runs) is reported unaffordable, without a run, and the
+/// next candidate of `pool` (the finalists, then the reserve) takes its place.
 pub(super) fn confirm(s: Search<'_>, pool: Vec<Scored>, seeds_used: usize) -> Result<SearchReport> {
     let cfg = s.cfg;
     let search_seconds = s.meter.seconds();
     let search_samples = s.meter.used();
     let mut stages = std::mem::take(&mut *s.stages.lock().expect("invariant: no poisoning"));
-    let m = pool.len().max(1);
+    let m = cfg.finalists.min(pool.len()).max(1);
     let alpha_m = crate::audit::ci::share(cfg.audit.alpha, m as u64);
     let cseed = mix64(cfg.audit.seed ^ 0xC0F1_F1A5_0000_0017);
     let start_samples = s.meter.used();
     let mut rows = Vec::new();
-    for (i, p) in pool.iter().enumerate() {
-        let allowance = s.meter.begin_stage(1.0 / (pool.len() - i) as f64);
-        let _ = allowance;
-        let inst = AuditInstance {
-            name: format!("finalist-{}", i + 1),
-            ..s.audit_instance(&p.cand)
-        };
-        rows.push(confirm_one(
-            &s,
-            &inst,
-            mix64(cseed.wrapping_add(i as u64)),
-            alpha_m,
-        )?);
+    let mut queue = pool.iter().take(ATTEMPTS_PER_SLOT * m);
+    let mut attempt = 0u64;
+    for slot in 0..m {
+        let allowance = s.meter.begin_stage(1.0 / (m - slot) as f64);
+        for p in queue.by_ref() {
+            let inst = AuditInstance {
+                name: format!("finalist-{}", slot + 1),
+                ..s.audit_instance(&p.cand)
+            };
+            let cap = step_cap(p.cand.hardness, p.cand.means.len(), cfg.audit.max_steps);
+            let tau = s.outlook.run_length(&p.evidence());
+            // Fresh seeds per attempt: a replacement never reuses a skipped finalist's.
+            let seed = mix64(cseed.wrapping_add(attempt));
+            attempt += 1;
+            let row = confirm_one(&s, &inst, seed, alpha_m, cap, tau, allowance)?;
+            let paid = row.runs > 0;
+            rows.push(row);
+            if paid {
+                break;
+            }
+        }
     }
     stages.push(Stage {
         name: "confirmation".into(),
@@ -165,10 +180,12 @@ pub(super) fn confirm(s: Search<'_>, pool: Vec<Scored>, seeds_used: usize) -> Re
         evaluations: rows.len(),
         runs: rows.iter().map(|r| r.runs).sum(),
     });
+    // Confirmed rows first (by severity, then by how far the lower end exceeds δ), then those
+    // without a run.
     rows.sort_by(|a, b| {
-        a.verdict
-            .severity_rank()
-            .cmp(&b.verdict.severity_rank())
+        (a.runs == 0)
+            .cmp(&(b.runs == 0))
+            .then(a.verdict.severity_rank().cmp(&b.verdict.severity_rank()))
             .then((b.ci[0] - b.delta).total_cmp(&(a.ci[0] - a.delta)))
     });
     // A search confirms violations only: a finalist whose upper end fell below its δ stopped
@@ -189,7 +206,7 @@ pub(super) fn confirm(s: Search<'_>, pool: Vec<Scored>, seeds_used: usize) -> Re
     } else {
         SearchVerdict::NoViolationFound
     };
-    for row in &rows {
+    for row in rows.iter().filter(|r| r.runs > 0) {
         if let Some(c) = pool
             .iter()
             .find(|q| q.cand.means == row.means && q.cand.delta == row.delta)
@@ -223,6 +240,7 @@ pub(super) fn confirm(s: Search<'_>, pool: Vec<Scored>, seeds_used: usize) -> Re
         more_runs: None,
         mean_tau: f64::NAN,
         max_tau: 0,
+        step_cap: 0,
         skipped: Some("no finalist (budget exhausted or interrupted)".into()),
     };
     let worst = rows.first().cloned().unwrap_or(empty);
@@ -239,7 +257,19 @@ pub(super) fn confirm(s: Search<'_>, pool: Vec<Scored>, seeds_used: usize) -> Re
         .count();
     let uniform = *s.uniform_points.lock().expect("invariant: no poisoning");
     let power = power_statement(cfg, m, worst.runs, uniform, evals)?;
-    let confirmation_statement = if verdict == SearchVerdict::Undecided {
+    let unaffordable = rows
+        .iter()
+        .filter(|r| {
+            r.skipped
+                .as_deref()
+                .is_some_and(|s| s.starts_with("unaffordable"))
+        })
+        .count();
+    let confirmation_statement = if verdict == SearchVerdict::Undecided && unaffordable > 0 {
+        format!(
+            "undecided: no confirmation run was made: the first look of each of the {unaffordable} candidate(s) tried needs more samples than the budget leaves it (rows above), so the search says nothing; give a larger --search-budget"
+        )
+    } else if verdict == SearchVerdict::Undecided {
         "undecided: not one confirmation run was made (the budget ran out or the search was \
          interrupted before any), so the search says nothing; give a larger --search-budget"
             .to_string()
@@ -270,9 +300,13 @@ pub(super) fn confirm(s: Search<'_>, pool: Vec<Scored>, seeds_used: usize) -> Re
         worst_hardness: wc.as_ref().map(|c| c.hardness).unwrap_or(f64::NAN),
         worst_ci: worst.ci,
         worst_error_rate: worst.error_rate,
-        correction: format!(
-            "Bonferroni over the {m} confirmed candidate(s): each audited at alpha/{m} = {alpha_m:.3e} (rounded down) on fresh seeds (independent of the search data), with the run plan's own look correction alpha/{m}*2^-j"
-        ),
+        correction: if verdict == SearchVerdict::Undecided {
+            "none: nothing was confirmed".to_string()
+        } else {
+            format!(
+                "Bonferroni over the {m} confirmation slot(s): each audited at alpha/{m} = {alpha_m:.3e} (rounded down) on fresh seeds (independent of the search data), with the run plan's own look correction alpha/{m}*2^-j"
+            )
+        },
         confirmation_statement,
         power,
         seeds: seeds_used,
@@ -288,9 +322,21 @@ pub(super) fn confirm(s: Search<'_>, pool: Vec<Scored>, seeds_used: usize) -> Re
     })
 }
 
-/// One finalist's confirmation: the looks of the plan at `alpha·2^{−j}`, each batch capped by
-/// the meter; the last look that ran decides (its `holds` reads `inconclusive` in the report).
-fn confirm_one(s: &Search<'_>, inst: &AuditInstance, seed: u64, alpha: f64) -> Result<DeltaRow> {
+/// One finalist's confirmation: the looks of the plan at `alpha·2^{−j}`, each run capped at
+/// `cap` (and by the meter), a look taken only if its runs at `tau` samples each fit in what
+/// is left of `allowance`, and run in chunks (each chunk's cap from what is left: the budget
+/// is never exceeded); a look the budget cuts is not taken, and the last look taken decides
+/// (its `holds` reads `inconclusive` in the report). A first look that does not fit makes the
+/// row unaffordable (no run).
+fn confirm_one(
+    s: &Search<'_>,
+    inst: &AuditInstance,
+    seed: u64,
+    alpha: f64,
+    cap: u64,
+    tau: f64,
+    allowance: f64,
+) -> Result<DeltaRow> {
     let cfg = s.cfg;
     let mut row = DeltaRow {
         name: inst.name.clone(),
@@ -313,6 +359,7 @@ fn confirm_one(s: &Search<'_>, inst: &AuditInstance, seed: u64, alpha: f64) -> R
         more_runs: None,
         mean_tau: f64::NAN,
         max_tau: 0,
+        step_cap: cap,
         skipped: None,
     };
     let alg = match (s.build)(inst) {
@@ -330,15 +377,23 @@ fn confirm_one(s: &Search<'_>, inst: &AuditInstance, seed: u64, alpha: f64) -> R
     };
     let mut tally = Tally::default();
     let mut look = 0i32;
+    let start = s.meter.used();
     while look < 60 {
-        let Some(cap) = s.meter.cap(target - tally.runs, cfg.audit.max_steps) else {
+        let need = (target - tally.runs) as f64 * tau;
+        if need > allowance - (s.meter.used() - start) as f64 {
+            if look == 0 {
+                row.skipped = Some(format!(
+                    "unaffordable: its first look, {target} runs of about {} samples each (the search's mean), needs {} samples, more than the {} its share of the budget leaves; replaced by the next candidate",
+                    crate::error::compact_number(tau.round()),
+                    crate::error::compact_number(need.round()),
+                    crate::error::compact_number(allowance.floor())
+                ));
+            }
+            break;
+        }
+        let Some(t) = run_look(s, alg.as_ref(), best, seed, tally.runs..target, cap) else {
             break;
         };
-        let t = run_batch(alg.as_ref(), best, seed, tally.runs..target, cap);
-        let drawn = u64::try_from(t.tau_sum_stopped)
-            .unwrap_or(u64::MAX)
-            .saturating_add(t.unstopped.saturating_mul(cap));
-        s.meter.charge(drawn);
         tally = tally.merge(t);
         look += 1;
         let a = if sequential {
@@ -370,8 +425,40 @@ fn confirm_one(s: &Search<'_>, inst: &AuditInstance, seed: u64, alpha: f64) -> R
         f64::NAN
     };
     row.max_tau = tally.max_tau;
-    if tally.runs == 0 {
+    if tally.runs == 0 && row.skipped.is_none() {
         row.skipped = Some("the budget paid for no confirmation run".into());
     }
     Ok(row)
 }
+
+/// The runs `range` of one look, in chunks of at least [`CHUNK_RUNS`] runs (an eighth of the
+/// look), each chunk's runs capped at `cap` and by the meter; `None` (the look is not taken)
+/// when the meter cannot pay for a chunk.
+fn run_look(
+    s: &Search<'_>,
+    alg: &dyn crate::bandit::BaiAlgorithm,
+    best: usize,
+    seed: u64,
+    range: std::ops::Range<u64>,
+    cap: u64,
+) -> Option<Tally> {
+    let n = range.end - range.start;
+    let chunk = n.div_ceil(8).max(CHUNK_RUNS);
+    let mut tally = Tally::default();
+    let mut from = range.start;
+    while from < range.end {
+        let to = (from + chunk).min(range.end);
+        let c = s.meter.cap(to - from, cap)?;
+        let t = run_batch(alg, best, seed, from..to, c);
+        let drawn = u64::try_from(t.tau_sum_stopped)
+            .unwrap_or(u64::MAX)
+            .saturating_add(t.unstopped.saturating_mul(c));
+        s.meter.charge(drawn);
+        tally = tally.merge(t);
+        from = to;
+    }
+    Some(tally)
+}
+
+/// The smallest chunk of a confirmation look ([`run_look`]).
+const CHUNK_RUNS: u64 = 64;

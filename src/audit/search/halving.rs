@@ -2,7 +2,8 @@
 //! of the screened candidates, and the Nelder–Mead refinement.
 
 use super::config::SearchConfig;
-use super::meter::Meter;
+use super::meter::{Meter, LOCAL_SHARE, MIN_CAP, SCREEN_SHARE};
+use super::rank::{score, Evidence, Outlook};
 use super::report::Stage;
 use super::report::TraceRow;
 use super::space::{corners, uniform, Candidate};
@@ -46,12 +47,14 @@ pub(super) struct Search<'a> {
     pub(super) stages: Mutex<Vec<Stage>>,
     /// Runs done by the search stages.
     pub(super) runs: Mutex<u64>,
+    /// What the ranking knows of the confirmation.
+    pub(super) outlook: Outlook,
 }
 
 /// What one batch of runs gave.
 pub(super) enum Batch {
-    /// The tally.
-    Done(Tally),
+    /// The tally and the samples drawn.
+    Done(Tally, u64),
     /// The algorithm rejects the instance.
     Rejected,
     /// The stage's budget cannot pay for the batch (or the search was interrupted).
@@ -64,27 +67,19 @@ pub(super) struct Scored {
     pub(super) x: Vec<f64>,
     pub(super) cand: Candidate,
     pub(super) tally: Tally,
+    /// Samples drawn by its runs.
+    pub(super) samples: u64,
 }
 
 impl Scored {
-    fn rate(&self) -> f64 {
-        if self.tally.runs == 0 {
-            0.0
-        } else {
-            self.tally.errors as f64 / self.tally.runs as f64
+    pub(super) fn evidence(&self) -> Evidence<'_> {
+        Evidence {
+            tally: &self.tally,
+            samples: self.samples,
+            hardness: self.cand.hardness,
+            k: self.cand.means.len(),
+            delta: self.cand.delta,
         }
-    }
-    /// Larger is worse for the algorithm: error frequency, then hardness.
-    fn key(&self) -> (f64, f64) {
-        (self.rate(), nan0(self.cand.hardness))
-    }
-}
-
-fn nan0(x: f64) -> f64 {
-    if x.is_nan() {
-        0.0
-    } else {
-        x
     }
 }
 
@@ -117,10 +112,17 @@ impl Search<'_> {
     }
 
     /// Runs `from..to` (common random numbers) on `c`, each run capped by the stage's budget
-    /// ([`Meter::cap`]).
-    pub(super) fn run(&self, c: &Candidate, from: u64, to: u64) -> Result<Batch> {
+    /// ([`Meter::cap`]) and by the batch's own share `limit` of it (in samples; a run gets at
+    /// least the meter's smallest cap).
+    pub(super) fn run(&self, c: &Candidate, from: u64, to: u64, limit: f64) -> Result<Batch> {
         let Some(cap) = self.meter.cap(to - from, self.cfg.audit.max_steps) else {
             return Ok(Batch::Exhausted);
+        };
+        let share = (limit / (to - from) as f64).floor();
+        let cap = if share.is_finite() {
+            cap.min((share.max(0.0) as u64).max(MIN_CAP))
+        } else {
+            cap
         };
         let alg = match (self.build)(&self.audit_instance(c)) {
             Ok(a) => a,
@@ -134,7 +136,12 @@ impl Search<'_> {
             .saturating_add(t.unstopped.saturating_mul(cap));
         self.meter.charge(drawn);
         *self.runs.lock().expect("invariant: no poisoning") += t.runs;
-        Ok(Batch::Done(t))
+        Ok(Batch::Done(t, drawn))
+    }
+
+    /// The confirmation allowance of one finalist the ranking assumes ([`Outlook`]).
+    pub(super) fn allowance(&self) -> f64 {
+        self.outlook.allowance(&self.meter)
     }
 
     pub(super) fn record(&self, c: &Candidate, t: &Tally, stage: &str) {
@@ -176,8 +183,7 @@ impl Search<'_> {
     }
 }
 
-/// Nelder–Mead objective: minus the error frequency over `local_runs` CRN runs, minus a
-/// hardness tie-break below one error's weight.
+/// Nelder–Mead objective: minus the score ([`score`]) of `local_runs` CRN runs.
 ///
 /// It never returns an error: argmin's Nelder–Mead unwraps the costs of its initial simplex (a
 /// panic when the budget ran out there), so an exhausted budget gives the worst cost without
@@ -185,12 +191,14 @@ impl Search<'_> {
 /// `failure` and returned after the executor.
 struct Objective<'a, 'b> {
     s: &'a Search<'b>,
-    best: &'a Mutex<Option<Scored>>,
+    best: &'a Mutex<Option<(f64, Scored)>>,
     failure: &'a Mutex<Option<Error>>,
+    /// Samples one evaluation may draw at most.
+    limit: f64,
 }
 
 /// The cost of a point that was not evaluated (worse than any evaluated point's).
-const UNEVALUATED: f64 = 1.0;
+const UNEVALUATED: f64 = 8.0;
 
 impl CostFunction for Objective<'_, '_> {
     type Param = Point;
@@ -201,14 +209,14 @@ impl CostFunction for Objective<'_, '_> {
             return Ok(UNEVALUATED);
         }
         let x: Vec<f64> = p.0.iter().map(|v| v.clamp(0.0, 1.0)).collect();
-        let outcome = self
-            .s
+        let s = self.s;
+        let outcome = s
             .cfg
             .space
-            .decode(&x, self.s.cfg.delta)
-            .and_then(|cand| Ok((self.s.run(&cand, 0, self.s.cfg.local_runs)?, cand)));
-        let (t, cand) = match outcome {
-            Ok((Batch::Done(t), cand)) => (t, cand),
+            .decode(&x, s.cfg.delta)
+            .and_then(|cand| Ok((s.run(&cand, 0, s.cfg.local_runs, self.limit)?, cand)));
+        let (t, drawn, cand) = match outcome {
+            Ok((Batch::Done(t, drawn), cand)) => (t, drawn, cand),
             Ok((Batch::Rejected | Batch::Exhausted, _)) => return Ok(UNEVALUATED),
             Err(e) => {
                 *failure = Some(e);
@@ -216,15 +224,19 @@ impl CostFunction for Objective<'_, '_> {
             }
         };
         drop(failure);
-        self.s.record(&cand, &t, "nelder-mead");
-        let sc = Scored { x, cand, tally: t };
-        let tie = 1e-3 * (nan0(sc.cand.hardness).max(1.0).log10() / 10.0).clamp(0.0, 1.0);
-        let cost = -sc.rate() - tie;
+        s.record(&cand, &t, "nelder-mead");
+        let sc = Scored {
+            x,
+            cand,
+            tally: t,
+            samples: drawn,
+        };
+        let value = score(&s.outlook, &sc.evidence(), s.allowance());
         let mut b = self.best.lock().expect("invariant: no poisoning");
-        if b.as_ref().is_none_or(|o| sc.key() > o.key()) {
-            *b = Some(sc);
+        if b.as_ref().is_none_or(|(o, _)| value > *o) {
+            *b = Some((value, sc));
         }
-        Ok(cost)
+        Ok(-value)
     }
 }
 
@@ -240,48 +252,82 @@ impl<'a> Search<'a> {
             uniform_points: Mutex::new(0),
             stages: Mutex::new(Vec::new()),
             runs: Mutex::new(0),
+            outlook: Outlook::new(cfg),
         }
     }
 }
 
-/// Sorts worst-for-the-algorithm first (error frequency, then hardness).
-pub(super) fn sort(p: &mut [Scored]) {
-    p.sort_by(|a, b| {
-        let (ra, ha) = a.key();
-        let (rb, hb) = b.key();
-        rb.total_cmp(&ra).then(hb.total_cmp(&ha))
-    })
+/// Sorts the most promising first, by [`score`] (a stable sort: ties keep the design's order).
+pub(super) fn sort(s: &Search<'_>, p: &mut [Scored]) {
+    let allowance = s.allowance();
+    let mut keyed: Vec<(f64, Scored)> = p
+        .iter()
+        .map(|q| (score(&s.outlook, &q.evidence(), allowance), q.clone()))
+        .collect();
+    keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (slot, (_, q)) in p.iter_mut().zip(keyed) {
+        *slot = q;
+    }
 }
 
-/// Screening round 0 on the design (the threshold's seeds, the corners, then uniform points up to
-/// `screen_candidates`), then successive halving down to the finalists; within the screening
-/// share of the budget.
-pub(super) fn screen(s: &Search<'_>, seeds: &[Vec<f64>]) -> Result<Vec<Scored>> {
+/// The screening design: the threshold's seeds (specific to it), the corners, then uniform
+/// points up to `screen_candidates`, each instance once (`true` marks a uniform point).
+fn design(s: &Search<'_>, seeds: &[Vec<f64>]) -> Result<Vec<(Vec<f64>, Candidate, bool)>> {
     let cfg = s.cfg;
     let d = cfg.space.dims();
-    s.meter.begin_stage(SCREEN_SHARE);
-    // The threshold's seeds first (they are specific to it), then the corners.
-    let mut design: Vec<(Vec<f64>, bool)> = seeds.iter().map(|x| (x.clone(), false)).collect();
-    design.extend(corners(d).into_iter().map(|x| (x, false)));
-    let n_uniform = cfg.screen_candidates.saturating_sub(design.len());
-    design.extend(
+    let mut points: Vec<(Vec<f64>, bool)> = seeds.iter().map(|x| (x.clone(), false)).collect();
+    points.extend(corners(&cfg.space).into_iter().map(|x| (x, false)));
+    let n_uniform = cfg.screen_candidates.saturating_sub(points.len());
+    points.extend(
         uniform(n_uniform, d, s.crn_seed)
             .into_iter()
             .map(|x| (x, true)),
     );
-    design.truncate(cfg.screen_candidates.max(1));
-    // Screening round 0.
+    let mut out: Vec<(Vec<f64>, Candidate, bool)> = Vec::new();
+    for (x, is_uniform) in points {
+        let cand = cfg.space.decode(&x, cfg.delta)?;
+        if !out.iter().any(|(_, c, _)| c == &cand) {
+            out.push((x, cand, is_uniform));
+        }
+        if out.len() == cfg.screen_candidates.max(1) {
+            break;
+        }
+    }
+    Ok(out)
+}
+
+/// Screening round 0 on the design, then successive halving down to the finalists, within the
+/// screening share of the budget. No instance takes more than its share: in round 0 each of
+/// the `N` candidates draws at most `1/(2N)` of the screening allowance, and in each halving
+/// round each survivor at most its share of half of what is left (the last round: of all of
+/// it). Returns every screened candidate, the finalists first (then the others, the latest
+/// eliminated first: the reserve that replaces an unaffordable finalist).
+pub(super) fn screen(s: &Search<'_>, seeds: &[Vec<f64>]) -> Result<Vec<Scored>> {
+    let cfg = s.cfg;
+    let allowance = s.meter.begin_stage(SCREEN_SHARE);
+    let design = design(s, seeds)?;
+    let n = design.len().max(1) as f64;
     let mut pool: Vec<Scored> = Vec::new();
     let mut exhausted = false;
-    for (x, is_uniform) in design {
-        let cand = cfg.space.decode(&x, cfg.delta)?;
-        match s.run(&cand, 0, cfg.screen_runs)? {
-            Batch::Done(t) => {
+    for (i, (x, cand, is_uniform)) in design.into_iter().enumerate() {
+        // Round 0: each candidate's share of the stage's samples (for a budget in seconds, of
+        // what is left at the rate measured so far, shared by the candidates still to screen).
+        let limit = match cfg.budget {
+            super::config::Budget::Samples(_) => allowance / (2.0 * n),
+            super::config::Budget::Seconds(_) => s.meter.stage_left() / (2.0 * (n - i as f64)),
+        };
+        match s.run(&cand, 0, cfg.screen_runs, limit)? {
+            Batch::Done(t, drawn) => {
                 s.record(&cand, &t, "screen-0");
                 if is_uniform {
                     *s.uniform_points.lock().expect("invariant: no poisoning") += 1;
                 }
-                pool.push(Scored { x, cand, tally: t });
+                pool.push(Scored {
+                    x,
+                    cand,
+                    tally: t,
+                    samples: drawn,
+                });
             }
             Batch::Rejected => {}
             Batch::Exhausted => {
@@ -302,47 +348,52 @@ pub(super) fn screen(s: &Search<'_>, seeds: &[Vec<f64>]) -> Result<Vec<Scored>> 
             format!("instances {} accepts", cfg.audit.setting.algo.as_str()),
         ));
     }
-    // Successive halving.
+    // Successive halving; the eliminated are kept, the latest first.
+    let mut reserve: Vec<Scored> = Vec::new();
     let mut round = 0;
-    sort(&mut pool);
+    sort(s, &mut pool);
     'rounds: while pool.len() > cfg.finalists {
         round += 1;
-        pool.truncate((pool.len() / 2).max(cfg.finalists));
+        let keep = (pool.len() / 2).max(cfg.finalists);
+        let mut out = pool.split_off(keep);
+        out.append(&mut reserve);
+        reserve = out;
+        let last = pool.len() / 2 < cfg.finalists.max(1) || pool.len() == cfg.finalists;
+        let limit = s.meter.stage_left() * if last { 1.0 } else { 0.5 } / pool.len() as f64;
         let stage = format!("screen-{round}");
         for p in pool.iter_mut() {
             let n = p.tally.runs;
-            match s.run(&p.cand, n, 2 * n)? {
-                Batch::Done(t) => {
+            match s.run(&p.cand, n, 2 * n, limit)? {
+                Batch::Done(t, drawn) => {
                     p.tally = p.tally.merge(t);
+                    p.samples = p.samples.saturating_add(drawn);
                     s.record(&p.cand, &p.tally, &stage);
                 }
                 Batch::Rejected => {}
-                Batch::Exhausted => {
-                    sort(&mut pool);
-                    break 'rounds;
-                }
+                Batch::Exhausted => break 'rounds,
             }
         }
-        sort(&mut pool);
+        sort(s, &mut pool);
     }
-    pool.truncate(cfg.finalists);
+    sort(s, &mut pool);
+    let mut finalists: Vec<Scored> = Vec::new();
+    let k = cfg.finalists.min(pool.len());
+    let rest = pool.split_off(k);
+    finalists.extend(pool);
+    let mut others: Vec<Scored> = rest.into_iter().chain(reserve).collect();
+    sort(s, &mut others);
+    finalists.extend(others);
     s.end_stage("screening");
-    Ok(pool)
+    Ok(finalists)
 }
 
-/// Shares of what is left of the budget: screening, then Nelder–Mead (of the rest), then the
-/// confirmation takes all that remains.
-pub(super) const SCREEN_SHARE: f64 = 0.5;
-/// See [`SCREEN_SHARE`].
-pub(super) const LOCAL_SHARE: f64 = 0.4;
-
 /// Nelder–Mead from the best screened point; the local optimum replaces the weakest finalist
-/// if it is worse for the algorithm.
-pub(super) fn refine(s: &Search<'_>, pool: &mut [Scored]) -> Result<()> {
+/// if it scores higher (the replaced one goes first in the reserve). Each evaluation draws
+/// at most `1/(d + 2)` of the stage's allowance (the initial simplex has `d + 1` points).
+pub(super) fn refine(s: &Search<'_>, pool: &mut Vec<Scored>) -> Result<()> {
     let cfg = s.cfg;
     let d = cfg.space.dims();
-    // Nelder–Mead from the best screened point.
-    s.meter.begin_stage(LOCAL_SHARE);
+    let allowance = s.meter.begin_stage(LOCAL_SHARE);
     if !pool.is_empty()
         && cfg.local_iters > 0
         && s.meter.cap(cfg.local_runs, cfg.audit.max_steps).is_some()
@@ -365,6 +416,7 @@ pub(super) fn refine(s: &Search<'_>, pool: &mut [Scored]) -> Result<()> {
             s,
             best: &best,
             failure: &failure,
+            limit: allowance / (d + 2) as f64,
         };
         let solver = NelderMead::new(simplex)
             .with_sd_tolerance(1e-6)
@@ -376,12 +428,14 @@ pub(super) fn refine(s: &Search<'_>, pool: &mut [Scored]) -> Result<()> {
         if let Some(e) = failure.into_inner().expect("invariant: no poisoning") {
             return Err(e);
         }
-        if let Some(b) = best.into_inner().expect("invariant: no poisoning") {
-            // Replace the weakest finalist if the local optimum is worse for the algorithm.
-            let last = pool.len() - 1;
-            if b.key() > pool[last].key() && !pool.iter().any(|p| p.cand.means == b.cand.means) {
-                pool[last] = b;
-                sort(pool);
+        if let Some((best_score, b)) = best.into_inner().expect("invariant: no poisoning") {
+            let m = cfg.finalists.min(pool.len());
+            let allowance = s.allowance();
+            let weakest = score(&s.outlook, &pool[m - 1].evidence(), allowance);
+            if best_score > weakest && !pool.iter().any(|p| p.cand == b.cand) {
+                // The displaced finalist heads the reserve.
+                pool.insert(m - 1, b);
+                sort(s, &mut pool[..m]);
             }
         }
     }

@@ -7,8 +7,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
+/// Shares of what is left of the budget: screening, then Nelder–Mead (of the rest), then the
+/// confirmation takes all that remains.
+pub(super) const SCREEN_SHARE: f64 = 0.5;
+/// See [`SCREEN_SHARE`].
+pub(super) const LOCAL_SHARE: f64 = 0.4;
+
 /// Smallest per-run step cap worth a batch (below it the stage is over).
-const MIN_CAP: u64 = 64;
+pub(super) const MIN_CAP: u64 = 64;
 
 /// The meter shared by the stages of one search.
 pub(crate) struct Meter {
@@ -105,6 +111,43 @@ impl Meter {
         }
         let cap = ((left / runs as f64).floor() as u64).min(max_steps);
         (cap >= MIN_CAP.min(max_steps)).then_some(cap)
+    }
+
+    /// The samples the confirmation stage can expect: what is left of the budget after the
+    /// Nelder–Mead share of it (for a budget in seconds, at the rate measured so far;
+    /// unbounded before any rate). A search stage that spends less than its share leaves the
+    /// rest to the confirmation, so this is the estimate at the end of the screening.
+    pub(crate) fn projected_confirmation(&self) -> f64 {
+        let share = 1.0 - LOCAL_SHARE;
+        let used = self.used() as f64;
+        match self.budget {
+            Budget::Samples(n) => share * (n as f64 - used).max(0.0),
+            Budget::Seconds(s) => {
+                let secs = self.seconds();
+                if used > 0.0 && secs > 0.0 {
+                    share * (s - secs).max(0.0) * used / secs
+                } else {
+                    f64::INFINITY
+                }
+            }
+        }
+    }
+
+    /// The samples the current stage has left (for a budget in seconds, at the rate measured
+    /// so far; unbounded before any rate).
+    pub(crate) fn stage_left(&self) -> f64 {
+        let end = *self.stage_end.lock().expect("invariant: no poisoning");
+        match self.budget {
+            Budget::Samples(_) => (end - self.used() as f64).max(0.0),
+            Budget::Seconds(_) => {
+                let (used, secs) = (self.used() as f64, self.seconds());
+                if used > 0.0 && secs > 0.0 {
+                    ((end - secs) * used / secs).max(0.0)
+                } else {
+                    f64::INFINITY
+                }
+            }
+        }
     }
 
     /// Records `drawn` samples.

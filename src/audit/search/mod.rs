@@ -7,28 +7,36 @@
 //!    means, of the gap, of `δ`, of `ε` for private algorithms) is parametrised by
 //!    `x ∈ [0, 1]^d` ([`SearchSpace::decode`]): `K`, the gap (log scale), the position of the
 //!    best mean, the configuration of the arms below the runner-up (tied, spread, a low-mean
-//!    tail, two clusters, geometric), its spread and cluster fraction, then `δ`, `ε`, family.
-//! 2. **Design.** The space's corners, then points seeded by the threshold's own expression
-//!    (`seeds`: the counts where it is smallest relative to the algorithm's provable preset,
-//!    and a point of a failed dominance proof, turned into the gap at which a run reaches those
-//!    counts), then uniform points (seeded) up to `screen_candidates`.
-//! 3. **Screening with successive halving** on `screen_runs` runs each; the better half (by
-//!    error frequency, then hardness) gets its runs doubled, until `finalists` remain.
-//! 4. **Nelder–Mead** (argmin, derivative free) from the best point, on the error frequency over
-//!    `local_runs` runs (minus a `10^{-3}`-scaled hardness tie-break).
+//!    tail, two clusters, geometric), its spread and cluster fraction, then `δ`, `ε`, family
+//!    and `σ` (log scale).
+//! 2. **Design.** Points seeded by the threshold's own expression (`seeds`: the counts where it
+//!    is smallest relative to the algorithm's provable preset, and a point of a failed dominance
+//!    proof, turned into the gap at which a run reaches those counts), the space's corners, then
+//!    uniform points (seeded) up to `screen_candidates`, each instance once.
+//! 3. **Screening with successive halving** on `screen_runs` runs each, no instance drawing
+//!    more than its share (round 0: `1/(2N)` of the screening budget for each of the `N`
+//!    points; a halving round: its share of half of what is left); the better half by
+//!    [`rank`]'s score (what the confirmation could prove on it within its budget) gets its
+//!    runs doubled, until `finalists` remain; the others stay in reserve.
+//! 4. **Nelder–Mead** (argmin, derivative free) from the best point, on the same score over
+//!    `local_runs` runs.
 //! 5. Every evaluation uses **common random numbers**: run `r` of every candidate draws from
 //!    `rng_for_run(s_crn, r)`.
 //! 6. **Confirmation.** The finalists are re-audited on fresh seeds with the exact, outward
 //!    Clopper–Pearson audit under the pre-registered run plan, each at `α/m` (Bonferroni over
-//!    the `m` finalists, rounded down) and each look `j` at `α/m·2^{−j}`. The search data only
-//!    choose *which* instances are confirmed; the confirmation data are independent of that
-//!    choice, so the verdict `violated` is wrong with probability at most `α`.
+//!    the `m` finalists, rounded down) and each look `j` at `α/m·2^{−j}`, each run capped at
+//!    the instance's own [`rank::step_cap`] (`32·T*(ν)·log(1/δ)`). A finalist whose first
+//!    look its share of the budget cannot pay for (at the run length the search measured) is
+//!    reported unaffordable, without a run, and the next candidate takes its slot. The search
+//!    data only choose *which* instances are confirmed; the confirmation data are independent
+//!    of that choice, so the verdict `violated` is wrong with probability at most `α`.
 //!
 //! # Verdicts
 //! `violated` (a finalist's lower confidence end exceeds its `δ`, with the instance and the
 //! confirmation's counts), or `no violation found`, with the space searched, the points
 //! screened and the power against the declared space ([`SearchReport::power`]), or
-//! `undecided` when the budget paid for no confirmation run at all. A search never
+//! `undecided` when the budget paid for no confirmation run at all (every finalist tried was
+//! unaffordable, or the budget ran out). A search never
 //! says `holds`: that is reserved for a proof (`audit delta --dominates`).
 //!
 //! # Budget
@@ -51,8 +59,9 @@
 //!
 //! # Files
 //! [`space`] (the space, its parametrisation and the design), `seeds` (points from the
-//! threshold's expression), `meter` (the budget), `halving` (shared state, successive halving,
-//! Nelder–Mead), `confirm` (confirmation and power statement), [`report`] (trace rows, the
+//! threshold's expression), `meter` (the budget), [`rank`] (the candidates' score and the
+//! confirmation's step cap), `halving` (shared state, successive halving, Nelder–Mead),
+//! `confirm` (confirmation and power statement), [`report`] (trace rows, the
 //! report, REPORT.md rows); this file holds the configuration and the entry points
 //! [`search_with`] and [`search`].
 
@@ -60,6 +69,7 @@ mod config;
 mod confirm;
 mod halving;
 mod meter;
+pub mod rank;
 pub mod report;
 mod seeds;
 pub mod space;
@@ -80,8 +90,11 @@ use halving::Search;
 /// The version of the search's results (cached searches carry it in their key,
 /// [`crate::experiment::evidence`]): bump it when a search of the same configuration finds
 /// differently. 2: a search that made no confirmation run says `undecided` (it said `no
-/// violation found`), and a budget in seconds always pays for the first batch.
-pub const SEARCH_VERSION: u32 = 2;
+/// violation found`), and a budget in seconds always pays for the first batch. 3: the
+/// ranking by what the confirmation could prove ([`rank`]), per-instance screening shares,
+/// the confirmation's step cap from `T*·log(1/δ)` and unaffordable finalists replaced,
+/// a `σ` range.
+pub const SEARCH_VERSION: u32 = 3;
 
 /// Runs the search (module docs for the protocol) on the algorithm built by `build`.
 ///

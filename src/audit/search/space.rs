@@ -44,6 +44,9 @@ pub struct SearchSpace {
     /// `δ` range `[lo, hi]` searched (`None`: the audited `δ` alone); each candidate is
     /// confirmed against its own `δ`.
     pub delta: Option<(f64, f64)>,
+    /// `σ` range `[lo, hi]` of the Gaussian arms searched (log scale; `None`: the family's
+    /// `σ` alone). Only with a Gaussian family (or both).
+    pub sigma: Option<(f64, f64)>,
 }
 
 impl Default for SearchSpace {
@@ -60,6 +63,7 @@ impl Default for SearchSpace {
             max_gap: 0.4,
             eps: None,
             delta: None,
+            sigma: None,
         }
     }
 }
@@ -146,6 +150,23 @@ impl SearchSpace {
                 ));
             }
         }
+        if let Some((lo, hi)) = self.sigma {
+            let (a, b) = crate::params::SIGMA_RANGE;
+            if !(a <= lo && lo <= hi && hi <= b) {
+                return Err(Error::param(
+                    "sigma range",
+                    format!("[{}, {}]", compact_number(lo), compact_number(hi)),
+                    format!("{a:e} <= sigma-min <= sigma-max <= {b:e}"),
+                ));
+            }
+            if !has_gaussian(self.family) {
+                return Err(Error::param(
+                    "sigma range",
+                    format!("[{}, {}]", compact_number(lo), compact_number(hi)),
+                    "a Gaussian family (--family gaussian or both): Bernoulli arms have sigma 1/2",
+                ));
+            }
+        }
         if let Some((lo, hi)) = self.delta {
             if !(DELTA_RANGE.0 <= lo && lo <= hi && hi <= DELTA_RANGE.1) {
                 return Err(Error::param(
@@ -162,11 +183,17 @@ impl SearchSpace {
     }
 
     /// Number of search coordinates: `K`, gap, position, shape, spread, cluster fraction, then
-    /// `δ`, `ε` and family when searched.
+    /// `δ`, `ε`, family and `σ` when searched.
     pub fn dims(&self) -> usize {
         6 + usize::from(self.delta.is_some())
             + usize::from(self.eps.is_some())
             + usize::from(matches!(self.family, SpaceFamily::Both { .. }))
+            + usize::from(self.sigma.is_some())
+    }
+
+    /// Index of the `σ` coordinate (the last one, when searched).
+    fn sigma_index(&self) -> Option<usize> {
+        self.sigma.map(|_| self.dims() - 1)
     }
 
     /// Index of the `δ`, `ε` and family coordinates (when present).
@@ -219,8 +246,8 @@ impl SearchSpace {
     /// `tail` the first `⌈f(K−2)⌉` at `μ₂`, the rest at `μ₂ − s D` (a low-mean tail);
     /// `clusters` the first `⌈f(K−2)⌉` at `μ₂ − s D/10`, the rest at `μ₂ − s D`;
     /// `geometric` at `μ₂ − s D(1 − 2^{−j})`. Then `δ = δ_lo(δ_hi/δ_lo)^{x₆}`,
-    /// `ε = ε_lo(ε_hi/ε_lo)^{x}` and the family (Gaussian for `x >= 1/2`) on the next
-    /// coordinates when searched.
+    /// `ε = ε_lo(ε_hi/ε_lo)^{x}`, the family (Gaussian for `x >= 1/2`) and
+    /// `σ = σ_lo(σ_hi/σ_lo)^{x}` on the next coordinates when searched.
     ///
     /// # Errors
     /// Those of [`Instance`] (not expected for a validated space).
@@ -279,10 +306,16 @@ impl SearchSpace {
             (Some((a, b)), Some(i)) => Some((a * (b / a).powf(c(i))).clamp(a, b)),
             _ => None,
         };
+        let sigma_of = |sigma: f64| match (self.sigma, self.sigma_index()) {
+            (Some((a, b)), Some(i)) => (a * (b / a).powf(c(i))).clamp(a, b),
+            _ => sigma,
+        };
         let gaussian = match self.family {
             SpaceFamily::Bernoulli => None,
-            SpaceFamily::Gaussian { sigma } => Some(sigma),
-            SpaceFamily::Both { sigma } => fi.and_then(|i| (c(i) >= 0.5).then_some(sigma)),
+            SpaceFamily::Gaussian { sigma } => Some(sigma_of(sigma)),
+            SpaceFamily::Both { sigma } => {
+                fi.and_then(|i| (c(i) >= 0.5).then_some(sigma_of(sigma)))
+            }
         };
         let (instance, family) = match gaussian {
             None => (Instance::bernoulli(means.clone())?, "bernoulli".to_string()),
@@ -306,6 +339,11 @@ impl SearchSpace {
     }
 }
 
+/// Whether the family has Gaussian arms (a `σ` range needs them).
+fn has_gaussian(f: SpaceFamily) -> bool {
+    !matches!(f, SpaceFamily::Bernoulli)
+}
+
 /// The range of `δ` a search accepts (its confirmation needs about `ln(4m/α)/δ` runs).
 pub const DELTA_RANGE: (f64, f64) = (1e-6, 0.5);
 
@@ -325,8 +363,10 @@ pub(crate) fn halton(mut i: u64, b: u64) -> f64 {
 
 /// The corners of the screening design: the space's hard corners (most and fewest arms at the
 /// smallest gap, all others tied; a low-mean tail; near-ties at the top and bottom of the means
-/// range; the smallest `δ` and `ε`, both families), `d` coordinates each.
-pub(super) fn corners(d: usize) -> Vec<Vec<f64>> {
+/// range; the smallest `δ`, `ε` and `σ`, both families), one coordinate per dimension.
+pub(super) fn corners(space: &SearchSpace) -> Vec<Vec<f64>> {
+    let d = space.dims();
+    let family = space.extra().2;
     let base: [[f64; 6]; 6] = [
         // Most arms, smallest gap, all others tied.
         [1.0, 0.0, 0.5, 0.0, 0.0, 0.0],
@@ -346,12 +386,10 @@ pub(super) fn corners(d: usize) -> Vec<Vec<f64>> {
         // δ, ε at their smallest; the family coordinate both ways for the first corners.
         p.resize(d, 0.0);
         out.push(p.clone());
-        if d > 6 {
+        if let Some(i) = family {
             let mut q = p;
-            q[d - 1] = 1.0;
-            if q != out[out.len() - 1] {
-                out.push(q);
-            }
+            q[i] = 1.0;
+            out.push(q);
         }
     }
     out
@@ -401,6 +439,42 @@ mod tests {
             ..SearchSpace::default()
         };
         assert!(bad.validate().is_err());
+    }
+
+    /// A `σ` range adds the last coordinate (log scale); the corners take its smallest end and
+    /// toggle the family coordinate, not the `σ` one; a range needs Gaussian arms.
+    #[test]
+    fn a_sigma_range_is_searched_on_a_log_scale() {
+        let sp = SearchSpace {
+            family: SpaceFamily::Both { sigma: 1.0 },
+            sigma: Some((0.01, 1.0)),
+            ..SearchSpace::default()
+        };
+        assert_eq!(sp.dims(), 8);
+        let mut x = vec![0.0; 8];
+        x[6] = 1.0; // Gaussian
+        for (xs, want) in [(0.0, 0.01), (0.5, 0.1), (1.0, 1.0)] {
+            x[7] = xs;
+            let c = sp.decode(&x, 0.1).expect("decodes");
+            let got: f64 = c.family[9..c.family.len() - 1].parse().expect("sigma");
+            assert!(
+                (got - want).abs() < 1e-12 * want.max(1.0),
+                "{xs}: {}",
+                c.family
+            );
+        }
+        let cs = corners(&sp);
+        assert!(cs.iter().all(|c| c[7] == 0.0) && cs.iter().any(|c| c[6] == 1.0));
+        let bern = SearchSpace {
+            sigma: Some((0.1, 1.0)),
+            ..SearchSpace::default()
+        };
+        assert!(bern.validate().is_err());
+        let reversed = SearchSpace {
+            sigma: Some((1.0, 0.1)),
+            ..sp
+        };
+        assert!(reversed.validate().is_err());
     }
 
     #[test]

@@ -42,11 +42,18 @@ pub struct SearchArgs {
     /// Largest eps searched (private algorithms).
     #[arg(long, default_value_t = 1.0)]
     pub eps_hi: f64,
+    /// Smallest sigma of the Gaussian arms searched (--family gaussian or both; a range
+    /// [sigma-min, sigma-max] searched on a log scale, each end defaulting to --sigma).
+    #[arg(long)]
+    pub sigma_min: Option<f64>,
+    /// Largest sigma of the Gaussian arms searched (see --sigma-min).
+    #[arg(long)]
+    pub sigma_max: Option<f64>,
     /// Search budget of every stage (screening <= 1/2, Nelder-Mead <= 40% of the rest, the
     /// confirmation the rest): samples in [1, 1e12] (default; deterministic: the same report
     /// on any machine and load), or seconds with an `s` suffix (`60s`, up to a week;
     /// machine-dependent).
-    #[arg(long, default_value = "5e7")]
+    #[arg(long, default_value = "2e9")]
     pub search_budget: String,
     /// Candidates of the first screening round, in [finalists, 10000] (memory below
     /// screen-candidates * (48 K_max + 2000) bytes).
@@ -222,6 +229,13 @@ fn with_budget_bar<T>(
     r
 }
 
+/// The `σ` range of `--sigma-min/--sigma-max` (each end defaulting to `--sigma`), if either
+/// is given ([`SearchSpace::validate`] checks it).
+fn sigma_range(a: &SearchArgs, sigma: f64) -> Option<(f64, f64)> {
+    (a.sigma_min.is_some() || a.sigma_max.is_some())
+        .then(|| (a.sigma_min.unwrap_or(sigma), a.sigma_max.unwrap_or(sigma)))
+}
+
 /// Runs `--search` with the audit settings already parsed by `audit delta`.
 #[allow(clippy::too_many_arguments)]
 pub fn run_search(
@@ -253,6 +267,7 @@ pub fn run_search(
         max_gap: a.max_gap,
         eps,
         delta: a.delta_min.map(|lo| (lo, delta)),
+        sigma: sigma_range(a, sigma),
     };
     space.validate().map_err(|e| usage(e.to_string()))?;
     let mut cfg = SearchConfig::new(audit, delta, space);
@@ -420,13 +435,14 @@ fn print_search(r: &SearchReport) {
     }
     for row in &r.confirmation {
         println!(
-            "  confirm {:<12} K={:<3} delta {:<8} runs {:>6} errors {:>5} unstopped {:>4} ci [{:.3e}, {:.3e}] {}",
+            "  confirm {:<12} K={:<3} delta {:<8} runs {:>6} errors {:>5} unstopped {:>4} (step cap {}) ci [{:.3e}, {:.3e}] {}",
             row.name,
             row.means.len(),
             crate::error::compact_number(row.delta),
             row.runs,
             row.errors,
             row.unstopped,
+            crate::error::compact_number(row.step_cap as f64),
             row.ci[0],
             row.ci[1],
             row.skipped.as_deref().unwrap_or(row.verdict.as_str())
