@@ -78,7 +78,7 @@ pub enum Error {
         /// The area's name (`solver`, `special`, `mc`, `audit`).
         area: &'static str,
     },
-    /// A figure could not be built, drawn or written ([`crate::report::plot`]).
+    /// A figure could not be built, drawn or written ([`crate::plot`]).
     #[error("figure {name}: {source}")]
     Figure {
         /// The figure (its file stem or title).
@@ -99,7 +99,7 @@ pub enum Error {
     },
 }
 
-/// Errors of the figure layer ([`crate::report::plot`]), carried by [`Error::Figure`].
+/// Errors of the figure layer ([`crate::plot`]), carried by [`Error::Figure`].
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum FigureError {

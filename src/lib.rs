@@ -40,7 +40,7 @@
 //!
 //! Layers depend only on the layers before them:
 //! `special → divergence → functions → instance → complexity → threshold → privacy/bandit → mc →
-//! audit → experiment → claims → report → cli`; `error`, `params`, `rng`, `roots`, `spelling` and `stats` are shared by all.
+//! audit → experiment → claims → report → cli`; `error`, `params`, `plot`, `rng`, `roots`, `spelling` and `stats` are shared by all.
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
@@ -50,6 +50,7 @@ pub mod fault;
 pub mod files;
 pub mod float;
 pub mod params;
+pub mod plot;
 pub mod rng;
 pub mod roots;
 pub mod spelling;

@@ -361,8 +361,8 @@ fn study_figures_state_the_cap_and_the_asymptotic_bounds_and_mark_the_switches()
 }
 
 /// A one-panel figure with a fixed y range `[0, 1]` and the points `ys` at x = 1, 2, 3.
-fn fixed_range_figure(ys: Vec<f64>) -> dpbai::report::plot::Figure {
-    use dpbai::report::plot::{Figure, Panel, Series, SeriesStyle};
+fn fixed_range_figure(ys: Vec<f64>) -> dpbai::plot::Figure {
+    use dpbai::plot::{Figure, Panel, Series, SeriesStyle};
     let mut p = Panel::new("p", "x", "y");
     p.y_range = Some([0.0, 1.0]);
     p.series.push(Series::new(
@@ -377,7 +377,7 @@ fn fixed_range_figure(ys: Vec<f64>) -> dpbai::report::plot::Figure {
 
 #[test]
 fn a_point_beyond_a_fixed_range_is_drawn_as_an_arrow_at_the_edge() {
-    use dpbai::report::plot::{render_svg, OFF_SCALE_LABEL};
+    use dpbai::plot::{render_svg, OFF_SCALE_LABEL};
     // Points of palette colour 0 are circles: every polygon is an arrow (plot or legend).
     let polygons = |ys: Vec<f64>| {
         let svg = render_svg(&fixed_range_figure(ys)).expect("svg");
@@ -393,7 +393,7 @@ fn a_point_beyond_a_fixed_range_is_drawn_as_an_arrow_at_the_edge() {
 
 #[test]
 fn an_asymmetric_error_is_checked_like_a_symmetric_one() {
-    use dpbai::report::plot::{render_svg, ErrStyle, FigureError};
+    use dpbai::plot::{render_svg, ErrStyle, FigureError};
     let mut fig = fixed_range_figure(vec![0.5, 0.6, 0.7]);
     fig.panels[0].series[0] = fig.panels[0].series[0].clone().with_err_range(
         vec![0.1, -0.1, 0.1],

@@ -2,7 +2,7 @@
 //! before it,
 //! `special → divergence → functions → instance → complexity → threshold → privacy/bandit → mc →
 //! audit → experiment → claims → report → cli`
-//! (`error`, `params`, `rng`, `roots`, `spelling` and `stats` are shared by all).
+//! (`error`, `params`, `plot`, `rng`, `roots`, `spelling` and `stats` are shared by all).
 //!
 //! What counts as a use: a path `crate::<layer>` (or a one-line group `crate::{<layer>::…, …}`) in code outside the file's `#[cfg(test)]`
 //! module. Doc comments (`//!`, `///`) and plain comments are not code: a doc link to a later

@@ -7,13 +7,13 @@
 
 use std::path::PathBuf;
 
+use dpbai::plot::{
+    render, render_svg, render_with_sidecar, write_sidecar, ErrStyle, Figure, FigureError, Panel,
+    RefStyle, Series, SeriesStyle, VLine,
+};
 use dpbai::report::paper::builders::{
     allocation_figure, paper_eps_figure, ratio_figure, AllocationPanelData, Curve, Empirical,
     EpsPanelData, RatioPanelData,
-};
-use dpbai::report::plot::{
-    render, render_svg, render_with_sidecar, write_sidecar, ErrStyle, Figure, FigureError, Panel,
-    RefStyle, Series, SeriesStyle, VLine,
 };
 
 /// A fresh directory under the system temp dir, unique per process and test.
@@ -103,7 +103,7 @@ fn two_panel_figure() -> Figure {
 /// a resolution outside 50–600 is refused with a message naming it.
 #[test]
 fn a_png_at_a_higher_dpi_is_scaled_and_the_svg_is_unchanged() {
-    use dpbai::report::plot::render_at;
+    use dpbai::plot::render_at;
     let dir = temp_dir("dpi");
     let fig = two_panel_figure();
     let a = render_at(&fig, &dir.join("a"), 100).expect("rendered at 100 dpi");

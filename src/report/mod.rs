@@ -1,8 +1,7 @@
 //! Reporting layer: the paper's claims (checked), REPORT.md generated blocks, figures.
 //!
-//! Laid out as the report is (no sibling imports a later one):
-//! * [`plot`]: the data model of a figure, its style, axes, drawing and legend (PNG + SVG +
-//!   JSON sidecar); knows nothing about the paper;
+//! Laid out as the report is (no sibling imports a later one); the figures are drawn by
+//! [`crate::plot`], which knows nothing about the papers:
 //! * [`paper`]: the builders of the paper's figures and their rendering from a grid of cells;
 //! * [`markdown`], [`blocks`]: REPORT.md's generated blocks;
 //! * [`bai25`]: REPORT-BAI25.md, the second paper's report;
@@ -15,6 +14,5 @@ pub mod bai25;
 pub mod blocks;
 pub mod markdown;
 pub mod paper;
-pub mod plot;
 pub mod study;
 pub mod verify;

@@ -4,10 +4,10 @@
 
 use super::blocks;
 use super::markdown::{claims_table_of, replace_block, verdict_summary};
-use super::plot::Rendered;
 use crate::claims::dp_bai::evidence::Profile;
 use crate::claims::verify::Verification;
 use crate::error::Result;
+use crate::plot::Rendered;
 use std::path::{Path, PathBuf};
 
 const TEMPLATE: &str =

@@ -7,7 +7,7 @@ use crate::audit::search::{
     holds_sized_plan, report_rows, search, Budget, SearchConfig, SearchReport, SearchSpace,
     SpaceFamily,
 };
-use crate::report::plot::{self as figure, Figure, HLine, Panel, RefStyle, Series, SeriesStyle};
+use crate::plot::{self as figure, Figure, HLine, Panel, RefStyle, Series, SeriesStyle};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -11,8 +11,8 @@ use crate::claims::dp_bai::trace::{TRACE_DELTA, TRACE_EPS};
 use crate::claims::Traces;
 use crate::complexity::{t_kl_beta_g_eps, t_kl_gaussian_beta};
 use crate::error::{Error, Result};
-use crate::report::plot::{render_with_sidecar, Rendered};
-use crate::report::plot::{
+use crate::plot::{render_with_sidecar, Rendered};
+use crate::plot::{
     ErrStyle, Figure, FigureResult, HLine, Panel, RefStyle, Series, SeriesStyle, BLACK_INDEX,
 };
 
@@ -36,7 +36,7 @@ pub struct AllocationPanelData {
 /// `± std` bands and the optimal allocation `w*_a` as dashed horizontal lines in the arm's colour.
 ///
 /// # Errors
-/// [`FigureError::Invalid`](crate::report::plot::FigureError::Invalid) on mismatched shapes.
+/// [`FigureError::Invalid`](crate::plot::FigureError::Invalid) on mismatched shapes.
 ///
 /// # Example
 /// ```

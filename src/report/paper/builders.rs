@@ -18,7 +18,7 @@ use super::series::{
     median_series, runs_note,
 };
 pub use super::series::{CAPPED_SUFFIX, MEAN_CROSS, MEDIAN_BEYOND_CAP};
-use crate::report::plot::{
+use crate::plot::{
     Figure, FigureError, FigureResult, HLine, Panel, RefStyle, Series, SeriesStyle, VLine,
     BLACK_INDEX, GREY_INDEX,
 };
@@ -121,7 +121,7 @@ pub(super) fn fmt_eps(v: f64) -> String {
 /// let fig = paper_eps_figure("Figure 2", vec![panel.clone(), panel], true).unwrap();
 /// assert_eq!(fig.ncols, 2);
 /// assert_eq!(fig.panels[0].vlines.len(), 2);
-/// // render with dpbai::report::plot::render(&fig, stem)
+/// // render with dpbai::plot::render(&fig, stem)
 /// ```
 pub fn paper_eps_figure(
     title: &str,

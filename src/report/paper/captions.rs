@@ -21,7 +21,7 @@ pub fn fmt_count(n: u64) -> String {
         m /= 10;
         k += 1;
     }
-    let sup = crate::report::plot::axis::superscript(k);
+    let sup = crate::plot::axis::superscript(k);
     match (k, m) {
         (0..=3, _) | (_, 0) => n.to_string(),
         (_, 1) => format!("10{sup}"),

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::report::plot::PointStats;
+use crate::plot::PointStats;
 
 /// A named curve (a bound), on its own abscissae (e.g. a finer ε grid than the experiment).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -26,7 +26,7 @@ use crate::claims::dp_bai::evidence::Profile;
 use crate::error::{Error, Result};
 use crate::experiment::grid::GridResults;
 use crate::experiment::study::config::{FigureKind, Study};
-use crate::report::plot::{count_off_scale, render_with_sidecar_at, Figure, Rendered};
+use crate::plot::{count_off_scale, render_with_sidecar_at, Figure, Rendered};
 use std::path::Path;
 
 /// REPORT.md's list of the figures of `study` (PNG, with links to the SVG and the data).

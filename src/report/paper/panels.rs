@@ -18,7 +18,7 @@ use crate::experiment::grid::GridResults;
 use crate::instance::Instance;
 use crate::numbers::log_grid;
 use crate::params::Delta;
-use crate::report::plot::PointStats;
+use crate::plot::PointStats;
 
 /// Display name of an instance (`mu1` → `μ1 = (…)`).
 pub fn instance_label(name: &str, means: &[f64]) -> String {

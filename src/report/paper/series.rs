@@ -3,7 +3,7 @@
 //! the median with its interquartile band and the mean as `×`.
 
 use super::data::{Empirical, PointStat};
-use crate::report::plot::{
+use crate::plot::{
     ErrStyle, FigureError, FigureResult, PointStats, Series, SeriesStyle, GREY_INDEX,
 };
 

@@ -13,6 +13,10 @@ use crate::experiment::study::config::{
 use crate::experiment::study::{upper_per_log, BoundCache, Row};
 use crate::instance::Instance;
 use crate::params::Delta;
+use crate::plot::{
+    count_off_scale, render_with_sidecar_at, ErrStyle, Figure, Panel, PointStats, Series,
+    SeriesStyle, BLACK_INDEX, GREY_INDEX,
+};
 use crate::report::paper::builders::{
     paper_eps_figure_with, BranchSwitch, Curve, Empirical, EpsPanelData, PointStat, Switch,
 };
@@ -20,10 +24,6 @@ use crate::report::paper::captions::{
     asymptotic_sentence, cap_sentence, off_scale_sentence, THM24_SENTENCE,
 };
 use crate::report::paper::figures::{SWITCH_SIDES, THM24_SWITCH_LABEL};
-use crate::report::plot::{
-    count_off_scale, render_with_sidecar_at, ErrStyle, Figure, Panel, PointStats, Series,
-    SeriesStyle, BLACK_INDEX, GREY_INDEX,
-};
 use std::path::Path;
 
 pub use super::summary::write_summary;

@@ -22,7 +22,7 @@
 //!
 //! # Example
 //! ```
-//! use dpbai::report::plot::{render_svg, Figure, Panel, Series, SeriesStyle};
+//! use dpbai::plot::{render_svg, Figure, Panel, Series, SeriesStyle};
 //! let mut panel = Panel::new("μ1", "privacy budget ε", "stopping time τ (samples)");
 //! panel.x_log = true;
 //! panel.y_log = true;

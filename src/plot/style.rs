@@ -31,7 +31,7 @@ pub(super) fn color(i: usize) -> RGBColor {
 
 /// The font family name every text style uses; the bundled font is registered under it.
 pub const FONT_FAMILY: &str = "sans-serif";
-static FONT_BYTES: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
+static FONT_BYTES: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 static FONT: OnceLock<Result<(), String>> = OnceLock::new();
 
 /// Registers the bundled DejaVu Sans under [`FONT_FAMILY`] (once per process; later calls are

@@ -138,7 +138,7 @@ pub(crate) fn series_sides(s: &Series, xa: &Axis, ya: &Axis) -> Vec<Option<OffSc
 ///
 /// # Example
 /// ```
-/// use dpbai::report::plot::{count_off_scale, Figure, Panel, Series, SeriesStyle};
+/// use dpbai::plot::{count_off_scale, Figure, Panel, Series, SeriesStyle};
 /// let mut p = Panel::new("p", "x", "y");
 /// p.y_range = Some([0.0, 1.0]);
 /// p.series.push(Series::new("a", vec![1.0, 2.0], vec![0.5, 3.0], SeriesStyle::Points, 0));
@@ -223,7 +223,7 @@ pub(crate) fn annotate(fig: &Figure, data: &mut serde_json::Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::plot::{Series, SeriesStyle};
+    use crate::plot::{Series, SeriesStyle};
 
     fn panel(y_range: Option<[f64; 2]>, log: bool) -> Panel {
         let mut p = Panel::new("p", "x", "y");
