@@ -2,7 +2,7 @@
 //! (target <= 100 ns per evaluation), general vs run-bound programs.
 
 use dpbai::bandit::ThresholdVars;
-use dpbai::threshold::expr::{parse_threshold, ThresholdExpr};
+use dpbai::threshold::expr::{ThresholdExpr, parse_threshold};
 use std::hint::black_box;
 
 fn main() {
@@ -87,7 +87,7 @@ fn eval_bound_varying(b: divan::Bencher, src: &str) {
 /// second (ns per sample = 1e9 / throughput).
 #[divan::bench(args = ["built-in", "paper-cg", "log(1/delta)+2*log(4+log(na))+2*log(4+log(nb))+3"])]
 fn audit_per_sample(b: divan::Bencher, thr: &str) {
-    use dpbai::bandit::{build, AlgoName, AlgoSpec, CustomThreshold};
+    use dpbai::bandit::{AlgoName, AlgoSpec, CustomThreshold, build};
     use std::sync::Arc;
     let inst = dpbai::instance::Instance::bernoulli(vec![0.6, 0.5, 0.5, 0.5, 0.5]).expect("valid");
     let mut spec =

@@ -6,7 +6,7 @@
 //!
 //! `cargo bench --bench bandit -- --sample-count 10`
 
-use dpbai::bandit::{build, AlgoName, AlgoSpec, BaiAlgorithm, Rules};
+use dpbai::bandit::{AlgoName, AlgoSpec, BaiAlgorithm, Rules, build};
 use dpbai::instance::Instance;
 use dpbai::rng::rng_for_run;
 

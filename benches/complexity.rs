@@ -3,7 +3,7 @@
 //! K = 200: each <= 200 ms.
 
 use divan::black_box;
-use dpbai::complexity::{characteristic_time, TimeKind};
+use dpbai::complexity::{TimeKind, characteristic_time};
 use dpbai::instance::Instance;
 
 fn main() {

@@ -5,7 +5,7 @@
 
 use dpbai::bandit::{AlgoName, AlgoSpec, BaiAlgorithm, RunOutcome};
 use dpbai::instance::Instance;
-use dpbai::mc::{simulate, summarize, EngineConfig};
+use dpbai::mc::{EngineConfig, simulate, summarize};
 use dpbai::rng::Rng;
 use dpbai::stats;
 use rand::RngExt;

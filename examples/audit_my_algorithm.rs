@@ -10,8 +10,8 @@
 //!
 //! The delta auditor runs both on a two-armed instance with gap 0.1; `FixedBudget` is caught.
 
-use dpbai::audit::delta::{audit_delta_with, AuditInstance, DeltaAuditConfig, RunPlan};
 use dpbai::audit::Verdict;
+use dpbai::audit::delta::{AuditInstance, DeltaAuditConfig, RunPlan, audit_delta_with};
 use dpbai::bandit::{AlgoName, BaiAlgorithm, RunOutcome, Setting};
 use dpbai::instance::Instance;
 use dpbai::rng::Rng;

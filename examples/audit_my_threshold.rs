@@ -7,9 +7,9 @@
 //! deliberately weak `log(1/δ)/20`. Each is audited with the exact Clopper–Pearson auditor on a
 //! near-tied two-armed instance; the weak one is caught (`violated`), the paper's `holds`.
 
-use dpbai::audit::custom::with_threshold;
-use dpbai::audit::delta::{audit_delta_with, AuditInstance, DeltaAuditConfig, RunPlan};
 use dpbai::audit::Verdict;
+use dpbai::audit::custom::with_threshold;
+use dpbai::audit::delta::{AuditInstance, DeltaAuditConfig, RunPlan, audit_delta_with};
 use dpbai::bandit::{AlgoName, Setting, ThresholdVars};
 use dpbai::instance::Instance;
 

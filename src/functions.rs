@@ -208,8 +208,7 @@ pub const FUNCTIONS: &[Function] = &[
         command: "c-l36",
         aliases: &[],
         params: &["x", "delta", "K"],
-        domain:
-            "x >= 1, delta in (0, 1), integer K >= 2; the threshold c_{L36}(x, delta) of Lemma 36",
+        domain: "x >= 1, delta in (0, 1), integer K >= 2; the threshold c_{L36}(x, delta) of Lemma 36",
         eval: Eval::Three(|x, d, k| special::c_l36(x, d, arms(k)?)),
         expr: None,
         infinite: None,
@@ -375,8 +374,7 @@ pub const FUNCTIONS: &[Function] = &[
         command: "kl-delta",
         aliases: &[],
         params: &["delta"],
-        domain:
-            "delta in [1e-300, 1); kl(1 - delta, delta), the change-of-measure constant of Lemma 5",
+        domain: "delta in [1e-300, 1); kl(1 - delta, delta), the change-of-measure constant of Lemma 5",
         eval: Eval::One(|d| Ok(divergence::kl_delta(crate::params::Delta::new(d)?))),
         expr: None,
         infinite: None,

@@ -6,7 +6,7 @@
 //! [`Instance::is_interior`] / [`Instance::has_distinct_means`].
 
 use crate::divergence::rr_mean_unchecked;
-use crate::error::{check_above, Error, Result};
+use crate::error::{Error, Result, check_above};
 use serde::Serialize;
 
 /// Reward distribution family of the arms.

@@ -3,7 +3,7 @@
 //! Constructors reject NaN, infinities and out-of-range values with an [`Error`](crate::Error) that names the
 //! value and the allowed range; hot loops then take these types without re-checking.
 
-use crate::error::{check_closed, check_open, Result};
+use crate::error::{Result, check_closed, check_open};
 
 macro_rules! newtype {
     ($(#[$m:meta])* $name:ident, $label:literal, $check:expr) => {
@@ -304,7 +304,9 @@ pub mod limits {
             Err(Error::param(
                 "threads",
                 threads,
-                format!("in 1..={MAX_THREADS} (for more parallelism run shards --shard i/n as separate processes)"),
+                format!(
+                    "in 1..={MAX_THREADS} (for more parallelism run shards --shard i/n as separate processes)"
+                ),
             ))
         }
     }

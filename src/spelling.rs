@@ -7,7 +7,7 @@
 //! `FromStr` and `Display` from them. The command line's `clap::ValueEnum` derive (feature
 //! `cli`) uses the same kebab-case names; a test of `src/cli` checks that they agree.
 
-use serde::de::{self, value::Error as ValueError, Deserializer, IntoDeserializer, Visitor};
+use serde::de::{self, Deserializer, IntoDeserializer, Visitor, value::Error as ValueError};
 
 /// A fieldless enum spelled by its serde names.
 ///

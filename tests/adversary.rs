@@ -8,7 +8,7 @@
 //! quantity of `dpbai bounds` is finite on its documented domain, or is the documented
 //! infinite value (`kl-bernoulli` where `q ∈ {0, 1}` differs from `p`), or is refused.
 
-use crate::common::{prop_config, refused, run_cli, run_in, TempDir};
+use crate::common::{TempDir, prop_config, refused, run_cli, run_in};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -942,7 +942,7 @@ fn every_catalogue_function_is_finite_or_its_documented_infinity_on_its_domain()
 /// `--json`.
 #[test]
 fn bounds_quantities_are_finite_on_random_instances_and_eps() {
-    use dpbai::complexity::curves::{eps_curves, EPS_CURVE_COLUMNS};
+    use dpbai::complexity::curves::{EPS_CURVE_COLUMNS, eps_curves};
     let max = dpbai::divergence::C_LOCAL_EPS_MAX;
     let strategy = (
         prop::collection::vec(0.02f64..0.98, 1..6),

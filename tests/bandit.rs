@@ -8,8 +8,8 @@
 //! at their own pre-registered level `CONTROL_ALPHA = 0.01`.
 
 use dpbai::bandit::{
-    build, AdapLeaderBonus, AlgoName, AlgoSpec, BaiAlgorithm, CustomThreshold, DpaEpisodes,
-    LeaderCounts, Rules, Setting, ThresholdVars,
+    AdapLeaderBonus, AlgoName, AlgoSpec, BaiAlgorithm, CustomThreshold, DpaEpisodes, LeaderCounts,
+    Rules, Setting, ThresholdVars, build,
 };
 use dpbai::instance::Instance;
 use dpbai::params::{Beta, Epsilon};
@@ -214,9 +214,10 @@ fn reward_tables() {
         assert!(t.actions.iter().all(|&a| a < 3));
     }
     let ctb = build(&spec(AlgoName::CtbTt, 0.01, 0.5), &inst).unwrap();
-    assert!(ctb
-        .run_on_table(&vec![vec![0.5, 1.5, 0.0]], &mut rng)
-        .is_none());
+    assert!(
+        ctb.run_on_table(&vec![vec![0.5, 1.5, 0.0]], &mut rng)
+            .is_none()
+    );
 }
 
 /// Bad input is an error naming the value (never a panic).
@@ -249,11 +250,13 @@ fn bad_input_is_rejected() {
     assert!(Beta::new(1.0).is_err());
     let mut s = spec(AlgoName::GaussLdpTt, 0.01, 1.0);
     s.setting.gamma = None;
-    assert!(build(&s, &inst)
-        .err()
-        .expect("missing gamma")
-        .to_string()
-        .contains("gamma"));
+    assert!(
+        build(&s, &inst)
+            .err()
+            .expect("missing gamma")
+            .to_string()
+            .contains("gamma")
+    );
     let g = Instance::gaussian(vec![1.0, 0.0], 1.0).unwrap();
     assert!(build(&spec(AlgoName::CtbTt, 0.01, 1.0), &g).is_err());
     // Gaussian arms are fine for the others.
@@ -566,7 +569,7 @@ fn controls_are_validated() {
 /// under both rule sets; DP-SE refuses it.
 #[test]
 fn uniform_sampling_is_round_robin() {
-    use dpbai::bandit::{trace::run_traced, Sampling};
+    use dpbai::bandit::{Sampling, trace::run_traced};
     let inst = mu1();
     for rules in [Rules::Paper, Rules::Reference] {
         for algo in [

@@ -2,8 +2,8 @@
 //! forms of the declarations (`verify/protocol.toml`, the claims table of docs/CLAIMS.md) are
 //! the ones the declarations write.
 
-use dpbai::claims::protocol::{claims_table, protocol_toml, Paper};
-use dpbai::claims::{bai25, dp_bai, run_all, run_paper, ClaimResult, ClaimVerdict, Context};
+use dpbai::claims::protocol::{Paper, claims_table, protocol_toml};
+use dpbai::claims::{ClaimResult, ClaimVerdict, Context, bai25, dp_bai, run_all, run_paper};
 use dpbai::fault::Area;
 use std::path::PathBuf;
 

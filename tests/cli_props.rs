@@ -608,20 +608,22 @@ fn sweep(cases: usize, seed: [u8; 32], workers: usize) {
     let counts = std::sync::Mutex::new([0usize; 2]);
     std::thread::scope(|s| {
         for _ in 0..workers {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if i >= all.len() {
-                    break;
-                }
-                let o = run_with_cap(&all[i], &dir, i);
-                if let Some(why) = check(&all[i], &o) {
-                    failures.lock().expect("lock").push(format!(
-                        "dpbai {}\n  {}",
-                        quote(&all[i]),
-                        why.chars().take(400).collect::<String>()
-                    ));
-                } else {
-                    counts.lock().expect("lock")[usize::from(o.code == Some(2))] += 1;
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if i >= all.len() {
+                        break;
+                    }
+                    let o = run_with_cap(&all[i], &dir, i);
+                    if let Some(why) = check(&all[i], &o) {
+                        failures.lock().expect("lock").push(format!(
+                            "dpbai {}\n  {}",
+                            quote(&all[i]),
+                            why.chars().take(400).collect::<String>()
+                        ));
+                    } else {
+                        counts.lock().expect("lock")[usize::from(o.code == Some(2))] += 1;
+                    }
                 }
             });
         }

@@ -3,7 +3,7 @@
 
 use crate::common::{rel_err, run_cli};
 use approx::{assert_relative_eq, relative_eq};
-use dpbai::complexity::{self, characteristic_time, Certified, TimeKind, CERTIFIED_REL_WIDTH};
+use dpbai::complexity::{self, CERTIFIED_REL_WIDTH, Certified, TimeKind, characteristic_time};
 use dpbai::divergence::{c_local, kl_bernoulli, pinsker_switch_eps};
 use dpbai::instance::Instance;
 use proptest::prelude::*;
@@ -843,10 +843,12 @@ fn cli_json_has_every_key() {
     }
     for k in ["ctb_tt", "adap_tt", "dpa"] {
         assert!(v["upper_bounds"][k]["value"].is_number(), "{k}");
-        assert!(v["upper_bounds"][k]["note"]
-            .as_str()
-            .unwrap()
-            .contains("tied"));
+        assert!(
+            v["upper_bounds"][k]["note"]
+                .as_str()
+                .unwrap()
+                .contains("tied")
+        );
     }
     for k in ["thm24_main", "lemma52_app", "proof_max"] {
         assert!(v["upper_bounds"]["adap_tt_star"][k].is_number(), "{k}");

@@ -55,11 +55,7 @@ fn cases() -> Vec<Case> {
 
 fn err_of(got: f64, want: f64) -> f64 {
     if want == 0.0 {
-        if got == 0.0 {
-            0.0
-        } else {
-            f64::INFINITY
-        }
+        if got == 0.0 { 0.0 } else { f64::INFINITY }
     } else {
         rel_err(got, want)
     }

@@ -54,11 +54,7 @@ fn golden_values_divergence() {
         let want = crate::common::golden_number(&c["value"]);
         let got = eval(name, &args);
         let r = if want.is_infinite() {
-            if got == want {
-                0.0
-            } else {
-                f64::INFINITY
-            }
+            if got == want { 0.0 } else { f64::INFINITY }
         } else {
             rel_err(got, want)
         };
@@ -86,10 +82,12 @@ fn bad_input_is_err() {
     assert!(c_local(0.0).is_err());
     assert!(c_local(f64::NAN).is_err());
     assert!(rr_mean(0.5, -1.0).is_err());
-    assert!(dpbai::functions::lookup("kl_delta")
-        .unwrap()
-        .call(&[1.0])
-        .is_err());
+    assert!(
+        dpbai::functions::lookup("kl_delta")
+            .unwrap()
+            .call(&[1.0])
+            .is_err()
+    );
     let e = kl_bernoulli(1.5, 0.5).unwrap_err().to_string();
     assert!(e.contains("1.5") && e.contains("[0, 1]"), "{e}");
 }

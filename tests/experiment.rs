@@ -255,10 +255,12 @@ fn a_threshold_cell_is_reproduced_by_its_run_command() {
             "{cmd}"
         );
         assert_eq!(v["errors"].to_string(), row["errors"], "{cmd}");
-        assert!(v["options"][0]
-            .as_str()
-            .expect("options")
-            .starts_with("--threshold "));
+        assert!(
+            v["options"][0]
+                .as_str()
+                .expect("options")
+                .starts_with("--threshold ")
+        );
         means.push(row["mean_tau"].clone());
     }
     assert_eq!(means.len(), 2);
@@ -328,7 +330,7 @@ fn resumed_and_sharded_runs_write_the_same_bytes() {
 fn paper_global_preset_is_verifys_grid() {
     use dpbai::bandit::{AlgoName, Rules};
     use dpbai::claims::dp_bai::evidence;
-    use dpbai::experiment::{run_cell, Cell};
+    use dpbai::experiment::{Cell, run_cell};
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/paper-global.toml");
     let text = std::fs::read_to_string(&path).expect("preset");
     let study = dpbai::experiment::study::parse_study(&text, "paper-global.toml").expect("valid");

@@ -2,7 +2,7 @@
 //! because an injection is process-wide and would break the tests running beside it. One test
 //! runs every case in turn.
 
-use dpbai::claims::{dp_bai, run_all, Area, ClaimResult, ClaimVerdict, Context};
+use dpbai::claims::{Area, ClaimResult, ClaimVerdict, Context, dp_bai, run_all};
 
 /// Runs every claim without experiments, with `fault` injected.
 fn claims_with(fault: Option<Area>) -> Vec<ClaimResult> {
@@ -51,9 +51,10 @@ fn injected_solver_and_special_faults_leave_nothing_decided() {
             assert!(c.note.contains("injected fault"), "{id}: {}", c.note);
         }
         // Claims off that path still decide.
-        assert!(r
-            .iter()
-            .any(|c| c.ran && c.verdict == ClaimVerdict::Confirmed));
+        assert!(
+            r.iter()
+                .any(|c| c.ran && c.verdict == ClaimVerdict::Confirmed)
+        );
     }
 }
 

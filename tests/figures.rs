@@ -8,14 +8,14 @@
 //! runs, some capped, so that Figure 5's linear axis has points above it), from a small study
 //! run by the CLI, and, as written, from the committed `figures/` and example studies.
 
-use crate::common::{run_cli, TempDir};
+use crate::common::{TempDir, run_cli};
 use dpbai::bandit::{AlgoName, Rules, RunOutcome};
 use dpbai::claims::dp_bai::evidence::{self, Profile};
+use dpbai::experiment::Cell;
 use dpbai::experiment::grid::GridResults;
 use dpbai::experiment::run::CellResult;
-use dpbai::experiment::Cell;
-use dpbai::mc::{summarize, RunRecord};
-use dpbai::report::paper::figures::{render_all, THM24_SWITCH_LABEL};
+use dpbai::mc::{RunRecord, summarize};
+use dpbai::report::paper::figures::{THM24_SWITCH_LABEL, render_all};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -258,11 +258,12 @@ fn verify_figures_from_a_synthetic_grid_mark_every_point_beyond_their_axes() {
     // The reference Figure 2 has the public code's ε (0.01) beside the profile's grid.
     let eps0 = &read_json(&dir.path().join("fig2_global_mu1_mu2_ref.json"))["figure"]["panels"][0]
         ["series"];
-    assert!(eps0
-        .as_array()
-        .expect("series")
-        .iter()
-        .any(|s| s["style"] == "line_and_points" && s["x"][0] == 0.01));
+    assert!(
+        eps0.as_array()
+            .expect("series")
+            .iter()
+            .any(|s| s["style"] == "line_and_points" && s["x"][0] == 0.01)
+    );
     // The median figure: a band (asymmetric) per algorithm, the means as crosses, and the
     // AdaP-TT* median of μ2 at ε = 0.4 beyond the cap drawn at the cap.
     let j = read_json(&dir.path().join("fig2_global_mu1_mu2_median.json"));
@@ -270,16 +271,20 @@ fn verify_figures_from_a_synthetic_grid_mark_every_point_beyond_their_axes() {
         .as_array()
         .expect("series")
         .clone();
-    assert!(series
-        .iter()
-        .any(|s| s["err_style"] == "band" && s["y_err_below"].is_array()));
-    assert!(series.iter().any(|s| s["style"] == "crosses"));
-    assert!(series.iter().any(|s| s["style"] == "open_points"
-        && s["y"]
-            .as_array()
-            .expect("y")
+    assert!(
+        series
             .iter()
-            .any(|y| y.as_f64() == Some(3e7))));
+            .any(|s| s["err_style"] == "band" && s["y_err_below"].is_array())
+    );
+    assert!(series.iter().any(|s| s["style"] == "crosses"));
+    assert!(series.iter().any(|s| {
+        s["style"] == "open_points"
+            && s["y"]
+                .as_array()
+                .expect("y")
+                .iter()
+                .any(|y| y.as_f64() == Some(3e7))
+    }));
 }
 
 #[test]
@@ -377,7 +382,7 @@ fn fixed_range_figure(ys: Vec<f64>) -> dpbai::plot::Figure {
 
 #[test]
 fn a_point_beyond_a_fixed_range_is_drawn_as_an_arrow_at_the_edge() {
-    use dpbai::plot::{render_svg, OFF_SCALE_LABEL};
+    use dpbai::plot::{OFF_SCALE_LABEL, render_svg};
     // Points of palette colour 0 are circles: every polygon is an arrow (plot or legend).
     let polygons = |ys: Vec<f64>| {
         let svg = render_svg(&fixed_range_figure(ys)).expect("svg");
@@ -393,7 +398,7 @@ fn a_point_beyond_a_fixed_range_is_drawn_as_an_arrow_at_the_edge() {
 
 #[test]
 fn an_asymmetric_error_is_checked_like_a_symmetric_one() {
-    use dpbai::plot::{render_svg, ErrStyle, FigureError};
+    use dpbai::plot::{ErrStyle, FigureError, render_svg};
     let mut fig = fixed_range_figure(vec![0.5, 0.6, 0.7]);
     fig.panels[0].series[0] = fig.panels[0].series[0].clone().with_err_range(
         vec![0.1, -0.1, 0.1],

@@ -10,12 +10,12 @@
 //!
 //! [`CASES`] cases per surface in the default run (4 surfaces).
 
-use super::cli_props::{run_with_cap, Outcome};
-use crate::common::{run_cli, TempDir};
+use super::cli_props::{Outcome, run_with_cap};
+use crate::common::{TempDir, run_cli};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::path::Path;
 
 /// Cases per surface.
@@ -203,26 +203,28 @@ fn sweep(surface: &str, seed: u8, make: &MakeCase<'_>) -> (usize, usize) {
     let counts = std::sync::Mutex::new([0usize; 2]);
     std::thread::scope(|s| {
         for _ in 0..4 {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if i >= muts.len() {
-                    break;
-                }
-                let (args, name) = make(i, &muts[i], tmp.path());
-                let o = run_with_cap(&args, tmp.path(), i);
-                match check(&o, &name) {
-                    Some(why) => failures.lock().expect("lock").push(format!(
-                        "{surface} case {i} ({:?}): dpbai {}\n  {}\n  input: {:?}",
-                        muts[i],
-                        args.join(" "),
-                        why.chars().take(300).collect::<String>(),
-                        std::fs::read_to_string(&args[1])
-                            .unwrap_or_default()
-                            .chars()
-                            .take(600)
-                            .collect::<String>()
-                    )),
-                    None => counts.lock().expect("lock")[usize::from(o.code == Some(2))] += 1,
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if i >= muts.len() {
+                        break;
+                    }
+                    let (args, name) = make(i, &muts[i], tmp.path());
+                    let o = run_with_cap(&args, tmp.path(), i);
+                    match check(&o, &name) {
+                        Some(why) => failures.lock().expect("lock").push(format!(
+                            "{surface} case {i} ({:?}): dpbai {}\n  {}\n  input: {:?}",
+                            muts[i],
+                            args.join(" "),
+                            why.chars().take(300).collect::<String>(),
+                            std::fs::read_to_string(&args[1])
+                                .unwrap_or_default()
+                                .chars()
+                                .take(600)
+                                .collect::<String>()
+                        )),
+                        None => counts.lock().expect("lock")[usize::from(o.code == Some(2))] += 1,
+                    }
                 }
             });
         }

@@ -3,7 +3,7 @@
 //! "Domains, limits and integrity"). Each case runs the binary as a user would and checks the
 //! exit code, that the message is one line, and that it names the offending value, key or path.
 
-use crate::common::{dpbai_bin, refused, run_cli, run_in, TempDir};
+use crate::common::{TempDir, dpbai_bin, refused, run_cli, run_in};
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};

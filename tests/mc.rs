@@ -7,7 +7,7 @@ use dpbai::stats::cp_upper;
 // ---------------------------------------------------------------------------------------------
 
 use dpbai::bandit::{AlgoName, AlgoSpec, BaiAlgorithm, RunOutcome};
-use dpbai::mc::{merge_records, simulate, summarize, EngineConfig, RunRecord, Shard};
+use dpbai::mc::{EngineConfig, RunRecord, Shard, merge_records, simulate, summarize};
 use dpbai::rng::Rng;
 use rand::RngExt;
 
@@ -156,7 +156,7 @@ fn summary_fields_match_direct_computation() {
 // DP-SE
 // ---------------------------------------------------------------------------------------------
 
-use dpbai::bandit::dp_se::{laplace_scale, DpSe};
+use dpbai::bandit::dp_se::{DpSe, laplace_scale};
 use dpbai::instance::Instance;
 use dpbai::privacy::laplace_noise;
 use dpbai::rng::rng_for_run;
@@ -658,7 +658,7 @@ fn cli_reading_options_are_recorded() {
 /// Ratio-of-means intervals and Welch tests against mpmath (tests/data/censored_golden.toml).
 #[test]
 fn ratio_comparison_matches_mpmath_golden() {
-    use dpbai::mc::compare::{compare_means, welch_test, FactorRange, Moments};
+    use dpbai::mc::compare::{FactorRange, Moments, compare_means, welch_test};
     let data = crate::common::load_toml("censored_golden.toml");
     let cases = data["ratio"].as_array().expect("ratio");
     assert!(cases.len() >= 6);

@@ -8,9 +8,9 @@
 //! soundness against mpmath.
 
 use crate::common::run_cli;
-use dpbai::audit::proof::{check_certificate, dominates, ProofRequest};
-use dpbai::bandit::info::{Estimates, RuleSigma, ALGORITHMS};
+use dpbai::audit::proof::{ProofRequest, check_certificate, dominates};
 use dpbai::bandit::AlgoName;
+use dpbai::bandit::info::{ALGORITHMS, Estimates, RuleSigma};
 use dpbai::threshold::dominance::{Dominance, ProofFamily, RunParameters};
 use dpbai::threshold::expr::{parse_threshold, preset};
 use dpbai::threshold::interval::Interval;

@@ -8,12 +8,12 @@
 use std::path::PathBuf;
 
 use dpbai::plot::{
-    render, render_svg, render_with_sidecar, write_sidecar, ErrStyle, Figure, FigureError, Panel,
-    RefStyle, Series, SeriesStyle, VLine,
+    ErrStyle, Figure, FigureError, Panel, RefStyle, Series, SeriesStyle, VLine, render, render_svg,
+    render_with_sidecar, write_sidecar,
 };
 use dpbai::report::paper::builders::{
-    allocation_figure, paper_eps_figure, ratio_figure, AllocationPanelData, Curve, Empirical,
-    EpsPanelData, RatioPanelData,
+    AllocationPanelData, Curve, Empirical, EpsPanelData, RatioPanelData, allocation_figure,
+    paper_eps_figure, ratio_figure,
 };
 
 /// A fresh directory under the system temp dir, unique per process and test.
@@ -541,7 +541,7 @@ fn demo_figures_for_eyeballing() {
 #[test]
 fn edited_cache_file_is_detected_and_recomputed() {
     use dpbai::bandit::{AlgoName, Setting};
-    use dpbai::experiment::{run_cell, Cell};
+    use dpbai::experiment::{Cell, run_cell};
     let dir = std::env::temp_dir().join(format!("dpbai-tamper-cache-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let cell = Cell {
@@ -564,11 +564,13 @@ fn edited_cache_file_is_detected_and_recomputed() {
         .find(|p| p.extension().is_some_and(|x| x == "csv"))
         .expect("cache file");
     let clean = std::fs::read_to_string(&path).expect("read cache");
-    assert!(clean
-        .lines()
-        .last()
-        .expect("lines")
-        .starts_with("# blake3="));
+    assert!(
+        clean
+            .lines()
+            .last()
+            .expect("lines")
+            .starts_with("# blake3=")
+    );
     // Edit the τ of run 0 (fourth line, after the two header lines and the column line:
     // "0,<tau>,<rec>,...") and then its recommendation.
     let lines: Vec<&str> = clean.lines().collect();

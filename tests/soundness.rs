@@ -305,10 +305,12 @@ fn search_bank_gaussian_only_corner_is_violated() {
     let t = format!("ifge(sigma, 0.75, log(1/delta)/20, {cg})");
     let v = search(&t, "0.1", &["--family", "both", "--k-max", "4"]);
     assert_eq!(v["verdict"], "violated", "{}", v["confirmation_statement"]);
-    assert!(v["worst_family"]
-        .as_str()
-        .expect("family")
-        .starts_with("gaussian"));
+    assert!(
+        v["worst_family"]
+            .as_str()
+            .expect("family")
+            .starts_with("gaussian")
+    );
 }
 
 /// Search bank, small σ: `ifge(sigma, 0.3, P, log(1/δ)/20)` is the paper's threshold for

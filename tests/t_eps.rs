@@ -5,8 +5,8 @@
 
 use crate::common::{rel_err, run_cli};
 use dpbai::complexity::{
-    self, eps_switch_low_privacy, t_eps, t_eps_beta, t_global, t_kl, t_tv, transport_cost_eps,
-    transport_cost_eps_unchecked, upper, Certified, CERTIFIED_REL_WIDTH,
+    self, CERTIFIED_REL_WIDTH, Certified, eps_switch_low_privacy, t_eps, t_eps_beta, t_global,
+    t_kl, t_tv, transport_cost_eps, transport_cost_eps_unchecked, upper,
 };
 use dpbai::divergence::{d_eps_minus, d_eps_plus};
 use dpbai::instance::Instance;
@@ -155,10 +155,12 @@ fn cli_json_t_eps() {
     let v: serde_json::Value = serde_json::from_str(out.trim()).expect("json");
     assert!(v["t_eps"].is_null() && v["eps_switch_low_privacy"].is_null());
     assert!(v["upper_bounds"]["dp_tt"]["value"].is_null());
-    assert!(v["upper_bounds"]["dp_tt"]["refused"]
-        .as_str()
-        .unwrap()
-        .contains("[0, 1]"));
+    assert!(
+        v["upper_bounds"]["dp_tt"]["refused"]
+            .as_str()
+            .unwrap()
+            .contains("[0, 1]")
+    );
     // --eps-grid columns
     let (code, out, err) = run_cli(&[
         "bounds",

@@ -83,7 +83,7 @@ pub(crate) fn eps_curves<'py>(
         dpbai::params::Epsilon::new(x).map_err(py_err)?;
         check_c_eps(x)?;
     }
-    use complexity::curves::{eps_curves as rows_of, EPS_CURVE_COLUMNS, EPS_CURVE_WIDTH};
+    use complexity::curves::{EPS_CURVE_COLUMNS, EPS_CURVE_WIDTH, eps_curves as rows_of};
     let rows = py
         .detach(|| rows_of(&nu, &eps, delta, beta))
         .map_err(py_err)?;

@@ -81,7 +81,7 @@ pub(crate) fn rust_loop_seconds(
         _ => {
             return Err(value_error(format!(
                 "{name:?} is not a one-argument function"
-            )))
+            )));
         }
     };
     py.detach(|| {

@@ -2,7 +2,7 @@
 //! field a read-only attribute, `to_dict()`, `__repr__`); per-run data and allocations are
 //! numpy arrays. Their stubs are in `python/dpbai/_dpbai.pyi` (checked by `stubtest`).
 
-use crate::record::{record, F64Array};
+use crate::record::{F64Array, record};
 use pyo3::exceptions::{PyImportError, PyKeyError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};

@@ -94,7 +94,7 @@ pub(crate) fn run<'py>(
         None if name.needs_eps() => {
             return Err(value_error(format!(
                 "eps is required by {algo} (a private algorithm): pass eps > 0"
-            )))
+            )));
         }
         None => {}
     }
@@ -146,7 +146,7 @@ pub(crate) fn run<'py>(
                                     "invalid options[{key:?}]: must be a string (a `dpbai run \
                                      --{}` value), a bool (ids_beta) or a number (eta)",
                                     key.replace('_', "-")
-                                )))
+                                )));
                             }
                         }
                     }

@@ -20,7 +20,7 @@ pub(crate) fn experiment(
     threads: Option<usize>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<crate::results::ExperimentResults> {
-    use dpbai::experiment::study::{results, runner, validate, BoundCache};
+    use dpbai::experiment::study::{BoundCache, results, runner, validate};
     check_progress(progress)?;
     if runs == Some(0) {
         return Err(value_error("invalid runs = 0: must be at least 1"));

@@ -50,12 +50,12 @@
 //! whose rewards enter noiseless releases.
 //! ([`RrDaf`] lives with the other fixtures of the privacy audits, [`crate::audit::dp::fixtures`].)
 
-use crate::audit::delta::RunPlan;
-use crate::audit::dp::{adap_tt_late_leak, neighbouring_tables, BlackBox};
-use crate::audit::search::{halton, Budget};
 use crate::audit::Verdict;
+use crate::audit::delta::RunPlan;
+use crate::audit::dp::{BlackBox, adap_tt_late_leak, neighbouring_tables};
+use crate::audit::search::{Budget, halton};
 use crate::bandit::{self, AlgoName, AlgoSpec, BaiAlgorithm, RewardTable, Setting};
-use crate::error::{check_open, Error, Result};
+use crate::error::{Error, Result, check_open};
 use crate::rng::{mix64, rng_for_run};
 use rand::RngExt;
 use serde::Serialize;
@@ -65,8 +65,8 @@ use std::time::Instant;
 mod confirm;
 mod outputs;
 pub use crate::audit::dp::fixtures::RrDaf;
+pub use confirm::{Confirmation, futile};
 use confirm::{confirm, drawn};
-pub use confirm::{futile, Confirmation};
 use outputs::outputs;
 
 /// What the neighbour search audits.

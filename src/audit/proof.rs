@@ -21,14 +21,14 @@
 //! narrower than an algorithm's (a TTUCB certificate at `ε = 1`, a gap range that stops at 1
 //! for AdaP-TT, a cap below the recorded runs' cap) is rejected.
 
-use crate::bandit::info::AlgoInfo;
 use crate::bandit::AlgoName;
+use crate::bandit::info::AlgoInfo;
 use crate::error::{Error, Result};
 use crate::threshold::dominance::Certificate;
 use crate::threshold::dominance::{
-    self, lemma_of, CheckReport, DominanceConfig, DominanceReport, RunDomain, RunParameters,
+    self, CheckReport, DominanceConfig, DominanceReport, RunDomain, RunParameters, lemma_of,
 };
-use crate::threshold::expr::{preset, ThresholdExpr};
+use crate::threshold::expr::{ThresholdExpr, preset};
 
 /// The settings of `audit delta --dominates`.
 #[derive(Debug, Clone, PartialEq)]
@@ -131,7 +131,7 @@ pub fn dominates(
                     "one of the algorithms of {preset_name}'s lemma: {}",
                     names(&covered).join(", ")
                 ),
-            ))
+            ));
         }
         Some(a) => vec![a],
         None => covered,
@@ -169,7 +169,9 @@ pub fn dominates(
         {
             return Err(Error::param(
                 "gamma",
-                p.gamma.map(|g| g.to_string()).unwrap_or_else(|| "absent".into()),
+                p.gamma
+                    .map(|g| g.to_string())
+                    .unwrap_or_else(|| "absent".into()),
                 format!(
                     "given with --eps: {}'s rule reads sigma = sqrt(sigma_arm^2 + sigma_(eps,gamma)^2), and the threshold reads sigma",
                     info.name
@@ -209,7 +211,7 @@ pub fn check_certificate(c: &Certificate) -> Result<CheckReport> {
                 return reject(format!(
                     "algorithm `{name}` is not among those of the preset's lemma ({})",
                     names(&covered).join(", ")
-                ))
+                ));
             }
         }
     }

@@ -50,15 +50,15 @@ use super::top_two::rules::{
     RoundRobinLeader, SignedGapChallenger, TrackingRule, TransportCostChallenger, UcbLeader,
 };
 use super::top_two::{
-    run_loop, Arms, Config, Estimator, Mle, NoObs, Observer, Phased, RewardSource, RunOptions,
-    StopArm,
+    Arms, Config, Estimator, Mle, NoObs, Observer, Phased, RewardSource, RunOptions, StopArm,
+    run_loop,
 };
 use crate::error::{Error, Result};
 use crate::instance::{Family, Instance};
 use crate::privacy::{GaussianMechanism, Identity, RandomisedResponse};
 use crate::rng::Rng;
-use crate::threshold::paper::StoppingThreshold;
 use crate::threshold::ThresholdVars;
+use crate::threshold::paper::StoppingThreshold;
 
 /// A Top Two algorithm bound to an instance: the estimator `E` and the leader, challenger and
 /// tracking rules `L`, `C`, `T` as types, so that each combination runs its own monomorphised

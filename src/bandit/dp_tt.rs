@@ -62,8 +62,8 @@ use super::options::{Rules, TieBreak};
 use super::outcome::{BaiAlgorithm, RunOutcome};
 use super::spec::{AlgoSpec, Sampling};
 use crate::complexity::transport_cost_eps_with;
-use crate::divergence::kl_bernoulli_unchecked;
 use crate::divergence::DEps;
+use crate::divergence::kl_bernoulli_unchecked;
 use crate::error::{Error, Result};
 use crate::instance::{Family, Instance};
 use crate::privacy::{bernoulli_draw, bernoulli_threshold, laplace_noise};
@@ -150,7 +150,7 @@ impl DpTt {
                     "algo",
                     other.as_str(),
                     "dp-tt or eb-tci (the algorithms of bandit::dp_tt)",
-                ))
+                ));
             }
         };
         if instance.family() != Family::Bernoulli {
@@ -195,7 +195,7 @@ impl DpTt {
                         "eps",
                         "(missing)",
                         "given (--eps) for dp-tt, a finite number > 0",
-                    ))
+                    ));
                 }
             }
         } else {

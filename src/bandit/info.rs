@@ -433,7 +433,7 @@ impl AlgoInfo {
                     "sigma",
                     p.arm_sigma,
                     "1/2 for Bernoulli arms (the paper rules' constant); other values need the Gaussian family",
-                ))
+                ));
             }
             ProofFamily::Gaussian => crate::params::check_gaussian_arms(p.arm_sigma, &[])?,
             ProofFamily::Bernoulli => {}
@@ -448,7 +448,7 @@ impl AlgoInfo {
                         "absent for {}: a non-private algorithm runs at eps = inf (as dpbai run refuses --eps for it)",
                         self.name
                     ),
-                ))
+                ));
             }
             (false, None) => [None, None],
             (true, Some(e)) => {

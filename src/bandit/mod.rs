@@ -72,7 +72,7 @@ pub use options::{
     AdapLeaderBonus, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, Rules, TieBreak,
 };
 pub use outcome::{BaiAlgorithm, RewardTable, RunOutcome, TableOutput};
-pub use readings::{Reading, READINGS, READING_TABLE};
+pub use readings::{READING_TABLE, READINGS, Reading};
 pub use setting::Setting;
 pub use spec::{AlgoSpec, Sampling};
 

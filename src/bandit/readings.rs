@@ -8,7 +8,7 @@
 //! ([`check_options`]) all read this table.
 
 use super::info::AlgoName;
-use super::info::{AlgoInfo, OptionName, PrivacyModel, ALGORITHMS};
+use super::info::{ALGORITHMS, AlgoInfo, OptionName, PrivacyModel};
 use super::options::{
     AdapLeaderBonus, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, TieBreak,
 };
@@ -124,8 +124,7 @@ pub const READING_TABLE: &[Reading] = &[
         recorded_at_default: true,
         key_place: KeyPlace::AfterParameters,
         key_part: |_| "-ids".into(),
-        help:
-            "Use the IDS proportion β_n = N_C/(N_B + N_C) with cumulative tracking (Sec. 3.2, D.9)",
+        help: "Use the IDS proportion β_n = N_C/(N_B + N_C) with cumulative tracking (Sec. 3.2, D.9)",
         values: || &[],
         default: || "false",
         accepts: |i| i.top_two,

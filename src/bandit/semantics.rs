@@ -246,9 +246,11 @@ mod tests {
                     &["Paper", "Reference"]
                 };
             for rules in rule_sets {
-                assert!(cases
-                    .iter()
-                    .any(|c| c.contains(&format!(" {rules} bernoulli "))));
+                assert!(
+                    cases
+                        .iter()
+                        .any(|c| c.contains(&format!(" {rules} bernoulli ")))
+                );
             }
         }
     }

@@ -13,7 +13,7 @@ use super::info::AlgoName;
 use super::options::{
     AdapLeaderBonus, ChallengerCounts, DpaEpisodes, GaussLdpSigma, LeaderCounts, Rules, TieBreak,
 };
-use crate::params::{Beta, Delta, Epsilon, Eta, Gamma, DEFAULT_ETA};
+use crate::params::{Beta, DEFAULT_ETA, Delta, Epsilon, Eta, Gamma};
 use crate::threshold::Eq14Form;
 
 /// The parameters of one algorithm: what a run, a cell, an audit and a summary all record.

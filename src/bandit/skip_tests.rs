@@ -2,7 +2,7 @@
 //! do every step one by one: identical outcomes and random streams, run for run.
 
 use super::algos::build_any;
-use super::top_two::{tracked_leader_pulls, DenseObs, NoObs};
+use super::top_two::{DenseObs, NoObs, tracked_leader_pulls};
 use super::{
     AdapLeaderBonus, AlgoName, AlgoSpec, ChallengerCounts, DpaEpisodes, LeaderCounts, Setting,
 };

@@ -1,8 +1,8 @@
 //! What a claim check reads ([`Context`]: the profile, the experiment grid, the traced runs) and
 //! the [`Evidence`] log it records its errors in.
 
-use crate::bandit::trace::Trace;
 use crate::bandit::AlgoName;
+use crate::bandit::trace::Trace;
 use crate::fault::Area;
 use std::cell::RefCell;
 use std::collections::BTreeMap;

@@ -2,7 +2,7 @@
 //! the errors its evidence gathering recorded.
 
 use super::context::Context;
-use super::declare::{id_key, AnyClaim, Checked};
+use super::declare::{AnyClaim, Checked, id_key};
 use super::record::{ClaimResult, ClaimVerdict};
 use super::rule;
 

@@ -37,10 +37,10 @@ pub mod verify;
 
 pub use crate::fault::Area;
 pub use context::{Context, Evidence, Traces};
-pub use declare::{base_id, id_key, AnyClaim, Checked, Claim, Meta, Row, RuleSet, Statistics};
+pub use declare::{AnyClaim, Checked, Claim, Meta, Row, RuleSet, Statistics, base_id, id_key};
 pub use judge::{judge, run_claims};
 pub use paper::{Paper, Step};
-pub use record::{flag, ClaimResult, ClaimVerdict};
+pub use record::{ClaimResult, ClaimVerdict, flag};
 pub use rule::{Borderline, Equivalence, Regime, Rule};
 
 /// Every paper whose claims `dpbai verify` checks: the first paper ([`dp_bai`]) and

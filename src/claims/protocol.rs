@@ -5,7 +5,7 @@
 //! ([`claims_table`]). `dpbai verify --write-protocol` writes both; a test fails when either
 //! committed file is stale, so the history of every rule stays readable in git.
 
-use super::declare::{base_id, id_key, Meta};
+use super::declare::{Meta, base_id, id_key};
 pub use super::paper::Paper;
 use super::rule::rule_text;
 

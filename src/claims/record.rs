@@ -78,9 +78,5 @@ impl ClaimResult {
 
 /// A boolean as a 0/1 statistic.
 pub fn flag(b: bool) -> f64 {
-    if b {
-        1.0
-    } else {
-        0.0
-    }
+    if b { 1.0 } else { 0.0 }
 }

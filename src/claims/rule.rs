@@ -84,7 +84,7 @@ impl Rule {
     }
 
     /// The predicates of the rule (confirm, corrected, refute), for the checks of names.
-    pub fn predicates(&self) -> impl Iterator<Item = &'static str> {
+    pub fn predicates(&self) -> impl Iterator<Item = &'static str> + use<> {
         [self.confirm, self.corrected, self.refute]
             .into_iter()
             .flatten()

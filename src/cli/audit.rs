@@ -13,14 +13,14 @@ use crate::error::compact_number;
 mod dominance;
 mod search;
 use crate::audit::delta::{
-    audit_delta, default_battery, parse_battery, AuditInstance, DeltaAuditConfig, DeltaReport,
-    RunPlan, DEFAULT_ALPHA, DEFAULT_MAX_STEPS,
+    AuditInstance, DEFAULT_ALPHA, DEFAULT_MAX_STEPS, DeltaAuditConfig, DeltaReport, RunPlan,
+    audit_delta, default_battery, parse_battery,
 };
 use crate::audit::dp::{self as dpa, DpOptions, DpReport, Target};
 use crate::bandit::{AlgoName, Rules, Setting};
 use crate::instance::Instance;
 use crate::params::limits;
-use crate::threshold::expr::{parse_threshold, preset, PRESETS};
+use crate::threshold::expr::{PRESETS, parse_threshold, preset};
 
 /// Arguments of `dpbai audit`.
 #[derive(clap::Args, Debug)]
@@ -542,7 +542,12 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
             );
             println!(
                 "  worst pair: x = {:.6}, x' = {:.6}; eps_lower {:.6} certified on {} fresh runs per input ({} held out); event {}",
-                x[0], y[0], r.result.eps_lower, r.result.runs, r.result.certify_runs, r.result.event
+                x[0],
+                y[0],
+                r.result.eps_lower,
+                r.result.runs,
+                r.result.certify_runs,
+                r.result.event
             );
         }
         return verdict_exit(privacy_exit(r.result.verdict));
@@ -591,7 +596,7 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
                 "mutant '{m}' leaks only from its third release on, which the fixed tables of \
                  `audit dp` never reach: audit it with --search (`dpbai audit dp --mutant {m} \
                  --search`)"
-            )))
+            )));
         }
         (None, None, Some(m)) => Target::Mutant(dpa::mutant(m).ok_or_else(|| {
             usage(format!(
@@ -603,9 +608,11 @@ fn run_dp(a: DpArgs) -> anyhow::Result<()> {
                     .join(", ")
             ))
         })?),
-        _ => return Err(usage(
-            "give exactly one of --mechanism NAME, --algo NAME, --mutant NAME (or --list-mutants)",
-        )),
+        _ => {
+            return Err(usage(
+                "give exactly one of --mechanism NAME, --algo NAME, --mutant NAME (or --list-mutants)",
+            ));
+        }
     };
     let mode = match a.mode.as_str() {
         "exact" => dpa::Mode::Exact,

@@ -1,11 +1,11 @@
 //! `dpbai bounds`: characteristic times with certificates, optimal allocations, regime switches,
 //! sample-complexity lower bounds and the asymptotic upper-bound formulas (READINGS.md §B, §E.3, §E.4).
 
-use crate::complexity::{self, upper, Certified};
+use crate::complexity::{self, Certified, upper};
 use crate::error::fixed;
 use crate::instance::{Family, FamilyName, Instance};
 use anyhow::Result;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 /// Arguments of `dpbai bounds`.
 #[derive(clap::Args, Debug)]
@@ -746,7 +746,7 @@ fn print_thm24(nu: &Instance, p: &Private) {
 }
 
 fn print_grid(nu: &Instance, grid: &[f64], delta: crate::params::Delta, beta: f64) -> Result<()> {
-    use complexity::curves::{eps_curves, EPS_CURVE_COLUMNS};
+    use complexity::curves::{EPS_CURVE_COLUMNS, eps_curves};
     let rows = eps_curves(nu, grid, delta, beta)?;
     let mut w = csv::Writer::from_writer(std::io::stdout().lock());
     w.write_record(EPS_CURVE_COLUMNS)?;

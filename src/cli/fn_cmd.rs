@@ -8,7 +8,7 @@
 //! largest `f64` ("value overflows f64 (≈ 10^…)") are a one-line message on stderr and exit
 //! code 2.
 
-use crate::functions::{lookup, FUNCTIONS};
+use crate::functions::{FUNCTIONS, lookup};
 
 /// Arguments of `dpbai fn`.
 #[derive(clap::Args, Debug)]

@@ -1,7 +1,7 @@
 //! The reading flags of `dpbai run` (`--tie-break`, `--ids-beta`, …), one per entry of
 //! [`crate::bandit::READING_TABLE`]: a reading added there is a flag here with no other change.
 
-use crate::bandit::{Reading, Setting, READING_TABLE};
+use crate::bandit::{READING_TABLE, Reading, Setting};
 use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 

@@ -17,9 +17,9 @@
 //! from it, so what runs is exactly what the specification says.
 
 use crate::bandit::{AlgoName, Rules, Setting};
+use crate::experiment::CellSpec;
 use crate::experiment::meta::{Report, RunMeta};
 use crate::experiment::shard::ShardFile;
-use crate::experiment::CellSpec;
 use crate::instance::{Family, FamilyName, Instance};
 use crate::mc::{self, EngineConfig, RunRecord, Shard};
 use anyhow::Context;

@@ -1,7 +1,7 @@
 //! The per-challenger costs `ψ_b` of every characteristic time (READINGS.md §B.3–§B.9).
 
-use super::solver::{convex_lower, invert_concave, Challenger, Piece, Saturation};
-use crate::divergence::{kl_bernoulli_unchecked, DEps};
+use super::solver::{Challenger, Piece, Saturation, convex_lower, invert_concave};
+use crate::divergence::{DEps, kl_bernoulli_unchecked};
 use crate::float::{next_down, next_up};
 
 /// One-arm divergence `z ↦ X(z)` centred at `p` (`X(p) = 0`): Bernoulli `kl(p, z)`, a

@@ -4,7 +4,7 @@
 //! `T >= Σπ / max(Σ π r, max_b Σ_j π_{bj} s_{bj})`; the weights solve that small LP greedily on
 //! the concave frontiers of the pieces.
 
-use super::solver::{rounding_margin, Piece};
+use super::solver::{Piece, rounding_margin};
 
 /// Frontier vertex of one challenger in the LP: which piece is saturated (`None` = origin).
 #[derive(Clone, Copy, Debug)]

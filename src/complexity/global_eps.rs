@@ -20,9 +20,9 @@
 //! allocation gives the upper end (tangent lower bounds of each convex inner problem), the LP
 //! over the linear minorants at the solution gives the lower end.
 
-use super::{characteristic_time, t_kl, Certified, TimeKind};
-use crate::divergence::{kl_threshold_unchecked, DEps};
-use crate::error::{check_at_least, check_finite, Error, Result};
+use super::{Certified, TimeKind, characteristic_time, t_kl};
+use crate::divergence::{DEps, kl_threshold_unchecked};
+use crate::error::{Error, Result, check_at_least, check_finite};
 use crate::instance::{Family, Instance};
 use crate::params::Delta;
 use serde::Serialize;
@@ -171,11 +171,7 @@ fn argmin_closed_form(e: DEps, top: f64, low: f64, u: f64, w: f64) -> f64 {
         (true, false) => kl_up_third_down(a, b, low, u, w),
         (false, true) => 1.0 - kl_up_third_down(a, b, 1.0 - top, w, u),
     };
-    if x.is_finite() {
-        x.clamp(l, r)
-    } else {
-        mid
-    }
+    if x.is_finite() { x.clamp(l, r) } else { mid }
 }
 
 /// The positive root of `a(u + w)x² + (w·b − w·low·a − u·a)x − w·low·b = 0` (the piece where

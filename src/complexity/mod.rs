@@ -44,14 +44,14 @@ mod times;
 pub mod upper;
 
 use crate::divergence::c_local_unchecked;
-use crate::error::{check_above, check_open, Error, Result};
+use crate::error::{Error, Result, check_above, check_open};
 use crate::instance::{Family, Instance};
 use challengers::{BranchCh, GlobalCh, QuadCh, TvCh};
 use gauss_local::GaussLocalCh;
 pub(crate) use global_eps::transport_argmin_eps;
 pub use global_eps::{
-    eps_switch_low_privacy, log_factor_bai25, sample_lower_bound_bai25, t_eps, t_eps_beta,
-    transport_cost_eps, transport_cost_eps_unchecked, transport_cost_eps_with, LowPrivacySwitch,
+    LowPrivacySwitch, eps_switch_low_privacy, log_factor_bai25, sample_lower_bound_bai25, t_eps,
+    t_eps_beta, transport_cost_eps, transport_cost_eps_unchecked, transport_cost_eps_with,
 };
 use serde::Serialize;
 use solver::{Challenger, Piece};

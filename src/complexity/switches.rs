@@ -2,7 +2,7 @@
 //! bound `T·log(1/(2.4δ))` (L. 5, Thm. 10, 17).
 
 use super::{t_kl, t_tv, t_tv2};
-use crate::error::{check_above, Result};
+use crate::error::{Result, check_above};
 use crate::instance::Instance;
 use crate::params::Delta;
 

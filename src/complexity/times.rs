@@ -2,7 +2,7 @@
 //! [`characteristic_time`] of its [`TimeKind`] (READINGS.md §B), plus the closed-form hardness
 //! `2H(ν_{G,ε})` of Eq. (10).
 
-use super::{characteristic_time, check_eps, Certified, TimeKind};
+use super::{Certified, TimeKind, characteristic_time, check_eps};
 use crate::error::Result;
 use crate::instance::Instance;
 

@@ -21,7 +21,7 @@
 //! (randomised response, Alg. 4, L. 12): no bound is given for Gaussian arms (refused).
 
 use super::{t_eps, t_eps_beta, t_kl_beta_g_eps, t_kl_gaussian, t_kl_gaussian_beta};
-use crate::error::{check_above, check_open, Result};
+use crate::error::{Result, check_above, check_open};
 use crate::instance::{Family, Instance};
 use crate::special::{g1, g2};
 use crate::spelling::Spelling;

@@ -30,7 +30,7 @@
 //! caller's doubles. No `e^ε` is formed: no overflow at any `ε`.
 
 use super::kl_interior;
-use crate::error::{check_above, check_closed, Result};
+use crate::error::{Result, check_above, check_closed};
 
 /// The constants of one privacy budget for the signed divergences: `ε`, `a = 1 − e^{−ε}`
 /// (by `expm1`) and `b = e^{−ε}`, computed once so that a hot loop evaluates `d_ε` without

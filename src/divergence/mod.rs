@@ -13,13 +13,13 @@
 //! cancellation. The signed divergences `d_ε` have relative error <= 1e-13 against their
 //! definition minimised at 50 digits (`tests/data/d_eps_golden.toml`, `verify/golden_d_eps.py`).
 
-use crate::error::{check_above, check_closed, check_finite, Error, Result};
+use crate::error::{Error, Result, check_above, check_closed, check_finite};
 
 mod d_eps;
 pub(crate) use d_eps::kl_threshold_unchecked;
 pub use d_eps::{
-    d_eps, d_eps_breakpoint, d_eps_kl_threshold, d_eps_minus, d_eps_minus_unchecked, d_eps_plus,
-    d_eps_plus_unchecked, d_eps_unchecked, DEps,
+    DEps, d_eps, d_eps_breakpoint, d_eps_kl_threshold, d_eps_minus, d_eps_minus_unchecked,
+    d_eps_plus, d_eps_plus_unchecked, d_eps_unchecked,
 };
 
 /// `φ(x) = log(1 + x) − x` for `x > −1`, accurate for small `|x|` (series for `|x| < 0.1`).

@@ -127,7 +127,7 @@ pub fn read_cell_file(path: &Path) -> Result<Option<CellFile>> {
                 std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
             ) =>
         {
-            return Ok(None)
+            return Ok(None);
         }
         Err(Error::Parse(why)) => {
             return Err(Error::Parse(format!("cell file {why}")));
@@ -206,7 +206,7 @@ fn mismatch(f: &CellFile, spec: &CellSpec, mut runs: impl Iterator<Item = u64>) 
             (None, None) => return None,
             (Some(got), Some(want)) if got == want => {}
             (Some(got), Some(want)) => {
-                return Some(format!("it holds run {got} where run {want} belongs"))
+                return Some(format!("it holds run {got} where run {want} belongs"));
             }
             (Some(got), None) => return Some(format!("it holds run {got} beyond the cell's runs")),
             (None, Some(want)) => return Some(format!("run {want} is missing")),

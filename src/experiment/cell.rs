@@ -8,7 +8,7 @@
 //! Cache and shard files: [`super::cache`]; running: [`super::run`].
 
 use super::seed::{cell_seed, fnv1a};
-use super::spec::{normal_threshold, CellDigest, CellSpec};
+use super::spec::{CellDigest, CellSpec, normal_threshold};
 use crate::bandit::readings::KeyPlace;
 use crate::bandit::{
     AdapLeaderBonus, AlgoName, AlgoSpec, ChallengerCounts, DpaEpisodes, GaussLdpSigma,
@@ -16,8 +16,8 @@ use crate::bandit::{
 };
 use crate::error::Result;
 use crate::instance::{Family, Instance};
-use crate::threshold::probe::CheckedThreshold;
 use crate::threshold::Eq14Form;
+use crate::threshold::probe::CheckedThreshold;
 use serde::Serialize;
 
 /// One experiment cell: an instance, a [`Setting`] and the run sizes.

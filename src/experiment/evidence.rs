@@ -18,10 +18,10 @@
 //! (the engine's trajectory fingerprints guard the algorithms; the evidence versions guard the
 //! auditors and searches around them).
 
-use super::spec::{canonical_json, CellDigest};
+use super::spec::{CellDigest, canonical_json};
 use crate::error::{Error, Result};
-use serde::de::DeserializeOwned;
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

@@ -2,9 +2,9 @@
 //! numbers and strings, and the digest of its specification) and the object `dpbai run --json`
 //! and `dpbai merge --json` print ([`Report`]).
 
-use super::spec::{first_difference, CellDigest, CellSpec};
+use super::spec::{CellDigest, CellSpec, first_difference};
 use crate::error::Result;
-use crate::mc::{summarize, RunRecord, Shard, Summary};
+use crate::mc::{RunRecord, Shard, Summary, summarize};
 use serde::{Deserialize, Serialize};
 
 /// Everything that identifies an experiment, recorded in every summary and shard file: the

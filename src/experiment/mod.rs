@@ -37,6 +37,6 @@ pub mod shell;
 pub mod spec;
 pub mod study;
 
-pub use cell::{cell_instance, engine_flags, threshold_key, Cell};
-pub use run::{rederive, run_cell, run_cell_shard, shard_present, CellResult, Rederived};
-pub use spec::{checked_threshold, CellDigest, CellSpec};
+pub use cell::{Cell, cell_instance, engine_flags, threshold_key};
+pub use run::{CellResult, Rederived, rederive, run_cell, run_cell_shard, shard_present};
+pub use spec::{CellDigest, CellSpec, checked_threshold};

@@ -3,13 +3,13 @@
 //! re-deriving stored cells from their specifications ([`rederive`]).
 
 use super::cache::{
-    assemble_shards, cache_path, read_cache, read_cell_file, read_shard, scan, shard_path,
-    stale_versions, write_cell_file, CellFile, Entry,
+    CellFile, Entry, assemble_shards, cache_path, read_cache, read_cell_file, read_shard, scan,
+    shard_path, stale_versions, write_cell_file,
 };
 use super::cell::Cell;
 use super::spec::{CellDigest, CellSpec};
 use crate::error::{Error, Result};
-use crate::mc::{simulate, summarize, EngineConfig, RunRecord, Shard, Summary};
+use crate::mc::{EngineConfig, RunRecord, Shard, Summary, simulate, summarize};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -393,9 +393,11 @@ mod tests {
             );
         }
         let spec = c.spec();
-        assert!(assemble_shards(&sharded, &c.key(), &spec)
-            .unwrap()
-            .is_none());
+        assert!(
+            assemble_shards(&sharded, &c.key(), &spec)
+                .unwrap()
+                .is_none()
+        );
         run_cell_shard(&c, &sharded, 2, Shard::new(1, 3).unwrap()).unwrap();
         let a = run_cell(&c, Some(&sharded), 1).unwrap();
         assert!(a.cached, "assembled from the shard files");

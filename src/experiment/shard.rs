@@ -17,7 +17,7 @@
 //! [`MAX_SHARD_FILE_BYTES`] is refused unread. What it returns is exactly the record list of the unsharded run.
 
 use super::meta::RunMeta;
-use super::spec::{canonical_json, first_difference, CellSpec};
+use super::spec::{CellSpec, canonical_json, first_difference};
 use crate::error::{Error, Result};
 use crate::mc::{self, RunRecord, Shard};
 use serde::{Deserialize, Serialize};
@@ -118,7 +118,7 @@ impl ShardFile {
                 return Err(bad(format!(
                     "format `{other}`, expected `{SHARD_FORMAT}` (written by another dpbai \
                      version: rerun this shard)"
-                )))
+                )));
             }
             None => return Err(bad("not a dpbai shard file (no `format`)".into())),
         }

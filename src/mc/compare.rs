@@ -31,7 +31,7 @@
 //! composite null: the means are called different only if they differ for every `f` in the
 //! range). If the per-run factor varies, the true std is not exactly `f·s_y`; the reports say so.
 
-use crate::error::{check_finite, Error, Result};
+use crate::error::{Error, Result, check_finite};
 use crate::stats;
 use serde::{Deserialize, Serialize};
 

@@ -40,7 +40,7 @@ pub mod censored;
 pub mod compare;
 
 pub use censored::CensoredStats;
-pub use compare::{compare_means, FactorRange, Moments, RatioComparison, ADAPTT_UNDERCOUNT};
+pub use compare::{ADAPTT_UNDERCOUNT, FactorRange, Moments, RatioComparison, compare_means};
 
 use crate::bandit::{BaiAlgorithm, RunOutcome};
 use crate::error::{Error, Result};

@@ -12,11 +12,7 @@ pub(crate) fn to_display(v: f64, log: bool) -> Option<f64> {
         return None;
     }
     if log {
-        if v > 0.0 {
-            Some(v.log10())
-        } else {
-            None
-        }
+        if v > 0.0 { Some(v.log10()) } else { None }
     } else {
         Some(v)
     }
@@ -24,11 +20,7 @@ pub(crate) fn to_display(v: f64, log: bool) -> Option<f64> {
 
 /// Inverse of [`to_display`].
 pub(crate) fn from_display(d: f64, log: bool) -> f64 {
-    if log {
-        10f64.powf(d)
-    } else {
-        d
-    }
+    if log { 10f64.powf(d) } else { d }
 }
 
 /// How the tick labels of one axis are written: one style for every tick of the axis.

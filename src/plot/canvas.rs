@@ -6,9 +6,9 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
 use super::geometry::Pt;
-use super::model::{draw_err, FigureResult, RefStyle, SeriesStyle};
+use super::model::{FigureResult, RefStyle, SeriesStyle, draw_err};
 use super::offscale::OffScale;
-use super::style::{color, Scale};
+use super::style::{Scale, color};
 
 /// The whole canvas (pixel coordinates) plus the scale: data elements are drawn on it.
 pub(super) struct Canvas<'a, DB: DrawingBackend> {

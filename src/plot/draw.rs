@@ -6,13 +6,13 @@ use plotters::prelude::*;
 
 use super::axis::to_display;
 use super::canvas::Canvas;
-use super::geometry::{clip_polygon, clip_polyline, Pt, Rect};
+use super::geometry::{Pt, Rect, clip_polygon, clip_polyline};
 use super::legend::{draw_legend, layout_legend, legend_entries};
 use super::model::{
-    draw_err, ErrStyle, Figure, FigureError, FigureResult, Panel, RefStyle, Series, SeriesStyle,
+    ErrStyle, Figure, FigureError, FigureResult, Panel, RefStyle, Series, SeriesStyle, draw_err,
 };
-use super::offscale::{hline_side, panel_axes, series_sides, OffScale};
-use super::style::{color, Scale};
+use super::offscale::{OffScale, hline_side, panel_axes, series_sides};
+use super::style::{Scale, color};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Draws `fig` on `root`, whose size is the figure's times `k` (1 for the SVG and the default

@@ -6,9 +6,9 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::canvas::Canvas;
-use super::model::{draw_err, ErrStyle, Figure, FigureResult, RefStyle, Series, SeriesStyle};
+use super::model::{ErrStyle, Figure, FigureResult, RefStyle, Series, SeriesStyle, draw_err};
 use super::offscale::OffScale;
-use super::style::{color, Scale};
+use super::style::{Scale, color};
 
 /// One legend entry: a label and how to draw its sample.
 #[derive(Debug, Clone, PartialEq)]

@@ -61,15 +61,15 @@ mod style;
 
 pub use self::legend::OFF_SCALE_LABEL;
 pub use self::model::{
-    ErrStyle, Figure, FigureError, FigureResult, HLine, Panel, PointStats, RefStyle, Series,
-    SeriesStyle, VLine, CAPTION_CHARS_PER_PIXEL, CAPTION_LINE_HEIGHT, PANEL_HEIGHT, PANEL_WIDTH,
+    CAPTION_CHARS_PER_PIXEL, CAPTION_LINE_HEIGHT, ErrStyle, Figure, FigureError, FigureResult,
+    HLine, PANEL_HEIGHT, PANEL_WIDTH, Panel, PointStats, RefStyle, Series, SeriesStyle, VLine,
 };
-pub use self::offscale::{count_off_scale, OffScale};
+pub use self::offscale::{OffScale, count_off_scale};
 pub use self::render::{
-    render, render_at, render_png, render_svg, render_with_sidecar, render_with_sidecar_at,
-    with_suffix, write_sidecar, Rendered, DEFAULT_DPI, DPI_RANGE,
+    DEFAULT_DPI, DPI_RANGE, Rendered, render, render_at, render_png, render_svg,
+    render_with_sidecar, render_with_sidecar_at, with_suffix, write_sidecar,
 };
-pub use self::style::{ensure_font, BLACK_INDEX, FONT_FAMILY, GREY_INDEX, PALETTE};
+pub use self::style::{BLACK_INDEX, FONT_FAMILY, GREY_INDEX, PALETTE, ensure_font};
 
 #[cfg(test)]
 mod tests {

@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::axis::{from_display, to_display, Axis};
+use super::axis::{Axis, from_display, to_display};
 use super::model::{Figure, Panel, Series};
 
 /// The side of the plot beyond which a point lies (drawn as an arrow at that edge).
@@ -251,9 +251,11 @@ mod tests {
         // an automatic range shows every point
         let p = panel(None, false);
         let (xa, ya) = panel_axes(&p);
-        assert!(series_sides(&p.series[0], &xa, &ya)
-            .iter()
-            .all(Option::is_none));
+        assert!(
+            series_sides(&p.series[0], &xa, &ya)
+                .iter()
+                .all(Option::is_none)
+        );
         // a non-positive value has no place on a log axis: below it
         let p = panel(None, true);
         let (xa, ya) = panel_axes(&p);
@@ -268,9 +270,11 @@ mod tests {
         let mut p = panel(Some([0.0, 1.0]), false);
         p.series[0].style = SeriesStyle::Dotted;
         let (xa, ya) = panel_axes(&p);
-        assert!(series_sides(&p.series[0], &xa, &ya)
-            .iter()
-            .all(Option::is_none));
+        assert!(
+            series_sides(&p.series[0], &xa, &ya)
+                .iter()
+                .all(Option::is_none)
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use plotters::prelude::*;
 
 use super::draw::draw_figure;
-use super::model::{draw_err, Figure, FigureError, FigureResult};
+use super::model::{Figure, FigureError, FigureResult, draw_err};
 use super::style::ensure_font;
 
 /// The files written by [`render`] / [`render_with_sidecar`].

@@ -3,7 +3,7 @@
 //! (The bandit algorithms run the same rule inline: `bandit::top_two::estimators::Phased`.)
 
 use super::{laplace_noise, ulp_up};
-use crate::error::{check_above, Error, Result};
+use crate::error::{Error, Result, check_above};
 use crate::rng::Rng;
 
 /// First and last (1-based, inclusive) sample numbers of DAF phase `k >= 1` (L. 37).

@@ -10,7 +10,7 @@
 
 use super::daf::complete_phases;
 use super::ulp_up;
-use crate::error::{check_above, Error, Result};
+use crate::error::{Error, Result, check_above};
 
 /// DP-TT's release plan on `rewards` (one arm, `η = 1`): per complete phase, the sum of its
 /// rewards and the Laplace scale of its noise, `1/ε` rounded up (the safe direction).

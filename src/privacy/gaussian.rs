@@ -1,7 +1,7 @@
 //! The Gaussian mechanism of Remark 13 / Alg. 8 (READINGS.md §C.8, §D.5): (ε, γ)-local DP.
 
-use super::{ulp_up, Mechanism, PrivacyClaim};
-use crate::error::{check_above, Result};
+use super::{Mechanism, PrivacyClaim, ulp_up};
+use crate::error::{Result, check_above};
 use crate::rng::Rng;
 use rand_distr::{Distribution, StandardNormal};
 

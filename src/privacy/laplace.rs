@@ -1,7 +1,7 @@
 //! The Laplace mechanism (Thm. 3, READINGS.md §C.8) and the raw Laplace draw used by DAF and DP-SE.
 
-use super::{ulp_up, Mechanism, PrivacyClaim};
-use crate::error::{check_above, Error, Result};
+use super::{Mechanism, PrivacyClaim, ulp_up};
+use crate::error::{Error, Result, check_above};
 use crate::rng::Rng;
 use rand::Rng as _;
 use rand_distr::{Distribution, Exp1};
@@ -48,7 +48,9 @@ impl Laplace {
             return Err(Error::param(
                 "eps",
                 eps,
-                format!("in [1e-300, 1e300] with sensitivity/eps a normal double (sensitivity {sensitivity})"),
+                format!(
+                    "in [1e-300, 1e300] with sensitivity/eps a normal double (sensitivity {sensitivity})"
+                ),
             ));
         }
         Self::with_scale(ulp_up(b))

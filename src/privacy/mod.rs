@@ -43,10 +43,10 @@ pub mod gaussian;
 pub mod laplace;
 pub mod randomised_response;
 
-pub use daf::{daf_phase_bounds, daf_release_plan, daf_sample_release, DafArm, DafRelease};
+pub use daf::{DafArm, DafRelease, daf_phase_bounds, daf_release_plan, daf_sample_release};
 pub use dp_tt::dp_tt_release_plan;
 pub use gaussian::GaussianMechanism;
-pub use laplace::{laplace_noise, Laplace};
+pub use laplace::{Laplace, laplace_noise};
 pub use randomised_response::RandomisedResponse;
 
 /// `2^53` as `f64`: Bernoulli draws compare 53 uniform bits with `p · 2^53`.

@@ -1,7 +1,7 @@
 //! Randomised response (Warner; CTB, Alg. 4, READINGS.md §A.5): ε-local DP by L. 12.
 
-use super::{bernoulli_draw, bernoulli_threshold, ulp_down, Mechanism, PrivacyClaim};
-use crate::error::{check_closed, Result};
+use super::{Mechanism, PrivacyClaim, bernoulli_draw, bernoulli_threshold, ulp_down};
+use crate::error::{Result, check_closed};
 use crate::rng::Rng;
 
 /// Randomised response on `[0, 1]` rewards (CTB, Alg. 4; READINGS.md §A.5).

@@ -3,9 +3,9 @@
 //! prose around them stays by hand. Reads the verification; runs no Monte Carlo.
 
 use super::markdown::{claims_table_of, replace_block};
-use crate::claims::bai25::{empirical, evidence, regimes, PAPER};
-use crate::claims::verify::Verification;
 use crate::claims::ClaimResult;
+use crate::claims::bai25::{PAPER, empirical, evidence, regimes};
+use crate::claims::verify::Verification;
 use crate::error::Result;
 use std::path::{Path, PathBuf};
 
@@ -36,7 +36,7 @@ pub const FIGURES: &str = "bai25";
 /// # Errors
 /// A rendering or solver failure.
 pub fn figures(v: &Verification, dir: &Path, command: &str) -> Result<Vec<String>> {
-    use crate::experiment::study::{group_only, row, BoundCache};
+    use crate::experiment::study::{BoundCache, group_only, row};
     if v.cells.is_empty() {
         return Ok(Vec::new());
     }

@@ -7,11 +7,11 @@
 use super::markdown::cell;
 use super::paper::figures::algo_label;
 use crate::bandit::AlgoName;
+use crate::claims::ClaimResult;
 use crate::claims::dp_bai::evidence::paper_instances;
 use crate::claims::dp_bai::thresholds::{case2_window, window_eps};
-use crate::claims::ClaimResult;
-use crate::experiment::grid::GridResults;
 use crate::experiment::CellResult;
+use crate::experiment::grid::GridResults;
 use crate::numbers::sig;
 use std::collections::BTreeMap;
 
@@ -388,7 +388,7 @@ pub fn issues_table(results: &[ClaimResult]) -> String {
     s
 }
 
-use crate::claims::dp_bai::searches::{table_header, Searched, ALPHA, DELTA, SEED};
+use crate::claims::dp_bai::searches::{ALPHA, DELTA, SEED, Searched, table_header};
 
 /// REPORT.md block `audit-search`: a table of the searches (one row each, with the expected verdict),
 /// then each search's power statement.
@@ -429,7 +429,7 @@ pub fn audit_search_block(searches: &[Searched]) -> String {
     )
 }
 
-use crate::claims::dp_bai::public::{compare, read_public_rows, AGREE_BAND, PUBLIC_CODE_RUNS};
+use crate::claims::dp_bai::public::{AGREE_BAND, PUBLIC_CODE_RUNS, compare, read_public_rows};
 
 /// The REPORT.md block: one row per public-code cell.
 pub fn public_code_table(g: &GridResults) -> String {

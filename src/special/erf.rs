@@ -134,11 +134,7 @@ pub fn erfc(x: f64) -> f64 {
         // continued fraction would give −0, then ∞/∞ = NaN once x² overflows).
         return 0.0;
     }
-    if x < 1.25 {
-        1.0 - erf(x)
-    } else {
-        erfc_cf(x)
-    }
+    if x < 1.25 { 1.0 - erf(x) } else { erfc_cf(x) }
 }
 
 /// Natural logarithm of the complementary error function, `log erfc(x)`, without underflow.

@@ -16,8 +16,8 @@ pub(crate) use c_g::c_g_engine;
 pub use c_g::{c_g, c_g_unchecked, c_g_with_argmin, g_g};
 pub use erf::{erf, erfc, ln_erfc};
 pub use lambert_w::{
-    lambert_w0, lambert_w0_unchecked, lambert_wm1, lambert_wm1_unchecked, wbar_m1,
-    wbar_m1_unchecked, NEG_INV_E,
+    NEG_INV_E, lambert_w0, lambert_w0_unchecked, lambert_wm1, lambert_wm1_unchecked, wbar_m1,
+    wbar_m1_unchecked,
 };
 pub(crate) use misc::h_engine;
 pub use misc::{c_l36, g1, g1_unchecked, g2, h, h1, k};

@@ -43,7 +43,7 @@ pub(crate) fn zeta_derivs<const ORDER: u8>(s: f64, sm1: f64) -> (f64, f64, f64) 
     let a8 = a4 * a2;
     let a9 = a3 * a3;
     let a10 = a2 * a5; // N^{-s}
-                       // Direct sum, smallest terms first.
+    // Direct sum, smallest terms first.
     let mut z = a9 + a8 + a7 + a6 + a5 + a4 + a3 + a2;
     let l = LN10;
     let tail = (-sm1 * l).exp(); // N^{1-s}

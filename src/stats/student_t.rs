@@ -2,7 +2,7 @@
 //! of [`super::beta`].
 
 use super::beta::beta_reg;
-use crate::error::{check_finite, Error, Result};
+use crate::error::{Error, Result, check_finite};
 
 /// Degrees of freedom above which [`student_t_quantile`] polishes statrs' value by Newton steps.
 const NEWTON_DF: f64 = 1e3;

@@ -105,11 +105,7 @@ impl<F: CustomThreshold> CustomThreshold for Checked<F> {
     #[inline]
     fn lower_bound(&self, base: &ThresholdVars) -> f64 {
         let b = self.inner.lower_bound(base);
-        if b.is_finite() {
-            b
-        } else {
-            f64::NEG_INFINITY
-        }
+        if b.is_finite() { b } else { f64::NEG_INFINITY }
     }
 }
 
@@ -184,10 +180,11 @@ mod tests {
         assert!(c.eval(&v).is_finite() && c.failure().is_none());
         v.t = 50.0;
         assert_eq!(c.eval(&v), f64::NEG_INFINITY);
-        assert!(c
-            .failure()
-            .expect("recorded")
-            .to_string()
-            .contains("t = 50"));
+        assert!(
+            c.failure()
+                .expect("recorded")
+                .to_string()
+                .contains("t = 50")
+        );
     }
 }

@@ -4,12 +4,12 @@
 
 use super::{assert_usage_error, vars};
 use crate::common::data_path;
-use dpbai::audit::delta::{audit_delta, default_battery, AuditInstance, DeltaAuditConfig, RunPlan};
-use dpbai::audit::delta::{decide, runs_to_decide};
 use dpbai::audit::Verdict;
+use dpbai::audit::delta::{AuditInstance, DeltaAuditConfig, RunPlan, audit_delta, default_battery};
+use dpbai::audit::delta::{decide, runs_to_decide};
 use dpbai::bandit::{AlgoName, Setting};
 use dpbai::instance::Instance;
-use dpbai::threshold::expr::{parse_threshold, ThresholdExpr};
+use dpbai::threshold::expr::{ThresholdExpr, parse_threshold};
 use proptest::prelude::*;
 
 // ------------------------------------------------------------------------------------------
@@ -352,9 +352,10 @@ fn cli_reads_a_battery_file() {
     assert_eq!(code, crate::common::verdict_code(verdict), "{err}");
     let rows = v["instances"].as_array().expect("rows");
     assert_eq!(rows.len(), 3);
-    assert!(rows
-        .iter()
-        .any(|r| r["name"] == "three-arms-easy-delta" && r["delta"] == 0.2));
+    assert!(
+        rows.iter()
+            .any(|r| r["name"] == "three-arms-easy-delta" && r["delta"] == 0.2)
+    );
     assert_usage_error(
         &[
             "audit",

@@ -1,10 +1,10 @@
 //! Privacy audits: every mutant violated, every faithful target not (`src/audit/dp`).
 
 use super::assert_usage_error;
-use dpbai::audit::dp::{
-    audit_dp, mechanism_info, mutant, DpOptions, Mode, MutantBase, Target, MECHANISMS, MUTANTS,
-};
 use dpbai::audit::Verdict;
+use dpbai::audit::dp::{
+    DpOptions, MECHANISMS, MUTANTS, Mode, MutantBase, Target, audit_dp, mechanism_info, mutant,
+};
 use dpbai::bandit::AlgoName;
 
 // ------------------------------------------------------------------------------------------
@@ -129,11 +129,13 @@ fn whole_algorithms_are_not_flagged() {
         assert_ne!(r.verdict, Verdict::Violated, "{algo:?}: {r:?}");
     }
     assert!(audit_dp(&Target::Algo(AlgoName::AdapTt), &dp_opts(Mode::Exact, None)).is_err());
-    assert!(audit_dp(
-        &Target::Algo(AlgoName::Ttucb),
-        &dp_opts(Mode::Auto, Some(10))
-    )
-    .is_err());
+    assert!(
+        audit_dp(
+            &Target::Algo(AlgoName::Ttucb),
+            &dp_opts(Mode::Auto, Some(10))
+        )
+        .is_err()
+    );
     // EB-TCI is DP-TT's non-private reference: no claim to audit
     let e = audit_dp(
         &Target::Algo(AlgoName::EbTci),

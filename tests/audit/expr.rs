@@ -4,7 +4,7 @@ use super::vars;
 use crate::common::load_toml;
 use crate::common::rel_err;
 use dpbai::audit::dp::{gaussian_eps, gaussian_gamma};
-use dpbai::threshold::expr::{parse_threshold, preset, ThresholdExpr, PRESETS};
+use dpbai::threshold::expr::{PRESETS, ThresholdExpr, parse_threshold, preset};
 
 /// READINGS.md §D.1 reference vectors (K = 5, δ = 0.01, σ = 1/2), quoted to 7-8 digits.
 #[test]

@@ -2,8 +2,8 @@
 //! `src/audit/dominance`, `src/audit/custom.rs`).
 
 use super::delta::delta_cfg;
-use dpbai::audit::delta::{audit_delta, default_battery, RunPlan};
 use dpbai::audit::Verdict;
+use dpbai::audit::delta::{RunPlan, audit_delta, default_battery};
 use dpbai::bandit::{AlgoName, Setting};
 use dpbai::threshold::expr::{parse_threshold, preset};
 
@@ -29,7 +29,7 @@ fn search_audit(threshold: Option<&str>) -> dpbai::audit::delta::DeltaAuditConfi
 /// violating instance confirmed on fresh seeds; the trace records every evaluation.
 #[test]
 fn search_catches_the_unsafe_preset_quickly() {
-    use dpbai::audit::search::{search, Budget, SearchConfig, SearchSpace};
+    use dpbai::audit::search::{Budget, SearchConfig, SearchSpace, search};
     let space = SearchSpace {
         k_max: 6,
         min_gap: 0.05,
@@ -54,7 +54,7 @@ fn search_catches_the_unsafe_preset_quickly() {
 /// whose confirmations run.
 #[test]
 fn search_does_not_flag_the_paper_threshold() {
-    use dpbai::audit::search::{search, Budget, SearchConfig, SearchSpace, SearchVerdict};
+    use dpbai::audit::search::{Budget, SearchConfig, SearchSpace, SearchVerdict, search};
     let space = SearchSpace {
         k_max: 4,
         min_gap: 0.1,
@@ -67,10 +67,11 @@ fn search_does_not_flag_the_paper_threshold() {
     cfg.local_runs = 32;
     let r = search(&cfg).expect("runs");
     assert_eq!(r.verdict, SearchVerdict::NoViolationFound);
-    assert!(r
-        .confirmation
-        .iter()
-        .all(|c| c.runs > 0 && c.unstopped == 0));
+    assert!(
+        r.confirmation
+            .iter()
+            .all(|c| c.runs > 0 && c.unstopped == 0)
+    );
     assert!(r.power.contains("would have declared violated"));
 }
 
@@ -79,7 +80,7 @@ fn search_does_not_flag_the_paper_threshold() {
 /// `undecided`, never a pass.
 #[test]
 fn an_unaffordable_confirmation_is_not_run() {
-    use dpbai::audit::search::{search, Budget, SearchConfig, SearchSpace, SearchVerdict};
+    use dpbai::audit::search::{Budget, SearchConfig, SearchSpace, SearchVerdict, search};
     let space = SearchSpace {
         k_max: 4,
         min_gap: 0.1,
@@ -99,15 +100,17 @@ fn an_unaffordable_confirmation_is_not_run() {
     );
     assert!(r.confirmation.len() > cfg.finalists);
     for c in &r.confirmation {
-        assert!(c
-            .skipped
-            .as_deref()
-            .is_some_and(|s| s.starts_with("unaffordable")));
+        assert!(
+            c.skipped
+                .as_deref()
+                .is_some_and(|s| s.starts_with("unaffordable"))
+        );
         assert!(c.step_cap >= 100 * c.means.len() as u64);
     }
-    assert!(r
-        .confirmation_statement
-        .contains("needs more samples than the budget"));
+    assert!(
+        r.confirmation_statement
+            .contains("needs more samples than the budget")
+    );
 }
 
 /// A small, sample-budgeted search (deterministic for any thread count): `screen` candidates,
@@ -120,7 +123,7 @@ fn small_search(
     screen: usize,
     samples: u64,
 ) -> dpbai::audit::search::SearchReport {
-    use dpbai::audit::search::{search, Budget, SearchConfig};
+    use dpbai::audit::search::{Budget, SearchConfig, search};
     let mut audit = search_audit(Some(threshold));
     audit.setting.algo = algo;
     audit.plan = RunPlan::UntilDecided {
@@ -278,7 +281,7 @@ fn search_catches_a_threshold_unsafe_only_for_small_gaps() {
 #[test]
 #[ignore = "two minutes on 2 cores; run with --ignored"]
 fn default_options_find_the_two_missed_violations() {
-    use dpbai::audit::search::{search, SearchConfig, SearchSpace, SearchVerdict};
+    use dpbai::audit::search::{SearchConfig, SearchSpace, SearchVerdict, search};
     let p = preset("paper-cg").expect("preset");
     for (t, delta, k_min) in [
         (format!("({p})*min(1,(8/K)^2)"), 0.01, 10),
@@ -418,7 +421,7 @@ fn cli_search_rejects_bad_budgets() {
 #[test]
 fn closure_threshold_matches_the_expression() {
     use dpbai::audit::custom::with_threshold;
-    use dpbai::audit::delta::{audit_delta, audit_delta_with, AuditInstance, RunPlan};
+    use dpbai::audit::delta::{AuditInstance, RunPlan, audit_delta, audit_delta_with};
     let mut cfg = search_audit(Some("log(1/delta)/4"));
     cfg.plan = RunPlan::Fixed { runs: 200 };
     let inst = vec![AuditInstance {

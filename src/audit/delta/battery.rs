@@ -165,12 +165,14 @@ mod tests {
         assert_eq!((b[0].delta, b[0].eps), (0.2, Some(0.5)));
         assert!(parse_battery("[[instance]]\nmeans = [0.5, 0.5]\n", 0.1, None).is_err());
         assert!(parse_battery("[[instance]]\nmean = [0.5, 0.4]\n", 0.1, None).is_err());
-        assert!(parse_battery(
-            "[[instance]]\nmeans = [0.6, 0.4]\nfamily = \"poisson\"\n",
-            0.1,
-            None
-        )
-        .is_err());
+        assert!(
+            parse_battery(
+                "[[instance]]\nmeans = [0.6, 0.4]\nfamily = \"poisson\"\n",
+                0.1,
+                None
+            )
+            .is_err()
+        );
         assert!(parse_battery("instance = []\n", 0.1, None).is_err());
     }
 
@@ -178,9 +180,10 @@ mod tests {
     fn default_battery_covers_the_stress_cases() {
         let b = default_battery(AlgoName::Ttucb, 0.01, None).expect("builds");
         assert!(b.iter().any(|i| i.delta == 0.1));
-        assert!(b
-            .iter()
-            .any(|i| matches!(i.instance.family(), Family::Gaussian { .. })));
+        assert!(
+            b.iter()
+                .any(|i| matches!(i.instance.family(), Family::Gaussian { .. }))
+        );
         let p = default_battery(AlgoName::AdapTt, 0.01, Some(1.0)).expect("builds");
         assert!(p.iter().any(|i| i.eps == Some(0.2)));
     }

@@ -1,8 +1,8 @@
 //! The interval and verdict of one binomial audit, and the projected run count that would
 //! decide an inconclusive one (module docs of [`super`]).
 
-use crate::audit::{ci, Verdict};
-use crate::error::{check_open, Error, Result};
+use crate::audit::{Verdict, ci};
+use crate::error::{Error, Result, check_open};
 use serde::Serialize;
 
 /// Largest run count the "runs to decide" estimate reports.

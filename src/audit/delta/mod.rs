@@ -43,9 +43,9 @@ mod decide;
 mod runner;
 
 pub use battery::{default_battery, parse_battery};
-pub use decide::{decide, runs_to_decide, Decision};
-pub use runner::{audit_delta, audit_delta_with, audit_delta_with_threshold, AlgoFactory};
-pub(crate) use runner::{build_for, run_batch, Tally};
+pub use decide::{Decision, decide, runs_to_decide};
+pub use runner::{AlgoFactory, audit_delta, audit_delta_with, audit_delta_with_threshold};
+pub(crate) use runner::{Tally, build_for, run_batch};
 
 use crate::audit::Verdict;
 use crate::bandit::Setting;

@@ -3,11 +3,11 @@
 //! and the battery's rows and overall verdict (protocol in the module docs of [`super`]).
 
 use super::{
-    decide, runs_to_decide, AuditInstance, DeltaAuditConfig, DeltaReport, DeltaRow, RunPlan,
+    AuditInstance, DeltaAuditConfig, DeltaReport, DeltaRow, RunPlan, decide, runs_to_decide,
 };
 use crate::audit::Verdict;
 use crate::bandit::{self, AlgoSpec, CustomThreshold};
-use crate::error::{check_open, Error, Result};
+use crate::error::{Error, Result, check_open};
 use crate::instance::Family;
 use crate::rng::{mix64, rng_for_run};
 use rayon::prelude::*;
@@ -313,7 +313,7 @@ fn audit_delta_impl(
     match cfg.plan {
         RunPlan::Fixed { runs: 0 } => return Err(Error::param("runs", 0, "at least 1")),
         RunPlan::UntilDecided { first, budget } if first == 0 || budget == 0 => {
-            return Err(Error::param("budget", budget.min(first), "at least 1"))
+            return Err(Error::param("budget", budget.min(first), "at least 1"));
         }
         _ => {}
     }

@@ -1,9 +1,9 @@
 //! Black-box mode of `audit dp` (DP-Sniper style): choose an event on one half of the runs,
 //! certify it with Clopper–Pearson bounds on the other half (parent module docs).
 
-use crate::audit::{ci, Verdict};
-use crate::error::{check_open, Error, Result};
-use crate::rng::{rng_for_run, Rng};
+use crate::audit::{Verdict, ci};
+use crate::error::{Error, Result, check_open};
+use crate::rng::{Rng, rng_for_run};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;

@@ -13,7 +13,7 @@
 //! enclosed to two ulps.
 
 use crate::audit::Verdict;
-use crate::error::{check_above, check_open, Error, Result};
+use crate::error::{Error, Result, check_above, check_open};
 use crate::float::{next_down, next_up};
 use crate::threshold::interval::Interval;
 use std::cmp::Ordering;

@@ -5,13 +5,13 @@
 //! a mutant is the broken mechanism [`Mutated`] to keep the faithful one's claim.
 
 use super::blackbox::{
-    candidate_pairs, sample_pair, sniper_real, sniper_search, BlackBox, Claim, PairSearch,
+    BlackBox, Claim, PairSearch, candidate_pairs, sample_pair, sniper_real, sniper_search,
 };
 use super::exact::{
     daf_exact_verdict, gaussian_eps, gaussian_verdict, laplace_vector_verdict, rr_loss, rr_verdict,
 };
 use crate::audit::Verdict;
-use crate::error::{check_above, Result};
+use crate::error::{Result, check_above};
 use crate::privacy::{self, GaussianMechanism, Laplace, PrivacyClaim, RandomisedResponse};
 use crate::rng::Rng;
 
@@ -80,8 +80,7 @@ pub const MECHANISMS: [MechanismInfo; 5] = [
     },
     MechanismInfo {
         name: "daf",
-        description:
-            "DAF's vector of released phase means on a fixed schedule (Alg. 5; eps-DP by L. 31)",
+        description: "DAF's vector of released phase means on a fixed schedule (Alg. 5; eps-DP by L. 31)",
         approximate: false,
         default_runs: 1_000_000,
         build: |eps, _| Ok(Box::new(DafSchedule::new(eps, true)?)),
@@ -198,7 +197,7 @@ impl ExactLoss for GaussianMechanism {
                     "claim",
                     format!("{eps}-DP"),
                     "an (eps, gamma) claim for the Gaussian mechanism",
-                ))
+                ));
             }
         };
         let sigma = self.sigma();

@@ -68,7 +68,7 @@ pub mod mutants;
 pub mod tables;
 
 pub use blackbox::{
-    candidate_pairs, sniper_discrete, sniper_real, sniper_search, BlackBox, Claim, PairSearch,
+    BlackBox, Claim, PairSearch, candidate_pairs, sniper_discrete, sniper_real, sniper_search,
 };
 pub use exact::{
     daf_exact_loss, daf_exact_verdict, exact_verdict, gaussian_eps, gaussian_gamma,
@@ -76,16 +76,16 @@ pub use exact::{
 };
 pub use late_leak::adap_tt_late_leak;
 pub use mechanisms::{
-    mechanism_info, mechanism_names, mutated, Audited, DafSchedule, ExactFinding, ExactLoss,
-    MechanismInfo, Mutated, DAF_SEQUENCE_LEN, DEFAULT_GAMMA, MECHANISMS,
+    Audited, DAF_SEQUENCE_LEN, DEFAULT_GAMMA, DafSchedule, ExactFinding, ExactLoss, MECHANISMS,
+    MechanismInfo, Mutated, mechanism_info, mechanism_names, mutated,
 };
-pub use mutants::{mutant, Mutant, MutantBase, Mutation, MUTANTS};
-pub(crate) use tables::{neighbouring_tables, table_features, TABLE_FEATURES};
-pub use tables::{table_dp_names, TABLE_DP_ALGORITHMS};
+pub use mutants::{MUTANTS, Mutant, MutantBase, Mutation, mutant};
+pub use tables::{TABLE_DP_ALGORITHMS, table_dp_names};
+pub(crate) use tables::{TABLE_FEATURES, neighbouring_tables, table_features};
 
 use crate::audit::Verdict;
 use crate::bandit::AlgoName;
-use crate::error::{check_above, check_open, Error, Result};
+use crate::error::{Error, Result, check_above, check_open};
 use mechanisms::InputPair;
 use serde::Serialize;
 use tables::blackbox_algorithm;
@@ -272,16 +272,17 @@ pub fn audit_dp(target: &Target, o: &DpOptions) -> Result<DpReport> {
     }
     let start = std::time::Instant::now();
     let mech = mechanism_for(target, o.eps, o.gamma)?;
-    let exact =
-        match (o.mode, &mech) {
-            (Mode::Exact, None) => return Err(Error::param(
+    let exact = match (o.mode, &mech) {
+        (Mode::Exact, None) => {
+            return Err(Error::param(
                 "mode",
                 "exact",
                 "blackbox or auto for whole algorithms (their output law is not computed exactly)",
-            )),
-            (Mode::BlackBox, _) | (_, None) => false,
-            _ => true,
-        };
+            ));
+        }
+        (Mode::BlackBox, _) | (_, None) => false,
+        _ => true,
+    };
     let claim = match &mech {
         Some(m) => Claim::of(m.claim(), o.eps, o.gamma),
         None => Claim::Pure { eps: o.eps },

@@ -2,10 +2,10 @@
 //! box, and four whole-algorithm bugs (black box on reward tables only).
 
 use super::mechanisms::{
-    mechanism_info, mutated, Audited, DafSchedule, DpTtSchedule, MechanismInfo,
+    Audited, DafSchedule, DpTtSchedule, MechanismInfo, mechanism_info, mutated,
 };
-use crate::bandit::dp_tt::DpTtFault;
 use crate::bandit::AlgoName;
+use crate::bandit::dp_tt::DpTtFault;
 use crate::error::Result;
 use crate::privacy::{GaussianMechanism, Laplace, RandomisedResponse};
 
@@ -106,7 +106,12 @@ pub const MUTANTS: [Mutant; 10] = [
             base: "rr",
             build: |eps, gamma| {
                 let keep = RandomisedResponse::new(2.0 * eps)?.keep_probability();
-                broken("rr", RandomisedResponse::with_keep_probability(keep)?, eps, gamma)
+                broken(
+                    "rr",
+                    RandomisedResponse::with_keep_probability(keep)?,
+                    eps,
+                    gamma,
+                )
             },
         }),
     },
@@ -117,7 +122,12 @@ pub const MUTANTS: [Mutant; 10] = [
             base: "gaussian",
             build: |eps, gamma| {
                 let sigma = GaussianMechanism::new(eps, gamma)?.sigma() / 2.0;
-                broken("gaussian", GaussianMechanism::with_sigma(sigma, gamma)?, eps, gamma)
+                broken(
+                    "gaussian",
+                    GaussianMechanism::with_sigma(sigma, gamma)?,
+                    eps,
+                    gamma,
+                )
             },
         }),
     },

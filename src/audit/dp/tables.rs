@@ -1,11 +1,11 @@
 //! Whole algorithms on neighbouring reward tables (Definition 8): the fixed tables, the
 //! discrete features of a run, and the black-box test of an algorithm.
 
-use super::blackbox::{sample_pair, sniper_discrete, BlackBox, Claim};
+use super::blackbox::{BlackBox, Claim, sample_pair, sniper_discrete};
 use crate::bandit::dp_tt::{DpTt, DpTtFault};
 use crate::bandit::{self, AlgoName, AlgoSpec, BaiAlgorithm, RewardTable, Setting, TableOutput};
 use crate::error::{Error, Result};
-use crate::rng::{rng_for_run, Rng};
+use crate::rng::{Rng, rng_for_run};
 
 /// The algorithms with an ε-DP claim on reward tables, which `audit dp --algo` and
 /// `audit dp --algo … --search` take: the seed paper's CTB-TT, AdaP-TT and AdaP-TT*, and
@@ -122,7 +122,7 @@ pub(super) fn blackbox_algorithm(
                 "algo",
                 algo.as_str(),
                 "dp-tt for a release fault",
-            ))
+            ));
         }
         None => bandit::build(&spec, &instance)?,
     };

@@ -2,9 +2,9 @@
 //! with the δ search's error control, and the futility rule.
 
 use super::outputs::outputs;
-use crate::audit::delta::RunPlan;
-use crate::audit::dp::{sniper_discrete, BlackBox, Claim, TABLE_FEATURES};
 use crate::audit::Verdict;
+use crate::audit::delta::RunPlan;
+use crate::audit::dp::{BlackBox, Claim, TABLE_FEATURES, sniper_discrete};
 use crate::bandit::{BaiAlgorithm, RewardTable};
 use crate::error::Result;
 use serde::Serialize;

@@ -89,7 +89,9 @@ impl SearchConfig {
             return Err(Error::param(
                 "delta",
                 self.delta,
-                format!("in [{dlo:e}, {dhi}] for a search (its confirmation needs about ln(4m/alpha)/delta runs)"),
+                format!(
+                    "in [{dlo:e}, {dhi}] for a search (its confirmation needs about ln(4m/alpha)/delta runs)"
+                ),
             ));
         }
         if let Some((lo, hi)) = self.space.delta {

@@ -5,8 +5,8 @@ use super::halving::{Scored, Search};
 use super::rank::step_cap;
 use super::report::SearchReport;
 use super::report::{SearchVerdict, Stage};
-use crate::audit::delta::{decide, run_batch, AuditInstance, DeltaRow, RunPlan, Tally};
 use crate::audit::Verdict;
+use crate::audit::delta::{AuditInstance, DeltaRow, RunPlan, Tally, decide, run_batch};
 use crate::error::Result;
 use crate::rng::mix64;
 
@@ -114,7 +114,9 @@ fn power_statement(
                 crate::error::compact_number(p1),
                 (binom_sf(k, runs, p1)? - if sequential { alpha_m } else { 0.0 }).max(0.0)
             ),
-            None => format!("the confirmation (looks up to {runs} runs) could not have declared violated"),
+            None => format!(
+                "the confirmation (looks up to {runs} runs) could not have declared violated"
+            ),
         }
     };
     let screen = 1.0 - (1.0 - p1).powf(cfg.screen_runs as f64);
@@ -125,7 +127,9 @@ fn power_statement(
             rho
         )
     } else {
-        format!("the {evals} screened instances were the design's corners and seeds only (no uniform point: no power against the space)")
+        format!(
+            "the {evals} screened instances were the design's corners and seeds only (no uniform point: no power against the space)"
+        )
     };
     Ok(format!(
         "{conf}; {space}; each screened instance ran >= {} CRN runs, so one with error probability >= 2*delta showed an error with probability >= {screen:.3}",
@@ -276,7 +280,12 @@ pub(super) fn confirm(s: Search<'_>, pool: Vec<Scored>, seeds_used: usize) -> Re
     } else if violated {
         format!(
             "confirmed on fresh seeds (independent of the search data): {}/{} errors, Clopper-Pearson lower end {:.4e} > delta = {} at alpha/{m}/2^looks = {:.3e}; wrong with probability <= alpha = {}",
-            worst.errors, worst.runs, worst.ci[0], crate::error::compact_number(worst.delta), worst.alpha_look, cfg.audit.alpha
+            worst.errors,
+            worst.runs,
+            worst.ci[0],
+            crate::error::compact_number(worst.delta),
+            worst.alpha_look,
+            cfg.audit.alpha
         )
     } else {
         format!(

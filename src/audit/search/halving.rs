@@ -2,12 +2,12 @@
 //! of the screened candidates, and the Nelder–Mead refinement.
 
 use super::config::SearchConfig;
-use super::meter::{Meter, LOCAL_SHARE, MIN_CAP, SCREEN_SHARE};
-use super::rank::{score, Evidence, Outlook};
+use super::meter::{LOCAL_SHARE, MIN_CAP, Meter, SCREEN_SHARE};
+use super::rank::{Evidence, Outlook, score};
 use super::report::Stage;
 use super::report::TraceRow;
-use super::space::{corners, uniform, Candidate};
-use crate::audit::delta::{run_batch, AlgoFactory, AuditInstance, Tally};
+use super::space::{Candidate, corners, uniform};
+use crate::audit::delta::{AlgoFactory, AuditInstance, Tally, run_batch};
 use crate::error::{Error, Result};
 use crate::rng::mix64;
 use argmin::core::{CostFunction, Executor};

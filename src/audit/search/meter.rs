@@ -3,8 +3,8 @@
 //! divided by the batch's runs), and an interruption flag ends a stage between batches.
 
 use super::config::Budget;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Shares of what is left of the budget: screening, then Nelder–Mead (of the rest), then the

@@ -75,11 +75,11 @@ mod seeds;
 pub mod space;
 
 pub use config::{
-    Budget, SearchConfig, ALPHA_RANGE, DEFAULT_BUDGET, MAX_BUDGET, MAX_FINALISTS, MAX_LOCAL_ITERS,
-    MAX_SCREEN_CANDIDATES, MAX_STAGE_RUNS,
+    ALPHA_RANGE, Budget, DEFAULT_BUDGET, MAX_BUDGET, MAX_FINALISTS, MAX_LOCAL_ITERS,
+    MAX_SCREEN_CANDIDATES, MAX_STAGE_RUNS, SearchConfig,
 };
 pub use confirm::holds_sized_plan;
-pub use report::{report_rows, SearchReport, SearchVerdict, Stage, TraceRow};
+pub use report::{SearchReport, SearchVerdict, Stage, TraceRow, report_rows};
 pub(crate) use space::halton;
 pub use space::{Candidate, SearchSpace, SpaceFamily};
 

@@ -17,9 +17,9 @@ use super::config::SearchConfig;
 use super::space::SpaceFamily;
 use crate::bandit::{AlgoName, Rules, ThresholdVars};
 use crate::threshold::dominance::{
-    dominates, Dominance, DominanceConfig, ProofFamily, RunDomain, RunParameters,
+    Dominance, DominanceConfig, ProofFamily, RunDomain, RunParameters, dominates,
 };
-use crate::threshold::expr::{parse_threshold, ThresholdExpr};
+use crate::threshold::expr::{ThresholdExpr, parse_threshold};
 
 /// Boxes of the dominance analysis behind a seed.
 const SEED_BOXES: u64 = 2_000;

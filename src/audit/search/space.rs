@@ -254,11 +254,7 @@ impl SearchSpace {
     pub fn decode(&self, x: &[f64], delta: f64) -> Result<Candidate> {
         let c = |i: usize| {
             let v = x.get(i).copied().unwrap_or(0.0);
-            if v.is_nan() {
-                0.0
-            } else {
-                v.clamp(0.0, 1.0)
-            }
+            if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) }
         };
         let k = self.k_min + ((c(0) * (self.k_max - self.k_min) as f64).round() as usize);
         let gap = self.min_gap * (self.max_gap / self.min_gap).powf(c(1));
@@ -417,10 +413,11 @@ mod tests {
             assert!((sp.k_min..=sp.k_max).contains(&k));
             let gap = c.means[0] - c.means[1];
             assert!(gap >= sp.min_gap * (1.0 - 1e-12) && gap <= sp.max_gap * (1.0 + 1e-12));
-            assert!(c
-                .means
-                .iter()
-                .all(|m| *m >= sp.mean_lo - 1e-12 && *m <= sp.mean_hi + 1e-12));
+            assert!(
+                c.means
+                    .iter()
+                    .all(|m| *m >= sp.mean_lo - 1e-12 && *m <= sp.mean_hi + 1e-12)
+            );
             assert_eq!(c.instance.best(), 0);
         }
         let c = sp

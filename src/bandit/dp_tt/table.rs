@@ -10,7 +10,7 @@
 //! gives `run`'s trajectories run for run (the tests check it), so the audited algorithm is the
 //! one `dpbai run` runs.
 
-use super::{next_boundary, poster_term, DpTt, DpTtThreshold};
+use super::{DpTt, DpTtThreshold, next_boundary, poster_term};
 use crate::bandit::{RewardTable, TableOutput};
 use crate::divergence::DEps;
 use crate::privacy::laplace_noise;
@@ -311,12 +311,14 @@ mod tests {
             .expect("a valid table");
         assert_eq!(&o.actions[..2], &[0, 1]);
         assert!(!o.stopped && o.actions.len() == 50, "{o:?}");
-        assert!(alg
-            .run_on_table(&vec![vec![0.5, 1.5]], &mut rng_for_run(3, 0))
-            .is_none());
-        assert!(alg
-            .run_on_table(&vec![vec![0.5]], &mut rng_for_run(3, 0))
-            .is_none());
+        assert!(
+            alg.run_on_table(&vec![vec![0.5, 1.5]], &mut rng_for_run(3, 0))
+                .is_none()
+        );
+        assert!(
+            alg.run_on_table(&vec![vec![0.5]], &mut rng_for_run(3, 0))
+                .is_none()
+        );
     }
 
     /// The faults change the releases (and only them): a noiseless initial release makes the

@@ -3,7 +3,7 @@
 //! per-arm state they update ([`Estimates`]).
 
 use super::arms::Arms;
-use crate::privacy::{laplace_noise, Mechanism};
+use crate::privacy::{Mechanism, laplace_noise};
 use crate::rng::Rng;
 
 /// The estimator's state for every arm (READINGS.md §D.0): the released estimates `μ̃_a`, the local

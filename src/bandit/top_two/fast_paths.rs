@@ -211,7 +211,7 @@ pub(super) trait RotatePick {
     fn start(&mut self, k: usize, cost: Cost, s: &Estimates, counters: &Counters, b: usize);
     /// The challenger at the current counts.
     fn pick(&mut self, k: usize, cost: Cost, s: &Estimates, counters: &Counters, b: usize)
-        -> usize;
+    -> usize;
 }
 
 /// Few arms: only the [`PICK`] cheapest challengers `S` are evaluated at each step; every other

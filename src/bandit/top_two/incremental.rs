@@ -22,9 +22,9 @@
 //!   computed through `ln` at a larger argument is at least the value at a smaller argument
 //!   minus the slack, for the non-decreasing terms used here; the lower bounds subtract it.
 
+use super::Config;
 use super::estimators::Estimates;
 use super::rules::{ucb_factor, ucb_index};
-use super::Config;
 use crate::bandit::rules::Cost;
 use crate::threshold::paper::{Pair, StoppingThreshold, TermKind};
 

@@ -18,11 +18,11 @@
 //! draws and the estimator's update — is the rules' own code, called as in the plain loop, so
 //! the random stream is drawn in the same order.
 
+use super::Config;
 use super::counters::Counters;
 use super::estimators::{Estimates, Estimator};
 use super::incremental::{ArgMin, CostCache, StopTest, UcbLeaderTrack};
 use super::rules::{ChallengerRule, LeaderRule, TrackingRule};
-use super::Config;
 use crate::bandit::outcome::RunOutcome;
 use crate::rng::Rng;
 

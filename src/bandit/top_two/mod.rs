@@ -39,7 +39,7 @@ pub(crate) use estimators::{Estimates, Estimator, Mle, Phased};
 #[cfg(test)]
 pub(crate) use fast_paths::tracked_leader_pulls;
 pub(crate) use rules::StopArm;
-pub(crate) use run_loop::{run_loop, RunOptions};
+pub(crate) use run_loop::{RunOptions, run_loop};
 
 /// Everything of a Top Two algorithm but its estimator: the leader, challenger and tracking
 /// rules (as types, see [`rules`]), the stopping statistic and threshold.

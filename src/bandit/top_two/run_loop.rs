@@ -2,13 +2,13 @@
 //! stopping (R, S), challenger (C), tracking (T), pull and update (P, U), with the fast paths
 //! of [`super::fast_paths`] where they are exact.
 
-use super::arms::{draw_bernoulli, draw_gaussian, Arms};
+use super::arms::{Arms, draw_bernoulli, draw_gaussian};
 use super::counters::Counters;
 use super::estimators::{Estimates, Estimator};
-use super::fast_paths::{rotate_steps, skip_steps, CheapestPick, SKIP_STREAK};
-use super::incremental::{CostCache, StopTest, FLAT_MAX};
+use super::fast_paths::{CheapestPick, SKIP_STREAK, rotate_steps, skip_steps};
+use super::incremental::{CostCache, FLAT_MAX, StopTest};
 use super::mle_path::run_mle;
-use super::rules::{argmax, ChallengerRule, LeaderRule, StopArm, TrackingRule};
+use super::rules::{ChallengerRule, LeaderRule, StopArm, TrackingRule, argmax};
 use super::{Config, Observer, RewardSource};
 use crate::bandit::outcome::RunOutcome;
 use crate::rng::Rng;

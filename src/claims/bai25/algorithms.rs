@@ -3,11 +3,11 @@
 //! shape (`dp-tt-poster`, a δ audit over a declared space, with the audit's power). Both are
 //! gathered once by [`super::PAPER`]'s evidence gathering and cached ([`Audits`]).
 
-use crate::audit::delta::{audit_delta, AuditInstance, DeltaAuditConfig, RunPlan};
-use crate::audit::dp::{
-    audit_dp, DpOptions, DpReport, Mode, MutantBase, Target, MECHANISMS, MUTANTS,
-};
 use crate::audit::Verdict as AuditVerdict;
+use crate::audit::delta::{AuditInstance, DeltaAuditConfig, RunPlan, audit_delta};
+use crate::audit::dp::{
+    DpOptions, DpReport, MECHANISMS, MUTANTS, Mode, MutantBase, Target, audit_dp,
+};
 use crate::bandit::{AlgoName, Sampling, Setting};
 use crate::claims::prelude::*;
 use crate::instance::Instance;
@@ -124,7 +124,9 @@ pub static B6: Claim<B6Stats> = Claim {
     rule: Rule {
         confirm: Some("loss <= eps_claimed and mutants_caught == mutants and mutants >= 2"),
         refute: Some("loss > eps_claimed"),
-        decide: Some("an exact audit of the release mechanism with an auditor that catches every planted bug"),
+        decide: Some(
+            "an exact audit of the release mechanism with an auditor that catches every planted bug",
+        ),
         ..Rule::NONE
     },
     fair: "the privacy of DP-TT rests on its release mechanism (every decision is post-processing of the released sums and counts): its output law is computed exactly, so the loss is a number, not an estimate; an auditor that misses a planted bug of the same mechanism has no power, and the claim is then not confirmed",
@@ -195,20 +197,12 @@ pub fn delta_audit_eps() -> [f64; 3] {
 /// The risks of B.7's declared space: δ = 0.1 (where a violation is cheapest to see), and in
 /// the paper profile also the figure's δ = 0.01.
 pub fn delta_audit_deltas(full: bool) -> Vec<f64> {
-    if full {
-        vec![0.1, 0.01]
-    } else {
-        vec![0.1]
-    }
+    if full { vec![0.1, 0.01] } else { vec![0.1] }
 }
 
 /// Runs per instance of B.7's δ audit.
 pub fn delta_audit_runs(full: bool) -> u64 {
-    if full {
-        3000
-    } else {
-        300
-    }
+    if full { 3000 } else { 300 }
 }
 
 /// B.7's δ audit, summarised.
@@ -396,7 +390,9 @@ pub static B7: Claim<B7Stats> = Claim {
     rule: Rule {
         confirm: Some("rows_holds == rows and rows_violated == 0 and capped == 0 and rows > 0"),
         refute: Some("rows_violated > 0"),
-        decide: Some("more runs per row (so every row's Clopper–Pearson bound falls below its δ), and no capped run"),
+        decide: Some(
+            "more runs per row (so every row's Clopper–Pearson bound falls below its δ), and no capped run",
+        ),
         ..Rule::NONE
     },
     fair: "a finite audit can certify δ-correctness only on the space it covers and only up to its power: confirmed when every row of the declared space is certified to hold (upper bound below δ, no capped run); refuted when a row is certified violated; the power says how large an error rate could have been missed",

@@ -3,10 +3,10 @@
 //! Finding of REPORT-BAI25.md that compares DP-TT under the printed threshold with the poster's
 //! plotted times ([`threshold_gap_block`]).
 
-use super::evidence::{cell, eps_grid, FIGURE_ALGORITHMS, GRID, SLOPE};
-use super::regimes::{poster_figure, DIGITISED_REL};
+use super::evidence::{FIGURE_ALGORITHMS, GRID, SLOPE, cell, eps_grid};
+use super::regimes::{DIGITISED_REL, poster_figure};
 use crate::bandit::AlgoName;
-use crate::claims::dp_bai::empirical::estimates::{fmt_mean, fmt_ratio, ratio, secant, Z95};
+use crate::claims::dp_bai::empirical::estimates::{Z95, fmt_mean, fmt_ratio, ratio, secant};
 use crate::claims::prelude::*;
 use crate::complexity::{log_factor_bai25, t_eps, t_kl, upper};
 use crate::experiment::CellResult;
@@ -71,7 +71,9 @@ pub static B8: Claim<B8Stats> = Claim {
     rule: Rule {
         confirm: Some("hi_over_bound <= 1 and points >= 2"),
         refute: Some("lo_over_bound > 1"),
-        decide: Some("more runs at δ = 1e-8 and 1e-16 (or smaller δ), until every slope's interval lies below or one lies above 8T*_ε"),
+        decide: Some(
+            "more runs at δ = 1e-8 and 1e-16 (or smaller δ), until every slope's interval lies below or one lies above 8T*_ε",
+        ),
         ..Rule::NONE
     },
     fair: "a limit superior of E[τ]/log(1/δ) is the slope of E[τ] ≈ a + b·log(1/δ) as δ → 0 (as the first paper's asymptotic claims are judged): the secant at the two smallest δ is its evidence, confirmed when every interval lies below the bound, refuted when one lies above; the bound needs distinct means, so μ1 (tied arms) is reported beside it and not judged",
@@ -402,7 +404,9 @@ pub static B12: Claim<B12Stats> = Claim {
     rule: Rule {
         confirm: Some("gap_hi_max <= allowed_gap"),
         refute: Some("gap_lo_max > allowed_gap"),
-        decide: Some("more runs at the largest ε, until both intervals lie below or one above 2(1 + η)"),
+        decide: Some(
+            "more runs at the largest ε, until both intervals lie below or one above 2(1 + η)",
+        ),
         ..Rule::NONE
     },
     fair: "\"on par up to a multiplicative gap\" would hold for any finite gap, so the rule fixes the gap the theory allows before the numbers are seen: 2(1 + η), DP-TT's own asymptotic factor over the non-private time in low privacy; the poster's figure (about 1.7 on both panels) lies well inside it",

@@ -1,7 +1,7 @@
 //! B.11, the poster's regime split, and the Findings of REPORT-BAI25.md on the poster's figure
 //! (REPORT-BAI25.md's Findings), read from `verify/bai25-poster-figure.csv` (digitised, ±10%).
 
-use super::instances::{figure_instances, DELTA};
+use super::instances::{DELTA, figure_instances};
 use crate::claims::prelude::*;
 use crate::complexity::{
     eps_switch_global, eps_switch_low_privacy, sample_lower_bound_bai25, t_eps, t_kl, t_tv,

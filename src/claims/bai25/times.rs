@@ -180,7 +180,9 @@ pub static B4: Claim<B4Stats> = Claim {
     }),
     wording: None,
     statistic: "monotone_violations: consecutive points of μ1–μ6 × ε ∈ logspace(1e-4, 1e3, 22) (paper profile: 64) where T*_ε increases or ε·T*_ε decreases beyond 1e-8 relative; trend_violations: instances where the gap |ε·T*_ε/T*_TV − 1| at ε = 1e-5 exceeds the gap at 1e-4, or that one the gap at 1e-3, by more than 1e-8; gap_at_1e-5: max over μ1–μ6 of the gap at ε = 1e-5",
-    rule: Rule::confirm("monotone_violations == 0 and trend_violations == 0 and gap_at_1e-5 < 1e-3"),
+    rule: Rule::confirm(
+        "monotone_violations == 0 and trend_violations == 0 and gap_at_1e-5 < 1e-3",
+    ),
     fair: "a limit, judged on its trend over three decades of ε and on its value at the smallest (first order in ε: a limit other than T*_TV would leave a gap of order one); monotonicity on the grid with the solvers' certified accuracy as slack",
     rule_sets: &[RuleSet::Paper],
     areas: &[Area::Solver],

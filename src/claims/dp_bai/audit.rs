@@ -1,10 +1,10 @@
 //! Claim checks by the auditors: privacy of the mechanisms and algorithms (F.59) and
 //! δ-correctness of the provable thresholds (F.60), with the planted bugs as power checks.
 
-use crate::audit::delta::{audit_delta, default_battery, DeltaAuditConfig, RunPlan};
-use crate::audit::dp::{audit_dp, DpOptions, DpReport, Mode, Target, MECHANISMS, MUTANTS};
 use crate::audit::Verdict as AuditVerdict;
-use crate::bandit::info::{pure_top_two, PrivacyModel};
+use crate::audit::delta::{DeltaAuditConfig, RunPlan, audit_delta, default_battery};
+use crate::audit::dp::{DpOptions, DpReport, MECHANISMS, MUTANTS, Mode, Target, audit_dp};
+use crate::bandit::info::{PrivacyModel, pure_top_two};
 use crate::bandit::{AlgoName, Sampling, Setting};
 use crate::claims::prelude::*;
 use crate::numbers::sig;
@@ -47,13 +47,21 @@ pub static F59: Claim<F59Stats> = Claim {
     title: "privacy of the algorithms",
     source: "L. 12, L. 20, L. 31, Thm. 32",
     statement: "CTB is ε-LDP; DAF-based strategies (AdaP-TT, AdaP-TT*) are ε-global DP on neighbouring reward tables (Def. 8)",
-    row: Some(Row { claim: "privacy of algorithms", formula: "CTB ε-LDP; DAF-based strategies ε-global DP (Def. 8 tables)", source: "L. 12, L. 20, L. 31, Thm. 32" }),
+    row: Some(Row {
+        claim: "privacy of algorithms",
+        formula: "CTB ε-LDP; DAF-based strategies ε-global DP (Def. 8 tables)",
+        source: "L. 12, L. 20, L. 31, Thm. 32",
+    }),
     wording: None,
     statistic: "mechanisms_holds: exact audits of RR, Laplace, DAF, Gaussian certified to hold at ε = 1 (confidence 1 − 1e-3); algorithms_holds: black-box audits of CTB-TT, AdaP-TT, AdaP-TT* certified to hold; violated: audits certified violated; mutants_caught of mutants: planted bugs the auditor reports violated",
     rule: Rule {
-        confirm: Some("mechanisms_holds == 4 and algorithms_holds == 3 and violated == 0 and mutants_caught == mutants"),
+        confirm: Some(
+            "mechanisms_holds == 4 and algorithms_holds == 3 and violated == 0 and mutants_caught == mutants",
+        ),
         refute: Some("violated > 0"),
-        decide: Some("an audit that certifies the algorithms themselves (white-box, or black-box with enough runs), with an auditor that catches every planted bug"),
+        decide: Some(
+            "an audit that certifies the algorithms themselves (white-box, or black-box with enough runs), with an auditor that catches every planted bug",
+        ),
         ..Rule::NONE
     },
     fair: "the claim is about mechanisms and algorithms: both halves must be certified; a black-box audit that finds no violation certifies nothing, and an auditor that misses a planted bug has no power",
@@ -197,7 +205,13 @@ fn f59(ctx: &mut Context) -> Checked<F59Stats> {
             rows.join("; "),
             audits.mutants.len()
         ),
-        F59Stats { mechanisms_holds: f64::from(mech_holds), algorithms_holds: f64::from(algo_holds), violated: f64::from(violated), mutants_caught: caught as f64, mutants: audits.mutants.len() as f64 },
+        F59Stats {
+            mechanisms_holds: f64::from(mech_holds),
+            algorithms_holds: f64::from(algo_holds),
+            violated: f64::from(violated),
+            mutants_caught: caught as f64,
+            mutants: audits.mutants.len() as f64,
+        },
     )
 }
 
@@ -308,11 +322,7 @@ crate::statistics! {
 
 /// Runs per row of F.60's battery (the paper profile: 1000).
 pub fn battery_runs(full: bool) -> u64 {
-    if full {
-        1000
-    } else {
-        100
-    }
+    if full { 1000 } else { 100 }
 }
 
 /// The gathered battery audit under `sampling`, its errors recorded; `None` (recorded) when it
@@ -360,13 +370,21 @@ pub static F60: Claim<F60Stats> = Claim {
     title: "δ-correctness of the thresholds",
     source: "Sec. 2.2.3, L. 21, L. 23, L. 34",
     statement: "Eq. (4), (12), (14) and L. 34's thresholds give P(τ < ∞, â ≠ a*) ≤ δ",
-    row: Some(Row { claim: "δ-correct thresholds", formula: "Eq. (4), (12), (14), L. 34 ⇒ `P(τ<∞, â≠a*) ≤ δ` for any sampling rule", source: "Sec. 2.2.3, L. 21, L. 23, L. 34" }),
+    row: Some(Row {
+        claim: "δ-correct thresholds",
+        formula: "Eq. (4), (12), (14), L. 34 ⇒ `P(τ<∞, â≠a*) ≤ δ` for any sampling rule",
+        source: "Sec. 2.2.3, L. 21, L. 23, L. 34",
+    }),
     wording: None,
     statistic: "rows_holds/rows_violated of rows: `audit delta` rows (TTUCB, DPA-TT, CTB-TT, AdaP-TT, AdaP-TT* on the default battery) certified to hold / violated at confidence 1 − 1e-3 by the rate P(τ < ∞, â ≠ a*); capped: runs that hit the cap (a conservative reading counts them as failures); unsafe_caught: 1 if a deliberately unsafe threshold is reported violated",
     rule: Rule {
-        confirm: Some("rows_holds == rows and rows_violated == 0 and capped == 0 and unsafe_caught == 1"),
+        confirm: Some(
+            "rows_holds == rows and rows_violated == 0 and capped == 0 and unsafe_caught == 1",
+        ),
         refute: Some("rows_violated > 0"),
-        decide: Some("about 1000 runs per row at δ = 0.01 (so the Clopper–Pearson bound can fall below δ), and no capped run (or a cap high enough that the conservative rate agrees)"),
+        decide: Some(
+            "about 1000 runs per row at δ = 0.01 (so the Clopper–Pearson bound can fall below δ), and no capped run (or a cap high enough that the conservative rate agrees)",
+        ),
         ..Rule::NONE
     },
     fair: "the paper's definition is P(τ < ∞, â ≠ a*) ≤ δ: certified when every row's upper bound is below δ and no capped run could turn the conservative rate against it; refuted only when a row is certified violated",
@@ -408,9 +426,13 @@ pub static F60_UNIFORM: Claim<F60Stats> = Claim {
     wording: None,
     statistic: "as F.60, with every run sampling the arms uniformly (round robin, `audit delta --sampling uniform`) and each algorithm's estimator, statistic and threshold: rows_holds/rows_violated of rows, capped, unsafe_caught",
     rule: Rule {
-        confirm: Some("rows_holds == rows and rows_violated == 0 and capped == 0 and unsafe_caught == 1"),
+        confirm: Some(
+            "rows_holds == rows and rows_violated == 0 and capped == 0 and unsafe_caught == 1",
+        ),
         refute: Some("rows_violated > 0"),
-        decide: Some("about 1000 runs per row at δ = 0.01 (so the Clopper–Pearson bound can fall below δ), and no capped run"),
+        decide: Some(
+            "about 1000 runs per row at δ = 0.01 (so the Clopper–Pearson bound can fall below δ), and no capped run",
+        ),
         ..Rule::NONE
     },
     fair: "the statement is for any sampling rule, so a rule other than the algorithms' own must pass the same audit; the rule is F.60's, fixed before this evidence was computed",

@@ -11,7 +11,7 @@
 use crate::error::{Error, Result};
 use crate::experiment::grid::GridResults;
 use crate::experiment::run::CellResult;
-use crate::experiment::study::{parse_study_with, Study};
+use crate::experiment::study::{Study, parse_study_with};
 use crate::instance::Instance;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -180,11 +180,12 @@ mod tests {
                     "{name}: no group {g}"
                 );
             }
-            assert!(s
-                .algorithms
-                .iter()
-                .all(|a| GRID_GROUPS.contains(&a.group.as_str())
-                    || CONTROL_GROUPS.contains(&a.group.as_str())));
+            assert!(
+                s.algorithms
+                    .iter()
+                    .all(|a| GRID_GROUPS.contains(&a.group.as_str())
+                        || CONTROL_GROUPS.contains(&a.group.as_str()))
+            );
         }
         assert_eq!(paper_instances().len(), 6);
     }

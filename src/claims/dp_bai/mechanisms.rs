@@ -16,7 +16,11 @@ pub static F2: Claim<F2Stats> = Claim {
     title: "LDP contraction",
     source: "Thm. 10 (+ proof, Duchi et al. 2013)",
     statement: "KL(PM‖QM) + KL(QM‖PM) ≤ c(ε)·TV(P,Q)², c(ε) = min{4, e^{2ε}}(e^ε − 1)²",
-    row: Some(Row { claim: "LDP contraction", formula: "`KL(PM‖QM)+KL(QM‖PM) ≤ c(ε)·TV(P,Q)²`", source: "Thm. 10 (+proof)" }),
+    row: Some(Row {
+        claim: "LDP contraction",
+        formula: "`KL(PM‖QM)+KL(QM‖PM) ≤ c(ε)·TV(P,Q)²`",
+        source: "Thm. 10 (+proof)",
+    }),
     wording: None,
     statistic: "max_ratio: max over 40 ε × 41² (p, q) of (KL(PM‖QM)+KL(QM‖PM))/(c(ε)·TV²) for randomised response",
     rule: Rule {
@@ -75,7 +79,11 @@ pub static F9: Claim<F9Stats> = Claim {
     title: "randomised-response mean",
     source: "L. 12",
     statement: "μ_ε = (2μ−1)(e^ε−1)/(2(e^ε+1)) + 1/2",
-    row: Some(Row { claim: "RR mean", formula: "`μ_ε = (2μ−1)(e^ε−1)/(2(e^ε+1)) + 1/2`", source: "L. 12" }),
+    row: Some(Row {
+        claim: "RR mean",
+        formula: "`μ_ε = (2μ−1)(e^ε−1)/(2(e^ε+1)) + 1/2`",
+        source: "L. 12",
+    }),
     wording: None,
     statistic: "max_abs_diff: max over 30 ε × 51 μ of the differences between the two printed forms and the library",
     rule: Rule {
@@ -104,7 +112,9 @@ fn f9(_: &mut Context) -> Checked<F9Stats> {
             "the two printed forms and our tanh form agree to {} (max abs. difference, 30 ε × 51 μ)",
             sig(worst, 2)
         ),
-        F9Stats { max_abs_diff: worst },
+        F9Stats {
+            max_abs_diff: worst,
+        },
     )
 }
 
@@ -119,7 +129,11 @@ pub static F15: Claim<F15Stats> = Claim {
     title: "Gaussian-mechanism LDP",
     source: "Rem. 13, Alg. 8",
     statement: "σ_{ε,γ} = sqrt(2 log(1.25/γ))/ε gives (ε,γ)-LDP; the privatised rewards behave like variance σ_{ε,γ}² + 1/4",
-    row: Some(Row { claim: "Gaussian mechanism", formula: "`σ_{ε,γ} = sqrt(2log(1.25/γ))/ε`; variance `σ_{ε,γ}²+1/4`", source: "Rem. 13, Alg. 8" }),
+    row: Some(Row {
+        claim: "Gaussian mechanism",
+        formula: "`σ_{ε,γ} = sqrt(2log(1.25/γ))/ε`; variance `σ_{ε,γ}²+1/4`",
+        source: "Rem. 13, Alg. 8",
+    }),
     wording: None,
     statistic: "alg8_glr_overscale: factor by which Alg. 8's σ = 1/2 over-scales the GLR statistic at ε = 0.5, γ = 1e-5; variance_excess: max over μ of Var(X + N(0, σ_{ε,γ}²)) − (σ_{ε,γ}² + 1/4); eps: the ε of the check",
     rule: Rule {
@@ -229,7 +243,11 @@ pub static F16: Claim<F16Stats> = Claim {
     title: "DP batch KL bound, ×6 improvement",
     source: "Thm. 14, Cor. 15, Rem. 28",
     statement: "KL(M_1‖M_2) ≤ ε·Σ_i TV(p_{1,i}, p_{2,i}), improving Karwa–Vadhan's 6εn·TV by 6",
-    row: Some(Row { claim: "DP KL bound, ×6", formula: "`KL(M_1‖M_2) ≤ ε·Σ_i TV(p_{1,i},p_{2,i})` vs `6εn·TV` (Karwa–Vadhan)", source: "Thm. 14, Cor. 15, Rem. 28" }),
+    row: Some(Row {
+        claim: "DP KL bound, ×6",
+        formula: "`KL(M_1‖M_2) ≤ ε·Σ_i TV(p_{1,i},p_{2,i})` vs `6εn·TV` (Karwa–Vadhan)",
+        source: "Thm. 14, Cor. 15, Rem. 28",
+    }),
     wording: None,
     statistic: "violations: number of ε ∈ {0.1, 0.5, 1, 3} at which KL(Bin(10,0.3)+Lap(1/ε) ‖ Bin(10,0.5)+Lap(1/ε)) (exact tails + Simpson) exceeds εn·TV",
     rule: Rule {
@@ -263,7 +281,9 @@ fn f16(_: &mut Context) -> Checked<F16Stats> {
             "M(D) = Σ D_i + Lap(1/ε), D_i ~ Ber(0.3) vs Ber(0.5), n = 10, KL by exact tails + Simpson: {}",
             rows.join("; ")
         ),
-        F16Stats { violations: f64::from(viol) },
+        F16Stats {
+            violations: f64::from(viol),
+        },
     )
 }
 
@@ -278,7 +298,11 @@ pub static F49: Claim<F49Stats> = Claim {
     title: "Laplace facts",
     source: "Sec. 2.1, App. F.2",
     statement: "Var Lap(b) = 2b²; εÑ·|Y| ~ Exp(1) for Y ~ Lap(1/(εÑ))",
-    row: Some(Row { claim: "Laplace facts", formula: "`Var Lap(b) = 2b²`; `εÑ·abs(Y) ~ Exp(1)`", source: "Sec. 2.1, App. F.2" }),
+    row: Some(Row {
+        claim: "Laplace facts",
+        formula: "`Var Lap(b) = 2b²`; `εÑ·abs(Y) ~ Exp(1)`",
+        source: "Sec. 2.1, App. F.2",
+    }),
     wording: None,
     statistic: "var_rel_err: relative error of Var Lap(0.37) by quadrature against 2b²; tail_rel_err: max relative error of P(εÑ|Y| ≥ x) against e^{−x}",
     rule: Rule {
@@ -333,7 +357,10 @@ fn f49(_: &mut Context) -> Checked<F49Stats> {
             sig(2.0 * b * b, 8),
             sig(worst, 2)
         ),
-        F49Stats { var_rel_err: (var / (2.0 * b * b) - 1.0).abs(), tail_rel_err: worst },
+        F49Stats {
+            var_rel_err: (var / (2.0 * b * b) - 1.0).abs(),
+            tail_rel_err: worst,
+        },
     )
 }
 
@@ -348,7 +375,11 @@ pub static F58: Claim<F58Stats> = Claim {
     title: "randomised-response probabilities",
     source: "Sec. 2.1, Alg. 4",
     statement: "keep the bit w.p. e^ε/(e^ε+1), flip w.p. 1/(e^ε+1)",
-    row: Some(Row { claim: "RR probabilities", formula: "keep `e^ε/(e^ε+1)`, flip `1/(e^ε+1)`", source: "Sec. 2.1, Alg. 4" }),
+    row: Some(Row {
+        claim: "RR probabilities",
+        formula: "keep `e^ε/(e^ε+1)`, flip `1/(e^ε+1)`",
+        source: "Sec. 2.1, Alg. 4",
+    }),
     wording: None,
     statistic: "max_abs_diff: max over 40 ε of the differences between the mechanism's keep/flip probabilities and e^ε/(e^ε+1), 1/(e^ε+1)",
     rule: Rule {
@@ -377,6 +408,8 @@ fn f58(_: &mut Context) -> Checked<F58Stats> {
              1/(e^ε+1) to {} over 40 ε ∈ [1e-3, 30]",
             sig(worst, 2)
         ),
-        F58Stats { max_abs_diff: worst },
+        F58Stats {
+            max_abs_diff: worst,
+        },
     )
 }

@@ -153,7 +153,7 @@ fn gather(
     how: &Gathering,
     progress: &mut dyn FnMut(Step<'_>),
 ) -> crate::error::Result<()> {
-    use crate::experiment::evidence::{cached, EvidenceSpec};
+    use crate::experiment::evidence::{EvidenceSpec, cached};
     let cache = how.cache.as_deref();
     let full = ctx.full;
     let profile = if full { "paper" } else { "quick" };

@@ -18,7 +18,11 @@ pub static F1: Claim<F1Stats> = Claim {
     title: "lower-bound constant 2.4",
     source: "L. 5; end of Thm. 10, 17 proofs",
     statement: "kl(1−δ, δ) = (1−2δ)log((1−δ)/δ) ≥ log(1/(2.4δ)) for all δ ∈ (0,1)",
-    row: Some(Row { claim: "constant 2.4", formula: "`kl(1−δ,δ) = (1−2δ)log((1−δ)/δ) ≥ log(1/(2.4δ))`, δ∈(0,1)", source: "L. 5; Thm. 10, 17 proofs" }),
+    row: Some(Row {
+        claim: "constant 2.4",
+        formula: "`kl(1−δ,δ) = (1−2δ)log((1−δ)/δ) ≥ log(1/(2.4δ))`, δ∈(0,1)",
+        source: "L. 5; Thm. 10, 17 proofs",
+    }),
     wording: None,
     statistic: "min_margin: minimum over 800 grid points of δ ∈ [1e-12, 0.999999] (refined by golden section) of (1−2δ)log((1−δ)/δ) − log(1/(2.4δ))",
     rule: Rule {
@@ -76,7 +80,11 @@ pub static F6: Claim<F6Stats> = Claim {
     title: "divergence identity",
     source: "Cor. 11 proof",
     statement: "KL(N(p,1)‖N(q,1)) = (p−q)²/2 = TV(Ber p, Ber q)²/2",
-    row: Some(Row { claim: "divergence identity", formula: "`KL(N(p,1)‖N(q,1)) = (p−q)²/2 = TV(Ber p,Ber q)²/2`", source: "Cor. 11 proof" }),
+    row: Some(Row {
+        claim: "divergence identity",
+        formula: "`KL(N(p,1)‖N(q,1)) = (p−q)²/2 = TV(Ber p,Ber q)²/2`",
+        source: "Cor. 11 proof",
+    }),
     wording: None,
     statistic: "max_abs_diff: max over a 101² grid of [0,1]² of the absolute differences of the three expressions",
     rule: Rule {
@@ -171,7 +179,11 @@ pub static F8: Claim<F8Stats> = Claim {
     title: "local switch ≈ 0.582 when T_TV2 = 2T_KL",
     source: "Sec. 3.1",
     statement: "the regime switch is at ε ≈ 0.582 when Pinsker is tight (c(ε) = 2)",
-    row: Some(Row { claim: "local switch ≈ 0.582", formula: "`c(ε) = 2 ⇒ ε = ln((1+√(1+4√2))/2) = 0.58224`", source: "Sec. 3.1" }),
+    row: Some(Row {
+        claim: "local switch ≈ 0.582",
+        formula: "`c(ε) = 2 ⇒ ε = ln((1+√(1+4√2))/2) = 0.58224`",
+        source: "Sec. 3.1",
+    }),
     wording: None,
     statistic: "root_minus_0582: |root of c(ε) = 2 − 0.582| (bisection); root_vs_closed_form: |bisection − ln((1+√(1+4√2))/2)|",
     rule: Rule {
@@ -222,7 +234,11 @@ pub static F12: Claim<F12Stats> = Claim {
     title: "hardness scaling",
     source: "Sec. 3.2",
     statement: "H(ν_ε) = (1 + 2/(e^ε−1))²·H(ν); E[τ] = O((H(ν_ε) log H(ν_ε))^{1.2})",
-    row: Some(Row { claim: "hardness scaling", formula: "`H(ν_ε) = coth²(ε/2)·H(ν)`; `E[τ] = O((H(ν_ε)log H(ν_ε))^{1.2})`", source: "Sec. 3.2" }),
+    row: Some(Row {
+        claim: "hardness scaling",
+        formula: "`H(ν_ε) = coth²(ε/2)·H(ν)`; `E[τ] = O((H(ν_ε)log H(ν_ε))^{1.2})`",
+        source: "Sec. 3.2",
+    }),
     wording: None,
     statistic: "max_rel_diff: max relative deviation of H(ν_ε)/H(ν) from coth²(ε/2) over μ1–μ6 × 25 ε",
     rule: Rule {
@@ -255,7 +271,9 @@ fn f12(_: &mut Context) -> Checked<F12Stats> {
         ),
         // The randomised-response gaps μ_{ε,a*} − μ_{ε,a} are differences of rounded means:
         // relative error about 2u/(Δ_min·tanh(ε/2)) ≈ 1e-11 at ε = 1e-3, Δ_min = 0.03125.
-        F12Stats { max_rel_diff: worst },
+        F12Stats {
+            max_rel_diff: worst,
+        },
     )
 }
 
@@ -270,7 +288,11 @@ pub static F14: Claim<F14Stats> = Claim {
     title: "IDS removes a factor 2",
     source: "Sec. 3.2",
     statement: "with IDS, upper/lower ratio (e^ε+1)²min{4,e^{2ε}}/2 → 2 as ε → 0",
-    row: Some(Row { claim: "IDS", formula: "removes factor 2; residual gap 2 as ε→0", source: "Sec. 3.2" }),
+    row: Some(Row {
+        claim: "IDS",
+        formula: "removes factor 2; residual gap 2 as ε→0",
+        source: "Sec. 3.2",
+    }),
     wording: None,
     statistic: "closed_form_agrees: 1 if the closed form equals the library's coth²(ε/2)c(ε)/2 to 1e-12 at four ε; ratio_dev_from_2_at_1e-6: |ratio − 2| at ε = 1e-6",
     rule: Rule {
@@ -317,7 +339,11 @@ pub static F20: Claim<F20Stats> = Claim {
     title: "TV time bounds",
     source: "Prop. 30",
     statement: "1/Δ_min ≤ T_TV ≤ K/Δ_min",
-    row: Some(Row { claim: "TV bounds", formula: "`1/Δ_min ≤ T_TV ≤ K/Δ_min`", source: "Prop. 30" }),
+    row: Some(Row {
+        claim: "TV bounds",
+        formula: "`1/Δ_min ≤ T_TV ≤ K/Δ_min`",
+        source: "Prop. 30",
+    }),
     wording: None,
     statistic: "violations: number of instances μ1–μ6 with T_TV outside [1/Δ_min, K/Δ_min]",
     rule: Rule {
@@ -371,7 +397,11 @@ pub static F22: Claim<F22Stats> = Claim {
     title: "Eq. (10) closed form",
     source: "Eq. (10)",
     statement: "2H(ν_{G,ε}) = Σ_{a∈[K]} (Δ_a·min{Δ_a, ε/2})^{-1} = 2H^G(μ^{G,ε}; 1/2)",
-    row: Some(Row { claim: "Eq. (10) closed form", formula: "`2H(ν_{G,ε}) = Σ_{a∈[K]} (Δ_a·min{Δ_a,ε/2})^{-1}`", source: "Eq. (10)" }),
+    row: Some(Row {
+        claim: "Eq. (10) closed form",
+        formula: "`2H(ν_{G,ε}) = Σ_{a∈[K]} (Δ_a·min{Δ_a,ε/2})^{-1}`",
+        source: "Eq. (10)",
+    }),
     wording: None,
     statistic: "max_rel_diff: max relative difference between the closed-form sum and 2H of ν_{G,ε} over μ1–μ6 × 25 ε",
     rule: Rule {
@@ -404,7 +434,9 @@ fn f22(_: &mut Context) -> Checked<F22Stats> {
              R.4) over μ1–μ6 × 25 ε: {}",
             sig(worst, 2)
         ),
-        F22Stats { max_rel_diff: worst },
+        F22Stats {
+            max_rel_diff: worst,
+        },
     )
 }
 
@@ -419,7 +451,11 @@ pub static F25: Claim<F25Stats> = Claim {
     title: "per-arm regime",
     source: "Sec. 4.1",
     statement: "arm a is in the high-privacy regime iff ε < 2Δ_a",
-    row: Some(Row { claim: "per-arm regime", formula: "high privacy iff `ε < 2Δ_a`", source: "Sec. 4.1" }),
+    row: Some(Row {
+        claim: "per-arm regime",
+        formula: "high privacy iff `ε < 2Δ_a`",
+        source: "Sec. 4.1",
+    }),
     wording: None,
     statistic: "inconsistent_pairs: (ε, a) pairs on μ4 × 60 ε where ν_{G,ε} shrinks arm a's gap but ε ≥ 2Δ_a, or the converse",
     rule: Rule {
@@ -448,7 +484,9 @@ fn f25(_: &mut Context) -> Checked<F25Stats> {
             "on μ4 and 60 ε ∈ [1e-3, 10], ν_{{G,ε}} shrinks the gap of arm a exactly when ε < 2Δ_a, except at {inconsistent} (ε, a) pairs \
              (a definition; tested for consistency)"
         ),
-        F25Stats { inconsistent_pairs: f64::from(inconsistent) },
+        F25Stats {
+            inconsistent_pairs: f64::from(inconsistent),
+        },
     )
 }
 
@@ -463,11 +501,17 @@ pub static F39: Claim<F39Stats> = Claim {
     title: "Δ_{ε,a} limits",
     source: "Sec. 4.3",
     statement: "Δ_{ε,a} → Δ_a as ε → ∞; Δ_{ε,a}²/ε → Δ_a as ε → 0",
-    row: Some(Row { claim: "`Δ_{ε,a}` limits", formula: "`Δ_{ε,a}²/ε → Δ_a` (ε→0); `Δ_{ε,a}² → Δ_a²` (ε→∞)", source: "Sec. 4.3" }),
+    row: Some(Row {
+        claim: "`Δ_{ε,a}` limits",
+        formula: "`Δ_{ε,a}²/ε → Δ_a` (ε→0); `Δ_{ε,a}² → Δ_a²` (ε→∞)",
+        source: "Sec. 4.3",
+    }),
     wording: None,
     statistic: "small_eps_limit_over_gap: Δ_{ε,a}²/(εΔ_a) at ε = 1e-10 (μ1, last arm); large_eps_limit_over_gap: Δ_{ε,a}/Δ_a at ε = 1e10",
     rule: Rule {
-        confirm: Some("small_eps_limit_over_gap >= 0.9999 and small_eps_limit_over_gap <= 1.0001 and large_eps_limit_over_gap >= 0.999999 and large_eps_limit_over_gap <= 1.000001"),
+        confirm: Some(
+            "small_eps_limit_over_gap >= 0.9999 and small_eps_limit_over_gap <= 1.0001 and large_eps_limit_over_gap >= 0.999999 and large_eps_limit_over_gap <= 1.000001",
+        ),
         ..Rule::NONE
     },
     fair: "both limits are stated as printed; ε = 1e-10 and 1e10 are far enough that the next terms are below the tolerance (the true small-ε limit is 2Δ_a, R.23)",
@@ -497,7 +541,10 @@ fn f39(_: &mut Context) -> Checked<F39Stats> {
             r_big.join(", "),
             r_small.join(", ")
         ),
-        F39Stats { small_eps_limit_over_gap: small_limit, large_eps_limit_over_gap: big_limit },
+        F39Stats {
+            small_eps_limit_over_gap: small_limit,
+            large_eps_limit_over_gap: big_limit,
+        },
     )
 }
 
@@ -512,7 +559,11 @@ pub static F46: Claim<F46Stats> = Claim {
     title: "g2 identity",
     source: "App. G.5",
     statement: "y(1 + √(1 + 1/y))² = 1 + 2(√(1 + 1/y) − 1)^{-1}",
-    row: Some(Row { claim: "g2 identity", formula: "`y(1+√(1+1/y))² = 1+2(√(1+1/y)−1)^{-1}`", source: "App. G.5" }),
+    row: Some(Row {
+        claim: "g2 identity",
+        formula: "`y(1+√(1+1/y))² = 1+2(√(1+1/y)−1)^{-1}`",
+        source: "App. G.5",
+    }),
     wording: None,
     statistic: "max_rel_diff: max relative difference of the two sides, and of the library's g2 (special::g2, which App. G.5's identity is used to write) to the first, over 200 y ∈ [1e-6, 1e6]",
     rule: Rule {
@@ -543,7 +594,9 @@ fn f46(ctx: &mut Context) -> Checked<F46Stats> {
             "max relative difference of the two sides, and of each to the library's g2, over 200 y ∈ [1e-6, 1e6]: {}",
             sig(worst, 2)
         ),
-        F46Stats { max_rel_diff: worst },
+        F46Stats {
+            max_rel_diff: worst,
+        },
     )
 }
 
@@ -558,7 +611,11 @@ pub static F47: Claim<F47Stats> = Claim {
     title: "quadratic root",
     source: "App. G.5",
     statement: "x² − 2bx − c < 0 exactly on [0, b(1 + √(1 + c/b²)))",
-    row: Some(Row { claim: "quadratic root", formula: "`x²−2bx−c < 0` on `[0, b(1+√(1+c/b²)))`", source: "App. G.5" }),
+    row: Some(Row {
+        claim: "quadratic root",
+        formula: "`x²−2bx−c < 0` on `[0, b(1+√(1+c/b²)))`",
+        source: "App. G.5",
+    }),
     wording: None,
     statistic: "violations: (b, c) pairs of a 25×25 log grid of [1e-3, 1e3]² where the sign pattern fails (negative on 50 points of [0, root), positive just past the root)",
     rule: Rule {

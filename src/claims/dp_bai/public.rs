@@ -12,7 +12,7 @@
 use crate::bandit::{AlgoName, Rules};
 use crate::claims::prelude::*;
 use crate::experiment::grid::GridResults;
-use crate::mc::compare::{compare_means, FactorRange, Moments, RatioComparison};
+use crate::mc::compare::{FactorRange, Moments, RatioComparison, compare_means};
 use crate::numbers::sig;
 
 /// The public code's measured stopping times (`data/public_code_runs.csv`), compiled in so that
@@ -153,14 +153,27 @@ pub static S1: Claim<S1Stats> = Claim {
     title: "the public code side by side",
     source: "READINGS.md §P; Rem. 53",
     statement: "`--rules reference` reproduces the stopping times of the paper's public code",
-    row: Some(Row { claim: "the public code side by side", formula: "`--rules reference` (READINGS.md §P) reproduces the stopping times of the paper's public code ([data/public_code_runs.csv](../data/public_code_runs.csv))", source: "Rem. 53" }),
-    wording: Some("READINGS.md §P (not a claim of the paper): the public code's empirical rules, reproduced by `dpbai --rules reference`, give the public code's stopping times (Rem. 53)"),
+    row: Some(Row {
+        claim: "the public code side by side",
+        formula: "`--rules reference` (READINGS.md §P) reproduces the stopping times of the paper's public code ([data/public_code_runs.csv](../data/public_code_runs.csv))",
+        source: "Rem. 53",
+    }),
+    wording: Some(
+        "READINGS.md §P (not a claim of the paper): the public code's empirical rules, reproduced by `dpbai --rules reference`, give the public code's stopping times (Rem. 53)",
+    ),
     statistic: "cells: public-code rows of data/public_code_runs.csv (TTUCB, AdaP-TT, DP-SE on μ1, μ2); inside / outside: rows whose 95% interval of the ratio dpbai (--rules reference) / public code lies inside ±10% / entirely outside it; ratio_lo_min / ratio_hi_max: the lowest lower and highest upper end over the rows (a row with capped runs of ours: [0, ∞]); AdaP-TT rows widened by the public code's under-count factor 1.01–1.53 (READINGS.md §P)",
     rule: Rule {
         confirm: Some("cells > 0"),
         refute: Some("outside > 0"),
-        decide: Some("more runs of the public code (it has 9–50 per row), so that each ratio's interval falls inside or outside ±10%"),
-        equivalence: Some(Equivalence { lo: "ratio_lo_min", hi: "ratio_hi_max", margin: [1.0 / 1.1, 1.1], borderline: true }),
+        decide: Some(
+            "more runs of the public code (it has 9–50 per row), so that each ratio's interval falls inside or outside ±10%",
+        ),
+        equivalence: Some(Equivalence {
+            lo: "ratio_lo_min",
+            hi: "ratio_hi_max",
+            margin: [1.0 / 1.1, 1.1],
+            borderline: true,
+        }),
         ..Rule::NONE
     },
     fair: "our reference rules are a reading of the public code (READINGS.md §P); agreement is an equivalence: every row's 95% interval inside ±10% (a log-figure's resolution), so that the paper's figures can be regenerated with them; an interval that contains 1 but crosses the margin is no evidence of agreement",
@@ -212,6 +225,12 @@ fn s1(ctx: &mut Context) -> Checked<S1Stats> {
             sig(lo_min, 3),
             sig(hi_max, 3),
         ),
-        S1Stats { cells: cmp.len() as f64, inside: f64::from(inside), outside: f64::from(outside), ratio_lo_min: lo_min, ratio_hi_max: hi_max },
+        S1Stats {
+            cells: cmp.len() as f64,
+            inside: f64::from(inside),
+            outside: f64::from(outside),
+            ratio_lo_min: lo_min,
+            ratio_hi_max: hi_max,
+        },
     )
 }

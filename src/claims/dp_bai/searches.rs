@@ -12,7 +12,7 @@
 
 use crate::audit::delta::DeltaAuditConfig;
 use crate::audit::search::{
-    holds_sized_plan, report_rows, search, Budget, SearchConfig, SearchReport, SearchSpace,
+    Budget, SearchConfig, SearchReport, SearchSpace, holds_sized_plan, report_rows, search,
 };
 use crate::bandit::info::AlgoInfo;
 use crate::bandit::{AlgoName, Setting};

@@ -5,8 +5,8 @@
 
 use super::evidence::paper_instances;
 use crate::complexity::{
-    eps_switch_global, eps_switch_local, t_global, t_kl, t_kl_beta, t_kl_gaussian,
-    t_kl_gaussian_beta, t_local, t_tv, t_tv2, Certified,
+    Certified, eps_switch_global, eps_switch_local, t_global, t_kl, t_kl_beta, t_kl_gaussian,
+    t_kl_gaussian_beta, t_local, t_tv, t_tv2,
 };
 use crate::instance::Instance;
 use std::collections::BTreeMap;

@@ -2,7 +2,7 @@
 
 use crate::claims::prelude::*;
 use crate::numbers::sig;
-use crate::threshold::paper::{threshold_adap, threshold_adap_star, Eq14Form};
+use crate::threshold::paper::{Eq14Form, threshold_adap, threshold_adap_star};
 
 const DELTAS: [f64; 6] = [1e-2, 1e-10, 1e-30, 1e-100, 1e-200, 1e-300];
 
@@ -35,7 +35,11 @@ pub static F30: Claim<F30Stats> = Claim {
     title: "AdaP-TT threshold asymptotics",
     source: "Sec. 4.3",
     statement: "c^{G,ε} ≈ 2log(1/δ) + (1/ω_a + 1/ω_b)·log²(1/δ)/(ε²σ²)",
-    row: Some(Row { claim: "threshold asymptotics", formula: "`c^{G,ε} ≈ 2log(1/δ) + (1/ω_a+1/ω_b)log²(1/δ)/(ε²σ²)`", source: "Sec. 4.3" }),
+    row: Some(Row {
+        claim: "threshold asymptotics",
+        formula: "`c^{G,ε} ≈ 2log(1/δ) + (1/ω_a+1/ω_b)log²(1/δ)/(ε²σ²)`",
+        source: "Sec. 4.3",
+    }),
     wording: None,
     statistic: "dev_increases: steps along δ = 1e-10 … 1e-300 where |exact Eq. (12)/asymptotic − 1| grows; dev_shrink: its value at δ = 1e-300 over its value at δ = 1e-10",
     rule: Rule {
@@ -86,11 +90,17 @@ pub static F36: Claim<F36Stats> = Claim {
     title: "AdaP-TT* threshold asymptotics; factor 1/2",
     source: "L. 23, Sec. 4.4",
     statement: "Eq. (14) ≈ the Sec. 4.4 asymptotic forms; in the small-gap case c^{G,ε} is recovered with an improved factor 1/2",
-    row: Some(Row { claim: "AdaP-TT* threshold", formula: "asymptotic forms of Eq. (14); factor 1/2 improvement in low privacy", source: "L. 23, Sec. 4.4" }),
+    row: Some(Row {
+        claim: "AdaP-TT* threshold",
+        formula: "asymptotic forms of Eq. (14); factor 1/2 improvement in low privacy",
+        source: "L. 23, Sec. 4.4",
+    }),
     wording: None,
     statistic: "case1_/case2_/half_ increases and shrink: as F.30, for the two asymptotic forms of Eq. (14) and for |c̃/c^{G,ε} − 1/2|",
     rule: Rule {
-        confirm: Some("case1_increases == 0 and case1_shrink <= 0.3334 and case2_increases == 0 and case2_shrink <= 0.3334 and half_increases == 0 and half_shrink <= 0.3334"),
+        confirm: Some(
+            "case1_increases == 0 and case1_shrink <= 0.3334 and case2_increases == 0 and case2_shrink <= 0.3334 and half_increases == 0 and half_shrink <= 0.3334",
+        ),
         ..Rule::NONE
     },
     fair: "leading-order statements as δ → 0, judged as F.30",
@@ -175,7 +185,7 @@ pub fn window_eps(grid_eps: &[f64], (lo, hi): (f64, f64)) -> (Option<f64>, Optio
 #[cfg(test)]
 mod tests {
     use super::{case2_window, window_eps};
-    use crate::claims::dp_bai::evidence::{study, Profile};
+    use crate::claims::dp_bai::evidence::{Profile, study};
 
     #[test]
     fn case2_windows_of_the_paper_instances() {

@@ -2,12 +2,12 @@
 //! of the plain step-by-step path ([`crate::bandit::trace`]), and the allocation-convergence
 //! figure.
 
-use crate::bandit::info::{pure_top_two, PrivacyModel};
-use crate::bandit::trace::{run_traced, Trace};
+use crate::bandit::info::{PrivacyModel, pure_top_two};
+use crate::bandit::trace::{Trace, run_traced};
 use crate::bandit::{AlgoName, AlgoSpec, Setting};
+use crate::claims::Traces;
 use crate::claims::dp_bai::evidence::paper_instances;
 use crate::claims::prelude::*;
-use crate::claims::Traces;
 use crate::divergence::kl_delta;
 use crate::error::Result;
 use crate::fault::Area;
@@ -40,11 +40,7 @@ fn spec(algo: AlgoName, delta: f64, eps: f64) -> AlgoSpec {
 
 /// Traced runs per algorithm (20 for `quick`, 100 for `paper`; the μ2 probe has twice as many).
 fn trace_runs(full: bool) -> u64 {
-    if full {
-        100
-    } else {
-        20
-    }
+    if full { 100 } else { 20 }
 }
 
 /// Everything the traces depend on, for their cache key: the runs, the instances, every
@@ -144,7 +140,11 @@ pub static F17: Claim<F17Stats> = Claim {
     title: "global change of measure",
     source: "L. 16",
     statement: "for a δ-correct ε-global DP strategy and λ ∈ Alt(ν): ε Σ_a E[N_{τ,a}]·TV(ν_a, λ_a) ≥ kl(1−δ, δ)",
-    row: Some(Row { claim: "global change of measure", formula: "`ε·Σ_a E[N_{τ,a}]·TV(ν_a,λ_a) ≥ kl(1−δ,δ)`", source: "L. 16" }),
+    row: Some(Row {
+        claim: "global change of measure",
+        formula: "`ε·Σ_a E[N_{τ,a}]·TV(ν_a,λ_a) ≥ kl(1−δ,δ)`",
+        source: "L. 16",
+    }),
     wording: None,
     statistic: "min_lhs_over_kl: min over AdaP-TT, AdaP-TT* (μ4, ε = 0.5, δ = 1e-6, 20 traced runs; 100 in the paper profile) of ε·min_b min(E[N_a*], E[N_b])Δ_b / kl(1−δ, δ)",
     rule: Rule {
@@ -197,7 +197,9 @@ fn f17(ctx: &mut Context) -> Checked<F17Stats> {
             of(t, AlgoName::AdapTt).len(),
             rows.join("; ")
         ),
-        F17Stats { min_lhs_over_kl: min_margin },
+        F17Stats {
+            min_lhs_over_kl: min_margin,
+        },
     )
 }
 
@@ -212,11 +214,17 @@ pub static F27: Claim<F27Stats> = Claim {
     title: "tracking",
     source: "Sec. 2.2.3; L. 38",
     statement: "|N^a_{n,a} − βL_{n,a}| ≤ 1 for all n > K, a; sharper −1/2 ≤ … ≤ 1",
-    row: Some(Row { claim: "tracking", formula: "`abs(N^a_{n,a} − βL_{n,a}) ≤ 1`; `−½ ≤ N^a_{n,a} − βL_{n,a} ≤ 1`", source: "Sec. 2.2.3; L. 38" }),
+    row: Some(Row {
+        claim: "tracking",
+        formula: "`abs(N^a_{n,a} − βL_{n,a}) ≤ 1`; `−½ ≤ N^a_{n,a} − βL_{n,a} ≤ 1`",
+        source: "Sec. 2.2.3; L. 38",
+    }),
     wording: None,
     statistic: "min_deviation, max_deviation: extremes of N^a_{n,a} − βL_{n,a} over every step of the traced runs (5 algorithms on μ4); runs: traced runs",
     rule: Rule {
-        confirm: Some("min_deviation >= -0.500000000001 and max_deviation <= 1.000000000001 and runs > 0"),
+        confirm: Some(
+            "min_deviation >= -0.500000000001 and max_deviation <= 1.000000000001 and runs > 0",
+        ),
         ..Rule::NONE
     },
     fair: "the sharper printed bound −1/2 ≤ … ≤ 1 for every n and a, up to rounding",
@@ -240,8 +248,16 @@ fn f27(ctx: &mut Context) -> Checked<F27Stats> {
         }
     }
     Checked::done(
-        format!("over every step of {n} traced runs (TTUCB, CTB-TT, AdaP-TT, AdaP-TT*, DPA-TT on μ4, β = 1/2): N^a − βL ∈ [{}, {}]", sig(lo, 3), sig(hi, 3)),
-        F27Stats { min_deviation: lo, max_deviation: hi, runs: f64::from(n) },
+        format!(
+            "over every step of {n} traced runs (TTUCB, CTB-TT, AdaP-TT, AdaP-TT*, DPA-TT on μ4, β = 1/2): N^a − βL ∈ [{}, {}]",
+            sig(lo, 3),
+            sig(hi, 3)
+        ),
+        F27Stats {
+            min_deviation: lo,
+            max_deviation: hi,
+            runs: f64::from(n),
+        },
     )
 }
 
@@ -256,7 +272,11 @@ pub static F28: Claim<F28Stats> = Claim {
     title: "DAF count factor",
     source: "Sec. 4.3",
     statement: "N_{n,a} < 4·Ñ_{n,a} (\"a factor at most 4\")",
-    row: Some(Row { claim: "DAF factor 4", formula: "`N_{n,a} < 4·Ñ_{n,a}`", source: "Sec. 4.3" }),
+    row: Some(Row {
+        claim: "DAF factor 4",
+        formula: "`N_{n,a} < 4·Ñ_{n,a}`",
+        source: "Sec. 4.3",
+    }),
     wording: None,
     statistic: "max_count_ratio: largest N_{n,a}/Ñ_{n,a} after a switch step over all steps of the AdaP-TT and AdaP-TT* traces",
     rule: Rule {
@@ -280,8 +300,13 @@ fn f28(ctx: &mut Context) -> Checked<F28Stats> {
         .flat_map(|&a| of(t, a).iter().map(|x| x.max_count_ratio))
         .fold(0.0, f64::max);
     Checked::done(
-        format!("largest N_{{n,a}}/Ñ_{{n,a}} after the switch step over all steps of the AdaP-TT and AdaP-TT* traces: {}", sig(worst, 6)),
-        F28Stats { max_count_ratio: worst },
+        format!(
+            "largest N_{{n,a}}/Ñ_{{n,a}} after the switch step over all steps of the AdaP-TT and AdaP-TT* traces: {}",
+            sig(worst, 6)
+        ),
+        F28Stats {
+            max_count_ratio: worst,
+        },
     )
 }
 
@@ -296,7 +321,11 @@ pub static F29: Claim<F29Stats> = Claim {
     title: "doubling invariant",
     source: "L. 37",
     statement: "N_{T_k(a),a} = 2^{k−1}, Ñ_{k,a} = 2^{k−2} (k ≥ 2)",
-    row: Some(Row { claim: "doubling invariant", formula: "`N_{T_k(a),a} = 2^{k−1}`, `Ñ_{k,a} = 2^{k−2}`", source: "L. 37" }),
+    row: Some(Row {
+        claim: "doubling invariant",
+        formula: "`N_{T_k(a),a} = 2^{k−1}`, `Ñ_{k,a} = 2^{k−2}`",
+        source: "L. 37",
+    }),
     wording: None,
     statistic: "violations: switch steps where the doubling invariant fails; switches: phase switches checked",
     rule: Rule {
@@ -331,7 +360,10 @@ fn f29(ctx: &mut Context) -> Checked<F29Stats> {
             "checked after every switch step of the AdaP-TT, AdaP-TT* and DPA-TT traces ({switches} phase switches; \
              DPA: Ñ = 2^{{k−1}}, R.27): {v} violations; k = 1 has Ñ = 1 (R.15)"
         ),
-        F29Stats { violations: v as f64, switches: switches as f64 },
+        F29Stats {
+            violations: v as f64,
+            switches: switches as f64,
+        },
     )
 }
 
@@ -361,11 +393,17 @@ pub static F44: Claim<F44Stats> = Claim {
     title: "round-robin switching",
     source: "L. 51",
     statement: "eventually (max_a T_{k_{n,a}}(a) − 1)/(min_a T_{k_{n,a}}(a) − 1) ≤ 2 + η",
-    row: Some(Row { claim: "round-robin switches", formula: "eventually `(max_a T_{k_{n,a}}(a)−1)/(min_a T_{k_{n,a}}(a)−1) ≤ 2+η`", source: "L. 51" }),
+    row: Some(Row {
+        claim: "round-robin switches",
+        formula: "eventually `(max_a T_{k_{n,a}}(a)−1)/(min_a T_{k_{n,a}}(a)−1) ≤ 2+η`",
+        source: "L. 51",
+    }),
     wording: None,
     statistic: "worst_share_le_2_5: smallest share of traced runs (AdaP-TT, AdaP-TT*; μ4) whose final round-robin ratio is ≤ 2.5",
     rule: Rule {
-        not_checkable: Some("'eventually' holds from a random N_1 with finite mean: no finite run can confirm or refute it (the statistic shows the evidence is consistent)"),
+        not_checkable: Some(
+            "'eventually' holds from a random N_1 with finite mean: no finite run can confirm or refute it (the statistic shows the evidence is consistent)",
+        ),
         ..Rule::NONE
     },
     fair: "an 'eventually' statement has no finite witness",
@@ -402,7 +440,9 @@ fn f44(ctx: &mut Context) -> Checked<F44Stats> {
             rows.join("; "),
             sig(frac_ok, 2)
         ),
-        F44Stats { worst_share_le_2_5: frac_ok },
+        F44Stats {
+            worst_share_le_2_5: frac_ok,
+        },
     )
 }
 
@@ -417,11 +457,17 @@ pub static F45: Claim<F45Stats> = Claim {
     title: "sufficient exploration",
     source: "L. 46",
     statement: "for distinct means, eventually N_{n,a} ≥ sqrt(n/K) for all a",
-    row: Some(Row { claim: "sufficient exploration", formula: "eventually `N_{n,a} ≥ sqrt(n/K)`", source: "L. 46" }),
+    row: Some(Row {
+        claim: "sufficient exploration",
+        formula: "eventually `N_{n,a} ≥ sqrt(n/K)`",
+        source: "L. 46",
+    }),
     wording: None,
     statistic: "mu4_runs_settled_min_share: smallest share of traced runs whose last violation of min_a N_a ≥ sqrt(n/K) is before τ/2; mu2_starved_best: capped μ2 runs (tied arms) with the best arm starved",
     rule: Rule {
-        not_checkable: Some("'eventually' (n ≥ a random N_0 with finite mean) has no finite witness; μ2's starvation lies outside the lemma's distinct-means assumption"),
+        not_checkable: Some(
+            "'eventually' (n ≥ a random N_0 with finite mean) has no finite witness; μ2's starvation lies outside the lemma's distinct-means assumption",
+        ),
         ..Rule::NONE
     },
     fair: "an 'eventually' statement has no finite witness",
@@ -463,6 +509,10 @@ fn f45(ctx: &mut Context) -> Checked<F45Stats> {
             rows.join(", "),
             t.mu2_starve.len()
         ),
-        F45Stats { mu4_runs_settled_min_share: settled_min, mu2_starved_best: starved_best as f64, tied_arms_outside_assumption: flag(true) },
+        F45Stats {
+            mu4_runs_settled_min_share: settled_min,
+            mu2_starved_best: starved_best as f64,
+            tied_arms_outside_assumption: flag(true),
+        },
     )
 }

@@ -35,11 +35,17 @@ pub static F31: Claim<F31Stats> = Claim {
     title: "Thm. 22 constants",
     source: "Thm. 22, Sec. 4.3, Sec. 1.1.3",
     statement: "limsup ≤ 4T^G_β(1 + sqrt(1 + Δ_max²/(2σ⁴ε²))); ε → ∞: 8T^G_β ≤ 16T_KL^G; ε → 0: O(T Δ_max/ε); 4 = 2 (doubling) × 2 (forgetting)",
-    row: Some(Row { claim: "Thm. 22", formula: "`limsup ≤ 4T^G_β(1+sqrt(1+Δ_max²/(2σ⁴ε²)))`; ε→∞: factor 16 vs `T_KL^G`; 4 = doubling×forgetting", source: "Thm. 22, Sec. 4.3, 1.1.3" }),
+    row: Some(Row {
+        claim: "Thm. 22",
+        formula: "`limsup ≤ 4T^G_β(1+sqrt(1+Δ_max²/(2σ⁴ε²)))`; ε→∞: factor 16 vs `T_KL^G`; 4 = doubling×forgetting",
+        source: "Thm. 22, Sec. 4.3, 1.1.3",
+    }),
     wording: None,
     statistic: "dev_from_8_at_eps_inf: max |Thm. 22 bound/T^G_{1/2} − 8| at ε = 1e9; dev_from_limit_at_eps_0: max |ε·bound/(T^G_{1/2}Δ_max) − 16/√2| at ε = 1e-6; violations_8tb_le_16tg: instances with 8T^G_β > 16T_KL^G",
     rule: Rule {
-        confirm: Some("dev_from_8_at_eps_inf < 1e-6 and dev_from_limit_at_eps_0 < 1e-3 and violations_8tb_le_16tg == 0"),
+        confirm: Some(
+            "dev_from_8_at_eps_inf < 1e-6 and dev_from_limit_at_eps_0 < 1e-3 and violations_8tb_le_16tg == 0",
+        ),
         ..Rule::NONE
     },
     fair: "the two limits of the printed bound, taken where the next terms are below the tolerances, and the stated factor as an upper bound",
@@ -70,8 +76,15 @@ fn f31(ctx: &mut Context) -> Checked<F31Stats> {
         rows.push(format!("{name}: bound/T^G_β at ε = 1e9: {}; 8T^G_β/T^G_KL = {}; ε·bound/(T^G_β Δ_max) at ε = 1e-6: {}", sig(inf, 8), sig(8.0 * t / tg, 4), sig(zero, 6)));
     }
     Checked::done(
-        format!("{} (limit 4/(√2σ²) = 11.3137 as ε → 0); the factor 4 = 2 × 2 is the proof sketch's accounting", rows.join("; ")),
-        F31Stats { dev_from_8_at_eps_inf: dev_inf, dev_from_limit_at_eps_0: dev_zero, violations_8tb_le_16tg: f64::from(viol) },
+        format!(
+            "{} (limit 4/(√2σ²) = 11.3137 as ε → 0); the factor 4 = 2 × 2 is the proof sketch's accounting",
+            rows.join("; ")
+        ),
+        F31Stats {
+            dev_from_8_at_eps_inf: dev_inf,
+            dev_from_limit_at_eps_0: dev_zero,
+            violations_8tb_le_16tg: f64::from(viol),
+        },
     )
 }
 
@@ -86,7 +99,11 @@ pub static F33: Claim<F33Stats> = Claim {
     title: "AdaP-TT* non-private factor",
     source: "Sec. 1.1.3, Sec. 4.4",
     statement: "ε → ∞: AdaP-TT*'s bound → 4T^G_β ≤ 8T_KL^G",
-    row: Some(Row { claim: "AdaP-TT* non-private", formula: "ε→∞: factor 8 vs `T_KL^G`", source: "Sec. 1.1.3, 4.4" }),
+    row: Some(Row {
+        claim: "AdaP-TT* non-private",
+        formula: "ε→∞: factor 8 vs `T_KL^G`",
+        source: "Sec. 1.1.3, 4.4",
+    }),
     wording: None,
     statistic: "dev_from_4_at_eps_inf: max |Thm. 24 bound/T^G_{1/2} − 4| at ε = 1e9; violations_4tb_le_8tg: instances with 4T^G_β > 8T_KL^G",
     rule: Rule {
@@ -141,7 +158,11 @@ pub static F35: Claim<F35Stats> = Claim {
     title: "AdaP-TT* high-privacy optimality factor",
     source: "Sec. 4.4 vs Sec. 1.1.3",
     statement: "as ε → 0 AdaP-TT* is optimal up to a factor 16 (Sec. 4.4) — Sec. 1.1.3 says 48",
-    row: Some(Row { claim: "AdaP-TT* factor ε→0", formula: "16 (Sec. 4.4) vs 48 (Sec. 1.1.3)", source: "Sec. 4.4, 1.1.3" }),
+    row: Some(Row {
+        claim: "AdaP-TT* factor ε→0",
+        formula: "16 (Sec. 4.4) vs 48 (Sec. 1.1.3)",
+        source: "Sec. 4.4, 1.1.3",
+    }),
     wording: None,
     statistic: "max_factor: max over the instances with distinct means (μ3–μ6) of Thm. 24's bound/(T_TV/ε) at ε = 1e-8",
     rule: Rule {
@@ -191,7 +212,11 @@ pub static F43: Claim<F43Stats> = Claim {
     title: "Rem. 25 factor 4",
     source: "Rem. 25",
     statement: "AdaP-TT and AdaP-TT* are asymptotically optimal up to a factor 4 (ε = ∞), with O(K log2(T log(1/δ))) rounds",
-    row: Some(Row { claim: "Rem. 25 factor 4", formula: "AdaP-TT and AdaP-TT* optimal up to 4 with `O(K log2(T log(1/δ)))` rounds", source: "Rem. 25" }),
+    row: Some(Row {
+        claim: "Rem. 25 factor 4",
+        formula: "AdaP-TT and AdaP-TT* optimal up to 4 with `O(K log2(T log(1/δ)))` rounds",
+        source: "Rem. 25",
+    }),
     wording: None,
     statistic: "adap_tt_factor, adap_tt_star_factor: max over the instances with distinct means (μ3–μ6) of Thm. 22's and Thm. 24's bounds/T^G_{1/2} at ε = 1e9",
     rule: Rule {
@@ -232,7 +257,10 @@ fn f43(ctx: &mut Context) -> Checked<F43Stats> {
              (R.22); the rounds part is F.41",
             rows.join("; ")
         ),
-        F43Stats { adap_tt_factor: fa, adap_tt_star_factor: fb },
+        F43Stats {
+            adap_tt_factor: fa,
+            adap_tt_star_factor: fb,
+        },
     )
 }
 
@@ -247,7 +275,11 @@ pub static F61: Claim<F61Stats> = Claim {
     title: "Thm. 24 vs L. 52",
     source: "Thm. 24, L. 52",
     statement: "main text: Δ_max < ε/2 and 2T g2(ε²T max{β,1−β}/4)/σ²; appendix: Δ_max < 3ε and 12T g2(3ε²T max{β,1−β}/2)/σ²",
-    row: Some(Row { claim: "Thm. 24 vs L. 52", formula: "`Δ_max < ε/2`, `2T g2(ε²T max{β,1−β}/4)/σ²` vs `Δ_max < 3ε`, `12T g2(3ε²T max{β,1−β}/2)/σ²`", source: "Thm. 24, L. 52" }),
+    row: Some(Row {
+        claim: "Thm. 24 vs L. 52",
+        formula: "`Δ_max < ε/2`, `2T g2(ε²T max{β,1−β}/4)/σ²` vs `Δ_max < 3ε`, `12T g2(3ε²T max{β,1−β}/2)/σ²`",
+        source: "Thm. 24, L. 52",
+    }),
     wording: None,
     statistic: "max_rel_diff_main_vs_appendix: max over μ3–μ6 × ε ∈ {0.1, 1} of |Thm. 24's bound / L. 52's bound − 1|",
     rule: Rule {
@@ -285,7 +317,9 @@ fn f61(ctx: &mut Context) -> Checked<F61Stats> {
              constants (R.19, R.36)",
             rows.join("; ")
         ),
-        F61Stats { max_rel_diff_main_vs_appendix: max_diff },
+        F61Stats {
+            max_rel_diff_main_vs_appendix: max_diff,
+        },
     )
 }
 

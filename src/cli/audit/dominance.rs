@@ -4,7 +4,7 @@
 
 use super::super::errors::{usage, verdict_exit};
 use super::search::SearchArgs;
-use crate::audit::proof::{check_certificate, dominates, ProofRequest};
+use crate::audit::proof::{ProofRequest, check_certificate, dominates};
 use crate::bandit::{AlgoName, Rules};
 use crate::threshold::dominance::{Certificate, Dominance, ProofFamily, RunParameters};
 use crate::threshold::expr::ThresholdExpr;
@@ -53,7 +53,7 @@ pub fn run_dominates(a: &SearchArgs, preset: &str, i: &DominanceInputs<'_>) -> a
             return Err(usage(format!(
                 "invalid sigma = {} for --family bernoulli: Bernoulli arms have sigma = 1/2 (give --family gaussian for another sigma)",
                 crate::error::compact_number(s)
-            )))
+            )));
         }
         (ProofFamily::Gaussian, s) => s.unwrap_or(1.0),
     };
@@ -104,13 +104,27 @@ pub fn run_dominates(a: &SearchArgs, preset: &str, i: &DominanceInputs<'_>) -> a
             s.algorithms.join(", "),
             s.domain.max_steps,
         ),
-        Dominance::Counterexample { point, expr, preset: pv } => println!(
+        Dominance::Counterexample {
+            point,
+            expr,
+            preset: pv,
+        } => println!(
             "  counterexample: delta = {}, K = {}, na = {}, nb = {}, t = {}, ka = {}, kb = {}, gap = {}: threshold = {expr:.12} < {preset} = {pv:.12}",
-            c(point.delta), point.k, point.na, point.nb, point.t, point.ka, point.kb, c(point.gap)
+            c(point.delta),
+            point.k,
+            point.na,
+            point.nb,
+            point.t,
+            point.ka,
+            point.kb,
+            c(point.gap)
         ),
         Dominance::Undecided { reason, region } => {
             println!("  undecided: {reason}");
-            let parts: Vec<String> = region.iter().map(|(n, [l, h])| format!("{n} in [{}, {}]", c(*l), c(*h))).collect();
+            let parts: Vec<String> = region
+                .iter()
+                .map(|(n, [l, h])| format!("{n} in [{}, {}]", c(*l), c(*h)))
+                .collect();
             println!("  at {}", parts.join(", "));
         }
     }
@@ -144,7 +158,7 @@ pub fn run_check(path: &str, json: bool) -> anyhow::Result<()> {
         Some(c) if c.is_null() => {
             return Err(usage(format!(
                 "{path} holds no certificate (the proof was not completed)"
-            )))
+            )));
         }
         Some(c) => c.clone(),
         None => v,

@@ -4,8 +4,8 @@
 use super::super::errors::usage;
 use crate::audit::delta::DeltaAuditConfig;
 use crate::audit::search::{
-    holds_sized_plan, report_rows, search, Budget, SearchConfig, SearchReport, SearchSpace,
-    SpaceFamily,
+    Budget, SearchConfig, SearchReport, SearchSpace, SpaceFamily, holds_sized_plan, report_rows,
+    search,
 };
 use crate::plot::{self as figure, Figure, HLine, Panel, RefStyle, Series, SeriesStyle};
 use std::path::PathBuf;
@@ -479,7 +479,7 @@ pub fn run_dp_search(
     json: bool,
 ) -> anyhow::Result<()> {
     use crate::audit::dp_search::{
-        dp_search_counted, fixed_tables, DpSearchConfig, DpSearchTarget,
+        DpSearchConfig, DpSearchTarget, dp_search_counted, fixed_tables,
     };
     let target = match (algo, mutant) {
         (Some(a), None) if crate::audit::dp::TABLE_DP_ALGORITHMS.contains(&a) => {
@@ -490,7 +490,7 @@ pub fn run_dp_search(
                 "invalid algo = {} for --search: must be {}",
                 a.as_str(),
                 crate::audit::dp::table_dp_names()
-            )))
+            )));
         }
         (None, Some("adap-tt-late-leak")) => DpSearchTarget::AdapTtLateLeak { leak_from: 3 },
         (None, Some("rr-daf-late-leak")) => DpSearchTarget::RrDaf { leak_from: Some(3) },
@@ -498,7 +498,7 @@ pub fn run_dp_search(
         _ => {
             return Err(usage(
                 "--search needs --algo ctb-tt|adap-tt|adap-tt-star|dp-tt, or --mutant adap-tt-late-leak|rr-daf-late-leak (or rr-daf, the toy's faithful version)",
-            ))
+            ));
         }
     };
     let mut cfg = DpSearchConfig::new(eps);

@@ -3,7 +3,7 @@
 
 use crate::bandit::info::PrivacyModel;
 use crate::bandit::{AlgoName, DpaEpisodes};
-use crate::complexity::{characteristic_time, log_factor, TimeKind};
+use crate::complexity::{TimeKind, characteristic_time, log_factor};
 use crate::experiment::Cell;
 use crate::instance::Instance;
 

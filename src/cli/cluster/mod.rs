@@ -67,9 +67,9 @@ mod status;
 use anyhow::Context as _;
 use cost::{cell_cost, default_mem_mb, predicted_task_seconds, spread, whole_cell_loads};
 use plan::{
-    check_mem, check_name, check_not_plan_file, check_partition, check_run_task,
-    check_sbatch_extra, check_setup, check_time, experiment_cells, run_cmd, run_cost, verify_cells,
-    Mode, Plan, MAX_CPUS, MAX_TASKS, PLAN_FILES, PLAN_FORMAT,
+    MAX_CPUS, MAX_TASKS, Mode, PLAN_FILES, PLAN_FORMAT, Plan, check_mem, check_name,
+    check_not_plan_file, check_partition, check_run_task, check_sbatch_extra, check_setup,
+    check_time, experiment_cells, run_cmd, run_cost, verify_cells,
 };
 use scripts::{scripts, sh_quote, slurm_time, write_file};
 use status::{resubmit, status};
@@ -179,12 +179,12 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
         Some((m, _)) => {
             return Err(super::errors::usage(format!(
                 "invalid command `{m}` after `--`: must be verify, run or experiment"
-            )))
+            )));
         }
         None => {
             return Err(super::errors::usage(
                 "missing command after `--`: verify, run or experiment",
-            ))
+            ));
         }
     };
     if !(1..=MAX_CPUS).contains(&a.cpus_per_task) {
@@ -251,13 +251,13 @@ fn slurm(a: SlurmArgs) -> anyhow::Result<()> {
         Some(n) if !(1..=MAX_TASKS).contains(&n) => {
             return Err(super::errors::usage(format!(
                 "invalid --tasks {n}: must be in 1..={MAX_TASKS}"
-            )))
+            )));
         }
         Some(n) if n > min_runs => {
             return Err(super::errors::usage(format!(
                 "invalid --tasks {n}: must be at most {min_runs}, the runs of the smallest cell \
                  (a task with no run of a cell has nothing to do)"
-            )))
+            )));
         }
         Some(n) => n,
         None => {

@@ -1,7 +1,7 @@
 //! The plan: `plan.json` (its format, mode and fields), the checks of the Slurm flags, and the
 //! reading of the `verify`, `run` or `experiment` command after `--` into its cells and costs.
 
-use super::cost::{run_seconds, CellCost};
+use super::cost::{CellCost, run_seconds};
 use crate::experiment::Cell;
 use crate::instance::{Family, Instance};
 use serde::{Deserialize, Serialize};

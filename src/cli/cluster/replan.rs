@@ -10,7 +10,7 @@
 //! written. The cell caches (`cache/`, `verify-cache/`) stay: a cell file is named by the digest
 //! of its specification, so no other experiment can take it for its own.
 
-use super::plan::{run_cmd, Mode, Plan, PLAN_FILES};
+use super::plan::{Mode, PLAN_FILES, Plan, run_cmd};
 use crate::experiment::CellSpec;
 use std::path::{Path, PathBuf};
 
@@ -88,7 +88,7 @@ pub(super) fn other_experiment(dir: &Path, new: &Plan, spec: Option<&CellSpec>) 
                         "{} is a shard of cell {}, the new plan computes cell {digest}",
                         f.display(),
                         s.spec.digest()
-                    ))
+                    ));
                 }
                 Err(e) => return Some(format!("{e}")),
             }

@@ -1,7 +1,7 @@
 //! The text of `task.sh`, `assemble.sh` and `submit.sh`: shell quoting, Slurm time and
 //! array specs, and the writing of the script files.
 
-use super::plan::{task_run_args, Mode, Plan};
+use super::plan::{Mode, Plan, task_run_args};
 /// Shell quoting of one word and of a command line: the library's (`dpbai experiment` writes
 /// the same command lines).
 pub(super) use crate::experiment::shell::{shell_word as sh_quote, shell_words as sh_join};
@@ -178,7 +178,11 @@ pub(super) fn scripts(plan: &Plan, merge_out: Option<&Path>) -> [String; 3] {
          echo \"submitted job array $tasks ({n} tasks) and assembly job $assemble\"\n\
          printf 'follow with: dpbai cluster status --dir %q\\n' \"$PWD\"\n",
         plan.version,
-        if plan.mode == Mode::Run { " shards" } else { "" },
+        if plan.mode == Mode::Run {
+            " shards"
+        } else {
+            ""
+        },
         n - 1,
         n - 1,
     );

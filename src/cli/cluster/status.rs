@@ -2,9 +2,9 @@
 //! outputs in the plan's folder, `jobs.txt` and the Slurm clients (`squeue`, `sacct`), and the
 //! resubmission of the tasks that failed or are missing.
 
-use super::plan::{check_run_task, plan_cells, read_plan, verify_cache, Mode, Plan};
+use super::plan::{Mode, Plan, check_run_task, plan_cells, read_plan, verify_cache};
 use super::scripts::{array_spec, parse_array_ranges, parse_array_spec, sh_join};
-use crate::experiment::{shard_present, Cell, CellSpec};
+use crate::experiment::{Cell, CellSpec, shard_present};
 use crate::mc::Shard;
 use anyhow::Context as _;
 use std::collections::BTreeMap;

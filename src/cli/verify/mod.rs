@@ -3,10 +3,10 @@
 //! verdicts with `verify/expected.toml` and `verify/expected-bai25.toml`.
 
 use crate::claims::dp_bai::evidence::{self, Profile};
-use crate::claims::verify::{verify, Options, Step};
+use crate::claims::verify::{Options, Step, verify};
 use crate::experiment::run::{CellRunner, StalePolicy};
 use crate::experiment::study::Study;
-use crate::experiment::{run_cell_shard, Cell};
+use crate::experiment::{Cell, run_cell_shard};
 use crate::fault::Area;
 use crate::report::markdown::{replace_block, verdict_summary};
 use std::path::PathBuf;
@@ -328,7 +328,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(0) => {
             return Err(super::errors::usage(
                 "invalid --threads = 0: must be at least 1",
-            ))
+            ));
         }
         Some(t) => t,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),

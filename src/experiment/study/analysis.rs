@@ -4,10 +4,10 @@
 
 use crate::bandit::{AlgoName, Setting};
 use crate::error::Result;
-use crate::experiment::study::config::{lower_kind, Study};
-use crate::experiment::study::Row;
 use crate::experiment::Cell;
-use crate::mc::compare::{compare_means, FactorRange, Moments};
+use crate::experiment::study::Row;
+use crate::experiment::study::config::{Study, lower_kind};
+use crate::mc::compare::{FactorRange, Moments, compare_means};
 
 /// One reading of an algorithm against the default reading of the same cell.
 #[derive(Debug, Clone, serde::Serialize)]

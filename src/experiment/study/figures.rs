@@ -1,7 +1,7 @@
 //! The `[[figure]]` tables of a study file, validated: distinct file stems of safe characters
 //! and instances the study declares.
 
-use super::config::{bad, FigureFile, StudyFigure, StudyInstance};
+use super::config::{FigureFile, StudyFigure, StudyInstance, bad};
 use crate::error::Result;
 
 /// The validated `[[figure]]` tables: distinct stems of safe characters, known instances.

@@ -23,7 +23,7 @@ use crate::instance::FamilyName;
 use crate::spelling::Spelling;
 use crate::stats::clopper_pearson;
 pub use config::Study;
-use config::{lower_kind, upper_kind, LowerTime, UpperKind};
+use config::{LowerTime, UpperKind, lower_kind, upper_kind};
 use std::collections::HashMap;
 
 pub use validate::{parse_study, parse_study_with};
@@ -184,7 +184,7 @@ pub fn upper_per_log(
         UpperKind::DpTt8TEps => {
             return Ok(upper::dp_tt(nu, eps, beta, upper::DP_TT_ETA)?
                 .dp_tt_8t_eps
-                .value)
+                .value);
         }
         _ => {}
     }

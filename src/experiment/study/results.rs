@@ -1,8 +1,8 @@
 //! `results.csv` of a study: one row per cell ([`write_results`]), read back for REPORT.md
 //! ([`read_results`]).
 
-use super::config::{Study, UpperKind};
 use super::Row;
+use super::config::{Study, UpperKind};
 use crate::error::{Error, Result};
 use std::path::Path;
 

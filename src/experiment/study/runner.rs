@@ -8,10 +8,10 @@
 //! whatever its instance is called.
 
 use super::config::Study;
-use super::{row, BoundCache, Row};
+use super::{BoundCache, Row, row};
 use crate::error::{Error, Result};
 use crate::experiment::run::{CellResult, CellRunner, StalePolicy};
-use crate::experiment::{run_cell_shard, Cell};
+use crate::experiment::{Cell, run_cell_shard};
 use crate::mc::Shard;
 use std::path::{Path, PathBuf};
 

@@ -4,12 +4,12 @@
 
 use super::config::bad;
 use super::config::{
-    lower_kind, upper_kind, LowerTime, Study, StudyAlgorithm, StudyCell, StudyFile, StudyInstance,
-    UpperKind, DEFAULT_GROUP, DEFAULT_MAX_STEPS,
+    DEFAULT_GROUP, DEFAULT_MAX_STEPS, LowerTime, Study, StudyAlgorithm, StudyCell, StudyFile,
+    StudyInstance, UpperKind, lower_kind, upper_kind,
 };
-use crate::bandit::{build, Reading, Rules, Setting, READINGS, READING_TABLE};
+use crate::bandit::{READING_TABLE, READINGS, Reading, Rules, Setting, build};
 use crate::error::{Error, Result};
-use crate::experiment::{cell_instance, Cell};
+use crate::experiment::{Cell, cell_instance};
 
 /// Limits of a study (checked before anything is built): list lengths, instances, algorithms
 /// and cells. Validation is linear in the number of cells.
@@ -479,7 +479,7 @@ fn validate(f: StudyFile) -> Result<Study> {
                             "{} is private and needs an ε grid: set eps here or at the top level",
                             a.algo.as_str()
                         ),
-                    ))
+                    ));
                 }
             }
         } else {
@@ -497,7 +497,7 @@ fn validate(f: StudyFile) -> Result<Study> {
                 return Err(bad(
                     &format!("{p}.instances"),
                     "empty list: name at least one instance, or leave the key out for all",
-                ))
+                ));
             }
             Some(names) => names
                 .iter()
@@ -521,7 +521,7 @@ fn validate(f: StudyFile) -> Result<Study> {
                 return Err(bad(
                     &format!("{p}.runs"),
                     "give runs or runs-multiplier, not both",
-                ))
+                ));
             }
             (Some(r), None) => {
                 if r == 0 {

@@ -6,15 +6,15 @@ use std::path::Path;
 
 use super::builders::{columns, invalid};
 use crate::bandit::AlgoName;
+use crate::claims::Traces;
 use crate::claims::dp_bai::evidence::paper_instance;
 use crate::claims::dp_bai::trace::{TRACE_DELTA, TRACE_EPS};
-use crate::claims::Traces;
 use crate::complexity::{t_kl_beta_g_eps, t_kl_gaussian_beta};
 use crate::error::{Error, Result};
-use crate::plot::{render_with_sidecar, Rendered};
 use crate::plot::{
-    ErrStyle, Figure, FigureResult, HLine, Panel, RefStyle, Series, SeriesStyle, BLACK_INDEX,
+    BLACK_INDEX, ErrStyle, Figure, FigureResult, HLine, Panel, RefStyle, Series, SeriesStyle,
 };
+use crate::plot::{Rendered, render_with_sidecar};
 
 /// One panel of the allocation figure.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

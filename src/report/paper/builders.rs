@@ -9,18 +9,18 @@
 //! colour of their algorithm, the theoretical regime switch a thin black vertical line and the
 //! paper's empirical switch a shaded grey one.
 
-pub use super::allocation::{allocation_figure, AllocationPanelData};
+pub use super::allocation::{AllocationPanelData, allocation_figure};
 pub use super::data::{
     BranchSwitch, Curve, Empirical, EpsPanelData, PointStat, RatioPanelData, Switch,
 };
+pub use super::series::{CAPPED_SUFFIX, MEAN_CROSS, MEDIAN_BEYOND_CAP};
 use super::series::{
     algorithm_colors, check_empirical, color_of, empirical_pair, masked_mean, mean_err,
     median_series, runs_note,
 };
-pub use super::series::{CAPPED_SUFFIX, MEAN_CROSS, MEDIAN_BEYOND_CAP};
 use crate::plot::{
-    Figure, FigureError, FigureResult, HLine, Panel, RefStyle, Series, SeriesStyle, VLine,
-    BLACK_INDEX, GREY_INDEX,
+    BLACK_INDEX, Figure, FigureError, FigureResult, GREY_INDEX, HLine, Panel, RefStyle, Series,
+    SeriesStyle, VLine,
 };
 
 /// Axis label of the privacy budget.

@@ -10,15 +10,15 @@
 //! Cells with capped runs are open markers ("≥", a lower bound, no bar), listed in the sidecar
 //! and in REPORT.md. Every caption states the cap, the rules and the regime of the upper bounds.
 
-use super::builders::{paper_eps_figure_with, ratio_figure, EpsPanelData, PointStat};
+use super::builders::{EpsPanelData, PointStat, paper_eps_figure_with, ratio_figure};
 use super::captions::{
-    asymptotic_sentence, cap_sentence, off_scale_sentence, PAPER_RULES, REFERENCE_GLOBAL,
-    REFERENCE_LOCAL, REFERENCE_RULES, THM24_SENTENCE,
+    PAPER_RULES, REFERENCE_GLOBAL, REFERENCE_LOCAL, REFERENCE_RULES, THM24_SENTENCE,
+    asymptotic_sentence, cap_sentence, off_scale_sentence,
 };
 use super::panels::ratio_panel;
 pub use super::panels::{
-    algo_label, algos, eps_panel, eps_panel_rules, instance_label, lower_bound_curve, Model,
-    SWITCH_SIDES, THM24_SWITCH_LABEL,
+    Model, SWITCH_SIDES, THM24_SWITCH_LABEL, algo_label, algos, eps_panel, eps_panel_rules,
+    instance_label, lower_bound_curve,
 };
 use crate::bandit::Rules;
 pub use crate::claims::dp_bai::empirical::figures::paper_switch;
@@ -26,7 +26,7 @@ use crate::claims::dp_bai::evidence::Profile;
 use crate::error::{Error, Result};
 use crate::experiment::grid::GridResults;
 use crate::experiment::study::config::{FigureKind, Study};
-use crate::plot::{count_off_scale, render_with_sidecar_at, Figure, Rendered};
+use crate::plot::{Figure, Rendered, count_off_scale, render_with_sidecar_at};
 use std::path::Path;
 
 /// REPORT.md's list of the figures of `study` (PNG, with links to the SVG and the data).
@@ -75,7 +75,7 @@ fn missing_sentence(panels: &[EpsPanelData], rules: Rules) -> Option<String> {
                 .eps
                 .iter()
                 .zip(&e.runs)
-                .filter(|(_, &r)| r == 0)
+                .filter(|&(_, &r)| r == 0)
                 .map(|(x, _)| super::builders::fmt_eps(*x))
                 .collect();
             if gaps.len() == p.eps.len() {

@@ -8,7 +8,7 @@ use super::data::{BranchSwitch, Curve, Empirical, EpsPanelData, RatioPanelData};
 use crate::bandit::{AlgoName, Rules};
 use crate::claims::dp_bai::empirical::figures::paper_switch;
 use crate::claims::dp_bai::evidence::Profile;
-use crate::complexity::upper::{upper_bounds_from, UpperBounds, ASYMPTOTIC};
+use crate::complexity::upper::{ASYMPTOTIC, UpperBounds, upper_bounds_from};
 use crate::complexity::{
     eps_switch_global, eps_switch_local, log_factor, t_global, t_kl, t_kl_gaussian,
     t_kl_gaussian_beta, t_local,
@@ -132,11 +132,7 @@ fn panel_eps(
         .collect();
     eps.sort_by(f64::total_cmp);
     eps.dedup();
-    if eps.is_empty() {
-        profile_eps
-    } else {
-        eps
-    }
+    if eps.is_empty() { profile_eps } else { eps }
 }
 
 /// One stopping-time panel under the paper's rules.

@@ -4,7 +4,7 @@
 
 use super::data::{Empirical, PointStat};
 use crate::plot::{
-    ErrStyle, FigureError, FigureResult, PointStats, Series, SeriesStyle, GREY_INDEX,
+    ErrStyle, FigureError, FigureResult, GREY_INDEX, PointStats, Series, SeriesStyle,
 };
 
 /// Legend suffix of the open-marker series of capped cells.
@@ -87,15 +87,17 @@ pub(super) fn empirical_pair(
             .collect()
     };
     let solid_points = points(&|i| keep(i) && y[i].is_finite());
-    let mut out = vec![Series::new(
-        e.algorithm.clone(),
-        x.to_vec(),
-        solid,
-        SeriesStyle::LineAndPoints,
-        color,
-    )
-    .with_err(bars, ErrStyle::Bars)
-    .with_points(solid_points)];
+    let mut out = vec![
+        Series::new(
+            e.algorithm.clone(),
+            x.to_vec(),
+            solid,
+            SeriesStyle::LineAndPoints,
+            color,
+        )
+        .with_err(bars, ErrStyle::Bars)
+        .with_points(solid_points),
+    ];
     if (0..n).any(|i| is_capped(e, i) && y[i].is_finite()) {
         let open: Vec<f64> = (0..n)
             .map(|i| if keep(i) { f64::NAN } else { y[i] })
@@ -149,15 +151,17 @@ pub(super) fn median_series(algos: &[String], e: &Empirical, x: &[f64]) -> Vec<S
             .map(|i| if drawn(i) { e.point(i) } else { None })
             .collect()
     };
-    let mut out = vec![Series::new(
-        e.algorithm.clone(),
-        x.to_vec(),
-        med.clone(),
-        SeriesStyle::LineAndPoints,
-        color,
-    )
-    .with_err_range(below, above, ErrStyle::Band)
-    .with_points(points(&|i| med[i].is_finite()))];
+    let mut out = vec![
+        Series::new(
+            e.algorithm.clone(),
+            x.to_vec(),
+            med.clone(),
+            SeriesStyle::LineAndPoints,
+            color,
+        )
+        .with_err_range(below, above, ErrStyle::Band)
+        .with_points(points(&|i| med[i].is_finite())),
+    ];
     let beyond = |i: usize| has_runs(e, i) && e.runs.get(i).is_some() && median(i).is_none();
     if (0..n).any(|i| beyond(i) && cap(i).is_some()) {
         out.push(

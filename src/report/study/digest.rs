@@ -8,10 +8,10 @@
 
 use super::output::read_results_text;
 use crate::bandit::AlgoName;
-use crate::error::{compact_number, Error, Result};
+use crate::error::{Error, Result, compact_number};
 use crate::experiment::study::analysis::{delta_slopes, readings};
 use crate::experiment::study::config::Study;
-use crate::experiment::study::{parse_study, Row};
+use crate::experiment::study::{Row, parse_study};
 use crate::numbers::sig;
 use std::fmt::Write as _;
 
@@ -246,8 +246,7 @@ fn branch(out: &mut String, study: &Study, rows: &[Row]) -> Result<()> {
     let explained = rising
         .iter()
         .all(|&k| m2.get(k) == Some(&Some(true)) && m1.get(k) != Some(&Some(true)));
-    let _ =
-        write!(
+    let _ = write!(
         out,
         "\nUnder Eq. (14), mean τ rises significantly on {} of the {} adjacent ε pairs ({}) and \
          falls on {}. On those rising pairs the second case alone rises on {} and the first \
@@ -255,10 +254,20 @@ fn branch(out: &mut String, study: &Study, rows: &[Row]) -> Result<()> {
          every one and the first case on none). ",
         rising.len(),
         m14.len(),
-        rising.iter().map(|&k| eps_of(k)).collect::<Vec<_>>().join(", "),
+        rising
+            .iter()
+            .map(|&k| eps_of(k))
+            .collect::<Vec<_>>()
+            .join(", "),
         m14.iter().filter(|m| **m == Some(false)).count(),
-        rising.iter().filter(|&&k| m2.get(k) == Some(&Some(true))).count(),
-        rising.iter().filter(|&&k| m1.get(k) == Some(&Some(true))).count(),
+        rising
+            .iter()
+            .filter(|&&k| m2.get(k) == Some(&Some(true)))
+            .count(),
+        rising
+            .iter()
+            .filter(|&&k| m1.get(k) == Some(&Some(true)))
+            .count(),
     );
     if !rising.is_empty() && falls && explained {
         out.push_str(

@@ -5,30 +5,30 @@
 
 use crate::bandit::AlgoName;
 use crate::complexity;
-use crate::complexity::upper::{adap_tt_star_switches, ASYMPTOTIC};
+use crate::complexity::upper::{ASYMPTOTIC, adap_tt_star_switches};
 use crate::error::{Error, Result};
 use crate::experiment::study::config::{
-    lower_kind, upper_kind, LowerTime, PanelSplit, Study, UpperKind,
+    LowerTime, PanelSplit, Study, UpperKind, lower_kind, upper_kind,
 };
-use crate::experiment::study::{upper_per_log, BoundCache, Row};
+use crate::experiment::study::{BoundCache, Row, upper_per_log};
 use crate::instance::Instance;
 use crate::params::Delta;
 use crate::plot::{
-    count_off_scale, render_with_sidecar_at, ErrStyle, Figure, Panel, PointStats, Series,
-    SeriesStyle, BLACK_INDEX, GREY_INDEX,
+    BLACK_INDEX, ErrStyle, Figure, GREY_INDEX, Panel, PointStats, Series, SeriesStyle,
+    count_off_scale, render_with_sidecar_at,
 };
 use crate::report::paper::builders::{
-    paper_eps_figure_with, BranchSwitch, Curve, Empirical, EpsPanelData, PointStat, Switch,
+    BranchSwitch, Curve, Empirical, EpsPanelData, PointStat, Switch, paper_eps_figure_with,
 };
 use crate::report::paper::captions::{
-    asymptotic_sentence, cap_sentence, off_scale_sentence, THM24_SENTENCE,
+    THM24_SENTENCE, asymptotic_sentence, cap_sentence, off_scale_sentence,
 };
 use crate::report::paper::figures::{SWITCH_SIDES, THM24_SWITCH_LABEL};
 use std::path::Path;
 
 pub use super::summary::write_summary;
 pub use crate::experiment::study::results::{
-    read_results, read_results_text, write_results, COLUMNS,
+    COLUMNS, read_results, read_results_text, write_results,
 };
 
 /// Palette index of the `a`-th algorithm: the six colours before black and grey (which the

@@ -5,9 +5,9 @@
 use super::output::{num, short, switches_of};
 use crate::complexity::upper;
 use crate::error::Result;
+use crate::experiment::study::Row;
 use crate::experiment::study::config::{Study, UpperKind};
 use crate::experiment::study::results::opt;
-use crate::experiment::study::Row;
 use crate::numbers::sig;
 use crate::report::markdown::inline;
 use std::fmt::Write as _;
@@ -89,7 +89,10 @@ pub fn write_summary(study: &Study, rows: &[Row], path: &Path, command: &str) ->
                 );
             }
         }
-        let _ = writeln!(s, "- Ratio mean τ / lower bound, per algorithm (range over its cells; `≥` when a cell has capped runs):");
+        let _ = writeln!(
+            s,
+            "- Ratio mean τ / lower bound, per algorithm (range over its cells; `≥` when a cell has capped runs):"
+        );
         for alg in &study.algorithms {
             let of: Vec<&&Row> = mine.iter().filter(|r| r.label == alg.label).collect();
             if of.is_empty() {
@@ -386,7 +389,7 @@ fn surprising(study: &Study, mine: &[&Row], s: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::{eps_part, surprising};
-    use crate::experiment::study::{cell_row, parse_study, Row};
+    use crate::experiment::study::{Row, cell_row, parse_study};
 
     /// One algorithm at ε = 0.5 and 1 on one instance, with the given (mean, std, ratio to the
     /// upper bound) per cell, 100 runs each.

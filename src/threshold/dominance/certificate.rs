@@ -18,10 +18,10 @@
 //! must be consumed exactly. A recorded margin one ulp above what the checker computes, a box
 //! edited away, or a changed assumption is rejected.
 
-use super::config::{lemma_of, validate, Assumptions, ProofFamily};
-use super::domain::{free_of_letter, leaf_margin, split, unreachable, Bx, TreeNode};
+use super::config::{Assumptions, ProofFamily, lemma_of, validate};
+use super::domain::{Bx, TreeNode, free_of_letter, leaf_margin, split, unreachable};
 use crate::error::Result;
-use crate::threshold::expr::{fold, preset, ThresholdExpr};
+use crate::threshold::expr::{ThresholdExpr, fold, preset};
 use serde::{Deserialize, Serialize};
 
 /// The `format` field of the certificates this version writes and checks.
@@ -115,7 +115,11 @@ impl Certificate {
             a.describe(),
             a.rules,
             self.lemma,
-            if a.algorithms.is_empty() { "the algorithms of that lemma whose runs this domain covers".to_string() } else { a.algorithms.join(", ") },
+            if a.algorithms.is_empty() {
+                "the algorithms of that lemma whose runs this domain covers".to_string()
+            } else {
+                a.algorithms.join(", ")
+            },
             a.domain.max_steps,
         )
     }
@@ -137,16 +141,25 @@ impl Assumptions {
             "delta {}, K {}, eps {}, sigma {} ({} rewards of sigma {}{}), counts in [1, {m}], t in [2, {m}] (t >= na + nb + K - 2), phases in [1, {}], gap in [0, {}",
             range(self.delta[0], self.delta[1]),
             range(self.k[0] as f64, self.k[1] as f64),
-            if e0 == f64::INFINITY { "= inf (non-private)".to_string() } else { range(e0, e1) },
+            if e0 == f64::INFINITY {
+                "= inf (non-private)".to_string()
+            } else {
+                range(e0, e1)
+            },
             range(self.domain.sigma[0], self.domain.sigma[1]),
             match p.family {
                 ProofFamily::Bernoulli => "Bernoulli",
                 ProofFamily::Gaussian => "Gaussian",
             },
             compact(p.arm_sigma),
-            p.gamma.map(|g| format!(", gamma = {}", compact(g))).unwrap_or_default(),
+            p.gamma
+                .map(|g| format!(", gamma = {}", compact(g)))
+                .unwrap_or_default(),
             self.phases[1],
-            self.domain.gap_max.map(|g| format!("{}]", compact(g))).unwrap_or_else(|| "inf)".into()),
+            self.domain
+                .gap_max
+                .map(|g| format!("{}]", compact(g)))
+                .unwrap_or_else(|| "inf)".into()),
             m = self.domain.max_steps,
         )
     }

@@ -3,7 +3,7 @@
 
 use super::domain::Domain;
 use crate::error::{Error, Result};
-use crate::threshold::expr::{preset, ThresholdExpr, PRESETS};
+use crate::threshold::expr::{PRESETS, ThresholdExpr, preset};
 use serde::{Deserialize, Serialize};
 
 /// Largest box budget of one proof (memory below 1 GB: module docs).
@@ -361,8 +361,14 @@ pub(super) fn validate(
     if pexpr.uses("eps") && e1 == f64::INFINITY {
         return Err(Error::param(
             "eps",
-            if e0 == f64::INFINITY { "absent".to_string() } else { format!("[{e0}, inf]") },
-            format!("a finite value (--eps): {preset_name} reads eps, and a proof at eps = inf says nothing about a private run"),
+            if e0 == f64::INFINITY {
+                "absent".to_string()
+            } else {
+                format!("[{e0}, inf]")
+            },
+            format!(
+                "a finite value (--eps): {preset_name} reads eps, and a proof at eps = inf says nothing about a private run"
+            ),
         ));
     }
     Ok((pexpr, lemma))

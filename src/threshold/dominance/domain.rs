@@ -3,7 +3,7 @@
 //! ([`super::check_certificate`]), which re-derives every box from the assumptions.
 
 use super::simplify::difference;
-use crate::threshold::expr::{enclose, Node};
+use crate::threshold::expr::{Node, enclose};
 use crate::threshold::interval::Interval;
 
 pub(crate) use crate::threshold::expr::Bx;
@@ -189,11 +189,7 @@ pub(crate) fn leaf_margin(e: &Node, p: &Node, b: &Bx) -> f64 {
     if !d.nan && !d.is_empty() && d.lo > m {
         m = d.lo;
     }
-    if m.is_nan() {
-        f64::NEG_INFINITY
-    } else {
-        m
-    }
+    if m.is_nan() { f64::NEG_INFINITY } else { m }
 }
 
 /// A node of the split tree.

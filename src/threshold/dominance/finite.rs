@@ -2,11 +2,11 @@
 //! which slots an expression reads, the engine's values at a point of a box, the probe points
 //! of a box and how a box is described in a report.
 
-use super::domain::{split, unreachable, Bx, Free, FREE};
+use super::domain::{Bx, FREE, Free, split, unreachable};
 use crate::error::Result;
-use crate::threshold::expr::{enclose, Node, ThresholdExpr};
-use crate::threshold::interval::Interval;
 use crate::threshold::ThresholdVars;
+use crate::threshold::expr::{Node, ThresholdExpr, enclose};
+use crate::threshold::interval::Interval;
 use std::time::Instant;
 
 /// Whether the folded tree reads slot `s`.
@@ -179,7 +179,7 @@ pub(super) fn prove_finite(
                     b,
                     "the threshold's enclosure is not finite on a box that cannot be split further"
                         .into(),
-                )))
+                )));
             }
         }
     }

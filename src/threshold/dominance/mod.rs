@@ -56,17 +56,17 @@ mod domain;
 mod finite;
 mod simplify;
 
-pub use certificate::{check_certificate, Certificate, CheckReport, CERTIFICATE_FORMAT};
+pub use certificate::{CERTIFICATE_FORMAT, Certificate, CheckReport, check_certificate};
 pub use config::{
-    lemma_of, Assumptions, DominanceConfig, ProofFamily, RunDomain, RunParameters, DEFAULT_BOXES,
-    MAX_BOXES,
+    Assumptions, DEFAULT_BOXES, DominanceConfig, MAX_BOXES, ProofFamily, RunDomain, RunParameters,
+    lemma_of,
 };
 
 use crate::error::Result;
-use crate::threshold::expr::{enclose, fold, ThresholdExpr};
+use crate::threshold::expr::{ThresholdExpr, enclose, fold};
 use config::validate;
-use domain::{leaf_margin, split, unreachable, Bx, Free, TreeNode, FREE};
-use finite::{describe_box, probe_points, prove_finite, reads, region, vars_at, Budget};
+use domain::{Bx, FREE, Free, TreeNode, leaf_margin, split, unreachable};
+use finite::{Budget, describe_box, probe_points, prove_finite, reads, region, vars_at};
 use serde::Serialize;
 use std::collections::BinaryHeap;
 use std::time::Instant;

@@ -19,7 +19,7 @@
 //! dropped term is a real number there and the identities hold. Coefficients and the remaining
 //! terms are enclosed with outward rounding.
 
-use crate::threshold::expr::{enclose, BinaryFn, Bx, Node, UnaryFn};
+use crate::threshold::expr::{BinaryFn, Bx, Node, UnaryFn, enclose};
 use crate::threshold::interval::Interval;
 
 /// Case splits (branch pairs, `min`/`max` distributions) one difference may make; past it the
@@ -140,7 +140,7 @@ fn linear_difference(e: &Node, p: &Node, b: &Bx) -> Interval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::threshold::expr::{fold, preset, ThresholdExpr};
+    use crate::threshold::expr::{ThresholdExpr, fold, preset};
 
     fn tree(src: &str) -> Node {
         fold(

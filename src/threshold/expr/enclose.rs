@@ -71,8 +71,8 @@ pub(crate) fn enclose(node: &Node, vars: &Bx) -> Interval {
 mod tests {
     use super::*;
     use crate::rng::rng_for_run;
-    use crate::threshold::expr::ThresholdExpr;
     use crate::threshold::ThresholdVars;
+    use crate::threshold::expr::ThresholdExpr;
     use rand::RngExt;
 
     /// Soundness: at random points of random boxes, the point value lies in the enclosure.

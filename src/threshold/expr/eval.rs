@@ -1,7 +1,7 @@
 //! Evaluation: the stack machine that runs compiled bytecode without allocation (with the
 //! functions' values of [`super::functions`]), and its per-thread memo of expensive programs.
 
-use super::compile::{Op, Program, MAX_STACK};
+use super::compile::{MAX_STACK, Op, Program};
 use super::functions::{apply_binary, apply_h, apply_unary};
 use std::cell::RefCell;
 

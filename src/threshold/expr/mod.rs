@@ -49,9 +49,9 @@ mod split;
 mod tests;
 
 pub(crate) use compile::fold;
-pub(crate) use enclose::{enclose, Bx};
+pub(crate) use enclose::{Bx, enclose};
 pub(crate) use parser::{BinaryFn, Node, UnaryFn};
-pub use presets::{parse_threshold, preset, Preset, PRESETS};
+pub use presets::{PRESETS, Preset, parse_threshold, preset};
 
 use crate::error::Result;
 use crate::threshold::{CustomThreshold, ThresholdVars};

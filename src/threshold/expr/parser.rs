@@ -1,7 +1,7 @@
 //! The parser of the threshold expression language (the grammar of the [`super`] module docs):
 //! tokens to a syntax tree, with the names of the variables and functions it knows.
 
-use super::lexer::{describe, syntax, Lexer, Tok, Token};
+use super::lexer::{Lexer, Tok, Token, describe, syntax};
 use crate::error::{Error, Result};
 use crate::functions::{ExprFn, FUNCTIONS};
 

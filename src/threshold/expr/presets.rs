@@ -86,15 +86,16 @@ pub fn dp_tt_poster_text(m: &str) -> String {
 pub const PAPER_CG: Preset = Preset {
     name: "paper-cg",
     description: "Eq. (4) c^G (TTUCB, CTB-TT, Gaussian-mechanism TTUCB; Sec. 2.2.3)",
-    proof: Some("Eq. (4) with Lemma 35 (Kaufmann & Koolen 2021, Thm. 9): δ-correct for TTUCB, CTB-TT, Gaussian-mechanism TTUCB"),
+    proof: Some(
+        "Eq. (4) with Lemma 35 (Kaufmann & Koolen 2021, Thm. 9): δ-correct for TTUCB, CTB-TT, Gaussian-mechanism TTUCB",
+    ),
     text: || c_g_text("delta"),
 };
 
 /// The preset `paper-daf-inf` (an entry of [`PRESETS`]).
 pub const PAPER_DAF_INF: Preset = Preset {
     name: "paper-daf-inf",
-    description:
-        "L. 34 c^G(w, delta/(zeta(2)^2 k(na)^2 k(nb)^2)) (DAF with eps = inf, DPA-TT; s = 2)",
+    description: "L. 34 c^G(w, delta/(zeta(2)^2 k(na)^2 k(nb)^2)) (DAF with eps = inf, DPA-TT; s = 2)",
     proof: Some("Lemma 34: δ-correct for DAF(ε = ∞) / DPA-TT"),
     text: || c_g_text("delta/(zeta(2)^2*k(na)^2*k(nb)^2)"),
 };
@@ -119,7 +120,9 @@ pub const PAPER_ADAP_TT_STAR: Preset = Preset {
 pub const GK16_BERNOULLI: Preset = Preset {
     name: "gk16-bernoulli",
     description: "log(2t(K-1)/delta) on the Bernoulli GLR statistic (EB-TCI; Garivier & Kaufmann 2016)",
-    proof: Some("Garivier & Kaufmann (2016), the Bernoulli threshold log(2t(K−1)/δ) of the GLR (Chernoff) stopping rule, proven with Krichevsky–Trofimov mixtures for any sampling rule: δ-correct for EB-TCI"),
+    proof: Some(
+        "Garivier & Kaufmann (2016), the Bernoulli threshold log(2t(K−1)/δ) of the GLR (Chernoff) stopping rule, proven with Krichevsky–Trofimov mixtures for any sampling rule: δ-correct for EB-TCI",
+    ),
     text: || "log(2*t*(K-1)/delta)".to_string(),
 };
 
@@ -215,10 +218,10 @@ pub fn parse_threshold(text: &str) -> Result<ThresholdExpr> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::threshold::paper::{
-        threshold_adap, threshold_adap_star, threshold_glr, threshold_l34, Eq14Form,
-    };
     use crate::threshold::ThresholdVars;
+    use crate::threshold::paper::{
+        Eq14Form, threshold_adap, threshold_adap_star, threshold_glr, threshold_l34,
+    };
 
     /// `k(x) = log2 x + 2` (Eq. (11)), as the presets' `k(...)` reads it.
     fn k_of(x: f64) -> f64 {

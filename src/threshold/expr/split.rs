@@ -3,11 +3,11 @@
 //! top-level `ifge` whose test does not read the counts is split branch by branch), and a lower
 //! bound of its values over every reachable point is computed once.
 
-use super::compile::{fold, Program};
+use super::compile::{Program, fold};
 use super::parser::{BinaryFn, Node, UnaryFn, Var};
 use crate::error::Result;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A bound program split as `c + f(na) + g(nb) + rest(vars)`, with `f` and `g` cached per
 /// count; and a lower bound of the program over every reachable point.

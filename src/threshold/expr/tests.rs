@@ -80,7 +80,9 @@ fn err(src: &str) -> String {
 
 #[test]
 fn errors_point_at_the_column() {
-    assert!(err("log(1/deta)").starts_with("unknown variable 'deta' at column 7 (known: delta, K,"));
+    assert!(
+        err("log(1/deta)").starts_with("unknown variable 'deta' at column 7 (known: delta, K,")
+    );
     assert!(err("deta + 1").starts_with("unknown variable 'deta' at column 1"));
     assert!(err("foo(1)").starts_with("unknown function 'foo' at column 1 (known: log,"));
     assert_eq!(
@@ -146,11 +148,13 @@ fn memo_returns_exactly_the_uncached_value() {
         }
     }
     // Cheap programs are not memoised.
-    assert!(ThresholdExpr::parse("log(na)")
-        .expect("parses")
-        .general
-        .memo
-        .is_none());
+    assert!(
+        ThresholdExpr::parse("log(na)")
+            .expect("parses")
+            .general
+            .memo
+            .is_none()
+    );
 }
 
 #[test]

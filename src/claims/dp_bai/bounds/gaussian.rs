@@ -38,7 +38,11 @@ pub static F26: Claim<F26Stats> = Claim {
     title: "Gaussian sandwiches",
     source: "Sec. 2.2.3, Eq. (5)",
     statement: "H ≤ T_KL^G ≤ 2H; T^G_{KL,1/2} ≤ 2T_KL^G; the β-optimal allocation is unique",
-    row: Some(Row { claim: "Gaussian sandwiches", formula: "`H ≤ T_KL^G ≤ 2H`; `T^G_{KL,½} ≤ 2T_KL^G`; β-optimal allocation unique", source: "Sec. 2.2.3, Eq. (5)" }),
+    row: Some(Row {
+        claim: "Gaussian sandwiches",
+        formula: "`H ≤ T_KL^G ≤ 2H`; `T^G_{KL,½} ≤ 2T_KL^G`; β-optimal allocation unique",
+        source: "Sec. 2.2.3, Eq. (5)",
+    }),
     wording: None,
     statistic: "violations: instances where H ≤ T_KL^G ≤ 2H or T^G_{KL,1/2} ≤ 2T_KL^G fails; alloc_dev: max difference between the solver's β-optimal allocation and the unique closed-form solution",
     rule: Rule {
@@ -85,7 +89,10 @@ pub(super) fn f26(ctx: &mut Context) -> Checked<F26Stats> {
             rows.join("; "),
             sig(alloc_dev, 2)
         ),
-        F26Stats { violations: f64::from(viol), alloc_dev },
+        F26Stats {
+            violations: f64::from(viol),
+            alloc_dev,
+        },
     )
 }
 
@@ -100,7 +107,11 @@ pub static F65: Claim<F65Stats> = Claim {
     title: "T^G_{KL,1/2} ≤ 2H [derived]",
     source: "READINGS.md §B.3",
     statement: "T^G_{KL,1/2}(μ;1/2) ≤ 2H^G(μ;1/2), with equality for equal gaps",
-    row: Some(Row { claim: "[derived]", formula: "`T^G_{KL,½} ≤ 2H`", source: "READINGS.md §B.3" }),
+    row: Some(Row {
+        claim: "[derived]",
+        formula: "`T^G_{KL,½} ≤ 2H`",
+        source: "READINGS.md §B.3",
+    }),
     wording: None,
     statistic: "violations: instances with T^G_{KL,1/2}(μ;1/2) > 2H^G beyond 1e-8 relative",
     rule: Rule {

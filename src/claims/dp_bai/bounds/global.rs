@@ -1,6 +1,6 @@
 //! Claims on the global-DP characteristic time and its switch (Cor. 18, Sec. 4.1, 4.4, READINGS.md §B.9).
 
-use super::common::{eps_grid, fails, geq, instances, log_grid, sig, Area};
+use super::common::{Area, eps_grid, fails, geq, instances, log_grid, sig};
 use crate::claims::prelude::*;
 use crate::complexity::{
     eps_switch_global, t_global, t_kl, t_kl_beta_g_eps, t_kl_g_eps, t_tv, two_h_g_eps,
@@ -19,7 +19,11 @@ pub static F18: Claim<F18Stats> = Claim {
     title: "global relaxation",
     source: "Cor. 18, Eq. (9)",
     statement: "T_g(ν; ε) ≥ max{T_KL^Ber, T_TV/ε}",
-    row: Some(Row { claim: "global relaxation", formula: "`T_g ≥ max{T_KL^Ber, T_TV/ε}`", source: "Cor. 18, Eq. (9)" }),
+    row: Some(Row {
+        claim: "global relaxation",
+        formula: "`T_g ≥ max{T_KL^Ber, T_TV/ε}`",
+        source: "Cor. 18, Eq. (9)",
+    }),
     wording: None,
     statistic: "violations: points of μ1–μ6 × the ε grid where T_g < max{T_KL^Ber, T_TV/ε} beyond 1e-8 relative",
     rule: Rule {
@@ -55,7 +59,9 @@ pub(super) fn f18(ctx: &mut Context) -> Checked<F18Stats> {
             sig(min_ratio, 10),
             sig(max_ratio, 6)
         ),
-        F18Stats { violations: f64::from(viol) },
+        F18Stats {
+            violations: f64::from(viol),
+        },
     )
 }
 
@@ -120,7 +126,11 @@ pub static F21: Claim<F21Stats> = Claim {
     title: "global upper relaxation",
     source: "Cor. 18, Eq. (10)",
     statement: "T_g ≤ T_KL(ν_{G,ε}) ≤ 2H(ν_{G,ε})",
-    row: Some(Row { claim: "global upper relaxation", formula: "`T_g ≤ T_KL(ν_{G,ε}) ≤ 2H(ν_{G,ε})`", source: "Cor. 18, Eq. (10)" }),
+    row: Some(Row {
+        claim: "global upper relaxation",
+        formula: "`T_g ≤ T_KL(ν_{G,ε}) ≤ 2H(ν_{G,ε})`",
+        source: "Cor. 18, Eq. (10)",
+    }),
     wording: None,
     statistic: "violations: points of μ1–μ6 × the ε grid where T_g ≤ T_KL(ν_{G,ε}) ≤ 2H(ν_{G,ε}) fails beyond 1e-8 relative",
     rule: Rule {
@@ -170,7 +180,11 @@ pub static F23: Claim<F23Stats> = Claim {
     title: "global switch",
     source: "Sec. 4.1",
     statement: "ε_g* = T_TV/T_KL^Ber (μ1: 0.2079, μ2: 0.0702)",
-    row: Some(Row { claim: "global switch", formula: "`ε_g* = T_TV/T_KL^Ber`", source: "Sec. 4.1" }),
+    row: Some(Row {
+        claim: "global switch",
+        formula: "`ε_g* = T_TV/T_KL^Ber`",
+        source: "Sec. 4.1",
+    }),
     wording: None,
     statistic: "violations: instances where ε_g* differs from T_TV/T_KL^Ber, or T_TV/ε_g* from T_KL^Ber, by more than 1e-8 relative",
     rule: Rule {
@@ -217,7 +231,11 @@ pub static F24: Claim<F24Stats> = Claim {
     title: "Pinsker (global)",
     source: "Sec. 4.1, App. D.3.6",
     statement: "T_TV ≥ sqrt(2·T_KL^Ber)",
-    row: Some(Row { claim: "Pinsker (global)", formula: "`T_TV ≥ sqrt(2·T_KL^Ber)`", source: "Sec. 4.1, App. D.3.6" }),
+    row: Some(Row {
+        claim: "Pinsker (global)",
+        formula: "`T_TV ≥ sqrt(2·T_KL^Ber)`",
+        source: "Sec. 4.1, App. D.3.6",
+    }),
     wording: None,
     statistic: "violations: instances where T_TV < sqrt(2T_KL^Ber) beyond 1e-8 relative",
     rule: Rule {
@@ -261,7 +279,11 @@ pub static F34: Claim<F34Stats> = Claim {
     title: "high-privacy comparison",
     source: "Sec. 4.4",
     statement: "Δ_min ≥ ε/2 ⇒ 2T_{KL,β}(ν_{G,ε}) ≤ 4T_TV/ε",
-    row: Some(Row { claim: "high-privacy comparison", formula: "`Δ_min ≥ ε/2 ⇒ 2T^{G,ε}_β ≤ 4T_TV/ε`", source: "Sec. 4.4" }),
+    row: Some(Row {
+        claim: "high-privacy comparison",
+        formula: "`Δ_min ≥ ε/2 ⇒ 2T^{G,ε}_β ≤ 4T_TV/ε`",
+        source: "Sec. 4.4",
+    }),
     wording: None,
     statistic: "violations: points of μ1–μ6 × 15 ε ≤ 2Δ_min where 2T_{KL,1/2}(ν_{G,ε}) > 4T_TV/ε beyond 1e-8 relative",
     rule: Rule {
@@ -295,7 +317,9 @@ pub(super) fn f34(ctx: &mut Context) -> Checked<F34Stats> {
              μ1–μ6 × {n} ε ≤ 2Δ_min: {}",
             sig(worst, 8)
         ),
-        F34Stats { violations: f64::from(viol) },
+        F34Stats {
+            violations: f64::from(viol),
+        },
     )
 }
 
@@ -323,7 +347,11 @@ pub static F64: Claim<F64Stats> = Claim {
     title: "T_g exact regimes [derived]",
     source: "READINGS.md §B.9",
     statement: "T_g = T_TV/ε for ε ≤ F_KL(ω^TV)·T_TV; T_g = T_KL^Ber for ε ≥ 1/(T_KL·F_TV(ω^KL))",
-    row: Some(Row { claim: "[derived] exact global", formula: "`T_g = T_TV/ε` (small ε) and `T_g = T_KL^Ber` (large ε), thresholds in B.9", source: "READINGS.md §B.9" }),
+    row: Some(Row {
+        claim: "[derived] exact global",
+        formula: "`T_g = T_TV/ε` (small ε) and `T_g = T_KL^Ber` (large ε), thresholds in B.9",
+        source: "READINGS.md §B.9",
+    }),
     wording: None,
     statistic: "violations: instances (μ3 has boundary means and is skipped) where T_g ≠ T_TV/ε at 0.98× the lower threshold or T_g ≠ T_KL^Ber at 1.02× the upper one, beyond 1e-8 relative",
     rule: Rule {

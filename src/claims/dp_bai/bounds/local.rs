@@ -1,6 +1,6 @@
 //! Claims on the local-DP characteristic time and CTB-TT (Cor. 11, Sec. 3.2, READINGS.md §B.8).
 
-use super::common::{eps_grid, fails, geq, instances, log_grid, sig, REL_TOL};
+use super::common::{REL_TOL, eps_grid, fails, geq, instances, log_grid, sig};
 use crate::claims::prelude::*;
 use crate::complexity::{t_kl, t_kl_gaussian, t_kl_gaussian_beta, t_local, t_tv2};
 use crate::divergence::{c_local_unchecked, pinsker_switch_eps};
@@ -16,7 +16,11 @@ pub static F3: Claim<F3Stats> = Claim {
     title: "local relaxation",
     source: "Cor. 11, Eq. (7)",
     statement: "T_ℓ(ν; ε) ≥ max{T_KL^Ber, T_TV2/c(ε)}",
-    row: Some(Row { claim: "local relaxation", formula: "`T_ℓ ≥ max{T_KL^Ber, T_TV2/c(ε)}`", source: "Cor. 11, Eq. (7)" }),
+    row: Some(Row {
+        claim: "local relaxation",
+        formula: "`T_ℓ ≥ max{T_KL^Ber, T_TV2/c(ε)}`",
+        source: "Cor. 11, Eq. (7)",
+    }),
     wording: None,
     statistic: "violations: points of μ1–μ6 × the ε grid (25 log points of [1e-4, 1e4], 81 in the paper profile) where T_ℓ < max{T_KL^Ber, T_TV2/c(ε)} beyond 1e-8 relative",
     rule: Rule {
@@ -67,7 +71,11 @@ pub static F4: Claim<F4Stats> = Claim {
     title: "Pinsker (local)",
     source: "Cor. 11",
     statement: "T_TV2 ≥ 2·T_KL^Ber",
-    row: Some(Row { claim: "Pinsker (local)", formula: "`T_TV2 ≥ 2·T_KL^Ber`", source: "Cor. 11" }),
+    row: Some(Row {
+        claim: "Pinsker (local)",
+        formula: "`T_TV2 ≥ 2·T_KL^Ber`",
+        source: "Cor. 11",
+    }),
     wording: None,
     statistic: "violations: instances μ1–μ6 with T_TV2/T_KL^Ber < 2 beyond 1e-8 relative",
     rule: Rule {
@@ -108,7 +116,11 @@ pub static F5: Claim<F5Stats> = Claim {
     title: "TV² vs Gaussian",
     source: "Cor. 11",
     statement: "T_TV2(μ) = T_KL(ν_G)/2 (unit variance)",
-    row: Some(Row { claim: "TV² vs Gaussian", formula: "`T_TV2(μ) = T_KL(ν_G)/2` (unit variance)", source: "Cor. 11" }),
+    row: Some(Row {
+        claim: "TV² vs Gaussian",
+        formula: "`T_TV2(μ) = T_KL(ν_G)/2` (unit variance)",
+        source: "Cor. 11",
+    }),
     wording: None,
     statistic: "max_rel_diff: max over μ1–μ6 of |T_TV2/(T_KL^G(μ;1)/2) − 1| from two independent solver runs",
     rule: Rule {
@@ -151,7 +163,11 @@ pub static F10: Claim<F10Stats> = Claim {
     title: "CTB scaling",
     source: "Sec. 3.2",
     statement: "T^G_{KL,β}(ν_ε; 1/2) = (1 + 2/(e^ε − 1))²·T^G_{KL,β}(ν; 1/2)",
-    row: Some(Row { claim: "CTB scaling", formula: "`T^G_{KL,β}(ν_ε) = coth²(ε/2)·T^G_β(ν)`", source: "Sec. 3.2" }),
+    row: Some(Row {
+        claim: "CTB scaling",
+        formula: "`T^G_{KL,β}(ν_ε) = coth²(ε/2)·T^G_β(ν)`",
+        source: "Sec. 3.2",
+    }),
     wording: None,
     statistic: "max_rel_diff: max over μ1–μ6 × 5 ε × 3 β of |T^G_{KL,β}(ν_ε)/(coth²(ε/2)T^G_{KL,β}(ν)) − 1|",
     rule: Rule {
@@ -183,7 +199,9 @@ pub(super) fn f10(ctx: &mut Context) -> Checked<F10Stats> {
             "max relative difference over μ1–μ6 × ε ∈ {{0.01, 0.1, 0.5, 1, 4}} × β ∈ {{0.3, 0.5, 0.7}}: {}",
             sig(worst, 2)
         ),
-        F10Stats { max_rel_diff: worst },
+        F10Stats {
+            max_rel_diff: worst,
+        },
     )
 }
 
@@ -198,7 +216,11 @@ pub static F11: Claim<F11Stats> = Claim {
     title: "CTB-TT vs TV² (β = 1/2)",
     source: "Sec. 3.2",
     statement: "coth²(ε/2)·T^G_{KL,1/2}(μ; 1/2) ≤ coth²(ε/2)·T_TV2, i.e. T^G_{KL,1/2} ≤ T_TV2",
-    row: Some(Row { claim: "CTB-TT vs TV²", formula: "β=½: `limsup E[τ]/log(1/δ) ≤ coth²(ε/2)·T_TV2`", source: "Sec. 3.2" }),
+    row: Some(Row {
+        claim: "CTB-TT vs TV²",
+        formula: "β=½: `limsup E[τ]/log(1/δ) ≤ coth²(ε/2)·T_TV2`",
+        source: "Sec. 3.2",
+    }),
     wording: None,
     statistic: "violations: instances where T^G_{KL,1/2}(μ;1/2) > T_TV2 beyond 1e-8 relative",
     rule: Rule {
@@ -240,7 +262,11 @@ pub static F13: Claim<F13Stats> = Claim {
     title: "CTB-TT optimality gap",
     source: "Sec. 3.2, Sec. 1.1.3",
     statement: "upper/lower = (e^ε+1)²·min{4, e^{2ε}} → 4 as ε → 0; factor 2 versus T_KL^G as ε → ∞",
-    row: Some(Row { claim: "CTB-TT gap", formula: "upper/lower `= (e^ε+1)²min{4,e^{2ε}} → 4` (ε→0); `→ 2` vs `T_KL^G` (ε→∞)", source: "Sec. 3.2, 1.1.3" }),
+    row: Some(Row {
+        claim: "CTB-TT gap",
+        formula: "upper/lower `= (e^ε+1)²min{4,e^{2ε}} → 4` (ε→0); `→ 2` vs `T_KL^G` (ε→∞)",
+        source: "Sec. 3.2, 1.1.3",
+    }),
     wording: None,
     statistic: "small_eps_dev_from_4: |coth²(ε/2)c(ε) − 4| at ε = 1e-6; violations: instances with T^G_{KL,1/2}/T^G_KL > 2",
     rule: Rule {
@@ -297,7 +323,11 @@ pub static F63: Claim<F63Stats> = Claim {
     title: "T_ℓ exact for small ε [derived]",
     source: "READINGS.md §B.8",
     statement: "T_ℓ = T_TV2/c(ε) for ε ≤ 0.58224",
-    row: Some(Row { claim: "[derived] exact local", formula: "`T_ℓ = T_TV2/c(ε)` for ε ≤ 0.58224", source: "READINGS.md §B.8" }),
+    row: Some(Row {
+        claim: "[derived] exact local",
+        formula: "`T_ℓ = T_TV2/c(ε)` for ε ≤ 0.58224",
+        source: "READINGS.md §B.8",
+    }),
     wording: None,
     statistic: "max_rel_diff: max over μ1–μ6 × 12 ε ∈ [1e-4, 0.58224] (40 in the paper profile) of |T_ℓ/(T_TV2/c(ε)) − 1|",
     rule: Rule {

@@ -1,8 +1,8 @@
 //! Claims on the special functions `g1`, `g2`, `W̄_{-1}`, `C_G` and the threshold constants (READINGS.md §C).
 
-use super::common::{fails, golden_min, log_grid, sig, Area};
+use super::common::{Area, fails, golden_min, log_grid, sig};
 use crate::claims::prelude::*;
-use crate::special::{c_g, g1, g2, g_g, wbar_m1, zeta};
+use crate::special::{c_g, g_g, g1, g2, wbar_m1, zeta};
 
 crate::statistics! {
     /// The statistics of F.32.
@@ -15,11 +15,17 @@ pub static F32: Claim<F32Stats> = Claim {
     title: "g1, g2 facts and range",
     source: "Thm. 24, L. 52, Sec. 4.4",
     statement: "g1(0) = 1, g1(12) ≤ 10, g1 increasing; g2 increasing, g2(0+) = 1; 8·g1(4Δ_max/ε) ∈ [8, 80] when Δ_max < ε/2",
-    row: Some(Row { claim: "g1, g2, range", formula: "`g1(0)=1`, `g1(12) ≤ 10`, g1↑; g2↑, `g2(0+)=1`; `8g1(4Δ_max/ε) ∈ [8,80]`", source: "Thm. 24, L. 52, Sec. 4.4" }),
+    row: Some(Row {
+        claim: "g1, g2, range",
+        formula: "`g1(0)=1`, `g1(12) ≤ 10`, g1↑; g2↑, `g2(0+)=1`; `8g1(4Δ_max/ε) ∈ [8,80]`",
+        source: "Thm. 24, L. 52, Sec. 4.4",
+    }),
     wording: None,
     statistic: "g1_at_0, g1_at_12, g2_at_0plus_dev = |g2(1e-12) − 1|, g1_increasing/g2_increasing (1 if increasing on 300 points of [1e-6, 1e4]), range_low = 8g1(0), range_high = sup of 8g1(4Δ_max/ε) under Δ_max < ε/2 = 8g1(2)",
     rule: Rule {
-        confirm: Some("g1_at_0 == 1 and g1_at_12 <= 10 and g1_increasing == 1 and g2_increasing == 1 and g2_at_0plus_dev < 1e-5 and range_low >= 8 and range_high <= 80"),
+        confirm: Some(
+            "g1_at_0 == 1 and g1_at_12 <= 10 and g1_increasing == 1 and g2_increasing == 1 and g2_at_0plus_dev < 1e-5 and range_low >= 8 and range_high <= 80",
+        ),
         ..Rule::NONE
     },
     fair: "each printed fact as printed; the range [8, 80] is an inclusion, confirmed when the true range lies inside it however loosely (F.35's factor is read the same way)",
@@ -51,7 +57,15 @@ pub(super) fn f32(ctx: &mut Context) -> Checked<F32Stats> {
             sig(g2v(1e-12), 8),
             sig(range_main, 5)
         ),
-        F32Stats { g1_at_0: g1_0, g1_at_12: g1_12, g1_increasing: flag(g1_inc), g2_increasing: flag(g2_inc), g2_at_0plus_dev: (g2_0 - 1.0).abs(), range_low: 8.0 * g1_0, range_high: range_main },
+        F32Stats {
+            g1_at_0: g1_0,
+            g1_at_12: g1_12,
+            g1_increasing: flag(g1_inc),
+            g2_increasing: flag(g2_inc),
+            g2_at_0plus_dev: (g2_0 - 1.0).abs(),
+            range_low: 8.0 * g1_0,
+            range_high: range_main,
+        },
     )
 }
 
@@ -66,7 +80,11 @@ pub static F37: Claim<F37Stats> = Claim {
     title: "W̄_{-1} facts",
     source: "L. 23, L. 40",
     statement: "x + log x ≤ W̄(x) ≤ x + log x + min{1/2, 1/√x}; W̄' = (1 − 1/W̄)^{-1}; W̄(y) ≤ x ⇔ y ≤ x − log x",
-    row: Some(Row { claim: "`W̄_{-1}`", formula: "`x+log x ≤ W̄(x) ≤ x+log x+min{½,1/√x}`; `W̄' = (1−1/W̄)^{-1}`; `W̄(y) ≤ x ⇔ y ≤ x−log x`", source: "L. 23, L. 40" }),
+    row: Some(Row {
+        claim: "`W̄_{-1}`",
+        formula: "`x+log x ≤ W̄(x) ≤ x+log x+min{½,1/√x}`; `W̄' = (1−1/W̄)^{-1}`; `W̄(y) ≤ x ⇔ y ≤ x−log x`",
+        source: "L. 23, L. 40",
+    }),
     wording: None,
     statistic: "bound_violations: x of 200 in (1, 1e6] where the two-sided bound fails; derivative_dev: max |W̄'(1 − 1/W̄) − 1| by central differences; inverse_dev: max |(W̄ − log W̄)/x − 1|",
     rule: Rule {
@@ -107,7 +125,11 @@ pub(super) fn f37(ctx: &mut Context) -> Checked<F37Stats> {
             sig(deriv_dev, 2),
             sig(inverse_dev, 2)
         ),
-        F37Stats { bound_violations: f64::from(bound_viol), derivative_dev: deriv_dev, inverse_dev },
+        F37Stats {
+            bound_violations: f64::from(bound_viol),
+            derivative_dev: deriv_dev,
+            inverse_dev,
+        },
     )
 }
 
@@ -122,7 +144,11 @@ pub static F38: Claim<F38Stats> = Claim {
     title: "C_G(x) ≈ x + log x",
     source: "Sec. 2.2.3, L. 35",
     statement: "C_G(x) ≈ x + log x",
-    row: Some(Row { claim: "`C_G`", formula: "`C_G(x) ≈ x + log x`", source: "Sec. 2.2.3, L. 35" }),
+    row: Some(Row {
+        claim: "`C_G`",
+        formula: "`C_G(x) ≈ x + log x`",
+        source: "Sec. 2.2.3, L. 35",
+    }),
     wording: None,
     statistic: "max_abs_err_1_100: max over 60 x ∈ [1, 100] of |C_G(x) − x − log x|; rel_excess_at_1e4 = (C_G(1e4) − 1e4)/log(1e4)",
     rule: Rule {
@@ -160,7 +186,10 @@ pub(super) fn f38(ctx: &mut Context) -> Checked<F38Stats> {
             rows.join("; "),
             sig(rel, 4)
         ),
-        F38Stats { max_abs_err_1_100: max_err, rel_excess_at_1e4: rel },
+        F38Stats {
+            max_abs_err_1_100: max_err,
+            rel_excess_at_1e4: rel,
+        },
     )
 }
 
@@ -224,7 +253,11 @@ pub static F66: Claim<F66Stats> = Claim {
     title: "C_G(x) ≥ x + 1.2706 [derived]",
     source: "READINGS.md §C.2",
     statement: "min g_G = 1.27067, hence C_G(x) ≥ x + 1.2706",
-    row: Some(Row { claim: "[derived]", formula: "`C_G(x) ≥ x + 1.2706`", source: "READINGS.md §C.2" }),
+    row: Some(Row {
+        claim: "[derived]",
+        formula: "`C_G(x) ≥ x + 1.2706`",
+        source: "READINGS.md §C.2",
+    }),
     wording: None,
     statistic: "min_g_g: golden-section minimum of g_G on (1/2, 1); min_c_g_minus_x: min over 200 x ∈ [1e-3, 1e6] of C_G(x) − x",
     rule: Rule {

@@ -20,7 +20,11 @@ pub static F40: Claim<F40Stats> = Claim {
     title: "DP-SE complexity",
     source: "Sec. 4.4",
     statement: "per arm O(Δ_a^2 + (εΔ_a)^{-1}) (printed), total τ = O(Σ_{a≠a*} Δ_a^{-2} + Σ_{a≠a*} (εΔ_a)^{-1})",
-    row: Some(Row { claim: "DP-SE", formula: "per arm `O(Δ_a^{±2}+(εΔ_a)^{-1})`; `τ = O(ΣΔ_a^{-2} + Σ(εΔ_a)^{-1})`", source: "Sec. 4.4" }),
+    row: Some(Row {
+        claim: "DP-SE",
+        formula: "per arm `O(Δ_a^{±2}+(εΔ_a)^{-1})`; `τ = O(ΣΔ_a^{-2} + Σ(εΔ_a)^{-1})`",
+        source: "Sec. 4.4",
+    }),
     wording: None,
     statistic: "printed_spread / corrected_spread: max over min of mean τ(DP-SE)/rate over μ1–μ6 × the ε grid, with the printed per-arm rate Δ_a² + (εΔ_a)^{-1} / the corrected Δ_a^{-2} + (εΔ_a)^{-1} (capped runs at the cap)",
     rule: Rule {
@@ -79,7 +83,12 @@ pub(super) fn f40(ctx: &mut Context) -> Checked<F40Stats> {
             sig(spread(&corrected), 3),
             sig(spread(&printed), 3)
         ),
-        F40Stats { printed_spread: spread(&printed), corrected_spread: spread(&corrected), cells: corrected.len() as f64, capped: capped as f64 },
+        F40Stats {
+            printed_spread: spread(&printed),
+            corrected_spread: spread(&corrected),
+            cells: corrected.len() as f64,
+            capped: capped as f64,
+        },
     )
 }
 
@@ -94,13 +103,21 @@ pub static F41: Claim<F41Stats> = Claim {
     title: "rounds of adaptivity",
     source: "App. H, Rem. 25",
     statement: "E[C(τ)] ≤ K·log2 E[τ]; with one global episode ≤ log2 E[τ]",
-    row: Some(Row { claim: "rounds of adaptivity", formula: "`E[C(τ)] ≤ K·log2 E[τ]`; one global episode: `≤ log2 E[τ]`", source: "App. H, Rem. 25" }),
+    row: Some(Row {
+        claim: "rounds of adaptivity",
+        formula: "`E[C(τ)] ≤ K·log2 E[τ]`; one global episode: `≤ log2 E[τ]`",
+        source: "App. H, Rem. 25",
+    }),
     wording: None,
     statistic: "violations: per-arm AdaP-TT, AdaP-TT*, DPA-TT cells (no capped run) where mean C(τ) > K log2 mean τ; cells: cells checked; global_violations / global_cells: the same with log2 mean τ on the live-count DPA control with one global episode (no capped run), which carries the second half because the paper's frozen-count variant never stops (all its runs capped: the bound holds there only vacuously); all_violations: the two counts together",
     rule: Rule {
-        confirm: Some("violations == 0 and cells > 0 and global_violations == 0 and global_cells > 0"),
+        confirm: Some(
+            "violations == 0 and cells > 0 and global_violations == 0 and global_cells > 0",
+        ),
         refute: Some("all_violations > 0"),
-        decide: Some("the live-count control with a higher cap or more runs, until none of its runs is capped (a capped run leaves E[τ], hence the bound, undetermined)"),
+        decide: Some(
+            "the live-count control with a higher cap or more runs, until none of its runs is capped (a capped run leaves E[τ], hence the bound, undetermined)",
+        ),
         ..Rule::NONE
     },
     fair: "the bound as printed on every cell; a cell with capped runs cannot violate it (its mean τ is only a lower bound); a half checked only on cells whose runs are all capped would be vacuous, so it is judged on the control whose runs stop; refuted only by a violation seen, inconclusive when a half has no cell whose runs all stop",
@@ -174,7 +191,13 @@ pub(super) fn f41(ctx: &mut Context) -> Checked<F41Stats> {
             sig(worst, 3),
             global_episodes_evidence(g)
         ),
-        F41Stats { violations: f64::from(viol), cells: n as f64, global_violations: f64::from(g_viol), global_cells: f64::from(g_cells), all_violations: f64::from(viol + g_viol) },
+        F41Stats {
+            violations: f64::from(viol),
+            cells: n as f64,
+            global_violations: f64::from(g_viol),
+            global_cells: f64::from(g_cells),
+            all_violations: f64::from(viol + g_viol),
+        },
     )
 }
 
@@ -219,13 +242,19 @@ pub static F42: Claim<F42Stats> = Claim {
     title: "DPA / BBAI",
     source: "App. H",
     statement: "limsup E[τ]/log(1/δ) ≤ 2T^G_β; limsup(E[C(τ)] − K log2 log(1/δ)) ≤ K log2(2T^G_β)",
-    row: Some(Row { claim: "DPA / BBAI", formula: "`limsup ≤ 2T^G_β`; `limsup(E[C]−K log2 log(1/δ)) ≤ K log2(2T^G_β)`; factor 4 (β=½)", source: "App. H" }),
+    row: Some(Row {
+        claim: "DPA / BBAI",
+        formula: "`limsup ≤ 2T^G_β`; `limsup(E[C]−K log2 log(1/δ)) ≤ K log2(2T^G_β)`; factor 4 (β=½)",
+        source: "App. H",
+    }),
     wording: None,
     statistic: "slope_lo / slope_hi: 95% interval of the δ-slope of DPA-TT on μ4 (β = 1/2), the secant of mean τ in log(1/δ) between δ = 1e-8 and 1e-16, against bound_2tb = 2T^G_{1/2}; tau_per_log_at_1e-16 = E[τ]/log(1/δ) and rounds_excess_at_1e-16 = E[C] − K log2 log(1/δ) at δ = 1e-16, with rounds_bound = K log2(2T^G_{1/2}) (evidence of the second statement)",
     rule: Rule {
         confirm: Some("slope_hi <= bound_2tb"),
         refute: Some("slope_lo > bound_2tb"),
-        decide: Some("more runs at δ = 1e-8 and 1e-16 (or smaller δ), until the slope's interval lies below or above 2T^G_{1/2}"),
+        decide: Some(
+            "more runs at δ = 1e-8 and 1e-16 (or smaller δ), until the slope's interval lies below or above 2T^G_{1/2}",
+        ),
         ..Rule::NONE
     },
     fair: "a limit superior of E[τ]/log(1/δ) is the slope b of E[τ] ≈ a + b·log(1/δ) as δ → 0; the secant at the two smallest δ of the grid is its asymptotic evidence: confirmed when its interval lies below the bound, refuted when above; the rounds statement is reported, not judged (an additive limsup of a difference has no finite-δ witness)",
@@ -315,6 +344,13 @@ pub(super) fn f42(ctx: &mut Context) -> Checked<F42Stats> {
             sig(last.0, 4),
             sig(last.1, 3)
         ),
-        F42Stats { slope_lo, slope_hi, tau_per_log_at_1e16: last.0, bound_2tb: 2.0 * tb, rounds_excess_at_1e16: last.1, rounds_bound: k * (2.0 * tb).log2() },
+        F42Stats {
+            slope_lo,
+            slope_hi,
+            tau_per_log_at_1e16: last.0,
+            bound_2tb: 2.0 * tb,
+            rounds_excess_at_1e16: last.1,
+            rounds_bound: k * (2.0 * tb).log2(),
+        },
     )
 }

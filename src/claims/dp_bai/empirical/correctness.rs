@@ -18,13 +18,21 @@ pub static F56: Claim<F56Stats> = Claim {
     title: "empirical δ-correctness",
     source: "App. I",
     statement: "error frequency ≤ δ = 0.01 over 1000 runs for every algorithm",
-    row: Some(Row { claim: "empirical δ-correctness", formula: "error rate ≤ 0.01 over 1000 runs", source: "App. I" }),
+    row: Some(Row {
+        claim: "empirical δ-correctness",
+        formula: "error rate ≤ 0.01 over 1000 runs",
+        source: "App. I",
+    }),
     wording: None,
     statistic: "cells: δ = 0.01 cells of this rule set (no duplicate algorithm); cells_error_above: cells whose 95% Clopper–Pearson interval of the error rate P(τ < ∞, â ≠ a*) lies above δ; cells_error_uncertified: cells whose one-sided Clopper–Pearson upper bound at level 0.05/cells (Bonferroni over the cells) exceeds δ; cells_formal_above, cells_formal_uncertified: the same for P(τ = ∞ or â ≠ a*), the complement of the paper's formal definition P(τ < ∞, â = a*) ≥ 1 − δ, with capped runs counted as τ = ∞; pooled_error_lower: the 95% lower bound of the pooled error rate, shown (a pool never confirms)",
     rule: Rule {
-        confirm: Some("cells > 0 and cells_error_uncertified == 0 and cells_formal_uncertified == 0"),
+        confirm: Some(
+            "cells > 0 and cells_error_uncertified == 0 and cells_formal_uncertified == 0",
+        ),
         refute: Some("cells_error_above > 0"),
-        decide: Some("more runs per cell, so that every cell's Bonferroni upper bound falls below δ, and runs that stop (a higher cap) where capped runs make the formal definition fail"),
+        decide: Some(
+            "more runs per cell, so that every cell's Bonferroni upper bound falls below δ, and runs that stop (a higher cap) where capped runs make the formal definition fail",
+        ),
         ..Rule::NONE
     },
     fair: "both definitions of δ-correctness are computed and named: the paper's formal one P(τ < ∞, â = a*) ≥ 1 − δ and the error rate P(τ < ∞, â ≠ a*) ≤ δ; a claim about every algorithm on every instance is judged per cell: confirmed only when every cell is certified below δ under both definitions (Bonferroni over the cells), refuted when a cell is certified above δ in errors (which violates both); a pool never confirms; judged per rule set",
@@ -44,9 +52,13 @@ pub static F56_REF: Claim<F56Stats> = Claim {
     wording: None,
     statistic: "cells: δ = 0.01 cells of this rule set (no duplicate algorithm); cells_error_above: cells whose 95% Clopper–Pearson interval of the error rate P(τ < ∞, â ≠ a*) lies above δ; cells_error_uncertified: cells whose one-sided Clopper–Pearson upper bound at level 0.05/cells (Bonferroni over the cells) exceeds δ; cells_formal_above, cells_formal_uncertified: the same for P(τ = ∞ or â ≠ a*), the complement of the paper's formal definition P(τ < ∞, â = a*) ≥ 1 − δ, with capped runs counted as τ = ∞; pooled_error_lower: the 95% lower bound of the pooled error rate, shown (a pool never confirms) — under the public code's empirical rules (--rules reference), μ1 and μ2",
     rule: Rule {
-        confirm: Some("cells > 0 and cells_error_uncertified == 0 and cells_formal_uncertified == 0"),
+        confirm: Some(
+            "cells > 0 and cells_error_uncertified == 0 and cells_formal_uncertified == 0",
+        ),
         refute: Some("cells_error_above > 0"),
-        decide: Some("more runs per cell, so that every cell's Bonferroni upper bound falls below δ, and runs that stop (a higher cap) where capped runs make the formal definition fail"),
+        decide: Some(
+            "more runs per cell, so that every cell's Bonferroni upper bound falls below δ, and runs that stop (a higher cap) where capped runs make the formal definition fail",
+        ),
         ..Rule::NONE
     },
     fair: "both definitions of δ-correctness are computed and named: the paper's formal one P(τ < ∞, â = a*) ≥ 1 − δ and the error rate P(τ < ∞, â ≠ a*) ≤ δ; a claim about every algorithm on every instance is judged per cell: confirmed only when every cell is certified below δ under both definitions (Bonferroni over the cells), refuted when a cell is certified above δ in errors (which violates both); a pool never confirms; judged per rule set; the paper's figures used these rules (Rem. 53)",
@@ -139,7 +151,14 @@ fn f56_with(ctx: &mut Context, rules: Rules) -> Checked<F56Stats> {
             uncertified.len(),
             formal_uncertified.len(),
         ),
-        F56Stats { cells: f64::from(n_cells), cells_error_above: above.len() as f64, cells_formal_above: formal_above.len() as f64, cells_error_uncertified: uncertified.len() as f64, cells_formal_uncertified: formal_uncertified.len() as f64, pooled_error_lower: low },
+        F56Stats {
+            cells: f64::from(n_cells),
+            cells_error_above: above.len() as f64,
+            cells_formal_above: formal_above.len() as f64,
+            cells_error_uncertified: uncertified.len() as f64,
+            cells_formal_uncertified: formal_uncertified.len() as f64,
+            pooled_error_lower: low,
+        },
     )
 }
 
@@ -157,7 +176,11 @@ pub static F57: Claim<F57Stats> = Claim {
     title: "local feasibility",
     source: "Sec. 5.1",
     statement: "local-DP sample complexity is prohibitive for ε < 0.1",
-    row: Some(Row { claim: "local feasibility", formula: "prohibitive for ε < 0.1", source: "Sec. 5.1" }),
+    row: Some(Row {
+        claim: "local feasibility",
+        formula: "prohibitive for ε < 0.1",
+        source: "Sec. 5.1",
+    }),
     wording: None,
     statistic: "min_cpu_days_direct: CPU-days the public code (120 µs per sample) needs for the paper's 1000 runs per point, from CTB-TT's mean τ measured directly at the paper's local grid points ε = 0.05 and 0.01 on μ1, μ2 (a few runs each, cap 2·10⁸; a capped run makes it a lower bound), min over the points; min_cpu_days_1000_runs_eps_0.1: the same extrapolated to ε = 0.1 from the smallest figure ε by coth²(ε/2) (evidence)",
     rule: Rule {
@@ -238,6 +261,9 @@ pub(super) fn f57(ctx: &mut Context) -> Checked<F57Stats> {
             direct.join("; "),
             rows.join("; ")
         ),
-        F57Stats { min_cpu_days_direct: min_direct, min_cpu_days_1000_runs_eps_01: min_days },
+        F57Stats {
+            min_cpu_days_direct: min_direct,
+            min_cpu_days_1000_runs_eps_01: min_days,
+        },
     )
 }

@@ -3,8 +3,8 @@
 pub(super) use crate::bandit::{AlgoName, Rules};
 pub(super) use crate::claims::dp_bai::evidence::paper_instances;
 pub(super) use crate::claims::prelude::*;
-pub(super) use crate::experiment::grid::GridResults;
 pub(super) use crate::experiment::CellResult;
+pub(super) use crate::experiment::grid::GridResults;
 pub(super) use crate::numbers::sig;
 
 /// z of a two-sided 95% normal interval.
@@ -228,8 +228,8 @@ pub(super) fn instances_for(rules: Rules) -> Vec<(&'static str, Vec<f64>)> {
 mod tests {
     use super::super::figures;
     use super::*;
-    use crate::claims::{judge, AnyClaim, ClaimResult, ClaimVerdict};
-    use crate::experiment::{run_cell, Cell};
+    use crate::claims::{AnyClaim, ClaimResult, ClaimVerdict, judge};
+    use crate::experiment::{Cell, run_cell};
 
     /// Judges one claim as `run_all` does: its recorded errors, then its rule.
     fn judged(claim: &dyn AnyClaim, ctx: &mut Context) -> ClaimResult {

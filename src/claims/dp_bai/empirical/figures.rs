@@ -2,8 +2,8 @@
 //! provable thresholds (`F.5x`) and under the public code's empirical rules (`F.5x/ref`).
 
 use super::estimates::{
-    distinct_algos, est, fmt_ratio, get, grid, instances_for, no_grid, ratio, rules_tag, secant,
-    RatioEst,
+    RatioEst, distinct_algos, est, fmt_ratio, get, grid, instances_for, no_grid, ratio, rules_tag,
+    secant,
 };
 use crate::bandit::{AlgoName, Rules};
 use crate::claims::dp_bai::evidence::paper_instances;
@@ -41,14 +41,25 @@ pub static F50: Claim<F50Stats> = Claim {
     title: "Fig. 1 local regime switch",
     source: "Sec. 5.1",
     statement: "CTB-TT matches TTUCB exactly for ε > 4 (μ1) and ε > 2 (μ2)",
-    row: Some(Row { claim: "Fig. 1 local switch", formula: "CTB-TT = TTUCB for ε > 4 (μ1), ε > 2 (μ2)", source: "Sec. 5.1" }),
+    row: Some(Row {
+        claim: "Fig. 1 local switch",
+        formula: "CTB-TT = TTUCB for ε > 4 (μ1), ε > 2 (μ2)",
+        source: "Sec. 5.1",
+    }),
     wording: None,
     statistic: "cells, inside, outside: CTB-TT cells above the stated ε (μ1: ε > 4, μ2: ε > 2) and how many ratios τ(CTB-TT)/τ(TTUCB) have their 95% interval inside / entirely outside [1/1.1, 1.1] (capped runs are counted at the cap (a lower bound of the mean) and leave the interval open on that side)",
     rule: Rule {
         confirm: Some("cells > 0"),
         refute: Some("outside > 0"),
-        decide: Some("more runs per cell, until every ratio's interval falls inside or outside the ±10% band"),
-        equivalence: Some(Equivalence { lo: "ratio_lo_min", hi: "ratio_hi_max", margin: [1.0 / 1.1, 1.1], borderline: true }),
+        decide: Some(
+            "more runs per cell, until every ratio's interval falls inside or outside the ±10% band",
+        ),
+        equivalence: Some(Equivalence {
+            lo: "ratio_lo_min",
+            hi: "ratio_hi_max",
+            margin: [1.0 / 1.1, 1.1],
+            borderline: true,
+        }),
         ..Rule::NONE
     },
     fair: "'matches exactly' on a log-scale figure spanning several decades: curves within ±10% (0.04 decades) are indistinguishable there; the theoretical ratio coth²(ε/2) is 1.076 at ε = 4, inside the margin; an equivalence test: every ratio's 95% interval must lie inside the margin (containing 1 is not agreement)",
@@ -70,8 +81,15 @@ pub static F50_REF: Claim<F50Stats> = Claim {
     rule: Rule {
         confirm: Some("cells > 0"),
         refute: Some("outside > 0"),
-        decide: Some("more runs per cell, until every ratio's interval falls inside or outside the ±10% band"),
-        equivalence: Some(Equivalence { lo: "ratio_lo_min", hi: "ratio_hi_max", margin: [1.0 / 1.1, 1.1], borderline: true }),
+        decide: Some(
+            "more runs per cell, until every ratio's interval falls inside or outside the ±10% band",
+        ),
+        equivalence: Some(Equivalence {
+            lo: "ratio_lo_min",
+            hi: "ratio_hi_max",
+            margin: [1.0 / 1.1, 1.1],
+            borderline: true,
+        }),
         ..Rule::NONE
     },
     fair: "'matches exactly' on a log-scale figure spanning several decades: curves within ±10% (0.04 decades) are indistinguishable there; the theoretical ratio coth²(ε/2) is 1.076 at ε = 4, inside the margin; an equivalence test: every ratio's 95% interval must lie inside the margin (containing 1 is not agreement); the paper's figures used these rules (Rem. 53)",
@@ -125,7 +143,13 @@ fn f50_with(ctx: &mut Context, rules: Rules) -> Checked<F50Stats> {
             rules_tag(rules),
             rows.join("; ")
         ),
-        F50Stats { cells: f64::from(cells), inside: f64::from(inside), outside: f64::from(outside), ratio_lo_min: lo_min, ratio_hi_max: hi_max },
+        F50Stats {
+            cells: f64::from(cells),
+            inside: f64::from(inside),
+            outside: f64::from(outside),
+            ratio_lo_min: lo_min,
+            ratio_hi_max: hi_max,
+        },
     )
 }
 
@@ -140,7 +164,11 @@ pub static F51: Claim<F51Stats> = Claim {
     title: "Fig. 1 high-privacy cost",
     source: "Sec. 5.1",
     statement: "the cost of local privacy is multiplicative in ε^{-2}",
-    row: Some(Row { claim: "Fig. 1 high privacy", formula: "cost multiplicative `ε^{-2}`", source: "Sec. 5.1" }),
+    row: Some(Row {
+        claim: "Fig. 1 high privacy",
+        formula: "cost multiplicative `ε^{-2}`",
+        source: "Sec. 5.1",
+    }),
     wording: None,
     statistic: "max_slope_dev: max over instances of |log–log slope of mean τ(CTB-TT) between the two smallest grid ε − the slope coth²(ε/2) predicts| (capped runs are counted at the cap (a lower bound of the mean) and leave the interval open on that side)",
     rule: Rule {
@@ -218,7 +246,11 @@ fn f51_with(ctx: &mut Context, rules: Rules) -> Checked<F51Stats> {
             rules_tag(rules),
             rows.join(", ")
         ),
-        F51Stats { max_slope_dev: worst, instances: f64::from(n), capped: capped as f64 },
+        F51Stats {
+            max_slope_dev: worst,
+            instances: f64::from(n),
+            capped: capped as f64,
+        },
     )
 }
 
@@ -282,7 +314,11 @@ pub static F52: Claim<F52Stats> = Claim {
     title: "Fig. 2 global regime switch",
     source: "Sec. 5.2",
     statement: "high-privacy regime for ε < 0.1 (μ1) and ε < 0.4 (μ2)",
-    row: Some(Row { claim: "Fig. 2 global switch", formula: "≈ 0.1 (μ1), ≈ 0.4 (μ2)", source: "Sec. 5.2" }),
+    row: Some(Row {
+        claim: "Fig. 2 global switch",
+        formula: "≈ 0.1 (μ1), ≈ 0.4 (μ2)",
+        source: "Sec. 5.2",
+    }),
     wording: None,
     statistic: "max_abs_log2_ratio_to_paper: max over μ1, μ2 × AdaP-TT, AdaP-TT* of |log2(empirical switch/paper's value)|, the switch being the smallest grid ε from which the curve's level stays within 1.5× of its level at the largest ε (level: mean τ, or the Kaplan–Meier median of every cell when any cell of the curve has capped runs)",
     rule: Rule {
@@ -360,7 +396,9 @@ fn f52_with(ctx: &mut Context, rules: Rules) -> Checked<F52Stats> {
             rules_tag(rules),
             rows.join("; ")
         ),
-        F52Stats { max_abs_log2_ratio_to_paper: worst },
+        F52Stats {
+            max_abs_log2_ratio_to_paper: worst,
+        },
     )
 }
 
@@ -375,13 +413,19 @@ pub static F53: Claim<F53Stats> = Claim {
     title: "Fig. 2 low-privacy cost",
     source: "Sec. 5.2",
     statement: "in low privacy AdaP-TT and AdaP-TT* need four times the samples of TTUCB in the worst case, as shown theoretically",
-    row: Some(Row { claim: "Fig. 2 low privacy", formula: "AdaP-TT(*) ≤ 4× TTUCB \"as shown theoretically\"", source: "Sec. 5.2" }),
+    row: Some(Row {
+        claim: "Fig. 2 low privacy",
+        formula: "AdaP-TT(*) ≤ 4× TTUCB \"as shown theoretically\"",
+        source: "Sec. 5.2",
+    }),
     wording: None,
     statistic: "slope_ratio_lo_max / slope_ratio_hi_max: largest lower / upper end of the 95% intervals of the ratio of δ-slopes (secants of mean τ in log(1/δ) between δ = 1e-8 and 1e-16) of AdaP-TT(*) to TTUCB at the largest grid ε, on μ1, μ2; pairs: ratios computed; undetermined: pairs with a capped cell; finite_ratio_lo_max / finite_ratio_hi_max: the same for τ/τ(TTUCB) at the experiment's δ (evidence for the Findings, not for the rule)",
     rule: Rule {
         confirm: Some("slope_ratio_hi_max <= 4 and pairs > 0 and undetermined == 0"),
         refute: Some("slope_ratio_lo_max > 4 and pairs > 0"),
-        decide: Some("more runs at the two small δ, until every slope ratio's interval lies below or above 4"),
+        decide: Some(
+            "more runs at the two small δ, until every slope ratio's interval lies below or above 4",
+        ),
         ..Rule::NONE
     },
     fair: "'four times … in the worst case, as shown theoretically' is the theorems' δ → 0 statement (Thm. 22, 24: limsup E[τ]/log(1/δ)), so it is judged on the δ-slope, the asymptotic evidence; a ratio above 4 at δ = 0.01 is a finite-δ excess, reported as a Finding, not a refutation",
@@ -403,7 +447,9 @@ pub static F53_REF: Claim<F53Stats> = Claim {
     rule: Rule {
         confirm: Some("slope_ratio_hi_max <= 4 and pairs > 0 and undetermined == 0"),
         refute: Some("slope_ratio_lo_max > 4 and pairs > 0"),
-        decide: Some("more runs at the two small δ, until every slope ratio's interval lies below or above 4"),
+        decide: Some(
+            "more runs at the two small δ, until every slope ratio's interval lies below or above 4",
+        ),
         ..Rule::NONE
     },
     fair: "'four times … in the worst case, as shown theoretically' is the theorems' δ → 0 statement (Thm. 22, 24: limsup E[τ]/log(1/δ)), so it is judged on the δ-slope, the asymptotic evidence; a ratio above 4 at δ = 0.01 is a finite-δ excess, reported as a Finding, not a refutation; the paper's figures used these rules (Rem. 53)",
@@ -507,7 +553,14 @@ fn f53_with(ctx: &mut Context, rules: Rules) -> Checked<F53Stats> {
             rows.join(", "),
             sig(max_r, 3)
         ),
-        F53Stats { slope_ratio_lo_max: s_lo, slope_ratio_hi_max: s_hi, pairs: f64::from(pairs), undetermined: f64::from(undetermined), finite_ratio_lo_max: max_lo, finite_ratio_hi_max: max_hi },
+        F53Stats {
+            slope_ratio_lo_max: s_lo,
+            slope_ratio_hi_max: s_hi,
+            pairs: f64::from(pairs),
+            undetermined: f64::from(undetermined),
+            finite_ratio_lo_max: max_lo,
+            finite_ratio_hi_max: max_hi,
+        },
     )
 }
 
@@ -522,11 +575,17 @@ pub static F54: Claim<F54Stats> = Claim {
     title: "Fig. 2/4/5 ordering",
     source: "Sec. 5.2, App. I",
     statement: "AdaP-TT and AdaP-TT* need fewer samples than DP-SE for every ε and instance; AdaP-TT* < AdaP-TT in high privacy, equal in low privacy",
-    row: Some(Row { claim: "Fig. 2/4/5 ordering", formula: "AdaP-TT(*) < DP-SE ∀ε, ∀instance; AdaP-TT* < AdaP-TT (high privacy), equal (low privacy)", source: "Sec. 5.2, App. I" }),
+    row: Some(Row {
+        claim: "Fig. 2/4/5 ordering",
+        formula: "AdaP-TT(*) < DP-SE ∀ε, ∀instance; AdaP-TT* < AdaP-TT (high privacy), equal (low privacy)",
+        source: "Sec. 5.2, App. I",
+    }),
     wording: None,
     statistic: "cells / below: (instance, ε, AdaP-TT or AdaP-TT*) cells and how many have τ/τ(DP-SE) with its 95% interval below 1; contradictions: cells with the interval above 1, plus instances where AdaP-TT*/AdaP-TT is significantly above 1 at the smallest ε or outside ±10% at the largest; star_pairs / star_high_below / star_low_inside: instances compared (paper rules only: under the public code's rules AdaP-TT* is AdaP-TT), those with AdaP-TT*/AdaP-TT significantly below 1 at the smallest ε, and those with its interval inside ±10% at the largest (equal: an equivalence) (capped runs are counted at the cap (a lower bound of the mean) and leave the interval open on that side)",
     rule: Rule {
-        confirm: Some("cells > 0 and below == cells and contradictions == 0 and star_high_below == star_pairs and star_low_inside == star_pairs"),
+        confirm: Some(
+            "cells > 0 and below == cells and contradictions == 0 and star_high_below == star_pairs and star_low_inside == star_pairs",
+        ),
         refute: Some("contradictions > 0"),
         decide: Some("more runs (or a higher cap) until every comparison is significant"),
         ..Rule::NONE
@@ -548,7 +607,9 @@ pub static F54_REF: Claim<F54Stats> = Claim {
     wording: None,
     statistic: "cells / below: (instance, ε, AdaP-TT or AdaP-TT*) cells and how many have τ/τ(DP-SE) with its 95% interval below 1; contradictions: cells with the interval above 1, plus instances where AdaP-TT*/AdaP-TT is significantly above 1 at the smallest ε or outside ±10% at the largest; star_pairs / star_high_below / star_low_inside: instances compared (paper rules only: under the public code's rules AdaP-TT* is AdaP-TT), those with AdaP-TT*/AdaP-TT significantly below 1 at the smallest ε, and those with its interval inside ±10% at the largest (equal: an equivalence) (capped runs are counted at the cap (a lower bound of the mean) and leave the interval open on that side) — under the public code's empirical rules (--rules reference), μ1 and μ2",
     rule: Rule {
-        confirm: Some("cells > 0 and below == cells and contradictions == 0 and star_high_below == star_pairs and star_low_inside == star_pairs"),
+        confirm: Some(
+            "cells > 0 and below == cells and contradictions == 0 and star_high_below == star_pairs and star_low_inside == star_pairs",
+        ),
         refute: Some("contradictions > 0"),
         decide: Some("more runs (or a higher cap) until every comparison is significant"),
         ..Rule::NONE
@@ -629,10 +690,21 @@ fn f54_with(ctx: &mut Context, rules: Rules) -> Checked<F54Stats> {
              significantly above in {above}; not below in e.g. {}; τ(AdaP-TT*)/τ(AdaP-TT) at the smallest and \
              largest ε: {} (ratio of means, capped runs at the cap: '≥' marks a lower bound)",
             rules_tag(rules),
-            if shown.is_empty() { "none".to_string() } else { shown.join(", ") },
+            if shown.is_empty() {
+                "none".to_string()
+            } else {
+                shown.join(", ")
+            },
             star_rows.join("; ")
         ),
-        F54Stats { cells: f64::from(total), below: f64::from(below), contradictions: f64::from(above + star_high_above + star_low_apart), star_pairs: f64::from(star_pairs), star_high_below: f64::from(star_high_below), star_low_inside: f64::from(star_low_inside) },
+        F54Stats {
+            cells: f64::from(total),
+            below: f64::from(below),
+            contradictions: f64::from(above + star_high_above + star_low_apart),
+            star_pairs: f64::from(star_pairs),
+            star_high_below: f64::from(star_high_below),
+            star_low_inside: f64::from(star_low_inside),
+        },
     )
 }
 
@@ -647,7 +719,11 @@ pub static F55: Claim<F55Stats> = Claim {
     title: "local vs global switch",
     source: "Sec. 5.1",
     statement: "the local regime switch is an order of magnitude larger than the global one",
-    row: Some(Row { claim: "local vs global switch", formula: "local switch ≈ 10× the global one", source: "Sec. 5.1" }),
+    row: Some(Row {
+        claim: "local vs global switch",
+        formula: "local switch ≈ 10× the global one",
+        source: "Sec. 5.1",
+    }),
     wording: None,
     statistic: "min_log10_ratio / max_log10_ratio: log10 of the empirical local switch (CTB-TT) over the empirical global switch (AdaP-TT, AdaP-TT*) on μ1, μ2 (switches as in F.52)",
     rule: Rule {
@@ -730,6 +806,9 @@ fn f55_with(ctx: &mut Context, rules: Rules) -> Checked<F55Stats> {
             rows.join("; "),
             theory.join(", ")
         ),
-        F55Stats { min_log10_ratio: lo, max_log10_ratio: hi },
+        F55Stats {
+            min_log10_ratio: lo,
+            max_log10_ratio: hi,
+        },
     )
 }

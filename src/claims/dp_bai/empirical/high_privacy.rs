@@ -31,13 +31,19 @@ pub static F67: Claim<F67Stats> = Claim {
     title: "AdaP-TT* vs AdaP-TT as ε → 0",
     source: "Sec. 4.4, 5.2; Thm. 22 vs Thm. 24",
     statement: "AdaP-TT* improves the sample complexity of AdaP-TT in the high privacy regime (ε → 0), as predicted theoretically",
-    row: Some(Row { claim: "AdaP-TT* vs AdaP-TT as ε → 0", formula: "AdaP-TT* improves the sample complexity of AdaP-TT in the high privacy regime, \"as predicted theoretically\"", source: "Sec. 4.4, 5.2; Thm. 22 vs 24" }),
+    row: Some(Row {
+        claim: "AdaP-TT* vs AdaP-TT as ε → 0",
+        formula: "AdaP-TT* improves the sample complexity of AdaP-TT in the high privacy regime, \"as predicted theoretically\"",
+        source: "Sec. 4.4, 5.2; Thm. 22 vs 24",
+    }),
     wording: None,
     statistic: "instances / below / above / undetermined: instances μ1–μ6 compared at their smallest grid ε (paper rules: under the public code's, AdaP-TT* is AdaP-TT) and how many have the 95% interval of τ(AdaP-TT*)/τ(AdaP-TT) below 1, above 1, or both cells capped (capped runs are counted at the cap (a lower bound of the mean) and leave the interval open on that side)",
     rule: Rule {
         confirm: Some("instances > 0 and below == instances"),
         refute: Some("above > 0"),
-        decide: Some("more runs (or a higher cap) at the smallest ε until every interval lies below or above 1"),
+        decide: Some(
+            "more runs (or a higher cap) at the smallest ε until every interval lies below or above 1",
+        ),
         ..Rule::NONE
     },
     fair: "'improves … in the high privacy regime' as ε → 0: at the grid's smallest ε every instance must show AdaP-TT* significantly below AdaP-TT; a significant reversal refutes it; both cells capped decide nothing",
@@ -93,7 +99,12 @@ pub(super) fn f67(ctx: &mut Context) -> Checked<F67Stats> {
              below 1 on {below} of {n} instances, above on {above}, undetermined (both cells capped) on {undetermined}",
             rows.join("; ")
         ),
-        F67Stats { instances: f64::from(n), below: f64::from(below), above: f64::from(above), undetermined: f64::from(undetermined) },
+        F67Stats {
+            instances: f64::from(n),
+            below: f64::from(below),
+            above: f64::from(above),
+            undetermined: f64::from(undetermined),
+        },
     )
 }
 
@@ -108,13 +119,19 @@ pub static F68: Claim<F68Stats> = Claim {
     title: "global high-privacy cost ∝ ε⁻¹",
     source: "Cor. 18, Sec. 4.4",
     statement: "in the high privacy regime the global-DP cost grows as ε⁻¹ (lower bound T_TV/ε; AdaP-TT* within a constant of it)",
-    row: Some(Row { claim: "global high-privacy scaling", formula: "the global-DP cost grows as ε⁻¹ in the high privacy regime (lower bound `T_TV/ε`; AdaP-TT* within a constant)", source: "Cor. 18, Sec. 4.4" }),
+    row: Some(Row {
+        claim: "global high-privacy scaling",
+        formula: "the global-DP cost grows as ε⁻¹ in the high privacy regime (lower bound `T_TV/ε`; AdaP-TT* within a constant)",
+        source: "Cor. 18, Sec. 4.4",
+    }),
     wording: None,
     statistic: "max_slope_dev: max over instances and AdaP-TT, AdaP-TT* of |log–log slope of mean τ between the two smallest grid ε below 2Δ_min + 1| (both points with every arm in the high-privacy regime, F.25; pairs with capped runs are undetermined and left out); max_slope: the largest (least negative) of those slopes; pairs, undetermined",
     rule: Rule {
         confirm: Some("max_slope_dev < 0.5 and pairs > 0"),
         refute: Some("max_slope > 0 and pairs > 0"),
-        decide: Some("runs at small δ in the high-privacy regime: the upper bounds are δ → 0 statements, and at δ = 0.01 the privacy term log²(1/δ)/(ε²Ñ) of the thresholds can dominate (a finite-δ slope steeper than −1 is a Finding, not a refutation)"),
+        decide: Some(
+            "runs at small δ in the high-privacy regime: the upper bounds are δ → 0 statements, and at δ = 0.01 the privacy term log²(1/δ)/(ε²Ñ) of the thresholds can dominate (a finite-δ slope steeper than −1 is a Finding, not a refutation)",
+        ),
         ..Rule::NONE
     },
     fair: "'∝ ε⁻¹' as ε → 0: an exponent within 0.5 of −1 tells ε⁻¹ from ε⁻² (the local regime) and from a constant, as F.51 does for the local ε⁻²; only points where every arm is in the high-privacy regime are the regime the statement is about; the bounds are also δ → 0 statements, so finite-δ slopes refute only when the cost does not grow as ε falls at all",
@@ -172,8 +189,17 @@ pub(super) fn f68(ctx: &mut Context) -> Checked<F68Stats> {
         format!(
             "log–log slope of mean τ between the two smallest grid ε below 2Δ_min (every arm in the high-privacy \
              regime, F.25), provable thresholds: {}",
-            if rows.is_empty() { "no such pair of grid points".to_string() } else { rows.join("; ") }
+            if rows.is_empty() {
+                "no such pair of grid points".to_string()
+            } else {
+                rows.join("; ")
+            }
         ),
-        F68Stats { max_slope_dev: worst, max_slope, pairs: f64::from(pairs), undetermined: f64::from(undetermined) },
+        F68Stats {
+            max_slope_dev: worst,
+            max_slope,
+            pairs: f64::from(pairs),
+            undetermined: f64::from(undetermined),
+        },
     )
 }
