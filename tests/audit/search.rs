@@ -49,6 +49,32 @@ fn search_catches_the_unsafe_preset_quickly() {
     assert!(dpbai::audit::search::report_rows(&[r]).contains("| violated |"));
 }
 
+/// Pre-registered: seed 17, alpha = 1e-3. A budget in seconds confirms too: the confirmation
+/// compares its first look's samples with its allowance in samples (at the measured rate), not
+/// with seconds (which made every finalist unaffordable and the search `undecided`).
+#[test]
+fn a_budget_in_seconds_confirms_the_unsafe_preset() {
+    use dpbai::audit::search::{Budget, SearchConfig, SearchSpace, SearchVerdict, search};
+    let space = SearchSpace {
+        k_max: 4,
+        ..SearchSpace::default()
+    };
+    let mut cfg = SearchConfig::new(search_audit(Some("unsafe-log-over-20")), 0.1, space);
+    cfg.budget = Budget::Seconds(3.0);
+    let r = search(&cfg).expect("runs");
+    assert_eq!(
+        r.verdict,
+        SearchVerdict::Violated,
+        "{}",
+        r.confirmation_statement
+    );
+    assert!(
+        r.confirmation
+            .iter()
+            .all(|c| c.runs > 0 && c.skipped.is_none())
+    );
+}
+
 /// Pre-registered: seed 17, alpha = 1e-3. The paper's threshold is not flagged (the search
 /// may find nothing worse than `holds` or `inconclusive`, never `violated`), with a budget
 /// whose confirmations run.

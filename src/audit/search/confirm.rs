@@ -6,7 +6,7 @@ use super::rank::step_cap;
 use super::report::SearchReport;
 use super::report::{SearchVerdict, Stage};
 use crate::audit::Verdict;
-use crate::audit::delta::{AuditInstance, DeltaRow, RunPlan, Tally, decide, run_batch};
+use crate::audit::delta::{AuditInstance, DeltaRow, RunPlan, Tally, decide};
 use crate::error::Result;
 use crate::rng::mix64;
 
@@ -266,7 +266,7 @@ pub(super) fn confirm(s: Search<'_>, pool: Vec<Scored>, seeds_used: usize) -> Re
         .filter(|r| {
             r.skipped
                 .as_deref()
-                .is_some_and(|s| s.starts_with("unaffordable"))
+                .is_some_and(|s| s.starts_with(UNAFFORDABLE))
         })
         .count();
     let confirmation_statement = if verdict == SearchVerdict::Undecided && unaffordable > 0 {
@@ -392,7 +392,7 @@ fn confirm_one(
         if need > allowance - (s.meter.used() - start) as f64 {
             if look == 0 {
                 row.skipped = Some(format!(
-                    "unaffordable: its first look, {target} runs of about {} samples each (the search's mean), needs {} samples, more than the {} its share of the budget leaves; replaced by the next candidate",
+                    "{UNAFFORDABLE}: its first look, {target} runs of about {} samples each (the search's mean), needs {} samples, more than the {} its share of the budget leaves; replaced by the next candidate",
                     crate::error::compact_number(tau.round()),
                     crate::error::compact_number(need.round()),
                     crate::error::compact_number(allowance.floor())
@@ -458,16 +458,15 @@ fn run_look(
     while from < range.end {
         let to = (from + chunk).min(range.end);
         let c = s.meter.cap(to - from, cap)?;
-        let t = run_batch(alg, best, seed, from..to, c);
-        let drawn = u64::try_from(t.tau_sum_stopped)
-            .unwrap_or(u64::MAX)
-            .saturating_add(t.unstopped.saturating_mul(c));
-        s.meter.charge(drawn);
+        let (t, _) = s.meter.run_batch(alg, best, seed, from..to, c);
         tally = tally.merge(t);
         from = to;
     }
     Some(tally)
 }
+
+/// The first word of the row of a finalist whose first look the budget cannot pay for.
+const UNAFFORDABLE: &str = "unaffordable";
 
 /// The smallest chunk of a confirmation look ([`run_look`]).
 const CHUNK_RUNS: u64 = 64;

@@ -7,7 +7,7 @@ use super::rank::{Evidence, Outlook, score};
 use super::report::Stage;
 use super::report::TraceRow;
 use super::space::{Candidate, corners, uniform};
-use crate::audit::delta::{AlgoFactory, AuditInstance, Tally, run_batch};
+use crate::audit::delta::{AlgoFactory, AuditInstance, Tally};
 use crate::error::{Error, Result};
 use crate::rng::mix64;
 use argmin::core::{CostFunction, Executor};
@@ -129,12 +129,13 @@ impl Search<'_> {
             Err(Error::InvalidInstance { .. }) => return Ok(Batch::Rejected),
             Err(e) => return Err(e),
         };
-        let best = c.instance.best();
-        let t = run_batch(alg.as_ref(), best, self.crn_seed, from..to, cap);
-        let drawn = u64::try_from(t.tau_sum_stopped)
-            .unwrap_or(u64::MAX)
-            .saturating_add(t.unstopped.saturating_mul(cap));
-        self.meter.charge(drawn);
+        let (t, drawn) = self.meter.run_batch(
+            alg.as_ref(),
+            c.instance.best(),
+            self.crn_seed,
+            from..to,
+            cap,
+        );
         *self.runs.lock().expect("invariant: no poisoning") += t.runs;
         Ok(Batch::Done(t, drawn))
     }
@@ -358,7 +359,8 @@ pub(super) fn screen(s: &Search<'_>, seeds: &[Vec<f64>]) -> Result<Vec<Scored>> 
         let mut out = pool.split_off(keep);
         out.append(&mut reserve);
         reserve = out;
-        let last = pool.len() / 2 < cfg.finalists.max(1) || pool.len() == cfg.finalists;
+        // The last round (no other after it) may use all that is left.
+        let last = pool.len() <= cfg.finalists;
         let limit = s.meter.stage_left() * if last { 1.0 } else { 0.5 } / pool.len() as f64;
         let stage = format!("screen-{round}");
         for p in pool.iter_mut() {
@@ -375,16 +377,14 @@ pub(super) fn screen(s: &Search<'_>, seeds: &[Vec<f64>]) -> Result<Vec<Scored>> 
         }
         sort(s, &mut pool);
     }
+    // The finalists, then the others (a cut-short round's extra survivors and the reserve).
     sort(s, &mut pool);
-    let mut finalists: Vec<Scored> = Vec::new();
-    let k = cfg.finalists.min(pool.len());
-    let rest = pool.split_off(k);
-    finalists.extend(pool);
-    let mut others: Vec<Scored> = rest.into_iter().chain(reserve).collect();
+    let mut others = pool.split_off(cfg.finalists.min(pool.len()));
+    others.append(&mut reserve);
     sort(s, &mut others);
-    finalists.extend(others);
+    pool.append(&mut others);
     s.end_stage("screening");
-    Ok(finalists)
+    Ok(pool)
 }
 
 /// Nelder–Mead from the best screened point; the local optimum replaces the weakest finalist

@@ -3,6 +3,7 @@
 //! divided by the batch's runs), and an interruption flag ends a stage between batches.
 
 use super::config::Budget;
+use crate::audit::delta::Tally;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -62,23 +63,25 @@ impl Meter {
     }
 
     /// Starts a stage that may use the fraction `share` of what is left of the budget; returns
-    /// the stage's allowance (samples, or seconds for a budget in seconds).
+    /// the stage's allowance in samples ([`Meter::stage_left`]: for a budget in seconds, at the
+    /// rate measured so far, unbounded before any rate).
     pub(crate) fn begin_stage(&self, share: f64) -> f64 {
-        let mut end = self.stage_end.lock().expect("invariant: no poisoning");
-        match self.budget {
-            Budget::Samples(n) => {
-                let used = self.used() as f64;
-                let left = (n as f64 - used).max(0.0);
-                *end = used + (share * left).floor();
-                *end - used
-            }
-            Budget::Seconds(s) => {
-                let now = self.seconds();
-                let left = (s - now).max(0.0);
-                *end = now + share * left;
-                *end - now
+        {
+            let mut end = self.stage_end.lock().expect("invariant: no poisoning");
+            match self.budget {
+                Budget::Samples(n) => {
+                    let used = self.used() as f64;
+                    let left = (n as f64 - used).max(0.0);
+                    *end = used + (share * left).floor();
+                }
+                Budget::Seconds(s) => {
+                    let now = self.seconds();
+                    let left = (s - now).max(0.0);
+                    *end = now + share * left;
+                }
             }
         }
+        self.stage_left()
     }
 
     /// The per-run step cap for a batch of `runs` runs (at most `max_steps`), or `None` when
@@ -148,6 +151,24 @@ impl Meter {
                 }
             }
         }
+    }
+
+    /// Runs `range` of `alg` (common random numbers from `seed`) with the step cap `cap` and
+    /// records the samples drawn (capped runs counted at the cap); returns the tally and them.
+    pub(crate) fn run_batch(
+        &self,
+        alg: &dyn crate::bandit::BaiAlgorithm,
+        best: usize,
+        seed: u64,
+        range: std::ops::Range<u64>,
+        cap: u64,
+    ) -> (Tally, u64) {
+        let t = crate::audit::delta::run_batch(alg, best, seed, range, cap);
+        let drawn = u64::try_from(t.tau_sum_stopped)
+            .unwrap_or(u64::MAX)
+            .saturating_add(t.unstopped.saturating_mul(cap));
+        self.charge(drawn);
+        (t, drawn)
     }
 
     /// Records `drawn` samples.

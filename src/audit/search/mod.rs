@@ -93,8 +93,10 @@ use halving::Search;
 /// violation found`), and a budget in seconds always pays for the first batch. 3: the
 /// ranking by what the confirmation could prove ([`rank`]), per-instance screening shares,
 /// the confirmation's step cap from `T*·log(1/δ)` and unaffordable finalists replaced,
-/// a `σ` range.
-pub const SEARCH_VERSION: u32 = 3;
+/// a `σ` range. 4: a budget in seconds sizes the confirmation in samples (it compared samples
+/// with seconds: every finalist unaffordable), and a halving round that is not the last keeps
+/// half of what is left for the next.
+pub const SEARCH_VERSION: u32 = 4;
 
 /// Runs the search (module docs for the protocol) on the algorithm built by `build`.
 ///
