@@ -35,6 +35,22 @@ crate::statistics! {
     pub struct F50Stats { cells, inside, outside, ratio_lo_min, ratio_hi_max }
 }
 
+/// The rule of F.50 under both rule sets.
+const F50_RULE: Rule = Rule {
+    confirm: Some("cells > 0"),
+    refute: Some("outside > 0"),
+    decide: Some(
+        "more runs per cell, until every ratio's interval falls inside or outside the ±10% band",
+    ),
+    equivalence: Some(Equivalence {
+        lo: "ratio_lo_min",
+        hi: "ratio_hi_max",
+        margin: [1.0 / 1.1, 1.1],
+        borderline: true,
+    }),
+    ..Rule::NONE
+};
+
 /// F.50: Fig. 1 local regime switch.
 pub static F50: Claim<F50Stats> = Claim {
     id: "F.50",
@@ -48,20 +64,7 @@ pub static F50: Claim<F50Stats> = Claim {
     }),
     wording: None,
     statistic: "cells, inside, outside: CTB-TT cells above the stated ε (μ1: ε > 4, μ2: ε > 2) and how many ratios τ(CTB-TT)/τ(TTUCB) have their 95% interval inside / entirely outside [1/1.1, 1.1] (capped runs are counted at the cap (a lower bound of the mean) and leave the interval open on that side)",
-    rule: Rule {
-        confirm: Some("cells > 0"),
-        refute: Some("outside > 0"),
-        decide: Some(
-            "more runs per cell, until every ratio's interval falls inside or outside the ±10% band",
-        ),
-        equivalence: Some(Equivalence {
-            lo: "ratio_lo_min",
-            hi: "ratio_hi_max",
-            margin: [1.0 / 1.1, 1.1],
-            borderline: true,
-        }),
-        ..Rule::NONE
-    },
+    rule: F50_RULE,
     fair: "'matches exactly' on a log-scale figure spanning several decades: curves within ±10% (0.04 decades) are indistinguishable there; the theoretical ratio coth²(ε/2) is 1.076 at ε = 4, inside the margin; an equivalence test: every ratio's 95% interval must lie inside the margin (containing 1 is not agreement)",
     rule_sets: &[RuleSet::Paper],
     areas: &[Area::Mc],
@@ -78,20 +81,7 @@ pub static F50_REF: Claim<F50Stats> = Claim {
     row: None,
     wording: None,
     statistic: "cells, inside, outside: CTB-TT cells above the stated ε (μ1: ε > 4, μ2: ε > 2) and how many ratios τ(CTB-TT)/τ(TTUCB) have their 95% interval inside / entirely outside [1/1.1, 1.1] (capped runs are counted at the cap (a lower bound of the mean) and leave the interval open on that side) — under the public code's empirical rules (--rules reference), μ1 and μ2",
-    rule: Rule {
-        confirm: Some("cells > 0"),
-        refute: Some("outside > 0"),
-        decide: Some(
-            "more runs per cell, until every ratio's interval falls inside or outside the ±10% band",
-        ),
-        equivalence: Some(Equivalence {
-            lo: "ratio_lo_min",
-            hi: "ratio_hi_max",
-            margin: [1.0 / 1.1, 1.1],
-            borderline: true,
-        }),
-        ..Rule::NONE
-    },
+    rule: F50_RULE,
     fair: "'matches exactly' on a log-scale figure spanning several decades: curves within ±10% (0.04 decades) are indistinguishable there; the theoretical ratio coth²(ε/2) is 1.076 at ε = 4, inside the margin; an equivalence test: every ratio's 95% interval must lie inside the margin (containing 1 is not agreement); the paper's figures used these rules (Rem. 53)",
     rule_sets: &[RuleSet::Reference],
     areas: &[Area::Mc],
@@ -158,6 +148,12 @@ crate::statistics! {
     pub struct F51Stats { max_slope_dev, instances, capped }
 }
 
+/// The rule of F.51 under both rule sets.
+const F51_RULE: Rule = Rule {
+    confirm: Some("max_slope_dev < 0.5 and instances > 0"),
+    ..Rule::NONE
+};
+
 /// F.51: Fig. 1 high-privacy cost.
 pub static F51: Claim<F51Stats> = Claim {
     id: "F.51",
@@ -171,10 +167,7 @@ pub static F51: Claim<F51Stats> = Claim {
     }),
     wording: None,
     statistic: "max_slope_dev: max over instances of |log–log slope of mean τ(CTB-TT) between the two smallest grid ε − the slope coth²(ε/2) predicts| (capped runs are counted at the cap (a lower bound of the mean) and leave the interval open on that side)",
-    rule: Rule {
-        confirm: Some("max_slope_dev < 0.5 and instances > 0"),
-        ..Rule::NONE
-    },
+    rule: F51_RULE,
     fair: "'multiplicative in ε^{-2}': an exponent within 0.5 of the predicted one (≈ −2) tells ε^{-2} from ε^{-1} and ε^{-3}",
     rule_sets: &[RuleSet::Paper],
     areas: &[Area::Mc],
@@ -191,10 +184,7 @@ pub static F51_REF: Claim<F51Stats> = Claim {
     row: None,
     wording: None,
     statistic: "max_slope_dev: max over instances of |log–log slope of mean τ(CTB-TT) between the two smallest grid ε − the slope coth²(ε/2) predicts| (capped runs are counted at the cap (a lower bound of the mean) and leave the interval open on that side) — under the public code's empirical rules (--rules reference), μ1 and μ2",
-    rule: Rule {
-        confirm: Some("max_slope_dev < 0.5 and instances > 0"),
-        ..Rule::NONE
-    },
+    rule: F51_RULE,
     fair: "'multiplicative in ε^{-2}': an exponent within 0.5 of the predicted one (≈ −2) tells ε^{-2} from ε^{-1} and ε^{-3}; the paper's figures used these rules (Rem. 53)",
     rule_sets: &[RuleSet::Reference],
     areas: &[Area::Mc],
@@ -308,6 +298,12 @@ crate::statistics! {
     pub struct F52Stats { max_abs_log2_ratio_to_paper }
 }
 
+/// The rule of F.52 under both rule sets.
+const F52_RULE: Rule = Rule {
+    confirm: Some("max_abs_log2_ratio_to_paper <= 1"),
+    ..Rule::NONE
+};
+
 /// F.52: Fig. 2 global regime switch.
 pub static F52: Claim<F52Stats> = Claim {
     id: "F.52",
@@ -321,10 +317,7 @@ pub static F52: Claim<F52Stats> = Claim {
     }),
     wording: None,
     statistic: "max_abs_log2_ratio_to_paper: max over μ1, μ2 × AdaP-TT, AdaP-TT* of |log2(empirical switch/paper's value)|, the switch being the smallest grid ε from which the curve's level stays within 1.5× of its level at the largest ε (level: mean τ, or the Kaplan–Meier median of every cell when any cell of the curve has capped runs)",
-    rule: Rule {
-        confirm: Some("max_abs_log2_ratio_to_paper <= 1"),
-        ..Rule::NONE
-    },
+    rule: F52_RULE,
     fair: "'≈ 0.1', '≈ 0.4' read off a figure with a coarse ε grid: within a factor 2",
     rule_sets: &[RuleSet::Paper],
     areas: &[Area::Mc, Area::Solver],
@@ -341,10 +334,7 @@ pub static F52_REF: Claim<F52Stats> = Claim {
     row: None,
     wording: None,
     statistic: "max_abs_log2_ratio_to_paper: max over μ1, μ2 × AdaP-TT, AdaP-TT* of |log2(empirical switch/paper's value)|, the switch being the smallest grid ε from which the curve's level stays within 1.5× of its level at the largest ε (level: mean τ, or the Kaplan–Meier median of every cell when any cell of the curve has capped runs) — under the public code's empirical rules (--rules reference), μ1 and μ2",
-    rule: Rule {
-        confirm: Some("max_abs_log2_ratio_to_paper <= 1"),
-        ..Rule::NONE
-    },
+    rule: F52_RULE,
     fair: "'≈ 0.1', '≈ 0.4' read off a figure with a coarse ε grid: within a factor 2; the paper's figures used these rules (Rem. 53)",
     rule_sets: &[RuleSet::Reference],
     areas: &[Area::Mc, Area::Solver],
@@ -407,6 +397,16 @@ crate::statistics! {
     pub struct F53Stats { slope_ratio_lo_max, slope_ratio_hi_max, pairs, undetermined, finite_ratio_lo_max, finite_ratio_hi_max }
 }
 
+/// The rule of F.53 under both rule sets.
+const F53_RULE: Rule = Rule {
+    confirm: Some("slope_ratio_hi_max <= 4 and pairs > 0 and undetermined == 0"),
+    refute: Some("slope_ratio_lo_max > 4 and pairs > 0"),
+    decide: Some(
+        "more runs at the two small δ, until every slope ratio's interval lies below or above 4",
+    ),
+    ..Rule::NONE
+};
+
 /// F.53: Fig. 2 low-privacy cost.
 pub static F53: Claim<F53Stats> = Claim {
     id: "F.53",
@@ -420,14 +420,7 @@ pub static F53: Claim<F53Stats> = Claim {
     }),
     wording: None,
     statistic: "slope_ratio_lo_max / slope_ratio_hi_max: largest lower / upper end of the 95% intervals of the ratio of δ-slopes (secants of mean τ in log(1/δ) between δ = 1e-8 and 1e-16) of AdaP-TT(*) to TTUCB at the largest grid ε, on μ1, μ2; pairs: ratios computed; undetermined: pairs with a capped cell; finite_ratio_lo_max / finite_ratio_hi_max: the same for τ/τ(TTUCB) at the experiment's δ (evidence for the Findings, not for the rule)",
-    rule: Rule {
-        confirm: Some("slope_ratio_hi_max <= 4 and pairs > 0 and undetermined == 0"),
-        refute: Some("slope_ratio_lo_max > 4 and pairs > 0"),
-        decide: Some(
-            "more runs at the two small δ, until every slope ratio's interval lies below or above 4",
-        ),
-        ..Rule::NONE
-    },
+    rule: F53_RULE,
     fair: "'four times … in the worst case, as shown theoretically' is the theorems' δ → 0 statement (Thm. 22, 24: limsup E[τ]/log(1/δ)), so it is judged on the δ-slope, the asymptotic evidence; a ratio above 4 at δ = 0.01 is a finite-δ excess, reported as a Finding, not a refutation",
     rule_sets: &[RuleSet::Paper],
     areas: &[Area::Mc],
@@ -444,14 +437,7 @@ pub static F53_REF: Claim<F53Stats> = Claim {
     row: None,
     wording: None,
     statistic: "slope_ratio_lo_max / slope_ratio_hi_max: largest lower / upper end of the 95% intervals of the ratio of δ-slopes (secants of mean τ in log(1/δ) between δ = 1e-8 and 1e-16) of AdaP-TT(*) to TTUCB at the largest grid ε, on μ1, μ2; pairs: ratios computed; undetermined: pairs with a capped cell; finite_ratio_lo_max / finite_ratio_hi_max: the same for τ/τ(TTUCB) at the experiment's δ (evidence for the Findings, not for the rule) — under the public code's empirical rules (--rules reference), μ1 and μ2",
-    rule: Rule {
-        confirm: Some("slope_ratio_hi_max <= 4 and pairs > 0 and undetermined == 0"),
-        refute: Some("slope_ratio_lo_max > 4 and pairs > 0"),
-        decide: Some(
-            "more runs at the two small δ, until every slope ratio's interval lies below or above 4",
-        ),
-        ..Rule::NONE
-    },
+    rule: F53_RULE,
     fair: "'four times … in the worst case, as shown theoretically' is the theorems' δ → 0 statement (Thm. 22, 24: limsup E[τ]/log(1/δ)), so it is judged on the δ-slope, the asymptotic evidence; a ratio above 4 at δ = 0.01 is a finite-δ excess, reported as a Finding, not a refutation; the paper's figures used these rules (Rem. 53)",
     rule_sets: &[RuleSet::Reference],
     areas: &[Area::Mc],
@@ -569,6 +555,16 @@ crate::statistics! {
     pub struct F54Stats { cells, below, contradictions, star_pairs, star_high_below, star_low_inside }
 }
 
+/// The rule of F.54 under both rule sets.
+const F54_RULE: Rule = Rule {
+    confirm: Some(
+        "cells > 0 and below == cells and contradictions == 0 and star_high_below == star_pairs and star_low_inside == star_pairs",
+    ),
+    refute: Some("contradictions > 0"),
+    decide: Some("more runs (or a higher cap) until every comparison is significant"),
+    ..Rule::NONE
+};
+
 /// F.54: Fig. 2/4/5 ordering.
 pub static F54: Claim<F54Stats> = Claim {
     id: "F.54",
@@ -582,14 +578,7 @@ pub static F54: Claim<F54Stats> = Claim {
     }),
     wording: None,
     statistic: "cells / below: (instance, ε, AdaP-TT or AdaP-TT*) cells and how many have τ/τ(DP-SE) with its 95% interval below 1; contradictions: cells with the interval above 1, plus instances where AdaP-TT*/AdaP-TT is significantly above 1 at the smallest ε or outside ±10% at the largest; star_pairs / star_high_below / star_low_inside: instances compared (paper rules only: under the public code's rules AdaP-TT* is AdaP-TT), those with AdaP-TT*/AdaP-TT significantly below 1 at the smallest ε, and those with its interval inside ±10% at the largest (equal: an equivalence) (capped runs are counted at the cap (a lower bound of the mean) and leave the interval open on that side)",
-    rule: Rule {
-        confirm: Some(
-            "cells > 0 and below == cells and contradictions == 0 and star_high_below == star_pairs and star_low_inside == star_pairs",
-        ),
-        refute: Some("contradictions > 0"),
-        decide: Some("more runs (or a higher cap) until every comparison is significant"),
-        ..Rule::NONE
-    },
+    rule: F54_RULE,
     fair: "'fewer samples for every ε and instance': every comparison must be significant in the stated direction; one significant reversal refutes it",
     rule_sets: &[RuleSet::Paper],
     areas: &[Area::Mc],
@@ -606,14 +595,7 @@ pub static F54_REF: Claim<F54Stats> = Claim {
     row: None,
     wording: None,
     statistic: "cells / below: (instance, ε, AdaP-TT or AdaP-TT*) cells and how many have τ/τ(DP-SE) with its 95% interval below 1; contradictions: cells with the interval above 1, plus instances where AdaP-TT*/AdaP-TT is significantly above 1 at the smallest ε or outside ±10% at the largest; star_pairs / star_high_below / star_low_inside: instances compared (paper rules only: under the public code's rules AdaP-TT* is AdaP-TT), those with AdaP-TT*/AdaP-TT significantly below 1 at the smallest ε, and those with its interval inside ±10% at the largest (equal: an equivalence) (capped runs are counted at the cap (a lower bound of the mean) and leave the interval open on that side) — under the public code's empirical rules (--rules reference), μ1 and μ2",
-    rule: Rule {
-        confirm: Some(
-            "cells > 0 and below == cells and contradictions == 0 and star_high_below == star_pairs and star_low_inside == star_pairs",
-        ),
-        refute: Some("contradictions > 0"),
-        decide: Some("more runs (or a higher cap) until every comparison is significant"),
-        ..Rule::NONE
-    },
+    rule: F54_RULE,
     fair: "'fewer samples for every ε and instance': every comparison must be significant in the stated direction; one significant reversal refutes it; the paper's figures used these rules (Rem. 53)",
     rule_sets: &[RuleSet::Reference],
     areas: &[Area::Mc],
@@ -713,6 +695,12 @@ crate::statistics! {
     pub struct F55Stats { min_log10_ratio, max_log10_ratio }
 }
 
+/// The rule of F.55 under both rule sets.
+const F55_RULE: Rule = Rule {
+    confirm: Some("min_log10_ratio >= 0.5 and max_log10_ratio <= 1.7"),
+    ..Rule::NONE
+};
+
 /// F.55: local vs global switch.
 pub static F55: Claim<F55Stats> = Claim {
     id: "F.55",
@@ -726,10 +714,7 @@ pub static F55: Claim<F55Stats> = Claim {
     }),
     wording: None,
     statistic: "min_log10_ratio / max_log10_ratio: log10 of the empirical local switch (CTB-TT) over the empirical global switch (AdaP-TT, AdaP-TT*) on μ1, μ2 (switches as in F.52)",
-    rule: Rule {
-        confirm: Some("min_log10_ratio >= 0.5 and max_log10_ratio <= 1.7"),
-        ..Rule::NONE
-    },
+    rule: F55_RULE,
     fair: "'an order of magnitude larger' is a log-scale statement, and the band is set by the paper's own numbers: its printed switches give 4/0.1 = 40 (μ1) and 2/0.4 = 5 (μ2), log10 = 1.60 and 0.70, which it calls an order of magnitude; the band [0.5, 1.7] holds both with 0.1–0.2 decades for the grid's coarseness; the switches are those of F.52 on the KM median when a curve has capped runs",
     rule_sets: &[RuleSet::Paper],
     areas: &[Area::Mc, Area::Solver],
@@ -746,10 +731,7 @@ pub static F55_REF: Claim<F55Stats> = Claim {
     row: None,
     wording: None,
     statistic: "min_log10_ratio / max_log10_ratio: log10 of the empirical local switch (CTB-TT) over the empirical global switch (AdaP-TT, AdaP-TT*) on μ1, μ2 (switches as in F.52) — under the public code's empirical rules (--rules reference), μ1 and μ2",
-    rule: Rule {
-        confirm: Some("min_log10_ratio >= 0.5 and max_log10_ratio <= 1.7"),
-        ..Rule::NONE
-    },
+    rule: F55_RULE,
     fair: "'an order of magnitude larger' is a log-scale statement, and the band is set by the paper's own numbers: its printed switches give 4/0.1 = 40 (μ1) and 2/0.4 = 5 (μ2), log10 = 1.60 and 0.70, which it calls an order of magnitude; the band [0.5, 1.7] holds both with 0.1–0.2 decades for the grid's coarseness; the switches are those of F.52 on the KM median when a curve has capped runs; the paper's figures used these rules (Rem. 53)",
     rule_sets: &[RuleSet::Reference],
     areas: &[Area::Mc, Area::Solver],
