@@ -325,27 +325,14 @@ fn search_bank_gaussian_only_corner_is_violated() {
 fn search_bank_small_sigma_corner_is_violated() {
     let cg = preset("paper-cg").expect("preset");
     let t = format!("ifge(sigma, 0.3, {cg}, log(1/delta)/20)");
-    let (code, out, err) = run_cli(&[
-        "audit",
-        "delta",
-        "--algo",
-        "ttucb",
-        "--delta",
-        "0.1",
-        "--threshold",
+    let (verdict, errors, runs) = direct_with(
         &t,
-        "--means",
-        "0.5,0.45",
-        "--family",
-        "gaussian",
-        "--sigma",
         "0.1",
-        "--runs",
+        "0.5,0.45",
         "400",
-        "--json",
-    ]);
-    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
-    assert_eq!(v["verdict"], "violated", "{code} {err}");
+        &["--family", "gaussian", "--sigma", "0.1"],
+    );
+    assert_eq!(verdict, "violated", "{errors}/{runs}");
     let v = search(
         &t,
         "0.1",
@@ -407,7 +394,18 @@ fn search_bank_safe_by_a_small_margin_is_never_violated() {
 
 /// `audit delta --json` on the fixed instance `means`: (verdict, errors, runs).
 fn direct(threshold: &str, delta: &str, means: &str, runs: &str) -> (String, u64, u64) {
-    let (code, out, err) = run_cli(&[
+    direct_with(threshold, delta, means, runs, &[])
+}
+
+/// [`direct`] with more options (`extra`, e.g. the family and σ).
+fn direct_with(
+    threshold: &str,
+    delta: &str,
+    means: &str,
+    runs: &str,
+    extra: &[&str],
+) -> (String, u64, u64) {
+    let mut args = vec![
         "audit",
         "delta",
         "--algo",
@@ -421,7 +419,9 @@ fn direct(threshold: &str, delta: &str, means: &str, runs: &str) -> (String, u64
         "--runs",
         runs,
         "--json",
-    ]);
+    ];
+    args.extend(extra);
+    let (code, out, err) = run_cli(&args);
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     let verdict = v["verdict"].as_str().expect("verdict");
     assert_eq!(code, crate::common::verdict_code(verdict), "{err}");
