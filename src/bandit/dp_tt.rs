@@ -68,6 +68,7 @@ use crate::error::{Error, Result};
 use crate::instance::{Family, Instance};
 use crate::privacy::{bernoulli_draw, bernoulli_threshold, laplace_noise};
 use crate::rng::Rng;
+use crate::threshold::paper::gk16;
 use crate::threshold::{CustomThreshold, ThresholdVars};
 use std::sync::Arc;
 
@@ -98,21 +99,48 @@ pub enum DpTtThreshold {
     },
 }
 
-/// The per-arm term `m·log(1/δ) + log(n)·log(1 + εn/log n)` of the poster's threshold (`0` for
-/// the second term at `n = 1`, its limit; `log n` is `>= log 2` for every other count, which is
-/// how the preset text writes it).
-///
-/// # Example
-/// ```
-/// let c = dpbai::bandit::dp_tt::poster_term(1.0, 1.0, 100f64.ln(), 1.0);
-/// assert_eq!(c, 100f64.ln());
-/// let n = 16.0f64;
-/// let c = dpbai::bandit::dp_tt::poster_term(n, 0.5, 100f64.ln(), 1.0);
-/// assert!((c - (100f64.ln() + n.ln() * (1.0 + 0.5 * n / n.ln()).ln())).abs() < 1e-12);
-/// ```
-pub fn poster_term(n: f64, eps: f64, ln_inv_delta: f64, m: f64) -> f64 {
-    let l = n.ln().max(std::f64::consts::LN_2);
-    m * ln_inv_delta + n.ln() * (eps * n / l).ln_1p()
+pub use crate::threshold::paper::poster_term;
+
+/// One arm of a pair (S) compares, as the threshold reads it: its private (or empirical) mean,
+/// its phase-start count `Ñ` and its phase index.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Side {
+    pub mu: f64,
+    pub nt: f64,
+    pub k: f64,
+}
+
+impl DpTtThreshold {
+    /// The right-hand side of (S) between the leader `l` and arm `a` at time `t` on `K` arms;
+    /// `eps`, `delta` and `ln_inv_delta = log(1/δ)` are the run's.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn value(
+        &self,
+        eps: f64,
+        delta: f64,
+        ln_inv_delta: f64,
+        n_arms: usize,
+        t: u64,
+        l: Side,
+        a: Side,
+    ) -> f64 {
+        match self {
+            DpTtThreshold::Poster { m } => {
+                poster_term(l.nt, eps, ln_inv_delta, *m) + poster_term(a.nt, eps, ln_inv_delta, *m)
+            }
+            DpTtThreshold::Gk16 => gk16(t as f64, n_arms, delta),
+            DpTtThreshold::Custom { f, base } => f.eval(&ThresholdVars {
+                t: t as f64,
+                na: l.nt,
+                nb: a.nt,
+                ka: l.k,
+                kb: a.k,
+                gap: (l.mu - a.mu).max(0.0),
+                ..*base
+            }),
+        }
+    }
 }
 
 /// DP-TT or EB-TCI bound to a Bernoulli instance.
@@ -249,25 +277,15 @@ impl DpTt {
 
     /// The right-hand side of (S) for leader `l` and arm `a`.
     fn stop_threshold(&self, st: &[ArmState], l: usize, a: usize, t: u64) -> f64 {
-        match &self.threshold {
-            DpTtThreshold::Poster { m } => {
-                poster_term(st[l].nt, self.eps, self.ln_inv_delta, *m)
-                    + poster_term(st[a].nt, self.eps, self.ln_inv_delta, *m)
-            }
-            DpTtThreshold::Gk16 => (2.0 * t as f64 * (st.len() as f64 - 1.0) / self.delta).ln(),
-            DpTtThreshold::Custom { f, base } => {
-                let v = ThresholdVars {
-                    t: t as f64,
-                    na: st[l].nt,
-                    nb: st[a].nt,
-                    ka: st[l].k as f64,
-                    kb: st[a].k as f64,
-                    gap: (st[l].mu - st[a].mu).max(0.0),
-                    ..*base
-                };
-                f.eval(&v)
-            }
-        }
+        let side = |s: &ArmState| Side {
+            mu: s.mu,
+            nt: s.nt,
+            k: s.k as f64,
+        };
+        let (d, ld) = (self.delta, self.ln_inv_delta);
+        let k = st.len();
+        self.threshold
+            .value(self.eps, d, ld, k, t, side(&st[l]), side(&st[a]))
     }
 
     /// Whether the threshold reads `t` (then (S) is tested every step, not only at releases).

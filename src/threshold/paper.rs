@@ -1,7 +1,9 @@
-//! The paper's stopping thresholds (READINGS.md §D.1), each written once: Eq. (4) `c^G`, L. 34,
+//! The papers' stopping thresholds (READINGS.md §D.1), each written once: Eq. (4) `c^G`, L. 34,
 //! Eq. (12) `c^{G,ε}`, Eq. (14) `c̃^{G,ε}` and the public code's two empirical rules, as the
 //! engine's `StoppingThreshold` with its constants computed once per algorithm object (`C_G`
-//! of the constant argument; `C_G` and `h` memoised per phase index).
+//! of the constant argument; `C_G` and `h` memoised per phase index); and \[BAI25\]'s two,
+//! DP-TT's poster shape ([`poster_term`]) and EB-TCI's [`gk16`], which DP-TT's engine and its
+//! reward-table loop both call.
 //!
 //! The public functions ([`threshold_glr`], [`threshold_adap`], [`threshold_adap_star`],
 //! [`threshold_l34`]) are that same object evaluated at one pair, not a second formula; they
@@ -73,6 +75,37 @@ fn glr_log_term(w: f64) -> f64 {
 #[inline]
 fn ref_ttucb_time_term(t: f64) -> f64 {
     (1.0 + t.ln()).ln()
+}
+
+/// The per-arm term `m·log(1/δ) + log(n)·log(1 + εn/log n)` of the \[BAI25\] poster's threshold
+/// for DP-TT (`dp-tt-poster` at `m = 1`; approximate, not proven), with `log n` in the
+/// denominator read as `max(log n, log 2)`: the second term is then its limit `0` at `n = 1`,
+/// and `log n >= log 2` for every other count, which is how the preset text writes it.
+///
+/// # Example
+/// ```
+/// let c = dpbai::threshold::paper::poster_term(1.0, 1.0, 100f64.ln(), 1.0);
+/// assert_eq!(c, 100f64.ln());
+/// let n = 16.0f64;
+/// let c = dpbai::threshold::paper::poster_term(n, 0.5, 100f64.ln(), 1.0);
+/// assert!((c - (100f64.ln() + n.ln() * (1.0 + 0.5 * n / n.ln()).ln())).abs() < 1e-12);
+/// ```
+pub fn poster_term(n: f64, eps: f64, ln_inv_delta: f64, m: f64) -> f64 {
+    let l = n.ln().max(std::f64::consts::LN_2);
+    m * ln_inv_delta + n.ln() * (eps * n / l).ln_1p()
+}
+
+/// EB-TCI's threshold `log(2t(K − 1)/δ)` on the Bernoulli GLR statistic (`gk16-bernoulli`:
+/// Garivier & Kaufmann 2016, proven with Krichevsky–Trofimov mixtures for any sampling rule).
+///
+/// # Example
+/// ```
+/// let c = dpbai::threshold::paper::gk16(100.0, 5, 0.01);
+/// assert!((c - 80_000f64.ln()).abs() < 1e-12);
+/// ```
+#[inline]
+pub fn gk16(t: f64, n_arms: usize, delta: f64) -> f64 {
+    (2.0 * t * (n_arms as f64 - 1.0) / delta).ln()
 }
 
 /// Threshold of AdaP-TT (Eq. (12)).

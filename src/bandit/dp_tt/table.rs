@@ -10,12 +10,11 @@
 //! gives `run`'s trajectories run for run (the tests check it), so the audited algorithm is the
 //! one `dpbai run` runs.
 
-use super::{DpTt, DpTtThreshold, next_boundary, poster_term};
+use super::{DpTt, Side, next_boundary};
 use crate::bandit::{RewardTable, TableOutput};
 use crate::divergence::DEps;
 use crate::privacy::laplace_noise;
 use crate::rng::Rng;
-use crate::threshold::ThresholdVars;
 
 /// A planted bug in DP-TT's releases, for `audit dp`'s whole-algorithm mutants (the faithful
 /// algorithm is [`DpTtFault::NONE`]). The bugs are those of the release mechanism's mutants
@@ -201,22 +200,14 @@ impl DpTt {
 
     /// The right-hand side of (S) for leader `l` and arm `a` (parent module's thresholds).
     fn threshold_plain(&self, l: &Arm, a: &Arm, k: usize, t: u64) -> f64 {
-        match &self.threshold {
-            DpTtThreshold::Poster { m } => {
-                poster_term(l.nt, self.eps, self.ln_inv_delta, *m)
-                    + poster_term(a.nt, self.eps, self.ln_inv_delta, *m)
-            }
-            DpTtThreshold::Gk16 => (2.0 * t as f64 * (k as f64 - 1.0) / self.delta).ln(),
-            DpTtThreshold::Custom { f, base } => f.eval(&ThresholdVars {
-                t: t as f64,
-                na: l.nt,
-                nb: a.nt,
-                ka: l.k as f64,
-                kb: a.k as f64,
-                gap: (l.mu - a.mu).max(0.0),
-                ..*base
-            }),
-        }
+        let side = |x: &Arm| Side {
+            mu: x.mu,
+            nt: x.nt,
+            k: x.k as f64,
+        };
+        let (d, ld) = (self.delta, self.ln_inv_delta);
+        self.threshold
+            .value(self.eps, d, ld, k, t, side(l), side(a))
     }
 
     /// (C) with every cost computed afresh: `argmin_{a ≠ l} C(l, a, μ̃, N) + log N_a`, lowest

@@ -220,7 +220,8 @@ mod tests {
     use super::*;
     use crate::threshold::ThresholdVars;
     use crate::threshold::paper::{
-        Eq14Form, threshold_adap, threshold_adap_star, threshold_glr, threshold_l34,
+        Eq14Form, gk16, poster_term, threshold_adap, threshold_adap_star, threshold_glr,
+        threshold_l34,
     };
 
     /// `k(x) = log2 x + 2` (Eq. (11)), as the presets' `k(...)` reads it.
@@ -238,15 +239,15 @@ mod tests {
     type EngineFn = fn(&ThresholdVars) -> f64;
 
     /// Every preset that spells a paper threshold, with the lemma it comes from and the function
-    /// of the engine ([`crate::threshold::paper`], the single source) that it must equal.
+    /// of the engine ([`crate::threshold::paper`], the single source) that it must equal: each
+    /// entry calls that function, never a formula of its own.
     const ENGINE_FORMS: [(&str, &str, EngineFn); 8] = [
         ("gk16-bernoulli", "Garivier & Kaufmann 2016", |v| {
-            (2.0 * v.t * (v.k - 1.0) / v.delta).ln()
+            gk16(v.t, v.k as usize, v.delta)
         }),
         ("dp-tt-poster", "the [BAI25] poster's shape", |v| {
             let l = (1.0 / v.delta).ln();
-            crate::bandit::dp_tt::poster_term(v.na, v.eps, l, 1.0)
-                + crate::bandit::dp_tt::poster_term(v.nb, v.eps, l, 1.0)
+            poster_term(v.na, v.eps, l, 1.0) + poster_term(v.nb, v.eps, l, 1.0)
         }),
         ("paper-cg", "Eq. (4), L. 35", |v| {
             threshold_glr(v.na, v.nb, v.delta, v.k as usize)
@@ -270,12 +271,8 @@ mod tests {
         (
             "unsafe-adap-tt-no-privacy",
             "Eq. (12) without its privacy term",
-            |v| {
-                let (ka, kb) = (k_of(v.na), k_of(v.nb));
-                let pi4 = std::f64::consts::PI.powi(4);
-                let d = 18.0 * v.delta / (pi4 * ka * ka * kb * kb);
-                2.0 * threshold_glr(v.na, v.nb, d, v.k as usize)
-            },
+            // Eq. (12) at ε = ∞: its privacy term is exactly 0.
+            |v| threshold_adap(v.na, v.nb, v.delta, v.k as usize, f64::INFINITY, v.sigma),
         ),
     ];
 
