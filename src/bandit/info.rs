@@ -154,15 +154,58 @@ pub struct AlgoInfo {
     pub upper_bound: Option<UpperKind>,
     /// What it is under `--rules reference` (see [`ReferenceRules`]).
     pub reference_rules: ReferenceRules,
-    /// The claims (docs/CLAIMS.md) and findings whose statistics use its stopping times under
-    /// its default reading, so that a reading that changes those times may move them.
-    pub claims: &'static str,
+    /// The claims and findings whose statistics use its stopping times under its default
+    /// reading, so that a reading that changes those times may move them (each checked by the
+    /// claims layer's tests to name a declared claim or a REPORT.md Finding).
+    pub claims: &'static [ClaimRef],
+    /// A remark printed after [`AlgoInfo::claims`] (in parentheses), if any.
+    pub claims_note: Option<&'static str>,
     /// What its estimates are (the range of `gap` its threshold reads at run time).
     pub estimates: Estimates,
     /// The `σ` its stopping rule reads.
     pub rule_sigma: RuleSigma,
     /// The cluster planner's cost model of one run.
     pub cost: CostFacts,
+}
+
+/// A claim or finding of a report, named by an algorithm's declaration (typed: the claims
+/// layer's tests check that each names a declared claim or a Finding of REPORT.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClaimRef {
+    /// Claim `F.n` of the seed paper (docs/CLAIMS.md).
+    F(u16),
+    /// Claim `B.n` of \[BAI25\] (docs/CLAIMS-BAI25.md).
+    B(u16),
+    /// REPORT.md's Finding `n`.
+    Finding(u8),
+}
+
+impl std::fmt::Display for ClaimRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ClaimRef::F(n) => write!(f, "F.{n}"),
+            ClaimRef::B(n) => write!(f, "B.{n}"),
+            ClaimRef::Finding(n) => write!(f, "Finding {n}"),
+        }
+    }
+}
+
+impl AlgoInfo {
+    /// [`AlgoInfo::claims`] in words, e.g. `F.42, Finding 3`, then the note in parentheses.
+    ///
+    /// # Example
+    /// ```
+    /// use dpbai::bandit::AlgoName;
+    /// assert_eq!(AlgoName::DpSe.info().claims_text(), "F.42, Finding 3");
+    /// ```
+    pub fn claims_text(&self) -> String {
+        let refs: Vec<String> = self.claims.iter().map(ToString::to_string).collect();
+        let refs = refs.join(", ");
+        match self.claims_note {
+            Some(note) => format!("{refs} ({note})"),
+            None => refs,
+        }
+    }
 }
 
 /// Measured facts of the cluster planner's cost model (`dpbai cluster plan`): a run stops
@@ -197,7 +240,8 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         paper_preset: Some(presets::PAPER_CG),
         upper_bound: None,
         reference_rules: ReferenceRules::PublicCode,
-        claims: "F.50, F.51, F.53 (TTUCB is the non-private reference)",
+        claims: &[ClaimRef::F(50), ClaimRef::F(51), ClaimRef::F(53)],
+        claims_note: Some("TTUCB is the non-private reference"),
         estimates: Estimates::RewardMeans,
         rule_sigma: RuleSigma::Rewards,
         cost: CostFacts {
@@ -219,7 +263,13 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         paper_preset: Some(presets::PAPER_CG),
         upper_bound: Some(UpperKind::CtbTt),
         reference_rules: ReferenceRules::Construction,
-        claims: "F.50, F.51, F.55, F.57",
+        claims: &[
+            ClaimRef::F(50),
+            ClaimRef::F(51),
+            ClaimRef::F(55),
+            ClaimRef::F(57),
+        ],
+        claims_note: None,
         estimates: Estimates::RewardMeans,
         rule_sigma: RuleSigma::Rewards,
         cost: CostFacts {
@@ -241,7 +291,8 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         paper_preset: Some(presets::PAPER_CG),
         upper_bound: None,
         reference_rules: ReferenceRules::Construction,
-        claims: "F.15 (σ of the Gaussian-mechanism variant)",
+        claims: &[ClaimRef::F(15)],
+        claims_note: Some("σ of the Gaussian-mechanism variant"),
         estimates: Estimates::Noisy,
         rule_sigma: RuleSigma::RewardsAndGaussianMechanism,
         cost: CostFacts {
@@ -263,7 +314,14 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         paper_preset: Some(presets::PAPER_ADAP_TT),
         upper_bound: Some(UpperKind::AdapTt),
         reference_rules: ReferenceRules::PublicCode,
-        claims: "F.52, F.53, F.54, F.55, Finding 1",
+        claims: &[
+            ClaimRef::F(52),
+            ClaimRef::F(53),
+            ClaimRef::F(54),
+            ClaimRef::F(55),
+            ClaimRef::Finding(1),
+        ],
+        claims_note: None,
         estimates: Estimates::Noisy,
         rule_sigma: RuleSigma::Rewards,
         cost: CostFacts {
@@ -285,7 +343,14 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         paper_preset: Some(presets::PAPER_ADAP_TT_STAR),
         upper_bound: Some(UpperKind::AdapTtStar),
         reference_rules: ReferenceRules::SameAs(AlgoName::AdapTt),
-        claims: "F.52, F.53, F.54, F.55, Finding 1",
+        claims: &[
+            ClaimRef::F(52),
+            ClaimRef::F(53),
+            ClaimRef::F(54),
+            ClaimRef::F(55),
+            ClaimRef::Finding(1),
+        ],
+        claims_note: None,
         estimates: Estimates::Noisy,
         rule_sigma: RuleSigma::Rewards,
         cost: CostFacts {
@@ -307,7 +372,8 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         paper_preset: None,
         upper_bound: None,
         reference_rules: ReferenceRules::PublicCode,
-        claims: "F.52, F.54",
+        claims: &[ClaimRef::F(52), ClaimRef::F(54)],
+        claims_note: None,
         estimates: Estimates::Noisy,
         rule_sigma: RuleSigma::Rewards,
         cost: CostFacts {
@@ -329,7 +395,8 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         paper_preset: Some(presets::PAPER_DAF_INF),
         upper_bound: Some(UpperKind::DpaTt),
         reference_rules: ReferenceRules::Construction,
-        claims: "F.42, Finding 3",
+        claims: &[ClaimRef::F(42), ClaimRef::Finding(3)],
+        claims_note: None,
         estimates: Estimates::RewardMeans,
         rule_sigma: RuleSigma::Rewards,
         cost: CostFacts {
@@ -352,7 +419,15 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         // [BAI25]'s asymptotic bound 2(1 + η)·T*_{ε,β} (`complexity::upper::dp_tt`).
         upper_bound: Some(UpperKind::DpTt),
         reference_rules: ReferenceRules::None,
-        claims: "B.6, B.7, B.8, B.9, B.10, B.12 (docs/CLAIMS-BAI25.md)",
+        claims: &[
+            ClaimRef::B(6),
+            ClaimRef::B(7),
+            ClaimRef::B(8),
+            ClaimRef::B(9),
+            ClaimRef::B(10),
+            ClaimRef::B(12),
+        ],
+        claims_note: Some("docs/CLAIMS-BAI25.md"),
         estimates: Estimates::Noisy,
         rule_sigma: RuleSigma::Rewards,
         // μ1, ε = 1: mean τ 141,017 over 100 runs against T*_ε·log(1/(2.4δ)) = 1480;
@@ -377,7 +452,8 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         paper_preset: Some(presets::GK16_BERNOULLI),
         upper_bound: None,
         reference_rules: ReferenceRules::None,
-        claims: "B.9, B.12 (docs/CLAIMS-BAI25.md)",
+        claims: &[ClaimRef::B(9), ClaimRef::B(12)],
+        claims_note: Some("docs/CLAIMS-BAI25.md"),
         estimates: Estimates::RewardMeans,
         rule_sigma: RuleSigma::Rewards,
         // μ1: mean τ 6131 over 100 runs against T*_KL·log(1/(2.4δ)) = 1476; 5.4e6 samples/s.

@@ -104,4 +104,31 @@ mod tests {
             assert!(!m.title.is_empty() && !m.statement.is_empty() && !m.fair.is_empty());
         }
     }
+
+    /// Every claim an algorithm's declaration names ([`crate::bandit::info::AlgoInfo::claims`])
+    /// is a declared claim (its id or one of its variants), and every Finding it names is a
+    /// numbered Finding of REPORT.md.
+    #[test]
+    fn every_algorithms_claim_reference_is_declared() {
+        use crate::bandit::info::{ALGORITHMS, ClaimRef};
+        let ids: Vec<&str> = PAPERS
+            .iter()
+            .flat_map(|p| (p.claims)())
+            .map(|c| c.meta().id)
+            .collect();
+        let report = include_str!("../../REPORT.md");
+        let findings = &report[report.find("\n## Findings\n").expect("a Findings section")..];
+        for info in ALGORITHMS {
+            for r in info.claims {
+                let named = r.to_string();
+                let found = match r {
+                    ClaimRef::F(_) | ClaimRef::B(_) => ids
+                        .iter()
+                        .any(|id| *id == named || id.starts_with(&format!("{named}/"))),
+                    ClaimRef::Finding(n) => findings.contains(&format!("\n{n}. **")),
+                };
+                assert!(found, "{}: {named} is not declared", info.name);
+            }
+        }
+    }
 }

@@ -18,8 +18,8 @@ use std::fmt::Write as _;
 /// The claims (CLAIMS.md) and findings whose statistics use the stopping times of `algo`
 /// under its default reading, so that a reading that changes those times may move them.
 /// `gauss-ldp-tt` stands for its σ reading (READINGS.md R.12, claim F.15).
-fn resting_on(algo: AlgoName) -> &'static str {
-    algo.info().claims
+fn resting_on(algo: AlgoName) -> String {
+    algo.info().claims_text()
 }
 
 /// The shipped example studies the block digests, with their committed results, compiled in
