@@ -109,18 +109,22 @@ newtype!(
 );
 
 /// The privacy model of an algorithm and of its lower bound: the one declaration, read by the
-/// algorithm table ([`crate::bandit::info`]), the upper bounds ([`crate::complexity::upper`]) and
-/// the studies. The privacy theorems assume rewards in `[0, 1]`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+/// algorithm table ([`crate::bandit::info`]), the upper bounds ([`crate::complexity::upper`]),
+/// the studies and their figures. The privacy theorems assume rewards in `[0, 1]`.
+/// A study's `[[figure]]` reads it as `local` or `global` (its serialised names are accepted
+/// too).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum PrivacyModel {
     /// No privacy (`ε = ∞`).
     #[serde(rename = "non-private")]
     NonPrivate,
     /// ε-local DP (Def. 4): each reward is privatised before the learner sees it.
-    #[serde(rename = "eps-local DP")]
+    #[serde(rename = "eps-local DP", alias = "local")]
     Local,
     /// ε-global DP (Def. 8): the sequence of actions and the recommendation are private.
-    #[serde(rename = "eps-global DP")]
+    #[serde(rename = "eps-global DP", alias = "global")]
     Global,
 }
 

@@ -701,3 +701,26 @@ fn followup_example_is_the_papers_figure_grid() {
     );
     assert_eq!(got, want);
 }
+
+/// A figure's `model` is the one privacy-model enum read as `local` or `global`; `non-private`
+/// is refused with a message naming the field (a figure draws τ against ε).
+#[test]
+fn a_figure_model_is_local_or_global() {
+    use dpbai::experiment::study::parse_study;
+    use dpbai::params::PrivacyModel;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/paper-global.toml");
+    let text = std::fs::read_to_string(&path).expect("preset");
+    let with = |model: &str| {
+        format!("{text}\n[[figure]]\nstem = \"f\"\ntitle = \"t\"\nmodel = \"{model}\"\n")
+    };
+    for (model, want) in [
+        ("local", PrivacyModel::Local),
+        ("global", PrivacyModel::Global),
+    ] {
+        let s = parse_study(&with(model), "f.toml").expect("a private model");
+        assert_eq!(s.figures[0].model, want);
+    }
+    let e = parse_study(&with("non-private"), "f.toml").expect_err("non-private");
+    assert!(e.to_string().contains("figure[0].model"), "{e}");
+    assert!(parse_study(&with("central"), "f.toml").is_err());
+}

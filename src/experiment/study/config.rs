@@ -80,8 +80,9 @@ pub struct FigureFile {
     /// `eps` (default) or `ratio`.
     #[serde(default)]
     pub kind: FigureKind,
-    /// `local` or `global`: the algorithms, bounds and switches drawn.
-    pub model: FigureModel,
+    /// `local` or `global`: the algorithms, bounds and switches drawn (`non-private` is
+    /// refused: a figure draws τ against ε).
+    pub model: PrivacyModel,
     /// The instances, one panel each (default: every instance of the study).
     pub instances: Option<Vec<String>>,
     /// The rule set of the cells (default `paper`).
@@ -104,16 +105,6 @@ pub enum FigureKind {
     Ratio,
 }
 
-/// The privacy model a `[[figure]]` shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum FigureModel {
-    /// Local DP (CTB-TT against TTUCB).
-    Local,
-    /// Global DP (AdaP-TT, AdaP-TT*, DP-SE against TTUCB).
-    Global,
-}
-
 /// A validated `[[figure]]`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StudyFigure {
@@ -125,8 +116,9 @@ pub struct StudyFigure {
     pub description: String,
     /// What it draws.
     pub kind: FigureKind,
-    /// The privacy model.
-    pub model: FigureModel,
+    /// The privacy model: [`PrivacyModel::Local`] or [`PrivacyModel::Global`] (the study
+    /// parser refuses the non-private one).
+    pub model: PrivacyModel,
     /// The instances (indices into [`Study::instances`]), one panel each.
     pub instances: Vec<usize>,
     /// The rule set of its cells.

@@ -1,8 +1,9 @@
-//! The `[[figure]]` tables of a study file, validated: distinct file stems of safe characters
-//! and instances the study declares.
+//! The `[[figure]]` tables of a study file, validated: distinct file stems of safe characters,
+//! a private model and instances the study declares.
 
 use super::config::{FigureFile, StudyFigure, StudyInstance, bad};
 use crate::error::Result;
+use crate::params::PrivacyModel;
 
 /// The validated `[[figure]]` tables: distinct stems of safe characters, known instances.
 pub(super) fn validate(
@@ -27,6 +28,12 @@ pub(super) fn validate(
             return Err(bad(
                 &format!("{p}.stem"),
                 format!("{:?} is used twice", f.stem),
+            ));
+        }
+        if f.model == PrivacyModel::NonPrivate {
+            return Err(bad(
+                &format!("{p}.model"),
+                "non-private: a figure draws τ against ε, so its model is local or global",
             ));
         }
         let chosen = match &f.instances {

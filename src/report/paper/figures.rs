@@ -15,17 +15,18 @@ use super::captions::{
     PAPER_RULES, REFERENCE_GLOBAL, REFERENCE_LOCAL, REFERENCE_RULES, THM24_SENTENCE,
     asymptotic_sentence, cap_sentence, off_scale_sentence,
 };
-use super::panels::ratio_panel;
 pub use super::panels::{
-    Model, SWITCH_SIDES, THM24_SWITCH_LABEL, algo_label, algos, eps_panel, eps_panel_rules,
+    SWITCH_SIDES, THM24_SWITCH_LABEL, algo_label, algos, eps_panel, eps_panel_rules,
     instance_label, lower_bound_curve,
 };
+use super::panels::{is_local, ratio_panel};
 use crate::bandit::Rules;
 pub use crate::claims::dp_bai::empirical::figures::paper_switch;
 use crate::claims::dp_bai::evidence::Profile;
 use crate::error::{Error, Result};
 use crate::experiment::grid::GridResults;
 use crate::experiment::study::config::{FigureKind, Study};
+use crate::params::PrivacyModel;
 use crate::plot::{Figure, Rendered, count_off_scale, render_with_sidecar_at};
 use std::path::Path;
 
@@ -114,7 +115,7 @@ fn missing_sentence(panels: &[EpsPanelData], rules: Rules) -> Option<String> {
 fn eps_caption(
     fig: &Figure,
     panels: &[EpsPanelData],
-    model: Model,
+    model: PrivacyModel,
     rules: Rules,
     stat: PointStat,
 ) -> String {
@@ -124,8 +125,8 @@ fn eps_caption(
         .collect();
     let mut s: Vec<String> = match (rules, model) {
         (Rules::Paper, _) => vec![PAPER_RULES],
-        (_, Model::Global) => vec![REFERENCE_RULES, REFERENCE_GLOBAL],
-        (_, Model::Local) => vec![REFERENCE_RULES, REFERENCE_LOCAL],
+        _ if is_local(model) => vec![REFERENCE_RULES, REFERENCE_LOCAL],
+        _ => vec![REFERENCE_RULES, REFERENCE_GLOBAL],
     }
     .into_iter()
     .map(String::from)
@@ -178,9 +179,10 @@ pub fn render_all(
     for spec in &study.figures {
         let title = format!("{} (δ = {})", spec.title, profile.delta);
         let path = dir.join(&spec.stem);
-        let eps = match spec.model {
-            Model::Local => &profile.local_eps,
-            Model::Global => &profile.global_eps,
+        let eps = if is_local(spec.model) {
+            &profile.local_eps
+        } else {
+            &profile.global_eps
         };
         if eps.is_empty() {
             return Err(Error::Parse(format!(
@@ -250,7 +252,7 @@ fn eps_figure(
     title: &str,
     panels: Vec<EpsPanelData>,
     y_log: bool,
-    model: Model,
+    model: PrivacyModel,
     rules: Rules,
     stat: PointStat,
 ) -> Result<Figure> {

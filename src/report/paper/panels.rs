@@ -17,7 +17,7 @@ use crate::error::Result;
 use crate::experiment::grid::GridResults;
 use crate::instance::Instance;
 use crate::numbers::log_grid;
-use crate::params::Delta;
+use crate::params::{Delta, PrivacyModel};
 use crate::plot::PointStats;
 
 /// Display name of an instance (`mu1` → `μ1 = (…)`).
@@ -70,19 +70,29 @@ fn empirical(
     e
 }
 
-/// Which privacy model a figure shows (a `[[figure]]`'s `model`).
-pub use crate::experiment::study::config::FigureModel as Model;
+/// Whether a figure's model is the local one. A figure's model is private: the study parser
+/// refuses `non-private` ([`crate::experiment::study::config::StudyFigure::model`]).
+pub(super) fn is_local(model: PrivacyModel) -> bool {
+    match model {
+        PrivacyModel::Local => true,
+        PrivacyModel::Global => false,
+        PrivacyModel::NonPrivate => {
+            unreachable!("invariant: a figure's model is private (checked by the study parser)")
+        }
+    }
+}
 
 /// The algorithms of a model's figures, in legend order.
-pub fn algos(model: Model) -> Vec<AlgoName> {
-    match model {
-        Model::Local => vec![AlgoName::CtbTt, AlgoName::Ttucb],
-        Model::Global => vec![
+pub fn algos(model: PrivacyModel) -> Vec<AlgoName> {
+    if is_local(model) {
+        vec![AlgoName::CtbTt, AlgoName::Ttucb]
+    } else {
+        vec![
             AlgoName::AdapTtStar,
             AlgoName::AdapTt,
             AlgoName::DpSe,
             AlgoName::Ttucb,
-        ],
+        ]
     }
 }
 
@@ -92,16 +102,17 @@ pub fn algos(model: Model) -> Vec<AlgoName> {
 /// The first solver error on `eps` (a figure never silently drops a point of its bound).
 pub fn lower_bound_curve(
     nu: &Instance,
-    model: Model,
+    model: PrivacyModel,
     eps: &[f64],
     delta: Delta,
 ) -> Result<Vec<f64>> {
     let lf = log_factor(delta);
     eps.iter()
         .map(|&e| {
-            let t = match model {
-                Model::Local => t_local(nu, e),
-                Model::Global => t_global(nu, e),
+            let t = if is_local(model) {
+                t_local(nu, e)
+            } else {
+                t_global(nu, e)
             };
             Ok(t?.value * lf)
         })
@@ -115,12 +126,13 @@ fn panel_eps(
     grid: &GridResults,
     profile: &Profile,
     name: &str,
-    model: Model,
+    model: PrivacyModel,
     rules: Rules,
 ) -> Vec<f64> {
-    let profile_eps = match model {
-        Model::Local => profile.local_eps.clone(),
-        Model::Global => profile.global_eps.clone(),
+    let profile_eps = if is_local(model) {
+        profile.local_eps.clone()
+    } else {
+        profile.global_eps.clone()
     };
     if rules == Rules::Paper {
         return profile_eps;
@@ -144,7 +156,7 @@ pub fn eps_panel(
     profile: &Profile,
     name: &str,
     means: &[f64],
-    model: Model,
+    model: PrivacyModel,
 ) -> Result<EpsPanelData> {
     eps_panel_rules(grid, profile, name, means, model, Rules::Paper)
 }
@@ -158,7 +170,7 @@ pub fn eps_panel_rules(
     profile: &Profile,
     name: &str,
     means: &[f64],
-    model: Model,
+    model: PrivacyModel,
     rules: Rules,
 ) -> Result<EpsPanelData> {
     let nu = Instance::bernoulli(means.to_vec())?;
@@ -166,15 +178,16 @@ pub fn eps_panel_rules(
     let fine = log_grid(eps[0], eps[eps.len() - 1], 60);
     let lf = log_factor(Delta::new(profile.delta)?);
     let tkl = t_kl(&nu)?.value * lf;
-    let (label, switch) = match model {
-        Model::Local => (
+    let (label, switch) = if is_local(model) {
+        (
             "lower bound T_local(μ, ε) × log(1/(2.4δ))",
             eps_switch_local(&nu)?,
-        ),
-        Model::Global => (
+        )
+    } else {
+        (
             "lower bound T_global(μ, ε) × log(1/(2.4δ))",
             eps_switch_global(&nu)?,
-        ),
+        )
     };
     let (upper_bounds, upper_switches) = upper_curves(&nu, model, &fine, profile.delta)?;
     let empirical: Vec<Empirical> = algos(model)
@@ -203,7 +216,7 @@ pub fn eps_panel_rules(
         upper_bounds,
         upper_switches,
         theory_switch: Some(switch),
-        paper_switch: paper_switch(name, model == Model::Local),
+        paper_switch: paper_switch(name, is_local(model)),
         switches: vec![],
         note: none.then(|| "no cells under these rules in this profile".to_string()),
     })
@@ -225,7 +238,7 @@ fn asymptotic(what: &str) -> String {
 /// sides of it.
 fn upper_curves(
     nu: &Instance,
-    model: Model,
+    model: PrivacyModel,
     eps: &[f64],
     delta: f64,
 ) -> Result<(Vec<Curve>, Vec<BranchSwitch>)> {
@@ -234,7 +247,7 @@ fn upper_curves(
     let tg = t_kl_gaussian(nu, 0.5)?.value;
     let switch = crate::complexity::upper::adap_tt_star_switches(nu).0;
     let (lo, hi) = (eps[0], eps[eps.len() - 1]);
-    let split = model == Model::Global && switch > lo && switch < hi;
+    let split = !is_local(model) && switch > lo && switch < hi;
     // The grid, with a point just before the switch (g2 branch) and one just past it (g1).
     let mut x: Vec<f64> = eps.to_vec();
     if split {
@@ -259,8 +272,8 @@ fn upper_curves(
         y: vec![tgb * l; x.len()],
         algorithm: Some(algo_label(AlgoName::Ttucb).into()),
     };
-    Ok(match model {
-        Model::Local => (
+    Ok(if is_local(model) {
+        (
             vec![
                 curve(
                     asymptotic("CTB-TT upper bound (Sec. 3.2)"),
@@ -270,33 +283,32 @@ fn upper_curves(
                 ttucb,
             ],
             vec![],
-        ),
-        Model::Global => {
-            let mut star = curve(
-                asymptotic("AdaP-TT* upper bound (Thm. 24)"),
-                AlgoName::AdapTtStar,
-                &|u| u.adap_tt_star.thm24_main,
-            );
-            let mut switches = vec![];
-            if split {
-                // A break between the two branches: the jump is not part of the curve.
-                let k = x.partition_point(|&e| e <= switch);
-                star.x.insert(k, switch);
-                star.y.insert(k, f64::NAN);
-                switches.push(BranchSwitch {
-                    label: THM24_SWITCH_LABEL.into(),
-                    x: switch,
-                    algorithm: algo_label(AlgoName::AdapTtStar).into(),
-                    note: format!("2Δ_max = {}", super::builders::fmt_eps(switch)),
-                });
-            }
-            let adap = curve(
-                asymptotic("AdaP-TT upper bound (Thm. 22)"),
-                AlgoName::AdapTt,
-                &|u| u.adap_tt.value,
-            );
-            (vec![star, adap, ttucb], switches)
+        )
+    } else {
+        let mut star = curve(
+            asymptotic("AdaP-TT* upper bound (Thm. 24)"),
+            AlgoName::AdapTtStar,
+            &|u| u.adap_tt_star.thm24_main,
+        );
+        let mut switches = vec![];
+        if split {
+            // A break between the two branches: the jump is not part of the curve.
+            let k = x.partition_point(|&e| e <= switch);
+            star.x.insert(k, switch);
+            star.y.insert(k, f64::NAN);
+            switches.push(BranchSwitch {
+                label: THM24_SWITCH_LABEL.into(),
+                x: switch,
+                algorithm: algo_label(AlgoName::AdapTtStar).into(),
+                note: format!("2Δ_max = {}", super::builders::fmt_eps(switch)),
+            });
         }
+        let adap = curve(
+            asymptotic("AdaP-TT upper bound (Thm. 22)"),
+            AlgoName::AdapTt,
+            &|u| u.adap_tt.value,
+        );
+        (vec![star, adap, ttucb], switches)
     })
 }
 
@@ -310,7 +322,7 @@ pub fn ratio_panel(
     profile: &Profile,
     name: &str,
     means: &[f64],
-    model: Model,
+    model: PrivacyModel,
 ) -> Result<RatioPanelData> {
     let p = eps_panel(grid, profile, name, means, model)?;
     let nu = Instance::bernoulli(means.to_vec())?;
