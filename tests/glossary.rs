@@ -71,10 +71,8 @@ fn every_eps_grid_column_has_an_entry() {
 
 #[test]
 fn every_results_csv_column_has_an_entry() {
-    let m = missing(
-        dpbai::experiment::study::results::COLUMNS,
-        &section("results.csv"),
-    );
+    let columns = dpbai::experiment::study::results::columns();
+    let m = missing(columns.iter().map(String::as_str), &section("results.csv"));
     assert!(
         m.is_empty(),
         "results.csv columns without a glossary entry: {m:?}"

@@ -390,6 +390,13 @@ mod tests {
         std::fs::write(&path, short.join("\n") + "\n").expect("write");
         let e = super::super::output::read_results(&study, &path).expect_err("a row short");
         assert!(e.to_string().contains("rows for the study's"), "{e}");
+        // A field that is not a number: the message names the row and the column.
+        std::fs::write(&path, csv.replacen(",2650.665,", ",2650.x,", 1)).expect("write");
+        let e = super::super::output::read_results(&study, &path).expect_err("a bad number");
+        assert!(e.to_string().contains("row 2: mean_tau"), "{e}");
+        std::fs::write(&path, csv.replacen(",2650.665,", ",NaN,", 1)).expect("write");
+        let e = super::super::output::read_results(&study, &path).expect_err("NaN");
+        assert!(e.to_string().contains("row 2: mean_tau"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -28,7 +28,7 @@ use std::path::Path;
 
 pub use super::summary::write_summary;
 pub use crate::experiment::study::results::{
-    COLUMNS, read_results, read_results_text, write_results,
+    columns, read_results, read_results_text, write_results,
 };
 
 /// Palette index of the `a`-th algorithm: the six colours before black and grey (which the
