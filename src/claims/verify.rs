@@ -49,6 +49,62 @@ pub fn gather_shard(
     (paper.gather)(&mut ctx, &how, progress)
 }
 
+/// What [`run_shard`] reports as it goes.
+#[derive(Debug)]
+pub enum ShardStep<'a> {
+    /// Cell `done + 1` of `total` (its slice run in `seconds`, or `None`: already there).
+    Cell {
+        /// Cells finished before this one.
+        done: usize,
+        /// Cells in all.
+        total: usize,
+        /// The cell.
+        cell: &'a crate::experiment::Cell,
+        /// Seconds its slice took (`None`: it was there).
+        seconds: Option<f64>,
+    },
+    /// A step of the evidence beyond the cells.
+    Evidence(Step<'a>),
+}
+
+/// `verify --shard i/n`: the slice `shard` of every cell's runs of every paper's study of
+/// `profile` (a cell two papers name is one specification, run once), then this shard's part of
+/// every paper's evidence beyond the cells, into `cache`; no claim is judged. Returns the
+/// number of cells.
+///
+/// # Errors
+/// An unknown profile; the first cell or evidence computation that fails.
+pub fn run_shard(
+    profile: &str,
+    runs: Option<u64>,
+    cache: &std::path::Path,
+    threads: usize,
+    shard: crate::mc::Shard,
+    progress: &mut dyn FnMut(ShardStep<'_>),
+) -> Result<usize> {
+    let mut cells = super::dp_bai::evidence::study(profile, runs)?.distinct_cells();
+    for c in super::bai25::study(profile)?.distinct_cells() {
+        if !cells.iter().any(|x| x.digest() == c.digest()) {
+            cells.push(c);
+        }
+    }
+    for (done, cell) in cells.iter().enumerate() {
+        let seconds = crate::experiment::run_cell_shard(cell, cache, threads, shard)?;
+        progress(ShardStep::Cell {
+            done,
+            total: cells.len(),
+            cell,
+            seconds,
+        });
+    }
+    for paper in super::PAPERS {
+        gather_shard(paper, profile == "paper", cache, shard, &mut |step| {
+            progress(ShardStep::Evidence(step))
+        })?;
+    }
+    Ok(cells.len())
+}
+
 /// A finished verification.
 #[derive(Debug)]
 pub struct Verification {

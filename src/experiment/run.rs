@@ -190,6 +190,66 @@ impl CellRunner {
     }
 }
 
+/// The stale cells of [`CellRunner::stale_cells`] in words.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StaleCells {
+    /// How many.
+    pub count: usize,
+    /// At which engine semantics the cache holds them: older (stale cells, computed by an
+    /// earlier dpbai), newer (computed by a later dpbai than this one), or both.
+    pub which: &'static str,
+    /// The first five (key, algorithm, the file's engine version, newer or older than the
+    /// current one), then how many more.
+    pub list: String,
+}
+
+impl StaleCells {
+    /// Describes `stale` (from [`CellRunner::stale_cells`]); `None` when it is empty.
+    pub fn describe(stale: &[(Cell, CellSpec)]) -> Option<StaleCells> {
+        if stale.is_empty() {
+            return None;
+        }
+        let current = |c: &CellSpec| crate::bandit::semantics::semantics(c.algo).version;
+        let list: Vec<String> = stale
+            .iter()
+            .take(5)
+            .map(|(c, old)| {
+                format!(
+                    "{} ({} at engine version {}, {} than the current {})",
+                    c.key(),
+                    old.algo.as_str(),
+                    old.engine.version,
+                    if old.engine.version > current(old) {
+                        "newer"
+                    } else {
+                        "older"
+                    },
+                    current(old)
+                )
+            })
+            .collect();
+        let more = if stale.len() > 5 {
+            format!(", and {} more", stale.len() - 5)
+        } else {
+            String::new()
+        };
+        let newer = stale
+            .iter()
+            .filter(|(_, old)| old.engine.version > current(old))
+            .count();
+        let which = match (newer, stale.len() - newer) {
+            (0, _) => "an older engine semantics of their algorithm (stale cells)",
+            (_, 0) => "a newer engine semantics of their algorithm (computed by a later dpbai)",
+            _ => "another engine semantics of their algorithm (older or newer)",
+        };
+        Some(StaleCells {
+            count: stale.len(),
+            which,
+            list: format!("{}{more}", list.join("; ")),
+        })
+    }
+}
+
 /// Runs (or loads from `cache`) one cell on `threads` threads, recomputing stale cells.
 ///
 /// # Errors

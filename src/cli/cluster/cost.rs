@@ -198,7 +198,7 @@ mod tests {
             .collect();
         // Every cell a `verify --shard` job runs (grid of both rule sets and the controls).
         let study = crate::claims::dp_bai::evidence::study("paper", None).expect("paper study");
-        assert_eq!(cells.len(), crate::cli::verify::study_cells(&study).len());
+        assert_eq!(cells.len(), study.distinct_cells().len());
         // F.57's direct local points run 20 runs each; the rest of the grid runs 1000 or 10 000.
         let small = study
             .cells

@@ -349,7 +349,7 @@ pub(super) fn verify_cells(args: &[String]) -> anyhow::Result<Vec<Cell>> {
         ));
     }
     let study = crate::cli::verify::study_of(&v)?;
-    Ok(crate::cli::verify::study_cells(&study))
+    Ok(study.distinct_cells())
 }
 
 /// The `run` arguments after `--`, parsed.

@@ -3,10 +3,10 @@
 //! verdicts with `verify/expected.toml` and `verify/expected-bai25.toml`.
 
 use crate::claims::dp_bai::evidence::{self, Profile};
-use crate::claims::verify::{Options, Step, verify};
-use crate::experiment::run::{CellRunner, StalePolicy};
+use crate::claims::verify::{Options, ShardStep, Step, verify};
+use crate::experiment::Cell;
+use crate::experiment::run::{CellRunner, StaleCells, StalePolicy};
 use crate::experiment::study::Study;
-use crate::experiment::{Cell, run_cell_shard};
 use crate::fault::Area;
 use crate::report::markdown::{replace_block, verdict_summary};
 use std::path::PathBuf;
@@ -103,17 +103,6 @@ impl Args {
     }
 }
 
-/// The distinct cells of a study (a cell in two groups is one cell).
-pub(crate) fn study_cells(study: &Study) -> Vec<Cell> {
-    let mut seen = std::collections::HashSet::new();
-    study
-        .cells
-        .iter()
-        .filter(|c| seen.insert(c.cell.digest()))
-        .map(|c| c.cell.clone())
-        .collect()
-}
-
 /// The study of the arguments' profile, with their `--runs`.
 pub(crate) fn study_of(args: &Args) -> anyhow::Result<Study> {
     if args.runs == Some(0) {
@@ -125,7 +114,7 @@ pub(crate) fn study_of(args: &Args) -> anyhow::Result<Study> {
 }
 
 /// `verify --shard i/n`: every cell's slice into shard files, no report.
-fn run_shard(study: &Study, args: &Args, shard: &str, threads: usize) -> anyhow::Result<()> {
+fn run_shard(args: &Args, shard: &str, threads: usize) -> anyhow::Result<()> {
     if args.no_experiments || args.check {
         return Err(super::errors::usage(
             "--shard runs experiments only: it cannot be combined with --no-experiments or --check",
@@ -133,49 +122,40 @@ fn run_shard(study: &Study, args: &Args, shard: &str, threads: usize) -> anyhow:
     }
     let shard = crate::mc::Shard::parse(shard)?;
     let cache = args.out_dir().join("verify-cache").join(&args.profile);
-    // Both papers' cells (a cell both name is one specification, computed once).
-    let mut cells = study_cells(study);
-    for c in study_cells(&crate::claims::bai25::study(&args.profile)?) {
-        if !cells.iter().any(|x| x.digest() == c.digest()) {
-            cells.push(c);
-        }
-    }
     let started = std::time::Instant::now();
-    for (i, cell) in cells.iter().enumerate() {
-        let s = run_cell_shard(cell, &cache, threads, shard)?;
-        eprintln!(
-            "[{:>3}/{}] {} {:<48} shard {}/{} {}",
-            i + 1,
-            cells.len(),
-            cell.digest(),
-            cell.key(),
-            shard.index,
-            shard.count,
-            s.map_or("(cached)".to_string(), |s| format!("{s:.1} s"))
-        );
-    }
-    // This job's part of the evidence beyond the cells (traced runs, audits, searches), of
-    // every paper.
-    for paper in crate::claims::PAPERS {
-        crate::claims::verify::gather_shard(
-            paper,
-            args.profile == "paper",
-            &cache,
-            shard,
-            &mut |step| {
-                if let crate::claims::verify::Step::Phase { name, done, total } = step {
-                    eprintln!("evidence [{}/{total}]: {name}", done + 1);
-                }
-            },
-        )?;
-    }
+    let n = crate::claims::verify::run_shard(
+        &args.profile,
+        args.runs,
+        &cache,
+        threads,
+        shard,
+        &mut |step| match step {
+            ShardStep::Cell {
+                done,
+                total,
+                cell,
+                seconds,
+            } => eprintln!(
+                "[{:>3}/{total}] {} {:<48} shard {}/{} {}",
+                done + 1,
+                cell.digest(),
+                cell.key(),
+                shard.index,
+                shard.count,
+                seconds.map_or("(cached)".to_string(), |s| format!("{s:.1} s"))
+            ),
+            ShardStep::Evidence(Step::Phase { name, done, total }) => {
+                eprintln!("evidence [{}/{total}]: {name}", done + 1)
+            }
+            ShardStep::Evidence(_) => {}
+        },
+    )?;
     println!(
-        "shard {}/{} of profile {}: {} cells in {:.1} s, files in {}; run `dpbai verify --profile {}` \
+        "shard {}/{} of profile {}: {n} cells in {:.1} s, files in {}; run `dpbai verify --profile {}` \
          once every shard's files are in that folder",
         shard.index,
         shard.count,
         args.profile,
-        cells.len(),
         started.elapsed().as_secs_f64(),
         cache.display(),
         args.profile
@@ -199,59 +179,23 @@ fn stale_policy(
         return Ok(StalePolicy::Recompute);
     }
     let stale = CellRunner::new(Some(cache), 1, StalePolicy::Recompute).stale_cells(cells);
-    if stale.is_empty() {
+    let Some(s) = StaleCells::describe(&stale) else {
         return Ok(StalePolicy::Recompute);
-    }
-    let current =
-        |c: &crate::experiment::CellSpec| crate::bandit::semantics::semantics(c.algo).version;
-    let list: Vec<String> = stale
-        .iter()
-        .take(5)
-        .map(|(c, old)| {
-            format!(
-                "{} ({} at engine version {}, {} than the current {})",
-                c.key(),
-                old.algo.as_str(),
-                old.engine.version,
-                if old.engine.version > current(old) {
-                    "newer"
-                } else {
-                    "older"
-                },
-                current(old)
-            )
-        })
-        .collect();
-    let more = if stale.len() > 5 {
-        format!(", and {} more", stale.len() - 5)
-    } else {
-        String::new()
-    };
-    let newer = stale
-        .iter()
-        .filter(|(_, old)| old.engine.version > current(old))
-        .count();
-    // Which engine semantics the cache holds them at: older (a stale cell, computed by an
-    // earlier dpbai), newer (computed by a later dpbai than this one), or both.
-    let which = match (newer, stale.len() - newer) {
-        (0, _) => "an older engine semantics of their algorithm (stale cells)",
-        (_, 0) => "a newer engine semantics of their algorithm (computed by a later dpbai)",
-        _ => "another engine semantics of their algorithm (older or newer)",
     };
     if args.allow_stale {
         eprintln!(
-            "warning: {} cells used at {which} (--allow-stale): {}{more}",
-            stale.len(),
-            list.join("; ")
+            "warning: {} cells used at {} (--allow-stale): {}",
+            s.count, s.which, s.list
         );
         Ok(StalePolicy::Use)
     } else {
         Err(super::errors::usage(format!(
-            "{} cells of {} are held only at {which}: {}{more}; run `dpbai verify` without \
+            "{} cells of {} are held only at {}: {}; run `dpbai verify` without \
              --check to recompute them, or pass --allow-stale",
-            stale.len(),
+            s.count,
             cache.display(),
-            list.join("; ")
+            s.which,
+            s.list
         )))
     }
 }
@@ -287,7 +231,7 @@ fn verify_shown(
     tag: &str,
 ) -> anyhow::Result<crate::claims::verify::Verification> {
     let (runner, cache, evidence_cache) = cells;
-    let mut bar = Progress::new(&study_cells(&study), cache);
+    let mut bar = Progress::new(&study.distinct_cells(), cache);
     let v = verify(
         paper,
         study,
@@ -335,7 +279,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     crate::params::limits::check_threads(threads)?;
     if let Some(sh) = &args.shard {
-        return run_shard(&study, &args, sh, threads);
+        return run_shard(&args, sh, threads);
     }
     // The expected files are read before any cell runs, so that a missing or malformed one
     // fails at once (e.g. `verify --check` outside the repository), not after the whole
@@ -357,7 +301,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         None
     };
-    let cells = study_cells(&study);
+    let cells = study.distinct_cells();
     let cache = args.out_dir().join("verify-cache").join(&args.profile);
     let policy = if args.no_experiments {
         StalePolicy::Recompute

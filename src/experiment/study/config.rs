@@ -314,6 +314,18 @@ pub struct Study {
     pub figures: Vec<StudyFigure>,
 }
 
+impl Study {
+    /// The distinct cells, in the study's order (a cell in two groups is one cell).
+    pub fn distinct_cells(&self) -> Vec<Cell> {
+        let mut seen = std::collections::HashSet::new();
+        self.cells
+            .iter()
+            .filter(|c| seen.insert(c.cell.digest()))
+            .map(|c| c.cell.clone())
+            .collect()
+    }
+}
+
 /// The privacy setting of an algorithm, hence its lower bound.
 pub fn lower_kind(algo: AlgoName) -> LowerTime {
     match algo.info().privacy {
