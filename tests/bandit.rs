@@ -642,3 +642,52 @@ fn uniform_sampling_is_round_robin() {
         .expect("dp-se refuses uniform sampling");
     assert!(e.to_string().contains("sampling"), "{e}");
 }
+
+/// The same threshold seen two ways: its own `reads_time` (here `false`: the expression does
+/// not read `t`), or hidden behind a wrapper that keeps the trait's default `true`.
+#[derive(Debug)]
+struct ReadsTimeAnyway(dpbai::threshold::expr::ThresholdExpr);
+
+impl CustomThreshold for ReadsTimeAnyway {
+    fn eval(&self, v: &ThresholdVars) -> f64 {
+        self.0.eval(v)
+    }
+}
+
+/// An expression threshold that does not read `t` is tested only where its inputs change (at
+/// phase ends), as the built-in thresholds are, and the runs are the same, run for run, as
+/// when it is tested at every step: each paper preset on its phased algorithm, Bernoulli and
+/// Gaussian arms, small and large ε.
+#[test]
+fn a_threshold_without_t_is_tested_at_phase_ends_with_the_same_runs() {
+    use dpbai::threshold::expr::parse_threshold;
+    let bern = Instance::bernoulli(vec![0.75, 0.625, 0.5, 0.375, 0.25]).unwrap();
+    let gauss = Instance::gaussian(vec![0.9, 0.6, 0.5, 0.3], 0.5).unwrap();
+    let cases = [
+        (AlgoName::AdapTt, "paper-adap-tt", &bern, 1.0),
+        (AlgoName::AdapTt, "paper-adap-tt", &bern, 0.1),
+        (AlgoName::AdapTtStar, "paper-adap-tt-star", &bern, 1.0),
+        (AlgoName::AdapTtStar, "paper-adap-tt-star", &gauss, 2.0),
+        (AlgoName::DpaTt, "paper-daf-inf", &bern, 1.0),
+        (AlgoName::DpTt, "dp-tt-poster", &bern, 1.0),
+    ];
+    for (algo, preset, inst, eps) in cases {
+        let expr = parse_threshold(preset).unwrap();
+        assert!(!expr.uses("t"), "{preset} reads t");
+        let mut at_phase_ends = spec(algo, 0.01, eps);
+        at_phase_ends.custom_threshold = Some(Arc::new(expr.clone()));
+        let mut every_step = at_phase_ends.clone();
+        every_step.custom_threshold = Some(Arc::new(ReadsTimeAnyway(expr)));
+        let fast = build(&at_phase_ends, inst).unwrap();
+        let slow = build(&every_step, inst).unwrap();
+        for r in 0..40 {
+            let a = fast.run(&mut rng_for_run(9, r), 20_000_000);
+            let b = slow.run(&mut rng_for_run(9, r), 20_000_000);
+            assert_eq!(
+                (a.tau, a.recommendation, a.stopped),
+                (b.tau, b.recommendation, b.stopped),
+                "{algo:?} {preset} eps {eps}, run {r}"
+            );
+        }
+    }
+}

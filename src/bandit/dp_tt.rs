@@ -290,7 +290,12 @@ impl DpTt {
 
     /// Whether the threshold reads `t` (then (S) is tested every step, not only at releases).
     fn reads_time(&self) -> bool {
-        !matches!(self.threshold, DpTtThreshold::Poster { .. }) || self.eta.is_none()
+        let threshold = match &self.threshold {
+            DpTtThreshold::Poster { .. } => false,
+            DpTtThreshold::Gk16 => true,
+            DpTtThreshold::Custom { f, .. } => f.reads_time(),
+        };
+        threshold || self.eta.is_none()
     }
 
     /// One release of arm `a`: its phase sum (plus `Lap(1/ε)` for DP-TT) joins `S̃_a`.

@@ -39,6 +39,13 @@ pub trait CustomThreshold: Send + Sync + std::fmt::Debug {
     fn lower_bound(&self, _base: &ThresholdVars) -> f64 {
         f64::NEG_INFINITY
     }
+    /// Whether `eval` may read the time `t`. `false` promises it does not: a phased engine
+    /// then tests its stopping rule only where its other inputs change (at phase ends, where
+    /// the counts, phase indices and estimates it reads are released), as it does for its
+    /// built-in thresholds, with the same stopping times. Default `true`.
+    fn reads_time(&self) -> bool {
+        true
+    }
 }
 
 /// A stopping threshold given as a closure of [`ThresholdVars`].

@@ -413,10 +413,11 @@ impl StoppingThreshold {
 
     /// Whether the value can change while estimates and counts are frozen (time-dependent).
     pub(crate) fn depends_on_time(&self) -> bool {
-        matches!(
-            self,
-            StoppingThreshold::RefTtucb { .. } | StoppingThreshold::Custom { .. }
-        )
+        match self {
+            StoppingThreshold::RefTtucb { .. } => true,
+            StoppingThreshold::Custom { f, .. } => f.reads_time(),
+            _ => false,
+        }
     }
 
     /// Which terms of the value the engine may cache.

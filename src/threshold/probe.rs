@@ -107,6 +107,10 @@ impl<F: CustomThreshold> CustomThreshold for Checked<F> {
         let b = self.inner.lower_bound(base);
         if b.is_finite() { b } else { f64::NEG_INFINITY }
     }
+
+    fn reads_time(&self) -> bool {
+        self.inner.reads_time()
+    }
 }
 
 /// A user threshold bound to one run's constants, checking its values during the runs

@@ -202,6 +202,10 @@ impl CustomThreshold for ThresholdExpr {
     fn eval(&self, v: &ThresholdVars) -> f64 {
         ThresholdExpr::eval(self, v)
     }
+    /// Whether the expression reads `t` after constant folding ([`ThresholdExpr::uses`]).
+    fn reads_time(&self) -> bool {
+        self.uses("t")
+    }
     /// The interval lower bound computed by [`ThresholdExpr::bind`] when `base` carries the
     /// bound constants, else `−∞`.
     fn lower_bound(&self, base: &ThresholdVars) -> f64 {
