@@ -196,7 +196,8 @@ impl AlgoInfo {
     /// # Example
     /// ```
     /// use dpbai::bandit::AlgoName;
-    /// assert_eq!(AlgoName::DpSe.info().claims_text(), "F.42, Finding 3");
+    /// assert_eq!(AlgoName::DpaTt.info().claims_text(), "F.42, Finding 3");
+    /// assert_eq!(AlgoName::DpSe.info().claims_text(), "F.52, F.54");
     /// ```
     pub fn claims_text(&self) -> String {
         let refs: Vec<String> = self.claims.iter().map(ToString::to_string).collect();
