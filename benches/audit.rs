@@ -125,8 +125,8 @@ fn phased_per_sample(b: divan::Bencher, case: &str) {
     use std::sync::Arc;
     let (algo, thr) = case.split_once(' ').expect("algo and threshold");
     let algo: AlgoName = algo.parse().expect("an algorithm");
-    let inst = dpbai::instance::Instance::bernoulli(vec![0.75, 0.625, 0.5, 0.375, 0.25])
-        .expect("valid");
+    let inst =
+        dpbai::instance::Instance::bernoulli(vec![0.75, 0.625, 0.5, 0.375, 0.25]).expect("valid");
     let mut setting = Setting::paper(algo, 0.01).expect("valid δ");
     if algo.info().takes("eps") {
         setting = setting.with_eps(1.0).expect("valid ε");

@@ -122,6 +122,30 @@ pub fn verdict_counts(results: &[ClaimResult]) -> String {
     )
 }
 
+/// Writes every paper's published claim forms under `root`, from its declarations: the
+/// protocol file (`verify/protocol.toml`, …) and the claims table block of its claims document
+/// (`docs/CLAIMS.md`, …). Returns the (protocol, document) paths written.
+///
+/// # Errors
+/// [`crate::error::Error::Io`] naming the file that cannot be read or written.
+pub fn write_protocol(
+    root: &std::path::Path,
+) -> crate::error::Result<Vec<(std::path::PathBuf, std::path::PathBuf)>> {
+    use crate::claims::protocol::{claims_table, protocol_toml};
+    let mut written = Vec::new();
+    for paper in crate::claims::PAPERS {
+        let toml = root.join(paper.protocol);
+        crate::files::write_atomic(&toml, protocol_toml(paper).as_bytes())?;
+        let doc_path = root.join(paper.claims_doc);
+        let doc = std::fs::read_to_string(&doc_path)
+            .map_err(|e| crate::error::Error::io("read", &doc_path, e))?;
+        let doc = replace_block(&doc, "claims", &claims_table(paper));
+        crate::files::write_atomic(&doc_path, doc.as_bytes())?;
+        written.push((toml, doc_path));
+    }
+    Ok(written)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
