@@ -158,7 +158,8 @@ pub fn opt<T: ToString>(v: Option<T>) -> String {
     v.map(|x| x.to_string()).unwrap_or_default()
 }
 
-/// Writes `results.csv` (header [`columns`], one [`Line`] per cell), atomically.
+/// Writes `results.csv` (header [`columns`], one line per cell, each field written by its
+/// type), atomically.
 ///
 /// # Errors
 /// [`Error::Io`] naming the file.
