@@ -110,39 +110,6 @@ pub(crate) struct Side {
     pub k: f64,
 }
 
-impl DpTtThreshold {
-    /// The right-hand side of (S) between the leader `l` and arm `a` at time `t` on `K` arms;
-    /// `eps`, `delta` and `ln_inv_delta = log(1/δ)` are the run's.
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn value(
-        &self,
-        eps: f64,
-        delta: f64,
-        ln_inv_delta: f64,
-        n_arms: usize,
-        t: u64,
-        l: Side,
-        a: Side,
-    ) -> f64 {
-        match self {
-            DpTtThreshold::Poster { m } => {
-                poster_term(l.nt, eps, ln_inv_delta, *m) + poster_term(a.nt, eps, ln_inv_delta, *m)
-            }
-            DpTtThreshold::Gk16 => gk16(t as f64, n_arms, delta),
-            DpTtThreshold::Custom { f, base } => f.eval(&ThresholdVars {
-                t: t as f64,
-                na: l.nt,
-                nb: a.nt,
-                ka: l.k,
-                kb: a.k,
-                gap: (l.mu - a.mu).max(0.0),
-                ..*base
-            }),
-        }
-    }
-}
-
 /// DP-TT or EB-TCI bound to a Bernoulli instance.
 #[derive(Debug, Clone)]
 pub struct DpTt {
@@ -275,6 +242,28 @@ impl DpTt {
         }
     }
 
+    /// The right-hand side of (S) between the leader `l` and arm `a` at time `t` on `n_arms`
+    /// arms: the one evaluation of the run's threshold, for `run` and the reward-table loop.
+    #[inline]
+    pub(super) fn rhs(&self, n_arms: usize, t: u64, l: Side, a: Side) -> f64 {
+        match &self.threshold {
+            DpTtThreshold::Poster { m } => {
+                poster_term(l.nt, self.eps, self.ln_inv_delta, *m)
+                    + poster_term(a.nt, self.eps, self.ln_inv_delta, *m)
+            }
+            DpTtThreshold::Gk16 => gk16(t as f64, n_arms, self.delta),
+            DpTtThreshold::Custom { f, base } => f.eval(&ThresholdVars {
+                t: t as f64,
+                na: l.nt,
+                nb: a.nt,
+                ka: l.k,
+                kb: a.k,
+                gap: (l.mu - a.mu).max(0.0),
+                ..*base
+            }),
+        }
+    }
+
     /// The right-hand side of (S) for leader `l` and arm `a`.
     fn stop_threshold(&self, st: &[ArmState], l: usize, a: usize, t: u64) -> f64 {
         let side = |s: &ArmState| Side {
@@ -282,10 +271,7 @@ impl DpTt {
             nt: s.nt,
             k: s.k as f64,
         };
-        let (d, ld) = (self.delta, self.ln_inv_delta);
-        let k = st.len();
-        self.threshold
-            .value(self.eps, d, ld, k, t, side(&st[l]), side(&st[a]))
+        self.rhs(st.len(), t, side(&st[l]), side(&st[a]))
     }
 
     /// Whether the threshold reads `t` (then (S) is tested every step, not only at releases).

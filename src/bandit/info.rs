@@ -226,6 +226,15 @@ pub struct CostFacts {
     pub global_episodes_ns_per_sample: Option<f64>,
 }
 
+/// The claims that rest on AdaP-TT's and AdaP-TT*'s stopping times.
+const ADAP_CLAIMS: &[ClaimRef] = &[
+    ClaimRef::F(52),
+    ClaimRef::F(53),
+    ClaimRef::F(54),
+    ClaimRef::F(55),
+    ClaimRef::Finding(1),
+];
+
 /// One entry per algorithm, in the order of the paper.
 pub const ALGORITHMS: &[AlgoInfo] = &[
     AlgoInfo {
@@ -315,13 +324,7 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         paper_preset: Some(presets::PAPER_ADAP_TT),
         upper_bound: Some(UpperKind::AdapTt),
         reference_rules: ReferenceRules::PublicCode,
-        claims: &[
-            ClaimRef::F(52),
-            ClaimRef::F(53),
-            ClaimRef::F(54),
-            ClaimRef::F(55),
-            ClaimRef::Finding(1),
-        ],
+        claims: ADAP_CLAIMS,
         claims_note: None,
         estimates: Estimates::Noisy,
         rule_sigma: RuleSigma::Rewards,
@@ -344,13 +347,7 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         paper_preset: Some(presets::PAPER_ADAP_TT_STAR),
         upper_bound: Some(UpperKind::AdapTtStar),
         reference_rules: ReferenceRules::SameAs(AlgoName::AdapTt),
-        claims: &[
-            ClaimRef::F(52),
-            ClaimRef::F(53),
-            ClaimRef::F(54),
-            ClaimRef::F(55),
-            ClaimRef::Finding(1),
-        ],
+        claims: ADAP_CLAIMS,
         claims_note: None,
         estimates: Estimates::Noisy,
         rule_sigma: RuleSigma::Rewards,

@@ -178,6 +178,17 @@ pub struct Equivalence {
     pub borderline: bool,
 }
 
+impl Equivalence {
+    /// Ratios that agree within ±10%: every 95% interval, from `ratio_lo_min` to
+    /// `ratio_hi_max`, inside `[1/1.1, 1.1]`, with the borderline test.
+    pub const RATIO_WITHIN_10_PERCENT: Equivalence = Equivalence {
+        lo: "ratio_lo_min",
+        hi: "ratio_hi_max",
+        margin: [1.0 / 1.1, 1.1],
+        borderline: true,
+    };
+}
+
 /// A borderline test on a point statistic.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Borderline {

@@ -205,9 +205,7 @@ impl DpTt {
             nt: x.nt,
             k: x.k as f64,
         };
-        let (d, ld) = (self.delta, self.ln_inv_delta);
-        self.threshold
-            .value(self.eps, d, ld, k, t, side(l), side(a))
+        self.rhs(k, t, side(l), side(a))
     }
 
     /// (C) with every cost computed afresh: `argmin_{a ≠ l} C(l, a, μ̃, N) + log N_a`, lowest

@@ -168,12 +168,7 @@ pub static S1: Claim<S1Stats> = Claim {
         decide: Some(
             "more runs of the public code (it has 9–50 per row), so that each ratio's interval falls inside or outside ±10%",
         ),
-        equivalence: Some(Equivalence {
-            lo: "ratio_lo_min",
-            hi: "ratio_hi_max",
-            margin: [1.0 / 1.1, 1.1],
-            borderline: true,
-        }),
+        equivalence: Some(Equivalence::RATIO_WITHIN_10_PERCENT),
         ..Rule::NONE
     },
     fair: "our reference rules are a reading of the public code (READINGS.md §P); agreement is an equivalence: every row's 95% interval inside ±10% (a log-figure's resolution), so that the paper's figures can be regenerated with them; an interval that contains 1 but crosses the margin is no evidence of agreement",

@@ -267,11 +267,17 @@ pub fn read_results_text(study: &Study, text: &str, source: &str) -> Result<Vec<
 }
 
 /// A field's error, naming its column: the one the reader names, else (a NaN, refused after
-/// parsing) the first column that reads as NaN.
+/// parsing) the one field that reads as NaN.
 fn reason(e: &csv::DeserializeError, rec: &csv::StringRecord) -> String {
     let column = e.field().map(|f| f as usize).or_else(|| {
-        rec.iter()
-            .position(|f| f.parse::<f64>().is_ok_and(f64::is_nan))
+        // Named only when one field alone reads as NaN (an instance may be called `NaN`).
+        let nan: Vec<usize> = rec
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.parse::<f64>().is_ok_and(f64::is_nan))
+            .map(|(j, _)| j)
+            .collect();
+        (nan.len() == 1).then(|| nan[0])
     });
     match column {
         Some(j) => format!(

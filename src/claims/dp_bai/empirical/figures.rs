@@ -42,12 +42,7 @@ const F50_RULE: Rule = Rule {
     decide: Some(
         "more runs per cell, until every ratio's interval falls inside or outside the ±10% band",
     ),
-    equivalence: Some(Equivalence {
-        lo: "ratio_lo_min",
-        hi: "ratio_hi_max",
-        margin: [1.0 / 1.1, 1.1],
-        borderline: true,
-    }),
+    equivalence: Some(Equivalence::RATIO_WITHIN_10_PERCENT),
     ..Rule::NONE
 };
 
