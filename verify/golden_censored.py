@@ -127,8 +127,8 @@ def main():
     # public code rows (data/public_code_runs.csv) against made-up "ours" moments
     ratio_case("ttucb_mu1", 53733, 5000, 1000, "54255.2", "5441.8", 50, 1, 1)
     ratio_case("ttucb_mu1_shifted", 60000, 5000, 100, "54255.2", "5441.8", 50, 1, 1)
-    ratio_case("adaptt_mu1_eps1_undercount", 200000, 30000, 1000, "158126.5", "10561.7", 11, "1.01", "1.53")
-    ratio_case("adaptt_mu2_eps0.1_far", 500000, 90000, 400, "207140.6", "37467.4", 14, "1.01", "1.53")
+    ratio_case("adaptt_mu1_eps1_counter", 200000, 30000, 1000, "158126.5", "10561.7", 11, 1, 2)
+    ratio_case("adaptt_mu2_eps0.1_far", 500000, 90000, 400, "207140.6", "37467.4", 14, 1, 2)
     ratio_case("dpse_mu2_eps1", 145845, 40000, 100, "146044.5", "42739.2", 50, 1, 1)
     ratio_case("dpse_ours_constant", 108802, 0, 100, "146044.5", "42739.2", 50, 1, 1)
 

@@ -17,9 +17,9 @@
 //! variances differ (our runs number 10² to 10³, the public code's 9 to 50).
 //!
 //! # A side known only within a factor
-//! The public code's AdaP-TT under-counts its `τ`: the true pulls are 1.01–1.53× the reported
-//! count (READINGS.md §P), so its true mean is `f·ȳ` for an unknown `f ∈ [f_lo, f_hi]`
-//! ([`FactorRange`], [`ADAPTT_UNDERCOUNT`]). Assuming the under-count scales the whole
+//! The public code's AdaP-TT reports a counter, not its pulls: its true mean is `f·ȳ` for an
+//! unknown `f ∈ [f_lo, f_hi]` ([`FactorRange`]; the range `[1, 2]` of [`ADAPTT_COUNTER`] follows
+//! from the doubling rule, READINGS.md §P.6). Assuming the under-count scales the whole
 //! distribution by `f` (so the true std is `f·s_y`), the log-ratio interval at a given `f` is the
 //! interval at `f = 1` divided by `f` (its standard error and degrees of freedom do not depend on
 //! `f`), and the union over `f` is
@@ -126,8 +126,19 @@ impl FactorRange {
     }
 }
 
-/// The public code's AdaP-TT under-count (READINGS.md §P): true pulls are 1.01–1.53× its reported `τ`.
-pub const ADAPTT_UNDERCOUNT: FactorRange = FactorRange { lo: 1.01, hi: 1.53 };
+/// The public code's AdaP-TT counter (READINGS.md §P.6): its pulls are `f` times the `τ` it
+/// reports, with `f ∈ [1, 2)`.
+///
+/// # Derivation
+/// The public code returns `counts.sum()`, where `counts[a]` grows only when arm `a` completes
+/// a phase, to the arm's pulls at that moment (`N_{T_k(a),a}`); the pulls of every arm's ongoing
+/// phase are left out. A phase ends when its pulls reach the completed ones (`ph_counts ==
+/// counts`), so an ongoing phase holds fewer pulls than the arm's completed ones, and the arm that
+/// just switched holds none: `counts.sum() <= τ < 2·counts.sum()`. In this crate's notation
+/// (L. 37, F.29) the counter is `Σ_a N_{T_k(a),a} = Σ_a 2^{k_a − 1}` and `N_{n,a} < 2·N_{T_k(a),a}`
+/// after the switch step (F.28). No measured factor narrows this range: the public runs record
+/// only the counter's moments (`data/public_code_runs.csv`).
+pub const ADAPTT_COUNTER: FactorRange = FactorRange { lo: 1.0, hi: 2.0 };
 
 /// Ratio of our mean over theirs with its interval, and the Welch test (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -173,7 +184,7 @@ fn welch_df(a: f64, n1: u64, b: f64, n2: u64) -> Option<f64> {
 ///
 /// # Reference
 /// Delta method: Casella & Berger §5.5.4; Welch (1947), Biometrika 34; Satterthwaite (1946).
-/// The factor range: module docs (READINGS.md §P for the AdaP-TT under-count).
+/// The factor range: module docs (READINGS.md §P.6 for the AdaP-TT counter).
 ///
 /// # Domain
 /// Moments as [`Moments::new`], `α ∈ (0, 1)`, a [`FactorRange`].
@@ -288,12 +299,12 @@ const FACTOR_GRID: usize = 1000;
 ///
 /// # Example
 /// ```
-/// use dpbai::mc::compare::{compare_means, Moments, ADAPTT_UNDERCOUNT};
-/// // AdaP-TT on μ1 at ε = 1: the public code's 158126.5 is under-counted by 1.01–1.53×
+/// use dpbai::mc::compare::{compare_means, Moments, ADAPTT_COUNTER};
+/// // AdaP-TT on μ1 at ε = 1: the public code's 158126.5 counts 1/2 to 1 of its pulls
 /// let ours = Moments::new(200000.0, 30000.0, 1000).unwrap();
 /// let theirs = Moments::new(158126.5, 10561.7, 11).unwrap();
-/// let c = compare_means(&ours, &theirs, ADAPTT_UNDERCOUNT).unwrap();
-/// assert!(c.ratio > 1.2 && c.ci95_lo < 1.0 && c.welch_p == 1.0); // 200000/158126.5 ∈ [1.01, 1.53]
+/// let c = compare_means(&ours, &theirs, ADAPTT_COUNTER).unwrap();
+/// assert!(c.ratio > 1.2 && c.ci95_lo < 1.0 && c.welch_p == 1.0); // 200000/158126.5 ∈ [1, 2]
 /// ```
 pub fn compare_means(
     ours: &Moments,
@@ -356,13 +367,13 @@ mod tests {
         let theirs = Moments::new(158126.5, 10561.7, 11).unwrap();
         let at = |f: f64| ratio_ci(&ours, &theirs.scaled(f), FactorRange::EXACT, 0.05).unwrap();
         let (lo1, hi1, se1, df1) = at(1.0);
-        let (lo2, hi2, se2, df2) = at(1.53);
-        assert!((lo2 - lo1 / 1.53).abs() < 1e-12 && (hi2 - hi1 / 1.53).abs() < 1e-12);
+        let (lo2, hi2, se2, df2) = at(2.0);
+        assert!((lo2 - lo1 / 2.0).abs() < 1e-12 && (hi2 - hi1 / 2.0).abs() < 1e-12);
         assert!((se2 - se1).abs() < 1e-15 && (df2.unwrap() - df1.unwrap()).abs() < 1e-9);
-        let c = compare_means(&ours, &theirs, ADAPTT_UNDERCOUNT).unwrap();
-        assert!((c.ci95_lo - at(1.53).0).abs() < 1e-12);
-        assert!((c.ci95_hi - at(1.01).1).abs() < 1e-12);
-        assert!(c.ratio_lo < c.ratio_hi && c.ratio_hi < c.ratio);
+        let c = compare_means(&ours, &theirs, ADAPTT_COUNTER).unwrap();
+        assert!((c.ci95_lo - at(2.0).0).abs() < 1e-12);
+        assert!((c.ci95_hi - at(1.0).1).abs() < 1e-12);
+        assert!(c.ratio_lo < c.ratio_hi && c.ratio_hi == c.ratio); // f_lo = 1
     }
 
     /// Both sides constant: a zero-width interval and a p-value of 0 or 1.

@@ -40,7 +40,7 @@ pub mod censored;
 pub mod compare;
 
 pub use censored::CensoredStats;
-pub use compare::{ADAPTT_UNDERCOUNT, FactorRange, Moments, RatioComparison, compare_means};
+pub use compare::{ADAPTT_COUNTER, FactorRange, Moments, RatioComparison, compare_means};
 
 use crate::bandit::{BaiAlgorithm, RunOutcome};
 use crate::error::{Error, Result};

@@ -451,7 +451,7 @@ pub fn public_code_table(g: &GridResults) -> String {
         let (ratio, ci, p) = match &c.cmp {
             Some(r) if r.factor.hi > r.factor.lo => (
                 format!(
-                    "{}–{} (under-count ×{}–{})",
+                    "{}–{} (counter factor ×{}–{})",
                     sig(r.ratio_lo, 3),
                     sig(r.ratio_hi, 3),
                     r.factor.lo,
