@@ -14,11 +14,20 @@
 //!   the study's cell groups, [`crate::claims::Context::group`]) and the traced runs;
 //! * `audit`: [`crate::audit::delta::audit_delta`] and the ε-DP audits.
 //!
+//! The engine's forms of the special functions (`*_unchecked`, and the `C_G` and `h` the
+//! thresholds call) return plain numbers and cannot fail; they [`touch`] the area instead. So
+//! does every entry point above. [`crate::claims::judge`] reads what a check touched
+//! ([`take_touched`]): that set is the claim's evidence areas, derived from what its check
+//! calls, not declared beside it, and a check that touched the injected area without failing
+//! is judged `not checkable` all the same. The Monte Carlo runs ([`crate::mc::simulate`], traced
+//! runs, the δ audits) are the `mc` and `audit` areas' own computations: their engine calls are
+//! not counted ([`untracked`]), since a cached cell or audit does not make them.
+//!
 //! An injection is process-wide (an atomic, seen by every worker thread, unlike a thread-local)
 //! and lasts as long as the [`Injection`] guard that [`inject`] returns; with no guard alive
 //! every entry point runs normally, at the cost of one relaxed atomic load.
 
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU32, Ordering};
 
 /// An evidence area that a fault can break.
 /// Spelled (`FromStr`, `Display`) by its serde names.
@@ -49,10 +58,55 @@ impl Area {
     fn code(self) -> u8 {
         self as u8 + 1
     }
+    fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
 }
 
 /// 0: no fault; otherwise [`Area::code`] of the broken area.
 static INJECTED: AtomicU8 = AtomicU8::new(0);
+
+/// The areas touched since the last [`take_touched`] ([`Area::bit`] flags).
+static TOUCHED: AtomicU8 = AtomicU8::new(0);
+
+/// How many [`Untracked`] guards are alive: while any is, [`touch`] records nothing.
+static UNTRACKED: AtomicU32 = AtomicU32::new(0);
+
+/// Records that a computation of `area` ran (see the module docs). One relaxed load when the
+/// area is already recorded or recording is paused.
+#[inline]
+pub fn touch(area: Area) {
+    let bit = area.bit();
+    if TOUCHED.load(Ordering::Relaxed) & bit == 0 && UNTRACKED.load(Ordering::Relaxed) == 0 {
+        TOUCHED.fetch_or(bit, Ordering::Relaxed);
+    }
+}
+
+/// The areas touched since the last call, in [`Area::ALL`]'s order; clears the record.
+pub fn take_touched() -> Vec<Area> {
+    let bits = TOUCHED.swap(0, Ordering::SeqCst);
+    Area::ALL
+        .into_iter()
+        .filter(|a| bits & a.bit() != 0)
+        .collect()
+}
+
+/// While alive, [`touch`] records nothing (see the module docs).
+#[derive(Debug)]
+#[must_use = "recording resumes when the guard is dropped"]
+pub struct Untracked(());
+
+impl Drop for Untracked {
+    fn drop(&mut self) {
+        UNTRACKED.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Pauses [`touch`] until the returned guard is dropped (guards nest).
+pub fn untracked() -> Untracked {
+    UNTRACKED.fetch_add(1, Ordering::SeqCst);
+    Untracked(())
+}
 
 /// While alive, the entry points of one area fail (see the module docs).
 #[derive(Debug)]
@@ -98,6 +152,7 @@ pub fn injected(area: Area) -> bool {
 /// [`crate::Error::Injected`] while a fault is injected into `area`.
 #[inline]
 pub fn check(area: Area) -> crate::Result<()> {
+    touch(area);
     if injected(area) {
         Err(crate::Error::Injected {
             area: area.as_str(),

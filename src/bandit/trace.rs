@@ -117,6 +117,7 @@ pub fn run_traced(
     max_steps: u64,
 ) -> Result<Trace> {
     crate::fault::check(crate::fault::Area::Mc)?;
+    let _untracked = crate::fault::untracked();
     if spec.setting.algo == AlgoName::DpSe {
         return Err(Error::param(
             "algo",

@@ -1,12 +1,11 @@
 //! A claim, declared once ([`Claim`]): its id, where the paper states it and how, its rule, its
-//! regime and evidence areas, and its check, whose typed statistics ([`Statistics`]) the rule
+//! regime, and its check, whose typed statistics ([`Statistics`]) the rule
 //! reads. A paper's claims module lists its declarations; everything else (the verdicts,
 //! REPORT.md's claims table, `verify/protocol.toml`, the claims table of docs/CLAIMS.md) is
 //! derived from them.
 
 use super::context::Context;
 use super::rule::{Regime, Rule};
-use crate::fault::Area;
 
 /// The statistics a claim's check returns: named `f64` values, declared as a struct with
 /// [`crate::statistics!`] so that a rule naming an absent statistic fails a test (every rule's
@@ -135,8 +134,6 @@ pub struct Claim<S: 'static> {
     pub fair: &'static str,
     /// The rule sets its evidence uses.
     pub rule_sets: &'static [RuleSet],
-    /// The evidence areas on its path (for `DPBAI_INJECT_FAULT`).
-    pub areas: &'static [Area],
     /// How the paper states it.
     pub regime: Regime,
     /// The check.
@@ -176,8 +173,6 @@ pub struct Meta {
     pub fair: &'static str,
     /// See [`Claim::rule_sets`].
     pub rule_sets: &'static [RuleSet],
-    /// See [`Claim::areas`].
-    pub areas: &'static [Area],
     /// See [`Claim::regime`].
     pub regime: Regime,
 }
@@ -195,7 +190,6 @@ impl<S: Statistics + Sync> AnyClaim for Claim<S> {
             rule: self.rule,
             fair: self.fair,
             rule_sets: self.rule_sets,
-            areas: self.areas,
             regime: self.regime,
         }
     }

@@ -11,8 +11,18 @@ use super::rule;
 pub fn judge(claim: &dyn AnyClaim, ctx: &mut Context) -> ClaimResult {
     let m = claim.meta();
     ctx.evidence.take();
+    crate::fault::take_touched();
     let outcome = claim.run(ctx);
-    let errors = ctx.evidence.take();
+    let areas = crate::fault::take_touched();
+    let mut errors = ctx.evidence.take();
+    // A fault reached through a path that cannot fail (the engine's forms of the special
+    // functions) decides as much as one reached through an entry point that fails.
+    if let Some(f) = ctx.fault.filter(|f| areas.contains(f) && errors.is_empty()) {
+        errors.push(format!(
+            "injected fault: the check called the `{}` area",
+            f.as_str()
+        ));
+    }
     let mut r = ClaimResult {
         id: m.id,
         title: m.title,
@@ -23,6 +33,7 @@ pub fn judge(claim: &dyn AnyClaim, ctx: &mut Context) -> ClaimResult {
         computed: String::new(),
         verdict: ClaimVerdict::NotCheckable,
         note: String::new(),
+        areas,
         raw: Vec::new(),
         ran: true,
     };

@@ -19,9 +19,12 @@
 //! `DPBAI_INJECT_FAULT=<area>` (`solver`, `special`, `mc`, `audit`), read by `dpbai verify` only
 //! and passed in [`Context::fault`], is injected by [`run_all`] into the area's own entry points
 //! ([`crate::fault`]) for the whole evidence gathering: every call into that area fails, so no
-//! claim on such a path can be `confirmed`, and no check has to remember to ask. Each claim
-//! declares the areas it uses ([`Claim::areas`]); `scripts/fault-areas.py` checks that the claims
-//! a fault moves are exactly those that declare its area.
+//! claim on such a path can be `confirmed`, and no check has to remember to ask. A claim's areas
+//! are not declared but derived from what its check calls ([`ClaimResult::areas`], recorded by
+//! [`crate::fault::touch`]); a check that reached the injected area through a path that cannot
+//! fail (the engine's special functions) is judged `not checkable` too.
+//! `scripts/fault-areas.py` checks that the claims a fault moves are exactly those whose
+//! derived areas contain it.
 
 pub mod bai25;
 mod context;

@@ -1,7 +1,7 @@
 //! The published forms of a paper's claim declarations, written from them and never by hand:
 //! the pre-registration `verify/protocol.toml` ([`protocol_toml`]: per claim, the paper's
 //! wording, the statistic we compute, the acceptance rule, why the rule is a fair reading, the
-//! rule set(s), the evidence areas and the regime) and the claims table of docs/CLAIMS.md
+//! rule set(s) and the regime) and the claims table of docs/CLAIMS.md
 //! ([`claims_table`]). `dpbai verify --write-protocol` writes both; a test fails when either
 //! committed file is stale, so the history of every rule stays readable in git.
 
@@ -50,9 +50,9 @@ pub fn protocol_toml(paper: &Paper) -> String {
             all.len() - variants
         ),
         "# wording, the statistic we compute, the acceptance rule (predicates over the named statistics,".into(),
-        "# see src/claims/rule.rs), why the rule is a fair reading, the rule set(s), the evidence areas".into(),
-        "# (for DPBAI_INJECT_FAULT), the regime in which the paper states the claim, and for agreement".into(),
-        "# claims the equivalence margin.".into(),
+        "# see src/claims/rule.rs), why the rule is a fair reading, the rule set(s), the regime in which".into(),
+        "# the paper states the claim, and for agreement claims the equivalence margin. A claim's evidence".into(),
+        "# areas are not declared: `dpbai verify --json` reports those its check called.".into(),
         format!(
             "# Written by `dpbai verify --write-protocol` from the claim declarations in src/claims/ (do not edit); a test fails when it is stale."
         ),
@@ -81,10 +81,6 @@ pub fn protocol_toml(paper: &Paper) -> String {
         out.push(format!(
             "rule_sets = {}",
             list(m.rule_sets.iter().map(|s| q(s.as_str())))
-        ));
-        out.push(format!(
-            "areas = {}",
-            list(m.areas.iter().map(|a| q(a.as_str())))
         ));
         out.push(format!("regime = {}", q(m.regime.as_str())));
         if let Some(e) = &r.equivalence {

@@ -56,6 +56,9 @@ pub struct ClaimResult {
     pub verdict: ClaimVerdict,
     /// Why the claim is not checkable, or what would decide it when inconclusive.
     pub note: String,
+    /// The evidence areas its check called ([`crate::fault::take_touched`]), derived, not
+    /// declared.
+    pub areas: Vec<crate::fault::Area>,
     /// Statistics as the check returned them (before the rule).
     #[serde(skip)]
     pub raw: Vec<(&'static str, f64)>,

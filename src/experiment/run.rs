@@ -74,6 +74,8 @@ pub fn simulate_spec(
     threads: usize,
     shard: Option<Shard>,
 ) -> Result<(Vec<RunRecord>, f64)> {
+    // A cell is Monte Carlo evidence, cached or not (`fault` module docs).
+    let _untracked = crate::fault::untracked();
     let (algo, checked) = spec.build()?;
     let cfg = EngineConfig {
         seed: spec.seed,

@@ -185,6 +185,7 @@ pub fn simulate(
     cfg: &EngineConfig,
     on_run_done: &(dyn Fn() + Sync),
 ) -> Result<Vec<RunRecord>> {
+    let _untracked = crate::fault::untracked();
     if cfg.runs == 0 {
         return Err(Error::param("runs", 0, "at least 1"));
     }
@@ -231,6 +232,7 @@ pub fn simulate_runs(
     indices: &[u64],
     on_run_done: &(dyn Fn() + Sync),
 ) -> Vec<RunRecord> {
+    let _untracked = crate::fault::untracked();
     indices
         .par_iter()
         .map(|&r| {

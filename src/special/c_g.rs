@@ -75,6 +75,7 @@ pub fn g_g(lambda: f64) -> Result<f64> {
 /// assert!((c - 11.954646).abs() < 1e-6 && (lam - 0.9686).abs() < 1e-4); // READINGS.md §C.2
 /// ```
 pub fn c_g_with_argmin(x: f64) -> (f64, f64) {
+    crate::fault::touch(crate::fault::Area::Special);
     if x > 1e30 {
         // C_G(x) − x = O(log x) < 100 here, far below ulp(x)/2 > 7e13: fl(C_G(x)) = x, and
         // λ* = 1 − O(1/x) rounds to 1.
@@ -147,6 +148,7 @@ pub fn c_g(x: f64) -> Result<f64> {
 /// [`c_g`] without the fault check of [`crate::fault`]: the engine's own calls (its stopping
 /// thresholds inside runs), which a fault would turn into runs that never stop.
 pub(crate) fn c_g_engine(x: f64) -> Result<f64> {
+    crate::fault::touch(crate::fault::Area::Special);
     if !(x > 0.0 && x.is_finite()) {
         return Err(Error::param("x", x, "a finite number > 0 (C_G)"));
     }

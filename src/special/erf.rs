@@ -85,6 +85,7 @@ fn erf_series(x: f64) -> f64 {
 /// assert!((dpbai::special::erf(0.5) - 0.5204998778130465).abs() < 1e-15);
 /// ```
 pub fn erf(x: f64) -> f64 {
+    crate::fault::touch(crate::fault::Area::Special);
     if x.is_nan() {
         return f64::NAN;
     }
@@ -126,6 +127,7 @@ const ERFC_ZERO_FROM: f64 = 28.0;
 /// assert!((dpbai::special::erfc(3.0) / 2.209049699858544e-05 - 1.0).abs() < 1e-14);
 /// ```
 pub fn erfc(x: f64) -> f64 {
+    crate::fault::touch(crate::fault::Area::Special);
     if x.is_nan() {
         return f64::NAN;
     }
@@ -159,6 +161,7 @@ pub fn erfc(x: f64) -> f64 {
 /// assert!(dpbai::special::ln_erfc(100.0).is_finite()); // erfc(100) underflows
 /// ```
 pub fn ln_erfc(x: f64) -> f64 {
+    crate::fault::touch(crate::fault::Area::Special);
     if x.is_nan() {
         return f64::NAN;
     }

@@ -133,6 +133,7 @@ fn ubar_from_y1(y1: f64) -> f64 {
 /// ```
 #[inline]
 pub fn lambert_w0_unchecked(x: f64) -> f64 {
+    crate::fault::touch(crate::fault::Area::Special);
     if x.abs() < 1e-9 {
         // W0(x) = x − x² + 3x³/2 − ...; remainder 8x⁴/3 is below 1e-27 relative.
         return x * (1.0 - x * (1.0 - 1.5 * x));
@@ -176,6 +177,7 @@ pub fn lambert_w0_unchecked(x: f64) -> f64 {
 /// ```
 #[inline]
 pub fn lambert_wm1_unchecked(x: f64) -> f64 {
+    crate::fault::touch(crate::fault::Area::Special);
     if x < -0.25 {
         let d = one_plus_ex(x);
         if d <= 0.0 {
@@ -213,6 +215,7 @@ pub fn lambert_wm1_unchecked(x: f64) -> f64 {
 /// ```
 #[inline]
 pub fn wbar_m1_unchecked(x: f64) -> f64 {
+    crate::fault::touch(crate::fault::Area::Special);
     ubar_from_y1(x - 1.0)
 }
 

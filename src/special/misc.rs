@@ -79,6 +79,7 @@ pub fn h(x: f64, delta: f64, n_arms: usize) -> Result<f64> {
 /// [`h`] without the fault check of [`crate::fault`]: the engine's own calls (its stopping
 /// thresholds inside runs), which a fault would turn into runs that never stop.
 pub(crate) fn h_engine(x: f64, delta: f64, n_arms: usize) -> Result<f64> {
+    crate::fault::touch(crate::fault::Area::Special);
     check_x_ge1(x)?;
     check_delta_k(delta, n_arms)?;
     let kx = x.log2() + 2.0;
@@ -165,6 +166,7 @@ pub fn g1(y: f64) -> Result<f64> {
 /// ```
 #[inline]
 pub fn g1_unchecked(y: f64) -> f64 {
+    crate::fault::touch(crate::fault::Area::Special);
     if y == 0.0 {
         return 1.0;
     }

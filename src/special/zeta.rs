@@ -120,6 +120,7 @@ pub(crate) fn zeta_derivs<const ORDER: u8>(s: f64, sm1: f64) -> (f64, f64, f64) 
 /// ```
 #[inline]
 pub fn zeta_unchecked(s: f64, sm1: f64) -> f64 {
+    crate::fault::touch(crate::fault::Area::Special);
     if s > 60.0 {
         // ζ(s) − 1 − 2^{-s} < 3^{-s}·1.5 < 1e-28: two terms suffice.
         return 1.0 + (-s * LN2).exp() + (-s * LN3).exp();

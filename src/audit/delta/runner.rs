@@ -306,6 +306,7 @@ fn audit_delta_impl(
     build: &CheckedFactory<'_>,
 ) -> Result<DeltaReport> {
     crate::fault::check(crate::fault::Area::Audit)?;
+    let _untracked = crate::fault::untracked();
     check_open("alpha", cfg.alpha, 0.0, 1.0)?;
     if cfg.max_steps == 0 {
         return Err(Error::param("max_steps", 0, "at least 1"));

@@ -264,6 +264,7 @@ fn default_runs(target: &Target) -> u64 {
 /// algorithm, or an algorithm that cannot run on reward tables.
 pub fn audit_dp(target: &Target, o: &DpOptions) -> Result<DpReport> {
     crate::fault::check(crate::fault::Area::Audit)?;
+    let _untracked = crate::fault::untracked();
     check_above("eps", o.eps, 0.0)?;
     check_open("gamma", o.gamma, 0.0, 1.0)?;
     check_open("alpha", o.alpha, 0.0, 1.0)?;

@@ -131,7 +131,6 @@ pub static B6: Claim<B6Stats> = Claim {
     },
     fair: "the privacy of DP-TT rests on its release mechanism (every decision is post-processing of the released sums and counts): its output law is computed exactly, so the loss is a number, not an estimate; an auditor that misses a planted bug of the same mechanism has no power, and the claim is then not confirmed",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Audit],
     regime: Regime::Exact,
     check: b6,
 };
@@ -397,7 +396,6 @@ pub static B7: Claim<B7Stats> = Claim {
     },
     fair: "a finite audit can certify δ-correctness only on the space it covers and only up to its power: confirmed when every row of the declared space is certified to hold (upper bound below δ, no capped run); refuted when a row is certified violated; the power says how large an error rate could have been missed",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Audit],
     regime: Regime::Finite,
     check: b7,
 };

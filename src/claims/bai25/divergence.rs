@@ -29,7 +29,6 @@ pub static B1: Claim<B1Stats> = Claim {
     ),
     fair: "identities and inequalities of mathematics, checked to a tolerance far above the rounding of a golden-section minimum of a convex function (the value error is second order in the minimiser's) and far below any real discrepancy; the limit ε → ∞ is exact at the finite threshold (the iff), the limit ε → 0 is judged at ε = 1e-9 where the deviation is first order in ε",
     rule_sets: &[RuleSet::Paper],
-    areas: &[],
     regime: Regime::Exact,
     check: b1,
 };

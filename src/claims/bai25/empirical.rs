@@ -78,7 +78,6 @@ pub static B8: Claim<B8Stats> = Claim {
     },
     fair: "a limit superior of E[τ]/log(1/δ) is the slope of E[τ] ≈ a + b·log(1/δ) as δ → 0 (as the first paper's asymptotic claims are judged): the secant at the two smallest δ is its evidence, confirmed when every interval lies below the bound, refuted when one lies above; the bound needs distinct means, so μ1 (tied arms) is reported beside it and not judged",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Mc, Area::Solver],
     regime: Regime::Asymptotic,
     check: b8,
 };
@@ -204,7 +203,6 @@ pub static B9: Claim<B9Stats> = Claim {
     },
     fair: "a lower bound on E[τ] of δ-correct algorithms: a cell is evidence against it only when its whole 95% interval lies below (a capped cell's mean is a lower bound itself, so it never is); the non-private reference is held to its own bound, T*_KL·log(1/(3δ)) (T*_ε at ε = ∞), since no ε-DP bound applies to it",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Mc, Area::Solver],
     regime: Regime::Finite,
     check: b9,
 };
@@ -292,7 +290,6 @@ pub static B10: Claim<B10Stats> = Claim {
     },
     fair: "\"outperforms\" per ε is a comparison of mean stopping times under the poster's own thresholds (DP-TT: the printed shape dp-tt-poster, the only one published); the claim holds only if it holds at every ε and instance, refuted if DP-TT is certainly slower anywhere; every comparison where it does not hold is named",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Mc],
     regime: Regime::Finite,
     check: b10,
 };
@@ -411,7 +408,6 @@ pub static B12: Claim<B12Stats> = Claim {
     },
     fair: "\"on par up to a multiplicative gap\" would hold for any finite gap, so the rule fixes the gap the theory allows before the numbers are seen: 2(1 + η), DP-TT's own asymptotic factor over the non-private time in low privacy; the poster's figure (about 1.7 on both panels) lies well inside it",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Mc],
     regime: Regime::Finite,
     check: b12,
 };

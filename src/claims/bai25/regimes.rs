@@ -104,7 +104,6 @@ pub static B11: Claim<B11Stats> = Claim {
     rule: Rule::confirm("max_switch_factor <= 2"),
     fair: "the poster states one split for both instances; the theory's split is the switch of T*_ε, which depends on the instance: the statement is read as holding when each instance's switch lies within a factor 2 of 0.45 (a generous band for a value read off a figure with nine ε points a factor 4.6 apart), and refuted otherwise",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver],
     regime: Regime::Finite,
     check: b11,
 };

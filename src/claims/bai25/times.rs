@@ -41,7 +41,6 @@ pub static B2: Claim<B2Stats> = Claim {
     rule: Rule::confirm("violations == 0 and gap_small_eps < 1e-3 and gap_large_eps < 1e-6"),
     fair: "a chain of lower bounds at every instance and ε, with the solvers' certified relative accuracy 1e-8 as slack; the limits are judged at ε four decades beyond the grid's ends, where the gap of the chain is first order in ε (resp. e^{−ε}) and a limit that failed would leave a gap of order one",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver],
     regime: Regime::Exact,
     check: b2,
 };
@@ -104,7 +103,6 @@ pub static B3: Claim<B3Stats> = Claim {
     rule: Rule::confirm("violations == 0 and switch_violations == 0"),
     fair: "a sufficient condition: checked at and above the poster's value, to the solvers' certified accuracy; the switch is cross-checked against the certified times on both sides, so the report of where it lies rests on the times themselves, not on the switch's closed form alone (μ3 has means 0 and 1: no finite ε gives T*_ε = T*_KL there, and the poster's condition is infinite, so it is skipped)",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver],
     regime: Regime::Exact,
     check: b3,
 };
@@ -185,7 +183,6 @@ pub static B4: Claim<B4Stats> = Claim {
     ),
     fair: "a limit, judged on its trend over three decades of ε and on its value at the smallest (first order in ε: a limit other than T*_TV would leave a gap of order one); monotonicity on the grid with the solvers' certified accuracy as slack",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver],
     regime: Regime::Asymptotic,
     check: b4,
 };
@@ -250,7 +247,6 @@ pub static B5: Claim<B5Stats> = Claim {
     rule: Rule::confirm("violations == 0 and max_ratio <= 2"),
     fair: "an inequality at every instance and ε, with the solvers' certified accuracy as slack; the factor 8 is 2(1 + η) = 4 times this 2",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver],
     regime: Regime::Exact,
     check: b5,
 };

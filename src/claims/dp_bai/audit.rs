@@ -66,7 +66,6 @@ pub static F59: Claim<F59Stats> = Claim {
     },
     fair: "the claim is about mechanisms and algorithms: both halves must be certified; a black-box audit that finds no violation certifies nothing, and an auditor that misses a planted bug has no power",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Audit],
     regime: Regime::Exact,
     check: f59,
 };
@@ -389,7 +388,6 @@ pub static F60: Claim<F60Stats> = Claim {
     },
     fair: "the paper's definition is P(τ < ∞, â ≠ a*) ≤ δ: certified when every row's upper bound is below δ and no capped run could turn the conservative rate against it; refuted only when a row is certified violated",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Audit],
     regime: Regime::Finite,
     check: f60,
 };
@@ -437,7 +435,6 @@ pub static F60_UNIFORM: Claim<F60Stats> = Claim {
     },
     fair: "the statement is for any sampling rule, so a rule other than the algorithms' own must pass the same audit; the rule is F.60's, fixed before this evidence was computed",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Audit],
     regime: Regime::Finite,
     check: f60_uniform,
 };

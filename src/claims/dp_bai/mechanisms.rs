@@ -29,7 +29,6 @@ pub static F2: Claim<F2Stats> = Claim {
     },
     fair: "the bound is stated for every mechanism; randomised response is the mechanism of the paper's algorithms",
     rule_sets: &[RuleSet::Paper],
-    areas: &[],
     regime: Regime::Exact,
     check: f2,
 };
@@ -92,7 +91,6 @@ pub static F9: Claim<F9Stats> = Claim {
     },
     fair: "an identity: equality to rounding",
     rule_sets: &[RuleSet::Paper],
-    areas: &[],
     regime: Regime::Exact,
     check: f9,
 };
@@ -143,7 +141,6 @@ pub static F15: Claim<F15Stats> = Claim {
     },
     fair: "as printed, Alg. 8 runs the GLR with σ = 1/2, which holds only if the noise adds no variance (R.12); the corrected reading (READINGS.md §R) uses σ² = 1/4 + σ_{ε,γ}², which bounds the privatised reward's variance, and the Gaussian-mechanism calibration is proven for ε < 1",
     rule_sets: &[RuleSet::Paper],
-    areas: &[],
     regime: Regime::Exact,
     check: f15,
 };
@@ -256,7 +253,6 @@ pub static F16: Claim<F16Stats> = Claim {
     },
     fair: "Thm. 14's bound must hold for every mechanism; the Laplace sum mechanism is the one the global algorithms use",
     rule_sets: &[RuleSet::Paper],
-    areas: &[],
     regime: Regime::Exact,
     check: f16,
 };
@@ -311,7 +307,6 @@ pub static F49: Claim<F49Stats> = Claim {
     },
     fair: "identities; the tolerance is the quadrature's accuracy",
     rule_sets: &[RuleSet::Paper],
-    areas: &[],
     regime: Regime::Exact,
     check: f49,
 };
@@ -388,7 +383,6 @@ pub static F58: Claim<F58Stats> = Claim {
     },
     fair: "a definition: equality to rounding",
     rule_sets: &[RuleSet::Paper],
-    areas: &[],
     regime: Regime::Exact,
     check: f58,
 };

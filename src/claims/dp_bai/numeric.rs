@@ -31,7 +31,6 @@ pub static F1: Claim<F1Stats> = Claim {
     },
     fair: "the inequality is claimed for every δ; a positive minimum margin on a dense grid refined at the minimiser is the direct check (prototype: min margin 0.00733)",
     rule_sets: &[RuleSet::Paper],
-    areas: &[],
     regime: Regime::Exact,
     check: f1,
 };
@@ -93,7 +92,6 @@ pub static F6: Claim<F6Stats> = Claim {
     },
     fair: "an identity: equality to rounding",
     rule_sets: &[RuleSet::Paper],
-    areas: &[],
     regime: Regime::Exact,
     check: f6,
 };
@@ -144,7 +142,6 @@ pub static F7: Claim<F7Stats> = Claim {
     },
     fair: "'behaves like ε^{-2}' means c(ε)/ε² → 1; at ε = 1e-4 the next term 3ε is 3e-4",
     rule_sets: &[RuleSet::Paper],
-    areas: &[],
     regime: Regime::Asymptotic,
     check: f7,
 };
@@ -192,7 +189,6 @@ pub static F8: Claim<F8Stats> = Claim {
     },
     fair: "'≈ 0.582' is three printed decimals: half a unit of the last digit",
     rule_sets: &[RuleSet::Paper],
-    areas: &[],
     regime: Regime::Exact,
     check: f8,
 };
@@ -247,7 +243,6 @@ pub static F12: Claim<F12Stats> = Claim {
     },
     fair: "an identity; the tolerance is the rounding of the randomised-response gaps (≈1e-11 at ε = 1e-3); the O(·) rate is an order statement and is not judged",
     rule_sets: &[RuleSet::Paper],
-    areas: &[],
     regime: Regime::Asymptotic,
     check: f12,
 };
@@ -301,7 +296,6 @@ pub static F14: Claim<F14Stats> = Claim {
     },
     fair: "a limit: the ratio at ε = 1e-6 must be 2 to the size of the next term",
     rule_sets: &[RuleSet::Paper],
-    areas: &[],
     regime: Regime::Asymptotic,
     check: f14,
 };
@@ -352,7 +346,6 @@ pub static F20: Claim<F20Stats> = Claim {
     },
     fair: "a two-sided inequality for every instance; the paper's six instances are the ones it is applied to",
     rule_sets: &[RuleSet::Paper],
-    areas: &[],
     regime: Regime::Exact,
     check: f20,
 };
@@ -410,7 +403,6 @@ pub static F22: Claim<F22Stats> = Claim {
     },
     fair: "an identity: equality to rounding",
     rule_sets: &[RuleSet::Paper],
-    areas: &[],
     regime: Regime::Exact,
     check: f22,
 };
@@ -464,7 +456,6 @@ pub static F25: Claim<F25Stats> = Claim {
     },
     fair: "a definition; checked for consistency with the library's ν_{G,ε}",
     rule_sets: &[RuleSet::Paper],
-    areas: &[],
     regime: Regime::Exact,
     check: f25,
 };
@@ -516,7 +507,6 @@ pub static F39: Claim<F39Stats> = Claim {
     },
     fair: "both limits are stated as printed; ε = 1e-10 and 1e10 are far enough that the next terms are below the tolerance (the true small-ε limit is 2Δ_a, R.23)",
     rule_sets: &[RuleSet::Paper],
-    areas: &[],
     regime: Regime::Asymptotic,
     check: f39,
 };
@@ -572,7 +562,6 @@ pub static F46: Claim<F46Stats> = Claim {
     },
     fair: "an identity; the tolerance covers cancellation in √(1+1/y) − 1 at large y",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Special],
     regime: Regime::Exact,
     check: f46,
 };
@@ -624,7 +613,6 @@ pub static F47: Claim<F47Stats> = Claim {
     },
     fair: "the root formula is exact; a sign check on both sides of the root is the statement",
     rule_sets: &[RuleSet::Paper],
-    areas: &[],
     regime: Regime::Exact,
     check: f47,
 };

@@ -173,7 +173,6 @@ pub static S1: Claim<S1Stats> = Claim {
     },
     fair: "our reference rules are a reading of the public code (READINGS.md §P); agreement is an equivalence: every row's 95% interval inside ±10% (a log-figure's resolution), so that the paper's figures can be regenerated with them; an interval that contains 1 but crosses the margin is no evidence of agreement",
     rule_sets: &[RuleSet::Reference],
-    areas: &[Area::Mc],
     regime: Regime::Finite,
     check: s1,
 };

@@ -48,7 +48,6 @@ pub static F30: Claim<F30Stats> = Claim {
     },
     fair: "'≈' is a leading-order statement as δ → 0: the deviation must shrink monotonically, here by at least a factor 3 over the range (the convergence is logarithmic in δ)",
     rule_sets: &[RuleSet::Paper],
-    areas: &[],
     regime: Regime::Asymptotic,
     check: f30,
 };
@@ -105,7 +104,6 @@ pub static F36: Claim<F36Stats> = Claim {
     },
     fair: "leading-order statements as δ → 0, judged as F.30",
     rule_sets: &[RuleSet::Paper],
-    areas: &[],
     regime: Regime::Asymptotic,
     check: f36,
 };

@@ -153,7 +153,6 @@ pub static F17: Claim<F17Stats> = Claim {
     },
     fair: "a lower bound on the expected counts of any δ-correct ε-DP strategy; the worst alternative makes it the tightest",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Mc],
     regime: Regime::Finite,
     check: f17,
 };
@@ -229,7 +228,6 @@ pub static F27: Claim<F27Stats> = Claim {
     },
     fair: "the sharper printed bound −1/2 ≤ … ≤ 1 for every n and a, up to rounding",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Mc],
     regime: Regime::Exact,
     check: f27,
 };
@@ -285,7 +283,6 @@ pub static F28: Claim<F28Stats> = Claim {
     },
     fair: "the strict inequality as printed, at every step",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Mc],
     regime: Regime::Exact,
     check: f28,
 };
@@ -334,7 +331,6 @@ pub static F29: Claim<F29Stats> = Claim {
     },
     fair: "an invariant at every switch; at least one switch must be observed for the check to mean anything",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Mc],
     regime: Regime::Exact,
     check: f29,
 };
@@ -408,7 +404,6 @@ pub static F44: Claim<F44Stats> = Claim {
     },
     fair: "an 'eventually' statement has no finite witness",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Mc],
     regime: Regime::Asymptotic,
     check: f44,
 };
@@ -472,7 +467,6 @@ pub static F45: Claim<F45Stats> = Claim {
     },
     fair: "an 'eventually' statement has no finite witness",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Mc],
     regime: Regime::Asymptotic,
     check: f45,
 };

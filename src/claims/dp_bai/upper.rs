@@ -50,7 +50,6 @@ pub static F31: Claim<F31Stats> = Claim {
     },
     fair: "the two limits of the printed bound, taken where the next terms are below the tolerances, and the stated factor as an upper bound",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver, Area::Special],
     regime: Regime::Asymptotic,
     check: f31,
 };
@@ -112,7 +111,6 @@ pub static F33: Claim<F33Stats> = Claim {
     },
     fair: "a limit and a factor read as an upper bound",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver, Area::Special],
     regime: Regime::Asymptotic,
     check: f33,
 };
@@ -171,7 +169,6 @@ pub static F35: Claim<F35Stats> = Claim {
     },
     fair: "'optimal up to a factor 16' is an upper bound on the ratio; a true but loose factor is confirmed, as in F.32 (Sec. 1.1.3's 48 is then loose but true; the inconsistency is reported in the evidence)",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver, Area::Special],
     regime: Regime::Asymptotic,
     check: f35,
 };
@@ -225,7 +222,6 @@ pub static F43: Claim<F43Stats> = Claim {
     },
     fair: "'optimal up to 4' for both algorithms: each factor must be at most 4 (the rounds part is F.41)",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver, Area::Special],
     regime: Regime::Asymptotic,
     check: f43,
 };
@@ -288,7 +284,6 @@ pub static F61: Claim<F61Stats> = Claim {
     },
     fair: "the paper states the same bound twice; it is consistent when the two statements give the same value",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver, Area::Special],
     regime: Regime::Exact,
     check: f61,
 };
@@ -347,7 +342,6 @@ pub static F62: Claim<F62Stats> = Claim {
     },
     fair: "a limit, taken where the next term is below the tolerance",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver, Area::Special],
     regime: Regime::Asymptotic,
     check: f62,
 };

@@ -51,7 +51,6 @@ pub static F26: Claim<F26Stats> = Claim {
     },
     fair: "sandwiches for every instance; uniqueness is shown by agreement with the strictly monotone closed form",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver],
     regime: Regime::Exact,
     check: f26,
 };
@@ -120,7 +119,6 @@ pub static F65: Claim<F65Stats> = Claim {
     },
     fair: "an inequality for every instance; the solver's certified relative accuracy 1e-8 (REL_TOL) is the slack of every inequality",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver],
     regime: Regime::Exact,
     check: f65,
 };

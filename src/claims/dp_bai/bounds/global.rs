@@ -32,7 +32,6 @@ pub static F18: Claim<F18Stats> = Claim {
     },
     fair: "a lower bound for every instance and ε; the solver's certified relative accuracy 1e-8 (REL_TOL) is the slack of every inequality",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver],
     regime: Regime::Exact,
     check: f18,
 };
@@ -89,7 +88,6 @@ pub static F19: Claim<F19Stats> = Claim {
     },
     fair: "an identity: equality to the solver's accuracy",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver],
     regime: Regime::Exact,
     check: f19,
 };
@@ -139,7 +137,6 @@ pub static F21: Claim<F21Stats> = Claim {
     },
     fair: "a chain of upper bounds for every instance and ε; the solver's certified relative accuracy 1e-8 (REL_TOL) is the slack of every inequality",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver],
     regime: Regime::Exact,
     check: f21,
 };
@@ -193,7 +190,6 @@ pub static F23: Claim<F23Stats> = Claim {
     },
     fair: "a definition: the switch is where the two relaxations meet",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver],
     regime: Regime::Exact,
     check: f23,
 };
@@ -244,7 +240,6 @@ pub static F24: Claim<F24Stats> = Claim {
     },
     fair: "an inequality for every instance; the solver's certified relative accuracy 1e-8 (REL_TOL) is the slack of every inequality",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver],
     regime: Regime::Exact,
     check: f24,
 };
@@ -292,7 +287,6 @@ pub static F34: Claim<F34Stats> = Claim {
     },
     fair: "an inequality on the stated range of ε; β = 1/2 (the paper's experiments)",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver],
     regime: Regime::Exact,
     check: f34,
 };
@@ -360,7 +354,6 @@ pub static F64: Claim<F64Stats> = Claim {
     },
     fair: "identities on the stated ranges, checked just inside each threshold",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver],
     regime: Regime::Exact,
     check: f64_,
 };

@@ -29,7 +29,6 @@ pub static F3: Claim<F3Stats> = Claim {
     },
     fair: "a lower bound claimed for every instance and ε; the solver's certified relative accuracy 1e-8 (REL_TOL) is the slack of every inequality",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver],
     regime: Regime::Exact,
     check: f3,
 };
@@ -84,7 +83,6 @@ pub static F4: Claim<F4Stats> = Claim {
     },
     fair: "an inequality for every instance; the solver's certified relative accuracy 1e-8 (REL_TOL) is the slack of every inequality",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver],
     regime: Regime::Exact,
     check: f4,
 };
@@ -129,7 +127,6 @@ pub static F5: Claim<F5Stats> = Claim {
     },
     fair: "an identity: equality to the solver's accuracy",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver],
     regime: Regime::Exact,
     check: f5,
 };
@@ -176,7 +173,6 @@ pub static F10: Claim<F10Stats> = Claim {
     },
     fair: "an identity; two solver runs of accuracy 1e-8 each and the rounding of the ν_ε gaps give 1e-7",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver],
     regime: Regime::Exact,
     check: f10,
 };
@@ -229,7 +225,6 @@ pub static F11: Claim<F11Stats> = Claim {
     },
     fair: "the inequality behind the bound; the solver's certified relative accuracy 1e-8 (REL_TOL) is the slack of every inequality",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver],
     regime: Regime::Asymptotic,
     check: f11,
 };
@@ -275,7 +270,6 @@ pub static F13: Claim<F13Stats> = Claim {
     },
     fair: "a limit (checked where the next term is below 1e-4) and a factor stated as an upper bound",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver],
     regime: Regime::Asymptotic,
     check: f13,
 };
@@ -336,7 +330,6 @@ pub static F63: Claim<F63Stats> = Claim {
     },
     fair: "an identity on the stated range: equality to the solver's accuracy",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Solver],
     regime: Regime::Exact,
     check: f63,
 };

@@ -30,7 +30,6 @@ pub static F32: Claim<F32Stats> = Claim {
     },
     fair: "each printed fact as printed; the range [8, 80] is an inclusion, confirmed when the true range lies inside it however loosely (F.35's factor is read the same way)",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Special],
     regime: Regime::Exact,
     check: f32,
 };
@@ -93,7 +92,6 @@ pub static F37: Claim<F37Stats> = Claim {
     },
     fair: "three identities or bounds as printed; tolerances of central differences (1e-5) and rounding (1e-12)",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Special],
     regime: Regime::Exact,
     check: f37,
 };
@@ -157,7 +155,6 @@ pub static F38: Claim<F38Stats> = Claim {
     },
     fair: "'≈' inside a threshold of size log(1/δ) ≈ 4.6 at δ = 0.01: an error up to 0.5 (about 10% of it) would not change a stopping time materially; a larger one would",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Special],
     regime: Regime::Asymptotic,
     check: f38,
 };
@@ -217,7 +214,6 @@ pub static F48: Claim<F48Stats> = Claim {
     },
     fair: "identities: equality to rounding",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Special],
     regime: Regime::Exact,
     check: f48,
 };
@@ -266,7 +262,6 @@ pub static F66: Claim<F66Stats> = Claim {
     },
     fair: "the printed constant is a lower bound truncated to 4 decimals",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Special],
     regime: Regime::Exact,
     check: f66,
 };

@@ -34,7 +34,6 @@ pub static F40: Claim<F40Stats> = Claim {
     },
     fair: "an O(·) rate holds when τ/rate stays within a constant factor over instances and four decades of ε; 50 leaves room for the log(K e²/δ) factors of DP-SE's epochs (which vary by less than 10 here)",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Mc],
     regime: Regime::Asymptotic,
     check: f40,
 };
@@ -122,7 +121,6 @@ pub static F41: Claim<F41Stats> = Claim {
     },
     fair: "the bound as printed on every cell; a cell with capped runs cannot violate it (its mean τ is only a lower bound); a half checked only on cells whose runs are all capped would be vacuous, so it is judged on the control whose runs stop; refuted only by a violation seen, inconclusive when a half has no cell whose runs all stop",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Mc],
     regime: Regime::Finite,
     check: f41,
 };
@@ -259,7 +257,6 @@ pub static F42: Claim<F42Stats> = Claim {
     },
     fair: "a limit superior of E[τ]/log(1/δ) is the slope b of E[τ] ≈ a + b·log(1/δ) as δ → 0; the secant at the two smallest δ of the grid is its asymptotic evidence: confirmed when its interval lies below the bound, refuted when above; the rounds statement is reported, not judged (an additive limsup of a difference has no finite-δ witness)",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Mc, Area::Solver],
     regime: Regime::Asymptotic,
     check: f42,
 };

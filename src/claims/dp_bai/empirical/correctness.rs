@@ -37,7 +37,6 @@ pub static F56: Claim<F56Stats> = Claim {
     },
     fair: "both definitions of δ-correctness are computed and named: the paper's formal one P(τ < ∞, â = a*) ≥ 1 − δ and the error rate P(τ < ∞, â ≠ a*) ≤ δ; a claim about every algorithm on every instance is judged per cell: confirmed only when every cell is certified below δ under both definitions (Bonferroni over the cells), refuted when a cell is certified above δ in errors (which violates both); a pool never confirms; judged per rule set",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Mc],
     regime: Regime::Finite,
     check: f56,
 };
@@ -63,7 +62,6 @@ pub static F56_REF: Claim<F56Stats> = Claim {
     },
     fair: "both definitions of δ-correctness are computed and named: the paper's formal one P(τ < ∞, â = a*) ≥ 1 − δ and the error rate P(τ < ∞, â ≠ a*) ≤ δ; a claim about every algorithm on every instance is judged per cell: confirmed only when every cell is certified below δ under both definitions (Bonferroni over the cells), refuted when a cell is certified above δ in errors (which violates both); a pool never confirms; judged per rule set; the paper's figures used these rules (Rem. 53)",
     rule_sets: &[RuleSet::Reference],
-    areas: &[Area::Mc],
     regime: Regime::Finite,
     check: f56r,
 };
@@ -188,7 +186,6 @@ pub static F57: Claim<F57Stats> = Claim {
     },
     fair: "'prohibitive' read as a multiple of the non-private cost, which does not depend on whose code runs it: at least 1000 times TTUCB's samples on the same instance (an hour's non-private study becomes six weeks) is prohibitive, less than 100 times is not; in between the wording cannot decide; measured at the paper's own grid points below 0.1",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Mc],
     regime: Regime::Finite,
     check: f57,
 };

@@ -62,7 +62,6 @@ pub static F50: Claim<F50Stats> = Claim {
     rule: F50_RULE,
     fair: "'matches exactly' on a log-scale figure spanning several decades: curves within ±10% (0.04 decades) are indistinguishable there; the theoretical ratio coth²(ε/2) is 1.076 at ε = 4, inside the margin; an equivalence test: every ratio's 95% interval must lie inside the margin (containing 1 is not agreement)",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Mc],
     regime: Regime::Finite,
     check: f50,
 };
@@ -79,7 +78,6 @@ pub static F50_REF: Claim<F50Stats> = Claim {
     rule: F50_RULE,
     fair: "'matches exactly' on a log-scale figure spanning several decades: curves within ±10% (0.04 decades) are indistinguishable there; the theoretical ratio coth²(ε/2) is 1.076 at ε = 4, inside the margin; an equivalence test: every ratio's 95% interval must lie inside the margin (containing 1 is not agreement); the paper's figures used these rules (Rem. 53)",
     rule_sets: &[RuleSet::Reference],
-    areas: &[Area::Mc],
     regime: Regime::Finite,
     check: f50r,
 };
@@ -165,7 +163,6 @@ pub static F51: Claim<F51Stats> = Claim {
     rule: F51_RULE,
     fair: "'multiplicative in ε^{-2}': an exponent within 0.5 of the predicted one (≈ −2) tells ε^{-2} from ε^{-1} and ε^{-3}",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Mc],
     regime: Regime::Asymptotic,
     check: f51,
 };
@@ -182,7 +179,6 @@ pub static F51_REF: Claim<F51Stats> = Claim {
     rule: F51_RULE,
     fair: "'multiplicative in ε^{-2}': an exponent within 0.5 of the predicted one (≈ −2) tells ε^{-2} from ε^{-1} and ε^{-3}; the paper's figures used these rules (Rem. 53)",
     rule_sets: &[RuleSet::Reference],
-    areas: &[Area::Mc],
     regime: Regime::Asymptotic,
     check: f51r,
 };
@@ -315,7 +311,6 @@ pub static F52: Claim<F52Stats> = Claim {
     rule: F52_RULE,
     fair: "'≈ 0.1', '≈ 0.4' read off a figure with a coarse ε grid: within a factor 2",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Mc, Area::Solver],
     regime: Regime::Finite,
     check: f52,
 };
@@ -332,7 +327,6 @@ pub static F52_REF: Claim<F52Stats> = Claim {
     rule: F52_RULE,
     fair: "'≈ 0.1', '≈ 0.4' read off a figure with a coarse ε grid: within a factor 2; the paper's figures used these rules (Rem. 53)",
     rule_sets: &[RuleSet::Reference],
-    areas: &[Area::Mc, Area::Solver],
     regime: Regime::Finite,
     check: f52r,
 };
@@ -418,7 +412,6 @@ pub static F53: Claim<F53Stats> = Claim {
     rule: F53_RULE,
     fair: "'four times … in the worst case, as shown theoretically' is the theorems' δ → 0 statement (Thm. 22, 24: limsup E[τ]/log(1/δ)), so it is judged on the δ-slope, the asymptotic evidence; a ratio above 4 at δ = 0.01 is a finite-δ excess, reported as a Finding, not a refutation",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Mc],
     regime: Regime::Asymptotic,
     check: f53,
 };
@@ -435,7 +428,6 @@ pub static F53_REF: Claim<F53Stats> = Claim {
     rule: F53_RULE,
     fair: "'four times … in the worst case, as shown theoretically' is the theorems' δ → 0 statement (Thm. 22, 24: limsup E[τ]/log(1/δ)), so it is judged on the δ-slope, the asymptotic evidence; a ratio above 4 at δ = 0.01 is a finite-δ excess, reported as a Finding, not a refutation; the paper's figures used these rules (Rem. 53)",
     rule_sets: &[RuleSet::Reference],
-    areas: &[Area::Mc],
     regime: Regime::Asymptotic,
     check: f53r,
 };
@@ -576,7 +568,6 @@ pub static F54: Claim<F54Stats> = Claim {
     rule: F54_RULE,
     fair: "'fewer samples for every ε and instance': every comparison must be significant in the stated direction; one significant reversal refutes it",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Mc],
     regime: Regime::Finite,
     check: f54,
 };
@@ -593,7 +584,6 @@ pub static F54_REF: Claim<F54Stats> = Claim {
     rule: F54_RULE,
     fair: "'fewer samples for every ε and instance': every comparison must be significant in the stated direction; one significant reversal refutes it; the paper's figures used these rules (Rem. 53)",
     rule_sets: &[RuleSet::Reference],
-    areas: &[Area::Mc],
     regime: Regime::Finite,
     check: f54r,
 };
@@ -712,7 +702,6 @@ pub static F55: Claim<F55Stats> = Claim {
     rule: F55_RULE,
     fair: "'an order of magnitude larger' is a log-scale statement, and the band is set by the paper's own numbers: its printed switches give 4/0.1 = 40 (μ1) and 2/0.4 = 5 (μ2), log10 = 1.60 and 0.70, which it calls an order of magnitude; the band [0.5, 1.7] holds both with 0.1–0.2 decades for the grid's coarseness; the switches are those of F.52 on the KM median when a curve has capped runs",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Mc, Area::Solver],
     regime: Regime::Finite,
     check: f55,
 };
@@ -729,7 +718,6 @@ pub static F55_REF: Claim<F55Stats> = Claim {
     rule: F55_RULE,
     fair: "'an order of magnitude larger' is a log-scale statement, and the band is set by the paper's own numbers: its printed switches give 4/0.1 = 40 (μ1) and 2/0.4 = 5 (μ2), log10 = 1.60 and 0.70, which it calls an order of magnitude; the band [0.5, 1.7] holds both with 0.1–0.2 decades for the grid's coarseness; the switches are those of F.52 on the KM median when a curve has capped runs; the paper's figures used these rules (Rem. 53)",
     rule_sets: &[RuleSet::Reference],
-    areas: &[Area::Mc, Area::Solver],
     regime: Regime::Finite,
     check: f55r,
 };

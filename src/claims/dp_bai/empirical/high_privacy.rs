@@ -48,7 +48,6 @@ pub static F67: Claim<F67Stats> = Claim {
     },
     fair: "'improves … in the high privacy regime' as ε → 0: at the grid's smallest ε every instance must show AdaP-TT* significantly below AdaP-TT; a significant reversal refutes it; both cells capped decide nothing",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Mc],
     regime: Regime::Asymptotic,
     check: f67,
 };
@@ -136,7 +135,6 @@ pub static F68: Claim<F68Stats> = Claim {
     },
     fair: "'∝ ε⁻¹' as ε → 0: an exponent within 0.5 of −1 tells ε⁻¹ from ε⁻² (the local regime) and from a constant, as F.51 does for the local ε⁻²; only points where every arm is in the high-privacy regime are the regime the statement is about; the bounds are also δ → 0 statements, so finite-δ slopes refute only when the cost does not grow as ε falls at all",
     rule_sets: &[RuleSet::Paper],
-    areas: &[Area::Mc],
     regime: Regime::Asymptotic,
     check: f68,
 };
