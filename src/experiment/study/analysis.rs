@@ -1,5 +1,5 @@
 //! Analyses of a finished study beyond the per-cell rows: each reading of an algorithm against
-//! its default reading ([`readings`]), and the slope of the mean stopping time in `log(1/δ)`
+//! its default reading ([`readings`]; with capped runs, [`capped_readings`]), and the slope of the mean stopping time in `log(1/δ)`
 //! ([`delta_slopes`]).
 
 use crate::bandit::{AlgoName, Setting};
@@ -50,14 +50,7 @@ fn is_base_of(b: &Cell, c: &Cell) -> bool {
 /// Statistics failures (not expected for valid rows).
 pub fn readings(study: &Study, rows: &[Row]) -> Result<Vec<ReadingComparison>> {
     let mut out = Vec::new();
-    for (v, sc) in study.cells.iter().enumerate() {
-        let Some(b) = study
-            .cells
-            .iter()
-            .position(|b| is_base_of(&b.cell, &sc.cell))
-        else {
-            continue;
-        };
+    for (v, b) in reading_pairs(study) {
         let (rv, rb) = (&rows[v], &rows[b]);
         if rv.capped > 0 || rb.capped > 0 {
             continue;
@@ -75,6 +68,78 @@ pub fn readings(study: &Study, rows: &[Row]) -> Result<Vec<ReadingComparison>> {
             base: b,
             ratio: c.ratio,
             ci95: [c.ci95_lo, c.ci95_hi],
+        });
+    }
+    Ok(out)
+}
+
+/// Every (variant, default reading) pair of row indices of `study`.
+fn reading_pairs(study: &Study) -> impl Iterator<Item = (usize, usize)> + '_ {
+    study.cells.iter().enumerate().filter_map(|(v, sc)| {
+        study
+            .cells
+            .iter()
+            .position(|b| is_base_of(&b.cell, &sc.cell))
+            .map(|b| (v, b))
+    })
+}
+
+/// One-sided level of each Clopper–Pearson bound of [`capped_readings`] (two bounds: a joint
+/// 95%).
+pub const CAPPED_SHARE_ALPHA: f64 = 0.025;
+
+/// A reading against its default reading when either has capped runs (their means are then
+/// only lower bounds): compared by their shares of capped runs at the common cap, the
+/// Kaplan–Meier survival `P(τ ≥ cap)` (no run is censored before the cap).
+#[derive(Debug, Clone)]
+pub struct CappedComparison {
+    /// Index of the variant's row.
+    pub variant: usize,
+    /// Index of the default reading's row.
+    pub base: usize,
+    /// `Some(Less)`: the variant's capped share is significantly below the default's (the
+    /// variant's upper one-sided Clopper–Pearson bound at [`CAPPED_SHARE_ALPHA`] below the
+    /// default's lower one), `Some(Greater)` the reverse, `None`: the bounds overlap, or the
+    /// caps differ.
+    pub order: Option<std::cmp::Ordering>,
+    /// The two shares' bounds `[lower, upper]`: the variant's, then the default's.
+    pub bounds: [[f64; 2]; 2],
+}
+
+/// The reading comparisons [`readings`] leaves out because a cell has capped runs, each decided
+/// by censored data (see [`CappedComparison`]).
+///
+/// # Errors
+/// A Clopper–Pearson bound out of its domain (a row with no run).
+pub fn capped_readings(study: &Study, rows: &[Row]) -> Result<Vec<CappedComparison>> {
+    use crate::audit::ci::{lower, upper};
+    let mut out = Vec::new();
+    for (v, b) in reading_pairs(study) {
+        let (rv, rb) = (&rows[v], &rows[b]);
+        if rv.capped == 0 && rb.capped == 0 {
+            continue;
+        }
+        let bounds = |r: &Row| -> Result<[f64; 2]> {
+            Ok([
+                lower(r.capped, r.runs, CAPPED_SHARE_ALPHA)?,
+                upper(r.capped, r.runs, CAPPED_SHARE_ALPHA)?,
+            ])
+        };
+        let (x, y) = (bounds(rv)?, bounds(rb)?);
+        let order = if rv.max_steps != rb.max_steps {
+            None
+        } else if x[1] < y[0] {
+            Some(std::cmp::Ordering::Less)
+        } else if x[0] > y[1] {
+            Some(std::cmp::Ordering::Greater)
+        } else {
+            None
+        };
+        out.push(CappedComparison {
+            variant: v,
+            base: b,
+            order,
+            bounds: [x, y],
         });
     }
     Ok(out)

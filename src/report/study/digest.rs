@@ -9,7 +9,9 @@
 use super::output::read_results_text;
 use crate::bandit::AlgoName;
 use crate::error::{Error, Result, compact_number};
-use crate::experiment::study::analysis::{delta_slopes, readings};
+use crate::experiment::study::analysis::{
+    CAPPED_SHARE_ALPHA, capped_readings, delta_slopes, readings,
+};
 use crate::experiment::study::config::Study;
 use crate::experiment::study::{Row, parse_study};
 use crate::numbers::sig;
@@ -130,8 +132,8 @@ fn sensitivity(out: &mut String, study: &Study, rows: &[Row]) -> Result<()> {
         .collect();
     let _ = writeln!(
         out,
-        "{} of {} comparisons of a reading with the default reading (same seed plan, ratio of \
-         mean τ with its 95% interval; cells with capped runs left out) differ at 95%:\n",
+        "{} of {} comparisons of a reading with the default reading with no capped run (same seed \
+         plan, ratio of mean τ with its 95% interval) differ at 95%:\n",
         differ.len(),
         cmp.len()
     );
@@ -157,6 +159,47 @@ fn sensitivity(out: &mut String, study: &Study, rows: &[Row]) -> Result<()> {
             b.runs,
             resting_on(study.cells[c.variant].cell.setting.algo),
         );
+    }
+    let capped = capped_readings(study, rows)?;
+    if !capped.is_empty() {
+        let decided = capped.iter().filter(|c| c.order.is_some()).count();
+        let _ = writeln!(
+            out,
+            "\n{} more comparisons have capped runs on one side or both (their means are only lower \
+             bounds). They are compared by their shares of capped runs at the common cap, the \
+             Kaplan–Meier survival P(τ ≥ cap), each with one-sided {}% Clopper–Pearson bounds \
+             (joint 95%); {decided} of them differ:\n",
+            capped.len(),
+            100.0 * (1.0 - CAPPED_SHARE_ALPHA)
+        );
+        out.push_str(
+            "| instance | reading | default | ε | capped runs: reading [bounds] | default [bounds] | differ? |\n\
+             |---|---|---|---|---|---|---|\n",
+        );
+        for c in &capped {
+            let (v, b) = (&rows[c.variant], &rows[c.base]);
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {}/{} [{}, {}] | {}/{} [{}, {}] | {} |",
+                v.instance,
+                v.label,
+                b.label,
+                v.eps.map(compact_number).unwrap_or_default(),
+                v.capped,
+                v.runs,
+                sig(c.bounds[0][0], 3),
+                sig(c.bounds[0][1], 3),
+                b.capped,
+                b.runs,
+                sig(c.bounds[1][0], 3),
+                sig(c.bounds[1][1], 3),
+                match c.order {
+                    Some(std::cmp::Ordering::Less) => "fewer capped",
+                    Some(std::cmp::Ordering::Greater) => "more capped",
+                    _ => "undetermined",
+                }
+            );
+        }
     }
     let over: Vec<&Row> = rows.iter().filter(|r| r.error_ci[0] > r.delta).collect();
     if over.is_empty() {

@@ -5,6 +5,7 @@ pub(super) use crate::claims::dp_bai::evidence::paper_instances;
 pub(super) use crate::claims::prelude::*;
 pub(super) use crate::experiment::CellResult;
 pub(super) use crate::experiment::grid::GridResults;
+use crate::experiment::study::analysis::CAPPED_SHARE_ALPHA;
 pub(super) use crate::numbers::sig;
 
 /// z of a two-sided 95% normal interval.
@@ -155,6 +156,55 @@ pub(crate) fn fmt_ratio(r: RatioEst) -> String {
         (false, true) => format!("≤ {} [0, {}]", sig(r.r, 3), end(r.hi)),
         (false, false) => format!("{} [{}, {}]", sig(r.r, 3), end(r.lo), end(r.hi)),
     }
+}
+
+/// Two cells whose runs are both capped, compared by censored data rather than left undecided:
+/// their shares of capped runs at a common cap `C` are the Kaplan–Meier survival `P(τ ≥ C)`
+/// (no run is censored before the cap). `Some(Less)` when `a`'s share is significantly below
+/// `b`'s (the upper Clopper–Pearson bound of `a`'s below the lower bound of `b`'s, each
+/// one-sided at [`CAPPED_SHARE_ALPHA`]), `Some(Greater)` the reverse, `None` when the bounds
+/// overlap or the caps differ. With the text `k/n vs k/n at cap C`.
+pub(crate) fn capped_shares(
+    ev: &Evidence,
+    a: &CellResult,
+    b: &CellResult,
+) -> (Option<std::cmp::Ordering>, String) {
+    use crate::audit::ci::{lower, upper};
+    let (x, y) = (&a.summary.censored, &b.summary.censored);
+    let text = format!(
+        "capped shares {}/{} vs {}/{}",
+        x.capped, x.runs, y.capped, y.runs
+    );
+    if x.cap.is_none() || x.cap != y.cap {
+        return (None, format!("{text} at different caps"));
+    }
+    let bound = |r: crate::Result<f64>| ev.value(Area::Mc, r);
+    let (xa, xb) = (
+        bound(upper(x.capped, x.runs, CAPPED_SHARE_ALPHA)),
+        bound(lower(x.capped, x.runs, CAPPED_SHARE_ALPHA)),
+    );
+    let (ya, yb) = (
+        bound(upper(y.capped, y.runs, CAPPED_SHARE_ALPHA)),
+        bound(lower(y.capped, y.runs, CAPPED_SHARE_ALPHA)),
+    );
+    let order = if xa < yb {
+        Some(std::cmp::Ordering::Less)
+    } else if xb > ya {
+        Some(std::cmp::Ordering::Greater)
+    } else {
+        None
+    };
+    (
+        order,
+        format!(
+            "{text} at cap {} ([{}, {}] vs [{}, {}])",
+            sig(x.cap.unwrap_or(0) as f64, 3),
+            sig(xb, 3),
+            sig(xa, 3),
+            sig(yb, 3),
+            sig(ya, 3)
+        ),
+    )
 }
 
 /// The mean of a cell as text: `≥ m` when runs are capped.

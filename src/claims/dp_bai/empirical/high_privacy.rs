@@ -4,7 +4,7 @@
 //! (ε → 0) and judged on the grid's smallest ε, with the instances' per-arm regimes (F.25)
 //! deciding which points are in the high-privacy regime.
 
-use super::estimates::{est, fmt_ratio, get, grid, no_grid, ratio};
+use super::estimates::{capped_shares, est, fmt_ratio, get, grid, no_grid, ratio};
 use crate::bandit::{AlgoName, Rules};
 use crate::claims::dp_bai::evidence::paper_instances;
 use crate::claims::prelude::*;
@@ -37,7 +37,7 @@ pub static F67: Claim<F67Stats> = Claim {
         source: "Sec. 4.4, 5.2; Thm. 22 vs 24",
     }),
     wording: None,
-    statistic: "instances / below / above / undetermined: instances μ1–μ6 compared at their smallest grid ε (paper rules: under the public code's, AdaP-TT* is AdaP-TT) and how many have the 95% interval of τ(AdaP-TT*)/τ(AdaP-TT) below 1, above 1, or both cells capped (capped runs are counted at the cap (a lower bound of the mean) and leave the interval open on that side)",
+    statistic: "instances / below / above / undetermined: instances μ1–μ6 compared at their smallest grid ε (paper rules: under the public code's, AdaP-TT* is AdaP-TT) and how many have the 95% interval of τ(AdaP-TT*)/τ(AdaP-TT) below 1 or above 1 (capped runs are counted at the cap (a lower bound of the mean) and leave the interval open on that side); when both cells have capped runs, their shares of capped runs at the common cap (the Kaplan–Meier survival P(τ ≥ cap)) decide instead: below (above) when AdaP-TT*'s upper (lower) one-sided 97.5% Clopper–Pearson bound lies below (above) AdaP-TT's lower (upper) one; undetermined: those bounds overlap, or the caps differ",
     rule: Rule {
         confirm: Some("instances > 0 and below == instances"),
         refute: Some("above > 0"),
@@ -46,7 +46,7 @@ pub static F67: Claim<F67Stats> = Claim {
         ),
         ..Rule::NONE
     },
-    fair: "'improves … in the high privacy regime' as ε → 0: at the grid's smallest ε every instance must show AdaP-TT* significantly below AdaP-TT; a significant reversal refutes it; both cells capped decide nothing",
+    fair: "'improves … in the high privacy regime' as ε → 0: at the grid's smallest ε every instance must show AdaP-TT* significantly below AdaP-TT; a significant reversal refutes it; when both cells are capped their means are only lower bounds, but the censored runs still order the two survival curves at the cap",
     rule_sets: &[RuleSet::Paper],
     regime: Regime::Asymptotic,
     check: f67,
@@ -84,18 +84,31 @@ pub(super) fn f67(ctx: &mut Context) -> Checked<F67Stats> {
         let r = ratio(&ctx.evidence, a, b);
         n += 1;
         if r.num_capped && r.den_capped {
-            // Both censored: the means decide nothing; the KM medians are shown beside.
-            undetermined += 1;
-        } else {
-            below += u32::from(r.hi < 1.0);
-            above += u32::from(r.lo > 1.0);
+            // Both censored: the means are lower bounds, the capped shares decide.
+            let (order, text) = capped_shares(&ctx.evidence, a, b);
+            match order {
+                Some(std::cmp::Ordering::Less) => below += 1,
+                Some(std::cmp::Ordering::Greater) => above += 1,
+                _ => undetermined += 1,
+            }
+            rows.push(format!(
+                "{name} ε = {e}: both capped, {text}: {}",
+                match order {
+                    Some(std::cmp::Ordering::Less) => "below",
+                    Some(std::cmp::Ordering::Greater) => "above",
+                    _ => "undetermined",
+                }
+            ));
+            continue;
         }
+        below += u32::from(r.hi < 1.0);
+        above += u32::from(r.lo > 1.0);
         rows.push(format!("{name} ε = {e}: {}", fmt_ratio(r)));
     }
     Checked::done(
         format!(
             "τ(AdaP-TT*)/τ(AdaP-TT) at the smallest grid ε, provable thresholds [95% interval]: {}; significantly \
-             below 1 on {below} of {n} instances, above on {above}, undetermined (both cells capped) on {undetermined}",
+             below 1 on {below} of {n} instances, above on {above}, undetermined on {undetermined}",
             rows.join("; ")
         ),
         F67Stats {
@@ -124,7 +137,7 @@ pub static F68: Claim<F68Stats> = Claim {
         source: "Cor. 18, Sec. 4.4",
     }),
     wording: None,
-    statistic: "max_slope_dev: max over instances and AdaP-TT, AdaP-TT* of |log–log slope of mean τ between the two smallest grid ε below 2Δ_min + 1| (both points with every arm in the high-privacy regime, F.25; pairs with capped runs are undetermined and left out); max_slope: the largest (least negative) of those slopes; pairs, undetermined",
+    statistic: "max_slope_dev: max over instances and AdaP-TT, AdaP-TT* of |log–log slope of mean τ between the two smallest grid ε below 2Δ_min + 1| (both points with every arm in the high-privacy regime, F.25); a pair with capped runs uses the slope of its Kaplan–Meier medians, or, when the median at the smaller ε is above the cap, the bound it gives on the slope (counted when the bound is below −1.5, a deviation above 0.5 whatever the true slope); pairs: slopes counted; undetermined: pairs left out (both medians above the cap, or a bound that decides nothing); max_slope: the largest (least negative) counted slope",
     rule: Rule {
         confirm: Some("max_slope_dev < 0.5 and pairs > 0"),
         refute: Some("max_slope > 0 and pairs > 0"),
@@ -163,24 +176,63 @@ pub(super) fn f68(ctx: &mut Context) -> Checked<F68Stats> {
             ) else {
                 continue;
             };
+            let span = (e2 / e1).ln();
+            let head = format!(
+                "{name} {} (ε = {e1}, {e2} < 2Δ_min = {})",
+                algo.as_str(),
+                sig(edge, 3)
+            );
             if a.summary.unstopped + b.summary.unstopped > 0 {
-                undetermined += 1;
-                rows.push(format!(
-                    "{name} {}: undetermined (capped runs)",
-                    algo.as_str()
-                ));
+                // Censored runs: the Kaplan–Meier medians scale as the means do for a cost of
+                // the form c·ε^s; a median above the cap bounds the slope.
+                let (ka, kb) = (a.summary.censored.km_median, b.summary.censored.km_median);
+                match (ka, kb) {
+                    (Some(ma), Some(mb)) => {
+                        let slope = (mb as f64 / ma as f64).ln() / span;
+                        pairs += 1;
+                        worst = worst.max((slope + 1.0).abs());
+                        max_slope = max_slope.max(slope);
+                        rows.push(format!(
+                            "{head}: slope of the KM medians {} (capped runs {} and {})",
+                            sig(slope, 3),
+                            a.summary.unstopped,
+                            b.summary.unstopped
+                        ));
+                    }
+                    (None, Some(mb)) if a.summary.censored.cap.is_some() => {
+                        // τ(ε1)'s median is above the cap: the slope is at most this bound.
+                        let cap = a.summary.censored.cap.unwrap_or(0) as f64;
+                        let bound = (mb as f64 / cap).ln() / span;
+                        if bound < -1.5 {
+                            pairs += 1;
+                            worst = worst.max((bound + 1.0).abs());
+                            rows.push(format!(
+                                "{head}: slope ≤ {} (KM median at ε = {e1} above the cap {})",
+                                sig(bound, 3),
+                                sig(cap, 3)
+                            ));
+                        } else {
+                            undetermined += 1;
+                            rows.push(format!(
+                                "{head}: undetermined (KM median at ε = {e1} above the cap; slope ≤ {})",
+                                sig(bound, 3)
+                            ));
+                        }
+                    }
+                    _ => {
+                        undetermined += 1;
+                        rows.push(format!(
+                            "{head}: undetermined (half the runs or more capped at both ε)"
+                        ));
+                    }
+                }
                 continue;
             }
-            let slope = (est(b).mean / est(a).mean).ln() / (e2 / e1).ln();
+            let slope = (est(b).mean / est(a).mean).ln() / span;
             pairs += 1;
             worst = worst.max((slope + 1.0).abs());
             max_slope = max_slope.max(slope);
-            rows.push(format!(
-                "{name} {} (ε = {e1}, {e2} < 2Δ_min = {}): slope {}",
-                algo.as_str(),
-                sig(edge, 3),
-                sig(slope, 3)
-            ));
+            rows.push(format!("{head}: slope {}", sig(slope, 3)));
         }
     }
     Checked::done(
