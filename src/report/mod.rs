@@ -12,6 +12,7 @@
 
 pub mod bai25;
 pub mod blocks;
+pub mod findings;
 pub mod markdown;
 pub mod paper;
 pub mod study;

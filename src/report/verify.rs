@@ -120,6 +120,17 @@ pub fn write(
                 command,
             ),
         );
+        let starvation = groups(v, &["starvation", "long-runs", "small-eps"]);
+        doc = replace_block(
+            &doc,
+            "finding1",
+            &super::findings::finding1_block(grid, &starvation),
+        );
+        doc = replace_block(
+            &doc,
+            "finding2",
+            &super::findings::finding2_block(grid, &groups(v, &["threshold"]), &starvation),
+        );
         doc = replace_block(&doc, "dpa", &blocks::control_table(&dpa, command));
         doc = replace_block(
             &doc,
