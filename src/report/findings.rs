@@ -31,6 +31,19 @@ fn removes(cell: &CellResult, control: &CellResult) -> bool {
     }
 }
 
+/// Whether `cell` can show a control removing its capped runs at all: its lower bound is above
+/// the upper bound of a control with no capped run (else no outcome of the control could count
+/// as removal, and the pair tests nothing). Decided before the control's outcome is read.
+fn informative(cell: &CellResult, control: &CellResult) -> bool {
+    match (
+        capped_bounds(cell),
+        upper(0, control.summary.runs, CAPPED_SHARE_ALPHA).ok(),
+    ) {
+        (Some(x), Some(best)) => x[0] > best,
+        _ => false,
+    }
+}
+
 /// `k/n` capped, as text.
 fn capped(c: &CellResult) -> String {
     format!("{}/{}", c.summary.unstopped, c.summary.runs)
@@ -73,8 +86,10 @@ fn bonus_pairs(cells: &[CellResult]) -> Vec<(&CellResult, &CellResult)> {
 /// The rule of the cause lines, as printed.
 const CAUSE_RULE: &str = "rule, fixed before the numbers: a control removes the effect when its \
      share of capped runs is significantly below its cell's at the same cap (one-sided 97.5% \
-     Clopper–Pearson bounds, joint 95%); the cause is isolated by a control only when it removes \
-     the effect on every cell with capped runs that has that control, and on at least one";
+     Clopper–Pearson bounds, joint 95%); a cell can test a control only when even a control with \
+     no capped run would count as removal there (decided before the control's outcome is read); \
+     the cause is isolated by a control only when it removes the effect on every cell that can \
+     test it, and on at least one";
 
 /// The cause line of a set of (cell, control) pairs: isolated or not, with the pairs.
 fn cause_line(pairs: &[(&CellResult, &CellResult)], control: &str) -> String {
@@ -82,11 +97,18 @@ fn cause_line(pairs: &[(&CellResult, &CellResult)], control: &str) -> String {
         .iter()
         .filter(|(c, _)| c.summary.unstopped > 0)
         .collect();
-    let removed = with_effect.iter().filter(|(c, k)| removes(c, k)).count();
-    let verdict = if !with_effect.is_empty() && removed == with_effect.len() {
+    let testing = with_effect
+        .iter()
+        .filter(|(c, k)| informative(c, k))
+        .count();
+    let removed = with_effect
+        .iter()
+        .filter(|(c, k)| informative(c, k) && removes(c, k))
+        .count();
+    let verdict = if testing > 0 && removed == testing {
         format!("**cause isolated** by {control}")
-    } else if with_effect.is_empty() {
-        format!("**not isolated** by {control}: no cell with capped runs has it")
+    } else if testing == 0 {
+        format!("**not isolated** by {control}: no cell can test it")
     } else {
         format!("**not isolated** by {control}")
     };
@@ -102,12 +124,19 @@ fn cause_line(pairs: &[(&CellResult, &CellResult)], control: &str) -> String {
                 capped(k),
                 digest(c),
                 digest(k),
-                if removes(c, k) { "" } else { ", not removed" }
+                if !informative(c, k) {
+                    ", cannot test it"
+                } else if removes(c, k) {
+                    ""
+                } else {
+                    ", not removed"
+                }
             )
         })
         .collect();
     format!(
-        "{verdict}: it removes the capped runs on {removed} of the {} cells with capped runs ({})",
+        "{verdict}: it removes the capped runs on {removed} of the {testing} cells that can test it \
+         ({} with capped runs: {})",
         with_effect.len(),
         list.join("; ")
     )
