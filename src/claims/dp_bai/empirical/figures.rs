@@ -284,6 +284,27 @@ fn empirical_switch(
     Some(sw)
 }
 
+/// The empirical switch of [`empirical_switch`] (the estimator F.52 validates) with its grid
+/// interpolation interval `(below, switch)`: the curve crosses `1.5 ×` its plateau somewhere
+/// between the switch and the next smaller grid ε (`below`), which failed the test; `below = 0`
+/// when the switch is the smallest grid ε (the crossing may lie anywhere under it).
+fn switch_interval(
+    ev: &Evidence,
+    g: &GridResults,
+    inst: &str,
+    algo: AlgoName,
+    rules: Rules,
+) -> Option<(f64, f64)> {
+    let sw = empirical_switch(ev, g, inst, algo, rules)?;
+    let below = g
+        .eps_of(inst, algo, rules)
+        .into_iter()
+        .filter(|&e| e < sw)
+        .next_back()
+        .unwrap_or(0.0);
+    Some((below, sw))
+}
+
 crate::statistics! {
     /// The statistics of F.52, F.52/ref.
     pub struct F52Stats { max_abs_log2_ratio_to_paper }
@@ -677,12 +698,16 @@ fn f54_with(ctx: &mut Context, rules: Rules) -> Checked<F54Stats> {
 
 crate::statistics! {
     /// The statistics of F.55, F.55/ref.
-    pub struct F55Stats { min_log10_ratio, max_log10_ratio }
+    pub struct F55Stats { min_log10_ratio, max_log10_ratio, min_lo, max_hi, outside }
 }
 
 /// The rule of F.55 under both rule sets.
 const F55_RULE: Rule = Rule {
-    confirm: Some("min_log10_ratio >= 0.5 and max_log10_ratio <= 1.7"),
+    confirm: Some("min_lo >= 0.5 and max_hi <= 1.5"),
+    refute: Some("outside > 0"),
+    decide: Some(
+        "a finer ε grid around both switches, until every pair's interval lies inside or outside the band",
+    ),
     ..Rule::NONE
 };
 
@@ -698,9 +723,9 @@ pub static F55: Claim<F55Stats> = Claim {
         source: "Sec. 5.1",
     }),
     wording: None,
-    statistic: "min_log10_ratio / max_log10_ratio: log10 of the empirical local switch (CTB-TT) over the empirical global switch (AdaP-TT, AdaP-TT*) on μ1, μ2 (switches as in F.52)",
+    statistic: "min_log10_ratio / max_log10_ratio: log10 of the empirical local switch (CTB-TT) over the empirical global switch (AdaP-TT, AdaP-TT*) on μ1, μ2 (switches as in F.52); min_lo / max_hi: the smallest lower end and the largest upper end of the pairs' intervals of log10 ratios, each switch lying between its grid point and the next smaller grid ε (an upper end of +∞ when the global switch is the smallest grid ε, a lower end of −∞ when the local one is); outside: pairs whose interval lies entirely outside the band [0.5, 1.5]",
     rule: F55_RULE,
-    fair: "'an order of magnitude larger' is a log-scale statement, and the band is set by the paper's own numbers: its printed switches give 4/0.1 = 40 (μ1) and 2/0.4 = 5 (μ2), log10 = 1.60 and 0.70, which it calls an order of magnitude; the band [0.5, 1.7] holds both with 0.1–0.2 decades for the grid's coarseness; the switches are those of F.52 on the KM median when a curve has capped runs",
+    fair: "'an order of magnitude larger' is a log-scale statement: a ratio that rounds to 10 on the log scale, log10 in [0.5, 1.5], the band fixed by the words alone, not by any switch (the paper's printed switches, 4/0.1 on μ1 and 2/0.4 on μ2, are the claim being checked, not its yardstick); the switches are F.52's estimator (the KM median when a curve has capped runs) and each is only known to lie between its grid point and the next smaller one, so each pair's log ratio is an interval: confirmed when every interval lies inside the band, refuted when one lies entirely outside, and borderline (an interval across an edge) is inconclusive; one rule for both rule sets",
     rule_sets: &[RuleSet::Paper],
     regime: Regime::Finite,
     check: f55,
@@ -714,9 +739,9 @@ pub static F55_REF: Claim<F55Stats> = Claim {
     statement: "the local regime switch is an order of magnitude larger than the global one",
     row: None,
     wording: None,
-    statistic: "min_log10_ratio / max_log10_ratio: log10 of the empirical local switch (CTB-TT) over the empirical global switch (AdaP-TT, AdaP-TT*) on μ1, μ2 (switches as in F.52) — under the public code's empirical rules (--rules reference), μ1 and μ2",
+    statistic: "min_log10_ratio / max_log10_ratio: log10 of the empirical local switch (CTB-TT) over the empirical global switch (AdaP-TT, AdaP-TT*) on μ1, μ2 (switches as in F.52); min_lo / max_hi: the smallest lower end and the largest upper end of the pairs' intervals of log10 ratios, each switch lying between its grid point and the next smaller grid ε (an upper end of +∞ when the global switch is the smallest grid ε, a lower end of −∞ when the local one is); outside: pairs whose interval lies entirely outside the band [0.5, 1.5] — under the public code's empirical rules (--rules reference), μ1 and μ2",
     rule: F55_RULE,
-    fair: "'an order of magnitude larger' is a log-scale statement, and the band is set by the paper's own numbers: its printed switches give 4/0.1 = 40 (μ1) and 2/0.4 = 5 (μ2), log10 = 1.60 and 0.70, which it calls an order of magnitude; the band [0.5, 1.7] holds both with 0.1–0.2 decades for the grid's coarseness; the switches are those of F.52 on the KM median when a curve has capped runs; the paper's figures used these rules (Rem. 53)",
+    fair: "'an order of magnitude larger' is a log-scale statement: a ratio that rounds to 10 on the log scale, log10 in [0.5, 1.5], the band fixed by the words alone, not by any switch (the paper's printed switches, 4/0.1 on μ1 and 2/0.4 on μ2, are the claim being checked, not its yardstick); the switches are F.52's estimator (the KM median when a curve has capped runs) and each is only known to lie between its grid point and the next smaller one, so each pair's log ratio is an interval: confirmed when every interval lies inside the band, refuted when one lies entirely outside, and borderline (an interval across an edge) is inconclusive; one rule for both rule sets; the paper's figures used these rules (Rem. 53)",
     rule_sets: &[RuleSet::Reference],
     regime: Regime::Finite,
     check: f55r,
@@ -743,23 +768,46 @@ fn f55_with(ctx: &mut Context, rules: Rules) -> Checked<F55Stats> {
         return no_grid(ctx);
     };
     let mut rows = Vec::new();
-    let (mut lo, mut hi) = (f64::INFINITY, 0f64);
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    let (mut min_lo, mut max_hi, mut outside) = (f64::INFINITY, f64::NEG_INFINITY, 0u32);
+    let log = |x: f64| {
+        if x > 0.0 {
+            x.log10()
+        } else {
+            f64::NEG_INFINITY
+        }
+    };
+    let end = |x: f64| {
+        if x.is_finite() {
+            sig(x, 2)
+        } else if x > 0.0 {
+            "∞".to_string()
+        } else {
+            "−∞".to_string()
+        }
+    };
     for inst in ["mu1", "mu2"] {
         // No switch: the error is recorded and the claim is not checkable.
-        let Some(l) = empirical_switch(&ctx.evidence, g, inst, AlgoName::CtbTt, rules) else {
+        let Some((l0, l)) = switch_interval(&ctx.evidence, g, inst, AlgoName::CtbTt, rules) else {
             continue;
         };
         for algo in distinct_algos(rules, &[AlgoName::AdapTtStar, AlgoName::AdapTt]) {
-            let Some(gl) = empirical_switch(&ctx.evidence, g, inst, algo, rules) else {
+            let Some((g0, gl)) = switch_interval(&ctx.evidence, g, inst, algo, rules) else {
                 continue;
             };
             let r = (l / gl).log10();
+            // The crossings lie in (l0, l] (local) and (g0, gl] (global).
+            let (a, b) = (log(l0) - gl.log10(), l.log10() - log(g0));
             lo = lo.min(r);
             hi = hi.max(r);
+            (min_lo, max_hi) = (min_lo.min(a), max_hi.max(b));
+            outside += u32::from(a > 1.5 || b < 0.5);
             rows.push(format!(
-                "{inst} CTB-TT / {}: {l} / {gl} = 10^{}",
+                "{inst} CTB-TT / {}: {l} / {gl} = 10^{} (crossings in ({l0}, {l}] and ({g0}, {gl}]: 10^[{}, {}])",
                 algo.as_str(),
-                sig(r, 2)
+                sig(r, 2),
+                end(a),
+                end(b)
             ));
         }
     }
@@ -774,6 +822,9 @@ fn f55_with(ctx: &mut Context, rules: Rules) -> Checked<F55Stats> {
         F55Stats {
             min_log10_ratio: lo,
             max_log10_ratio: hi,
+            min_lo,
+            max_hi,
+            outside: f64::from(outside),
         },
     )
 }
