@@ -299,8 +299,7 @@ fn switch_interval(
     let below = g
         .eps_of(inst, algo, rules)
         .into_iter()
-        .filter(|&e| e < sw)
-        .next_back()
+        .rfind(|&e| e < sw)
         .unwrap_or(0.0);
     Some((below, sw))
 }
