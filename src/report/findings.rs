@@ -3,30 +3,27 @@
 //! control run on the same seeds, runs and cap). The Findings' prose carries no number; these
 //! blocks carry them, each citing its cells.
 
-use crate::audit::ci::{lower, upper};
 use crate::bandit::{AdapLeaderBonus, AlgoName, Rules};
 use crate::experiment::CellResult;
 use crate::experiment::grid::GridResults;
-use crate::experiment::study::analysis::CAPPED_SHARE_ALPHA;
+use crate::experiment::study::analysis::{capped_share_bounds, order_capped_shares};
 use crate::numbers::sig;
 use std::fmt::Write as _;
 
-/// `[lower, upper]` one-sided Clopper–Pearson bounds of a cell's share of capped runs at
-/// [`CAPPED_SHARE_ALPHA`] each; `None` for a cell without runs.
+/// The bounds of a cell's share of capped runs ([`capped_share_bounds`]); `None` for a cell
+/// without runs.
 fn capped_bounds(c: &CellResult) -> Option<[f64; 2]> {
-    let sm = &c.summary;
-    Some([
-        lower(sm.unstopped, sm.runs, CAPPED_SHARE_ALPHA).ok()?,
-        upper(sm.unstopped, sm.runs, CAPPED_SHARE_ALPHA).ok()?,
-    ])
+    capped_share_bounds(c.summary.unstopped, c.summary.runs).ok()
 }
 
 /// Whether `control` removes the capped runs of `cell`: its share of capped runs is
-/// significantly below the cell's (upper bound of the control's below the lower bound of the
-/// cell's, joint 95%) at the same cap.
+/// significantly below the cell's ([`order_capped_shares`]) at the same cap.
 fn removes(cell: &CellResult, control: &CellResult) -> bool {
-    match (capped_bounds(cell), capped_bounds(control)) {
-        (Some(x), Some(y)) => cell.cell.max_steps == control.cell.max_steps && y[1] < x[0],
+    match (capped_bounds(control), capped_bounds(cell)) {
+        (Some(y), Some(x)) => {
+            cell.cell.max_steps == control.cell.max_steps
+                && order_capped_shares(y, x) == Some(std::cmp::Ordering::Less)
+        }
         _ => false,
     }
 }
@@ -37,9 +34,9 @@ fn removes(cell: &CellResult, control: &CellResult) -> bool {
 fn informative(cell: &CellResult, control: &CellResult) -> bool {
     match (
         capped_bounds(cell),
-        upper(0, control.summary.runs, CAPPED_SHARE_ALPHA).ok(),
+        capped_share_bounds(0, control.summary.runs),
     ) {
-        (Some(x), Some(best)) => x[0] > best,
+        (Some(x), Ok(best)) => x[0] > best[1],
         _ => false,
     }
 }

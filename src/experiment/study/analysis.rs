@@ -88,6 +88,31 @@ fn reading_pairs(study: &Study) -> impl Iterator<Item = (usize, usize)> + '_ {
 /// 95%).
 pub const CAPPED_SHARE_ALPHA: f64 = 0.025;
 
+/// One-sided Clopper–Pearson bounds `[lower, upper]`, each at [`CAPPED_SHARE_ALPHA`], of a
+/// share of `capped` runs out of `runs` (the Kaplan–Meier survival at the cap).
+///
+/// # Errors
+/// `runs = 0` or `capped > runs`.
+pub fn capped_share_bounds(capped: u64, runs: u64) -> Result<[f64; 2]> {
+    use crate::audit::ci::{lower, upper};
+    Ok([
+        lower(capped, runs, CAPPED_SHARE_ALPHA)?,
+        upper(capped, runs, CAPPED_SHARE_ALPHA)?,
+    ])
+}
+
+/// Two capped shares' [`capped_share_bounds`] compared: `Some(Less)` when `x`'s upper bound is
+/// below `y`'s lower one, `Some(Greater)` the reverse, `None` when they overlap (joint 95%).
+pub fn order_capped_shares(x: [f64; 2], y: [f64; 2]) -> Option<std::cmp::Ordering> {
+    if x[1] < y[0] {
+        Some(std::cmp::Ordering::Less)
+    } else if x[0] > y[1] {
+        Some(std::cmp::Ordering::Greater)
+    } else {
+        None
+    }
+}
+
 /// A reading against its default reading when either has capped runs (their means are then
 /// only lower bounds): compared by their shares of capped runs at the common cap, the
 /// Kaplan–Meier survival `P(τ ≥ cap)` (no run is censored before the cap).
@@ -112,26 +137,16 @@ pub struct CappedComparison {
 /// # Errors
 /// A Clopper–Pearson bound out of its domain (a row with no run).
 pub fn capped_readings(study: &Study, rows: &[Row]) -> Result<Vec<CappedComparison>> {
-    use crate::audit::ci::{lower, upper};
     let mut out = Vec::new();
     for (v, b) in reading_pairs(study) {
         let (rv, rb) = (&rows[v], &rows[b]);
         if rv.capped == 0 && rb.capped == 0 {
             continue;
         }
-        let bounds = |r: &Row| -> Result<[f64; 2]> {
-            Ok([
-                lower(r.capped, r.runs, CAPPED_SHARE_ALPHA)?,
-                upper(r.capped, r.runs, CAPPED_SHARE_ALPHA)?,
-            ])
-        };
-        let (x, y) = (bounds(rv)?, bounds(rb)?);
-        let order = if rv.max_steps != rb.max_steps {
-            None
-        } else if x[1] < y[0] {
-            Some(std::cmp::Ordering::Less)
-        } else if x[0] > y[1] {
-            Some(std::cmp::Ordering::Greater)
+        let x = capped_share_bounds(rv.capped, rv.runs)?;
+        let y = capped_share_bounds(rb.capped, rb.runs)?;
+        let order = if rv.max_steps == rb.max_steps {
+            order_capped_shares(x, y)
         } else {
             None
         };

@@ -5,7 +5,7 @@ pub(super) use crate::claims::dp_bai::evidence::paper_instances;
 pub(super) use crate::claims::prelude::*;
 pub(super) use crate::experiment::CellResult;
 pub(super) use crate::experiment::grid::GridResults;
-use crate::experiment::study::analysis::CAPPED_SHARE_ALPHA;
+use crate::experiment::study::analysis::{capped_share_bounds, order_capped_shares};
 pub(super) use crate::numbers::sig;
 
 /// z of a two-sided 95% normal interval.
@@ -162,14 +162,13 @@ pub(crate) fn fmt_ratio(r: RatioEst) -> String {
 /// their shares of capped runs at a common cap `C` are the Kaplan–Meier survival `P(τ ≥ C)`
 /// (no run is censored before the cap). `Some(Less)` when `a`'s share is significantly below
 /// `b`'s (the upper Clopper–Pearson bound of `a`'s below the lower bound of `b`'s, each
-/// one-sided at [`CAPPED_SHARE_ALPHA`]), `Some(Greater)` the reverse, `None` when the bounds
+/// one-sided at [`crate::experiment::study::analysis::CAPPED_SHARE_ALPHA`]), `Some(Greater)` the reverse, `None` when the bounds
 /// overlap or the caps differ. With the text `k/n vs k/n at cap C`.
 pub(crate) fn capped_shares(
     ev: &Evidence,
     a: &CellResult,
     b: &CellResult,
 ) -> (Option<std::cmp::Ordering>, String) {
-    use crate::audit::ci::{lower, upper};
     let (x, y) = (&a.summary.censored, &b.summary.censored);
     let text = format!(
         "capped shares {}/{} vs {}/{}",
@@ -178,31 +177,23 @@ pub(crate) fn capped_shares(
     if x.cap.is_none() || x.cap != y.cap {
         return (None, format!("{text} at different caps"));
     }
-    let bound = |r: crate::Result<f64>| ev.value(Area::Mc, r);
-    let (xa, xb) = (
-        bound(upper(x.capped, x.runs, CAPPED_SHARE_ALPHA)),
-        bound(lower(x.capped, x.runs, CAPPED_SHARE_ALPHA)),
-    );
-    let (ya, yb) = (
-        bound(upper(y.capped, y.runs, CAPPED_SHARE_ALPHA)),
-        bound(lower(y.capped, y.runs, CAPPED_SHARE_ALPHA)),
-    );
-    let order = if xa < yb {
-        Some(std::cmp::Ordering::Less)
-    } else if xb > ya {
-        Some(std::cmp::Ordering::Greater)
-    } else {
-        None
+    let bounds = |c: &crate::mc::censored::CensoredStats| {
+        // An out-of-domain count is recorded (the claim is then not checkable).
+        capped_share_bounds(c.capped, c.runs).unwrap_or_else(|e| {
+            let nan = ev.value(Area::Mc, Err(e));
+            [nan, nan]
+        })
     };
+    let (xb, yb) = (bounds(x), bounds(y));
     (
-        order,
+        order_capped_shares(xb, yb),
         format!(
             "{text} at cap {} ([{}, {}] vs [{}, {}])",
             sig(x.cap.unwrap_or(0) as f64, 3),
-            sig(xb, 3),
-            sig(xa, 3),
-            sig(yb, 3),
-            sig(ya, 3)
+            sig(xb[0], 3),
+            sig(xb[1], 3),
+            sig(yb[0], 3),
+            sig(yb[1], 3)
         ),
     )
 }
@@ -276,7 +267,7 @@ pub(super) fn instances_for(rules: Rules) -> Vec<(&'static str, Vec<f64>)> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::figures;
+    use super::super::{figures, switches};
     use super::*;
     use crate::claims::{AnyClaim, ClaimResult, ClaimVerdict, judge};
     use crate::experiment::{Cell, run_cell};
@@ -374,10 +365,10 @@ mod tests {
     #[test]
     fn a_missing_switch_is_an_error() {
         for check in [
-            &figures::F52 as &dyn AnyClaim,
-            &figures::F52_REF,
-            &figures::F55,
-            &figures::F55_REF,
+            &switches::F52 as &dyn AnyClaim,
+            &switches::F52_REF,
+            &switches::F55,
+            &switches::F55_REF,
         ] {
             let r = judged(check, &mut ctx_with(GridResults::default()));
             assert_eq!(

@@ -25,3 +25,4 @@ pub(super) mod correctness;
 pub(crate) mod estimates;
 pub(crate) mod figures;
 pub(super) mod high_privacy;
+pub(crate) mod switches;
