@@ -25,9 +25,14 @@
 //!
 //! An injection is process-wide (an atomic, seen by every worker thread, unlike a thread-local)
 //! and lasts as long as the [`Injection`] guard that [`inject`] returns; with no guard alive
-//! every entry point runs normally, at the cost of one relaxed atomic load.
+//! every entry point runs normally, at the cost of one relaxed atomic load. The record of
+//! touched areas, by contrast, is per thread: the judge runs a check on its own thread and
+//! reads that thread's record, so computations running beside it (other tests of the same
+//! process, other callers of a library) cannot add areas to a claim or hide them from it. The
+//! Monte Carlo workers' touches stay on the workers' records, which no judge reads.
 
-use std::sync::atomic::{AtomicU8, AtomicU32, Ordering};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// An evidence area that a fault can break.
 /// Spelled (`FromStr`, `Display`) by its serde names.
@@ -66,46 +71,51 @@ impl Area {
 /// 0: no fault; otherwise [`Area::code`] of the broken area.
 static INJECTED: AtomicU8 = AtomicU8::new(0);
 
-/// The areas touched since the last [`take_touched`] ([`Area::bit`] flags).
-static TOUCHED: AtomicU8 = AtomicU8::new(0);
+thread_local! {
+    /// The areas this thread touched since its last [`take_touched`] ([`Area::bit`] flags).
+    static TOUCHED: Cell<u8> = const { Cell::new(0) };
+    /// How many [`Untracked`] guards this thread holds: while any is, [`touch`] records nothing.
+    static UNTRACKED: Cell<u32> = const { Cell::new(0) };
+}
 
-/// How many [`Untracked`] guards are alive: while any is, [`touch`] records nothing.
-static UNTRACKED: AtomicU32 = AtomicU32::new(0);
-
-/// Records that a computation of `area` ran (see the module docs). One relaxed load when the
-/// area is already recorded or recording is paused.
+/// Records that a computation of `area` ran on this thread (see the module docs). Two
+/// thread-local loads and, the first time, one store.
 #[inline]
 pub fn touch(area: Area) {
     let bit = area.bit();
-    if TOUCHED.load(Ordering::Relaxed) & bit == 0 && UNTRACKED.load(Ordering::Relaxed) == 0 {
-        TOUCHED.fetch_or(bit, Ordering::Relaxed);
-    }
+    TOUCHED.with(|t| {
+        let bits = t.get();
+        if bits & bit == 0 && UNTRACKED.with(Cell::get) == 0 {
+            t.set(bits | bit);
+        }
+    });
 }
 
-/// The areas touched since the last call, in [`Area::ALL`]'s order; clears the record.
+/// The areas this thread touched since its last call, in [`Area::ALL`]'s order; clears the
+/// record.
 pub fn take_touched() -> Vec<Area> {
-    let bits = TOUCHED.swap(0, Ordering::SeqCst);
+    let bits = TOUCHED.with(|t| t.replace(0));
     Area::ALL
         .into_iter()
         .filter(|a| bits & a.bit() != 0)
         .collect()
 }
 
-/// While alive, [`touch`] records nothing (see the module docs).
+/// While alive, [`touch`] records nothing on the thread that made it (see the module docs).
 #[derive(Debug)]
 #[must_use = "recording resumes when the guard is dropped"]
-pub struct Untracked(());
+pub struct Untracked(std::marker::PhantomData<*const ()>);
 
 impl Drop for Untracked {
     fn drop(&mut self) {
-        UNTRACKED.fetch_sub(1, Ordering::SeqCst);
+        UNTRACKED.with(|u| u.set(u.get() - 1));
     }
 }
 
-/// Pauses [`touch`] until the returned guard is dropped (guards nest).
+/// Pauses [`touch`] on this thread until the returned guard is dropped (guards nest).
 pub fn untracked() -> Untracked {
-    UNTRACKED.fetch_add(1, Ordering::SeqCst);
-    Untracked(())
+    UNTRACKED.with(|u| u.set(u.get() + 1));
+    Untracked(std::marker::PhantomData)
 }
 
 /// While alive, the entry points of one area fail (see the module docs).
@@ -159,5 +169,38 @@ pub fn check(area: Area) -> crate::Result<()> {
         })
     } else {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A thread's record holds its own touches only: another thread touching an area (a test
+    /// running beside a judged claim) does not add it, and a guard pauses only its own thread.
+    #[test]
+    fn the_record_of_touched_areas_is_per_thread() {
+        take_touched();
+        std::thread::spawn(|| {
+            touch(Area::Mc);
+            assert_eq!(take_touched(), vec![Area::Mc]);
+            let _paused = untracked();
+        })
+        .join()
+        .expect("joined");
+        touch(Area::Solver);
+        std::thread::spawn(|| touch(Area::Audit))
+            .join()
+            .expect("joined");
+        assert_eq!(take_touched(), vec![Area::Solver]);
+        {
+            let _paused = untracked();
+            touch(Area::Special);
+            let _nested = untracked();
+        }
+        assert!(take_touched().is_empty());
+        touch(Area::Special);
+        assert_eq!(take_touched(), vec![Area::Special]);
+        assert!(take_touched().is_empty(), "taking clears the record");
     }
 }
