@@ -111,6 +111,12 @@ pub fn claims() -> Vec<&'static dyn AnyClaim> {
         &bounds::special::F66,
         &empirical::high_privacy::F67,
         &empirical::high_privacy::F68,
+        &empirical::lower_bounds::F69,
+        &empirical::slopes::F70,
+        &empirical::slopes::F71,
+        &empirical::slopes::F72,
+        &empirical::correctness::F73,
+        &empirical::slopes::F74,
         &public::S1,
     ]
 }

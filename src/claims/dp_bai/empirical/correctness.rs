@@ -1,4 +1,5 @@
-//! Empirical δ-correctness (F.56) and the feasibility of local DP at small ε (F.57).
+//! Empirical δ-correctness (F.56), the feasibility of local DP at small ε (F.57) and Alg. 8 as
+//! printed (F.73).
 
 use super::estimates::{est, fmt_mean, get, grid, no_grid};
 use crate::bandit::{AlgoName, DpaEpisodes, Rules};
@@ -282,6 +283,94 @@ pub(super) fn f57(ctx: &mut Context) -> Checked<F57Stats> {
             min_ratio_direct: min_direct,
             min_point_capped: min_capped,
             min_ratio_eps_01: min_extrapolated,
+        },
+    )
+}
+
+crate::statistics! {
+    /// The statistics of F.73.
+    pub struct F73Stats { cells, cells_error_above, cells_error_uncertified, control_error_above }
+}
+
+/// F.73: Alg. 8 as printed.
+pub static F73: Claim<F73Stats> = Claim {
+    id: "F.73",
+    title: "Alg. 8 as printed is δ-correct",
+    source: "Alg. 8, Rem. 13",
+    statement: "TTUCB with the Gaussian mechanism (Alg. 8), its transport costs and bonus computed \"with σ = 1/2\" as printed, is δ-correct",
+    row: Some(Row {
+        claim: "Alg. 8 as printed",
+        formula: "error rate ≤ δ with the printed σ = 1/2",
+        source: "Alg. 8, Rem. 13",
+    }),
+    wording: None,
+    statistic: "cells: the printed-σ cells (study group `alg8-printed`: μ1, μ4 at ε = 0.5, 1, γ = 1e-6, δ = 0.01, paper rules); cells_error_above: those whose 95% Clopper–Pearson interval of the error rate P(τ < ∞, â ≠ a*) lies above δ; cells_error_uncertified: those whose one-sided upper bound at level 0.05/cells (Bonferroni) exceeds δ; control_error_above: the same as cells_error_above for the adopted reading σ² = 1/4 + σ_{ε,γ}² on the same seeds (READINGS.md R.12; evidence, not in the rule)",
+    rule: Rule {
+        confirm: Some("cells > 0 and cells_error_uncertified == 0"),
+        refute: Some("cells_error_above > 0"),
+        decide: Some("more runs per cell, until every cell is certified below δ or one above it"),
+        ..Rule::NONE
+    },
+    fair: "δ-correctness is a per-instance statement: one cell certified above δ refutes it, and it is confirmed only when every cell is certified below δ (Bonferroni over the cells), as F.56; ε ≤ 1, where the Gaussian mechanism's calibration holds (Rem. 13)",
+    rule_sets: &[RuleSet::Paper],
+    regime: Regime::Finite,
+    check: f73,
+};
+
+pub(super) fn f73(ctx: &mut Context) -> Checked<F73Stats> {
+    use crate::bandit::GaussLdpSigma;
+    let cells = ctx.group("alg8-printed");
+    if cells.is_empty() {
+        if !ctx.experiments {
+            return Checked::Skipped;
+        }
+        ctx.evidence
+            .record("the study group `alg8-printed` is missing");
+        return Checked::Failed("the study group `alg8-printed` is missing".into());
+    }
+    let printed =
+        |c: &&crate::experiment::CellResult| c.cell.setting.gauss_sigma == GaussLdpSigma::Printed;
+    let (mine, control): (Vec<_>, Vec<_>) = cells.iter().partition(printed);
+    let alpha = 0.05 / mine.len().max(1) as f64;
+    let (mut above, mut uncertified, mut control_above) = (0u32, 0u32, 0u32);
+    let mut rows = Vec::new();
+    for c in &mine {
+        let sm = &c.summary;
+        let delta = c.cell.setting.delta.get();
+        let up = ctx
+            .evidence
+            .value(Area::Mc, cp_upper(sm.errors, sm.runs, alpha));
+        above += u32::from(sm.error_ci[0] > delta);
+        uncertified += u32::from(up.is_nan() || up > delta);
+        rows.push(format!(
+            "{}: {}/{} errors (95% CI [{}, {}])",
+            c.cell.key(),
+            sm.errors,
+            sm.runs,
+            sig(sm.error_ci[0], 3),
+            sig(sm.error_ci[1], 3)
+        ));
+    }
+    for c in &control {
+        let sm = &c.summary;
+        control_above += u32::from(sm.error_ci[0] > c.cell.setting.delta.get());
+        rows.push(format!(
+            "control {}: {}/{} errors",
+            c.cell.key(),
+            sm.errors,
+            sm.runs
+        ));
+    }
+    Checked::done(
+        format!(
+            "Alg. 8 with the printed σ = 1/2 (R.12), δ = 0.01: {}",
+            rows.join("; ")
+        ),
+        F73Stats {
+            cells: mine.len() as f64,
+            cells_error_above: f64::from(above),
+            cells_error_uncertified: f64::from(uncertified),
+            control_error_above: f64::from(control_above),
         },
     )
 }

@@ -18,6 +18,9 @@
 //! * `figures`: the figure claims of Sections 5.1–5.2 under both rule sets (F.50–F.55);
 //! * `correctness`: empirical δ-correctness and the feasibility of local DP (F.56, F.57);
 //! * `high_privacy`: AdaP-TT* against AdaP-TT as ε → 0 and the ε⁻¹ global scaling (F.67, F.68);
+//! * `lower_bounds`: Thm. 10 and Thm. 17 as empirical lower bounds on every cell (F.69);
+//! * `slopes`: the upper bounds as δ-slopes on μ4–μ6, the doubling and forgetting factors, DP-SE's
+//!   ε⁻¹ scaling (F.70–F.72);
 //! * `estimates`: the cell estimates every group shares (censored means, ratios).
 
 pub(super) mod complexity;
@@ -25,4 +28,6 @@ pub(super) mod correctness;
 pub(crate) mod estimates;
 pub(crate) mod figures;
 pub(super) mod high_privacy;
+pub(super) mod lower_bounds;
+pub(super) mod slopes;
 pub(crate) mod switches;
