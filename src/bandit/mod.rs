@@ -73,6 +73,7 @@ pub use options::{
 };
 pub use outcome::{BaiAlgorithm, RewardTable, RunOutcome, TableOutput};
 pub use readings::{READING_TABLE, READINGS, Reading};
+pub(crate) use setting::PAPER_BETA;
 pub use setting::Setting;
 pub use spec::{AlgoSpec, Sampling};
 

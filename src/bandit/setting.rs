@@ -69,7 +69,7 @@ pub struct Setting {
 }
 
 /// The leader proportion of the paper (`β = 1/2`).
-const PAPER_BETA: f64 = 0.5;
+pub(crate) const PAPER_BETA: f64 = 0.5;
 
 impl Setting {
     /// The paper's defaults for `algo` at risk `delta`: `β = 1/2`, paper rules, no `ε`/`γ`, and

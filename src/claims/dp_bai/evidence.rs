@@ -6,7 +6,9 @@
 //!   `slope-reference`), read by the checks as [`crate::claims::Context::grid`];
 //! * the control cells of REPORT.md's Findings ([`CONTROL_GROUPS`]: `case2`, `starvation`,
 //!   `long-runs`, `small-eps`, `live-counts`, `threshold`, `feasibility`), read as
-//!   [`crate::claims::Context::controls`] and by group ([`crate::claims::Context::groups`]).
+//!   [`crate::claims::Context::controls`] and by group ([`crate::claims::Context::groups`]);
+//! * the cells of single claims ([`CLAIM_GROUPS`]: `alg8-printed` for F.73,
+//!   `live-counts-slope` for F.74), read by group ([`crate::claims::Context::group`]).
 
 use crate::error::{Error, Result};
 use crate::experiment::grid::GridResults;
@@ -37,6 +39,13 @@ pub const CONTROL_GROUPS: [&str; 7] = [
     "threshold",
     "feasibility",
 ];
+
+/// Alg. 8 as printed (F.73): its group of cells.
+pub const ALG8_PRINTED: &str = "alg8-printed";
+/// The live-count DPA-TT control along δ → 0 (F.74): its group of cells.
+pub const LIVE_COUNTS_SLOPE: &str = "live-counts-slope";
+/// The groups read by a single claim each.
+pub const CLAIM_GROUPS: [&str; 2] = [ALG8_PRINTED, LIVE_COUNTS_SLOPE];
 
 /// The study of profile `name`, with its runs replaced by `runs` when given.
 ///
@@ -171,7 +180,11 @@ mod tests {
             let s = study(name, None).expect("parses");
             // The smoke profile is a slice of the grid: its other claims are not checkable.
             let groups: &[&str] = if name == "smoke" { &["grid"] } else { &[] };
-            for g in GRID_GROUPS.iter().chain(&CONTROL_GROUPS) {
+            for g in GRID_GROUPS
+                .iter()
+                .chain(&CONTROL_GROUPS)
+                .chain(&CLAIM_GROUPS)
+            {
                 if name == "smoke" && !groups.contains(g) {
                     continue;
                 }
@@ -184,7 +197,8 @@ mod tests {
                 s.algorithms
                     .iter()
                     .all(|a| GRID_GROUPS.contains(&a.group.as_str())
-                        || CONTROL_GROUPS.contains(&a.group.as_str()))
+                        || CONTROL_GROUPS.contains(&a.group.as_str())
+                        || CLAIM_GROUPS.contains(&a.group.as_str()))
             );
         }
         assert_eq!(paper_instances().len(), 6);

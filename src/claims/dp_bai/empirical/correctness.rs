@@ -319,7 +319,7 @@ pub static F73: Claim<F73Stats> = Claim {
 
 pub(super) fn f73(ctx: &mut Context) -> Checked<F73Stats> {
     use crate::bandit::GaussLdpSigma;
-    let cells = ctx.group("alg8-printed");
+    let cells = ctx.group(crate::claims::dp_bai::evidence::ALG8_PRINTED);
     if cells.is_empty() {
         if !ctx.experiments {
             return Checked::Skipped;
