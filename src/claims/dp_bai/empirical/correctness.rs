@@ -319,15 +319,10 @@ pub static F73: Claim<F73Stats> = Claim {
 
 pub(super) fn f73(ctx: &mut Context) -> Checked<F73Stats> {
     use crate::bandit::GaussLdpSigma;
-    let cells = ctx.group(crate::claims::dp_bai::evidence::ALG8_PRINTED);
-    if cells.is_empty() {
-        if !ctx.experiments {
-            return Checked::Skipped;
-        }
-        ctx.evidence
-            .record("the study group `alg8-printed` is missing");
-        return Checked::Failed("the study group `alg8-printed` is missing".into());
-    }
+    let cells = match super::estimates::group(ctx, crate::claims::dp_bai::evidence::ALG8_PRINTED) {
+        Ok(cells) => cells,
+        Err(absent) => return absent,
+    };
     let printed =
         |c: &&crate::experiment::CellResult| c.cell.setting.gauss_sigma == GaussLdpSigma::Printed;
     let (mine, control): (Vec<_>, Vec<_>) = cells.iter().partition(printed);

@@ -21,6 +21,21 @@ pub(super) fn no_grid<S>(ctx: &Context) -> Checked<S> {
     Checked::Failed("the experiment grid is missing".into())
 }
 
+/// The cells of the study group `name`; when it has none, the check's result as for an absent
+/// grid ([`no_grid`]: skipped under `--no-experiments`, otherwise an error naming the group).
+pub(super) fn group<'a, S>(ctx: &'a Context, name: &str) -> Result<&'a [CellResult], Checked<S>> {
+    let cells = ctx.group(name);
+    if !cells.is_empty() {
+        return Ok(cells);
+    }
+    if !ctx.experiments {
+        return Err(Checked::Skipped);
+    }
+    let msg = format!("the study group `{name}` is missing");
+    ctx.evidence.record(msg.clone());
+    Err(Checked::Failed(msg))
+}
+
 /// The grid; `None` when it is absent or has no result (a Monte Carlo fault empties it at its
 /// accessors, [`crate::fault`]), which the check's [`no_grid`] records as an error: a check
 /// never counts zero cells as evidence.

@@ -2,7 +2,7 @@
 //! assumptions hold (F.70), the factors the doubling and the forgetting cost (F.71), and DP-SE's
 //! ε⁻¹ high-privacy scaling to `T_TV/ε` (F.72), and App. H's bound for one global episode (F.74).
 
-use super::estimates::{est, get, grid, no_grid, secant};
+use super::estimates::{est, get, grid, group, no_grid, secant};
 use crate::bandit::{AlgoName, Rules};
 use crate::claims::prelude::*;
 use crate::complexity::{t_kl_gaussian_beta, t_tv, upper};
@@ -58,6 +58,33 @@ fn delta_secant(
 fn z(ctx: &Context, level: f64) -> f64 {
     ctx.evidence
         .value(Area::Mc, student_t_quantile(1.0 - level, 1e7))
+}
+
+/// A secant `s ± zq·se` against its bound: its (lower, upper) ends, whether the upper end is
+/// above the bound (or either is not a number: nothing is certified), whether the lower end is
+/// above [`FAR`]× the bound, and the evidence text `s [lo, hi] vs bound (ratio r)`.
+struct AgainstBound {
+    exceeding: bool,
+    far_above: bool,
+    ratio: f64,
+    text: String,
+}
+
+fn against_bound(s: f64, se: f64, zq: f64, bound: f64) -> AgainstBound {
+    let (lo, hi) = (s - zq * se, s + zq * se);
+    AgainstBound {
+        exceeding: hi.is_nan() || bound.is_nan() || hi > bound,
+        far_above: lo > FAR * bound,
+        ratio: s / bound,
+        text: format!(
+            "{} [{}, {}] vs {} (ratio {})",
+            sig(s, 4),
+            sig(lo, 4),
+            sig(hi, 4),
+            sig(bound, 4),
+            sig(s / bound, 3)
+        ),
+    }
 }
 
 crate::statistics! {
@@ -168,18 +195,11 @@ pub(super) fn f70(ctx: &mut Context) -> Checked<F70Stats> {
             }
             Some(Ok((s, se))) => {
                 pairs += 1;
-                let (lo, hi) = (s - zq * se, s + zq * se);
-                exceeding += u32::from(hi.is_nan() || bound.is_nan() || hi > bound);
-                far += u32::from(lo > FAR * bound);
-                max_ratio = max_ratio.max(s / bound);
-                rows.push(format!(
-                    "{head}: {} [{}, {}] vs {} (ratio {})",
-                    sig(s, 4),
-                    sig(lo, 4),
-                    sig(hi, 4),
-                    sig(bound, 4),
-                    sig(s / bound, 3)
-                ));
+                let j = against_bound(s, se, zq, bound);
+                exceeding += u32::from(j.exceeding);
+                far += u32::from(j.far_above);
+                max_ratio = max_ratio.max(j.ratio);
+                rows.push(format!("{head}: {}", j.text));
             }
         }
     }
@@ -401,8 +421,13 @@ pub(super) fn f72(ctx: &mut Context) -> Checked<F72Stats> {
             }
         }
     }
-    let spread = ratios.iter().cloned().fold(0.0, f64::max)
-        / ratios.iter().cloned().fold(f64::INFINITY, f64::min);
+    // No instance in the regime leaves the constant undefined (NaN, not a spread of 0).
+    let spread = if ratios.is_empty() {
+        f64::NAN
+    } else {
+        ratios.iter().cloned().fold(0.0, f64::max)
+            / ratios.iter().cloned().fold(f64::INFINITY, f64::min)
+    };
     Checked::done(
         format!(
             "log–log slope of mean τ(DP-SE) between the two smallest grid ε below Δ_min [joint 95%]: {}; mean \
@@ -471,15 +496,10 @@ pub static F74: Claim<F74Stats> = Claim {
 };
 
 pub(super) fn f74(ctx: &mut Context) -> Checked<F74Stats> {
-    let cells = ctx.group(crate::claims::dp_bai::evidence::LIVE_COUNTS_SLOPE);
-    if cells.is_empty() {
-        if !ctx.experiments {
-            return Checked::Skipped;
-        }
-        ctx.evidence
-            .record("the study group `live-counts-slope` is missing");
-        return Checked::Failed("the study group `live-counts-slope` is missing".into());
-    }
+    let cells = match group(ctx, crate::claims::dp_bai::evidence::LIVE_COUNTS_SLOPE) {
+        Ok(cells) => cells,
+        Err(absent) => return absent,
+    };
     let at = |d: f64| {
         let c = cells
             .iter()
@@ -520,19 +540,12 @@ pub(super) fn f74(ctx: &mut Context) -> Checked<F74Stats> {
             "undetermined: a cell has capped runs".to_string()
         }
         Some(Ok((s, se))) => {
-            let (lo, hi) = (s - zq * se, s + zq * se);
+            let j = against_bound(s, se, zq, bound);
             st.pairs = 1.0;
-            st.exceeding = f64::from(u8::from(hi.is_nan() || bound.is_nan() || hi > bound));
-            st.far_above = f64::from(u8::from(lo > FAR * bound));
-            st.ratio = s / bound;
-            format!(
-                "{} [{}, {}] against 2T^G_β = {} (ratio {})",
-                sig(s, 4),
-                sig(lo, 4),
-                sig(hi, 4),
-                sig(bound, 4),
-                sig(s / bound, 3)
-            )
+            st.exceeding = f64::from(u8::from(j.exceeding));
+            st.far_above = f64::from(u8::from(j.far_above));
+            st.ratio = j.ratio;
+            format!("{} (the bound: 2T^G_β)", j.text)
         }
     };
     Checked::done(
