@@ -8,7 +8,7 @@
 //!   `long-runs`, `small-eps`, `live-counts`, `threshold`, `feasibility`), read as
 //!   [`crate::claims::Context::controls`] and by group ([`crate::claims::Context::groups`]);
 //! * the cells of single claims ([`CLAIM_GROUPS`]: `alg8-printed` for F.73,
-//!   `live-counts-slope` for F.74), read by group ([`crate::claims::Context::group`]).
+//!   `live-counts-slope` for F.74, `app-i-reference` for F.75/ref), read by group ([`crate::claims::Context::group`]).
 
 use crate::error::{Error, Result};
 use crate::experiment::grid::GridResults;
@@ -44,8 +44,10 @@ pub const CONTROL_GROUPS: [&str; 7] = [
 pub const ALG8_PRINTED: &str = "alg8-printed";
 /// The live-count DPA-TT control along δ → 0 (F.74): its group of cells.
 pub const LIVE_COUNTS_SLOPE: &str = "live-counts-slope";
+/// App. I's figures on μ3–μ6 under the public code's rules (F.75/ref): its group of cells.
+pub const APP_I_REFERENCE: &str = "app-i-reference";
 /// The groups read by a single claim each.
-pub const CLAIM_GROUPS: [&str; 2] = [ALG8_PRINTED, LIVE_COUNTS_SLOPE];
+pub const CLAIM_GROUPS: [&str; 3] = [ALG8_PRINTED, LIVE_COUNTS_SLOPE, APP_I_REFERENCE];
 
 /// The study of profile `name`, with its runs replaced by `runs` when given.
 ///

@@ -117,6 +117,9 @@ pub fn claims() -> Vec<&'static dyn AnyClaim> {
         &empirical::slopes::F72,
         &empirical::correctness::F73,
         &empirical::slopes::F74,
+        &empirical::conclusions::F75,
+        &empirical::conclusions::F75_REF,
+        &empirical::conclusions::F76,
         &public::S1,
     ]
 }

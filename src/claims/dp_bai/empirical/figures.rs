@@ -7,6 +7,8 @@ use super::estimates::{
 };
 use crate::bandit::{AlgoName, Rules};
 use crate::claims::prelude::*;
+use crate::experiment::CellResult;
+use crate::experiment::grid::GridResults;
 use crate::numbers::sig;
 
 /// The instances of Figures 1–2 with the paper's empirical regime switches read off them
@@ -23,7 +25,17 @@ pub fn paper_switch(instance: &str, local: bool) -> Option<f64> {
 }
 
 /// The band of "matches exactly" on a log-scale figure (F.50): within ±10%.
-const MATCH_BAND: f64 = 1.1;
+pub(super) const MATCH_BAND: f64 = 1.1;
+
+/// Whether a ratio's 95% interval lies inside the ±10% band of "equal" (an equivalence).
+pub(super) fn in_band(r: &RatioEst) -> bool {
+    r.lo >= 1.0 / MATCH_BAND && r.hi <= MATCH_BAND
+}
+
+/// Whether a ratio's 95% interval lies entirely outside the ±10% band of "equal".
+pub(super) fn off_band(r: &RatioEst) -> bool {
+    r.lo > MATCH_BAND || r.hi < 1.0 / MATCH_BAND
+}
 
 crate::statistics! {
     /// The statistics of F.50, F.50/ref.
@@ -104,8 +116,8 @@ fn f50_with(ctx: &mut Context, rules: Rules) -> Checked<F50Stats> {
                 cells += 1;
                 lo_min = lo_min.min(r.lo);
                 hi_max = hi_max.max(r.hi);
-                inside += u32::from(r.lo >= 1.0 / MATCH_BAND && r.hi <= MATCH_BAND);
-                outside += u32::from(r.lo > MATCH_BAND || r.hi < 1.0 / MATCH_BAND);
+                inside += u32::from(in_band(&r));
+                outside += u32::from(off_band(&r));
                 rows.push(format!(
                     "{inst} ε = {e}: τ(CTB-TT)/τ(TTUCB) = {} (theory coth²(ε/2) = {})",
                     fmt_ratio(r),
@@ -192,22 +204,16 @@ fn f51_with(ctx: &mut Context, rules: Rules) -> Checked<F51Stats> {
     let mut rows = Vec::new();
     let (mut worst, mut n, mut capped) = (0f64, 0u32, 0u64);
     for (name, _) in instances_for(rules) {
-        let e = g.eps_of(name, AlgoName::CtbTt, rules);
-        if e.len() < 2 {
-            ctx.evidence
-                .record(format!("{name}: fewer than two CTB-TT cells"));
-            continue;
-        }
-        let (e0, e1) = (e[0], e[1]);
-        let (Some(a), Some(b)) = (
-            get(&ctx.evidence, g, name, AlgoName::CtbTt, Some(e0), rules),
-            get(&ctx.evidence, g, name, AlgoName::CtbTt, Some(e1), rules),
-        ) else {
+        let Some(CtbSlope {
+            slope,
+            theory,
+            capped: c,
+            ..
+        }) = ctb_slope(&ctx.evidence, g, name, rules)
+        else {
             continue;
         };
-        capped += est(a).capped + est(b).capped;
-        let slope = (est(b).mean / est(a).mean).ln() / (e1 / e0).ln();
-        let theory = ((0.5 * e0).tanh() / (0.5 * e1).tanh()).powi(2).ln() / (e1 / e0).ln();
+        capped += c;
         worst = worst.max((slope - theory).abs());
         n += 1;
         rows.push(format!(
@@ -228,6 +234,44 @@ fn f51_with(ctx: &mut Context, rules: Rules) -> Checked<F51Stats> {
             capped: capped as f64,
         },
     )
+}
+
+/// The log–log slope of mean τ(CTB-TT) between the two smallest ε of an instance's curve
+/// (F.51, F.75), and the slope `coth²(ε/2)` predicts between the same points.
+pub(super) struct CtbSlope {
+    /// Measured slope (capped runs counted at the cap).
+    pub slope: f64,
+    /// Predicted slope.
+    pub theory: f64,
+    /// Standard error of the measured slope (delta method on the two means; NaN when a cell
+    /// has fewer than two runs).
+    pub se: f64,
+    /// Capped runs in the two cells.
+    pub capped: u64,
+}
+
+/// [`CtbSlope`] of `name`; `None` (with the error recorded) when a cell is missing.
+pub(super) fn ctb_slope(
+    ev: &Evidence,
+    g: &GridResults,
+    name: &str,
+    rules: Rules,
+) -> Option<CtbSlope> {
+    let e = g.eps_of(name, AlgoName::CtbTt, rules);
+    if e.len() < 2 {
+        ev.record(format!("{name}: fewer than two CTB-TT cells"));
+        return None;
+    }
+    let (e0, e1) = (e[0], e[1]);
+    let a = get(ev, g, name, AlgoName::CtbTt, Some(e0), rules)?;
+    let b = get(ev, g, name, AlgoName::CtbTt, Some(e1), rules)?;
+    let rse = |c: &CellResult| est(c).rse.unwrap_or(f64::NAN);
+    Some(CtbSlope {
+        slope: (est(b).mean / est(a).mean).ln() / (e1 / e0).ln(),
+        se: rse(a).hypot(rse(b)) / (e1 / e0).ln(),
+        theory: ((0.5 * e0).tanh() / (0.5 * e1).tanh()).powi(2).ln() / (e1 / e0).ln(),
+        capped: est(a).capped + est(b).capped,
+    })
 }
 
 crate::statistics! {
@@ -437,6 +481,54 @@ pub static F54_REF: Claim<F54Stats> = Claim {
     check: f54r,
 };
 
+/// τ(AdaP-TT(*))/τ(DP-SE) at every ε of `name`'s AdaP-TT curve that has a DP-SE cell (F.54,
+/// F.75): `(algorithm, ε, ratio)`.
+pub(super) fn dpse_ratios(
+    ev: &Evidence,
+    g: &GridResults,
+    name: &str,
+    rules: Rules,
+) -> Vec<(AlgoName, f64, RatioEst)> {
+    let mut out = Vec::new();
+    for e in g.eps_of(name, AlgoName::AdapTt, rules) {
+        let Some(se) = g.get_rules(name, AlgoName::DpSe, Some(e), rules) else {
+            continue;
+        };
+        for algo in distinct_algos(rules, &[AlgoName::AdapTt, AlgoName::AdapTtStar]) {
+            if let Some(c) = get(ev, g, name, algo, Some(e), rules) {
+                out.push((algo, e, ratio(ev, c, se)));
+            }
+        }
+    }
+    out
+}
+
+/// τ(AdaP-TT*)/τ(AdaP-TT) at the smallest and at the largest ε of `name` (F.54, F.75), each as
+/// `(ε, ratio)`; `None` under the public code's rules (AdaP-TT* is AdaP-TT there) or when a
+/// cell is missing (recorded).
+pub(super) fn star_pair(
+    ev: &Evidence,
+    g: &GridResults,
+    name: &str,
+    rules: Rules,
+) -> Option<((f64, RatioEst), (f64, RatioEst))> {
+    if rules == Rules::Reference {
+        return None;
+    }
+    let e = g.eps_of(name, AlgoName::AdapTtStar, rules);
+    let at = |x: f64| -> Option<(f64, RatioEst)> {
+        Some((
+            x,
+            ratio(
+                ev,
+                get(ev, g, name, AlgoName::AdapTtStar, Some(x), rules)?,
+                get(ev, g, name, AlgoName::AdapTt, Some(x), rules)?,
+            ),
+        ))
+    };
+    Some((at(*e.first()?)?, at(*e.last()?)?))
+}
+
 pub(super) fn f54(ctx: &mut Context) -> Checked<F54Stats> {
     f54_with(ctx, Rules::Paper)
 }
@@ -454,49 +546,27 @@ fn f54_with(ctx: &mut Context, rules: Rules) -> Checked<F54Stats> {
     let (mut star_high_above, mut star_low_apart) = (0u32, 0u32);
     let (mut star_pairs, mut star_high_below, mut star_low_inside) = (0u32, 0u32, 0u32);
     for (name, _) in instances_for(rules) {
-        for e in g.eps_of(name, AlgoName::AdapTt, rules) {
-            let Some(se) = g.get_rules(name, AlgoName::DpSe, Some(e), rules) else {
-                continue;
-            };
-            for algo in distinct_algos(rules, &[AlgoName::AdapTt, AlgoName::AdapTtStar]) {
-                if let Some(c) = get(&ctx.evidence, g, name, algo, Some(e), rules) {
-                    total += 1;
-                    let r = ratio(&ctx.evidence, c, se);
-                    if r.hi < 1.0 {
-                        below += 1;
-                    } else {
-                        above += u32::from(r.lo > 1.0);
-                        worse.push(format!("{name} {} ε={e}: {}", algo.as_str(), fmt_ratio(r)));
-                    }
-                }
+        for (algo, e, r) in dpse_ratios(&ctx.evidence, g, name, rules) {
+            total += 1;
+            if r.hi < 1.0 {
+                below += 1;
+            } else {
+                above += u32::from(r.lo > 1.0);
+                worse.push(format!("{name} {} ε={e}: {}", algo.as_str(), fmt_ratio(r)));
             }
         }
-        // Under the public code's rules AdaP-TT* is AdaP-TT: no comparison of the two.
-        let e = match rules {
-            Rules::Paper => g.eps_of(name, AlgoName::AdapTtStar, rules),
-            Rules::Reference => Vec::new(),
-        };
-        if let (Some(&lo), Some(&hi)) = (e.first(), e.last()) {
-            let at = |x: f64| -> Option<RatioEst> {
-                Some(ratio(
-                    &ctx.evidence,
-                    get(&ctx.evidence, g, name, AlgoName::AdapTtStar, Some(x), rules)?,
-                    get(&ctx.evidence, g, name, AlgoName::AdapTt, Some(x), rules)?,
-                ))
-            };
-            if let (Some(a), Some(b)) = (at(lo), at(hi)) {
-                star_pairs += 1;
-                star_high_above += u32::from(a.lo > 1.0);
-                star_high_below += u32::from(a.hi < 1.0);
-                star_low_apart += u32::from(b.lo > MATCH_BAND || b.hi < 1.0 / MATCH_BAND);
-                // "Equal in low privacy" is an agreement: the interval inside ±10%.
-                star_low_inside += u32::from(b.lo >= 1.0 / MATCH_BAND && b.hi <= MATCH_BAND);
-                star_rows.push(format!(
-                    "{name}: ε = {lo}: {}, ε = {hi}: {}",
-                    fmt_ratio(a),
-                    fmt_ratio(b)
-                ));
-            }
+        if let Some(((lo, a), (hi, b))) = star_pair(&ctx.evidence, g, name, rules) {
+            star_pairs += 1;
+            star_high_above += u32::from(a.lo > 1.0);
+            star_high_below += u32::from(a.hi < 1.0);
+            star_low_apart += u32::from(off_band(&b));
+            // "Equal in low privacy" is an agreement: the interval inside ±10%.
+            star_low_inside += u32::from(in_band(&b));
+            star_rows.push(format!(
+                "{name}: ε = {lo}: {}, ε = {hi}: {}",
+                fmt_ratio(a),
+                fmt_ratio(b)
+            ));
         }
     }
     let shown: Vec<String> = worse.iter().take(6).cloned().collect();

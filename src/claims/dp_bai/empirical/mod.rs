@@ -21,9 +21,12 @@
 //! * `lower_bounds`: Thm. 10 and Thm. 17 as empirical lower bounds on every cell (F.69);
 //! * `slopes`: the upper bounds as δ-slopes on μ4–μ6, the doubling and forgetting factors, DP-SE's
 //!   ε⁻¹ scaling (F.70–F.72);
+//! * `conclusions`: App. I's "same conclusions" on μ3–μ6 under both rule sets, and AdaP-TT's
+//!   gap-dependent high-privacy excess (F.75, F.76);
 //! * `estimates`: the cell estimates every group shares (censored means, ratios).
 
 pub(super) mod complexity;
+pub(super) mod conclusions;
 pub(super) mod correctness;
 pub(crate) mod estimates;
 pub(crate) mod figures;

@@ -83,6 +83,54 @@ fn switch_interval(
     Some((below, sw))
 }
 
+/// The band of "an order of magnitude larger" (F.55, F.75): log10 of the ratio in [0.5, 1.5],
+/// a ratio that rounds to 10 on a log scale.
+pub(super) const ORDER_BAND: (f64, f64) = (0.5, 1.5);
+
+/// The empirical local switch (CTB-TT) of an instance over its global switch of one algorithm
+/// (F.55, F.75): the switches `l`, `gl` with their grid intervals `(l0, l]`, `(g0, gl]`, the
+/// log10 ratio `r` and its interval `[lo, hi]` (`lo = −∞` or `hi = +∞` where a switch is its
+/// curve's smallest grid ε).
+pub(super) struct SwitchRatio {
+    pub l0: f64,
+    pub l: f64,
+    pub g0: f64,
+    pub gl: f64,
+    pub r: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+/// [`SwitchRatio`] of `inst` for the global algorithm `algo`; `None` (with the error recorded:
+/// the claim is then `not checkable`) when a curve has no switch.
+pub(super) fn switch_ratio(
+    ev: &Evidence,
+    g: &GridResults,
+    inst: &str,
+    algo: AlgoName,
+    rules: Rules,
+) -> Option<SwitchRatio> {
+    let log = |x: f64| {
+        if x > 0.0 {
+            x.log10()
+        } else {
+            f64::NEG_INFINITY
+        }
+    };
+    let (l0, l) = switch_interval(ev, g, inst, AlgoName::CtbTt, rules)?;
+    let (g0, gl) = switch_interval(ev, g, inst, algo, rules)?;
+    // The crossings lie in (l0, l] (local) and (g0, gl] (global).
+    Some(SwitchRatio {
+        l0,
+        l,
+        g0,
+        gl,
+        r: (l / gl).log10(),
+        lo: log(l0) - gl.log10(),
+        hi: l.log10() - log(g0),
+    })
+}
+
 crate::statistics! {
     /// The statistics of F.52, F.52/ref.
     pub struct F52Stats { max_abs_log2_ratio_to_paper }
@@ -255,13 +303,6 @@ fn f55_with(ctx: &mut Context, rules: Rules) -> Checked<F55Stats> {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     let (mut min_lo, mut max_hi) = (f64::INFINITY, f64::NEG_INFINITY);
     let (mut open_ends, mut outside) = (0u32, 0u32);
-    let log = |x: f64| {
-        if x > 0.0 {
-            x.log10()
-        } else {
-            f64::NEG_INFINITY
-        }
-    };
     let end = |x: f64| {
         if x.is_finite() {
             sig(x, 2)
@@ -272,17 +313,19 @@ fn f55_with(ctx: &mut Context, rules: Rules) -> Checked<F55Stats> {
         }
     };
     for inst in ["mu1", "mu2"] {
-        // No switch: the error is recorded and the claim is not checkable.
-        let Some((l0, l)) = switch_interval(&ctx.evidence, g, inst, AlgoName::CtbTt, rules) else {
-            continue;
-        };
         for algo in distinct_algos(rules, &[AlgoName::AdapTtStar, AlgoName::AdapTt]) {
-            let Some((g0, gl)) = switch_interval(&ctx.evidence, g, inst, algo, rules) else {
+            let Some(SwitchRatio {
+                l0,
+                l,
+                g0,
+                gl,
+                r,
+                lo: a,
+                hi: b,
+            }) = switch_ratio(&ctx.evidence, g, inst, algo, rules)
+            else {
                 continue;
             };
-            let r = (l / gl).log10();
-            // The crossings lie in (l0, l] (local) and (g0, gl] (global).
-            let (a, b) = (log(l0) - gl.log10(), l.log10() - log(g0));
             lo = lo.min(r);
             hi = hi.max(r);
             // An open end is counted, not folded into the extremes (a statistic must be finite).
@@ -295,7 +338,7 @@ fn f55_with(ctx: &mut Context, rules: Rules) -> Checked<F55Stats> {
                     max_hi = max_hi.max(end);
                 }
             }
-            outside += u32::from(a > 1.5 || b < 0.5);
+            outside += u32::from(a > ORDER_BAND.1 || b < ORDER_BAND.0);
             rows.push(format!(
                 "{inst} CTB-TT / {}: {l} / {gl} = 10^{} (crossings in ({l0}, {l}] and ({g0}, {gl}]: 10^[{}, {}])",
                 algo.as_str(),
