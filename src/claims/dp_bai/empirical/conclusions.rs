@@ -11,6 +11,7 @@ use super::estimates::{
     RatioEst, Z95, distinct_algos, est, fmt_ratio, get, grid, no_grid, ratio, rules_tag,
 };
 use super::figures::{MATCH_BAND, ctb_slope, dpse_ratios, in_band, off_band, star_pair};
+use super::slopes::{BERNOULLI_SIGMA, BETA};
 use super::switches::{ORDER_BAND, SwitchRatio, switch_ratio};
 use crate::bandit::{AlgoName, Rules};
 use crate::claims::dp_bai::evidence::{APP_I_REFERENCE, paper_instances};
@@ -399,7 +400,8 @@ pub(super) fn f76(ctx: &mut Context) -> Checked<F76Stats> {
         let edge = 2.0 * sub.iter().copied().fold(f64::INFINITY, f64::min);
         let nu = Instance::bernoulli(means).expect("invariant: valid");
         let (Some(tb), Some(tv)) = (
-            ctx.evidence.certified(t_kl_gaussian_beta(&nu, 0.5, 0.5)),
+            ctx.evidence
+                .certified(t_kl_gaussian_beta(&nu, BERNOULLI_SIGMA, BETA)),
             ctx.evidence.certified(t_tv(&nu)),
         ) else {
             continue;

@@ -23,9 +23,9 @@ const EPS_MID: f64 = 1.0;
 const EPS_LOW_PRIVACY: f64 = 1000.0;
 /// The leader proportion β of every cell (the paper's, `Setting::new`'s default), at which the
 /// bounds are evaluated.
-const BETA: f64 = crate::bandit::PAPER_BETA;
+pub(super) const BETA: f64 = crate::bandit::PAPER_BETA;
 /// The sub-Gaussian σ of Bernoulli arms, at which Thm. 22/24 and App. H take `T^G_β` (σ = 1/2).
-const BERNOULLI_SIGMA: f64 = 0.5;
+pub(super) const BERNOULLI_SIGMA: f64 = 0.5;
 /// A secant above `FAR`× its bound refutes: the lower-order terms of the thresholds
 /// (`log log(1/δ)`, `log t`) move a secant between δ = 1e-8 and 1e-16 by a few tens of percent
 /// at most, never by half.
