@@ -228,9 +228,10 @@ fn conclusions(ev: &Evidence, g: &GridResults, rules: Rules) -> Checked<F75Stats
             }
         }
         // (5) AdaP-TT(*) below DP-SE at every ε.
+        let to_dpse = dpse_ratios(ev, g, inst, rules);
         for &algo in &globals {
-            let cells: Vec<(f64, RatioEst)> = dpse_ratios(ev, g, inst, rules)
-                .into_iter()
+            let cells: Vec<(f64, RatioEst)> = to_dpse
+                .iter()
                 .filter(|c| c.0 == algo)
                 .map(|c| (c.1, c.2))
                 .collect();
