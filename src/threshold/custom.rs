@@ -39,6 +39,15 @@ pub trait CustomThreshold: Send + Sync + std::fmt::Debug {
     fn lower_bound(&self, _base: &ThresholdVars) -> f64 {
         f64::NEG_INFINITY
     }
+    /// A value `<=` every non-NaN `eval(v')` for `v'` with the run constants of `v` and its time,
+    /// counts and phases at least `v`'s (any gap `>= 0`): what the threshold of one pair can
+    /// still be after more pulls, when its counts only grow. The unphased Top Two engine keeps
+    /// it for the pair that failed last and skips `eval` while that pair's statistic is below
+    /// it, as it does with the cached terms of its built-in thresholds. Default `−∞` (no
+    /// skipping).
+    fn lower_bound_after(&self, _v: &ThresholdVars) -> f64 {
+        f64::NEG_INFINITY
+    }
     /// Whether `eval` may read the time `t`. `false` promises it does not: a phased engine
     /// then tests its stopping rule only where its other inputs change (at phase ends, where
     /// the counts, phase indices and estimates it reads are released), as it does for its

@@ -282,6 +282,20 @@ pub(crate) struct Pair {
 }
 
 impl Pair {
+    /// The variables a user threshold reads at this pair, with the run constants of `base`.
+    #[inline]
+    fn vars(&self, base: &ThresholdVars) -> ThresholdVars {
+        ThresholdVars {
+            t: self.t,
+            na: self.w_a,
+            nb: self.w_b,
+            ka: self.k_a,
+            kb: self.k_b,
+            gap: (self.mu_a - self.mu_b).max(0.0),
+            ..*base
+        }
+    }
+
     /// The pair at counts `w_a`, `w_b`, equal estimates, phase indices 1 and `t = w_a + w_b`
     /// (the reference functions' point).
     fn counts(w_a: f64, w_b: f64) -> Pair {
@@ -411,6 +425,16 @@ impl StoppingThreshold {
         }
     }
 
+    /// A value `<=` the pair's threshold after any further growth of its counts, phases and
+    /// time (a user threshold's [`CustomThreshold::lower_bound_after`] at `p`); `−∞` for the
+    /// built-in thresholds, whose bounds come from their cached terms.
+    pub(crate) fn lower_bound_after(&self, p: &Pair) -> f64 {
+        match self {
+            StoppingThreshold::Custom { f, base } => f.lower_bound_after(&p.vars(base)),
+            _ => f64::NEG_INFINITY,
+        }
+    }
+
     /// Whether the value can change while estimates and counts are frozen (time-dependent).
     pub(crate) fn depends_on_time(&self) -> bool {
         match self {
@@ -504,18 +528,7 @@ impl StoppingThreshold {
                     + (1.0 + p.w_b.ln()).ln()
                     + (1.0 / p.w_a + 1.0 / p.w_b) * ln_inv_delta * ln_inv_delta / (eps * eps)
             }
-            StoppingThreshold::Custom { f, base } => {
-                let v = ThresholdVars {
-                    t: p.t,
-                    na: p.w_a,
-                    nb: p.w_b,
-                    ka: p.k_a,
-                    kb: p.k_b,
-                    gap: (p.mu_a - p.mu_b).max(0.0),
-                    ..*base
-                };
-                f.eval(&v)
-            }
+            StoppingThreshold::Custom { f, base } => f.eval(&p.vars(base)),
         }
     }
 }

@@ -108,6 +108,13 @@ impl<F: CustomThreshold> CustomThreshold for Checked<F> {
         if b.is_finite() { b } else { f64::NEG_INFINITY }
     }
 
+    /// The wrapped threshold's bound after `v`; a non-finite bound is replaced by `−∞`.
+    #[inline]
+    fn lower_bound_after(&self, v: &ThresholdVars) -> f64 {
+        let b = self.inner.lower_bound_after(v);
+        if b.is_finite() { b } else { f64::NEG_INFINITY }
+    }
+
     fn reads_time(&self) -> bool {
         self.inner.reads_time()
     }

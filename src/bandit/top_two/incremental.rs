@@ -517,8 +517,18 @@ impl TermCache {
 /// witness statistic is below that bound fails after one statistic.
 ///
 /// A user threshold ([`crate::bandit::CustomThreshold`]) records its first non-finite value, a
-/// side effect that depends on which pairs are evaluated, so it is always tested on every pair
-/// in index order (the plain test), as is every threshold when `ordered`.
+/// side effect that depends on which pairs are evaluated; the engine evaluates it where the
+/// test needs it, as a built-in one. Its value is not known to grow with the counts, so the
+/// bound kept for the witness is its own [`CustomThreshold::lower_bound_after`] (an interval
+/// enclosure over every later count and time), valid only while the counts of a pair grow:
+/// with `counts_grow` false (the phased estimators, whose local counts restart at each phase)
+/// a user threshold is tested on every pair in index order (the plain test), as is every
+/// threshold when `ordered`. One that does not read `t` is moreover a function of the pair's
+/// counts, phases and means only, so a pair on which it failed fails again, with the same
+/// values, until one of its two arms is pulled or `â` changes ([`StopTest::witness_fails`]).
+/// The runs are the plain test's, run for run (`tests/bandit.rs`).
+///
+/// [`CustomThreshold::lower_bound_after`]: crate::bandit::CustomThreshold::lower_bound_after
 #[derive(Debug, Clone)]
 pub(crate) struct StopTest {
     witness: usize,
@@ -531,12 +541,21 @@ pub(crate) struct StopTest {
     terms: TermCache,
     floor: f64,
     ordered: bool,
+    /// A user threshold, tested out of order: its witness's bound is its own
+    /// `lower_bound_after` (see the type's doc).
+    custom: bool,
+    /// A user threshold that does not read `t`, tested out of order: a failing pair fails
+    /// again while it is untouched (see the type's doc).
+    frozen_witness: bool,
 }
 
 impl StopTest {
-    /// The test for `thr`; `ordered` forces the plain in-order test.
-    pub(crate) fn new(k: usize, thr: &StoppingThreshold, ordered: bool) -> Self {
+    /// The test for `thr`; `ordered` forces the plain in-order test; `counts_grow` says that
+    /// the counts the statistic reads never decrease during a run (the unphased estimators).
+    pub(crate) fn new(k: usize, thr: &StoppingThreshold, ordered: bool, counts_grow: bool) -> Self {
         let kind = thr.term_kind();
+        let custom = matches!(thr, StoppingThreshold::Custom { .. });
+        let ordered = ordered || (custom && !counts_grow);
         StopTest {
             witness: usize::MAX,
             quick_cand: usize::MAX,
@@ -545,7 +564,9 @@ impl StopTest {
             kind,
             terms: TermCache::new(if kind == TermKind::Time { 1 } else { k }),
             floor: thr.term_floor() - LN_SLACK,
-            ordered: ordered || matches!(thr, StoppingThreshold::Custom { .. }),
+            ordered,
+            custom: custom && !ordered,
+            frozen_witness: custom && !ordered && !thr.depends_on_time(),
         }
     }
 
@@ -640,9 +661,13 @@ impl StopTest {
             TermKind::Time => cfg
                 .thr
                 .combine(&p, self.terms.lower(0, t, self.floor, false), 0.0),
+            TermKind::Whole if self.custom => cfg.thr.lower_bound_after(&p),
             TermKind::Whole => lb,
         };
         self.quick_lo = if lo > lb { lo } else { lb };
+        // The pair failed on its exact threshold: with a user threshold that reads no `t` it
+        // fails again, on the same values, until one of its arms is pulled.
+        self.quick_failed = self.frozen_witness;
     }
 
     #[inline(always)]

@@ -115,7 +115,7 @@ where
     assert_eq!(counters.leader_rounds.len(), k);
     assert_eq!(counters.leader_pulls.len(), k);
     let lb = cfg.thr.lower_bound();
-    let mut stop = StopTest::new(k, &cfg.thr, false);
+    let mut stop = StopTest::new(k, &cfg.thr, false, true);
     let mut best = BestMean::<TREE>::new(&s.mu);
     // Used only when `L::UCB` (a constant: no per-step test of an option).
     let mut ucb = UcbLeaderTrack::<TREE>::new(k, cfg.leader.ucb_scale().unwrap_or(f64::NAN));

@@ -178,7 +178,7 @@ where
     let lb = cfg.thr.lower_bound();
     // The plain in-order stopping test whenever an observer watches (the reference the
     // shortcuts are tested against).
-    let mut stop = StopTest::new(k, &cfg.thr, !obs.passive());
+    let mut stop = StopTest::new(k, &cfg.thr, !obs.passive(), !E::PHASED);
     let check_every = check_always || !E::PHASED || cfg.thr.depends_on_time();
     let only_on_switch = cfg.stop_arm == StopArm::LeaderOnSwitch;
     let mut changed = true;

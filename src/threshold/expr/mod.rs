@@ -221,4 +221,20 @@ impl CustomThreshold for ThresholdExpr {
             _ => f64::NEG_INFINITY,
         }
     }
+    /// The interval enclosure of the bound tree on the box whose time, counts and phases run
+    /// from `v`'s up to `2^62` and whose gap is any `>= 0`, when `v` carries the bound
+    /// constants ([`CountSplit::lower_after`]), else `−∞`.
+    fn lower_bound_after(&self, v: &ThresholdVars) -> f64 {
+        match (&self.bound, &self.split) {
+            (Some((c, _)), Some(f))
+                if c[0].to_bits() == v.delta.to_bits()
+                    && c[1].to_bits() == v.k.to_bits()
+                    && c[2].to_bits() == v.eps.to_bits()
+                    && c[3].to_bits() == v.sigma.to_bits() =>
+            {
+                f.lower_after(v)
+            }
+            _ => f64::NEG_INFINITY,
+        }
+    }
 }

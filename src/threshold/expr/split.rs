@@ -23,6 +23,8 @@ pub(super) struct CountSplit {
     rest: Option<Program>,
     /// A lower bound of the program over every reachable point ([`CountSplit::lower_bound`]).
     pub(super) lower: f64,
+    /// The folded, bound tree (for [`CountSplit::lower_after`]).
+    tree: std::sync::Arc<Node>,
     /// The whole program (used when the tree does not split).
     whole: Program,
     /// A top-level `ifge(x, y, a, b)` whose test does not read the counts: each branch split
@@ -126,8 +128,9 @@ fn add_all(terms: Vec<Node>) -> Option<Node> {
 
 impl CountSplit {
     /// No split: the whole program.
-    fn plain(lower: f64, whole: Program) -> CountSplit {
+    fn plain(lower: f64, whole: Program, tree: &Node) -> CountSplit {
         CountSplit {
+            tree: std::sync::Arc::new(tree.clone()),
             constant: 0.0,
             per_na: None,
             per_nb: None,
@@ -154,7 +157,7 @@ impl CountSplit {
                 };
                 return Ok(CountSplit {
                     branch: Some(Box::new(br)),
-                    ..CountSplit::plain(lower, whole)
+                    ..CountSplit::plain(lower, whole, tree)
                 });
             }
         }
@@ -172,7 +175,7 @@ impl CountSplit {
             }
         }
         if on_na.is_empty() && on_nb.is_empty() {
-            return Ok(CountSplit::plain(lower, whole));
+            return Ok(CountSplit::plain(lower, whole, tree));
         }
         let constant = match add_all(k).map(|n| fold(&n, None)) {
             Some(Node::Num(v)) => v,
@@ -187,6 +190,7 @@ impl CountSplit {
             add_all(ts).map(|n| Program::compile(&n)).transpose()
         };
         Ok(CountSplit {
+            tree: std::sync::Arc::new(tree.clone()),
             constant,
             per_na: prog(on_na)?.map(|p| (p, CountCache::new())),
             per_nb: prog(on_nb)?.map(|p| (p, CountCache::new())),
@@ -205,11 +209,20 @@ impl CountSplit {
     /// Lower bound of the tree over counts, `t`, phases in `[1, 2^62]`, `gap >= 0` (the
     /// interval enclosure of [`crate::threshold::interval`]; `−∞` when it has none).
     fn lower_bound(tree: &Node) -> f64 {
+        Self::enclose_from(tree, [1.0; 5])
+    }
+
+    /// The enclosure's lower end on the box whose `t`, `na`, `nb`, `ka`, `kb` run from `from`
+    /// (in that order) up to `2^62` and whose gap is any `>= 0`; `−∞` when it has none.
+    fn enclose_from(tree: &Node, from: [f64; 5]) -> f64 {
         use crate::threshold::interval::Interval;
         let big = 2f64.powi(62);
         let mut b = [Interval::point(0.0); 10];
-        for s in [Var::T, Var::Na, Var::Nb, Var::Ka, Var::Kb] {
-            b[s as usize] = Interval::new(1.0, big);
+        for (s, lo) in [Var::T, Var::Na, Var::Nb, Var::Ka, Var::Kb]
+            .into_iter()
+            .zip(from)
+        {
+            b[s as usize] = Interval::new(lo.min(big), big);
         }
         b[Var::Gap as usize] = Interval::new(0.0, f64::INFINITY);
         // Run constants are already folded into the tree; their slots are never read.
@@ -218,6 +231,20 @@ impl CountSplit {
             f64::NEG_INFINITY
         } else {
             i.lo
+        }
+    }
+
+    /// A value `<=` the program's value at every point whose time, counts and phases are at
+    /// least `v`'s (any gap `>= 0`, `v`'s run constants): the enclosure on that box
+    /// ([`CountSplit::enclose_from`]) minus `1e-9·(1 + |lo|)`, which covers the few ulps by
+    /// which a floating-point evaluation (the split sum, or the bytecode) may fall below the
+    /// real value the enclosure bounds.
+    pub(super) fn lower_after(&self, v: &crate::threshold::ThresholdVars) -> f64 {
+        let lo = Self::enclose_from(&self.tree, [v.t, v.na, v.nb, v.ka, v.kb]);
+        if lo.is_finite() {
+            lo - 1e-9 * (1.0 + lo.abs())
+        } else {
+            f64::NEG_INFINITY
         }
     }
 

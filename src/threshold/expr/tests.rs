@@ -204,3 +204,57 @@ fn special_functions_are_the_catalogues() {
     }
     assert_eq!(n, 5, "cg, wbar, zeta, k, h");
 }
+
+/// `lower_bound_after(v)` is below the value at every later point (counts, phases and time at
+/// least `v`'s, any gap), for the presets the Top Two engine meets (increasing, decreasing
+/// and gap-dependent terms), and tight for an increasing one: within `1e-6` of the value at
+/// `v` itself (so the engine's skipping is not vacuous). Unbound constants give `−∞`.
+#[test]
+fn lower_bound_after_bounds_every_later_value() {
+    use super::presets::preset;
+    let base = vars();
+    for name in [
+        "paper-cg",
+        "ref-ttucb",
+        "ref-adap-tt",
+        "paper-adap-tt-star",
+        "paper-daf-inf",
+    ] {
+        let e = ThresholdExpr::parse(&preset(name).expect("a preset"))
+            .expect("parses")
+            .bind(base.delta, base.k, base.eps, base.sigma)
+            .expect("binds");
+        for (t0, n0) in [(2.0, 1.0), (100.0, 8.0), (1e6, 3e5)] {
+            let v = ThresholdVars {
+                t: t0,
+                na: n0,
+                nb: n0,
+                ka: 1.0,
+                kb: 1.0,
+                ..base
+            };
+            let lo = e.lower_bound_after(&v);
+            for m in [1.0, 1.5, 2.0, 10.0, 1e3] {
+                for gap in [0.0, 0.2, 0.9] {
+                    let w = ThresholdVars {
+                        t: t0 * m + 3.0,
+                        na: n0 * m,
+                        nb: (n0 * m).ceil() + 1.0,
+                        ka: 1.0 + m.log2().floor(),
+                        kb: 2.0 + m.log2().floor(),
+                        gap,
+                        ..base
+                    };
+                    let c = e.eval(&w);
+                    assert!(lo <= c, "{name} after {v:?}: {lo} > {c} at {w:?}");
+                }
+            }
+            if name == "paper-cg" {
+                let c = e.eval(&v);
+                assert!(c - lo <= 1e-6 * c.abs(), "{name}: {lo} vs {c}");
+            }
+        }
+    }
+    let unbound = ThresholdExpr::parse("log(na)").expect("parses");
+    assert_eq!(unbound.lower_bound_after(&base), f64::NEG_INFINITY);
+}
