@@ -1,6 +1,6 @@
 //! End-to-end tests of the `dpbai` binary: exit codes, one-line errors, `verify`.
 
-use crate::common::run_cli;
+use crate::common::{refused, run_cli};
 use std::path::PathBuf;
 
 fn temp_dir(tag: &str) -> PathBuf {
@@ -268,6 +268,49 @@ fn run_json(args: &[&str]) -> serde_json::Value {
     let (code, out, err) = run_cli(&a);
     assert_eq!(code, 0, "{a:?}: {err}");
     serde_json::from_str(&out).expect("dpbai run --json")
+}
+
+/// `--engine per-sample` is `--step-by-step` (the same cell and runs), other runs than the
+/// default phase engine's; a bad value or both flags together exit 2 naming the option.
+#[test]
+fn run_engine_names_the_two_simulations() {
+    let base = [
+        "--algo",
+        "adap-tt",
+        "--means",
+        "0.9,0.6,0.5",
+        "--eps",
+        "1",
+        "--delta",
+        "0.1",
+        "--runs",
+        "6",
+        "--seed",
+        "11",
+    ];
+    let with = |extra: &[&'static str]| {
+        let mut a = base.to_vec();
+        a.extend_from_slice(extra);
+        run_json(&a)
+    };
+    let per = with(&["--engine", "per-sample"]);
+    let old = with(&["--step-by-step"]);
+    let phase = with(&["--engine", "phase"]);
+    let default = with(&[]);
+    for key in ["cell", "mean_tau", "total_samples"] {
+        assert_eq!(per[key], old[key], "{key}");
+        assert_eq!(phase[key], default[key], "{key}");
+    }
+    assert_ne!(per["cell"], phase["cell"]);
+    assert_ne!(per["total_samples"], phase["total_samples"]);
+    let mut bad = vec!["run"];
+    bad.extend_from_slice(&base);
+    bad.extend_from_slice(&["--engine", "fast"]);
+    refused(run_cli(&bad), &["fast", "--engine", "per-sample"]);
+    let mut both = vec!["run"];
+    both.extend_from_slice(&base);
+    both.extend_from_slice(&["--engine", "per-sample", "--step-by-step"]);
+    refused(run_cli(&both), &["--engine", "--step-by-step"]);
 }
 
 #[test]

@@ -217,6 +217,7 @@ fn run_case() -> BoxedStrategy<Vec<String>> {
             opt("eq14-form", pick(&["k-squared", "printed"]), false),
             opt("dpa-episodes", pick(&["per-arm", "global"]), false),
             flag("step-by-step"),
+            opt("engine", pick(&["phase", "per-sample", "x"]), false),
             opt("runs", runs(), true),
             opt(
                 "seed",

@@ -13,6 +13,7 @@ mod complexity;
 mod d_eps;
 mod divergence;
 mod doc_sections;
+mod engine_law;
 mod experiment;
 mod figures;
 mod file_props;

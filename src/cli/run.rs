@@ -80,8 +80,19 @@ pub struct Args {
     /// at start-up or during the runs, is an error naming the expression and the point.
     #[arg(long, allow_hyphen_values = true)]
     pub threshold: Option<String>,
-    /// DAF/DPA algorithms: draw every reward and test the stopping rule at every step (the
-    /// plain reference loop; same law of (tau, recommendation), slower).
+    /// DAF/DPA algorithms (AdaP-TT, AdaP-TT*, DPA-TT): the phase engine (default) draws a
+    /// phase's rewards as one sum at its end and tests the stopping rule at phase ends;
+    /// per-sample draws every reward and tests at every step (the plain reference loop: other
+    /// runs from the same seed, the same law of (tau, recommendation), slower). DP-TT:
+    /// per-sample recomputes every challenger cost at every step (the same runs).
+    #[arg(
+        long,
+        value_enum,
+        default_value = "phase",
+        conflicts_with = "step_by_step"
+    )]
+    pub engine: Engine,
+    /// The same as --engine per-sample.
     #[arg(long)]
     pub step_by_step: bool,
     /// Number of runs (>= 1).
@@ -143,6 +154,15 @@ pub(crate) fn parse_count(s: &str) -> Result<u64, String> {
 fn parse_family(s: &str) -> Result<FamilyName, String> {
     s.parse()
         .map_err(|_| "must be bernoulli or gaussian".to_string())
+}
+
+/// `dpbai run --engine`: how a phased algorithm's runs are simulated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Engine {
+    /// A phase's rewards drawn as one sum at its end; stopping tested at phase ends.
+    Phase,
+    /// Every reward drawn, stopping tested at every step (`--step-by-step`).
+    PerSample,
 }
 
 fn parse_rules(s: &str) -> Result<Rules, String> {
@@ -242,7 +262,7 @@ pub(crate) fn prepare(args: &Args) -> anyhow::Result<Prepared> {
         &setting,
         &instance,
         args.threshold.as_deref(),
-        args.step_by_step,
+        args.step_by_step || args.engine == Engine::PerSample,
         args.runs,
         args.seed,
         args.max_steps.unwrap_or(DEFAULT_MAX_STEPS),
