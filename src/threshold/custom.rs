@@ -43,8 +43,9 @@ pub trait CustomThreshold: Send + Sync + std::fmt::Debug {
     /// counts and phases at least `v`'s (any gap `>= 0`): what the threshold of one pair can
     /// still be after more pulls, when its counts only grow. The unphased Top Two engine keeps
     /// it for the pair that failed last and skips `eval` while that pair's statistic is below
-    /// it, as it does with the cached terms of its built-in thresholds. Default `−∞` (no
-    /// skipping).
+    /// it, as it does with the cached terms of its built-in thresholds. A finite bound also
+    /// promises that every such `eval(v')` is finite (a skipped evaluation must not hide a
+    /// value [`crate::threshold::probe::Checked`] would report). Default `−∞` (no skipping).
     fn lower_bound_after(&self, _v: &ThresholdVars) -> f64 {
         f64::NEG_INFINITY
     }

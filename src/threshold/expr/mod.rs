@@ -221,9 +221,10 @@ impl CustomThreshold for ThresholdExpr {
             _ => f64::NEG_INFINITY,
         }
     }
-    /// The interval enclosure of the bound tree on the box whose time, counts and phases run
-    /// from `v`'s up to `2^62` and whose gap is any `>= 0`, when `v` carries the bound
-    /// constants ([`CountSplit::lower_after`]), else `−∞`.
+    /// The interval enclosure's lower end of the bound tree on the box whose time, counts and
+    /// phases run from `v`'s up to `2^62` and whose gap is any `>= 0`, less `1e-9·(1 + |lo|)`
+    /// for floating-point evaluation, when `v` carries the bound constants and the enclosure
+    /// proves the value finite on that box; else `−∞`.
     fn lower_bound_after(&self, v: &ThresholdVars) -> f64 {
         match (&self.bound, &self.split) {
             (Some((c, _)), Some(f))

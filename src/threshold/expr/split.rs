@@ -215,6 +215,16 @@ impl CountSplit {
     /// The enclosure's lower end on the box whose `t`, `na`, `nb`, `ka`, `kb` run from `from`
     /// (in that order) up to `2^62` and whose gap is any `>= 0`; `−∞` when it has none.
     fn enclose_from(tree: &Node, from: [f64; 5]) -> f64 {
+        let i = Self::enclose_box(tree, from);
+        if i.is_empty() || i.lo.is_nan() {
+            f64::NEG_INFINITY
+        } else {
+            i.lo
+        }
+    }
+
+    /// The enclosure of the tree on the box of [`CountSplit::enclose_from`].
+    fn enclose_box(tree: &Node, from: [f64; 5]) -> crate::threshold::interval::Interval {
         use crate::threshold::interval::Interval;
         let big = 2f64.powi(62);
         let mut b = [Interval::point(0.0); 10];
@@ -226,12 +236,7 @@ impl CountSplit {
         }
         b[Var::Gap as usize] = Interval::new(0.0, f64::INFINITY);
         // Run constants are already folded into the tree; their slots are never read.
-        let i = super::enclose::enclose(tree, &b);
-        if i.is_empty() || i.lo.is_nan() {
-            f64::NEG_INFINITY
-        } else {
-            i.lo
-        }
+        super::enclose::enclose(tree, &b)
     }
 
     /// A value `<=` the program's value at every point whose time, counts and phases are at
@@ -239,13 +244,15 @@ impl CountSplit {
     /// ([`CountSplit::enclose_from`]) minus `1e-9·(1 + |lo|)`, which covers the few ulps by
     /// which a floating-point evaluation (the split sum, or the bytecode) may fall below the
     /// real value the enclosure bounds.
+    ///
+    /// `−∞` unless the enclosure also proves the value finite on the whole box: a skipped
+    /// evaluation must not hide a NaN or ±∞ that the plain test would meet (and report).
     pub(super) fn lower_after(&self, v: &crate::threshold::ThresholdVars) -> f64 {
-        let lo = Self::enclose_from(&self.tree, [v.t, v.na, v.nb, v.ka, v.kb]);
-        if lo.is_finite() {
-            lo - 1e-9 * (1.0 + lo.abs())
-        } else {
-            f64::NEG_INFINITY
+        let i = Self::enclose_box(&self.tree, [v.t, v.na, v.nb, v.ka, v.kb]);
+        if i.nan || i.is_empty() || !i.lo.is_finite() || !i.hi.is_finite() {
+            return f64::NEG_INFINITY;
         }
+        i.lo - 1e-9 * (1.0 + i.lo.abs())
     }
 
     #[inline]

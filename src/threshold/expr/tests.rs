@@ -257,4 +257,26 @@ fn lower_bound_after_bounds_every_later_value() {
     }
     let unbound = ThresholdExpr::parse("log(na)").expect("parses");
     assert_eq!(unbound.lower_bound_after(&base), f64::NEG_INFINITY);
+    // A value that can be NaN or infinite later gives no bound (a skipped evaluation would
+    // hide it); the same expressions have one once the bad point is behind.
+    for (src, bad_before) in [
+        ("log(1/delta) + 0/(t - 1000)", 1000.0),
+        ("log(na) + 1/(nb - 10)", 10.0),
+    ] {
+        let e = ThresholdExpr::parse(src)
+            .expect("parses")
+            .bind(base.delta, base.k, base.eps, base.sigma)
+            .expect("binds");
+        let at = |x: f64| ThresholdVars {
+            t: x,
+            na: x,
+            nb: x,
+            ..base
+        };
+        assert_eq!(e.lower_bound_after(&at(2.0)), f64::NEG_INFINITY, "{src}");
+        assert!(
+            e.lower_bound_after(&at(bad_before + 1.0)).is_finite(),
+            "{src}"
+        );
+    }
 }
