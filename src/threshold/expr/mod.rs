@@ -165,20 +165,26 @@ impl ThresholdExpr {
         let vars = [
             v.delta, v.k, v.eps, v.sigma, v.t, v.na, v.nb, v.ka, v.kb, v.gap,
         ];
-        if let Some((c, prog)) = &self.bound {
-            // Bitwise equality (also matches a bound +inf eps).
-            if c[0].to_bits() == vars[0].to_bits()
-                && c[1].to_bits() == vars[1].to_bits()
-                && c[2].to_bits() == vars[2].to_bits()
-                && c[3].to_bits() == vars[3].to_bits()
-            {
-                if let Some(f) = self.split.as_ref().filter(|f| f.splits()) {
-                    return f.eval(&vars);
-                }
-                return prog.eval(&vars);
+        if let Some((prog, split)) = self.bound_to(v) {
+            if split.splits() {
+                return split.eval(&vars);
             }
+            return prog.eval(&vars);
         }
         self.general.eval(&vars)
+    }
+
+    /// The bound program and its split when the expression is bound to `v`'s run constants
+    /// (bitwise equality, which also matches a bound `+∞` ε), else `None`.
+    #[inline]
+    fn bound_to(&self, v: &ThresholdVars) -> Option<(&Program, &CountSplit)> {
+        let (c, prog) = self.bound.as_ref()?;
+        let split = self.split.as_deref()?;
+        let same = c[0].to_bits() == v.delta.to_bits()
+            && c[1].to_bits() == v.k.to_bits()
+            && c[2].to_bits() == v.eps.to_bits()
+            && c[3].to_bits() == v.sigma.to_bits();
+        same.then_some((prog, split))
     }
 
     /// Number of bytecode instructions of the general program (for diagnostics and benches).
@@ -209,33 +215,15 @@ impl CustomThreshold for ThresholdExpr {
     /// The interval lower bound computed by [`ThresholdExpr::bind`] when `base` carries the
     /// bound constants, else `−∞`.
     fn lower_bound(&self, base: &ThresholdVars) -> f64 {
-        match (&self.bound, &self.split) {
-            (Some((c, _)), Some(f))
-                if c[0].to_bits() == base.delta.to_bits()
-                    && c[1].to_bits() == base.k.to_bits()
-                    && c[2].to_bits() == base.eps.to_bits()
-                    && c[3].to_bits() == base.sigma.to_bits() =>
-            {
-                f.lower
-            }
-            _ => f64::NEG_INFINITY,
-        }
+        self.bound_to(base)
+            .map_or(f64::NEG_INFINITY, |(_, f)| f.lower)
     }
     /// The interval enclosure's lower end of the bound tree on the box whose time, counts and
     /// phases run from `v`'s up to `2^62` and whose gap is any `>= 0`, less `1e-9·(1 + |lo|)`
     /// for floating-point evaluation, when `v` carries the bound constants and the enclosure
     /// proves the value finite on that box; else `−∞`.
     fn lower_bound_after(&self, v: &ThresholdVars) -> f64 {
-        match (&self.bound, &self.split) {
-            (Some((c, _)), Some(f))
-                if c[0].to_bits() == v.delta.to_bits()
-                    && c[1].to_bits() == v.k.to_bits()
-                    && c[2].to_bits() == v.eps.to_bits()
-                    && c[3].to_bits() == v.sigma.to_bits() =>
-            {
-                f.lower_after(v)
-            }
-            _ => f64::NEG_INFINITY,
-        }
+        self.bound_to(v)
+            .map_or(f64::NEG_INFINITY, |(_, f)| f.lower_after(v))
     }
 }

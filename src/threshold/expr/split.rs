@@ -209,13 +209,7 @@ impl CountSplit {
     /// Lower bound of the tree over counts, `t`, phases in `[1, 2^62]`, `gap >= 0` (the
     /// interval enclosure of [`crate::threshold::interval`]; `−∞` when it has none).
     fn lower_bound(tree: &Node) -> f64 {
-        Self::enclose_from(tree, [1.0; 5])
-    }
-
-    /// The enclosure's lower end on the box whose `t`, `na`, `nb`, `ka`, `kb` run from `from`
-    /// (in that order) up to `2^62` and whose gap is any `>= 0`; `−∞` when it has none.
-    fn enclose_from(tree: &Node, from: [f64; 5]) -> f64 {
-        let i = Self::enclose_box(tree, from);
+        let i = Self::enclose_box(tree, [1.0; 5]);
         if i.is_empty() || i.lo.is_nan() {
             f64::NEG_INFINITY
         } else {
@@ -223,7 +217,8 @@ impl CountSplit {
         }
     }
 
-    /// The enclosure of the tree on the box of [`CountSplit::enclose_from`].
+    /// The enclosure of the tree on the box whose `t`, `na`, `nb`, `ka`, `kb` run from `from`
+    /// (in that order) up to `2^62` and whose gap is any `>= 0`.
     fn enclose_box(tree: &Node, from: [f64; 5]) -> crate::threshold::interval::Interval {
         use crate::threshold::interval::Interval;
         let big = 2f64.powi(62);
@@ -241,7 +236,7 @@ impl CountSplit {
 
     /// A value `<=` the program's value at every point whose time, counts and phases are at
     /// least `v`'s (any gap `>= 0`, `v`'s run constants): the enclosure on that box
-    /// ([`CountSplit::enclose_from`]) minus `1e-9·(1 + |lo|)`, which covers the few ulps by
+    /// ([`CountSplit::enclose_box`]) minus `1e-9·(1 + |lo|)`, which covers the few ulps by
     /// which a floating-point evaluation (the split sum, or the bytecode) may fall below the
     /// real value the enclosure bounds.
     ///
