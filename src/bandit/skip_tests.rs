@@ -2,7 +2,7 @@
 //! do every step one by one: identical outcomes and random streams, run for run.
 
 use super::algos::build_any;
-use super::top_two::{DenseObs, NoObs, tracked_leader_pulls};
+use super::top_two::{DenseObs, LEAPED_PICKS, NoObs, tracked_leader_pulls};
 use super::{
     AdapLeaderBonus, AlgoName, AlgoSpec, ChallengerCounts, DpaEpisodes, LeaderCounts, Setting,
 };
@@ -125,6 +125,30 @@ fn phase_skipping_is_exact() {
     }
     // The comparison must cover capped runs too (starved runs, the case skipping is for).
     assert!(capped > 0, "no capped run exercised");
+}
+
+/// The rotation leaps (`rotation_leap`) where they do most of the work: tied arms at small ε,
+/// where the challenger rotates among three arms with noisy private means and the arm at 0.5
+/// comes due every few rounds; three tied arms out of five, and two of three. Run for run against
+/// the step-by-step loop, and the leaps must have been exercised.
+#[test]
+fn rotation_leaps_are_exact() {
+    let instances: [&[f64]; 2] = [&[0.95, 0.9, 0.9, 0.9, 0.5], &[0.9, 0.8, 0.8]];
+    for algo in [AlgoName::AdapTt, AlgoName::AdapTtStar] {
+        for means in instances {
+            for (eps, beta) in [(0.01, 0.5), (0.1, 0.5), (0.05, 0.3)] {
+                let before = LEAPED_PICKS.with(|n| n.get());
+                same_runs(algo, means, eps, beta, false, 400_000);
+                let leaped = LEAPED_PICKS.with(|n| n.get()) - before;
+                // Leaps run on the flat layout (few arms), in 40 runs; at least a few thousand
+                // picks a run (the early phases, before the cap, are short).
+                assert!(
+                    leaped > 40 * 2_000,
+                    "{algo:?} {means:?} eps {eps} beta {beta}: only {leaped} picks leaped"
+                );
+            }
+        }
+    }
 }
 
 /// The controls on the fast paths: Eq. (3)'s leader bonus for AdaP-TT(*) keeps the

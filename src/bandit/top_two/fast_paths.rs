@@ -21,7 +21,8 @@ pub(crate) fn tracked_leader_pulls(a0: u64, l0: u64, beta: f64, m: u64) -> u64 {
     if m == 0 {
         return a0;
     }
-    let v = (beta * (l0 + m) as f64).floor() as u64;
+    // `as u64` truncates, which is `floor` for the non-negative product.
+    let v = (beta * (l0 + m) as f64) as u64;
     a0.max((a0 + m).min(v + 1))
 }
 
@@ -30,7 +31,7 @@ pub(super) const SKIP_STREAK: u32 = 3;
 
 /// The smallest `m` in `1..=limit` with `pred(m)` (`pred` monotone: false, then true), if any.
 #[inline]
-fn first_true(limit: u64, pred: impl Fn(u64) -> bool) -> Option<u64> {
+pub(super) fn first_true(limit: u64, pred: impl Fn(u64) -> bool) -> Option<u64> {
     if limit == 0 {
         return None;
     }
@@ -306,8 +307,9 @@ impl RotatePick for CostCache<true> {
 /// ([`CheapestPick`] for few arms, [`CostCache`] for many).
 ///
 /// Stops after the step that makes the pulled arm double its phase-start count (a release), at
-/// the cap, or after [`ROTATE_STREAK`] pulls of one challenger in a row (then [`skip_steps`] is
-/// worth trying). Returns the arm pulled last and the loop's `(streak, previous challenger)`
+/// the cap, after [`ROTATE_STREAK`] pulls of one challenger in a row (then [`skip_steps`] is
+/// worth trying), or after `budget` steps (then a
+/// [`rotation_leap`](super::rotation_leap::rotation_leap) is worth trying). Returns the arm pulled last and the loop's `(streak, previous challenger)`
 /// bookkeeping.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn rotate_steps<P: RotatePick>(
@@ -321,6 +323,7 @@ pub(super) fn rotate_steps<P: RotatePick>(
     mut streak: u32,
     mut prev_c: usize,
     pick: &mut P,
+    budget: u64,
 ) -> (usize, u32, usize) {
     pick.start(k, cost, s, counters, b);
     // The leader's tracking counts and the time live in registers during the loop (written
@@ -330,6 +333,7 @@ pub(super) fn rotate_steps<P: RotatePick>(
         counters.leader_rounds[b],
         counters.t,
     );
+    let end = t.saturating_add(budget).min(cap);
     loop {
         // β-tracking as `BetaTracking` evaluates it (counts below 2^63 convert through `i64`
         // as through `u64`).
@@ -346,7 +350,7 @@ pub(super) fn rotate_steps<P: RotatePick>(
         counters.inv_n[a] = 1.0 / (counters.n[a] as i64) as f64;
         lead_rounds += 1;
         t += 1;
-        if counters.n[a] >= 2 * s.start[a] || t >= cap || streak >= ROTATE_STREAK {
+        if counters.n[a] >= 2 * s.start[a] || t >= end || streak >= ROTATE_STREAK {
             counters.leader_pulls[b] = lead_pulls;
             counters.leader_rounds[b] = lead_rounds;
             counters.t = t;

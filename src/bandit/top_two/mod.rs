@@ -18,6 +18,7 @@
 //! * [`estimators`]: the estimators and their per-arm state [`Estimates`];
 //! * [`rules`]: leader, challenger and tracking rules, as traits with a `# Contract` each;
 //! * [`fast_paths`]: the exact shortcuts of the phase-skipping path;
+//! * [`rotation_leap`]: whole rounds of a challenger rotation at once, exactly;
 //! * [`run_loop`](mod@run_loop): the loop itself.
 
 use crate::bandit::outcome::RewardTable;
@@ -30,6 +31,7 @@ pub(crate) mod estimators;
 pub(crate) mod fast_paths;
 pub(crate) mod incremental;
 pub(crate) mod mle_path;
+mod rotation_leap;
 pub(crate) mod rules;
 pub(crate) mod run_loop;
 
@@ -38,6 +40,8 @@ pub(crate) use counters::Counters;
 pub(crate) use estimators::{Estimates, Estimator, Mle, Phased};
 #[cfg(test)]
 pub(crate) use fast_paths::tracked_leader_pulls;
+#[cfg(test)]
+pub(crate) use rotation_leap::LEAPED_PICKS;
 pub(crate) use rules::StopArm;
 pub(crate) use run_loop::{RunOptions, run_loop};
 

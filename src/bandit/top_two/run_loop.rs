@@ -8,6 +8,7 @@ use super::estimators::{Estimates, Estimator};
 use super::fast_paths::{CheapestPick, SKIP_STREAK, rotate_steps, skip_steps};
 use super::incremental::{CostCache, FLAT_MAX, StopTest};
 use super::mle_path::run_mle;
+use super::rotation_leap::{LeapScratch, rotation_leap};
 use super::rules::{ChallengerRule, LeaderRule, StopArm, TrackingRule, argmax};
 use super::{Config, Observer, RewardSource};
 use crate::bandit::outcome::RunOutcome;
@@ -30,6 +31,12 @@ pub(crate) struct RunOptions<'a> {
     /// arrays, `None` by `K` (tree above [`FLAT_MAX`] arms). Every layout gives the same run.
     pub tree_layout: Option<bool>,
 }
+
+/// Single steps after a release or a rotation leap before a leap is tried (see
+/// [`rotation_leap`]).
+const LEAP_WAIT_MIN: u64 = 2;
+/// The most single steps between two leap attempts (the wait doubles after each failed one).
+const LEAP_WAIT_MAX: u64 = 1024;
 
 /// Runs Alg. 1 with the estimator `E` and the rules `L`, `C`, `T` (one monomorphised copy per
 /// combination). Returns the outcome; pushes the actions when asked.
@@ -211,6 +218,10 @@ where
     // Consecutive single steps that pulled the same challenger (skips are tried from
     // `SKIP_STREAK` on).
     let (mut streak, mut prev_c) = (0u32, usize::MAX);
+    // Rotation leaps (few arms): the single steps to do before the next attempt, which doubles
+    // after each failed attempt (up to `LEAP_WAIT_MAX`) and is reset by a leap.
+    let mut leap = LeapScratch::default();
+    let (mut leap_wait, mut leap_backoff) = (LEAP_WAIT_MIN, LEAP_WAIT_MIN);
     loop {
         // (E) phase switch: only the arm pulled last can trigger (R.8).
         if E::PHASED && last != usize::MAX {
@@ -219,6 +230,8 @@ where
         obs.after_switch(counters, &s, changed);
         if changed {
             tree_costs.clear();
+            // A new rotation may start with the release.
+            (leap_wait, leap_backoff) = (LEAP_WAIT_MIN, LEAP_WAIT_MIN);
         }
         let tf = counters.t as f64;
         // (L) leader, computed first because the reference AdaP-TT stops on it.
@@ -298,9 +311,24 @@ where
                     streak,
                     prev_c,
                     &mut tree_costs,
+                    u64::MAX,
                 )
             } else {
-                rotate_steps(
+                if leap_wait == 0 {
+                    // Whole rounds of the rotation at once; see [`rotation_leap`].
+                    if let Some(a) =
+                        rotation_leap(k, tc.cost, &s, counters, b_lead, beta, cap, &mut leap)
+                    {
+                        (last, streak, prev_c) = (a, 0, usize::MAX);
+                        leap_backoff = LEAP_WAIT_MIN;
+                        leap_wait = LEAP_WAIT_MIN;
+                        continue;
+                    }
+                    leap_backoff = (2 * leap_backoff).min(LEAP_WAIT_MAX);
+                    leap_wait = leap_backoff;
+                }
+                let t0 = counters.t;
+                let out = rotate_steps(
                     k,
                     tc.cost,
                     &s,
@@ -311,7 +339,10 @@ where
                     streak,
                     prev_c,
                     &mut CheapestPick::default(),
-                )
+                    leap_wait,
+                );
+                leap_wait = leap_wait.saturating_sub(counters.t - t0);
+                out
             };
             continue;
         }
