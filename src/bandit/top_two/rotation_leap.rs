@@ -46,8 +46,13 @@ const ETA: f64 = 1e-11;
 /// from `f64`'s resolution.
 const COUNT_MAX: u64 = 1 << 40;
 
-/// Leaps proving fewer picks than this report failure (the caller then waits longer).
-const MIN_PICKS: u64 = 4;
+/// The picks a leap must prove per window it tries (proved or not) to be worth its cost (a
+/// window costs about as much as a few single steps): below it the leap stops, after
+/// [`YIELD_GRACE`] tries, and reports failure (the caller then waits longer before the next).
+const YIELD_MIN: u64 = 6;
+
+/// The windows a leap tries before its yield is judged.
+const YIELD_GRACE: u64 = 16;
 
 /// Bounds on the leader's count `N_b` at the `q`-th challenger pick of a leap (`q >= 1`), under
 /// β-tracking with the leader fixed. With `A` the leader's tracked pulls and `L` its rounds
@@ -147,8 +152,8 @@ struct LeapArm {
 /// transport-cost challenger on global counts, β-tracking.
 ///
 /// Returns an arm pulled in the leap (no arm reached a release, so which one stands for the
-/// arm pulled last does not matter), or `None` when fewer than [`MIN_PICKS`] picks were proved;
-/// the picks proved are done either way.
+/// arm pulled last does not matter), or `None` when it proved fewer than [`YIELD_MIN`] picks per
+/// window tried; the picks proved are done either way.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn rotation_leap(
     k: usize,
@@ -191,7 +196,9 @@ pub(super) fn rotation_leap(
     let mut q = 0u64; // picks done
     let mut last = usize::MAX;
     let mut depth = 2.0f64; // the window's depth, in drops of the top arm
+    let mut tries = 0u64;
     while q < picks_max {
+        tries += 1;
         match window(arms, &lb, q, picks_max - q, depth) {
             Some((w, j)) => {
                 for arm in arms.iter_mut() {
@@ -203,6 +210,9 @@ pub(super) fn rotation_leap(
             }
             None if depth > DEPTH_MIN => depth = (depth / 2.0).max(DEPTH_MIN),
             None => break,
+        }
+        if tries >= YIELD_GRACE && q < YIELD_MIN * tries {
+            break;
         }
     }
     if q == 0 {
@@ -224,7 +234,7 @@ pub(super) fn rotation_leap(
     }
     #[cfg(test)]
     LEAPED_PICKS.with(|n| n.set(n.get() + q));
-    (q >= MIN_PICKS).then_some(last)
+    (q >= YIELD_MIN * tries).then_some(last)
 }
 
 #[cfg(test)]
