@@ -309,8 +309,8 @@ impl RotatePick for CostCache<true> {
 /// Stops after the step that makes the pulled arm double its phase-start count (a release), at
 /// the cap, after [`ROTATE_STREAK`] pulls of one challenger in a row (then [`skip_steps`] is
 /// worth trying), or after `budget` steps (then a
-/// [`rotation_leap`](super::rotation_leap::rotation_leap) is worth trying). Returns the arm pulled last and the loop's `(streak, previous challenger)`
-/// bookkeeping.
+/// [`rotation_leap`](super::rotation_leap::rotation_leap) is worth trying). Returns the arm
+/// pulled last and the loop's `(streak, previous challenger)` bookkeeping.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn rotate_steps<P: RotatePick>(
     k: usize,

@@ -315,7 +315,7 @@ where
                 )
             } else {
                 if leap_wait == 0 {
-                    // Whole rounds of the rotation at once; see [`rotation_leap`].
+                    // Proved windows of the rotation's picks at once; see [`rotation_leap`].
                     if let Some(a) =
                         rotation_leap(k, tc.cost, &s, counters, b_lead, beta, cap, &mut leap)
                     {

@@ -213,7 +213,10 @@ impl CustomThreshold for ThresholdExpr {
         self.uses("t")
     }
     /// The interval lower bound computed by [`ThresholdExpr::bind`] when `base` carries the
-    /// bound constants, else `−∞`.
+    /// bound constants, else `−∞`. Like [`CustomThreshold::lower_bound_after`], it is `−∞`
+    /// unless the enclosure proves the value finite on the whole box (a quick rejection must
+    /// not hide a NaN the plain test would report), and it sits `1e-9·(1 + |lo|)` below the
+    /// enclosure for the evaluation's rounding.
     fn lower_bound(&self, base: &ThresholdVars) -> f64 {
         self.bound_to(base)
             .map_or(f64::NEG_INFINITY, |(_, f)| f.lower)

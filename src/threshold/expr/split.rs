@@ -206,15 +206,22 @@ impl CountSplit {
         self.per_na.is_some() || self.per_nb.is_some() || self.branch.is_some()
     }
 
-    /// Lower bound of the tree over counts, `t`, phases in `[1, 2^62]`, `gap >= 0` (the
-    /// interval enclosure of [`crate::threshold::interval`]; `−∞` when it has none).
+    /// Lower bound of the tree over counts, `t`, phases in `[1, 2^62]`, `gap >= 0`: the
+    /// guarded enclosure of [`CountSplit::guarded_lower`] on the whole box.
     fn lower_bound(tree: &Node) -> f64 {
-        let i = Self::enclose_box(tree, [1.0; 5]);
-        if i.is_empty() || i.lo.is_nan() {
-            f64::NEG_INFINITY
-        } else {
-            i.lo
+        Self::guarded_lower(Self::enclose_box(tree, [1.0; 5]))
+    }
+
+    /// The lower end of the enclosure `i` minus `1e-9·(1 + |lo|)`, which covers the few ulps
+    /// by which a floating-point evaluation (the split sum, or the bytecode) may fall below the
+    /// real value the enclosure bounds; `−∞` unless the enclosure also proves the value finite
+    /// on its box: a skipped evaluation must not hide a NaN or ±∞ that the plain test would
+    /// meet (and report).
+    fn guarded_lower(i: crate::threshold::interval::Interval) -> f64 {
+        if i.nan || i.is_empty() || !i.lo.is_finite() || !i.hi.is_finite() {
+            return f64::NEG_INFINITY;
         }
+        i.lo - 1e-9 * (1.0 + i.lo.abs())
     }
 
     /// The enclosure of the tree on the box whose `t`, `na`, `nb`, `ka`, `kb` run from `from`
@@ -235,19 +242,10 @@ impl CountSplit {
     }
 
     /// A value `<=` the program's value at every point whose time, counts and phases are at
-    /// least `v`'s (any gap `>= 0`, `v`'s run constants): the enclosure on that box
-    /// ([`CountSplit::enclose_box`]) minus `1e-9·(1 + |lo|)`, which covers the few ulps by
-    /// which a floating-point evaluation (the split sum, or the bytecode) may fall below the
-    /// real value the enclosure bounds.
-    ///
-    /// `−∞` unless the enclosure also proves the value finite on the whole box: a skipped
-    /// evaluation must not hide a NaN or ±∞ that the plain test would meet (and report).
+    /// least `v`'s (any gap `>= 0`, `v`'s run constants): the guarded enclosure
+    /// ([`CountSplit::guarded_lower`]) on that box ([`CountSplit::enclose_box`]).
     pub(super) fn lower_after(&self, v: &crate::threshold::ThresholdVars) -> f64 {
-        let i = Self::enclose_box(&self.tree, [v.t, v.na, v.nb, v.ka, v.kb]);
-        if i.nan || i.is_empty() || !i.lo.is_finite() || !i.hi.is_finite() {
-            return f64::NEG_INFINITY;
-        }
-        i.lo - 1e-9 * (1.0 + i.lo.abs())
+        Self::guarded_lower(Self::enclose_box(&self.tree, [v.t, v.na, v.nb, v.ka, v.kb]))
     }
 
     #[inline]

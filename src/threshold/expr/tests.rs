@@ -205,6 +205,42 @@ fn special_functions_are_the_catalogues() {
     assert_eq!(n, 5, "cg, wbar, zeta, k, h");
 }
 
+/// `lower_bound(base)` (the engine's quick rejection) is finite for the presets and below
+/// their value at points across the box, and it is `−∞` for an expression whose enclosure
+/// admits a NaN somewhere on the box even though its lower end is finite (`sqrt` of a
+/// negative number past `t = 1000`): a rejection without evaluation would hide that NaN.
+#[test]
+fn lower_bound_is_guarded_like_lower_bound_after() {
+    use super::presets::preset;
+    let base = vars();
+    for name in ["paper-cg", "ref-ttucb", "ref-adap-tt", "paper-adap-tt-star"] {
+        let e = ThresholdExpr::parse(&preset(name).expect("a preset"))
+            .expect("parses")
+            .bind(base.delta, base.k, base.eps, base.sigma)
+            .expect("binds");
+        let lo = CustomThreshold::lower_bound(&e, &base);
+        assert!(lo.is_finite(), "{name}: {lo}");
+        for x in [1.0, 2.0, 17.0, 1e3, 1e6, 1e12] {
+            let w = ThresholdVars {
+                t: 2.0 * x,
+                na: x,
+                nb: x + 1.0,
+                ka: 1.0,
+                kb: 2.0,
+                gap: 0.3,
+                ..base
+            };
+            assert!(lo <= e.eval(&w), "{name}: {lo} at {w:?}");
+        }
+    }
+    let e = ThresholdExpr::parse("log(1/delta) + sqrt(1000 - t)")
+        .expect("parses")
+        .bind(base.delta, base.k, base.eps, base.sigma)
+        .expect("binds");
+    assert!(e.eval(&ThresholdVars { t: 2000.0, ..base }).is_nan());
+    assert_eq!(CustomThreshold::lower_bound(&e, &base), f64::NEG_INFINITY);
+}
+
 /// `lower_bound_after(v)` is below the value at every later point (counts, phases and time at
 /// least `v`'s, any gap), for the presets the Top Two engine meets (increasing, decreasing
 /// and gap-dependent terms), and tight for an increasing one: within `1e-6` of the value at
