@@ -18,7 +18,7 @@
 //! * [`estimators`]: the estimators and their per-arm state [`Estimates`];
 //! * [`rules`]: leader, challenger and tracking rules, as traits with a `# Contract` each;
 //! * [`fast_paths`]: the exact shortcuts of the phase-skipping path;
-//! * [`rotation_leap`]: whole rounds of a challenger rotation at once, exactly;
+//! * [`rotation_leap`]: proved windows of a challenger rotation's picks at once, exactly;
 //! * [`run_loop`](mod@run_loop): the loop itself.
 
 use crate::bandit::outcome::RewardTable;
